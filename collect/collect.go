@@ -1,0 +1,157 @@
+package collect
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/trainreport/trainreport/collect/discover"
+)
+
+// Logdir is a log directory to read, under the name the report gives it.
+type Logdir struct {
+	Name string
+	Path string
+}
+
+// Options control collection.
+type Options struct {
+	// KeepAllRecords keeps every record instead of applying the restart
+	// rule (FORMATS.md section 12).
+	KeepAllRecords bool
+	// Progress, when set, is called after each file with the bytes read so
+	// far and the bytes of every event file found. It may be called from
+	// several goroutines at once.
+	Progress func(done, total int64)
+}
+
+// Collect reads every run under the log directories. It fails only when a
+// log directory cannot be read at all; damaged files become warnings on
+// their run and everything readable is kept.
+func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error) {
+	rep := &Report{Logdirs: logdirs}
+	type job struct {
+		run   *Run
+		files []discover.File
+	}
+	var jobs []job
+	var total int64
+	for _, ld := range logdirs {
+		warn := func(p string, err error) {
+			rep.Warnings = append(rep.Warnings, Warning{File: p, Offset: -1, Msg: err.Error()})
+		}
+		runs, err := discover.Discover(ctx, ld.Path, warn)
+		if err != nil {
+			return nil, fmt.Errorf("log directory %s: %w", ld.Path, err)
+		}
+		if len(runs) == 0 {
+			rep.Warnings = append(rep.Warnings, Warning{File: ld.Path, Offset: -1, Msg: "no event files found"})
+		}
+		for _, dr := range runs {
+			r := &Run{Name: runName(ld.Name, dr.Path, len(logdirs)), Logdir: ld.Name, Path: dr.Path}
+			jobs = append(jobs, job{r, dr.Files})
+			for _, f := range dr.Files {
+				total += f.Size
+			}
+		}
+	}
+
+	var done atomic.Int64
+	progress := func(n int64) {
+		if opt.Progress != nil {
+			opt.Progress(done.Add(n), total)
+		}
+	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+		wg.Go(func() {
+			for j := range work {
+				rr := newRunReader(j.run, opt.KeepAllRecords)
+				for _, f := range j.files {
+					if ctx.Err() != nil {
+						break
+					}
+					rr.readFile(f)
+					progress(f.Size)
+				}
+				rr.finish()
+			}
+		})
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	for _, j := range jobs {
+		rep.Runs = append(rep.Runs, j.run)
+	}
+	slices.SortStableFunc(rep.Runs, func(a, b *Run) int { return cmp.Compare(a.Name, b.Name) })
+	return rep, nil
+}
+
+// runName names a run as TensorBoard does for a logdir spec: by its path
+// alone when there is one log directory, and behind the log directory's
+// name when there are several.
+func runName(logdir, path string, nLogdirs int) string {
+	switch {
+	case nLogdirs == 1:
+		return path
+	case path == ".":
+		return logdir
+	}
+	return logdir + "/" + path
+}
+
+// ParseLogdirs reads command-line log directory arguments, each a path or
+// name=path. Unnamed directories are named by their base name, and names
+// are made unique with a numeric suffix. A path that does not exist is an
+// error.
+func ParseLogdirs(args []string) ([]Logdir, error) {
+	var out []Logdir
+	seen := map[string]int{}
+	for _, a := range args {
+		name, path, named := strings.Cut(a, "=")
+		if !named || name == "" || strings.ContainsAny(name, `/\`) {
+			// "a=b" is a name only when the text before "=" looks like
+			// one; otherwise the whole argument is a path that holds "=".
+			if _, err := os.Stat(a); err == nil || !named {
+				name, path = "", a
+			}
+		}
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("log directory %s does not exist", path)
+			}
+			return nil, fmt.Errorf("log directory %s: %w", path, err)
+		}
+		if name == "" {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			name = filepath.Base(abs)
+		}
+		if n := seen[name]; n > 0 {
+			seen[name]++
+			name = fmt.Sprintf("%s_%d", name, n+1)
+		} else {
+			seen[name] = 1
+		}
+		out = append(out, Logdir{Name: name, Path: path})
+	}
+	return out, nil
+}

@@ -1,0 +1,67 @@
+package series
+
+import (
+	"slices"
+	"testing"
+)
+
+func steps(s *Scalars) []int64 {
+	var out []int64
+	for _, p := range s.Points {
+		out = append(out, p.Step)
+	}
+	return out
+}
+
+func TestRestartRule(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      []int64
+		keepAll bool
+		want    []int64
+		dropped int
+	}{
+		{"increasing steps are all kept", []int64{1, 2, 3}, false, []int64{1, 2, 3}, 0},
+		{"restart drops later steps", []int64{1, 2, 3, 4, 5, 3, 4}, false, []int64{1, 2, 3, 4}, 3},
+		{"repeated step replaces the last", []int64{1, 2, 2}, false, []int64{1, 2}, 1},
+		{"restart from zero drops everything", []int64{5, 6, 0}, false, []int64{0}, 2},
+		{"two restarts", []int64{1, 2, 3, 2, 3, 1}, false, []int64{1}, 5},
+		{"keep all keeps every record", []int64{1, 2, 3, 2, 3}, true, []int64{1, 2, 3, 2, 3}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Scalars
+			for i, st := range tc.in {
+				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, tc.keepAll)
+			}
+			if got := steps(&s); !slices.Equal(got, tc.want) {
+				t.Errorf("steps = %v, want %v", got, tc.want)
+			}
+			if s.Dropped != tc.dropped {
+				t.Errorf("Dropped = %d, want %d", s.Dropped, tc.dropped)
+			}
+			// The point that caused the restart is the one kept.
+			if last := s.Points[len(s.Points)-1]; last.Value != float64(len(tc.in)-1) {
+				t.Errorf("last kept value = %v, want the last record's", last.Value)
+			}
+		})
+	}
+}
+
+func TestPurge(t *testing.T) {
+	var s Scalars
+	for _, st := range []int64{10, 20, 30, 40} {
+		s.Add(Point{Step: st}, false)
+	}
+	s.Purge(25)
+	if got := steps(&s); !slices.Equal(got, []int64{10, 20}) {
+		t.Errorf("after Purge(25): %v", got)
+	}
+	s.Purge(100)
+	if got := steps(&s); !slices.Equal(got, []int64{10, 20}) {
+		t.Errorf("Purge past the end changed points: %v", got)
+	}
+	if s.Dropped != 2 {
+		t.Errorf("Dropped = %d, want 2", s.Dropped)
+	}
+}

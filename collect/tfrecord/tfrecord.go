@@ -1,0 +1,238 @@
+// Package tfrecord reads and writes the record framing of TensorBoard event
+// files (FORMATS.md section 1):
+//
+//	uint64 length, uint32 masked_crc32c(length bytes), data[length], uint32 masked_crc32c(data)
+//
+// The Reader follows the shape of bufio.Scanner: call Next until it returns
+// false, use Record for each record, and Err for why reading stopped. A record
+// whose data fails its checksum is reported through Damage and skipped, and
+// reading goes on; damage to the framing itself ends the file, keeping every
+// record before it.
+package tfrecord
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// MaskedCRC returns the masked CRC-32C of b, as stored in event files.
+func MaskedCRC(b []byte) uint32 {
+	c := crc32.Checksum(b, castagnoli)
+	return ((c >> 15) | (c << 17)) + 0xa282ead8
+}
+
+// Problem classifies what went wrong at some offset of a file.
+type Problem int
+
+const (
+	// Truncated means the file ends inside a record, as one still being
+	// written does. Every record before it is kept.
+	Truncated Problem = iota + 1
+	// BadLengthCRC means the checksum of a length field does not match:
+	// record boundaries are lost for the rest of the file.
+	BadLengthCRC
+	// BadDataCRC means one record's data does not match its checksum; the
+	// record is skipped and reading goes on.
+	BadDataCRC
+	// LFSPointer means the file is a Git LFS pointer stub standing in for an
+	// event file that was never fetched.
+	LFSPointer
+)
+
+func (p Problem) String() string {
+	switch p {
+	case Truncated:
+		return "truncated record"
+	case BadLengthCRC:
+		return "length checksum mismatch"
+	case BadDataCRC:
+		return "data checksum mismatch"
+	case LFSPointer:
+		return "Git LFS pointer"
+	}
+	return fmt.Sprintf("Problem(%d)", int(p))
+}
+
+// Error describes damage found at a byte offset of a file.
+type Error struct {
+	File    string  // the name given to NewReader
+	Offset  int64   // offset of the start of the damaged record
+	Problem Problem // what is wrong
+	Detail  string  // specifics, for people
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s: offset %d: %s", e.File, e.Offset, e.Detail)
+}
+
+const (
+	headerLen = 12 // length + length CRC
+	footerLen = 4  // data CRC
+	// chunk bounds how much is allocated ahead of the bytes actually read, so
+	// that a corrupt length whose CRC happens to match cannot demand memory
+	// the file does not back.
+	chunk = 1 << 20
+)
+
+var lfsPrefix = []byte("version https://git-lfs.github.com/spec/")
+
+// Reader reads records from an event file.
+type Reader struct {
+	r      *bufio.Reader
+	name   string
+	off    int64 // offset of the next unread byte
+	recOff int64 // offset of the current record
+	buf    []byte
+	rec    []byte
+	damage *Error
+	err    error
+	done   bool
+}
+
+// NewReader returns a Reader over r, which holds the file called name (used
+// in error messages only).
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), name: name}
+}
+
+// Next advances to the next record or to the next damaged record, and
+// reports whether there is one. It returns false at the end of the file or
+// when the rest of the file cannot be read; Err then says which.
+func (r *Reader) Next() bool {
+	if r.done {
+		return false
+	}
+	r.rec, r.damage = nil, nil
+	if r.off == 0 {
+		if head, _ := r.r.Peek(len(lfsPrefix)); bytes.Equal(head, lfsPrefix) {
+			return r.stop(&Error{File: r.name, Problem: LFSPointer,
+				Detail: "Git LFS pointer stub, not an event file (fetch it with `git lfs pull`)"})
+		}
+	}
+	r.recOff = r.off
+	var hdr [headerLen]byte
+	n, err := io.ReadFull(r.r, hdr[:])
+	r.off += int64(n)
+	switch {
+	case err == io.EOF:
+		return r.stop(nil)
+	case err == io.ErrUnexpectedEOF:
+		return r.stop(r.errorf(Truncated, "truncated record: file ends %d bytes into a %d-byte header", n, headerLen))
+	case err != nil:
+		return r.stop(fmt.Errorf("%s: offset %d: %w", r.name, r.off, err))
+	}
+	length := binary.LittleEndian.Uint64(hdr[:8])
+	if got, want := MaskedCRC(hdr[:8]), binary.LittleEndian.Uint32(hdr[8:]); got != want {
+		return r.stop(r.errorf(BadLengthCRC, "length checksum mismatch (stored %#08x, computed %#08x); the rest of the file is unreadable", want, got))
+	}
+	if err := r.readData(length); err != nil {
+		return r.stop(err)
+	}
+	data := r.buf[:length]
+	stored := binary.LittleEndian.Uint32(r.buf[length:])
+	if got := MaskedCRC(data); got != stored {
+		r.damage = r.errorf(BadDataCRC, "data checksum mismatch in a %d-byte record (stored %#08x, computed %#08x); record skipped", length, stored, got)
+		return true
+	}
+	r.rec = data
+	return true
+}
+
+// readData reads length data bytes and the footer into r.buf, growing it
+// only as bytes arrive.
+func (r *Reader) readData(length uint64) error {
+	total := length + footerLen
+	if total < length { // overflow of an absurd length
+		return r.errorf(Truncated, "truncated record: length %d exceeds any file", length)
+	}
+	r.buf = r.buf[:0]
+	for uint64(len(r.buf)) < total {
+		want := min(total-uint64(len(r.buf)), chunk)
+		start := len(r.buf)
+		r.buf = growTo(r.buf, start+int(want))
+		n, err := io.ReadFull(r.r, r.buf[start:])
+		r.off += int64(n)
+		r.buf = r.buf[:start+n]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return r.errorf(Truncated, "truncated record: header announces %d data bytes, file ends after %d", length, min(uint64(len(r.buf)), length))
+		}
+		if err != nil {
+			return fmt.Errorf("%s: offset %d: %w", r.name, r.off, err)
+		}
+	}
+	return nil
+}
+
+func growTo(b []byte, n int) []byte {
+	if n <= cap(b) {
+		return b[:n]
+	}
+	nb := make([]byte, n, max(n, 2*cap(b)))
+	copy(nb, b)
+	return nb
+}
+
+func (r *Reader) errorf(p Problem, format string, args ...any) *Error {
+	return &Error{File: r.name, Offset: r.recOff, Problem: p, Detail: fmt.Sprintf(format, args...)}
+}
+
+func (r *Reader) stop(err error) bool {
+	r.done, r.err, r.rec, r.damage = true, err, nil, nil
+	return false
+}
+
+// Record returns the data of the current record, or nil when the current
+// record is damaged. It is valid until the next call to Next; callers copy
+// what they keep.
+func (r *Reader) Record() []byte { return r.rec }
+
+// Damage returns the *Error describing the current record when its data
+// failed the checksum, or nil.
+func (r *Reader) Damage() *Error { return r.damage }
+
+// Offset returns the byte offset of the current record.
+func (r *Reader) Offset() int64 { return r.recOff }
+
+// Err returns why reading stopped: nil at a clean end of file, an *Error
+// for damage that ends the file, or an I/O error.
+func (r *Reader) Err() error { return r.err }
+
+// AsError reports whether err is an *Error and returns it.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// Writer writes records to an event file.
+type Writer struct {
+	w   io.Writer
+	buf []byte
+}
+
+// NewWriter returns a Writer that frames records onto w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write writes data as one record.
+func (w *Writer) Write(data []byte) error {
+	w.buf = AppendRecord(w.buf[:0], data)
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// AppendRecord appends data, framed as one record, to dst.
+func AppendRecord(dst, data []byte) []byte {
+	var hdr [headerLen]byte
+	binary.LittleEndian.PutUint64(hdr[:8], uint64(len(data)))
+	binary.LittleEndian.PutUint32(hdr[8:], MaskedCRC(hdr[:8]))
+	dst = append(dst, hdr[:]...)
+	dst = append(dst, data...)
+	return binary.LittleEndian.AppendUint32(dst, MaskedCRC(data))
+}
