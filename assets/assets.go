@@ -1,0 +1,12 @@
+// Package assets embeds the scripts and styles every report page loads:
+// Apache ECharts 5.6.0 (echarts.min.js, from the echarts npm package, with
+// its licence in echarts-LICENSE and echarts-NOTICE), and our own app.js
+// and style.css.
+package assets
+
+import "embed"
+
+// FS holds the files that are copied to a report's assets/ directory.
+//
+//go:embed echarts.min.js echarts-LICENSE echarts-NOTICE app.js style.css
+var FS embed.FS

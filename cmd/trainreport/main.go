@@ -1,0 +1,225 @@
+// Command trainreport turns training log directories into a static,
+// self-contained report: HTML pages drawn with Apache ECharts, the data as
+// JSON, a summary for scripts and a Markdown summary for CI.
+//
+// Usage:
+//
+//	trainreport [flags] LOGDIR|NAME=LOGDIR ...
+//
+// See README.md for the flags and outputs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/render"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+}
+
+// maxPrintedWarnings bounds the warnings printed on stderr; the overview
+// page lists them all.
+const maxPrintedWarnings = 50
+
+type config struct {
+	out           string
+	title         string
+	maxPoints     int
+	maxDataPoints int
+	singleFile    string
+	markdown      string
+	keepAll       bool
+	quiet         bool
+}
+
+// parseArgs parses flags and log directories. Flags may come before,
+// between or after the log directories, as in `trainreport runs/ -o out`.
+func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
+	var c config
+	fs := flag.NewFlagSet("trainreport", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
+	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
+	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
+	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
+	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
+	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
+	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
+	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n\n"+
+			"Reads every run under each log directory and writes a static report.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var logdirs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		logdirs = append(logdirs, args[0])
+		args = args[1:]
+	}
+	if len(logdirs) == 0 {
+		fs.Usage()
+		return nil, nil, errors.New("no log directory given")
+	}
+	if c.maxPoints < 1 {
+		return nil, nil, errors.New("-max-points must be at least 1")
+	}
+	switch {
+	case c.maxDataPoints == 0:
+		c.maxDataPoints = -1 // render's "no cap"
+	case c.maxDataPoints < 0:
+		return nil, nil, errors.New("-max-data-points must be 0 (no cap) or more")
+	}
+	return &c, logdirs, nil
+}
+
+// run is the whole command; it returns the exit status.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	c, logdirArgs, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 2
+	}
+	if err := build(ctx, c, logdirArgs, stderr); err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer) error {
+	start := time.Now()
+	logdirs, err := collect.ParseLogdirs(logdirArgs)
+	if err != nil {
+		return err
+	}
+	opt := collect.Options{KeepAllRecords: c.keepAll}
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && !c.quiet && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription("reading"), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+		opt.Progress = func(done, total int64) {
+			bar.ChangeMax64(total)
+			bar.Set64(done)
+		}
+	}
+	rep, err := collect.Collect(ctx, logdirs, opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+
+	nwarn := printWarnings(stderr, rep)
+	runs, files, records, bytes := 0, 0, 0, int64(0)
+	for _, r := range rep.Runs {
+		runs++
+		for _, f := range r.Files {
+			files++
+			records += f.Records
+			bytes += f.Size
+		}
+	}
+	if records == 0 {
+		names := make([]string, len(logdirs))
+		for i, l := range logdirs {
+			names[i] = l.Path
+		}
+		if files == 0 {
+			return fmt.Errorf("no event files found in %s", strings.Join(names, ", "))
+		}
+		return fmt.Errorf("nothing readable in %s: %d event files, none with a readable record (%d warnings above)", strings.Join(names, ", "), files, nwarn)
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "read %d runs, %d files, %d records (%.1f MB) in %.2fs\n",
+			runs, files, records, float64(bytes)/1e6, time.Since(start).Seconds())
+	}
+
+	title := c.title
+	if title == "" {
+		var names []string
+		for _, l := range logdirs {
+			names = append(names, l.Name)
+		}
+		title = strings.Join(names, ", ")
+	}
+	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxDataPoints: c.maxDataPoints})
+	if err := r.WriteSite(c.out); err != nil {
+		return fmt.Errorf("writing %s: %w", c.out, err)
+	}
+	if c.singleFile != "" {
+		if err := writeFile(c.singleFile, r.WriteSingleFile); err != nil {
+			return err
+		}
+	}
+	if c.markdown != "" {
+		if err := writeFile(c.markdown, r.WriteMarkdown); err != nil {
+			return err
+		}
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// printWarnings prints the report's warnings and returns how many there are.
+func printWarnings(w io.Writer, rep *collect.Report) int {
+	var all []string
+	for _, wr := range rep.Warnings {
+		all = append(all, wr.String())
+	}
+	for _, r := range rep.Runs {
+		for _, wr := range r.Warnings {
+			all = append(all, r.Logdir+": "+wr.String())
+		}
+	}
+	for i, s := range all {
+		if i == maxPrintedWarnings {
+			fmt.Fprintf(w, "warning: %d more warnings, listed on the report's overview page\n", len(all)-i)
+			break
+		}
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	return len(all)
+}
+
+// writeFile writes a file through fn, reporting errors with its name.
+func writeFile(name string, fn func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return f.Close()
+}

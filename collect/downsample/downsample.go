@@ -1,0 +1,98 @@
+// Package downsample thins a series for drawing or storage while keeping
+// what people look for: in every bucket of consecutive points, the first,
+// the last, the minimum and the maximum, and the first NaN, +Inf and -Inf.
+// Spikes and divergence therefore survive any budget, unlike TensorBoard's
+// reservoir sampling (FORMATS.md section 12).
+package downsample
+
+import (
+	"math"
+
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// Bucket describes a run of consecutive points of the original series,
+// from index First to index Last inclusive, and the range of their finite
+// values; HasFinite is false when the bucket holds no finite value.
+type Bucket struct {
+	First, Last int
+	Min, Max    float64
+	HasFinite   bool
+}
+
+// Points returns the indices, in increasing order, of the points of pts to
+// keep within about budget points, and the buckets they were chosen from.
+// When pts already fits (or budget <= 0, meaning no limit) every index is
+// kept and buckets is nil.
+func Points(pts []series.Point, budget int) (keep []int, buckets []Bucket) {
+	n := len(pts)
+	if budget <= 0 || n <= budget {
+		keep = make([]int, n)
+		for i := range keep {
+			keep[i] = i
+		}
+		return keep, nil
+	}
+	// Each bucket keeps up to four points (first, last, min, max) plus its
+	// first non-finite point of each kind, which are rare.
+	nb := max(budget/4, 1)
+	buckets = make([]Bucket, 0, nb)
+	keep = make([]int, 0, budget+8)
+	for b := range nb {
+		lo, hi := b*n/nb, (b+1)*n/nb-1
+		bk := Bucket{First: lo, Last: hi}
+		imin, imax := -1, -1
+		inan, ipos, ineg := -1, -1, -1
+		for i := lo; i <= hi; i++ {
+			v := pts[i].Value
+			switch {
+			case math.IsNaN(v):
+				if inan < 0 {
+					inan = i
+				}
+			case math.IsInf(v, 1):
+				if ipos < 0 {
+					ipos = i
+				}
+			case math.IsInf(v, -1):
+				if ineg < 0 {
+					ineg = i
+				}
+			default:
+				if imin < 0 || v < pts[imin].Value {
+					imin = i
+				}
+				if imax < 0 || v > pts[imax].Value {
+					imax = i
+				}
+			}
+		}
+		if imin >= 0 {
+			bk.Min, bk.Max, bk.HasFinite = pts[imin].Value, pts[imax].Value, true
+		}
+		buckets = append(buckets, bk)
+		keep = appendSorted(keep, lo, hi, imin, imax, inan, ipos, ineg)
+	}
+	return keep, buckets
+}
+
+// appendSorted appends the distinct non-negative indices among idx to keep
+// in increasing order; all are at or after every index already in keep.
+func appendSorted(keep []int, idx ...int) []int {
+	start := len(keep)
+	for _, i := range idx {
+		if i < 0 {
+			continue
+		}
+		j := len(keep)
+		keep = append(keep, i)
+		for j > start && keep[j-1] > i { // insertion sort of at most 7 items
+			keep[j-1], keep[j] = keep[j], keep[j-1]
+			j--
+		}
+		if j > start && keep[j-1] == i {
+			keep = append(keep[:j], keep[j+1:]...)
+		}
+	}
+	return keep
+}

@@ -1,0 +1,212 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/trainreport/trainreport/collect"
+)
+
+// dataFiles returns the JSON data of the report: one file per scalar
+// series in the Tianshu shape {tag: [[wall_time, step, value], ...]}, and
+// data/index.json mapping category -> run -> tag -> data file.
+func (r *Report) dataFiles() []file {
+	var files []file
+	index := dataIndex{Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
+	for _, run := range r.rep.Runs {
+		cat := map[string][]string{}
+		for _, s := range run.Scalars {
+			g := tagGroup(s.Tag)
+			cat[g] = append(cat[g], s.Tag)
+		}
+		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: indexCategories{Scalar: cat}}
+	}
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			files = append(files, file{"data/" + sv.file, scalarData(sv)})
+			m := index.Scalars[sv.run.Name]
+			if m == nil {
+				m = map[string]string{}
+				index.Scalars[sv.run.Name] = m
+			}
+			m[tv.tag] = sv.file
+			if len(sv.data) < len(sv.scalar.Points) {
+				index.Downsampled = append(index.Downsampled, downsampledNote{
+					Run: sv.run.Name, Tag: tv.tag, Kept: len(sv.data), Total: len(sv.scalar.Points)})
+			}
+		}
+	}
+	b, err := json.MarshalIndent(index, "", " ")
+	if err != nil {
+		panic(err) // only strings and maps: cannot fail
+	}
+	return append(files, file{"data/index.json", append(b, '\n')})
+}
+
+// dataIndex is data/index.json. Paths are relative to the data directory.
+type dataIndex struct {
+	// Runs maps each run to where it was read from and what it holds.
+	Runs map[string]indexRun `json:"runs"`
+	// Scalars maps run -> tag -> data file.
+	Scalars map[string]map[string]string `json:"scalar"`
+	// Downsampled lists the series whose data file holds fewer points
+	// than the logs because of the per-series cap.
+	Downsampled []downsampledNote `json:"downsampled,omitempty"`
+}
+
+type indexRun struct {
+	Logdir     string          `json:"logdir"`
+	Path       string          `json:"path"`
+	Categories indexCategories `json:"categories"`
+}
+
+// indexCategories is the Tianshu category index of a run.
+type indexCategories struct {
+	Scalar map[string][]string `json:"scalar"` // group -> tags
+}
+
+type downsampledNote struct {
+	Run   string `json:"run"`
+	Tag   string `json:"tag"`
+	Kept  int    `json:"kept"`
+	Total int    `json:"total"`
+}
+
+// scalarData encodes one series' data file by hand: it is the bulk of the
+// output, and encoding/json cannot write non-finite values.
+func scalarData(sv *seriesView) []byte {
+	tag, _ := json.Marshal(sv.scalar.Tag)
+	b := make([]byte, 0, 16+len(tag)+len(sv.data)*40)
+	b = append(b, '{')
+	b = append(b, tag...)
+	b = append(b, ":["...)
+	for i, idx := range sv.data {
+		p := sv.scalar.Points[idx]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n["...)
+		b = appendWallTime(b, p.WallTime)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, p.Step, 10)
+		b = append(b, ',')
+		b = appendValue(b, p.Value, sv.scalar.Float32)
+		b = append(b, ']')
+	}
+	return append(b, "\n]}\n"...)
+}
+
+
+// jsonFloat is a float64 that encodes non-finite values as strings.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	return appendValue(nil, float64(f), false), nil
+}
+
+// summaryJSON is summary.json: the runs and their key metrics, for scripts
+// and CI gates.
+type summaryJSON struct {
+	Title    string                            `json:"title"`
+	Runs     []summaryRun                      `json:"runs"`
+	Metrics  map[string]map[string]summaryStat `json:"metrics"` // run -> tag -> stats
+	Warnings []summaryWarning                  `json:"warnings"`
+}
+
+type summaryRun struct {
+	Name            string           `json:"name"`
+	Logdir          string           `json:"logdir"`
+	Path            string           `json:"path"`
+	Files           []summaryFile    `json:"files"`
+	FirstStep       *int64           `json:"first_step"`
+	LastStep        *int64           `json:"last_step"`
+	StartTime       *jsonFloat       `json:"start_time"`
+	EndTime         *jsonFloat       `json:"end_time"`
+	DurationSeconds *jsonFloat       `json:"duration_seconds"`
+	RestartDropped  int              `json:"restart_dropped_points"`
+	Warnings        []summaryWarning `json:"warnings"`
+}
+
+type summaryFile struct {
+	Path    string `json:"path"`
+	Bytes   int64  `json:"bytes"`
+	Records int    `json:"records"`
+	Status  string `json:"status"`
+}
+
+type summaryWarning struct {
+	File    string `json:"file"`
+	Offset  *int64 `json:"offset"`
+	Message string `json:"message"`
+}
+
+type summaryStat struct {
+	Points    int           `json:"points"`
+	NonFinite int           `json:"non_finite"`
+	Last      summaryPoint  `json:"last"`
+	Min       *summaryPoint `json:"min"`
+	Max       *summaryPoint `json:"max"`
+}
+
+type summaryPoint struct {
+	Step     int64     `json:"step"`
+	WallTime jsonFloat `json:"wall_time"`
+	Value    jsonFloat `json:"value"`
+}
+
+// SummaryJSON returns summary.json.
+func (r *Report) SummaryJSON() ([]byte, error) {
+	s := summaryJSON{Title: r.opt.Title, Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
+		Warnings: warningsJSON(r.rep.Warnings)}
+	for _, run := range r.rep.Runs {
+		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
+			RestartDropped: run.Restarts, Warnings: warningsJSON(run.Warnings)}
+		for _, f := range run.Files {
+			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
+		}
+		if run.HasEvents {
+			first, last := run.FirstStep, run.LastStep
+			start, end, dur := jsonFloat(run.Start), jsonFloat(run.End), jsonFloat(run.End-run.Start)
+			sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
+		}
+		s.Runs = append(s.Runs, sr)
+		if len(run.Scalars) > 0 {
+			m := map[string]summaryStat{}
+			for _, sc := range run.Scalars {
+				st := sc.Stats()
+				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last)}
+				if st.HasFinite {
+					mn, mx := pointJSON(st.Min), pointJSON(st.Max)
+					ss.Min, ss.Max = &mn, &mx
+				}
+				m[sc.Tag] = ss
+			}
+			s.Metrics[run.Name] = m
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func pointJSON(e collect.Extreme) summaryPoint {
+	return summaryPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonFloat(e.Value)}
+}
+
+func warningsJSON(ws []collect.Warning) []summaryWarning {
+	out := []summaryWarning{}
+	for _, w := range ws {
+		sw := summaryWarning{File: w.File, Message: w.Msg}
+		if w.Offset >= 0 {
+			off := w.Offset
+			sw.Offset = &off
+		}
+		out = append(out, sw)
+	}
+	return out
+}

@@ -1,0 +1,157 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+)
+
+// overviewPage is what templates/index.html draws.
+type overviewPage struct {
+	Logdirs   []collect.Logdir
+	Runs      []runRow
+	Metrics   []metricRow
+	Warnings  []warningRow
+	NumPoints string
+	NumTags   int
+	NumFiles  int
+}
+
+type runRow struct {
+	Name, Logdir, Path   string
+	Files                int
+	Badges               []badge
+	FirstStep, LastStep  string
+	Start, End, Duration string
+	DurationSeconds      float64
+	Warnings             int
+	Restarts             int
+}
+
+type badge struct {
+	Text, Class, Title string
+}
+
+type metricRow struct {
+	Tag, Run                  string
+	Points, NonFinite         int
+	Last, Min, Max            string
+	LastStep, MinStep, MaxStep int64
+	LastSort, MinSort, MaxSort float64
+	LastBad                   bool
+	Spark                     template.HTML
+}
+
+type warningRow struct {
+	Run  string
+	Text string
+}
+
+func (r *Report) overviewPage() *overviewPage {
+	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags)}
+	points := 0
+	for _, w := range r.rep.Warnings {
+		p.Warnings = append(p.Warnings, warningRow{Text: w.String()})
+	}
+	for _, run := range r.rep.Runs {
+		row := runRow{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: len(run.Files),
+			Warnings: len(run.Warnings), Restarts: run.Restarts}
+		p.NumFiles += len(run.Files)
+		status := map[string]int{}
+		for _, f := range run.Files {
+			status[f.Status]++
+		}
+		for _, s := range []string{"ok", "empty", "profile-empty", "truncated", "damaged", "lfs-pointer"} {
+			if n := status[s]; n > 0 {
+				cls := "bad"
+				switch s {
+				case "ok":
+					cls = "ok"
+				case "empty", "profile-empty":
+					cls = ""
+				}
+				row.Badges = append(row.Badges, badge{Text: fmt.Sprintf("%d %s", n, s), Class: cls, Title: fileStatusHelp[s]})
+			}
+		}
+		if run.HasEvents {
+			row.FirstStep, row.LastStep = fmt.Sprint(run.FirstStep), fmt.Sprint(run.LastStep)
+			row.Start, row.End = fmtTime(run.Start), fmtTime(run.End)
+			row.DurationSeconds = run.End - run.Start
+			row.Duration = fmtDuration(row.DurationSeconds)
+		}
+		p.Runs = append(p.Runs, row)
+		for _, w := range run.Warnings {
+			p.Warnings = append(p.Warnings, warningRow{Run: run.Name, Text: w.String()})
+		}
+	}
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			st := sv.stats
+			points += st.Count
+			m := metricRow{Tag: tv.tag, Run: sv.run.Name, Points: st.Count, NonFinite: st.NonFinite,
+				Last: fmtValue(st.Last.Value), LastStep: st.Last.Step, LastSort: sortable(st.Last.Value),
+				LastBad: math.IsNaN(st.Last.Value) || math.IsInf(st.Last.Value, 0),
+				Spark: sparkline(sv)}
+			if st.HasFinite {
+				m.Min, m.MinStep, m.MinSort = fmtValue(st.Min.Value), st.Min.Step, st.Min.Value
+				m.Max, m.MaxStep, m.MaxSort = fmtValue(st.Max.Value), st.Max.Step, st.Max.Value
+			}
+			p.Metrics = append(p.Metrics, m)
+		}
+	}
+	p.NumPoints = fmtCount(points)
+	return p
+}
+
+var fileStatusHelp = map[string]string{
+	"ok":            "read to the end",
+	"empty":         "zero-byte file: nothing was written",
+	"profile-empty": "profiler marker file, holds no summaries",
+	"truncated":     "ends inside a record (still being written?): records before it were read",
+	"damaged":       "holds corrupt records: they were skipped, see the warnings",
+	"lfs-pointer":   "a Git LFS pointer stub, not the event file: run `git lfs pull`",
+}
+
+// sortable maps a value to a number tables can sort by, non-finite values
+// first.
+func sortable(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return -math.MaxFloat64
+	}
+	return v
+}
+
+// sparkline draws the series' finite values as a small inline SVG. Only
+// numbers reach the markup.
+func sparkline(sv *seriesView) template.HTML {
+	pts := sv.scalar.Points
+	keep, _ := downsample.Points(pts, 80)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var vals []float64
+	for _, i := range keep {
+		v := pts[i].Value
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		vals = append(vals, v)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if len(vals) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(`<svg class="spark" viewBox="0 0 100 20" width="100" height="20" preserveAspectRatio="none" aria-hidden="true"><polyline points="`)
+	for i, v := range vals {
+		y := 10.0
+		if hi > lo {
+			y = 19 - 18*(v-lo)/(hi-lo)
+		}
+		fmt.Fprintf(&b, "%.1f,%.1f ", 100*float64(i)/float64(len(vals)-1), y)
+	}
+	b.WriteString(`"/></svg>`)
+	return template.HTML(b.String())
+}

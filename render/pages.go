@@ -1,0 +1,136 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"regexp"
+
+	"github.com/trainreport/trainreport/assets"
+	"github.com/trainreport/trainreport/templates"
+)
+
+// page is one page of the report.
+type page struct {
+	name  string // "index", "scalars", ...
+	title string
+	body  func() (any, error) // the data of its main template
+}
+
+func (p page) file() string { return p.name + ".html" }
+
+// pages lists the report's pages: the overview, then one per category
+// that has data.
+func (r *Report) pages() []page {
+	ps := []page{{"index", "Overview", func() (any, error) { return r.overviewPage(), nil }}}
+	if len(r.tags) > 0 {
+		ps = append(ps, page{"scalars", "Scalars", func() (any, error) { return r.scalarsPage() }})
+	}
+	return ps
+}
+
+// layout is what templates/layout.html draws around the pages' content.
+type layout struct {
+	Title     string // the report's
+	PageTitle string
+	Nav       []navLink
+	Mains     []mainSection
+	Single    bool
+	// Inlined assets, in single-file mode.
+	Style   template.CSS
+	Scripts []template.JS
+}
+
+type navLink struct {
+	Name, Title, Href string
+	Current           bool
+}
+
+type mainSection struct {
+	Name   string
+	Hidden bool
+	HTML   template.HTML
+}
+
+func (r *Report) nav(current string, single bool) []navLink {
+	var links []navLink
+	for _, p := range r.pages() {
+		href := p.file()
+		if single {
+			href = "#page=" + p.name
+		}
+		links = append(links, navLink{Name: p.name, Title: p.title, Href: href, Current: p.name == current})
+	}
+	return links
+}
+
+// main executes a page's own template.
+func (r *Report) main(t *template.Template, p page) (template.HTML, error) {
+	data, err := p.body()
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil // the output of html/template
+}
+
+func (r *Report) templates() (*template.Template, error) {
+	return templates.Parse(template.FuncMap{
+		"count": fmtCount,
+	})
+}
+
+// writePage writes one page of the site.
+func (r *Report) writePage(w io.Writer, p page, single bool) error {
+	t, err := r.templates()
+	if err != nil {
+		return err
+	}
+	html, err := r.main(t, p)
+	if err != nil {
+		return err
+	}
+	return t.ExecuteTemplate(w, "layout", layout{
+		Title: r.opt.Title, PageTitle: p.title, Nav: r.nav(p.name, false),
+		Mains: []mainSection{{Name: p.name, HTML: html}},
+	})
+}
+
+// WriteSingleFile writes the whole report as one HTML document with every
+// page, script, style and datum inlined, for mail and artifact viewers.
+func (r *Report) WriteSingleFile(w io.Writer) error {
+	t, err := r.templates()
+	if err != nil {
+		return err
+	}
+	l := layout{Title: r.opt.Title, PageTitle: "Overview", Nav: r.nav("index", true), Single: true}
+	for i, p := range r.pages() {
+		html, err := r.main(t, p)
+		if err != nil {
+			return fmt.Errorf("page %s: %w", p.name, err)
+		}
+		l.Mains = append(l.Mains, mainSection{Name: p.name, HTML: html, Hidden: i > 0})
+	}
+	css, err := assets.FS.ReadFile("style.css")
+	if err != nil {
+		return err
+	}
+	l.Style = template.CSS(closingTag.ReplaceAll(css, []byte(`<\/$1`)))
+	for _, name := range []string{"echarts.min.js", "app.js"} {
+		js, err := assets.FS.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		l.Scripts = append(l.Scripts, template.JS(closingTag.ReplaceAll(js, []byte(`<\/$1`))))
+	}
+	return t.ExecuteTemplate(w, "layout", l)
+}
+
+// closingTag matches what would end an inlined <script> or <style> early.
+// In scripts and styles "<\/" means the same as "</" where it can occur:
+// inside strings, regular expressions and comments.
+var closingTag = regexp.MustCompile(`(?i)</(script|style)`)

@@ -1,0 +1,166 @@
+// Package render turns a collected report model into the report's outputs:
+// the static site (pages, assets and JSON data), a single self-contained
+// HTML file, summary.json and a Markdown summary. It never reads log files.
+package render
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+)
+
+// Options control rendering.
+type Options struct {
+	// Title heads every page.
+	Title string
+	// MaxPoints is the drawing budget of one series on a chart; every
+	// point stays in the data files. Zero means DefaultMaxPoints.
+	MaxPoints int
+	// MaxDataPoints caps the points of one series in the data files;
+	// beyond it the series is downsampled, keeping extremes. Zero means
+	// DefaultMaxDataPoints; negative means no cap.
+	MaxDataPoints int
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxPoints     = 2000
+	DefaultMaxDataPoints = 100_000
+)
+
+// Report is a report model prepared for writing: series downsampled for
+// drawing and storage, file names chosen. Build it once with New and write
+// any of the outputs from it.
+type Report struct {
+	rep  *collect.Report
+	opt  Options
+	tags []*tagView // scalar tags, sorted
+}
+
+// tagView is one scalar tag across the runs that have it.
+type tagView struct {
+	tag    string
+	group  string
+	series []*seriesView // in run order
+}
+
+// seriesView is one (run, tag) scalar series.
+type seriesView struct {
+	run     *collect.Run
+	scalar  *collect.Scalar
+	stats   collect.Stats
+	file    string // path of its data file, relative to the data directory
+	data    []int  // indices of the points in the data file
+	draw    []int  // indices of the points drawn
+	buckets []downsample.Bucket
+}
+
+// New prepares rep for writing.
+func New(rep *collect.Report, opt Options) *Report {
+	if opt.MaxPoints == 0 {
+		opt.MaxPoints = DefaultMaxPoints
+	}
+	if opt.MaxDataPoints == 0 {
+		opt.MaxDataPoints = DefaultMaxDataPoints
+	}
+	if opt.Title == "" {
+		opt.Title = "Training report"
+	}
+	r := &Report{rep: rep, opt: opt}
+	byTag := map[string]*tagView{}
+	for _, run := range rep.Runs {
+		for _, s := range run.Scalars {
+			tv := byTag[s.Tag]
+			if tv == nil {
+				tv = &tagView{tag: s.Tag, group: tagGroup(s.Tag)}
+				byTag[s.Tag] = tv
+				r.tags = append(r.tags, tv)
+			}
+			sv := &seriesView{run: run, scalar: s, stats: s.Stats(),
+				file: "scalars/" + slug(run.Name) + "/" + slug(s.Tag) + ".json"}
+			sv.data, _ = downsample.Points(s.Points, max(opt.MaxDataPoints, 0))
+			sv.draw, sv.buckets = downsample.Points(s.Points, opt.MaxPoints)
+			tv.series = append(tv.series, sv)
+		}
+	}
+	slices.SortFunc(r.tags, func(a, b *tagView) int { return cmp.Compare(a.tag, b.tag) })
+	return r
+}
+
+// tagGroup is the text before a tag's first "/", as TensorBoard groups
+// tags; tags without one form their own group under their own name.
+func tagGroup(tag string) string {
+	if g, _, ok := strings.Cut(tag, "/"); ok && g != "" {
+		return g
+	}
+	return tag
+}
+
+// WriteSite writes the static site into dir, creating it if needed. A data
+// directory left there by an earlier report is replaced, so the directory
+// holds exactly this report's data.
+func (r *Report) WriteSite(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "index.json")); err == nil {
+		if err := os.RemoveAll(filepath.Join(dir, "data")); err != nil {
+			return err
+		}
+	}
+	files, err := r.siteFiles()
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type file struct {
+	name string // slash-separated path inside the site
+	data []byte
+}
+
+// siteFiles returns every file of the site.
+func (r *Report) siteFiles() ([]file, error) {
+	var files []file
+	assetFiles, err := assetFiles()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, assetFiles...)
+	files = append(files, r.dataFiles()...)
+	sum, err := r.SummaryJSON()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, file{"summary.json", sum})
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		return nil, err
+	}
+	files = append(files, file{"summary.md", md.Bytes()})
+	for _, p := range r.pages() {
+		var b bytes.Buffer
+		if err := r.writePage(&b, p, false); err != nil {
+			return nil, fmt.Errorf("page %s: %w", p.name, err)
+		}
+		files = append(files, file{p.file(), b.Bytes()})
+	}
+	return files, nil
+}

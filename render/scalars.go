@@ -1,0 +1,136 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// scalarsPage is what templates/scalars.html draws.
+type scalarsPage struct {
+	Groups []scalarGroup
+	Runs   int
+}
+
+type scalarGroup struct {
+	Name   string
+	Charts []scalarChart
+}
+
+type scalarChart struct {
+	Tag    string
+	Points string // "N of M points"
+	Data   template.JS
+}
+
+func (r *Report) scalarsPage() (*scalarsPage, error) {
+	p := &scalarsPage{Runs: len(r.rep.Runs)}
+	for i, tv := range r.tags {
+		if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != tv.group {
+			p.Groups = append(p.Groups, scalarGroup{Name: tv.group})
+		}
+		data, err := r.chartData(tv, fmt.Sprintf("scalar%d", i))
+		if err != nil {
+			return nil, fmt.Errorf("tag %q: %w", tv.tag, err)
+		}
+		shown, total := 0, 0
+		for _, sv := range tv.series {
+			shown += len(sv.draw)
+			total += len(sv.scalar.Points)
+		}
+		g := &p.Groups[len(p.Groups)-1]
+		g.Charts = append(g.Charts, scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Data: data})
+	}
+	return p, nil
+}
+
+func pointsLabel(shown, total int) string {
+	if shown == total {
+		return fmt.Sprintf("%s points", fmtCount(total))
+	}
+	return fmt.Sprintf("%s of %s points", fmtCount(shown), fmtCount(total))
+}
+
+// chartJSON is the chart-data block the page script draws from (see
+// assets/app.js): the ECharts option built with go-echarts, and per run
+// what the option cannot hold.
+type chartJSON struct {
+	Tag    string          `json:"tag"`
+	Option json.RawMessage `json:"option"`
+	Runs   []chartRun      `json:"runs"`
+}
+
+type chartRun struct {
+	Name  string    `json:"name"`
+	Total int       `json:"total"`
+	Shown int       `json:"shown"`
+	Start jsonFloat `json:"start"`
+	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
+	// a downsampled series: the range its drawn points stand for.
+	Envelope [][6]jsonFloat `json:"envelope"`
+}
+
+// chartData builds the chart of one tag with go-echarts and returns the
+// JSON the page reads, escaped for a <script type="application/json">.
+func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "10", Feature: &opts.ToolBoxFeature{
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "Save as PNG"},
+			DataZoom:    &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: false},
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "Reset zoom"},
+		}}),
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", FilterMode: "none"}, opts.DataZoom{Type: "slider", FilterMode: "none"}),
+		charts.WithGridOpts(opts.Grid{Left: "56", Right: "24", Top: "36", Bottom: "72"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "step", Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithAnimation(false),
+	)
+	cj := chartJSON{Tag: tv.tag}
+	for _, sv := range tv.series {
+		pts := sv.scalar.Points
+		data := make([]opts.LineData, len(sv.draw))
+		for i, idx := range sv.draw {
+			p := pts[idx]
+			data[i] = opts.LineData{Value: []any{p.Step, jsonNumber(p.Value, sv.scalar.Float32), jsonNumber(p.WallTime, false)}}
+		}
+		line.AddSeries(sv.run.Name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+		cr := chartRun{Name: sv.run.Name, Total: len(pts), Shown: len(sv.draw), Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}}
+		for _, b := range sv.buckets {
+			if !b.HasFinite {
+				continue
+			}
+			p0, p1 := pts[b.First], pts[b.Last]
+			cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
+				jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+		}
+		cj.Runs = append(cj.Runs, cr)
+	}
+	line.Validate()
+	cj.Option = json.RawMessage(line.RenderSnippet().Option)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(true) // keeps "</script>" in a tag name from closing the element
+	if err := enc.Encode(cj); err != nil {
+		return "", err
+	}
+	return template.JS(bytes.TrimSpace(b.Bytes())), nil
+}
+
+// jsonNumber returns v as a json.Number in the shortest form that reads
+// back exact, or as a string for the non-finite values JSON cannot hold.
+func jsonNumber(v float64, f32 bool) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		s := string(appendValue(nil, v, f32))
+		return s[1 : len(s)-1]
+	}
+	return json.Number(appendValue(nil, v, f32))
+}
