@@ -124,12 +124,12 @@ func ParseLogdirs(args []string) ([]Logdir, error) {
 	var out []Logdir
 	seen := map[string]int{}
 	for _, a := range args {
-		name, path, named := strings.Cut(a, "=")
-		if !named || name == "" || strings.ContainsAny(name, `/\`) {
-			// "a=b" is a name only when the text before "=" looks like
-			// one; otherwise the whole argument is a path that holds "=".
-			if _, err := os.Stat(a); err == nil || !named {
-				name, path = "", a
+		// An existing path is a path even when it holds "="; otherwise
+		// "name=path" names a directory when the name holds no separator.
+		name, path := "", a
+		if _, err := os.Stat(a); err != nil {
+			if n, p, ok := strings.Cut(a, "="); ok && n != "" && !strings.ContainsAny(n, `/\`) {
+				name, path = n, p
 			}
 		}
 		if _, err := os.Stat(path); err != nil {

@@ -441,7 +441,6 @@ func runNames(rep *Report) []string {
 	return out
 }
 
-
 func TestFilesReadInNameOrder(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, []file{
@@ -867,4 +866,3 @@ func TestCorpusLightningScalars(t *testing.T) {
 // keeps under the restart rule: one record of its "epoch" tag repeats a
 // step.
 const corpusLightningKept = 15440
-

@@ -35,9 +35,9 @@ type Run struct {
 
 	// Step and time bounds over every event that carries them; HasEvents
 	// is false when the run holds no event with a wall time.
-	HasEvents          bool
+	HasEvents           bool
 	FirstStep, LastStep int64
-	Start, End         float64 // wall time, seconds since the Unix epoch
+	Start, End          float64 // wall time, seconds since the Unix epoch
 	// Restarts counts the points that restarts from checkpoints replaced.
 	Restarts int
 }

@@ -32,10 +32,10 @@ type tagState struct {
 
 // runReader reads the files of one run in order, as one stream.
 type runReader struct {
-	run     *Run
-	keepAll bool
-	tags    map[string]*tagState
-	ev      eventpb.Event
+	run       *Run
+	keepAll   bool
+	tags      map[string]*tagState
+	ev        eventpb.Event
 	unmarshal proto.UnmarshalOptions
 
 	file       *File

@@ -97,12 +97,21 @@ func scalarData(sv *seriesView) []byte {
 	return append(b, "\n]}\n"...)
 }
 
-
 // jsonFloat is a float64 that encodes non-finite values as strings.
 type jsonFloat float64
 
 func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return appendValue(nil, float64(f), false), nil
+}
+
+// jsonScalar is a series value, written like the data files write it.
+type jsonScalar struct {
+	v   float64
+	f32 bool
+}
+
+func (s jsonScalar) MarshalJSON() ([]byte, error) {
+	return appendValue(nil, s.v, s.f32), nil
 }
 
 // summaryJSON is summary.json: the runs and their key metrics, for scripts
@@ -150,9 +159,9 @@ type summaryStat struct {
 }
 
 type summaryPoint struct {
-	Step     int64     `json:"step"`
-	WallTime jsonFloat `json:"wall_time"`
-	Value    jsonFloat `json:"value"`
+	Step     int64      `json:"step"`
+	WallTime jsonFloat  `json:"wall_time"`
+	Value    jsonScalar `json:"value"`
 }
 
 // SummaryJSON returns summary.json.
@@ -175,9 +184,9 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 			m := map[string]summaryStat{}
 			for _, sc := range run.Scalars {
 				st := sc.Stats()
-				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last)}
+				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32)}
 				if st.HasFinite {
-					mn, mx := pointJSON(st.Min), pointJSON(st.Max)
+					mn, mx := pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
 					ss.Min, ss.Max = &mn, &mx
 				}
 				m[sc.Tag] = ss
@@ -194,8 +203,8 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func pointJSON(e collect.Extreme) summaryPoint {
-	return summaryPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonFloat(e.Value)}
+func pointJSON(e collect.Extreme, f32 bool) summaryPoint {
+	return summaryPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonScalar{e.Value, f32}}
 }
 
 func warningsJSON(ws []collect.Warning) []summaryWarning {

@@ -17,7 +17,7 @@ func slug(name string) string {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-':
 			b.WriteRune(r)
-		case r == '.' && b.Len() > 0:
+		case r == '.' && b.Len() > 0 && !strings.HasSuffix(b.String(), "."):
 			b.WriteRune(r)
 		default:
 			if s := b.String(); !strings.HasSuffix(s, "_") {

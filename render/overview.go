@@ -37,13 +37,13 @@ type badge struct {
 }
 
 type metricRow struct {
-	Tag, Run                  string
-	Points, NonFinite         int
-	Last, Min, Max            string
+	Tag, Run                   string
+	Points, NonFinite          int
+	Last, Min, Max             string
 	LastStep, MinStep, MaxStep int64
 	LastSort, MinSort, MaxSort float64
-	LastBad                   bool
-	Spark                     template.HTML
+	LastBad                    bool
+	Spark                      template.HTML
 }
 
 type warningRow struct {
@@ -95,7 +95,7 @@ func (r *Report) overviewPage() *overviewPage {
 			m := metricRow{Tag: tv.tag, Run: sv.run.Name, Points: st.Count, NonFinite: st.NonFinite,
 				Last: fmtValue(st.Last.Value), LastStep: st.Last.Step, LastSort: sortable(st.Last.Value),
 				LastBad: math.IsNaN(st.Last.Value) || math.IsInf(st.Last.Value, 0),
-				Spark: sparkline(sv)}
+				Spark:   sparkline(sv)}
 			if st.HasFinite {
 				m.Min, m.MinStep, m.MinSort = fmtValue(st.Min.Value), st.Min.Step, st.Min.Value
 				m.Max, m.MaxStep, m.MaxSort = fmtValue(st.Max.Value), st.Max.Step, st.Max.Value

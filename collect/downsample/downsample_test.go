@@ -31,8 +31,8 @@ func TestSmallSeriesKeptWhole(t *testing.T) {
 
 func TestKeepsExtremesFirstLastAndNonFinite(t *testing.T) {
 	pts := noisy(100_000)
-	pts[12_345].Value = 50     // a spike
-	pts[54_321].Value = -50    // a dip
+	pts[12_345].Value = 50  // a spike
+	pts[54_321].Value = -50 // a dip
 	pts[70_000].Value = math.NaN()
 	pts[70_001].Value = math.NaN() // same bucket: the first NaN stands for both
 	pts[80_000].Value = math.Inf(1)

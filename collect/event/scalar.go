@@ -58,6 +58,10 @@ func TensorScalar(t *eventpb.TensorProto) (Scalar, error) {
 	if c := t.GetTensorContent(); len(c) > 0 {
 		return scalarFromContent(dt, c)
 	}
+	if n := len(t.GetFloatVal()) + len(t.GetDoubleVal()) + len(t.GetIntVal()) + len(t.GetInt64Val()) +
+		len(t.GetBoolVal()) + len(t.GetHalfVal()) + len(t.GetUint32Val()) + len(t.GetUint64Val()); n > 1 {
+		return Scalar{}, fmt.Errorf("scalar tensor holds %d values", n)
+	}
 	switch dt {
 	case eventpb.DataType_DT_FLOAT:
 		if v := t.GetFloatVal(); len(v) > 0 {
@@ -152,10 +156,11 @@ func scalarFromContent(dt eventpb.DataType, c []byte) (Scalar, error) {
 func numElements(s *eventpb.TensorShapeProto) int64 {
 	n := int64(1)
 	for _, d := range s.GetDim() {
-		if d.GetSize() < 0 {
-			return -1
+		size := d.GetSize()
+		if size < 0 || (size > 0 && n > math.MaxInt64/size) {
+			return -1 // unknown or overflowing: never a scalar
 		}
-		n *= d.GetSize()
+		n *= size
 	}
 	return n
 }
