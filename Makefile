@@ -13,6 +13,7 @@ build:
 
 # demo writes a small example logdir and renders it into report/.
 demo:
+	rm -rf examples/demo/logs
 	$(GO) run ./examples/demo -o examples/demo/logs
 	$(GO) run ./cmd/trainreport -o report examples/demo/logs
 	@echo "open report/index.html"

@@ -510,6 +510,15 @@
       min: 'dataMin', max: 'dataMax'
     });
     if (mode === 'wall') delete xAxis.scale;
+    // Keep the x axis at the bottom of the grid even when values cross zero.
+    xAxis.axisLine = Object.assign({}, baseX.axisLine || {}, { onZero: false });
+    if (baseX.nameLocation == null) {
+      // Right-aligned just above the end of the axis: never clipped.
+      xAxis.nameLocation = 'end';
+      xAxis.nameGap = 0;
+      xAxis.nameTextStyle = Object.assign({ align: 'right', verticalAlign: 'bottom', padding: [0, 0, 4, 0], color: '#555' },
+        baseX.nameTextStyle || {});
+    }
     var yAxis = Object.assign({}, baseY, log
       ? { type: 'log', logBase: 10, scale: true }
       : { type: 'value', scale: true });
@@ -606,6 +615,8 @@
       lg.textStyle = Object.assign({ width: 160, overflow: 'truncate' }, bl.textStyle || {});
       opt.legend = lg;
     }
+    var lgb = first(b.legend) || {};
+    var legendAtBottom = !!b.legend && lgb.show !== false && lgb.bottom != null && lgb.top == null;
     if (b.dataZoom) {
       opt.dataZoom = normalizeArr(b.dataZoom).map(function (d) {
         d = Object.assign({}, d);
@@ -614,8 +625,13 @@
           if (d.zoomOnMouseWheel === undefined) d.zoomOnMouseWheel = 'alt';
           if (d.moveOnMouseWheel === undefined) d.moveOnMouseWheel = false;
         }
-        if (d.type === 'slider' && d.labelFormatter === undefined) {
-          d.labelFormatter = function (v) { return sliderLabel(v); };
+        if (d.type === 'slider') {
+          if (d.labelFormatter === undefined) d.labelFormatter = function (v) { return sliderLabel(v); };
+          // Keep the slider clear of a legend at the bottom.
+          if (legendAtBottom && d.bottom == null && d.top == null) {
+            d.bottom = 26;
+            if (d.height == null) d.height = 18;
+          }
         }
         return d;
       });
@@ -678,6 +694,7 @@
       option[k] = k === 'legend' ? Object.assign({}, option.legend, dyn.legend) : dyn[k];
     });
     chart.setOption(option);
+    rec.ids = seriesIds(dyn);
     rec.key = renderKey();
     rec.div.setAttribute('role', 'img');
     rec.div.setAttribute('aria-label', 'Line chart of ' + rec.model.tag + ', ' +
@@ -688,10 +705,23 @@
 
   var lastWidth = 0;
 
+  function seriesIds(dyn) {
+    return dyn.series.map(function (x) { return x.id; }).join(',');
+  }
+
   function updateChart(rec) {
     var key = renderKey();
     if (rec.key === key) return;
-    rec.chart.setOption(buildDynamic(rec), { replaceMerge: ['series'] });
+    var dyn = buildDynamic(rec);
+    var ids = seriesIds(dyn);
+    if (ids !== rec.ids) {
+      // replaceMerge leaves null holes where series were removed (ECharts
+      // keeps component indices); clear first so getOption().series stays
+      // dense. lazyUpdate: both calls render once.
+      rec.chart.setOption({ series: [] }, { replaceMerge: ['series'], lazyUpdate: true });
+    }
+    rec.chart.setOption(dyn, { replaceMerge: ['series'] });
+    rec.ids = ids;
     rec.key = key;
   }
 

@@ -67,9 +67,13 @@ func (r *Report) nav(current string, single bool) []navLink {
 
 // main executes a page's own template.
 func (r *Report) main(t *template.Template, p page) (template.HTML, error) {
-	data, err := p.body()
-	if err != nil {
-		return "", err
+	data, ok := r.bodies[p.name]
+	if !ok {
+		var err error
+		if data, err = p.body(); err != nil {
+			return "", err
+		}
+		r.bodies[p.name] = data
 	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {

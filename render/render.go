@@ -37,11 +37,12 @@ const (
 
 // Report is a report model prepared for writing: series downsampled for
 // drawing and storage, file names chosen. Build it once with New and write
-// any of the outputs from it.
+// any of the outputs from it, one at a time.
 type Report struct {
-	rep  *collect.Report
-	opt  Options
-	tags []*tagView // scalar tags, sorted
+	rep    *collect.Report
+	opt    Options
+	tags   []*tagView     // scalar tags, sorted
+	bodies map[string]any // page name -> data of its main template, built once
 }
 
 // tagView is one scalar tag across the runs that have it.
@@ -73,7 +74,7 @@ func New(rep *collect.Report, opt Options) *Report {
 	if opt.Title == "" {
 		opt.Title = "Training report"
 	}
-	r := &Report{rep: rep, opt: opt}
+	r := &Report{rep: rep, opt: opt, bodies: map[string]any{}}
 	byTag := map[string]*tagView{}
 	for _, run := range rep.Runs {
 		for _, s := range run.Scalars {

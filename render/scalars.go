@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"math"
+	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -66,8 +66,12 @@ type chartJSON struct {
 }
 
 type chartRun struct {
-	Name  string    `json:"name"`
-	Total int       `json:"total"`
+	Name string `json:"name"`
+	// Points are the drawn points, [step, value, wall_time] each, with
+	// non-finite values as strings; the page moves them into the option's
+	// series, which go-echarts need not carry.
+	Points json.RawMessage `json:"points"`
+	Total  int             `json:"total"`
 	Shown int       `json:"shown"`
 	Start jsonFloat `json:"start"`
 	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
@@ -97,13 +101,9 @@ func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
 	cj := chartJSON{Tag: tv.tag}
 	for _, sv := range tv.series {
 		pts := sv.scalar.Points
-		data := make([]opts.LineData, len(sv.draw))
-		for i, idx := range sv.draw {
-			p := pts[idx]
-			data[i] = opts.LineData{Value: []any{p.Step, jsonNumber(p.Value, sv.scalar.Float32), jsonNumber(p.WallTime, false)}}
-		}
-		line.AddSeries(sv.run.Name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-		cr := chartRun{Name: sv.run.Name, Total: len(pts), Shown: len(sv.draw), Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}}
+		line.AddSeries(sv.run.Name, nil, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+		cr := chartRun{Name: sv.run.Name, Points: drawnPoints(sv), Total: len(pts), Shown: len(sv.draw),
+			Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}}
 		for _, b := range sv.buckets {
 			if !b.HasFinite {
 				continue
@@ -125,12 +125,23 @@ func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
 	return template.JS(bytes.TrimSpace(b.Bytes())), nil
 }
 
-// jsonNumber returns v as a json.Number in the shortest form that reads
-// back exact, or as a string for the non-finite values JSON cannot hold.
-func jsonNumber(v float64, f32 bool) any {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		s := string(appendValue(nil, v, f32))
-		return s[1 : len(s)-1]
+// drawnPoints encodes the drawn points of a series as
+// [[step, value, wall_time], ...].
+func drawnPoints(sv *seriesView) json.RawMessage {
+	b := make([]byte, 0, 2+len(sv.draw)*36)
+	b = append(b, '[')
+	for i, idx := range sv.draw {
+		p := sv.scalar.Points[idx]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, p.Step, 10)
+		b = append(b, ',')
+		b = appendValue(b, p.Value, sv.scalar.Float32)
+		b = append(b, ',')
+		b = appendWallTime(b, p.WallTime)
+		b = append(b, ']')
 	}
-	return json.Number(appendValue(nil, v, f32))
+	return append(b, ']')
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func corpusRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("shared corpus missing: %v", err)
+		}
+		t.Skipf("shared corpus missing: %v", err)
+	}
+	return dir
+}
+
+func runCLI(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	code := run(context.Background(), args, &stderr)
+	return code, stderr.String()
+}
+
+// TestEveryCorpusDirectory builds a report for each directory of the shared
+// corpus: damaged files give warnings, never a crash, and a directory with
+// nothing readable (only Git LFS stubs) fails with a one-line reason.
+func TestEveryCorpusDirectory(t *testing.T) {
+	root := corpusRoot(t)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			out := t.TempDir()
+			code, stderr := runCLI(t, "-quiet", "-o", out, filepath.Join(root, e.Name()))
+			if e.Name() == "hf-whisper-lfs-pointers" {
+				if code != 1 || !strings.Contains(stderr, "nothing readable") || !strings.Contains(stderr, "Git LFS pointer") {
+					t.Errorf("exit %d, stderr:\n%s\nwant exit 1 naming the LFS stubs", code, stderr)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("exit %d:\n%s", code, stderr)
+			}
+			for _, f := range []string{"index.html", "summary.json", "summary.md", "data/index.json", "assets/echarts.min.js", "assets/app.js"} {
+				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+					t.Errorf("missing %s", f)
+				}
+			}
+			if e.Name() == "tf1-estimator-truncated" {
+				if !strings.Contains(stderr, "offset 857490") {
+					t.Errorf("truncation not reported with its offset:\n%s", stderr)
+				}
+				page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+				if !bytes.Contains(page, []byte("offset 857490")) || !bytes.Contains(page, []byte("2 truncated")) {
+					t.Errorf("overview does not show the truncated files")
+				}
+			}
+		})
+	}
+}
+
+func TestOutputsAndFlags(t *testing.T) {
+	root := corpusRoot(t)
+	dir := t.TempDir()
+	out, single, md := filepath.Join(dir, "site"), filepath.Join(dir, "one.html"), filepath.Join(dir, "sum.md")
+	// Flags after the log directories, and a named log directory.
+	code, stderr := runCLI(t, "torch="+filepath.Join(root, "tbreducer-torch-runs"), filepath.Join(root, "tf2-custom-loop-tensors"),
+		"-o", out, "--single-file", single, "--markdown", md, "--title", "My <report>", "--max-points", "50")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "wrote ") {
+		t.Errorf("no progress line on stderr:\n%s", stderr)
+	}
+	var sum struct {
+		Title string
+		Runs  []struct{ Name, Logdir string }
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Title != "My <report>" {
+		t.Errorf("title %q", sum.Title)
+	}
+	names := map[string]bool{}
+	for _, r := range sum.Runs {
+		names[r.Logdir] = true
+		if !strings.HasPrefix(r.Name, r.Logdir) {
+			t.Errorf("run %q is not named after its log directory %q", r.Name, r.Logdir)
+		}
+	}
+	if !names["torch"] || !names["tf2-custom-loop-tensors"] {
+		t.Errorf("log directory names %v", names)
+	}
+	for _, f := range []string{single, md} {
+		if fi, err := os.Stat(f); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "scalars.html"))
+	if !bytes.Contains(page, []byte("87 of 250 points")) {
+		t.Errorf("--max-points 50 did not downsample the series of tag lax/bar_3 (250 points in 3 runs)")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("no logs here"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"missing directory", []string{"/no/such/dir"}, 1, "log directory /no/such/dir does not exist"},
+		{"no event files", []string{empty}, 1, "no event files found"},
+		{"no arguments", nil, 2, "no log directory given"},
+		{"bad flag", []string{"-max-points", "0", empty}, 2, "max-points"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stderr := runCLI(t, append([]string{"-o", t.TempDir()}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d with %q", code, stderr, tc.code, tc.want)
+			}
+			last := strings.TrimSpace(stderr)
+			if i := strings.LastIndex(last, "\n"); i >= 0 {
+				last = last[i+1:]
+			}
+			if !strings.HasPrefix(last, "trainreport: ") {
+				t.Errorf("last line %q is not a one-line reason", last)
+			}
+		})
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// builtReport is a report written by run() for a test.
+type builtReport struct {
+	logdir string
+	site   string // the site directory (-o)
+	single string // the --single-file document
+}
+
+// buildReport runs the whole command on logdir, writing the site and the
+// single-file document into a fresh temporary directory.
+func buildReport(t *testing.T, logdir string, extra ...string) builtReport {
+	t.Helper()
+	out := t.TempDir()
+	r := builtReport{logdir: logdir, site: filepath.Join(out, "site"), single: filepath.Join(out, "report.html")}
+	args := append([]string{"-o", r.site, "--single-file", r.single}, extra...)
+	args = append(args, logdir)
+	var stderr bytes.Buffer
+	if code := run(context.Background(), args, &stderr); code != 0 {
+		t.Fatalf("trainreport %s: exit status %d\n%s", strings.Join(args, " "), code, stderr.String())
+	}
+	return r
+}
+
+// scalarTruth is what package collect reads from a logdir, to check the
+// pages against.
+type scalarTruth struct {
+	tags []string // distinct scalar tags, sorted
+	// finite tells, per tag and run name, whether the series holds a
+	// finite value (and so must draw something).
+	finite map[string]map[string]bool
+}
+
+// readScalars reads logdir with package collect.
+func readScalars(t *testing.T, logdir string) scalarTruth {
+	t.Helper()
+	logdirs, err := collect.ParseLogdirs([]string{logdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := collect.Collect(context.Background(), logdirs, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := scalarTruth{finite: map[string]map[string]bool{}}
+	for _, r := range rep.Runs {
+		for _, s := range r.Scalars {
+			if st.finite[s.Tag] == nil {
+				st.finite[s.Tag] = map[string]bool{}
+				st.tags = append(st.tags, s.Tag)
+			}
+			st.finite[s.Tag][r.Name] = slices.ContainsFunc(s.Points, func(p series.Point) bool {
+				return !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0)
+			})
+		}
+	}
+	slices.Sort(st.tags)
+	return st
+}
+
+// repoRoot is the root of the repository: the directory holding go.mod,
+// found upwards from the test's working directory (cmd/trainreport).
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// sharedCorpus returns the directory of a corpus entry in the shared
+// directory next to the repository (../../../shared/corpus from
+// cmd/trainreport), skipping the test when it is missing.
+func sharedCorpus(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		t.Skipf("corpus entry %s not found at %s", name, dir)
+	}
+	return dir
+}
+
+// fileURL returns the file:// URL of an absolute path, with an optional
+// fragment (without its "#"), which is kept as given.
+func fileURL(path, fragment string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	s := u.String()
+	if fragment != "" {
+		s += "#" + fragment
+	}
+	return s
+}
