@@ -72,8 +72,8 @@ type chartRun struct {
 	// series, which go-echarts need not carry.
 	Points json.RawMessage `json:"points"`
 	Total  int             `json:"total"`
-	Shown int       `json:"shown"`
-	Start jsonFloat `json:"start"`
+	Shown  int             `json:"shown"`
+	Start  jsonFloat       `json:"start"`
 	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
 	// a downsampled series: the range its drawn points stand for.
 	Envelope [][6]jsonFloat `json:"envelope"`
