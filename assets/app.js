@@ -307,7 +307,9 @@
     for (var i = 0; i < count; i++) {
       var s = seriesIn[i] || {};
       var r = runsIn[i] || {};
-      var pts = Array.isArray(s.data) ? s.data : [];
+      // Points are [step, value, wall_time]: in runs[i].points, or in the
+      // option's series data (also as go-echarts {value: [...]} objects).
+      var pts = Array.isArray(r.points) ? r.points : (Array.isArray(s.data) ? s.data : []);
       var n = pts.length;
       var steps = new Float64Array(n), values = new Float64Array(n), walls = new Float64Array(n);
       var nonFinite = 0, minWall = Infinity;
