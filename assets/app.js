@@ -512,6 +512,15 @@
       min: 'dataMin', max: 'dataMax'
     });
     if (mode === 'wall') delete xAxis.scale;
+    // Steps are integers: no ticks between them. Relative hours start and
+    // end at data values: round their labels.
+    if (mode === 'step') xAxis.minInterval = 1;
+    if (mode === 'relative') xAxis.min = 0;
+    if (mode !== 'wall') {
+      xAxis.axisLabel = Object.assign({ hideOverlap: true }, baseX.axisLabel || {}, {
+        formatter: function (v) { return mode === 'step' ? fmtStep(Math.round(v)) : String(+Number(v).toPrecision(4)); }
+      });
+    }
     // Keep the x axis at the bottom of the grid even when values cross zero.
     xAxis.axisLine = Object.assign({}, baseX.axisLine || {}, { onZero: false });
     if (baseX.nameLocation == null) {
@@ -614,7 +623,11 @@
       var bl = first(b.legend) || {};
       var lg = Object.assign({ type: 'scroll', itemHeight: 10, itemWidth: 18 }, bl);
       if (bl.top == null && bl.bottom == null) lg.top = 4;
-      lg.textStyle = Object.assign({ width: 160, overflow: 'truncate' }, bl.textStyle || {});
+      lg.textStyle = Object.assign({ width: 200, overflow: 'truncate' }, bl.textStyle || {});
+      // Run names often share a long prefix and differ at the end
+      // (".../run-0/train"): show the end of a long name.
+      lg.formatter = function (name) { return name.length > 30 ? '\u2026' + name.slice(-29) : name; };
+      lg.tooltip = { show: true };
       opt.legend = lg;
     }
     var lgb = first(b.legend) || {};
