@@ -660,6 +660,16 @@
           backgroundColor: '#fff', pixelRatio: 2
         });
       }
+      // go-echarts writes unset icons and titles as null, which would hide
+      // ECharts' own: drop them.
+      if (tb.feature) {
+        tb.feature = Object.assign({}, tb.feature);
+        Object.keys(tb.feature).forEach(function (k) {
+          var f = Object.assign({}, tb.feature[k]);
+          Object.keys(f).forEach(function (fk) { if (f[fk] === null) delete f[fk]; });
+          tb.feature[k] = f;
+        });
+      }
       opt.toolbox = tb;
     }
     return opt;

@@ -89,8 +89,9 @@ func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Bottom: "0"}),
 		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "10", Feature: &opts.ToolBoxFeature{
 			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "Save as PNG"},
-			DataZoom:    &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: false},
-			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "Reset zoom"},
+			DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: false,
+				Title: map[string]string{"zoom": "Box zoom", "back": "Undo box zoom"}},
+			Restore: &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "Reset zoom"},
 		}}),
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", FilterMode: "none"}, opts.DataZoom{Type: "slider", FilterMode: "none"}),
 		charts.WithGridOpts(opts.Grid{Left: "56", Right: "24", Top: "36", Bottom: "72"}),
