@@ -89,6 +89,7 @@ type Reader struct {
 	name   string
 	off    int64 // offset of the next unread byte
 	recOff int64 // offset of the current record
+	hdr    [headerLen]byte // a field, not a local: io.ReadFull would move a local to the heap
 	buf    []byte
 	rec    []byte
 	damage *Error
@@ -117,8 +118,8 @@ func (r *Reader) Next() bool {
 		}
 	}
 	r.recOff = r.off
-	var hdr [headerLen]byte
-	n, err := io.ReadFull(r.r, hdr[:])
+	hdr := r.hdr[:]
+	n, err := io.ReadFull(r.r, hdr)
 	r.off += int64(n)
 	switch {
 	case err == io.EOF:

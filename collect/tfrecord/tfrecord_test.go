@@ -426,3 +426,22 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReader frames 64 MiB of 100-byte records and checks both CRCs.
+func BenchmarkReader(b *testing.B) {
+	var file []byte
+	rec := bytes.Repeat([]byte{7}, 100)
+	for len(file) < 64<<20 {
+		file = AppendRecord(file, rec)
+	}
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(file), "bench")
+		for r.Next() {
+		}
+		if r.Err() != nil {
+			b.Fatal(r.Err())
+		}
+	}
+}

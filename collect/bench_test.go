@@ -1,0 +1,65 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/tfrecord"
+)
+
+// benchLogdir writes runs x tags x steps scalar points, one event per step
+// holding every tag, half of the runs TF1 simple_value and half TF2 tensors.
+func benchLogdir(b *testing.B, runs, tags, steps int) (string, int64) {
+	b.Helper()
+	dir := b.TempDir()
+	var total int64
+	for r := range runs {
+		var buf bytes.Buffer
+		w := tfrecord.NewWriter(&buf)
+		for s := range steps {
+			var vals []*pb.SummaryValue
+			for t := range tags {
+				tag := fmt.Sprintf("group%d/metric%d", t%3, t)
+				if r%2 == 0 {
+					vals = append(vals, simple(tag, float32(s)*0.001))
+				} else {
+					vals = append(vals, tensor(tag, float32(s)*0.001, s == 0))
+				}
+			}
+			data, err := proto.Marshal(summary(int64(s), vals...))
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.Write(data)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("run%d", r), "events.out.tfevents.1.bench")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		total += int64(buf.Len())
+	}
+	return dir, total
+}
+
+// BenchmarkCollect reads 200,000 scalar points (8 runs x 10 tags x 2,500
+// steps); points/s is the figure to compare.
+func BenchmarkCollect(b *testing.B) {
+	const runs, tags, steps = 8, 10, 2500
+	dir, size := benchLogdir(b, runs, tags, steps)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Collect(context.Background(), []Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(runs*tags*steps)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}
