@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func corpusRoot(t testing.TB) string {
@@ -151,5 +153,41 @@ func TestErrors(t *testing.T) {
 				t.Errorf("last line %q is not a one-line reason", last)
 			}
 		})
+	}
+}
+
+// TestTwoBuildsAreIdentical builds the demo report twice, site, single file
+// and Markdown, and compares every byte.
+func TestTwoBuildsAreIdentical(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	build := func() string {
+		dir := t.TempDir()
+		code, stderr := runCLI(t, "-quiet", "-o", filepath.Join(dir, "site"), "--single-file", filepath.Join(dir, "one.html"),
+			"--markdown", filepath.Join(dir, "sum.md"), logs)
+		if code != 0 {
+			t.Fatalf("exit %d:\n%s", code, stderr)
+		}
+		return dir
+	}
+	a, b := build(), build()
+	n := 0
+	filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, p)
+		x, _ := os.ReadFile(p)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two builds (%v)", rel, err)
+		}
+		n++
+		return nil
+	})
+	if n < 10 {
+		t.Errorf("only %d files compared", n)
 	}
 }
