@@ -40,6 +40,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	rep := &Report{Logdirs: logdirs}
 	type job struct {
 		run   *Run
+		dir   string // the run's directory on disk
 		files []discover.File
 	}
 	var jobs []job
@@ -57,7 +58,11 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		}
 		for _, dr := range runs {
 			r := &Run{Name: runName(ld.Name, dr.Path, len(logdirs)), Logdir: ld.Name, Path: dr.Path}
-			jobs = append(jobs, job{r, dr.Files})
+			dir := ld.Path
+			if fi, err := os.Stat(ld.Path); err == nil && !fi.IsDir() {
+				dir = filepath.Dir(ld.Path)
+			}
+			jobs = append(jobs, job{r, filepath.Join(dir, filepath.FromSlash(dr.Path)), dr.Files})
 			for _, f := range dr.Files {
 				total += f.Size
 			}
@@ -75,7 +80,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
 		wg.Go(func() {
 			for j := range work {
-				rr := newRunReader(j.run, opt.KeepAllRecords)
+				rr := newRunReader(j.run, j.dir, opt.KeepAllRecords)
 				for _, f := range j.files {
 					if ctx.Err() != nil {
 						break

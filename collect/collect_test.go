@@ -214,13 +214,15 @@ func TestCollect(t *testing.T) {
 			name: "tensor before its tag's metadata is not a scalar",
 			files: []file{{ev100, eventFile(t, fileVersion(),
 				summary(1, tensor("t", 1, false)), summary(2, tensor("t", 2, true)), summary(3, tensor("t", 3, false)))}},
-			steps: map[string][]int64{"./t": {2, 3}},
+			steps:    map[string][]int64{"./t": {2, 3}},
+			warnings: []wantWarning{{ev100, -1, "before its metadata"}},
 		},
 		{
 			name: "tensor of another plugin is not a scalar",
 			files: []file{{ev100, eventFile(t, fileVersion(),
 				summary(1, withPlugin(tensor("h", 1, false), "histograms"), simple("loss", 1)))}},
-			steps: map[string][]int64{"./h": nil, "./loss": {1}},
+			steps:    map[string][]int64{"./h": nil, "./loss": {1}},
+			warnings: []wantWarning{{ev100, 40, "histogram tensor of shape []"}},
 		},
 		{
 			name: "files stitched in name order, not creation order",

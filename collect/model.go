@@ -29,9 +29,21 @@ type Run struct {
 	Logdir string // name of the log directory holding the run
 	Path   string // slash-separated path relative to the log directory
 	Files  []File
-	// Scalars are sorted by tag.
-	Scalars  []*Scalar
-	Warnings []Warning
+	// Tags describes every tag of the run, whatever its kind, sorted.
+	Tags []TagInfo
+	// The series of each kind, sorted by tag.
+	Scalars    []*Scalar
+	Histograms []*Histogram
+	Images     []*Image
+	Audio      []*Audio
+	Texts      []*Text
+	PRCurves   []*PRCurve
+	Tensors    []*Tensor
+	Meshes     []*Tensor
+	// Events of the run that are not summaries, in file order.
+	SessionLogs []SessionLogEntry
+	LogMessages []LogMessageEntry
+	Warnings    []Warning
 
 	// Step and time bounds over every event that carries them; HasEvents
 	// is false when the run holds no event with a wall time.

@@ -65,3 +65,24 @@ func TestPurge(t *testing.T) {
 		t.Errorf("Dropped = %d, want 2", s.Dropped)
 	}
 }
+
+func TestListRestartRule(t *testing.T) {
+	var l List[string]
+	for i, st := range []int64{1, 2, 3, 4, 2, 3} {
+		l.Add(st, string(rune('a'+i)), false)
+	}
+	if !slices.Equal(l.Steps, []int64{1, 2, 3}) || !slices.Equal(l.Items, []string{"a", "e", "f"}) || l.Dropped != 3 {
+		t.Errorf("after restart: steps %v items %v dropped %d", l.Steps, l.Items, l.Dropped)
+	}
+	l.Purge(3)
+	if !slices.Equal(l.Steps, []int64{1, 2}) || l.Dropped != 4 {
+		t.Errorf("after Purge(3): steps %v dropped %d", l.Steps, l.Dropped)
+	}
+	var all List[int]
+	for _, st := range []int64{1, 2, 1} {
+		all.Add(st, int(st), true)
+	}
+	if len(all.Items) != 3 {
+		t.Errorf("keepAll kept %d items", len(all.Items))
+	}
+}

@@ -87,8 +87,8 @@ var lfsPrefix = []byte("version https://git-lfs.github.com/spec/")
 type Reader struct {
 	r      *bufio.Reader
 	name   string
-	off    int64 // offset of the next unread byte
-	recOff int64 // offset of the current record
+	off    int64           // offset of the next unread byte
+	recOff int64           // offset of the current record
 	hdr    [headerLen]byte // a field, not a local: io.ReadFull would move a local to the heap
 	buf    []byte
 	rec    []byte
@@ -237,3 +237,6 @@ func AppendRecord(dst, data []byte) []byte {
 	dst = append(dst, data...)
 	return binary.LittleEndian.AppendUint32(dst, MaskedCRC(data))
 }
+
+// DataOffset returns the byte offset of the current record's data.
+func (r *Reader) DataOffset() int64 { return r.recOff + headerLen }

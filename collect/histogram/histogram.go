@@ -1,0 +1,92 @@
+// Package histogram converts the histograms writers store into one form,
+// rows of [left, right, count], by TensorBoard's rules (FORMATS.md
+// sections 4 and 8).
+package histogram
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// Bucket is one row: values in [Left, Right) counted Count times (the last
+// bucket is closed).
+type Bucket struct {
+	Left, Right, Count float64
+}
+
+// FromProto converts a HistogramProto as TensorBoard does: empty buckets at
+// both ends are dropped, bucket_limit[i] is the right edge of bucket i, and
+// the histogram's min and max are the outer edges. A histogram without a
+// non-empty bucket has no rows.
+func FromProto(h *eventpb.HistogramProto) ([]Bucket, error) {
+	counts, limits := h.GetBucket(), h.GetBucketLimit()
+	if len(counts) != len(limits) {
+		return nil, fmt.Errorf("histogram has %d bucket counts but %d bucket limits", len(counts), len(limits))
+	}
+	start, end := 0, len(counts)-1
+	for start < len(counts) && counts[start] <= 0 {
+		start++
+	}
+	for end >= 0 && counts[end] <= 0 {
+		end--
+	}
+	if start > end {
+		return nil, nil
+	}
+	out := make([]Bucket, 0, end-start+1)
+	for i := start; i <= end; i++ {
+		b := Bucket{Left: h.GetMin(), Right: h.GetMax(), Count: counts[i]}
+		if i > start {
+			b.Left = limits[i-1]
+		}
+		if i < end {
+			b.Right = limits[i]
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// FromTensor reads the rows of a TF2 histogram: a [k, 3] tensor of
+// [left, right, count], given as its values in row-major order.
+func FromTensor(values []float64, shape []int64) ([]Bucket, error) {
+	if len(shape) == 1 && shape[0] == 0 || len(values) == 0 && len(shape) == 2 && shape[0] == 0 {
+		return nil, nil
+	}
+	if len(shape) != 2 || shape[1] != 3 || int64(len(values)) != shape[0]*3 {
+		return nil, fmt.Errorf("histogram tensor of shape %v, want [k, 3]", shape)
+	}
+	out := make([]Bucket, shape[0])
+	for i := range out {
+		out[i] = Bucket{values[3*i], values[3*i+1], values[3*i+2]}
+	}
+	return out, nil
+}
+
+// Summary is what a histogram says about its values as a whole.
+type Summary struct {
+	Min, Max, Count, Sum float64
+}
+
+// Summarize returns the range and count of the rows, and an estimate of
+// the sum from bucket midpoints, for histograms (TF2 tensors) that do not
+// store them.
+func Summarize(rows []Bucket) Summary {
+	if len(rows) == 0 {
+		return Summary{}
+	}
+	s := Summary{Min: math.Inf(1), Max: math.Inf(-1)}
+	for _, b := range rows {
+		if b.Count > 0 {
+			s.Min, s.Max = min(s.Min, b.Left), max(s.Max, b.Right)
+		}
+		s.Count += b.Count
+		s.Sum += b.Count * (b.Left + b.Right) / 2
+	}
+	if s.Count == 0 {
+		s.Min, s.Max = rows[0].Left, rows[len(rows)-1].Right
+	}
+	return s
+}

@@ -1,0 +1,238 @@
+package collect
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"image"
+	_ "image/gif" // formats whose dimensions DecodeConfig reads
+	_ "image/jpeg"
+	_ "image/png"
+	"strconv"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/trainreport/trainreport/collect/event"
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/histogram"
+)
+
+// locator returns a reference to the bytes at a path inside the current
+// summary value.
+type locator func(path ...event.Step) (BlobRef, bool)
+
+// Field numbers on the paths to payloads (FORMATS.md section 3).
+const (
+	fieldImage       = 4 // Value.image
+	fieldAudio       = 6 // Value.audio
+	fieldTensor      = 8 // Value.tensor
+	fieldEncoded     = 4 // Image.encoded_image_string, Audio.encoded_audio_string
+	fieldStringVal   = 8 // TensorProto.string_val
+	prThresholdField = 2 // PrCurvePluginData.num_thresholds
+)
+
+func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState) error {
+	e := HistogramEntry{WallTime: ev.WallTime, Step: ev.Step}
+	if h := v.GetHisto(); h != nil {
+		rows, err := histogram.FromProto(h)
+		if err != nil {
+			return err
+		}
+		e.Buckets = rows
+		e.Summary = histogram.Summary{Min: h.GetMin(), Max: h.GetMax(), Count: h.GetNum(), Sum: h.GetSum()}
+	} else {
+		t := v.GetTensor()
+		vals, err := event.Values(t)
+		if err != nil {
+			return err
+		}
+		rows, err := histogram.FromTensor(vals, event.Shape(t))
+		if err != nil {
+			return err
+		}
+		e.Buckets = rows
+		e.Summary = histogram.Summarize(rows)
+	}
+	addTo(&ts.hist, ev.Step, e, rr.keepAll)
+	return nil
+}
+
+// imageConfig reads the format and real dimensions of an encoded image.
+func imageConfig(b []byte) (format string, w, h int) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return "", 0, 0
+	}
+	return format, cfg.Width, cfg.Height
+}
+
+func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, at locator) error {
+	e := ImageEntry{WallTime: ev.WallTime, Step: ev.Step}
+	if im := v.GetImage(); im != nil {
+		ref, ok := at(event.Step{Num: fieldImage}, event.Step{Num: fieldEncoded})
+		if !ok && len(im.GetEncodedImageString()) > 0 {
+			return fmt.Errorf("cannot locate the image bytes")
+		}
+		item := ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
+		if f, w, h := imageConfig(im.GetEncodedImageString()); f != "" {
+			item.Format, item.Width, item.Height = f, w, h
+		}
+		e.Images = append(e.Images, item)
+	} else {
+		// TF2: a string tensor [width, height, image_1, ... image_n].
+		t := v.GetTensor()
+		s := t.GetStringVal()
+		if len(s) < 2 {
+			return fmt.Errorf("image tensor holds %d strings, want width, height and images", len(s))
+		}
+		w, _ := strconv.Atoi(string(s[0]))
+		h, _ := strconv.Atoi(string(s[1]))
+		for k := 2; k < len(s); k++ {
+			ref, ok := at(event.Step{Num: fieldTensor}, event.Step{Num: fieldStringVal, N: k})
+			if !ok {
+				return fmt.Errorf("cannot locate image %d", k-2)
+			}
+			item := ImageItem{Width: w, Height: h, Data: ref}
+			if f, iw, ih := imageConfig(s[k]); f != "" {
+				item.Format, item.Width, item.Height = f, iw, ih
+			}
+			e.Images = append(e.Images, item)
+		}
+	}
+	addTo(&ts.images, ev.Step, e, rr.keepAll)
+	return nil
+}
+
+func (rr *runReader) addAudio(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, at locator) error {
+	e := AudioEntry{WallTime: ev.WallTime, Step: ev.Step}
+	if a := v.GetAudio(); a != nil {
+		ref, ok := at(event.Step{Num: fieldAudio}, event.Step{Num: fieldEncoded})
+		if !ok && len(a.GetEncodedAudioString()) > 0 {
+			return fmt.Errorf("cannot locate the audio bytes")
+		}
+		e.Clips = append(e.Clips, AudioClip{SampleRate: float64(a.GetSampleRate()), Channels: a.GetNumChannels(),
+			Frames: a.GetLengthFrames(), ContentType: a.GetContentType(), Data: ref})
+	} else {
+		// TF2: a string tensor [k, 2] of (encoded clip, Markdown label), or [k].
+		t := v.GetTensor()
+		shape, s := event.Shape(t), t.GetStringVal()
+		cols := 1
+		if len(shape) == 2 {
+			cols = int(shape[1])
+		}
+		if cols < 1 || cols > 2 || len(s)%cols != 0 {
+			return fmt.Errorf("audio tensor of shape %v, want [k, 2] or [k]", shape)
+		}
+		for k := 0; k < len(s); k += cols {
+			ref, ok := at(event.Step{Num: fieldTensor}, event.Step{Num: fieldStringVal, N: k})
+			if !ok {
+				return fmt.Errorf("cannot locate clip %d", k/cols)
+			}
+			c := AudioClip{ContentType: "audio/wav", Data: ref}
+			c.SampleRate, c.Channels, c.Frames = wavInfo(s[k])
+			if cols == 2 {
+				c.Label = string(s[k+1])
+			}
+			e.Clips = append(e.Clips, c)
+		}
+	}
+	addTo(&ts.audio, ev.Step, e, rr.keepAll)
+	return nil
+}
+
+// wavInfo reads the sample rate, channels and frames of a RIFF WAVE file
+// from its fmt and data chunks; zeros when it is not one.
+func wavInfo(b []byte) (rate float64, channels, frames int64) {
+	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+		return 0, 0, 0
+	}
+	le := binary.LittleEndian
+	var blockAlign int64
+	for off := 12; off+8 <= len(b); {
+		id, size := string(b[off:off+4]), int(le.Uint32(b[off+4:]))
+		body := b[off+8:]
+		switch {
+		case id == "fmt " && len(body) >= 16:
+			channels = int64(le.Uint16(body[2:]))
+			rate = float64(le.Uint32(body[4:]))
+			blockAlign = int64(le.Uint16(body[12:]))
+		case id == "data" && blockAlign > 0:
+			frames = int64(min(size, len(body))) / blockAlign
+			return rate, channels, frames
+		}
+		if size < 0 || off+8+size < off {
+			break
+		}
+		off += 8 + size + size%2
+	}
+	return rate, channels, frames
+}
+
+func (rr *runReader) addText(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState) error {
+	t := v.GetTensor()
+	strs, err := event.Strings(t)
+	if err != nil {
+		return err
+	}
+	e := TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: event.Shape(t), Values: make([]string, len(strs))}
+	for i, s := range strs {
+		e.Values[i] = string(s)
+	}
+	addTo(&ts.text, ev.Step, e, rr.keepAll)
+	return nil
+}
+
+func (rr *runReader) addPRCurve(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState) error {
+	t := v.GetTensor()
+	vals, err := event.Values(t)
+	if err != nil {
+		return err
+	}
+	shape := event.Shape(t)
+	if len(shape) != 2 || shape[0] != 6 {
+		return fmt.Errorf("PR curve tensor of shape %v, want [6, thresholds]", shape)
+	}
+	n := int(shape[1])
+	row := func(i int) []float64 { return vals[i*n : (i+1)*n] }
+	e := PRCurveEntry{WallTime: ev.WallTime, Step: ev.Step, TP: row(0), FP: row(1), TN: row(2), FN: row(3),
+		Precision: row(4), Recall: row(5), Thresholds: make([]float64, n)}
+	for i := range e.Thresholds {
+		if n > 1 {
+			e.Thresholds[i] = float64(i) / float64(n-1)
+		}
+	}
+	addTo(&ts.pr, ev.Step, e, rr.keepAll)
+	return nil
+}
+
+// prThresholds reads num_thresholds from the pr_curves plugin content.
+func prThresholds(content []byte) int {
+	for len(content) > 0 {
+		num, typ, n := protowire.ConsumeTag(content)
+		if n < 0 {
+			return 0
+		}
+		content = content[n:]
+		if num == prThresholdField && typ == protowire.VarintType {
+			v, _ := protowire.ConsumeVarint(content)
+			return int(v)
+		}
+		n = protowire.ConsumeFieldValue(num, typ, content)
+		if n < 0 {
+			return 0
+		}
+		content = content[n:]
+	}
+	return 0
+}
+
+func (rr *runReader) addTensor(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, at locator) error {
+	t := v.GetTensor()
+	ref, ok := at(event.Step{Num: fieldTensor})
+	if !ok {
+		return fmt.Errorf("cannot locate the tensor")
+	}
+	addTo(&ts.tensors, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+		DType: event.DTypeName(t.GetDtype()), Shape: event.Shape(t), Data: ref}, rr.keepAll)
+	return nil
+}
