@@ -5,6 +5,7 @@
 // Usage:
 //
 //	trainreport [flags] LOGDIR|NAME=LOGDIR ...
+//	trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...
 //
 // See README.md for the flags and outputs.
 package main
@@ -31,6 +32,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if len(os.Args) > 1 && os.Args[1] == "inspect" {
+		os.Exit(runInspect(ctx, os.Args[2:], os.Stdout, os.Stderr))
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Stderr))
 }
 
@@ -64,8 +68,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n\n"+
-			"Reads every run under each log directory and writes a static report.\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
+			"Reads every run under each log directory and writes a static report;\n"+
+			"inspect lists what each run's files hold instead.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var logdirs []string

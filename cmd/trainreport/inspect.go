@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/trainreport/trainreport/collect"
+)
+
+// inspectJSON is the shape of `trainreport inspect --json` (see README.md).
+type inspectJSON struct {
+	Runs     []inspectRun     `json:"runs"`
+	Warnings []inspectWarning `json:"warnings"`
+}
+
+type inspectRun struct {
+	Name     string           `json:"name"`
+	Logdir   string           `json:"logdir"`
+	Path     string           `json:"path"`
+	Files    []inspectFile    `json:"files"`
+	Tags     []inspectTag     `json:"tags"`
+	Warnings []inspectWarning `json:"warnings"`
+}
+
+type inspectFile struct {
+	Path    string `json:"path"`
+	Bytes   int64  `json:"bytes"`
+	Records int    `json:"records"`
+	Status  string `json:"status"`
+}
+
+type inspectTag struct {
+	Tag       string  `json:"tag"`
+	Kind      string  `json:"kind"`
+	Plugin    string  `json:"plugin"`
+	DataClass string  `json:"data_class"`
+	Count     int     `json:"count"`
+	FirstStep int64   `json:"first_step"`
+	LastStep  int64   `json:"last_step"`
+	FirstWall float64 `json:"first_wall_time"`
+	LastWall  float64 `json:"last_wall_time"`
+}
+
+type inspectWarning struct {
+	File    string `json:"file"`
+	Offset  *int64 `json:"offset"`
+	Message string `json:"message"`
+}
+
+func warningJSON(w collect.Warning) inspectWarning {
+	iw := inspectWarning{File: w.File, Message: w.Msg}
+	if w.Offset >= 0 {
+		off := w.Offset
+		iw.Offset = &off
+	}
+	return iw
+}
+
+// runInspect is `trainreport inspect`: what each run's files hold, per tag,
+// without writing a report.
+func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("trainreport inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON instead of tables")
+	keepAll := fs.Bool("keep-all-records", false, "keep every record instead of applying the restart rule")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
+			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var dirs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		dirs, args = append(dirs, args[0]), args[1:]
+	}
+	if len(dirs) == 0 {
+		fs.Usage()
+		fmt.Fprintln(stderr, "trainreport: no log directory given")
+		return 2
+	}
+	logdirs, err := collect.ParseLogdirs(dirs)
+	if err == nil {
+		var rep *collect.Report
+		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll}); err == nil {
+			if *asJSON {
+				err = writeInspectJSON(stdout, rep)
+			} else {
+				err = writeInspectText(stdout, rep)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func inspectOf(rep *collect.Report) inspectJSON {
+	out := inspectJSON{Runs: []inspectRun{}, Warnings: []inspectWarning{}}
+	for _, w := range rep.Warnings {
+		out.Warnings = append(out.Warnings, warningJSON(w))
+	}
+	for _, r := range rep.Runs {
+		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{}, Warnings: []inspectWarning{}}
+		for _, f := range r.Files {
+			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status})
+		}
+		for _, t := range r.Tags {
+			ir.Tags = append(ir.Tags, inspectTag{Tag: t.Tag, Kind: string(t.Kind), Plugin: t.Plugin, DataClass: t.DataClass,
+				Count: t.Count, FirstStep: t.FirstStep, LastStep: t.LastStep, FirstWall: t.FirstWall, LastWall: t.LastWall})
+		}
+		for _, w := range r.Warnings {
+			ir.Warnings = append(ir.Warnings, warningJSON(w))
+		}
+		out.Runs = append(out.Runs, ir)
+	}
+	return out
+}
+
+func writeInspectJSON(w io.Writer, rep *collect.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(inspectOf(rep))
+}
+
+func writeInspectText(w io.Writer, rep *collect.Report) error {
+	for _, wr := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wr)
+	}
+	for i, r := range rep.Runs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "run %s\n", quoteIfOdd(r.Name))
+		// Files and tags are two tables, each aligned on its own.
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, f := range r.Files {
+			fmt.Fprintf(tw, "  file\t%s\t%d bytes\t%d records\t%s\n", f.Rel, f.Size, f.Records, f.Status)
+		}
+		tw.Flush()
+		for _, wr := range r.Warnings {
+			fmt.Fprintf(w, "  warning: %s\n", wr)
+		}
+		if len(r.Tags) == 0 {
+			continue
+		}
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "  TAG\tKIND\tPLUGIN\tDATA CLASS\tCOUNT\tSTEPS\tWALL TIME (UTC)\n")
+		for _, t := range r.Tags {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d..%d\t%s .. %s\n", quoteIfOdd(t.Tag), t.Kind, orDash(t.Plugin), t.DataClass,
+				t.Count, t.FirstStep, t.LastStep, wallText(t.FirstWall), wallText(t.LastWall))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quoteIfOdd quotes names holding spaces or control characters, so that
+// every name reads as one column.
+func quoteIfOdd(s string) string {
+	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '\u007f' }) {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func wallText(w float64) string {
+	if w <= 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		return "-"
+	}
+	sec, frac := math.Modf(w)
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC().Format("2006-01-02 15:04:05")
+}
