@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInspect(t *testing.T) {
+	root := corpusRoot(t)
+	var out, errb bytes.Buffer
+	code := runInspect(context.Background(), []string{"--json", filepath.Join(root, "tf2-custom-loop-tensors"), filepath.Join(root, "tf1-estimator-truncated")}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got inspectJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	truncated := 0
+	for _, r := range got.Runs {
+		for _, tg := range r.Tags {
+			kinds[r.Name+"|"+tg.Tag] = tg.Kind
+			if tg.Count <= 0 || tg.LastStep < tg.FirstStep {
+				t.Errorf("%s %s: count %d, steps %d..%d", r.Name, tg.Tag, tg.Count, tg.FirstStep, tg.LastStep)
+			}
+		}
+		for _, f := range r.Files {
+			if f.Status == "truncated" {
+				truncated++
+			}
+		}
+		for _, w := range r.Warnings {
+			if strings.Contains(w.Message, "truncated") && (w.Offset == nil || *w.Offset != 857490) {
+				t.Errorf("truncation warning without its offset: %+v", w)
+			}
+		}
+	}
+	want := map[string]string{
+		"tf2-custom-loop-tensors/logs/custom/20200328-162351|logloss":         "scalar",
+		"tf2-custom-loop-tensors/logs/custom/20200328-162351|linear/kernel:0": "histogram",
+		"tf2-custom-loop-tensors/logs/custom/20200328-162351|logitic_graph":   "graph",
+		"tf1-estimator-truncated/tmp/alaki/tile/eval|checkpoint_path":         "text",
+	}
+	for k, v := range want {
+		if kinds[k] != v {
+			t.Errorf("%s: kind %q, want %q", k, kinds[k], v)
+		}
+	}
+	if truncated != 2 {
+		t.Errorf("%d truncated files, want 2", truncated)
+	}
+
+	out.Reset()
+	if code := runInspect(context.Background(), []string{filepath.Join(root, "tf2-custom-loop-tensors")}, &out, &errb); code != 0 {
+		t.Fatalf("text output: exit %d", code)
+	}
+	if !strings.Contains(out.String(), "linear/kernel:0") || !strings.Contains(out.String(), "histograms") {
+		t.Errorf("text output lacks the tags:\n%s", out.String())
+	}
+	if code := runInspect(context.Background(), []string{"/no/such/dir"}, &out, &errb); code != 1 {
+		t.Errorf("missing directory: exit %d", code)
+	}
+}
