@@ -31,6 +31,9 @@ type Options struct {
 	// far and the bytes of every event file found. It may be called from
 	// several goroutines at once.
 	Progress func(done, total int64)
+
+	// fullDecode turns the fast path off, for tests that compare the two.
+	fullDecode bool
 }
 
 // Collect reads every run under the log directories. It fails only when a
@@ -81,6 +84,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		wg.Go(func() {
 			for j := range work {
 				rr := newRunReader(j.run, j.dir, opt.KeepAllRecords)
+				rr.fullOnly = opt.fullDecode
 				for _, f := range j.files {
 					if ctx.Err() != nil {
 						break

@@ -95,8 +95,11 @@ type runReader struct {
 	dir       string // the run's directory on disk, for the files beside its event files
 	keepAll   bool
 	tags      map[string]*tagState
-	ev        eventpb.Event
+	ev        eventpb.Event        // reused by the full decoder
+	head      eventpb.Event        // wall time and step of the event on the fast path
+	sv        eventpb.SummaryValue // reused for values the fast path hands on
 	unmarshal proto.UnmarshalOptions
+	fullOnly  bool // tests: decode every event with the generated code
 
 	file       *File
 	fileWarned int
@@ -141,12 +144,16 @@ func (rr *runReader) readFile(df discover.File) {
 			continue
 		}
 		rr.file.Records++
-		if err := rr.unmarshal.Unmarshal(r.Record(), &rr.ev); err != nil {
+		rec := record{path: df.Path, data: r.Record(), base: r.DataOffset()}
+		if !rr.fullOnly && rr.fastEvent(rec.data, rec, r.Offset()) {
+			continue
+		}
+		if err := rr.unmarshal.Unmarshal(rec.data, &rr.ev); err != nil {
 			rr.file.Status = "damaged"
 			rr.warn(r.Offset(), "record is not an Event: %v", err)
 			continue
 		}
-		rr.event(&rr.ev, record{path: df.Path, data: r.Record(), base: r.DataOffset()}, r.Offset())
+		rr.event(&rr.ev, rec, r.Offset())
 	}
 	if err := r.Err(); err != nil {
 		if e, ok := tfrecord.AsError(err); ok {
@@ -172,17 +179,8 @@ func (rr *runReader) readFile(df discover.File) {
 
 func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
 	run := rr.run
-	if _, ok := ev.What.(*eventpb.Event_FileVersion); !ok && ev.WallTime > 0 {
-		if !run.HasEvents {
-			run.HasEvents = true
-			run.Start, run.End = ev.WallTime, ev.WallTime
-			run.FirstStep, run.LastStep = ev.Step, ev.Step
-		}
-		run.Start = min(run.Start, ev.WallTime)
-		run.End = max(run.End, ev.WallTime)
-		run.FirstStep = min(run.FirstStep, ev.Step)
-		run.LastStep = max(run.LastStep, ev.Step)
-	}
+	_, fileVersion := ev.What.(*eventpb.Event_FileVersion)
+	rr.bounds(ev.WallTime, ev.Step, fileVersion)
 	switch w := ev.What.(type) {
 	case *eventpb.Event_SessionLog:
 		sl := w.SessionLog
@@ -294,11 +292,7 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 		ts.display = md.GetDisplayName()
 		ts.desc = md.GetSummaryDescription()
 	}
-	if ts.seen == 0 {
-		ts.firstStep, ts.firstWall = ev.Step, ev.WallTime
-	}
-	ts.seen++
-	ts.lastStep, ts.lastWall = ev.Step, ev.WallTime
+	ts.saw(ev.Step, ev.WallTime)
 	kind := classify(v, ts)
 	switch {
 	case ts.kind == "":

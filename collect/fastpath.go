@@ -1,0 +1,261 @@
+package collect
+
+import (
+	"encoding/binary"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// Field numbers of Event and Summary.Value (FORMATS.md section 3) that the
+// fast path reads straight from the wire.
+const (
+	eventWallTime    = 1
+	eventStep        = 2
+	eventFileVersion = 3
+	eventSummary     = 5
+	eventSource      = 10
+	summaryValue     = 1
+	valueTag         = 1
+	valueSimple      = 2
+	valueNodeName    = 7
+	valueMetadata    = 9
+)
+
+// fastEvent decodes the events that make up nearly all of a log, summaries,
+// straight from the wire: a TF1 scalar (simple_value, no metadata) costs no
+// allocation, and every other value is handed to the generated decoder on
+// its own. It returns false, having changed nothing, for an event that is
+// not a plain summary (graphs, session logs...) or does not parse, which
+// the caller then decodes whole.
+func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
+	var wall float64
+	var step int64
+	var sum []byte
+	fileVersion := false
+	for b := data; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == eventWallTime && typ == protowire.Fixed64Type:
+			v, n := protowire.ConsumeFixed64(b)
+			if n < 0 {
+				return false
+			}
+			wall, b = math.Float64frombits(v), b[n:]
+		case num == eventStep && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return false
+			}
+			step, b = int64(v), b[n:]
+		case num == eventSummary && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 || sum != nil {
+				return false // two summaries in one event: let proto merge them
+			}
+			sum, b = v, b[n:]
+		case num == eventFileVersion || num == eventSource:
+			fileVersion = fileVersion || num == eventFileVersion
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+		default:
+			return false
+		}
+	}
+	rr.bounds(wall, step, fileVersion)
+	head := &rr.head
+	head.WallTime, head.Step = wall, step
+	idx := 0
+	for b := sum; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
+			return true
+		}
+		b = b[n:]
+		if num != summaryValue || typ != protowire.BytesType {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
+				return true
+			}
+			b = b[n:]
+			continue
+		}
+		vb, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
+			return true
+		}
+		b = b[n:]
+		if !rr.fastScalar(vb, wall, step) {
+			rr.sv.Reset()
+			if err := rr.unmarshal.Unmarshal(vb, &rr.sv); err != nil {
+				rr.warn(offset, "summary value %d does not parse: %v", idx, err)
+			} else {
+				rr.value(head, &rr.sv, rec, idx, offset)
+			}
+		}
+		idx++
+	}
+	return true
+}
+
+// fastScalar adds a value holding only a tag and a simple_value to a tag
+// already known as a scalar (or new), and reports whether it did.
+func (rr *runReader) fastScalar(vb []byte, wall float64, step int64) bool {
+	var tag, node, tensor []byte
+	var v float64
+	simple := false
+	for len(vb) > 0 {
+		num, typ, n := protowire.ConsumeTag(vb)
+		if n < 0 {
+			return false
+		}
+		vb = vb[n:]
+		switch {
+		case num == valueTag && typ == protowire.BytesType:
+			tag, n = protowire.ConsumeBytes(vb)
+		case num == valueNodeName && typ == protowire.BytesType:
+			node, n = protowire.ConsumeBytes(vb)
+		case num == valueSimple && typ == protowire.Fixed32Type:
+			var bits uint32
+			bits, n = protowire.ConsumeFixed32(vb)
+			v, simple = float64(math.Float32frombits(bits)), true
+		case num == valueTensor && typ == protowire.BytesType:
+			tensor, n = protowire.ConsumeBytes(vb)
+		default:
+			return false // metadata, another kind: the full decoder's work
+		}
+		if n < 0 {
+			return false
+		}
+		vb = vb[n:]
+	}
+	if len(tag) == 0 {
+		tag = node
+	}
+	ts := rr.tags[string(tag)] // no allocation for a known tag
+	f32 := true
+	if tensor != nil {
+		// A TF2 scalar after the value that carried its metadata.
+		if simple || ts == nil || ts.kind != KindScalar {
+			return false
+		}
+		var ok bool
+		if v, f32, ok = tensorScalar(tensor); !ok {
+			return false
+		}
+	} else if !simple {
+		return false
+	}
+	switch {
+	case ts == nil:
+		ts = &tagState{kind: KindScalar}
+		rr.tags[string(tag)] = ts
+	case ts.kind == "":
+		ts.kind = KindScalar
+	case ts.kind != KindScalar:
+		return false // let the full decoder report the mix
+	}
+	ts.saw(step, wall)
+	if ts.scalars == nil {
+		ts.scalars = &series.Scalars{}
+		ts.float32 = true
+	}
+	ts.float32 = ts.float32 && f32
+	ts.scalars.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.keepAll)
+	return true
+}
+
+// TensorProto fields of a scalar (FORMATS.md section 3).
+const (
+	tensorDtype   = 1
+	tensorShape   = 2
+	tensorContent = 4
+	tensorFloat   = 5
+	tensorDouble  = 6
+	valueTensor   = 8
+)
+
+// tensorScalar decodes the commonest scalar tensors, a float32 or float64
+// of rank 0 in tensor_content or in a one-element float_val or
+// double_val, and reports whether it could; the full decoder takes the
+// rest.
+func tensorScalar(b []byte) (v float64, f32, ok bool) {
+	var dtype uint64
+	var content, vals []byte
+	valsType := protowire.Number(0)
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return 0, false, false
+		}
+		b = b[n:]
+		switch {
+		case num == tensorDtype && typ == protowire.VarintType:
+			dtype, n = protowire.ConsumeVarint(b)
+		case num == tensorShape && typ == protowire.BytesType:
+			var shape []byte
+			if shape, n = protowire.ConsumeBytes(b); len(shape) > 0 {
+				return 0, false, false // a dimension: leave it to the full decoder
+			}
+		case num == tensorContent && typ == protowire.BytesType:
+			content, n = protowire.ConsumeBytes(b)
+		case (num == tensorFloat || num == tensorDouble) && typ == protowire.BytesType:
+			vals, n = protowire.ConsumeBytes(b)
+			valsType = num
+		default:
+			return 0, false, false
+		}
+		if n < 0 {
+			return 0, false, false
+		}
+		b = b[n:]
+	}
+	switch {
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && len(content) == 4 && vals == nil:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, true
+	case dtype == uint64(eventpb.DataType_DT_DOUBLE) && len(content) == 8 && vals == nil:
+		return math.Float64frombits(binary.LittleEndian.Uint64(content)), false, true
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == tensorFloat && len(vals) == 4:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(vals))), true, true
+	case dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == tensorDouble && len(vals) == 8:
+		return math.Float64frombits(binary.LittleEndian.Uint64(vals)), false, true
+	}
+	return 0, false, false
+}
+
+// saw counts a value of the tag, whatever becomes of it.
+func (ts *tagState) saw(step int64, wall float64) {
+	if ts.seen == 0 {
+		ts.firstStep, ts.firstWall = step, wall
+	}
+	ts.seen++
+	ts.lastStep, ts.lastWall = step, wall
+}
+
+// bounds extends the run's step and time bounds with an event's.
+func (rr *runReader) bounds(wall float64, step int64, fileVersion bool) {
+	run := rr.run
+	if fileVersion || wall <= 0 {
+		return
+	}
+	if !run.HasEvents {
+		run.HasEvents = true
+		run.Start, run.End = wall, wall
+		run.FirstStep, run.LastStep = step, step
+	}
+	run.Start, run.End = min(run.Start, wall), max(run.End, wall)
+	run.FirstStep, run.LastStep = min(run.FirstStep, step), max(run.LastStep, step)
+}
