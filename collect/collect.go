@@ -65,6 +65,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 			if fi, err := os.Stat(ld.Path); err == nil && !fi.IsDir() {
 				dir = filepath.Dir(ld.Path)
 			}
+			r.side = sideInput{root: dir, files: dr.Side} // runs may hold side files only
 			jobs = append(jobs, job{r, filepath.Join(dir, filepath.FromSlash(dr.Path)), dr.Files})
 			for _, f := range dr.Files {
 				total += f.Size
@@ -109,6 +110,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		rep.Runs = append(rep.Runs, j.run)
 	}
 	slices.SortStableFunc(rep.Runs, func(a, b *Run) int { return cmp.Compare(a.Name, b.Name) })
+	joinHParamMetrics(rep)
 	return rep, nil
 }
 

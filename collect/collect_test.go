@@ -784,10 +784,14 @@ func TestCorpus(t *testing.T) {
 				for _, f := range r.Files {
 					status[f.Status]++
 				}
-				// Only the two damaged-in-the-wild entries warn.
+				// Only the two damaged-in-the-wild entries warn, and
+				// embeddings whose tensors live in a TF checkpoint say
+				// that those are not read.
 				if damaged := e.Name() == "tf1-estimator-truncated" || e.Name() == "hf-whisper-lfs-pointers"; !damaged {
 					for _, w := range r.Warnings {
-						t.Errorf("run %s: %v", r.Name, w)
+						if !strings.Contains(w.Msg, checkpointNotRead) {
+							t.Errorf("run %s: %v", r.Name, w)
+						}
 					}
 				}
 			}
@@ -868,3 +872,7 @@ func TestCorpusLightningScalars(t *testing.T) {
 // keeps under the restart rule: one record of its "epoch" tag repeats a
 // step.
 const corpusLightningKept = 15440
+
+// checkpointNotRead is in the warning of an embedding whose tensor is only
+// in a TensorFlow checkpoint.
+const checkpointNotRead = "checkpoint tensors are not read"

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/projector"
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -98,7 +99,11 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 			return true
 		}
 		b = b[n:]
-		if !rr.fastScalar(vb, wall, step) {
+		switch {
+		case rr.fastScalar(vb, wall, step):
+		case projector.IsTSVISValue(vb):
+			// A TS-VIS projector record: read with the run's side files.
+		default:
 			rr.sv.Reset()
 			if err := rr.unmarshal.Unmarshal(vb, &rr.sv); err != nil {
 				rr.warn(offset, "summary value %d does not parse: %v", idx, err)

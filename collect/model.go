@@ -40,6 +40,29 @@ type Run struct {
 	PRCurves   []*PRCurve
 	Tensors    []*Tensor
 	Meshes     []*Tensor
+	// HParams is the run's hyperparameter tuning record, nil when it has
+	// none.
+	HParams *HParams
+	// Layout is the run's custom-scalars layout, nil when it has none.
+	Layout *Layout
+	// Graphs are the run's model graphs, one per source and tag (the last
+	// written), sorted by source in the order of the GraphSource constants
+	// and then by tag.
+	Graphs []*Graph
+	// Embeddings are the run's point sets for the projector: from
+	// projector_config.pbtxt, OneFlow projector files and TS-VIS projector
+	// records (FORMATS.md sections 7 and 9), sorted by name, then step.
+	Embeddings []*Embedding
+	// Exceptions are the run's exception-projector series (OneFlow, TS-VIS),
+	// sorted by tag.
+	Exceptions []*Exception
+	// SideFiles are the files read beside the event files (projector
+	// configs, OneFlow projector files), sorted by path; Records counts the
+	// embeddings and exception tensors each yielded.
+	SideFiles []File
+	// side is what discovery found beside the event files, for the run
+	// reader; it is cleared once read.
+	side sideInput
 	// Events of the run that are not summaries, in file order.
 	SessionLogs []SessionLogEntry
 	LogMessages []LogMessageEntry

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,7 +39,9 @@ func TestWriterFixtures(t *testing.T) {
 					got[r.Name+"\x00"+ti.Tag] = ti
 				}
 				for _, w := range r.Warnings {
-					t.Errorf("run %q: warning %s", r.Name, w)
+					if !strings.Contains(w.Msg, checkpointNotRead) {
+						t.Errorf("run %q: warning %s", r.Name, w)
+					}
 				}
 			}
 			n := 0

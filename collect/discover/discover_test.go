@@ -77,3 +77,78 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Discover of a missing path succeeded")
 	}
 }
+
+func TestSideFileOf(t *testing.T) {
+	tests := []struct {
+		dir, name string
+		kind      SideKind
+		run       string
+	}{
+		{".", "projector_config.pbtxt", ProjectorConfig, "."},
+		{"a/b", "projector_config.pbtxt", ProjectorConfig, "a/b"},
+		{"plugins/org_tensorflow_tensorboard_projector", "projector_config.pbtxt", ProjectorConfig, "."},
+		{"r/plugins/org_tensorflow_tensorboard_projector", "projector_config.pbtxt", ProjectorConfig, "r"},
+		{"r/projector", "projector.1600000000.log", OneFlowEmbeddings, "r"},
+		{"projector", "projector.gradit.1600000000.log", OneFlowExceptions, "."},
+		{"r", "projector.1600000000.123456.v2", OneFlowEmbeddings, "r"},     // older OneFlow
+		{"r", "projector.gradient.1600000000.5.v2", OneFlowExceptions, "r"}, // older OneFlow
+		{"r", "projector.events.out.201130-120000.host", TSVISProjector, "r"},
+		{"r", "projector.1600000000.log", 0, ""}, // not in a projector/ directory
+		{"r/projector", "projector.gradit.x.log", 0, ""},
+		{"r/projector", "projector.events.log", 0, ""},
+		{"r", "projector_config.pbtxt.bak", 0, ""},
+		{"r", "events.out.tfevents.1.host", 0, ""},
+	}
+	for _, tc := range tests {
+		kind, run, ok := SideFileOf(tc.dir, tc.name)
+		if ok != (tc.kind != 0) || kind != tc.kind || run != tc.run {
+			t.Errorf("SideFileOf(%q, %q) = %v, %q, %v; want %v, %q", tc.dir, tc.name, kind, run, ok, tc.kind, tc.run)
+		}
+	}
+}
+
+func TestDiscoverSideFiles(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{
+		"projector_config.pbtxt", // PyTorch: at the root, no event file there
+		"00000/default/tensors.tsv",
+		"train/events.out.tfevents.1.host",
+		"train/plugins/org_tensorflow_tensorboard_projector/projector_config.pbtxt",
+		"of/event/event.100.log",
+		"of/projector/projector.200.log",
+		"of/projector/projector.gradit.100.log",
+		"ts/projector.events.out.201130-120000.h",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := Discover(context.Background(), root, func(string, error) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		for _, f := range r.Files {
+			got = append(got, r.Path+" "+f.Rel+" "+f.Kind.String())
+		}
+		for _, f := range r.Side {
+			got = append(got, r.Path+" "+f.Rel+" "+f.Kind.String())
+		}
+	}
+	want := []string{
+		". projector_config.pbtxt projector-config",
+		"of of/event/event.100.log events",
+		"of of/projector/projector.200.log oneflow-embeddings",
+		"of of/projector/projector.gradit.100.log oneflow-exceptions",
+		"train train/events.out.tfevents.1.host events",
+		"train train/plugins/org_tensorflow_tensorboard_projector/projector_config.pbtxt projector-config",
+		"ts ts/projector.events.out.201130-120000.h events",
+		"ts ts/projector.events.out.201130-120000.h tsvis-projector",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Discover:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -1,0 +1,259 @@
+package collect
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/trainreport/trainreport/collect/event"
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/graph"
+)
+
+// GraphSource says where a graph of a run came from.
+type GraphSource string
+
+// The sources of graphs, in the order a run lists them.
+const (
+	// SourceGraphDef is an Event.graph_def (a GraphDef).
+	SourceGraphDef GraphSource = "graph_def"
+	// SourceMetaGraphDef is the graph of an Event.meta_graph_def.
+	SourceMetaGraphDef GraphSource = "meta_graph_def"
+	// SourceRunMetadata is the graph of a RunMetadata: an
+	// Event.tagged_run_metadata, or a value of plugin graph_run_metadata
+	// or graph_run_metadata_graph (TF2 traces).
+	SourceRunMetadata GraphSource = "run_metadata"
+	// SourceKeras is a Keras model's JSON, a value of plugin
+	// graph_keras_model.
+	SourceKeras GraphSource = "keras"
+	// SourceOneFlow is a job of a OneFlow structure_graph.json beside the
+	// run's event files.
+	SourceOneFlow GraphSource = "oneflow"
+)
+
+var graphSourceOrder = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow}
+
+// Graph is a model graph of a run, decoded to its nodes.
+//
+// A run keeps one graph per source and tag, the last one written: writers
+// repeat graphs (a TF1 Estimator on every session, a TF2 trace on every
+// step), and Seen counts them. While the files are read only the place of
+// that last payload is kept (Data); each kept graph is decoded once, when
+// the run is read, so memory holds the node model of a few graphs and
+// never the payloads of the others.
+type Graph struct {
+	Source GraphSource
+	// Tag is the summary tag (keras, run metadata values), the
+	// TaggedRunMetadata tag, or the OneFlow job name; "" for graph_def and
+	// meta_graph_def events.
+	Tag      string
+	Step     int64
+	WallTime float64
+	// File is the file the graph was read from, relative to the log
+	// directory: an event file, or structure_graph.json.
+	File string
+	// Data locates the payload as written: a serialized GraphDef,
+	// MetaGraphDef or RunMetadata, a Keras model's JSON, or the whole
+	// structure_graph.json.
+	Data BlobRef
+	// Seen counts the graphs of this source and tag the run wrote; only
+	// the last is kept.
+	Seen int
+	graph.Graph
+}
+
+// Field numbers on the paths to graph payloads (FORMATS.md section 3).
+const (
+	fieldGraphDef          = 4 // Event.graph_def
+	fieldTaggedRunMetadata = 8 // Event.tagged_run_metadata
+	fieldMetaGraphDef      = 9 // Event.meta_graph_def
+	fieldRunMetadata       = 2 // TaggedRunMetadata.run_metadata
+)
+
+// addGraphValue reads a graph carried by a summary value: a Keras model
+// (JSON) or a TF2 trace (RunMetadata), the first string of its tensor.
+func (rr *runReader) addGraphValue(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, tag string, at locator) error {
+	src := SourceRunMetadata
+	if ts.plugin == "graph_keras_model" {
+		src = SourceKeras
+	}
+	if len(v.GetTensor().GetStringVal()) == 0 {
+		return fmt.Errorf("%s graph: the tensor holds no string", src)
+	}
+	ref, ok := at(event.Step{Num: fieldTensor}, event.Step{Num: fieldStringVal})
+	if !ok {
+		return fmt.Errorf("%s graph: cannot locate the payload", src)
+	}
+	rr.keepGraph(src, tag, ev, ref)
+	return nil
+}
+
+// addGraphEvent reads a graph_def, meta_graph_def or tagged_run_metadata
+// event.
+func (rr *runReader) addGraphEvent(ev *eventpb.Event, rec record, offset int64) {
+	var src GraphSource
+	var tag string
+	var path []event.Step
+	var size int
+	switch w := ev.What.(type) {
+	case *eventpb.Event_GraphDef:
+		src, path, size = SourceGraphDef, []event.Step{{Num: fieldGraphDef}}, len(w.GraphDef)
+	case *eventpb.Event_MetaGraphDef:
+		src, path, size = SourceMetaGraphDef, []event.Step{{Num: fieldMetaGraphDef}}, len(w.MetaGraphDef)
+	case *eventpb.Event_TaggedRunMetadata:
+		src, tag = SourceRunMetadata, w.TaggedRunMetadata.GetTag()
+		path = []event.Step{{Num: fieldTaggedRunMetadata}, {Num: fieldRunMetadata}}
+		size = len(w.TaggedRunMetadata.GetRunMetadata())
+	default:
+		return
+	}
+	ref, ok := rec.blob(path...)
+	if !ok {
+		if size > 0 {
+			rr.warn(offset, "%s at step %d: cannot locate the payload", src, ev.Step)
+			return
+		}
+		ref = BlobRef{Path: rec.path, Offset: rec.base} // an empty payload proto3 left out
+	}
+	rr.keepGraph(src, tag, ev, ref)
+}
+
+// keepGraph records the payload of a graph, replacing an earlier one of
+// the same source and tag.
+func (rr *runReader) keepGraph(src GraphSource, tag string, ev *eventpb.Event, ref BlobRef) {
+	g := rr.findGraph(src, tag)
+	if g == nil {
+		g = &Graph{Source: src, Tag: tag}
+		rr.run.Graphs = append(rr.run.Graphs, g)
+	}
+	g.Step, g.WallTime, g.File, g.Data = ev.Step, ev.WallTime, rr.file.Rel, ref
+	g.Seen++
+}
+
+func (rr *runReader) findGraph(src GraphSource, tag string) *Graph {
+	for _, g := range rr.run.Graphs {
+		if g.Source == src && g.Tag == tag {
+			return g
+		}
+	}
+	return nil
+}
+
+// structureGraphFiles are where OneFlow writes its structure graph,
+// relative to the run directory (FORMATS.md section 2).
+var structureGraphFiles = []string{"structure_graph.json", "graph/structure_graph.json"}
+
+// maxStructureGraph bounds the size of a structure graph file read whole.
+const maxStructureGraph = 64 << 20
+
+// finishGraphs decodes the graph kept for each source and tag, adds the
+// jobs of a OneFlow structure graph beside the run's files, and sorts the
+// run's graphs by source and tag. A graph that does not decode is dropped
+// with a warning at its payload.
+func (rr *runReader) finishGraphs() {
+	run := rr.run
+	kept := run.Graphs[:0]
+	for _, g := range run.Graphs {
+		if err := decodeGraph(g); err != nil {
+			run.Warnings = append(run.Warnings, Warning{File: g.File, Offset: g.Data.Offset,
+				Msg: fmt.Sprintf("%s graph %q at step %d: %v; graph dropped", g.Source, g.Tag, g.Step, err)})
+			continue
+		}
+		kept = append(kept, g)
+	}
+	clear(run.Graphs[len(kept):])
+	run.Graphs = kept
+	for _, name := range structureGraphFiles {
+		rr.readStructureGraph(name)
+	}
+	slices.SortStableFunc(run.Graphs, func(a, b *Graph) int {
+		return cmp.Or(cmp.Compare(slices.Index(graphSourceOrder, a.Source), slices.Index(graphSourceOrder, b.Source)),
+			cmp.Compare(a.Tag, b.Tag))
+	})
+}
+
+// decodeGraph reads back a kept payload and decodes it.
+func decodeGraph(g *Graph) error {
+	var b []byte
+	if g.Data.Length > 0 {
+		var err error
+		if b, err = g.Data.Read(); err != nil {
+			return err
+		}
+	}
+	var dec *graph.Graph
+	var err error
+	switch g.Source {
+	case SourceGraphDef:
+		dec, err = graph.DecodeGraphDef(b)
+	case SourceMetaGraphDef:
+		dec, err = graph.DecodeMetaGraphDef(b)
+	case SourceRunMetadata:
+		dec, err = graph.DecodeRunMetadata(b)
+	case SourceKeras:
+		dec, err = graph.DecodeKeras(b)
+	default:
+		return fmt.Errorf("unknown source")
+	}
+	if err != nil {
+		return err
+	}
+	g.Graph = *dec
+	return nil
+}
+
+// readStructureGraph adds the jobs of a OneFlow structure graph at name
+// (slash-separated, relative to the run directory) when there is one.
+func (rr *runReader) readStructureGraph(name string) {
+	run := rr.run
+	if rr.dir == "" {
+		return
+	}
+	rel := path.Join(run.Path, name)
+	warn := func(format string, args ...any) {
+		run.Warnings = append(run.Warnings, Warning{File: rel, Offset: -1, Msg: fmt.Sprintf(format, args...)})
+	}
+	p := filepath.Join(rr.dir, filepath.FromSlash(name))
+	f, err := os.Open(p)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			warn("cannot open the structure graph: %v", err)
+		}
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		warn("cannot read the structure graph: %v", err)
+		return
+	case fi.IsDir():
+		return
+	case fi.Size() > maxStructureGraph:
+		warn("structure graph of %d bytes not read: over %d", fi.Size(), maxStructureGraph)
+		return
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxStructureGraph))
+	if err != nil {
+		warn("cannot read the structure graph: %v", err)
+		return
+	}
+	jobs, err := graph.DecodeOneFlow(b)
+	if err != nil {
+		warn("%v", err)
+		return
+	}
+	for _, j := range jobs {
+		g := rr.findGraph(SourceOneFlow, j.Name)
+		if g == nil {
+			g = &Graph{Source: SourceOneFlow, Tag: j.Name}
+			run.Graphs = append(run.Graphs, g)
+		}
+		g.File, g.Data, g.Graph = rel, BlobRef{Path: p, Length: int64(len(b))}, j.Graph
+		g.Seen++
+	}
+}

@@ -1,0 +1,70 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	pb "github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// FuzzGraphDef decodes arbitrary bytes as every payload a graph comes in:
+// GraphDef, MetaGraphDef, RunMetadata, Keras model JSON and OneFlow
+// structure graph. None may panic, and what decodes must be a usable node
+// model. Found inputs are kept under testdata/fuzz/FuzzGraphDef.
+func FuzzGraphDef(f *testing.F) {
+	gd := marshal(f, testGraphDef())
+	f.Add(gd)
+	f.Add(gd[:len(gd)-7])
+	f.Add(marshal(f, &pb.MetaGraphDef{GraphDef: testGraphDef(), CollectionDef: [][]byte{{1}}}))
+	f.Add(marshal(f, &pb.RunMetadata{StepStats: []byte{1}, FunctionGraphs: []*pb.RunMetadata_FunctionGraphs{
+		{PreOptimizationGraph: testGraphDef()}, {PartitionGraphs: []*pb.GraphDef{testGraphDef()}}}}))
+	f.Add([]byte(`{"class_name": "Sequential", "config": [{"class_name": "Dense", "config": {"name": "d"}}]}`))
+	f.Add([]byte(`{"class_name": "Model", "config": {"name": "m", "layers": [{"class_name": "Model", "config": {"name": "m",
+		"layers": [], "input_layers": [["a", 0, 99]], "output_layers": ["b", 0, -1]}, "inbound_nodes": [[["m", 0, 0, {}]]]},
+		{"class_name": "Dense", "config": {"name": "x"}, "inbound_nodes": [{"args": [[[{"config": {"keras_history": ["m", 0, 5]}}]]]}]}],
+		"input_layers": [], "output_layers": []}}`))
+	f.Add([]byte(`[{"config": {"name": "j", "layers": [{"class_name": "relu", "inbound_nodes": ["a", ["b", 0]],
+		"config": {"user_conf": {"attr": [{"key": "k", "value": {"at_list_int64": {"val": [1, 2]}}}, {"key": 1}]}}}]}}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, decode := range []func([]byte) (*Graph, error){DecodeGraphDef, DecodeMetaGraphDef, DecodeRunMetadata, DecodeKeras} {
+			g, err := decode(b)
+			if err != nil {
+				continue
+			}
+			checkGraph(t, g)
+		}
+		jobs, err := DecodeOneFlow(b)
+		if err == nil {
+			for _, j := range jobs {
+				checkGraph(t, &j.Graph)
+			}
+		}
+	})
+}
+
+// checkGraph checks what every decoded graph promises: attributes sorted
+// and of bounded length, and names that print.
+func checkGraph(t *testing.T, g *Graph) {
+	t.Helper()
+	for _, n := range g.Nodes {
+		for i, a := range n.Attrs {
+			if i > 0 && n.Attrs[i-1].Name > a.Name {
+				t.Fatalf("node %q: attributes not sorted: %v", n.Name, n.Attrs)
+			}
+			// A list may pass the bound by one item and its count.
+			if len(a.Value) > 4*maxValueLen {
+				t.Fatalf("node %q: attribute %s of %d bytes", n.Name, a.Name, len(a.Value))
+			}
+			if !utf8.ValidString(a.Value) && !strings.Contains(a.Value, "bytes>") {
+				t.Fatalf("node %q: attribute %s is not text: %q", n.Name, a.Name, a.Value)
+			}
+		}
+		for _, s := range n.OutputShapes {
+			_ = s.String()
+		}
+		for _, in := range n.Inputs {
+			_ = in.Node()
+		}
+	}
+}

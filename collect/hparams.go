@@ -1,0 +1,873 @@
+package collect
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// HParams is what a run records of hyperparameter tuning (FORMATS.md
+// section 5): the experiment it declares, if any, and its sessions.
+type HParams struct {
+	// Experiment is the last experiment the run holds; TensorBoard's API
+	// writes it in the parent of the session runs, once per invocation.
+	// (TensorBoard itself shows the first record of each hparams tag of a
+	// run; here, as for scalars, the latest write wins.)
+	Experiment *Experiment
+	// Sessions are in the order the run started them, one per
+	// session_start_info record. TensorBoard's writers record one session
+	// per run; TS-VIS records several in one file. A record with the group
+	// name and hyperparameters of an earlier session of the run (a rerun
+	// in the same directory) replaces it: the rerun wins, as for scalars.
+	Sessions []*Session
+}
+
+// Experiment declares the hyperparameters and metrics of a set of sessions.
+type Experiment struct {
+	Name        string
+	Description string
+	User        string
+	TimeCreated float64 // seconds since the Unix epoch; 0 when not written
+	// HParams and Metrics are in the writer's order.
+	HParams []HParamInfo
+	Metrics []MetricInfo
+}
+
+// HParamInfo declares one hyperparameter, with its domain: discrete values
+// or an interval, or neither when the writer gave none.
+type HParamInfo struct {
+	Name        string
+	DisplayName string
+	Description string
+	Type        string // "unset", "string", "bool" or "float64"
+	Discrete    []HParamValue
+	Interval    *Interval
+}
+
+// Interval is a closed range of a real-valued hyperparameter.
+type Interval struct {
+	Min, Max float64
+}
+
+// MetricInfo declares one metric: the last value of the scalar Tag in the
+// session's run joined with Group as a sub-directory.
+type MetricInfo struct {
+	Group       string
+	Tag         string
+	DisplayName string
+	Description string
+	DatasetType string // "unknown", "training" or "validation"
+}
+
+// Key names the metric in Session.Metrics: the tag behind its group, as
+// the path of the scalar relative to the session's run.
+func (m MetricInfo) Key() string { return metricKey(m.Group, m.Tag) }
+
+func metricKey(group, tag string) string {
+	group = strings.Trim(group, "/")
+	if group == "" || group == "." {
+		return tag
+	}
+	return group + "/" + tag
+}
+
+// Session is one training session: its hyperparameters, how it ended and
+// the values of its metrics.
+type Session struct {
+	Start SessionStart
+	End   *SessionEnd // nil when the run records no end
+	// Metrics maps MetricInfo.Key (or the writer's own name, for metric
+	// values written in the session itself) to the metric's value; a
+	// metric without a value in the logs is absent.
+	Metrics map[string]MetricValue
+	// ExperimentRun names the run whose experiment chose the metrics, or
+	// is "" when no run declares one and every scalar of the session's
+	// runs is a metric (TensorBoard's rule then).
+	ExperimentRun string
+}
+
+// SessionStart is the hyperparameter values of a session.
+type SessionStart struct {
+	// HParams maps each hyperparameter's name to its value. Names read
+	// from hparams.yaml are the paths of nested keys joined with "/".
+	HParams map[string]HParamValue
+	// Metrics are metric values written in the session itself: OneFlow's
+	// field 6 or TS-VIS's field 2 (FORMATS.md section 5); nil for
+	// TensorBoard's writers.
+	Metrics    map[string]HParamValue
+	ModelURI   string
+	MonitorURL string
+	GroupName  string
+	StartTime  float64 // seconds since the Unix epoch; 0 when not written
+	// Source is "plugin" for a session_start_info record and
+	// "hparams.yaml" for Lightning's file beside the event files, read
+	// when the run has no record.
+	Source string
+}
+
+// SessionEnd is how and when a session ended.
+type SessionEnd struct {
+	Status  string  // "unknown", "success", "failure" or "running"
+	EndTime float64 // seconds since the Unix epoch; 0 when not written
+}
+
+// MetricValue is the value of one metric of a session.
+type MetricValue struct {
+	Value    float64
+	Step     int64
+	WallTime float64
+	// Run names the run of the scalar that gave the value; it is "" for a
+	// value written in the session itself, which has no step or time.
+	Run string
+}
+
+// ValueKind is the kind of a hyperparameter value: one per kind of
+// google.protobuf.Value.
+type ValueKind uint8
+
+// The kinds of HParamValue, in the order Compare sorts them.
+const (
+	NullValue ValueKind = iota
+	BoolValue
+	NumberValue
+	StringValue
+	ListValue
+	StructValue
+)
+
+// HParamValue is a hyperparameter value: a null, a bool, a number, a
+// string, a list of values or a struct of named values. Only the field of
+// its Kind is set.
+type HParamValue struct {
+	Kind   ValueKind
+	Bool   bool
+	Number float64
+	Str    string
+	List   []HParamValue
+	Fields []HParamField // sorted by name
+}
+
+// HParamField is one named value of a struct.
+type HParamField struct {
+	Name  string
+	Value HParamValue
+}
+
+// String prints the value as a table cell would: a string as itself,
+// numbers in their shortest exact form (integers without an exponent
+// below 1e21), null, true and false as in JSON, and lists and structs as
+// JSON with their strings quoted.
+func (v HParamValue) String() string {
+	if v.Kind == StringValue {
+		return v.Str
+	}
+	var b strings.Builder
+	v.write(&b)
+	return b.String()
+}
+
+func (v HParamValue) write(b *strings.Builder) {
+	switch v.Kind {
+	case NullValue:
+		b.WriteString("null")
+	case BoolValue:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case NumberValue:
+		b.WriteString(formatNumber(v.Number))
+	case StringValue:
+		b.WriteString(strconv.Quote(v.Str))
+	case ListValue:
+		b.WriteByte('[')
+		for i, e := range v.List {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			e.write(b)
+		}
+		b.WriteByte(']')
+	case StructValue:
+		b.WriteByte('{')
+		for i, f := range v.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(f.Name))
+			b.WriteString(": ")
+			f.Value.write(b)
+		}
+		b.WriteByte('}')
+	}
+}
+
+func formatNumber(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "+Inf"
+	case math.IsInf(x, -1):
+		return "-Inf"
+	case x == math.Trunc(x) && math.Abs(x) < 1e21:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Compare orders values for sorting a table column: by kind first (null,
+// bool, number, string, list, struct), then false before true, numbers by
+// value with NaN first, strings bytewise, and lists and structs element by
+// element, a prefix first. It returns -1, 0 or +1.
+func (v HParamValue) Compare(w HParamValue) int {
+	if c := cmp.Compare(v.Kind, w.Kind); c != 0 {
+		return c
+	}
+	switch v.Kind {
+	case BoolValue:
+		return cmp.Compare(b2i(v.Bool), b2i(w.Bool))
+	case NumberValue:
+		return cmp.Compare(v.Number, w.Number)
+	case StringValue:
+		return strings.Compare(v.Str, w.Str)
+	case ListValue:
+		return slices.CompareFunc(v.List, w.List, HParamValue.Compare)
+	case StructValue:
+		return slices.CompareFunc(v.Fields, w.Fields, func(a, b HParamField) int {
+			if c := strings.Compare(a.Name, b.Name); c != 0 {
+				return c
+			}
+			return a.Value.Compare(b.Value)
+		})
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// valueOf converts a google.protobuf.Value; one with no kind set is null.
+func valueOf(pv *structpb.Value) HParamValue {
+	switch k := pv.GetKind().(type) {
+	case *structpb.Value_BoolValue:
+		return HParamValue{Kind: BoolValue, Bool: k.BoolValue}
+	case *structpb.Value_NumberValue:
+		return HParamValue{Kind: NumberValue, Number: k.NumberValue}
+	case *structpb.Value_StringValue:
+		return HParamValue{Kind: StringValue, Str: k.StringValue}
+	case *structpb.Value_ListValue:
+		return listOf(k.ListValue)
+	case *structpb.Value_StructValue:
+		v := HParamValue{Kind: StructValue}
+		for _, name := range slices.Sorted(maps.Keys(k.StructValue.GetFields())) {
+			v.Fields = append(v.Fields, HParamField{Name: name, Value: valueOf(k.StructValue.GetFields()[name])})
+		}
+		return v
+	}
+	return HParamValue{Kind: NullValue}
+}
+
+func listOf(l *structpb.ListValue) HParamValue {
+	v := HParamValue{Kind: ListValue, List: make([]HParamValue, 0, len(l.GetValues()))}
+	for _, e := range l.GetValues() {
+		v.List = append(v.List, valueOf(e))
+	}
+	return v
+}
+
+func valueMap(m map[string]*structpb.Value) map[string]HParamValue {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]HParamValue, len(m))
+	for k, pv := range m {
+		out[k] = valueOf(pv)
+	}
+	return out
+}
+
+// Field numbers read at the wire level (FORMATS.md section 5).
+const (
+	fieldHPExperiment   = 2 // HParamsPluginData.experiment
+	fieldHPSessionStart = 3 // HParamsPluginData.session_start_info
+	fieldHPSessionEnd   = 4 // HParamsPluginData.session_end_info
+	fieldModelURI       = 2 // SessionStartInfo.model_uri, or TS-VIS's metrics
+)
+
+// hparamsRecord is the decoded content of one hparams value: exactly one
+// of its fields is set.
+type hparamsRecord struct {
+	experiment *Experiment
+	start      *SessionStart
+	end        *SessionEnd
+}
+
+// decodeHParams decodes the content of an hparams plugin value
+// (HParamsPluginData). The session start is decoded apart, since writers
+// disagree on its field 2 (see decodeSessionStart).
+func decodeHParams(content []byte) (hparamsRecord, error) {
+	var rest, start []byte
+	hasStart := false
+	last := protowire.Number(0) // the oneof field seen last wins, as in proto
+	for b := content; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return hparamsRecord{}, fmt.Errorf("hparams content: %w", protowire.ParseError(n))
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return hparamsRecord{}, fmt.Errorf("hparams content: field %d: %w", num, protowire.ParseError(m))
+		}
+		field := b[:n+m]
+		b = b[n+m:]
+		switch num {
+		case fieldHPExperiment, fieldHPSessionEnd:
+			last = num
+		case fieldHPSessionStart:
+			last = num
+			if typ == protowire.BytesType {
+				// Repeated occurrences of a message field merge, as their
+				// concatenation does.
+				v, _ := protowire.ConsumeBytes(field[n:])
+				start, hasStart = append(start, v...), true
+				continue
+			}
+		}
+		rest = append(rest, field...)
+	}
+	var pd eventpb.HParamsPluginData
+	if err := proto.Unmarshal(rest, &pd); err != nil {
+		return hparamsRecord{}, fmt.Errorf("hparams content: %w", err)
+	}
+	switch {
+	case last == fieldHPSessionStart && hasStart:
+		s, err := decodeSessionStart(start)
+		if err != nil {
+			return hparamsRecord{}, err
+		}
+		return hparamsRecord{start: s}, nil
+	case last == fieldHPExperiment && pd.GetExperiment() != nil:
+		return hparamsRecord{experiment: experimentOf(pd.GetExperiment())}, nil
+	case last == fieldHPSessionEnd && pd.GetSessionEndInfo() != nil:
+		e := pd.GetSessionEndInfo()
+		return hparamsRecord{end: &SessionEnd{Status: endStatus(e.GetStatus()), EndTime: e.GetEndTimeSecs()}}, nil
+	}
+	return hparamsRecord{}, errors.New("hparams content holds no experiment, session start or session end")
+}
+
+// decodeSessionStart decodes a SessionStartInfo. Its field 2 is
+// TensorBoard's model_uri, a string, or TS-VIS's map<string, Value> of
+// metric values: the occurrences of field 2 are TS-VIS's map when each one
+// decodes as a map entry with a value and nothing else, and a string
+// otherwise. A map entry's value starts with the byte 0x12, a control
+// character no model URI holds.
+func decodeSessionStart(b []byte) (*SessionStart, error) {
+	var rest []byte
+	var field2 [][]byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, fmt.Errorf("session_start_info: %w", protowire.ParseError(n))
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return nil, fmt.Errorf("session_start_info: field %d: %w", num, protowire.ParseError(m))
+		}
+		if num == fieldModelURI && typ == protowire.BytesType {
+			v, _ := protowire.ConsumeBytes(b[n : n+m])
+			field2 = append(field2, v)
+		} else {
+			rest = append(rest, b[:n+m]...)
+		}
+		b = b[n+m:]
+	}
+	var si eventpb.SessionStartInfo
+	if err := proto.Unmarshal(rest, &si); err != nil {
+		return nil, fmt.Errorf("session_start_info: %w", err)
+	}
+	s := &SessionStart{HParams: valueMap(si.GetHparams()), Metrics: valueMap(si.GetMetrics()),
+		MonitorURL: si.GetMonitorUrl(), GroupName: si.GetGroupName(), StartTime: si.GetStartTimeSecs(), Source: "plugin"}
+	if s.HParams == nil {
+		s.HParams = map[string]HParamValue{}
+	}
+	if entries, ok := valueMapEntries(field2); ok {
+		if s.Metrics == nil {
+			s.Metrics = map[string]HParamValue{}
+		}
+		for _, e := range entries {
+			s.Metrics[e.GetKey()] = valueOf(e.GetValue())
+		}
+	} else if len(field2) > 0 {
+		s.ModelURI = strings.ToValidUTF8(string(field2[len(field2)-1]), "\uFFFD")
+	}
+	return s, nil
+}
+
+// valueMapEntries decodes each occurrence of a field as an entry of a
+// map<string, Value>, and says whether all of them are one.
+func valueMapEntries(occurrences [][]byte) ([]*eventpb.ValueMapEntry, bool) {
+	if len(occurrences) == 0 {
+		return nil, false
+	}
+	var out []*eventpb.ValueMapEntry
+	for _, b := range occurrences {
+		var e eventpb.ValueMapEntry
+		if err := proto.Unmarshal(b, &e); err != nil || e.GetValue() == nil || len(e.ProtoReflect().GetUnknown()) > 0 {
+			return nil, false
+		}
+		out = append(out, &e)
+	}
+	return out, true
+}
+
+func experimentOf(e *eventpb.Experiment) *Experiment {
+	x := &Experiment{Name: e.GetName(), Description: e.GetDescription(), User: e.GetUser(), TimeCreated: e.GetTimeCreatedSecs()}
+	for _, h := range e.GetHparamInfos() {
+		hi := HParamInfo{Name: h.GetName(), DisplayName: h.GetDisplayName(), Description: h.GetDescription(), Type: hparamType(h.GetType())}
+		switch d := h.GetDomain().(type) {
+		case *eventpb.HParamInfo_DomainDiscrete:
+			hi.Discrete = listOf(d.DomainDiscrete).List
+		case *eventpb.HParamInfo_DomainInterval:
+			hi.Interval = &Interval{Min: d.DomainInterval.GetMinValue(), Max: d.DomainInterval.GetMaxValue()}
+		}
+		x.HParams = append(x.HParams, hi)
+	}
+	for _, m := range e.GetMetricInfos() {
+		x.Metrics = append(x.Metrics, MetricInfo{Group: m.GetName().GetGroup(), Tag: m.GetName().GetTag(),
+			DisplayName: m.GetDisplayName(), Description: m.GetDescription(), DatasetType: datasetType(m.GetDatasetType())})
+	}
+	return x
+}
+
+func hparamType(t eventpb.HParamInfo_Type) string {
+	switch t {
+	case eventpb.HParamInfo_TYPE_STRING:
+		return "string"
+	case eventpb.HParamInfo_TYPE_BOOL:
+		return "bool"
+	case eventpb.HParamInfo_TYPE_FLOAT64:
+		return "float64"
+	}
+	return "unset"
+}
+
+func datasetType(t eventpb.MetricInfo_DatasetType) string {
+	switch t {
+	case eventpb.MetricInfo_DATASET_TRAINING:
+		return "training"
+	case eventpb.MetricInfo_DATASET_VALIDATION:
+		return "validation"
+	}
+	return "unknown"
+}
+
+func endStatus(s eventpb.SessionEndInfo_Status) string {
+	switch s {
+	case eventpb.SessionEndInfo_STATUS_SUCCESS:
+		return "success"
+	case eventpb.SessionEndInfo_STATUS_FAILURE:
+		return "failure"
+	case eventpb.SessionEndInfo_STATUS_RUNNING:
+		return "running"
+	}
+	return "unknown"
+}
+
+// addHParams reads a value of the hparams plugin (FORMATS.md section 5).
+// Its writers put the whole record in the metadata of every value, so the
+// content of this value's metadata is read, and the tag's remembered
+// content only when the value has none. What the record holds is read
+// from the content, not from the tag (`_hparams_/experiment`,
+// `_hparams_/session_start_info` or `_hparams_/session_end_info`).
+func (rr *runReader) addHParams(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, tag string) error {
+	content := ts.content
+	if pd := v.GetMetadata().GetPluginData(); pd != nil && pd.GetPluginName() == "hparams" {
+		content = pd.GetContent()
+	}
+	rec, err := decodeHParams(content)
+	if err != nil {
+		return err
+	}
+	hp := rr.run.HParams
+	if hp == nil {
+		hp = &HParams{}
+		rr.run.HParams = hp
+	}
+	switch {
+	case rec.experiment != nil:
+		hp.Experiment = rec.experiment
+	case rec.start != nil:
+		hp.addSession(rec.start)
+	case rec.end != nil:
+		if len(hp.Sessions) == 0 {
+			return errors.New("session_end_info before any session_start_info; ignored")
+		}
+		hp.Sessions[len(hp.Sessions)-1].End = rec.end
+	}
+	return nil
+}
+
+// addSession starts a session, or replaces the run's session of the same
+// group name and hyperparameters.
+func (hp *HParams) addSession(s *SessionStart) {
+	same := func(a, b HParamValue) bool { return a.Compare(b) == 0 }
+	for i, old := range hp.Sessions {
+		if old.Start.GroupName == s.GroupName && maps.EqualFunc(old.Start.HParams, s.HParams, same) {
+			hp.Sessions = slices.Delete(hp.Sessions, i, i+1)
+			break
+		}
+	}
+	hp.Sessions = append(hp.Sessions, &Session{Start: *s})
+}
+
+// finishHParams completes the run's hyperparameters once its files are
+// read: a run without a session_start_info takes its session from the
+// hparams.yaml that Lightning leaves beside the event files.
+func (rr *runReader) finishHParams() {
+	if hp := rr.run.HParams; hp != nil && len(hp.Sessions) > 0 {
+		return
+	}
+	s, err := readHParamsYAML(rr.dir)
+	if err != nil {
+		rr.run.Warnings = append(rr.run.Warnings, Warning{File: path.Join(rr.run.Path, hparamsYAML), Offset: -1, Msg: err.Error()})
+		return
+	}
+	if s == nil {
+		return
+	}
+	if rr.run.HParams == nil {
+		rr.run.HParams = &HParams{}
+	}
+	rr.run.HParams.Sessions = append(rr.run.HParams.Sessions, &Session{Start: *s})
+}
+
+// joinHParamMetrics fills the metrics of every session of the report, by
+// TensorBoard's rule (FORMATS.md section 5): a metric's value is the last
+// point of the scalar MetricInfo.Tag in the session's run joined with
+// MetricInfo.Group as a sub-directory. The metrics are those of the
+// experiment of the nearest run at or above the session's run that has
+// one, else of any run of the same log directory that has one. Without an
+// experiment, every scalar tag of the session's run and of the runs below
+// it is a metric, grouped by the run's path below the session's run, and
+// runs below a deeper session belong to that one (TensorBoard's
+// inference). Values a writer put in the session itself (OneFlow,
+// TS-VIS) fill in the names the scalars leave out; only numbers are
+// taken.
+func joinHParamMetrics(rep *Report) {
+	type key struct{ logdir, path string }
+	byPath := map[key]*Run{}
+	for _, r := range rep.Runs {
+		byPath[key{r.Logdir, r.Path}] = r
+	}
+	hasSession := func(r *Run) bool { return r != nil && r.HParams != nil && len(r.HParams.Sessions) > 0 }
+	// experiment finds the experiment for a session run, and the run
+	// holding it.
+	experiment := func(r *Run) (*Experiment, *Run) {
+		for p := r.Path; ; p = path.Dir(p) {
+			if x := byPath[key{r.Logdir, p}]; x != nil && x.HParams != nil && x.HParams.Experiment != nil {
+				return x.HParams.Experiment, x
+			}
+			if p == "." || p == "/" {
+				break
+			}
+		}
+		for _, x := range rep.Runs {
+			if x.Logdir == r.Logdir && x.HParams != nil && x.HParams.Experiment != nil {
+				return x.HParams.Experiment, x
+			}
+		}
+		return nil, nil
+	}
+	for _, r := range rep.Runs {
+		if !hasSession(r) {
+			continue
+		}
+		metrics := map[string]MetricValue{}
+		exp, expRun := experiment(r)
+		if exp != nil {
+			for _, mi := range exp.Metrics {
+				target := byPath[key{r.Logdir, path.Join(r.Path, strings.TrimLeft(mi.Group, "/"))}]
+				if mv, ok := lastScalar(target, mi.Tag); ok {
+					metrics[mi.Key()] = mv
+				}
+			}
+		} else {
+			for _, x := range rep.Runs {
+				rel, ok := below(r.Path, x.Path)
+				if x.Logdir != r.Logdir || !ok || x != r && sessionBetween(r.Path, x.Path, func(p string) bool { return hasSession(byPath[key{r.Logdir, p}]) }) {
+					continue
+				}
+				for _, s := range x.Scalars {
+					if mv, ok := lastScalar(x, s.Tag); ok {
+						metrics[metricKey(rel, s.Tag)] = mv
+					}
+				}
+			}
+		}
+		for _, s := range r.HParams.Sessions {
+			s.Metrics = maps.Clone(metrics)
+			if expRun != nil {
+				s.ExperimentRun = expRun.Name
+			}
+			for name, v := range s.Start.Metrics {
+				if _, ok := s.Metrics[name]; !ok && v.Kind == NumberValue {
+					s.Metrics[name] = MetricValue{Value: v.Number}
+				}
+			}
+		}
+	}
+}
+
+// below says whether the run path p is at or below the run path dir, and
+// gives p relative to dir ("" when they are the same).
+func below(dir, p string) (string, bool) {
+	switch {
+	case p == dir:
+		return "", true
+	case dir == ".":
+		return p, true
+	case strings.HasPrefix(p, dir+"/"):
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// sessionBetween says whether a run strictly below dir and at or above p,
+// which is below dir, records a session.
+func sessionBetween(dir, p string, isSession func(string) bool) bool {
+	for ; p != dir && p != "." && p != "/"; p = path.Dir(p) {
+		if isSession(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastScalar is the last point of a scalar tag of a run.
+func lastScalar(r *Run, tag string) (MetricValue, bool) {
+	if r == nil {
+		return MetricValue{}, false
+	}
+	for _, s := range r.Scalars {
+		if s.Tag == tag && len(s.Points) > 0 {
+			p := s.Points[len(s.Points)-1]
+			return MetricValue{Value: p.Value, Step: p.Step, WallTime: p.WallTime, Run: r.Name}, true
+		}
+	}
+	return MetricValue{}, false
+}
+
+// hparamsYAML is the file Lightning's TensorBoardLogger writes beside its
+// event files.
+const hparamsYAML = "hparams.yaml"
+
+// maxHParamsYAML bounds the hparams.yaml read; Lightning's are a few KB.
+const maxHParamsYAML = 4 << 20
+
+// maxYAMLNodes bounds the nodes visited in hparams.yaml, aliases expanded.
+const maxYAMLNodes = 100_000
+
+// readHParamsYAML reads dir/hparams.yaml into a session start, or returns
+// nil when there is none. Nested mappings are flattened into names joined
+// with "/", as Lightning's log_hyperparams does before it writes the
+// hparams plugin record; sequences become lists. The file is parsed with
+// go.yaml.in/yaml/v3 (the maintained home of gopkg.in/yaml.v3), whose node
+// tree keeps each value's tag, so that Python-specific tags Lightning
+// writes (!!python/object..., !!python/tuple) are read without running
+// anything: a tagged mapping or scalar becomes a string naming its tag, and
+// a tagged sequence a list.
+func readHParamsYAML(dir string) (*SessionStart, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	f, err := os.Open(filepath.Join(dir, hparamsYAML))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxHParamsYAML+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxHParamsYAML {
+		return nil, fmt.Errorf("larger than %d bytes; not read", maxHParamsYAML)
+	}
+	hps, err := parseHParamsYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	return &SessionStart{HParams: hps, Source: hparamsYAML}, nil
+}
+
+// parseHParamsYAML reads the hyperparameters of an hparams.yaml file.
+func parseHParamsYAML(data []byte) (map[string]HParamValue, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	out := map[string]HParamValue{}
+	if len(doc.Content) == 0 { // an empty file
+		return out, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return out, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: not a mapping of hyperparameters", root.Line)
+	}
+	y := yamlReader{budget: maxYAMLNodes}
+	if err := y.flatten(root, "", out, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// yamlReader converts YAML nodes to values within a budget of nodes.
+type yamlReader struct{ budget int }
+
+// maxYAMLDepth bounds the nesting of hparams.yaml.
+const maxYAMLDepth = 100
+
+func (y *yamlReader) visit(n *yaml.Node, depth int) (*yaml.Node, error) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil && depth <= maxYAMLDepth {
+		n, depth = n.Alias, depth+1
+	}
+	y.budget--
+	if y.budget < 0 || depth > maxYAMLDepth {
+		return nil, fmt.Errorf("line %d: too many or too deeply nested values", n.Line)
+	}
+	return n, nil
+}
+
+// flatten adds the entries of the mapping n under prefix.
+func (y *yamlReader) flatten(n *yaml.Node, prefix string, out map[string]HParamValue, depth int) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, err := y.visit(n.Content[i], depth+1)
+		if err != nil {
+			return err
+		}
+		name := k.Value
+		if k.Kind != yaml.ScalarNode {
+			v, err := y.value(k, depth+1)
+			if err != nil {
+				return err
+			}
+			name = v.String()
+		}
+		if prefix != "" {
+			name = prefix + "/" + name
+		}
+		v, err := y.visit(n.Content[i+1], depth+1)
+		if err != nil {
+			return err
+		}
+		if v.Kind == yaml.MappingNode && isCoreTag(v.ShortTag()) && len(v.Content) > 0 {
+			if err := y.flatten(v, name, out, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		val, err := y.value(v, depth+1)
+		if err != nil {
+			return err
+		}
+		out[name] = val
+	}
+	return nil
+}
+
+func isCoreTag(tag string) bool {
+	switch tag {
+	case "!!null", "!!bool", "!!int", "!!float", "!!str", "!!map", "!!seq", "!!binary", "!!timestamp", "!!merge":
+		return true
+	}
+	return false
+}
+
+// value converts one node: mappings nested in lists become structs.
+func (y *yamlReader) value(n *yaml.Node, depth int) (HParamValue, error) {
+	n, err := y.visit(n, depth)
+	if err != nil {
+		return HParamValue{}, err
+	}
+	tag := n.ShortTag()
+	switch n.Kind {
+	case yaml.SequenceNode:
+		v := HParamValue{Kind: ListValue, List: []HParamValue{}}
+		for _, c := range n.Content {
+			e, err := y.value(c, depth+1)
+			if err != nil {
+				return HParamValue{}, err
+			}
+			v.List = append(v.List, e)
+		}
+		return v, nil
+	case yaml.MappingNode:
+		if !isCoreTag(tag) {
+			return HParamValue{Kind: StringValue, Str: tag}, nil
+		}
+		fields := map[string]HParamValue{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, err := y.value(n.Content[i], depth+1)
+			if err != nil {
+				return HParamValue{}, err
+			}
+			e, err := y.value(n.Content[i+1], depth+1)
+			if err != nil {
+				return HParamValue{}, err
+			}
+			fields[k.String()] = e
+		}
+		v := HParamValue{Kind: StructValue}
+		for _, name := range slices.Sorted(maps.Keys(fields)) {
+			v.Fields = append(v.Fields, HParamField{Name: name, Value: fields[name]})
+		}
+		return v, nil
+	case yaml.ScalarNode:
+		switch tag {
+		case "!!null":
+			return HParamValue{Kind: NullValue}, nil
+		case "!!bool":
+			var b bool
+			if err := n.Decode(&b); err == nil {
+				return HParamValue{Kind: BoolValue, Bool: b}, nil
+			}
+		case "!!int", "!!float":
+			var x float64
+			if err := n.Decode(&x); err == nil {
+				return HParamValue{Kind: NumberValue, Number: x}, nil
+			}
+		case "!!str", "!!binary", "!!timestamp":
+		default:
+			if n.Value == "" {
+				return HParamValue{Kind: StringValue, Str: tag}, nil
+			}
+			return HParamValue{Kind: StringValue, Str: tag + " " + n.Value}, nil
+		}
+		return HParamValue{Kind: StringValue, Str: n.Value}, nil
+	}
+	return HParamValue{Kind: NullValue}, nil
+}

@@ -1,0 +1,89 @@
+package collect
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// layoutTag is the tag of the custom-scalars layout.
+const layoutTag = "custom_scalars__config__"
+
+// Layout is a run's custom-scalars dashboard (FORMATS.md section 6): charts
+// of scalar tags, grouped in categories.
+type Layout struct {
+	Categories []LayoutCategory
+}
+
+// LayoutCategory is a titled group of charts; Closed ones start collapsed.
+type LayoutCategory struct {
+	Title  string
+	Closed bool
+	Charts []LayoutChart
+}
+
+// LayoutChart is one chart: a multiline chart draws every scalar tag that
+// one of its regular expressions (Go's RE2 syntax covers the usual ones)
+// matches; a margin chart draws each series' value tag with a band between
+// its lower and upper tags. A chart whose writer set neither has both nil.
+type LayoutChart struct {
+	Title     string
+	Multiline []string
+	Margin    []MarginSeries
+}
+
+// MarginSeries names the scalar tags of one series of a margin chart.
+type MarginSeries struct {
+	Value, Lower, Upper string
+}
+
+// addLayout reads a custom-scalars layout: a string tensor whose first
+// string is a serialized Layout. A run that writes several keeps the last
+// one, as TensorBoard reads only the latest value of the tag in each run
+// (it then merges the runs' layouts, joining categories of the same
+// title; that is left to whoever shows them).
+func (rr *runReader) addLayout(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState) error {
+	if v.GetTag() != layoutTag {
+		return fmt.Errorf("custom_scalars value outside the tag %q; ignored", layoutTag)
+	}
+	s := v.GetTensor().GetStringVal()
+	if len(s) == 0 {
+		return errors.New("custom scalars layout: no serialized layout in the tensor")
+	}
+	l, err := decodeLayout(s[0])
+	if err != nil {
+		return err
+	}
+	rr.run.Layout = l
+	return nil
+}
+
+// decodeLayout decodes a serialized Layout.
+func decodeLayout(b []byte) (*Layout, error) {
+	var pl eventpb.Layout
+	if err := proto.Unmarshal(b, &pl); err != nil {
+		return nil, fmt.Errorf("custom scalars layout: %w", err)
+	}
+	l := &Layout{Categories: []LayoutCategory{}}
+	for _, c := range pl.GetCategory() {
+		cat := LayoutCategory{Title: c.GetTitle(), Closed: c.GetClosed(), Charts: []LayoutChart{}}
+		for _, ch := range c.GetChart() {
+			chart := LayoutChart{Title: ch.GetTitle()}
+			switch x := ch.GetContent().(type) {
+			case *eventpb.Chart_Multiline:
+				chart.Multiline = append([]string{}, x.Multiline.GetTag()...)
+			case *eventpb.Chart_Margin:
+				chart.Margin = []MarginSeries{}
+				for _, s := range x.Margin.GetSeries() {
+					chart.Margin = append(chart.Margin, MarginSeries{Value: s.GetValue(), Lower: s.GetLower(), Upper: s.GetUpper()})
+				}
+			}
+			cat.Charts = append(cat.Charts, chart)
+		}
+		l.Categories = append(l.Categories, cat)
+	}
+	return l, nil
+}

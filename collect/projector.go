@@ -1,0 +1,98 @@
+package collect
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/trainreport/trainreport/collect/discover"
+	"github.com/trainreport/trainreport/collect/projector"
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// The projector's model, defined beside its reader in package projector
+// (FORMATS.md sections 7 and 9).
+type (
+	// Embedding is one set of points for the projector.
+	Embedding = projector.Embedding
+	// Exception is the series of one tag of an exception projector.
+	Exception = projector.Exception
+	// ExceptionEntry is the watched tensor of one step.
+	ExceptionEntry = projector.ExceptionEntry
+)
+
+// sideInput is what discovery found beside a run's event files, handed from
+// Collect to the run reader.
+type sideInput struct {
+	root  string // the log directory on disk: no file a config names may leave it
+	files []discover.SideFile
+}
+
+// finishProjector reads the run's side files: projector configs and the
+// files they name, OneFlow projector files, and the projector values of
+// TS-VIS projector event files (whose other records the event reader has
+// read).
+func (rr *runReader) finishProjector() {
+	run := rr.run
+	in := run.side
+	run.side = sideInput{}
+	if len(in.files) == 0 {
+		return
+	}
+	root, err := projector.NewRoot(in.root)
+	if err != nil {
+		run.Warnings = append(run.Warnings, Warning{File: in.root, Offset: -1, Msg: fmt.Sprintf("projector files not read: %v", err)})
+		return
+	}
+	exceptions := map[string]*series.List[ExceptionEntry]{}
+	source := map[string]string{}
+	for _, sf := range in.files {
+		var res projector.Result
+		switch sf.Kind {
+		case discover.ProjectorConfig:
+			res = projector.ReadConfig(root, sf.Path)
+		case discover.OneFlowEmbeddings, discover.OneFlowExceptions:
+			res = projector.ReadOneFlow(root, sf.Path, sf.Kind == discover.OneFlowExceptions)
+		case discover.TSVISProjector:
+			res = projector.ReadTSVIS(root, sf.Path)
+		default:
+			continue
+		}
+		for _, p := range res.Problems {
+			run.Warnings = append(run.Warnings, Warning{File: p.File, Offset: p.Offset, Msg: p.Msg})
+		}
+		run.Embeddings = append(run.Embeddings, res.Embeddings...)
+		records := len(res.Embeddings)
+		for _, ex := range res.Exceptions {
+			l := exceptions[ex.Tag]
+			if l == nil {
+				l = &series.List[ExceptionEntry]{}
+				exceptions[ex.Tag], source[ex.Tag] = l, ex.Source
+			}
+			for _, e := range ex.Entries {
+				l.Add(e.Step, e, rr.keepAll)
+			}
+			records += len(ex.Entries)
+		}
+		if sf.Kind == discover.TSVISProjector {
+			continue // listed in Files, with the event reader's status
+		}
+		f := File{Rel: sf.Rel, Size: sf.Size, Records: records, Status: "ok"}
+		switch {
+		case sf.Size == 0:
+			f.Status = "empty"
+		case res.Damaged:
+			f.Status = "damaged"
+		}
+		run.SideFiles = append(run.SideFiles, f)
+	}
+	slices.SortStableFunc(run.Embeddings, func(a, b *Embedding) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Step, b.Step))
+	})
+	for _, tag := range slices.Sorted(maps.Keys(exceptions)) {
+		l := exceptions[tag]
+		run.Exceptions = append(run.Exceptions, &Exception{Tag: tag, Source: source[tag], Entries: l.Items, Dropped: l.Dropped})
+		run.Restarts += l.Dropped
+	}
+}

@@ -1,0 +1,391 @@
+package projector
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // sprite formats whose size DecodeConfig reads
+	_ "image/png"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/prototext"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// ConfigName is the projector config's file name.
+const ConfigName = "projector_config.pbtxt"
+
+// assetsDir is where TensorBoard also looks for ConfigName, below the run
+// directory.
+const assetsDir = "plugins/org_tensorflow_tensorboard_projector"
+
+// maxSpriteSide is the largest sprite side TensorBoard's projector draws.
+const maxSpriteSide = 8192
+
+// ReadConfig reads a projector_config.pbtxt and the files its embeddings
+// name (FORMATS.md section 7). Paths are relative to the config's directory;
+// when a file is not found there and the config sits in the run's
+// plugins/org_tensorflow_tensorboard_projector/ directory, the run directory
+// is tried too. Embeddings are listed even when their tensor cannot be read
+// (a TensorFlow checkpoint, a refused or missing file); Problems say why.
+func ReadConfig(root *Root, configPath string) Result {
+	var res Result
+	configPath, _ = filepath.Abs(configPath)
+	rel := root.Rel(configPath)
+	b, err := readSmall(configPath, MaxConfigBytes)
+	if err != nil {
+		res.Damaged = true
+		res.problem(rel, -1, "cannot read the projector config: %v", err)
+		return res
+	}
+	return readConfig(root, configPath, rel, b)
+}
+
+// readConfig reads the config b of the file configPath (absolute).
+func readConfig(root *Root, configPath, rel string, b []byte) Result {
+	var res Result
+	var cfg eventpb.ProjectorConfig
+	if err := (prototext.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, &cfg); err != nil {
+		res.Damaged = true
+		res.problem(rel, -1, "malformed projector config (protobuf text format): %v", err)
+		return res
+	}
+	cr := &configReader{root: root, res: &res, rel: rel, dir: filepath.Dir(configPath), cfg: &cfg,
+		metadata: map[string]*Metadata{}}
+	cr.runDir = cr.dir
+	if d := filepath.ToSlash(cr.dir); strings.HasSuffix(d, "/"+assetsDir) {
+		cr.runDir = filepath.Clean(filepath.FromSlash(strings.TrimSuffix(d, assetsDir)))
+	}
+	for _, info := range cfg.GetEmbeddings() {
+		res.Embeddings = append(res.Embeddings, cr.embedding(info))
+	}
+	cr.checkpointProblem()
+	return res
+}
+
+// configReader reads the embeddings of one config.
+type configReader struct {
+	root        *Root
+	res         *Result
+	rel         string // the config, relative to the log directory
+	dir, runDir string // the config's directory, the run's
+	cfg         *eventpb.ProjectorConfig
+
+	checkpoint *string              // resolved once, when first needed
+	inCkpt     []string             // the embeddings whose tensor is in it
+	metadata   map[string]*Metadata // by file: embeddings often share one
+}
+
+func (cr *configReader) problem(format string, args ...any) {
+	cr.res.problem(cr.rel, -1, format, args...)
+}
+
+// resolve finds a file named by the config.
+func (cr *configReader) resolve(name string) (string, error) {
+	p, err := cr.root.Resolve(cr.dir, name)
+	if errors.Is(err, fs.ErrNotExist) && cr.runDir != cr.dir {
+		if q, err2 := cr.root.Resolve(cr.runDir, name); err2 == nil {
+			return q, nil
+		}
+	}
+	return p, err
+}
+
+func (cr *configReader) embedding(info *eventpb.EmbeddingInfo) *Embedding {
+	e := &Embedding{Name: info.GetTensorName(), Source: SourceConfig, File: cr.rel}
+	if e.Name == "" && info.GetTensorPath() != "" {
+		e.Name = path.Base(strings.ReplaceAll(info.GetTensorPath(), `\`, "/")) // TensorBoard's rule
+	}
+	for _, p := range []string{info.GetTensorPath(), info.GetMetadataPath(), info.GetSprite().GetImagePath()} {
+		if step, ok := layoutStep(p); ok {
+			e.Step = step
+			break
+		}
+	}
+	for _, d := range info.GetTensorShape() {
+		e.Shape = append(e.Shape, int64(d))
+	}
+	if info.GetTensorPath() != "" {
+		cr.tensor(e, info)
+	} else {
+		e.Checkpoint = cr.checkpointName()
+		cr.inCkpt = append(cr.inCkpt, e.Name)
+	}
+	if mp := info.GetMetadataPath(); mp != "" {
+		e.Metadata = cr.readMetadata(e, mp)
+	}
+	if sp := info.GetSprite(); sp.GetImagePath() != "" {
+		e.Sprite = cr.sprite(e, sp)
+	}
+	return e
+}
+
+// checkpointProblem says, once per config, which embeddings have no points
+// because their tensors are in a TensorFlow checkpoint.
+func (cr *configReader) checkpointProblem() {
+	if len(cr.inCkpt) == 0 {
+		return
+	}
+	where := "a TensorFlow checkpoint, but none was found"
+	if c := cr.checkpointName(); c != "" {
+		where = fmt.Sprintf("TensorFlow checkpoint %q", c)
+	}
+	names := make([]string, len(cr.inCkpt))
+	for i, n := range cr.inCkpt {
+		names[i] = strconv.Quote(n)
+	}
+	if len(names) == 1 {
+		cr.problem("embedding %s: its tensor is in %s; checkpoint tensors are not read, so it has no points (its metadata is read)", names[0], where)
+		return
+	}
+	cr.problem("embeddings %s: their tensors are in %s; checkpoint tensors are not read, so they have no points (their metadata is read)", strings.Join(names, ", "), where)
+}
+
+// layoutStep reads the step from PyTorch's and tensorboardX's
+// <step:05d>/<tag>/<file> layout.
+func layoutStep(p string) (int64, bool) {
+	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+	if len(parts) < 3 || !allDigits(parts[0]) {
+		return 0, false
+	}
+	step, err := strconv.ParseInt(parts[0], 10, 64)
+	return step, err == nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// tensor locates an embedding's tensor file: a TSV, or raw float32 shaped
+// by tensor_shape when the file is not text.
+func (cr *configReader) tensor(e *Embedding, info *eventpb.EmbeddingInfo) {
+	p, err := cr.resolve(info.GetTensorPath())
+	if err != nil {
+		cr.problem("embedding %q: tensor file: %v", e.Name, err)
+		return
+	}
+	frel := cr.root.Rel(p)
+	f, err := openRegular(p)
+	if err != nil {
+		cr.problem("embedding %q: tensor file: %v", e.Name, err)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		cr.problem("embedding %q: tensor file: %v", e.Name, err)
+		return
+	}
+	head := make([]byte, sniffSize)
+	n, _ := io.ReadFull(f, head)
+	if isText(head[:n]) {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			cr.problem("embedding %q: tensor file: %v", e.Name, err)
+			return
+		}
+		rows, dims, err := parseTSV(f, nil)
+		if err != nil {
+			off := int64(-1)
+			var le *lineError
+			if errors.As(err, &le) {
+				off = le.Offset
+			}
+			cr.res.problem(frel, off, "tensor of embedding %q refused: %v", e.Name, err)
+			return
+		}
+		shape := []int64{int64(rows), int64(dims)}
+		if len(e.Shape) > 0 && !equalShape(e.Shape, shape) {
+			cr.problem("embedding %q: tensor_shape %v, but %s holds %v", e.Name, e.Shape, frel, shape)
+		}
+		e.Shape = shape
+		e.Points = &TensorRef{Path: p, Format: FormatTSV, DType: "float32", Shape: shape, Length: fi.Size()}
+		return
+	}
+	// Binary: raw little-endian float32, shaped by tensor_shape.
+	if len(e.Shape) != 2 || e.Shape[0] <= 0 || e.Shape[1] <= 0 {
+		cr.problem("embedding %q: %s is binary, which needs a tensor_shape of [points, dims] (have %v)", e.Name, frel, e.Shape)
+		return
+	}
+	if e.Shape[0] > MaxPoints || e.Shape[1] > MaxDims {
+		cr.problem("embedding %q refused: shape %v is over the limit of %d points of %d values", e.Name, e.Shape, MaxPoints, MaxDims)
+		return
+	}
+	if want := e.Shape[0] * e.Shape[1] * 4; fi.Size() != want {
+		cr.problem("embedding %q: %s holds %d bytes; tensor_shape %v of float32 needs %d", e.Name, frel, fi.Size(), e.Shape, want)
+		return
+	}
+	e.Points = &TensorRef{Path: p, Format: FormatRaw, DType: "float32", Shape: e.Shape, Length: fi.Size()}
+}
+
+func equalShape(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkpointName names the checkpoint that holds tensors without a tensor
+// file: model_checkpoint_path, else the latest checkpoint of
+// model_checkpoint_dir or of the run directory (TensorFlow's `checkpoint`
+// state file), as TensorBoard looks for it. It is "" when there is none.
+func (cr *configReader) checkpointName() string {
+	if cr.checkpoint != nil {
+		return *cr.checkpoint
+	}
+	name := cr.findCheckpoint()
+	cr.checkpoint = &name
+	return name
+}
+
+func (cr *configReader) findCheckpoint() string {
+	if p := cr.cfg.GetModelCheckpointPath(); p != "" {
+		return cr.display(cr.dir, p)
+	}
+	dir := cr.runDir
+	if d := cr.cfg.GetModelCheckpointDir(); d != "" {
+		p, err := cr.resolve(d)
+		if err != nil {
+			cr.problem("model_checkpoint_dir: %v", err)
+			return d
+		}
+		dir = p
+	}
+	state := filepath.Join(dir, "checkpoint")
+	b, err := readSmall(state, MaxConfigBytes)
+	if err != nil {
+		return ""
+	}
+	var cs eventpb.CheckpointState
+	if err := (prototext.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, &cs); err != nil {
+		cr.res.problem(cr.root.Rel(state), -1, "malformed checkpoint state: %v", err)
+		return ""
+	}
+	if p := cs.GetModelCheckpointPath(); p != "" {
+		return cr.display(dir, p)
+	}
+	return ""
+}
+
+// display names a checkpoint prefix: relative to the log directory when it
+// lies inside, else as written.
+func (cr *configReader) display(dir, name string) string {
+	p := filepath.FromSlash(strings.ReplaceAll(name, `\`, "/"))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return name
+	}
+	if rel := cr.root.Rel(abs); rel != filepath.ToSlash(abs) {
+		return rel
+	}
+	return name
+}
+
+func (cr *configReader) readMetadata(e *Embedding, name string) *Metadata {
+	p, err := cr.resolve(name)
+	if err != nil {
+		cr.problem("embedding %q: metadata file: %v", e.Name, err)
+		return nil
+	}
+	md, ok := cr.metadata[p]
+	if !ok {
+		md = cr.parseMetadataFile(p)
+		cr.metadata[p] = md
+	}
+	if md != nil && e.Points != nil && len(md.Rows) != e.NumPoints() {
+		cr.problem("embedding %q: %d points but %d metadata rows in %s", e.Name, e.NumPoints(), len(md.Rows), md.File)
+	}
+	return md
+}
+
+func (cr *configReader) parseMetadataFile(p string) *Metadata {
+	frel := cr.root.Rel(p)
+	b, err := readSmall(p, MaxMetadataBytes)
+	if err != nil {
+		cr.res.problem(frel, -1, "metadata file refused: %v", err)
+		return nil
+	}
+	md, ragged, err := parseMetadata(b)
+	if err != nil {
+		cr.res.problem(frel, -1, "metadata file refused: %v", err)
+		return nil
+	}
+	md.File = frel
+	if ragged > 0 {
+		cr.res.problem(frel, -1, "%d rows do not have one value per column (%d columns); padded or cut", ragged, len(md.Columns))
+	}
+	return md
+}
+
+func (cr *configReader) sprite(e *Embedding, sp *eventpb.SpriteMetadata) *Sprite {
+	p, err := cr.resolve(sp.GetImagePath())
+	if err != nil {
+		cr.problem("embedding %q: sprite: %v", e.Name, err)
+		return nil
+	}
+	s := &Sprite{Path: p, File: cr.root.Rel(p)}
+	if d := sp.GetSingleImageDim(); len(d) == 2 && d[0] > 0 && d[1] > 0 && d[0] <= maxSpriteSide && d[1] <= maxSpriteSide {
+		s.SingleImageDim = [2]int{int(d[0]), int(d[1])}
+	} else {
+		cr.problem("embedding %q: sprite single_image_dim %v is not [width, height]", e.Name, d)
+	}
+	f, err := openRegular(p)
+	if err != nil {
+		cr.problem("embedding %q: sprite: %v", e.Name, err)
+		return nil
+	}
+	defer f.Close()
+	ic, format, err := image.DecodeConfig(f)
+	if err != nil {
+		cr.res.problem(s.File, -1, "sprite of embedding %q is not a PNG or JPEG image: %v", e.Name, err)
+		return nil
+	}
+	s.Format, s.Width, s.Height = format, ic.Width, ic.Height
+	if s.Width > maxSpriteSide || s.Height > maxSpriteSide {
+		cr.res.problem(s.File, -1, "sprite of %dx%d pixels is over the %d-pixel side TensorBoard draws", s.Width, s.Height, maxSpriteSide)
+	}
+	if w, h := s.SingleImageDim[0], s.SingleImageDim[1]; w > 0 && e.NumPoints() > 0 {
+		if capacity := (s.Width / w) * (s.Height / h); capacity < e.NumPoints() {
+			cr.res.problem(s.File, -1, "sprite holds %d thumbnails of %dx%d, fewer than the %d points of embedding %q", capacity, w, h, e.NumPoints(), e.Name)
+		}
+	}
+	return s
+}
+
+// readSmall reads a whole regular file of at most limit bytes.
+func readSmall(p string, limit int64) ([]byte, error) {
+	f, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes (%w)", limit, errTooLarge)
+	}
+	return b, nil
+}

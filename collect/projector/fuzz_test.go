@@ -1,0 +1,116 @@
+package projector
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// FuzzProjectorConfig feeds arbitrary text to the config reader, in a log
+// directory with a few files to name. It must never panic, never name a
+// file outside the log directory, and never keep more than the limits.
+func FuzzProjectorConfig(f *testing.F) {
+	for _, s := range []string{
+		`embeddings { tensor_name: "a" tensor_path: "t.tsv" metadata_path: "m.tsv" sprite { image_path: "s.png" single_image_dim: [1, 1] } }`,
+		`embeddings { tensor_name: "b" tensor_path: "t.bin" tensor_shape: [2, 2] }`,
+		`embeddings { tensor_path: "../outside.tsv" metadata_path: "/etc/passwd" }`,
+		`model_checkpoint_dir: ".." embeddings { tensor_name: "c" }`,
+		`embeddings { tensor_name: "d" tensor_path: "t.bin" tensor_shape: [4294967295, 4294967295] }`,
+		"embeddings {\n",
+	} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	logs := filepath.Join(dir, "logs")
+	files := map[string][]byte{
+		"t.tsv": []byte("1\t2\n3\t4\n"),
+		"t.bin": float32LE(1, 2, 3, 4),
+		"m.tsv": []byte("a\tb\nx\ty\nz\tw\n"),
+		"s.png": {0x89, 'P', 'N', 'G'},
+	}
+	for name, b := range files {
+		p := filepath.Join(logs, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "outside.tsv"), []byte("1\t2\n"), 0o644)
+	root, err := NewRoot(logs)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res := readConfig(root, filepath.Join(root.dir, ConfigName), ConfigName, b)
+		for _, e := range res.Embeddings {
+			if e.Points != nil {
+				if _, ok := within(root.real, e.Points.Path); !ok {
+					t.Fatalf("points from %s, outside the log directory", e.Points.Path)
+				}
+				if e.NumPoints() > MaxPoints || e.Dims() > MaxDims {
+					t.Fatalf("shape %v kept", e.Shape)
+				}
+				if _, err := e.Load(); err != nil {
+					t.Fatalf("Load: %v", err)
+				}
+			}
+			if e.Metadata != nil && e.Metadata.File != "m.tsv" && e.Metadata.File != "t.tsv" {
+				t.Fatalf("metadata from %s", e.Metadata.File)
+			}
+		}
+	})
+}
+
+// FuzzOneFlowProjector feeds arbitrary bytes to the OneFlow and TS-VIS
+// projector readers. They must never panic, and every span they keep must
+// lie inside the input.
+func FuzzOneFlowProjector(f *testing.F) {
+	good := func(sp *eventpb.OneFlowSummaryProjector) []byte {
+		b, err := proto.Marshal(sp)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	f.Add(good(&eventpb.OneFlowSummaryProjector{Projector: []*eventpb.OneFlowProjector{{
+		Tag: "x", Step: 1, Value: numpy("float32", []int64{2, 2}, float32LE(1, 2, 3, 4)),
+		Label: numpy("<U1", []int64{2}, utf32(1, "a", "b"))}}}), false)
+	f.Add(good(&eventpb.OneFlowSummaryProjector{Metadata: &eventpb.OneFlowMetaData{Type: eventpb.OneFlowMetaData_EXCEPTION},
+		Projector: []*eventpb.OneFlowProjector{{Tag: "g", Value: numpy("float64", []int64{1}, float64LE(1))}}}), true)
+	f.Add([]byte{0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, false)
+	f.Fuzz(func(t *testing.T, b []byte, exceptions bool) {
+		p := "/nonexistent/projector.1.log"
+		var res Result
+		readOneFlow(&res, bytes.NewReader(b), int64(len(b)), p, "projector.1.log", exceptions)
+		check := func(r TensorRef) {
+			if r.Offset < 0 || r.Length < 0 || r.Offset+r.Length > int64(len(b)) {
+				t.Fatalf("span %d+%d outside %d bytes", r.Offset, r.Length, len(b))
+			}
+		}
+		for _, e := range res.Embeddings {
+			if e.Points != nil {
+				check(*e.Points)
+			}
+			if e.Sample != nil {
+				check(e.Sample.Tensor)
+			}
+			if e.Metadata != nil && len(e.Metadata.Rows) > MaxPoints {
+				t.Fatalf("%d labels kept", len(e.Metadata.Rows))
+			}
+		}
+		for _, ex := range res.Exceptions {
+			for _, en := range ex.Entries {
+				check(en.Tensor)
+			}
+		}
+		// The same bytes as the projector value of a TS-VIS record.
+		var ts Result
+		w := &wire{r: bytes.NewReader(b), end: int64(len(b))}
+		tsvisValue(&ts, bytes.NewReader(b), w, 1, 0, p, "x", map[string]*Sample{})
+	})
+}
