@@ -10,6 +10,9 @@ import (
 	"slices"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
+	"github.com/trainreport/trainreport/collect/event"
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 )
 
@@ -226,4 +229,25 @@ func TestWavInfo(t *testing.T) {
 	for _, bad := range [][]byte{nil, []byte("RIFF"), []byte("RIFF\x00\x00\x00\x00WAVEdata\xff\xff\xff\xff")} {
 		wavInfo(bad) // must not panic
 	}
+}
+
+// FuzzPluginContent feeds arbitrary bytes to the small decoders of plugin
+// contents and payloads: PR-curve metadata, custom-scalar layouts, WAV
+// headers, image headers and numeric or string tensors. None may panic.
+func FuzzPluginContent(f *testing.F) {
+	f.Add([]byte{0x10, 0x80, 0x01})                   // num_thresholds = 128
+	f.Add(mediaWAV(8000, 10))                         // a clip
+	f.Add([]byte("\x12\x06\x0a\x04loss"))             // a layout category
+	f.Add([]byte("\x08\x01\x12\x04\x12\x02\x08\x03")) // a tensor header
+	f.Fuzz(func(t *testing.T, b []byte) {
+		prThresholds(b)
+		decodeLayout(b)
+		wavInfo(b)
+		imageConfig(b)
+		var tp pb.TensorProto
+		if proto.Unmarshal(b, &tp) == nil {
+			event.Values(&tp)
+			event.Strings(&tp)
+		}
+	})
 }

@@ -57,6 +57,10 @@ func Shape(t *eventpb.TensorProto) []int64 {
 // allocated for it: a shape is only a claim, the bytes are what is there.
 const maxElements = 1 << 28
 
+// maxFill bounds a tensor whose shape one stored value fills: nothing in
+// the file backs the elements, so their number must be bounded on its own.
+const maxFill = 1 << 20
+
 // Values decodes the elements of a numeric tensor, row-major, as float64:
 // from tensor_content when it is set, else from the typed value fields,
 // where a single value fills the whole shape.
@@ -108,7 +112,7 @@ func Values(t *eventpb.TensorProto) ([]float64, error) {
 	switch {
 	case int64(len(typed)) == n:
 		return typed, nil
-	case len(typed) == 1:
+	case len(typed) == 1 && n <= maxFill:
 		out := make([]float64, n)
 		for i := range out {
 			out[i] = typed[0]
@@ -173,7 +177,7 @@ func Strings(t *eventpb.TensorProto) ([][]byte, error) {
 	switch {
 	case int64(len(s)) == n:
 		return s, nil
-	case len(s) == 1 && n > 0 && n <= maxElements:
+	case len(s) == 1 && n > 0 && n <= maxFill:
 		out := make([][]byte, n)
 		for i := range out {
 			out[i] = s[0]
