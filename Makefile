@@ -3,8 +3,11 @@ GO        ?= go
 BUF_VERSION          := v1.57.2
 PROTOC_GEN_GO_VERSION := v1.36.12
 TOOLS     := $(CURDIR)/.tools
+PYTHON    ?= python3
+VENV      := $(CURDIR)/.cache/venv
+PY_DEPS   := tensorboard==2.21.0
 
-.PHONY: all build test demo generate bench fmt vet clean test-deps
+.PHONY: all build test demo generate bench bench-peers bench-logs bench-venv fmt vet clean test-deps test-python
 
 all: build
 
@@ -18,15 +21,21 @@ demo:
 	$(GO) run ./cmd/trainreport -o report examples/demo/logs
 	@echo "open report/index.html"
 
-# test runs every test, installing what the browser tests need first.
-test: test-deps
+# test runs every test, installing what the browser tests and the
+# comparison with TensorBoard's own reader need first.
+test: test-deps test-python
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	TRAINREPORT_PYTHON=$(VENV)/bin/python $(GO) test -count=1 ./...
 
 # test-deps installs Debian's chromium for the real-browser tests when it is
 # missing (CI machines start without it).
 test-deps:
 	@command -v chromium >/dev/null 2>&1 || sh ./.ci/install-chromium
+
+# test-python makes a virtual environment holding TensorBoard's reader for
+# collect's TestAgreesWithTensorBoard; it does nothing once it is there.
+test-python:
+	@PYTHON=$(PYTHON) sh ./.ci/python-venv $(VENV) $(PY_DEPS)
 
 # generate rebuilds the Go code of our .proto files with pinned tools.
 generate:
@@ -34,8 +43,46 @@ generate:
 	GOBIN=$(TOOLS) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	cd collect/eventpb && PATH="$(TOOLS):$$PATH" buf generate
 
+# bench runs the Go micro-benchmarks, then cmd/benchpeers: trainreport
+# against TensorBoard's Rust and Python loaders and tbparse on a generated
+# log directory (examples/synth; generated once under .cache/bench-logs and
+# reused), with the peers installed in .cache/bench-venv. The default is the
+# documented size, 8 runs x 10 scalar tags x 250,000 steps plus 2 histogram
+# and 1 image tag per run; `make bench BENCH_STEPS=25000` is a quick one.
+# BENCH_FLAGS passes flags to benchpeers (e.g. -tools crc,collect,report,tb-rust
+# -repeat 5); `make bench-peers` skips the Go micro-benchmarks.
+BENCH_RUNS      ?= 8
+BENCH_TAGS      ?= 10
+BENCH_STEPS     ?= 250000
+BENCH_HISTOGRAM ?= 2
+BENCH_IMAGE     ?= 1
+BENCH_FLAGS     ?=
+BENCH_LOGDIR    := .cache/bench-logs/r$(BENCH_RUNS)-t$(BENCH_TAGS)-s$(BENCH_STEPS)-h$(BENCH_HISTOGRAM)-i$(BENCH_IMAGE)
+BENCH_VENV      := $(CURDIR)/.cache/bench-venv
+BENCH_PY_DEPS   := tensorboard==2.21.0 tbparse==0.0.9
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@$(MAKE) --no-print-directory bench-peers
+
+bench-peers: build bench-venv bench-logs
+	$(GO) run ./cmd/benchpeers -trainreport bin/trainreport -python $(BENCH_VENV)/bin/python $(BENCH_FLAGS) $(BENCH_LOGDIR)
+
+# bench-logs generates $(BENCH_LOGDIR) unless it is there (written aside,
+# then renamed, so an interrupted run leaves nothing half-written).
+bench-logs:
+	@test -d $(BENCH_LOGDIR) || { rm -rf $(BENCH_LOGDIR).tmp && \
+	  $(GO) run ./examples/synth -runs $(BENCH_RUNS) -tags $(BENCH_TAGS) -steps $(BENCH_STEPS) \
+	    -histogram-tags $(BENCH_HISTOGRAM) -image-tags $(BENCH_IMAGE) -o $(BENCH_LOGDIR).tmp && \
+	  mv $(BENCH_LOGDIR).tmp $(BENCH_LOGDIR); }
+
+# bench-venv makes the virtual environment of the peers (pinned TensorBoard,
+# which brings tensorboard-data-server, its Rust loader, and tbparse); it
+# does nothing once it holds those versions.
+bench-venv:
+	@$(BENCH_VENV)/bin/python -c "import sys, tensorboard, tensorboard_data_server, tbparse.version as t; \
+	  sys.exit(tensorboard.__version__ != '2.21.0' or t.VERSION != '0.0.9')" >/dev/null 2>&1 || \
+	  { rm -rf $(BENCH_VENV) && PYTHON=$(PYTHON) sh ./.ci/python-venv $(BENCH_VENV) $(BENCH_PY_DEPS); }
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go' | grep -v '\.pb\.go$$')

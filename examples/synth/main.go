@@ -2,16 +2,31 @@
 // trainreport: runs x tags x steps scalar points, half of the runs as TF1
 // simple_value events and half as TF2 rank-0 float32 tensors with the
 // scalars plugin, one event per step holding every tag, as Keras and
-// PyTorch loops write them. The output is deterministic.
+// PyTorch loops write them. With -histogram-tags and -image-tags each run
+// also gets TF1 HistogramProto histograms (30 buckets) every
+// -histogram-every steps and small TF1 Summary.Image PNGs every
+// -image-every steps, in the same event as that step's scalars, after them.
+// The output is deterministic: the same flags give byte-identical files.
 //
 //	go run ./examples/synth -runs 8 -tags 10 -steps 12500 -o /tmp/big   # 1,000,000 points
+//
+// The benchmark log directory of `make bench` (cmd/benchpeers) is
+//
+//	go run ./examples/synth -runs 8 -tags 10 -steps 250000 -histogram-tags 2 -image-tags 1 -o DIR
+//
+// 20,000,000 scalar points, 40,000 histograms and 2,000 images in about
+// 640 MB; `make bench BENCH_STEPS=25000` uses a tenth of it.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"log"
 	"math"
 	"math/rand/v2"
@@ -24,31 +39,67 @@ import (
 	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
+// histBuckets is the number of buckets of every histogram.
+const histBuckets = 30
+
+type config struct {
+	tags, steps       int
+	histTags, imgTags int
+	histEvery         int
+	imgEvery          int
+	imgSize           int
+}
+
 func main() {
 	runs := flag.Int("runs", 8, "number of runs")
 	tags := flag.Int("tags", 10, "scalar tags per run")
 	steps := flag.Int("steps", 12500, "steps per tag")
+	histTags := flag.Int("histogram-tags", 0, "histogram tags per run (TF1 HistogramProto, 30 buckets)")
+	histEvery := flag.Int("histogram-every", 100, "write the histograms every `N` steps")
+	imgTags := flag.Int("image-tags", 0, "image tags per run (TF1 Summary.Image, PNG)")
+	imgEvery := flag.Int("image-every", 1000, "write the images every `N` steps")
+	imgSize := flag.Int("image-size", 16, "images are `N` x N pixels")
 	out := flag.String("o", "", "output `DIR` (must not exist)")
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("synth: -o DIR is required")
 	}
+	if *runs < 0 || *tags < 0 || *steps < 0 || *histTags < 0 || *imgTags < 0 ||
+		*histEvery < 1 || *imgEvery < 1 || *imgSize < 1 || *imgSize > 4096 {
+		log.Fatal("synth: counts must be >= 0, intervals and -image-size >= 1 (and the size at most 4096)")
+	}
 	if _, err := os.Stat(*out); err == nil {
 		log.Fatalf("synth: %s exists", *out)
 	}
+	cfg := config{tags: *tags, steps: *steps, histTags: *histTags, imgTags: *imgTags,
+		histEvery: *histEvery, imgEvery: *imgEvery, imgSize: *imgSize}
 	var bytes int64
 	for r := range *runs {
-		n, err := writeRun(filepath.Join(*out, fmt.Sprintf("run%02d", r)), r, *tags, *steps)
+		n, err := writeRun(filepath.Join(*out, fmt.Sprintf("run%02d", r)), r, cfg)
 		if err != nil {
 			log.Fatalf("synth: %v", err)
 		}
 		bytes += n
 	}
-	fmt.Printf("wrote %d runs x %d tags x %d steps = %d points, %.1f MB\n",
-		*runs, *tags, *steps, *runs**tags**steps, float64(bytes)/1e6)
+	fmt.Printf("wrote %d runs x %d tags x %d steps = %d points", *runs, *tags, *steps, *runs**tags**steps)
+	if *histTags > 0 {
+		fmt.Printf(", %d histograms", *runs**histTags*everyCount(*steps, *histEvery))
+	}
+	if *imgTags > 0 {
+		fmt.Printf(", %d images", *runs**imgTags*everyCount(*steps, *imgEvery))
+	}
+	fmt.Printf(", %.1f MB\n", float64(bytes)/1e6)
 }
 
-func writeRun(dir string, run, tags, steps int) (int64, error) {
+// everyCount is how many of the steps 0..steps-1 are multiples of every.
+func everyCount(steps, every int) int {
+	if steps <= 0 {
+		return 0
+	}
+	return (steps-1)/every + 1
+}
+
+func writeRun(dir string, run int, cfg config) (int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
@@ -56,9 +107,13 @@ func writeRun(dir string, run, tags, steps int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	defer f.Close()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	w := tfrecord.NewWriter(bw)
 	rng := rand.New(rand.NewPCG(uint64(run), 42))
+	// The histograms and images draw from their own generator, so that the
+	// scalar values do not depend on -histogram-tags and -image-tags.
+	extra := rand.New(rand.NewPCG(uint64(run), 43))
 	tf2 := run%2 == 1
 	ev := &eventpb.Event{WallTime: 1_700_000_000 + float64(run), What: &eventpb.Event_FileVersion{FileVersion: "brain.Event:2"}}
 	var buf []byte
@@ -72,13 +127,22 @@ func writeRun(dir string, run, tags, steps int) (int64, error) {
 	if err := write(); err != nil {
 		return 0, err
 	}
-	names := make([]string, tags)
+	names := make([]string, cfg.tags)
 	for t := range names {
 		names[t] = fmt.Sprintf("group%d/metric%02d", t%3, t)
 	}
+	histNames := make([]string, cfg.histTags)
+	for h := range histNames {
+		histNames[h] = fmt.Sprintf("weights/layer%d", h)
+	}
+	imgNames := make([]string, cfg.imgTags)
+	for i := range imgNames {
+		imgNames[i] = fmt.Sprintf("samples/image%d", i)
+	}
+	steps := cfg.steps
 	for s := range steps {
 		sum := &eventpb.Summary{}
-		for t := range tags {
+		for t := range cfg.tags {
 			v := float32(math.Exp(-float64(s)/float64(steps)*3)*(1+float64(t)) + rng.NormFloat64()*0.05)
 			val := &eventpb.SummaryValue{Tag: names[t]}
 			if tf2 {
@@ -94,6 +158,21 @@ func writeRun(dir string, run, tags, steps int) (int64, error) {
 			}
 			sum.Value = append(sum.Value, val)
 		}
+		if s%cfg.histEvery == 0 {
+			for h, name := range histNames {
+				sum.Value = append(sum.Value, &eventpb.SummaryValue{Tag: name,
+					Value: &eventpb.SummaryValue_Histo{Histo: histogram(extra, h, float64(s)/float64(max(steps, 1)))}})
+			}
+		}
+		if s%cfg.imgEvery == 0 {
+			for i, name := range imgNames {
+				img, err := pngImage(cfg.imgSize, run, i, s)
+				if err != nil {
+					return 0, err
+				}
+				sum.Value = append(sum.Value, &eventpb.SummaryValue{Tag: name, Value: &eventpb.SummaryValue_Image{Image: img}})
+			}
+		}
 		ev = &eventpb.Event{WallTime: 1_700_000_000 + float64(run) + float64(s)*0.1, Step: int64(s), What: &eventpb.Event_Summary{Summary: sum}}
 		if err := write(); err != nil {
 			return 0, err
@@ -107,4 +186,49 @@ func writeRun(dir string, run, tags, steps int) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), f.Close()
+}
+
+// histogram returns a TF1 histogram of 1000 draws from a normal
+// distribution whose spread narrows as training progresses (progress in
+// [0, 1]), binned as tf.summary.histogram does: bucket_limit holds each
+// bucket's right edge, the last one DBL_MAX.
+func histogram(rng *rand.Rand, tag int, progress float64) *eventpb.HistogramProto {
+	const n = 1000
+	mean := 0.1 * float64(tag)
+	sd := 1.0 - 0.7*progress
+	h := &eventpb.HistogramProto{Min: math.Inf(1), Max: math.Inf(-1), Num: n,
+		BucketLimit: make([]float64, histBuckets), Bucket: make([]float64, histBuckets)}
+	lo, width := -3.0, 6.0/float64(histBuckets-1)
+	for b := range histBuckets - 1 {
+		h.BucketLimit[b] = lo + width*float64(b+1)
+	}
+	h.BucketLimit[histBuckets-1] = math.MaxFloat64
+	for range n {
+		x := mean + sd*rng.NormFloat64()
+		h.Min, h.Max = min(h.Min, x), max(h.Max, x)
+		h.Sum += x
+		h.SumSquares += x * x
+		b := 0
+		for b < histBuckets-1 && x >= h.BucketLimit[b] {
+			b++
+		}
+		h.Bucket[b]++
+	}
+	return h
+}
+
+// pngImage draws a size x size RGB gradient that changes with the run, the
+// tag and the step.
+func pngImage(size, run, tag, step int) (*eventpb.Image, error) {
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			img.Set(x, y, color.RGBA{uint8(x*255/size + step/1000), uint8(y*255/size + 40*run), uint8(60 * tag), 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, img); err != nil {
+		return nil, err
+	}
+	return &eventpb.Image{Height: int32(size), Width: int32(size), Colorspace: 3, EncodedImageString: b.Bytes()}, nil
 }
