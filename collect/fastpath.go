@@ -100,7 +100,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		}
 		b = b[n:]
 		switch {
-		case rr.fastScalar(vb, wall, step):
+		case rr.fastScalar(vb, idx, wall, step):
 		case projector.IsTSVISValue(vb):
 			// A TS-VIS projector record: read with the run's side files.
 		default:
@@ -118,7 +118,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 
 // fastScalar adds a value holding only a tag and a simple_value to a tag
 // already known as a scalar (or new), and reports whether it did.
-func (rr *runReader) fastScalar(vb []byte, wall float64, step int64) bool {
+func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bool {
 	var tag, node, tensor []byte
 	var v float64
 	simple := false
@@ -150,7 +150,7 @@ func (rr *runReader) fastScalar(vb []byte, wall float64, step int64) bool {
 	if len(tag) == 0 {
 		tag = node
 	}
-	ts := rr.tags[string(tag)] // no allocation for a known tag
+	ts := rr.tagAt(idx, tag)
 	f32 := true
 	if tensor != nil {
 		// A TF2 scalar after the value that carried its metadata.
@@ -166,8 +166,9 @@ func (rr *runReader) fastScalar(vb []byte, wall float64, step int64) bool {
 	}
 	switch {
 	case ts == nil:
-		ts = &tagState{kind: KindScalar}
-		rr.tags[string(tag)] = ts
+		ts = &tagState{name: string(tag), kind: KindScalar}
+		rr.tags[ts.name] = ts
+		rr.remember(idx, ts)
 	case ts.kind == "":
 		ts.kind = KindScalar
 	case ts.kind != KindScalar:
@@ -263,4 +264,36 @@ func (rr *runReader) bounds(wall float64, step int64, fileVersion bool) {
 	}
 	run.Start, run.End = min(run.Start, wall), max(run.End, wall)
 	run.FirstStep, run.LastStep = min(run.FirstStep, step), max(run.LastStep, step)
+}
+
+// recentTag is the tag last seen at one position of a summary.
+type recentTag struct {
+	tag string
+	ts  *tagState
+}
+
+// tagAt finds the state of the tag of the idx-th value of a summary.
+// Writers log the same tags in the same order at every step, so the tag
+// last seen at that position usually matches, and a byte comparison
+// saves hashing the tag.
+func (rr *runReader) tagAt(idx int, tag []byte) *tagState {
+	if idx < len(rr.recent) && rr.recent[idx].tag == string(tag) {
+		return rr.recent[idx].ts
+	}
+	ts := rr.tags[string(tag)] // no allocation for a known tag
+	if ts != nil {
+		rr.remember(idx, ts)
+	}
+	return ts
+}
+
+func (rr *runReader) remember(idx int, ts *tagState) {
+	const maxRecent = 256
+	if idx >= maxRecent {
+		return
+	}
+	for len(rr.recent) <= idx {
+		rr.recent = append(rr.recent, recentTag{})
+	}
+	rr.recent[idx] = recentTag{ts.name, ts}
 }

@@ -21,6 +21,7 @@ const maxWarningsPerFile = 20
 
 // tagState is what a run remembers of one tag across its files.
 type tagState struct {
+	name      string
 	metadata  bool // metadata seen
 	plugin    string
 	dataClass eventpb.SummaryMetadata_DataClass
@@ -100,6 +101,7 @@ type runReader struct {
 	sv        eventpb.SummaryValue // reused for values the fast path hands on
 	unmarshal proto.UnmarshalOptions
 	fullOnly  bool // tests: decode every event with the generated code
+	recent    []recentTag
 
 	file       *File
 	fileWarned int
@@ -281,7 +283,7 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	}
 	ts := rr.tags[tag]
 	if ts == nil {
-		ts = &tagState{}
+		ts = &tagState{name: tag}
 		rr.tags[tag] = ts
 	}
 	if md := v.GetMetadata(); md != nil && !ts.metadata {
