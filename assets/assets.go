@@ -1,12 +1,13 @@
 // Package assets embeds the scripts and styles every report page loads:
 // Apache ECharts 5.6.0 (echarts.min.js, from the echarts npm package, with
 // its licence in echarts-LICENSE and echarts-NOTICE), and our own app.js
-// and style.css.
+// and style.css, and each page's own script (<page>.js) and style
+// (<page>.css).
 package assets
 
 import "embed"
 
 // FS holds the files that are copied to a report's assets/ directory.
 //
-//go:embed echarts.min.js echarts-LICENSE echarts-NOTICE app.js style.css
+//go:embed echarts.min.js echarts-LICENSE echarts-NOTICE *.js *.css
 var FS embed.FS

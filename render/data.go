@@ -8,11 +8,21 @@ import (
 	"github.com/trainreport/trainreport/collect"
 )
 
-// dataFiles returns the JSON data of the report: one file per scalar
-// series in the Tianshu shape {tag: [[wall_time, step, value], ...]}, and
-// data/index.json mapping category -> run -> tag -> data file.
+// dataFiles returns the scalar data of the report: one file per series in
+// the Tianshu shape {tag: [[wall_time, step, value], ...]}.
 func (r *Report) dataFiles() []file {
 	var files []file
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			files = append(files, file{"data/" + sv.file, scalarData(sv)})
+		}
+	}
+	return files
+}
+
+// dataIndex returns data/index.json, mapping category -> run -> tag ->
+// data file, with the other pages' shares of data/.
+func (r *Report) dataIndex(pages []*pageData) file {
 	index := dataIndex{Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
 	for _, run := range r.rep.Runs {
 		cat := map[string][]string{}
@@ -24,7 +34,6 @@ func (r *Report) dataFiles() []file {
 	}
 	for _, tv := range r.tags {
 		for _, sv := range tv.series {
-			files = append(files, file{"data/" + sv.file, scalarData(sv)})
 			m := index.Scalars[sv.run.Name]
 			if m == nil {
 				m = map[string]string{}
@@ -37,11 +46,17 @@ func (r *Report) dataFiles() []file {
 			}
 		}
 	}
+	for _, p := range pages {
+		if index.Categories == nil {
+			index.Categories = map[string]map[string]map[string]string{}
+		}
+		index.Categories[p.category] = p.index
+	}
 	b, err := json.MarshalIndent(index, "", " ")
 	if err != nil {
 		panic(err) // only strings and maps: cannot fail
 	}
-	return append(files, file{"data/index.json", append(b, '\n')})
+	return file{"data/index.json", append(b, '\n')}
 }
 
 // dataIndex is data/index.json. Paths are relative to the data directory.
@@ -50,6 +65,9 @@ type dataIndex struct {
 	Runs map[string]indexRun `json:"runs"`
 	// Scalars maps run -> tag -> data file.
 	Scalars map[string]map[string]string `json:"scalar"`
+	// Categories maps every other category ("histogram", "image", ...)
+	// to run -> tag -> data file.
+	Categories map[string]map[string]map[string]string `json:"categories,omitempty"`
 	// Downsampled lists the series whose data file holds fewer points
 	// than the logs because of the per-series cap.
 	Downsampled []downsampledNote `json:"downsampled,omitempty"`

@@ -16,6 +16,19 @@ type page struct {
 	name  string // "index", "scalars", ...
 	title string
 	body  func() (any, error) // the data of its main template
+	// scripts and styles are the page's own assets, loaded after
+	// echarts.min.js, app.js and style.css.
+	scripts, styles []string
+	// data, when set, returns the page's data files.
+	data func() (*pageData, error)
+}
+
+// pageData is a page's share of data/: its files, and for data/index.json
+// its category and run -> tag -> file (relative to data/).
+type pageData struct {
+	category string
+	files    []file
+	index    map[string]map[string]string
 }
 
 func (p page) file() string { return p.name + ".html" }
@@ -23,10 +36,11 @@ func (p page) file() string { return p.name + ".html" }
 // pages lists the report's pages: the overview, then one per category
 // that has data.
 func (r *Report) pages() []page {
-	ps := []page{{"index", "Overview", func() (any, error) { return r.overviewPage(), nil }}}
+	ps := []page{{name: "index", title: "Overview", body: func() (any, error) { return r.overviewPage(), nil }}}
 	if len(r.tags) > 0 {
-		ps = append(ps, page{"scalars", "Scalars", func() (any, error) { return r.scalarsPage() }})
+		ps = append(ps, page{name: "scalars", title: "Scalars", body: func() (any, error) { return r.scalarsPage() }})
 	}
+	// One line per category page, in the order of the navigation.
 	return ps
 }
 
@@ -37,6 +51,8 @@ type layout struct {
 	Nav       []navLink
 	Mains     []mainSection
 	Single    bool
+	// PageScripts and PageStyles are the page's own asset files.
+	PageScripts, PageStyles []string
 	// Inlined assets, in single-file mode.
 	Style   template.CSS
 	Scripts []template.JS
@@ -100,7 +116,7 @@ func (r *Report) writePage(w io.Writer, p page, single bool) error {
 	}
 	return t.ExecuteTemplate(w, "layout", layout{
 		Title: r.opt.Title, PageTitle: p.title, Nav: r.nav(p.name, false),
-		Mains: []mainSection{{Name: p.name, HTML: html}},
+		Mains: []mainSection{{Name: p.name, HTML: html}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
 }
 
@@ -112,19 +128,25 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 		return err
 	}
 	l := layout{Title: r.opt.Title, PageTitle: "Overview", Nav: r.nav("index", true), Single: true}
+	scripts, styles := []string{"echarts.min.js", "app.js"}, []string{"style.css"}
 	for i, p := range r.pages() {
+		scripts, styles = append(scripts, p.scripts...), append(styles, p.styles...)
 		html, err := r.main(t, p)
 		if err != nil {
 			return fmt.Errorf("page %s: %w", p.name, err)
 		}
 		l.Mains = append(l.Mains, mainSection{Name: p.name, HTML: html, Hidden: i > 0})
 	}
-	css, err := assets.FS.ReadFile("style.css")
-	if err != nil {
-		return err
+	var css []byte
+	for _, name := range styles {
+		b, err := assets.FS.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		css = append(append(css, b...), '\n')
 	}
 	l.Style = template.CSS(closingTag.ReplaceAll(css, []byte(`<\/$1`)))
-	for _, name := range []string{"echarts.min.js", "app.js"} {
+	for _, name := range scripts {
 		js, err := assets.FS.ReadFile(name)
 		if err != nil {
 			return err

@@ -156,6 +156,19 @@ func (r *Report) siteFiles() ([]file, error) {
 		return nil, err
 	}
 	files = append(files, file{"summary.md", md.Bytes()})
+	var extra []*pageData
+	for _, p := range r.pages() {
+		if p.data == nil {
+			continue
+		}
+		d, err := p.data()
+		if err != nil {
+			return nil, fmt.Errorf("page %s: %w", p.name, err)
+		}
+		files = append(files, d.files...)
+		extra = append(extra, d)
+	}
+	files = append(files, r.dataIndex(extra))
 	for _, p := range r.pages() {
 		var b bytes.Buffer
 		if err := r.writePage(&b, p, false); err != nil {
