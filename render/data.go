@@ -8,18 +8,6 @@ import (
 	"github.com/trainreport/trainreport/collect"
 )
 
-// dataFiles returns the scalar data of the report: one file per series in
-// the Tianshu shape {tag: [[wall_time, step, value], ...]}.
-func (r *Report) dataFiles() []file {
-	var files []file
-	for _, tv := range r.tags {
-		for _, sv := range tv.series {
-			files = append(files, file{"data/" + sv.file, scalarData(sv)})
-		}
-	}
-	return files
-}
-
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
 // data file, with the other pages' shares of data/.
 func (r *Report) dataIndex(pages []*pageData) file {

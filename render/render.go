@@ -116,20 +116,15 @@ func (r *Report) WriteSite(dir string) error {
 			return err
 		}
 	}
-	files, err := r.siteFiles()
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
+	// Files are written as they are made, so that memory holds one at a
+	// time besides the model.
+	return r.eachFile(func(f file) error {
 		p := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+		return os.WriteFile(p, f.data, 0o644)
+	})
 }
 
 type file struct {
@@ -140,22 +135,45 @@ type file struct {
 // siteFiles returns every file of the site.
 func (r *Report) siteFiles() ([]file, error) {
 	var files []file
+	err := r.eachFile(func(f file) error {
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// eachFile makes every file of the site in turn and hands it to emit.
+func (r *Report) eachFile(emit func(file) error) error {
 	assetFiles, err := assetFiles()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files = append(files, assetFiles...)
-	files = append(files, r.dataFiles()...)
+	for _, f := range assetFiles {
+		if err := emit(f); err != nil {
+			return err
+		}
+	}
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			if err := emit(file{"data/" + sv.file, scalarData(sv)}); err != nil {
+				return err
+			}
+		}
+	}
 	sum, err := r.SummaryJSON()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files = append(files, file{"summary.json", sum})
+	if err := emit(file{"summary.json", sum}); err != nil {
+		return err
+	}
 	var md bytes.Buffer
 	if err := r.WriteMarkdown(&md); err != nil {
-		return nil, err
+		return err
 	}
-	files = append(files, file{"summary.md", md.Bytes()})
+	if err := emit(file{"summary.md", md.Bytes()}); err != nil {
+		return err
+	}
 	var extra []*pageData
 	for _, p := range r.pages() {
 		if p.data == nil {
@@ -163,18 +181,26 @@ func (r *Report) siteFiles() ([]file, error) {
 		}
 		d, err := p.data()
 		if err != nil {
-			return nil, fmt.Errorf("page %s: %w", p.name, err)
+			return fmt.Errorf("page %s: %w", p.name, err)
 		}
-		files = append(files, d.files...)
+		for _, f := range d.files {
+			if err := emit(f); err != nil {
+				return err
+			}
+		}
 		extra = append(extra, d)
 	}
-	files = append(files, r.dataIndex(extra))
+	if err := emit(r.dataIndex(extra)); err != nil {
+		return err
+	}
 	for _, p := range r.pages() {
 		var b bytes.Buffer
 		if err := r.writePage(&b, p, false); err != nil {
-			return nil, fmt.Errorf("page %s: %w", p.name, err)
+			return fmt.Errorf("page %s: %w", p.name, err)
 		}
-		files = append(files, file{p.file(), b.Bytes()})
+		if err := emit(file{p.file(), b.Bytes()}); err != nil {
+			return err
+		}
 	}
-	return files, nil
+	return nil
 }
