@@ -153,12 +153,14 @@ func (r *Report) eachFile(emit func(file) error) error {
 			return err
 		}
 	}
+	var series []*seriesView
 	for _, tv := range r.tags {
-		for _, sv := range tv.series {
-			if err := emit(file{"data/" + sv.file, scalarData(sv)}); err != nil {
-				return err
-			}
-		}
+		series = append(series, tv.series...)
+	}
+	err = inOrder(len(series), func(i int) []byte { return scalarData(series[i]) },
+		func(i int, b []byte) error { return emit(file{"data/" + series[i].file, b}) })
+	if err != nil {
+		return err
 	}
 	sum, err := r.SummaryJSON()
 	if err != nil {

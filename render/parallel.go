@@ -1,0 +1,35 @@
+package render
+
+import "runtime"
+
+// inOrder computes produce(i) for i in [0, n) on all cores and hands each
+// result to emit in index order, holding at most a few results at a time,
+// so that files can be formatted in parallel and still written in order.
+func inOrder(n int, produce func(i int) []byte, emit func(i int, b []byte) error) error {
+	window := 2 * runtime.GOMAXPROCS(0)
+	results := make([]chan []byte, n)
+	for i := range results {
+		results[i] = make(chan []byte, 1)
+	}
+	slots := make(chan struct{}, window)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for i := range n {
+			select {
+			case slots <- struct{}{}:
+			case <-done:
+				return
+			}
+			go func() { results[i] <- produce(i) }()
+		}
+	}()
+	for i := range n {
+		b := <-results[i]
+		<-slots
+		if err := emit(i, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
