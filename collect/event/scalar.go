@@ -20,21 +20,8 @@ type Scalar struct {
 	Float32 bool
 }
 
-// IsScalar reports whether a summary value is a scalar: a simple_value, or
-// a one-element numeric tensor of the scalars plugin (plugin is the plugin
-// remembered for the value's tag, since metadata usually comes only with a
-// tag's first value in a file).
-func IsScalar(v *eventpb.SummaryValue, plugin string, dataClass eventpb.SummaryMetadata_DataClass) bool {
-	switch v.Value.(type) {
-	case *eventpb.SummaryValue_SimpleValue:
-		return true
-	case *eventpb.SummaryValue_Tensor:
-		return plugin == "scalars" || (plugin == "" && dataClass == eventpb.SummaryMetadata_DATA_CLASS_SCALAR)
-	}
-	return false
-}
-
-// ScalarOf decodes a scalar from a value that IsScalar accepted.
+// ScalarOf decodes a scalar from a simple_value or a one-element numeric
+// tensor.
 func ScalarOf(v *eventpb.SummaryValue) (Scalar, error) {
 	switch x := v.Value.(type) {
 	case *eventpb.SummaryValue_SimpleValue:

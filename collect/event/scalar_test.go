@@ -141,47 +141,6 @@ func TestTensorScalarErrors(t *testing.T) {
 	}
 }
 
-func TestIsScalar(t *testing.T) {
-	simple := &pb.SummaryValue{Tag: "loss", Value: &pb.SummaryValue_SimpleValue{SimpleValue: 1}}
-	tensor := &pb.SummaryValue{Tag: "loss", Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{Dtype: pb.DataType_DT_FLOAT, FloatVal: []float32{1}}}}
-	histo := &pb.SummaryValue{Tag: "w", Value: &pb.SummaryValue_Histo{Histo: &pb.HistogramProto{}}}
-	image := &pb.SummaryValue{Tag: "img", Value: &pb.SummaryValue_Image{Image: &pb.Image{}}}
-	none := &pb.SummaryValue{Tag: "_hparams_/experiment"}
-	const (
-		unknown = pb.SummaryMetadata_DATA_CLASS_UNKNOWN
-		scalar  = pb.SummaryMetadata_DATA_CLASS_SCALAR
-		tens    = pb.SummaryMetadata_DATA_CLASS_TENSOR
-	)
-	tests := []struct {
-		name      string
-		v         *pb.SummaryValue
-		plugin    string
-		dataClass pb.SummaryMetadata_DataClass
-		want      bool
-	}{
-		{"simple_value", simple, "", unknown, true},
-		{"simple_value with scalars plugin (TS-VIS)", simple, "scalars", unknown, true},
-		{"simple_value with another plugin", simple, "custom", unknown, true},
-		{"tensor with plugin scalars", tensor, "scalars", unknown, true},
-		{"tensor with plugin scalars and class scalar", tensor, "scalars", scalar, true},
-		{"tensor with data class scalar and no plugin", tensor, "", scalar, true},
-		{"tensor with plugin histograms", tensor, "histograms", unknown, false},
-		{"tensor with plugin histograms and class scalar", tensor, "histograms", scalar, false},
-		{"tensor with no plugin and no class", tensor, "", unknown, false},
-		{"tensor with no plugin and class tensor", tensor, "", tens, false},
-		{"histo is not a scalar", histo, "scalars", scalar, false},
-		{"image is not a scalar", image, "", unknown, false},
-		{"value without a kind is not a scalar", none, "hparams", unknown, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := IsScalar(tc.v, tc.plugin, tc.dataClass); got != tc.want {
-				t.Errorf("IsScalar = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestScalarOf(t *testing.T) {
 	tests := []struct {
 		name    string
