@@ -5,7 +5,10 @@
 // PyTorch loops write them. With -histogram-tags and -image-tags each run
 // also gets TF1 HistogramProto histograms (30 buckets) every
 // -histogram-every steps and small TF1 Summary.Image PNGs every
-// -image-every steps, in the same event as that step's scalars, after them.
+// -image-every steps and at the last step (a final sample, as training
+// scripts log one, and the step cmd/benchpeers watches to see that
+// TensorBoard has loaded a run), in the same event as that step's scalars,
+// after them.
 // The output is deterministic: the same flags give byte-identical files.
 //
 //	go run ./examples/synth -runs 8 -tags 10 -steps 12500 -o /tmp/big   # 1,000,000 points
@@ -14,7 +17,7 @@
 //
 //	go run ./examples/synth -runs 8 -tags 10 -steps 250000 -histogram-tags 2 -image-tags 1 -o DIR
 //
-// 20,000,000 scalar points, 40,000 histograms and 2,000 images in about
+// 20,000,000 scalar points, 40,000 histograms and 2,008 images in about
 // 640 MB; `make bench BENCH_STEPS=25000` uses a tenth of it.
 package main
 
@@ -57,7 +60,7 @@ func main() {
 	histTags := flag.Int("histogram-tags", 0, "histogram tags per run (TF1 HistogramProto, 30 buckets)")
 	histEvery := flag.Int("histogram-every", 100, "write the histograms every `N` steps")
 	imgTags := flag.Int("image-tags", 0, "image tags per run (TF1 Summary.Image, PNG)")
-	imgEvery := flag.Int("image-every", 1000, "write the images every `N` steps")
+	imgEvery := flag.Int("image-every", 1000, "write the images every `N` steps and at the last step")
 	imgSize := flag.Int("image-size", 16, "images are `N` x N pixels")
 	out := flag.String("o", "", "output `DIR` (must not exist)")
 	flag.Parse()
@@ -86,7 +89,7 @@ func main() {
 		fmt.Printf(", %d histograms", *runs**histTags*everyCount(*steps, *histEvery))
 	}
 	if *imgTags > 0 {
-		fmt.Printf(", %d images", *runs**imgTags*everyCount(*steps, *imgEvery))
+		fmt.Printf(", %d images", *runs**imgTags*imageCount(*steps, *imgEvery))
 	}
 	fmt.Printf(", %.1f MB\n", float64(bytes)/1e6)
 }
@@ -97,6 +100,16 @@ func everyCount(steps, every int) int {
 		return 0
 	}
 	return (steps-1)/every + 1
+}
+
+// imageCount is how many steps get images: the multiples of every and the
+// last step.
+func imageCount(steps, every int) int {
+	n := everyCount(steps, every)
+	if steps > 0 && (steps-1)%every != 0 {
+		n++
+	}
+	return n
 }
 
 func writeRun(dir string, run int, cfg config) (int64, error) {
@@ -164,7 +177,7 @@ func writeRun(dir string, run int, cfg config) (int64, error) {
 					Value: &eventpb.SummaryValue_Histo{Histo: histogram(extra, h, float64(s)/float64(max(steps, 1)))}})
 			}
 		}
-		if s%cfg.imgEvery == 0 {
+		if s%cfg.imgEvery == 0 || s == steps-1 {
 			for i, name := range imgNames {
 				img, err := pngImage(cfg.imgSize, run, i, s)
 				if err != nil {
