@@ -508,7 +508,7 @@
     var baseY = first(rec.model.base.yAxis) || {};
     var xAxis = Object.assign({}, baseX, {
       type: mode === 'wall' ? 'time' : 'value',
-      name: mode === 'wall' ? 'wall time' : (mode === 'relative' ? 'hours' : 'step'),
+      name: mode === 'wall' ? '' : (mode === 'relative' ? 'hours' : 'step'),
       min: 'dataMin', max: 'dataMax'
     });
     if (mode === 'wall') delete xAxis.scale;

@@ -94,7 +94,7 @@ func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
 			Restore: &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "Reset zoom"},
 		}}),
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", FilterMode: "none"}, opts.DataZoom{Type: "slider", FilterMode: "none"}),
-		charts.WithGridOpts(opts.Grid{Left: "56", Right: "24", Top: "36", Bottom: "72"}),
+		charts.WithGridOpts(opts.Grid{Left: "56", Right: "24", Top: "48", Bottom: "72"}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "step", Scale: opts.Bool(true)}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 		charts.WithAnimation(false),
