@@ -340,13 +340,24 @@
       });
     }
     var base = {};
-    Object.keys(option).forEach(function (k) { if (k !== 'series') base[k] = option[k]; });
+    Object.keys(option).forEach(function (k) { if (k !== 'series') base[k] = stripNulls(option[k]); });
     rec.model = {
       tag: data.tag != null ? String(data.tag) : (rec.figure.getAttribute('data-tag') || ''),
       base: base,
       runs: runs
     };
     return rec.model;
+  }
+
+  // stripNulls drops null members of option objects: go-echarts writes
+  // unset fields as null (e.g. toolbox icon), which ECharts reads as an
+  // override of its defaults.
+  function stripNulls(v) {
+    if (Array.isArray(v)) return v.map(stripNulls);
+    if (!v || typeof v !== 'object') return v;
+    var out = {};
+    Object.keys(v).forEach(function (k) { if (v[k] !== null) out[k] = stripNulls(v[k]); });
+    return out;
   }
 
   // assignColors gives every run a colour by its order of first appearance
@@ -414,7 +425,6 @@
     var drawn = [];
     m.runs.forEach(function (r, i) {
       if (runsRE.re && !runsRE.re.test(r.name)) return;
-      runsRE.re && (runsRE.re.lastIndex = 0);
       var color = colorOf(r.name);
       var n = r.steps.length;
       var xs = new Array(n);
@@ -740,6 +750,10 @@
     var dyn = buildDynamic(rec);
     var ids = seriesIds(dyn);
     if (ids !== rec.ids) {
+      // A tooltip still showing removed series makes ECharts throw on its
+      // next refresh: hide it first.
+      rec.chart.dispatchAction({ type: 'hideTip' });
+      rec.chart.dispatchAction({ type: 'updateAxisPointer', currTrigger: 'leave' });
       // replaceMerge leaves null holes where series were removed (ECharts
       // keeps component indices); clear first so getOption().series stays
       // dense. lazyUpdate: both calls render once.
@@ -911,7 +925,7 @@
   function syncControls() {
     forms().forEach(function (form) {
       var sm = field(form, 'smoothing');
-      if (sm) sm.value = String(state.smoothing);
+      if (sm && parseFloat(sm.value) !== state.smoothing) sm.value = String(state.smoothing);
       var out = field(form, 'smoothing-value');
       if (out) out.textContent = state.smoothing.toFixed(3);
       var x = field(form, 'x');
@@ -1116,8 +1130,8 @@
   function headerCells(table) {
     var row = table.tHead && table.tHead.rows.length ? table.tHead.rows[table.tHead.rows.length - 1] : null;
     if (!row) {
-      var first = table.rows[0];
-      if (first && first.querySelector('th')) row = first;
+      var top = table.rows[0];
+      if (top && top.querySelector('th')) row = top;
     }
     return row ? Array.prototype.slice.call(row.cells) : [];
   }
