@@ -360,11 +360,21 @@
     return out;
   }
 
-  // assignColors gives every run a colour by its order of first appearance
-  // among all charts of the document, so a run has the same colour everywhere.
+  // assignColors gives every run a colour by its place in the report's list
+  // of runs (the #trainreport-runs element every page carries), so a run has
+  // the same colour on every page; runs missing from it follow in order of
+  // first appearance among the charts.
   function assignColors() {
     if (runColors) return;
     runColors = new Map();
+    var el = document.getElementById('trainreport-runs');
+    if (el) {
+      try {
+        JSON.parse(el.textContent).forEach(function (name) {
+          if (!runColors.has(name)) runColors.set(name, PALETTE[runColors.size % PALETTE.length]);
+        });
+      } catch (err) { /* fall back to order of appearance */ }
+    }
     records.forEach(function (rec) {
       var m = parseModel(rec);
       if (!m) return;
@@ -1195,6 +1205,23 @@
   // Pages (single-file mode)
 
   var singleFile = false;
+  var pageListeners = [];
+
+  // onPage registers fn(main) to run whenever the page named name is shown:
+  // once at start when it is, and again each time single-file routing
+  // shows it (ECharts cannot measure charts on a hidden page).
+  function onPage(name, fn) {
+    pageListeners.push({ name: name, fn: fn });
+    if (started) {
+      var main = document.querySelector('main.page[data-page="' + name + '"]');
+      if (main && !main.hidden) fn(main);
+    }
+  }
+
+  function notifyShown(main) {
+    var name = main.getAttribute('data-page');
+    pageListeners.forEach(function (l) { if (l.name === name) l.fn(main); });
+  }
 
   function pages() {
     return Array.prototype.slice.call(document.querySelectorAll('main.page'));
@@ -1219,6 +1246,7 @@
       else a.removeAttribute('aria-current');
     });
     if (changed && !initial) window.scrollTo(0, 0);
+    if (changed && !initial) notifyShown(target);
   }
 
   // In single-file mode a nav link changes only the page key of the hash, so
@@ -1308,6 +1336,7 @@
       records.forEach(function (rec) { observer.observe(rec.div); });
     }
     started = true;
+    pages().forEach(function (p) { if (!p.hidden) notifyShown(p); });
     refreshAll();
     checkReady();
   }
@@ -1321,6 +1350,13 @@
   };
 
   window.trainreport = {
+    // For the pages' own scripts (assets/<page>.js).
+    onPage: onPage,
+    util: {
+      escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep,
+      fmtDate: fmtDate, colorOf: colorOf, download: download, safeFileName: safeFileName,
+      palette: PALETTE
+    },
     smooth: smooth,
     charts: charts,
     ready: ready,

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect"
@@ -18,7 +19,7 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			g := tagGroup(s.Tag)
 			cat[g] = append(cat[g], s.Tag)
 		}
-		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: indexCategories{Scalar: cat}}
+		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: map[string]map[string][]string{"scalar": cat}}
 	}
 	for _, tv := range r.tags {
 		for _, sv := range tv.series {
@@ -39,6 +40,17 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			index.Categories = map[string]map[string]map[string]string{}
 		}
 		index.Categories[p.category] = p.index
+		for run, tags := range p.index {
+			groups := map[string][]string{}
+			for tag := range tags {
+				g := tagGroup(tag)
+				groups[g] = append(groups[g], tag)
+			}
+			for _, ts := range groups {
+				slices.Sort(ts)
+			}
+			index.Runs[run].Categories[p.category] = groups
+		}
 	}
 	b, err := json.MarshalIndent(index, "", " ")
 	if err != nil {
@@ -62,14 +74,11 @@ type dataIndex struct {
 }
 
 type indexRun struct {
-	Logdir     string          `json:"logdir"`
-	Path       string          `json:"path"`
-	Categories indexCategories `json:"categories"`
-}
-
-// indexCategories is the Tianshu category index of a run.
-type indexCategories struct {
-	Scalar map[string][]string `json:"scalar"` // group -> tags
+	Logdir string `json:"logdir"`
+	Path   string `json:"path"`
+	// Categories is the Tianshu category index of the run: category
+	// ("scalar", "histogram", ...) -> tag group -> tags.
+	Categories map[string]map[string][]string `json:"categories"`
 }
 
 type downsampledNote struct {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -15,7 +16,10 @@ import (
 type page struct {
 	name  string // "index", "scalars", ...
 	title string
-	body  func() (any, error) // the data of its main template
+	// body returns the data of the page's main template. single is set
+	// for the single-file report, where the page must carry what the site
+	// keeps in files of its own (images, clips) inline.
+	body func(single bool) (any, error)
 	// scripts and styles are the page's own assets, loaded after
 	// echarts.min.js, app.js and style.css.
 	scripts, styles []string
@@ -36,9 +40,9 @@ func (p page) file() string { return p.name + ".html" }
 // pages lists the report's pages: the overview, then one per category
 // that has data.
 func (r *Report) pages() []page {
-	ps := []page{{name: "index", title: "Overview", body: func() (any, error) { return r.overviewPage(), nil }}}
+	ps := []page{{name: "index", title: "Overview", body: func(bool) (any, error) { return r.overviewPage(), nil }}}
 	if len(r.tags) > 0 {
-		ps = append(ps, page{name: "scalars", title: "Scalars", body: func() (any, error) { return r.scalarsPage() }})
+		ps = append(ps, page{name: "scalars", title: "Scalars", body: func(bool) (any, error) { return r.scalarsPage() }})
 	}
 	// One line per category page, in the order of the navigation.
 	return ps
@@ -48,9 +52,12 @@ func (r *Report) pages() []page {
 type layout struct {
 	Title     string // the report's
 	PageTitle string
-	Nav       []navLink
-	Mains     []mainSection
-	Single    bool
+	// Runs names every run in report order, for app.js to give each run
+	// the same colour on every page.
+	Runs   template.JS
+	Nav    []navLink
+	Mains  []mainSection
+	Single bool
 	// PageScripts and PageStyles are the page's own asset files.
 	PageScripts, PageStyles []string
 	// Inlined assets, in single-file mode.
@@ -82,14 +89,15 @@ func (r *Report) nav(current string, single bool) []navLink {
 }
 
 // main executes a page's own template.
-func (r *Report) main(t *template.Template, p page) (template.HTML, error) {
-	data, ok := r.bodies[p.name]
+func (r *Report) main(t *template.Template, p page, single bool) (template.HTML, error) {
+	key := bodyKey{p.name, single}
+	data, ok := r.bodies[key]
 	if !ok {
 		var err error
-		if data, err = p.body(); err != nil {
+		if data, err = p.body(single); err != nil {
 			return "", err
 		}
-		r.bodies[p.name] = data
+		r.bodies[key] = data
 	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {
@@ -110,12 +118,16 @@ func (r *Report) writePage(w io.Writer, p page, single bool) error {
 	if err != nil {
 		return err
 	}
-	html, err := r.main(t, p)
+	html, err := r.main(t, p, single)
+	if err != nil {
+		return err
+	}
+	runs, err := r.runNames()
 	if err != nil {
 		return err
 	}
 	return t.ExecuteTemplate(w, "layout", layout{
-		Title: r.opt.Title, PageTitle: p.title, Nav: r.nav(p.name, false),
+		Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
 		Mains: []mainSection{{Name: p.name, HTML: html}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
 }
@@ -127,11 +139,15 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	l := layout{Title: r.opt.Title, PageTitle: "Overview", Nav: r.nav("index", true), Single: true}
+	runs, err := r.runNames()
+	if err != nil {
+		return err
+	}
+	l := layout{Title: r.opt.Title, PageTitle: "Overview", Runs: runs, Nav: r.nav("index", true), Single: true}
 	scripts, styles := []string{"echarts.min.js", "app.js"}, []string{"style.css"}
 	for i, p := range r.pages() {
 		scripts, styles = append(scripts, p.scripts...), append(styles, p.styles...)
-		html, err := r.main(t, p)
+		html, err := r.main(t, p, true)
 		if err != nil {
 			return fmt.Errorf("page %s: %w", p.name, err)
 		}
@@ -154,6 +170,34 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 		l.Scripts = append(l.Scripts, template.JS(closingTag.ReplaceAll(js, []byte(`<\/$1`))))
 	}
 	return t.ExecuteTemplate(w, "layout", l)
+}
+
+// bodyKey names a page's template data: pages differ between the site and
+// the single file only in how they refer to media.
+type bodyKey struct {
+	page   string
+	single bool
+}
+
+func (r *Report) runNames() (template.JS, error) {
+	names := make([]string, len(r.rep.Runs))
+	for i, run := range r.rep.Runs {
+		names[i] = run.Name
+	}
+	return scriptJSON(names)
+}
+
+// scriptJSON encodes v for a <script type="application/json"> element,
+// the way pages carry their data: HTML-escaped, so that no string in it
+// (a tag named "</script>") can end the element early.
+func scriptJSON(v any) (template.JS, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(true)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return template.JS(bytes.TrimSpace(b.Bytes())), nil
 }
 
 // closingTag matches what would end an inlined <script> or <style> early.

@@ -41,8 +41,8 @@ const (
 type Report struct {
 	rep    *collect.Report
 	opt    Options
-	tags   []*tagView     // scalar tags, sorted
-	bodies map[string]any // page name -> data of its main template, built once
+	tags   []*tagView      // scalar tags, sorted
+	bodies map[bodyKey]any // data of each page's main template, built once
 }
 
 // tagView is one scalar tag across the runs that have it.
@@ -74,7 +74,7 @@ func New(rep *collect.Report, opt Options) *Report {
 	if opt.Title == "" {
 		opt.Title = "Training report"
 	}
-	r := &Report{rep: rep, opt: opt, bodies: map[string]any{}}
+	r := &Report{rep: rep, opt: opt, bodies: map[bodyKey]any{}}
 	byTag := map[string]*tagView{}
 	for _, run := range rep.Runs {
 		for _, s := range run.Scalars {

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -117,13 +116,7 @@ func (r *Report) chartData(tv *tagView, id string) (template.JS, error) {
 	}
 	line.Validate()
 	cj.Option = json.RawMessage(line.RenderSnippet().Option)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(true) // keeps "</script>" in a tag name from closing the element
-	if err := enc.Encode(cj); err != nil {
-		return "", err
-	}
-	return template.JS(bytes.TrimSpace(b.Bytes())), nil
+	return scriptJSON(cj)
 }
 
 // drawnPoints encodes the drawn points of a series as
