@@ -6,15 +6,20 @@ require (
 	github.com/chromedp/cdproto v0.159.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-echarts/go-echarts/v2 v2.6.7
+	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.44.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
+	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/net v0.26.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 )

@@ -19,7 +19,7 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			g := tagGroup(s.Tag)
 			cat[g] = append(cat[g], s.Tag)
 		}
-		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: map[string]map[string][]string{"scalar": cat}}
+		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: map[string]any{"scalar": cat}}
 	}
 	for _, tv := range r.tags {
 		for _, sv := range tv.series {
@@ -49,7 +49,17 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			for _, ts := range groups {
 				slices.Sort(ts)
 			}
-			index.Runs[run].Categories[p.category] = groups
+			cats := index.Runs[run].Categories
+			if p.section == "" {
+				cats[p.category] = groups
+				continue
+			}
+			sec, _ := cats[p.section].(map[string]any)
+			if sec == nil {
+				sec = map[string]any{}
+				cats[p.section] = sec
+			}
+			sec[p.category] = groups
 		}
 	}
 	b, err := json.MarshalIndent(index, "", " ")
@@ -77,8 +87,9 @@ type indexRun struct {
 	Logdir string `json:"logdir"`
 	Path   string `json:"path"`
 	// Categories is the Tianshu category index of the run: category
-	// ("scalar", "histogram", ...) -> tag group -> tags.
-	Categories map[string]map[string][]string `json:"categories"`
+	// ("scalar", "graph", ...) -> tag group -> tags, with media and
+	// statistics one level down ({"media": {"image": {group: [tags]}}}).
+	Categories map[string]any `json:"categories"`
 }
 
 type downsampledNote struct {

@@ -30,9 +30,13 @@ type page struct {
 // pageData is a page's share of data/: its files, and for data/index.json
 // its category and run -> tag -> file (relative to data/).
 type pageData struct {
-	category string
-	files    []file
-	index    map[string]map[string]string
+	// category names the data in data/index.json ("histogram", "image").
+	// Section, when set, is the Tianshu group that holds the category in
+	// each run's category index ("media" for image, audio and text;
+	// "statistic" for histogram).
+	category, section string
+	files             []file
+	index             map[string]map[string]string
 }
 
 func (p page) file() string { return p.name + ".html" }
