@@ -87,10 +87,14 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 				rr := newRunReader(j.run, j.dir, opt.KeepAllRecords)
 				rr.fullOnly = opt.fullDecode
 				for _, f := range j.files {
+					rr.runBytes += f.Size
+				}
+				for _, f := range j.files {
 					if ctx.Err() != nil {
 						break
 					}
 					rr.readFile(f)
+					rr.doneBytes += f.Size
 					progress(f.Size)
 				}
 				rr.finish()

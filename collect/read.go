@@ -105,6 +105,10 @@ type runReader struct {
 
 	file       *File
 	fileWarned int
+	// runBytes is the size of the run's event files, doneBytes that of the
+	// files already read and pos the offset in the one being read: how far
+	// through the run the reader is, to size series ahead (see grow).
+	runBytes, doneBytes, pos int64
 }
 
 func newRunReader(r *Run, dir string, keepAll bool) *runReader {
@@ -146,6 +150,7 @@ func (rr *runReader) readFile(df discover.File) {
 			continue
 		}
 		rr.file.Records++
+		rr.pos = r.Offset()
 		rec := record{path: df.Path, data: r.Record(), base: r.DataOffset()}
 		if !rr.fullOnly && rr.fastEvent(rec.data, rec, r.Offset()) {
 			continue

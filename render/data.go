@@ -209,7 +209,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		if len(run.Scalars) > 0 {
 			m := map[string]summaryStat{}
 			for _, sc := range run.Scalars {
-				st := sc.Stats()
+				st := r.views[sc].stats
 				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32)}
 				if st.HasFinite {
 					mn, mx := pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)

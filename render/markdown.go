@@ -6,8 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-
-	"github.com/trainreport/trainreport/collect/downsample"
 )
 
 // maxMarkdownBytes keeps the summary under the 1 MiB that CI job pages and
@@ -124,8 +122,7 @@ func mdCode(s string) string {
 // sparkText draws a series as eight levels of Unicode block characters.
 func sparkText(sv *seriesView) string {
 	const levels = "▁▂▃▄▅▆▇█"
-	pts := sv.scalar.Points
-	keep, _ := downsample.Points(pts, 24)
+	pts, keep := sv.drawnSample(24)
 	if len(keep) > 24 { // the downsampler may keep a few more; thin evenly
 		thin := make([]int, 24)
 		for i := range thin {

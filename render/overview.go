@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/downsample"
 )
 
 // overviewPage is what templates/index.html draws.
@@ -128,8 +127,7 @@ func sortable(v float64) float64 {
 // sparkline draws the series' finite values as a small inline SVG. Only
 // numbers reach the markup.
 func sparkline(sv *seriesView) template.HTML {
-	pts := sv.scalar.Points
-	keep, _ := downsample.Points(pts, 80)
+	pts, keep := sv.drawnSample(80)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var vals []float64
 	for _, i := range keep {

@@ -1,6 +1,10 @@
 package render
 
-import "runtime"
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // inOrder computes produce(i) for i in [0, n) on all cores and hands each
 // result to emit in index order, holding at most a few results at a time,
@@ -32,4 +36,19 @@ func inOrder(n int, produce func(i int) []byte, emit func(i int, b []byte) error
 		}
 	}
 	return nil
+}
+
+// parallel calls do(i) for i in [0, n) on all cores and returns when every
+// call has.
+func parallel(n int, do func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				do(i)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/downsample"
+	"github.com/trainreport/trainreport/collect/series"
 )
 
 // Options control rendering.
@@ -43,6 +44,7 @@ type Report struct {
 	opt    Options
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each page's main template, built once
+	views  map[*collect.Scalar]*seriesView
 }
 
 // tagView is one scalar tag across the runs that have it.
@@ -74,8 +76,9 @@ func New(rep *collect.Report, opt Options) *Report {
 	if opt.Title == "" {
 		opt.Title = "Training report"
 	}
-	r := &Report{rep: rep, opt: opt, bodies: map[bodyKey]any{}}
+	r := &Report{rep: rep, opt: opt, bodies: map[bodyKey]any{}, views: map[*collect.Scalar]*seriesView{}}
 	byTag := map[string]*tagView{}
+	var all []*seriesView
 	for _, run := range rep.Runs {
 		for _, s := range run.Scalars {
 			tv := byTag[s.Tag]
@@ -84,13 +87,20 @@ func New(rep *collect.Report, opt Options) *Report {
 				byTag[s.Tag] = tv
 				r.tags = append(r.tags, tv)
 			}
-			sv := &seriesView{run: run, scalar: s, stats: s.Stats(),
-				file: "scalars/" + slug(run.Name) + "/" + slug(s.Tag) + ".json"}
-			sv.data, _ = downsample.Points(s.Points, max(opt.MaxDataPoints, 0))
-			sv.draw, sv.buckets = downsample.Points(s.Points, opt.MaxPoints)
+			sv := &seriesView{run: run, scalar: s, file: "scalars/" + slug(run.Name) + "/" + slug(s.Tag) + ".json"}
 			tv.series = append(tv.series, sv)
+			r.views[s] = sv
+			all = append(all, sv)
 		}
 	}
+	// Statistics and downsampling pass over every point of every series:
+	// for big logs, most of the work of New, and spread over the cores.
+	parallel(len(all), func(i int) {
+		sv := all[i]
+		sv.stats = sv.scalar.Stats()
+		sv.data, _ = downsample.Points(sv.scalar.Points, max(opt.MaxDataPoints, 0))
+		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, opt.MaxPoints)
+	})
 	slices.SortFunc(r.tags, func(a, b *tagView) int { return cmp.Compare(a.tag, b.tag) })
 	return r
 }
@@ -205,4 +215,17 @@ func (r *Report) eachFile(emit func(file) error) error {
 		}
 	}
 	return nil
+}
+
+// drawnSample thins the drawn points of a series to about budget, keeping
+// extremes, for sparklines: the drawn points keep every bucket's extremes
+// already, so a sparkline need not go over every point again. It returns
+// the drawn points and the indices among them to use.
+func (sv *seriesView) drawnSample(budget int) ([]series.Point, []int) {
+	pts := make([]series.Point, len(sv.draw))
+	for i, j := range sv.draw {
+		pts[i] = sv.scalar.Points[j]
+	}
+	keep, _ := downsample.Points(pts, budget)
+	return pts, keep
 }

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -51,6 +52,7 @@ type config struct {
 	markdown      string
 	keepAll       bool
 	quiet         bool
+	cpuProfile    string
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -67,6 +69,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
 			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
@@ -111,6 +114,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "trainreport: %v\n", err)
 		return 2
+	}
+	if c.cpuProfile != "" {
+		stop, err := startCPUProfile(c.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "trainreport: %v\n", err)
+			return 2
+		}
+		defer stop()
 	}
 	if err := build(ctx, c, logdirArgs, stderr); err != nil {
 		fmt.Fprintf(stderr, "trainreport: %v\n", err)
@@ -215,6 +226,22 @@ func printWarnings(w io.Writer, rep *collect.Report) int {
 		fmt.Fprintf(w, "warning: %s\n", s)
 	}
 	return len(all)
+}
+
+// startCPUProfile profiles the process into name until stop is called.
+func startCPUProfile(name string) (stop func(), err error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // writeFile writes a file through fn, reporting errors with its name.

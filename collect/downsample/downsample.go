@@ -6,8 +6,6 @@
 package downsample
 
 import (
-	"math"
-
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -42,33 +40,40 @@ func Points(pts []series.Point, budget int) (keep []int, buckets []Bucket) {
 		lo, hi := b*n/nb, (b+1)*n/nb-1
 		bk := Bucket{First: lo, Last: hi}
 		imin, imax := -1, -1
+		var vmin, vmax float64
 		inan, ipos, ineg := -1, -1, -1
 		for i := lo; i <= hi; i++ {
 			v := pts[i].Value
-			switch {
-			case math.IsNaN(v):
-				if inan < 0 {
-					inan = i
+			if v-v != 0 { // NaN or infinite: rare, so tested once for both
+				switch {
+				case v > 0:
+					if ipos < 0 {
+						ipos = i
+					}
+				case v < 0:
+					if ineg < 0 {
+						ineg = i
+					}
+				default:
+					if inan < 0 {
+						inan = i
+					}
 				}
-			case math.IsInf(v, 1):
-				if ipos < 0 {
-					ipos = i
-				}
-			case math.IsInf(v, -1):
-				if ineg < 0 {
-					ineg = i
-				}
-			default:
-				if imin < 0 || v < pts[imin].Value {
-					imin = i
-				}
-				if imax < 0 || v > pts[imax].Value {
-					imax = i
-				}
+				continue
+			}
+			if imin < 0 {
+				imin, imax, vmin, vmax = i, i, v, v
+				continue
+			}
+			if v < vmin {
+				imin, vmin = i, v
+			}
+			if v > vmax {
+				imax, vmax = i, v
 			}
 		}
 		if imin >= 0 {
-			bk.Min, bk.Max, bk.HasFinite = pts[imin].Value, pts[imax].Value, true
+			bk.Min, bk.Max, bk.HasFinite = vmin, vmax, true
 		}
 		buckets = append(buckets, bk)
 		keep = appendSorted(keep, lo, hi, imin, imax, inan, ipos, ineg)

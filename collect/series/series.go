@@ -2,7 +2,10 @@
 // tag) under TensorBoard's restart rule (FORMATS.md section 12).
 package series
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Point is one scalar value.
 type Point struct {
@@ -27,6 +30,13 @@ func (s *Scalars) Add(p Point, keepAll bool) {
 		s.Purge(p.Step)
 	}
 	s.Points = append(s.Points, p)
+}
+
+// Grow makes room for at least n more points without another allocation.
+func (s *Scalars) Grow(n int) {
+	if n > 0 {
+		s.Points = slices.Grow(s.Points, n)
+	}
 }
 
 // Purge drops the kept points with a step at or above step, as a SessionLog

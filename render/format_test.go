@@ -1,0 +1,64 @@
+package render
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+func TestAppendWallTimeIsShortest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(w float64) {
+		t.Helper()
+		want := strconv.FormatFloat(w, 'f', -1, 64)
+		if got := string(appendWallTime(nil, w)); got != want {
+			t.Fatalf("appendWallTime(%v) = %s, want %s", w, got, want)
+		}
+	}
+	for _, w := range []float64{1, 1.5, 9, 10, 100.25, 1e9, 1700000004.5, 1622543341.789407, 1622543341.7903051,
+		1795319766.477566, 8999999999.999999, math.Nextafter(9e9, 0), 1.000001, 1.0000001, 123456.000001} {
+		check(w)
+	}
+	for range 300_000 {
+		base := 1e9 + rng.Float64()*8e9
+		switch d := rng.IntN(9); {
+		case d == 8:
+			check(base) // full precision
+		default:
+			p := math.Pow(10, float64(d))
+			check(math.Round(base*p) / p)
+		}
+		check(1 + rng.Float64()*1000)
+	}
+}
+
+// FuzzAppendWallTime checks the fast path against strconv on any float.
+func FuzzAppendWallTime(f *testing.F) {
+	for _, w := range []float64{1, 1700000004.5, 1622543341.7903051, 8999999999.999999, 0.5, -3} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w float64) {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return
+		}
+		want := string(appendValue(nil, w, false))
+		if got := string(appendWallTime(nil, w)); got != want {
+			t.Fatalf("appendWallTime(%v) = %s, want %s", w, got, want)
+		}
+	})
+}
+
+func BenchmarkAppendWallTime(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		w    float64
+	}{{"one decimal", 1700000004.5}, {"six decimals", 1622543341.789407}, {"seven decimals", 1622543341.7903051}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := make([]byte, 0, 32)
+			for b.Loop() {
+				buf = appendWallTime(buf[:0], c.w)
+			}
+		})
+	}
+}
