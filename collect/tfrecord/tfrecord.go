@@ -11,13 +11,13 @@
 package tfrecord
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -84,23 +84,55 @@ const (
 var lfsPrefix = []byte("version https://git-lfs.github.com/spec/")
 
 // Reader reads records from an event file.
+//
+// It reads the file into a window of its own and hands out records in
+// place, so a record costs no copy besides the read itself; the window
+// grows for big records only as their bytes arrive (see chunk).
 type Reader struct {
-	r      *bufio.Reader
-	name   string
-	off    int64           // offset of the next unread byte
-	recOff int64           // offset of the current record
-	hdr    [headerLen]byte // a field, not a local: io.ReadFull would move a local to the heap
-	buf    []byte
-	rec    []byte
-	damage *Error
-	err    error
-	done   bool
+	src      io.Reader
+	name     string
+	win      []byte // win[pos:end] is read from src and not yet consumed
+	pos, end int
+	srcErr   error // what src returned at its end (io.EOF at a clean end)
+	off      int64 // offset of win[pos] in the file
+	recOff   int64 // offset of the current record
+	rec      []byte
+	damage   *Error
+	err      error
+	done     bool
 }
+
+// window is the initial size of the read window; bigger records grow it.
+const window = 256 << 10
 
 // NewReader returns a Reader over r, which holds the file called name (used
 // in error messages only).
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), name: name}
+	return &Reader{src: r, name: name}
+}
+
+// fill makes at least n unread bytes available in the window unless the
+// file ends first, and returns how many are. It grows the window to n at
+// most chunk bytes ahead of what has arrived.
+func (r *Reader) fill(n int) int {
+	for r.end-r.pos < n && r.srcErr == nil {
+		if r.pos > 0 && r.end-r.pos < len(r.win)/2 || r.end == len(r.win) && r.pos > 0 {
+			r.end = copy(r.win, r.win[r.pos:r.end])
+			r.pos = 0
+		}
+		if r.end == len(r.win) {
+			size := max(window, min(r.pos+n, len(r.win)+chunk, 2*len(r.win)+chunk))
+			w := make([]byte, size)
+			r.end = copy(w, r.win[r.pos:r.end])
+			r.win, r.pos = w, 0
+		}
+		m, err := r.src.Read(r.win[r.end:])
+		r.end += m
+		if err != nil {
+			r.srcErr = err
+		}
+	}
+	return r.end - r.pos
 }
 
 // Next advances to the next record or to the next damaged record, and
@@ -111,33 +143,42 @@ func (r *Reader) Next() bool {
 		return false
 	}
 	r.rec, r.damage = nil, nil
-	if r.off == 0 {
-		if head, _ := r.r.Peek(len(lfsPrefix)); bytes.Equal(head, lfsPrefix) {
+	if r.off == 0 && r.pos == 0 {
+		if have := r.fill(len(lfsPrefix)); have >= len(lfsPrefix) && bytes.Equal(r.win[:len(lfsPrefix)], lfsPrefix) {
 			return r.stop(&Error{File: r.name, Problem: LFSPointer,
 				Detail: "Git LFS pointer stub, not an event file (fetch it with `git lfs pull`)"})
 		}
 	}
 	r.recOff = r.off
-	hdr := r.hdr[:]
-	n, err := io.ReadFull(r.r, hdr)
-	r.off += int64(n)
-	switch {
-	case err == io.EOF:
-		return r.stop(nil)
-	case err == io.ErrUnexpectedEOF:
-		return r.stop(r.errorf(Truncated, "truncated record: file ends %d bytes into a %d-byte header", n, headerLen))
-	case err != nil:
-		return r.stop(fmt.Errorf("%s: offset %d: %w", r.name, r.off, err))
+	if have := r.fill(headerLen); have < headerLen {
+		if have == 0 {
+			return r.stop(r.srcError())
+		}
+		if err := r.srcError(); err != nil {
+			return r.stop(err)
+		}
+		return r.stop(r.errorf(Truncated, "truncated record: file ends %d bytes into a %d-byte header", have, headerLen))
 	}
+	hdr := r.win[r.pos : r.pos+headerLen]
 	length := binary.LittleEndian.Uint64(hdr[:8])
 	if got, want := MaskedCRC(hdr[:8]), binary.LittleEndian.Uint32(hdr[8:]); got != want {
 		return r.stop(r.errorf(BadLengthCRC, "length checksum mismatch (stored %#08x, computed %#08x); the rest of the file is unreadable", want, got))
 	}
-	if err := r.readData(length); err != nil {
-		return r.stop(err)
+	total := headerLen + length + footerLen
+	if total < length || total > math.MaxInt/2 { // an absurd length
+		return r.stop(r.errorf(Truncated, "truncated record: length %d exceeds any file", length))
 	}
-	data := r.buf[:length]
-	stored := binary.LittleEndian.Uint32(r.buf[length:])
+	if have := r.fill(int(total)); have < int(total) {
+		if err := r.srcError(); err != nil {
+			return r.stop(err)
+		}
+		return r.stop(r.errorf(Truncated, "truncated record: header announces %d data bytes, file ends after %d",
+			length, min(uint64(have-headerLen), length)))
+	}
+	data := r.win[r.pos+headerLen : r.pos+headerLen+int(length)]
+	stored := binary.LittleEndian.Uint32(r.win[r.pos+headerLen+int(length):])
+	r.pos += int(total)
+	r.off += int64(total)
 	if got := MaskedCRC(data); got != stored {
 		r.damage = r.errorf(BadDataCRC, "data checksum mismatch in a %d-byte record (stored %#08x, computed %#08x); record skipped", length, stored, got)
 		return true
@@ -146,38 +187,12 @@ func (r *Reader) Next() bool {
 	return true
 }
 
-// readData reads length data bytes and the footer into r.buf, growing it
-// only as bytes arrive.
-func (r *Reader) readData(length uint64) error {
-	total := length + footerLen
-	if total < length { // overflow of an absurd length
-		return r.errorf(Truncated, "truncated record: length %d exceeds any file", length)
+// srcError is the error that ended the file early, or nil at a clean end.
+func (r *Reader) srcError() error {
+	if r.srcErr == nil || r.srcErr == io.EOF {
+		return nil
 	}
-	r.buf = r.buf[:0]
-	for uint64(len(r.buf)) < total {
-		want := min(total-uint64(len(r.buf)), chunk)
-		start := len(r.buf)
-		r.buf = growTo(r.buf, start+int(want))
-		n, err := io.ReadFull(r.r, r.buf[start:])
-		r.off += int64(n)
-		r.buf = r.buf[:start+n]
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return r.errorf(Truncated, "truncated record: header announces %d data bytes, file ends after %d", length, min(uint64(len(r.buf)), length))
-		}
-		if err != nil {
-			return fmt.Errorf("%s: offset %d: %w", r.name, r.off, err)
-		}
-	}
-	return nil
-}
-
-func growTo(b []byte, n int) []byte {
-	if n <= cap(b) {
-		return b[:n]
-	}
-	nb := make([]byte, n, max(n, 2*cap(b)))
-	copy(nb, b)
-	return nb
+	return fmt.Errorf("%s: offset %d: %w", r.name, r.off+int64(r.end-r.pos), r.srcErr)
 }
 
 func (r *Reader) errorf(p Problem, format string, args ...any) *Error {
