@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -186,6 +187,15 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			names = append(names, l.Name)
 		}
 		title = strings.Join(names, ", ")
+	}
+	if os.Getenv("GOGC") == "" {
+		// From here on the model is most of the heap, and its bulk (the
+		// points) holds no pointers, so the collector costs little per
+		// cycle: letting the heap grow a quarter between cycles, not the
+		// default whole, keeps the peak while the pages and data files are
+		// formatted at 1.6x the points kept instead of 2x (20M points:
+		// 790 MB instead of 960 MB, for no more CPU).
+		debug.SetGCPercent(25)
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxDataPoints: c.maxDataPoints})
 	if err := r.WriteSite(c.out); err != nil {
