@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/projector"
 	"github.com/trainreport/trainreport/collect/series"
 )
@@ -116,10 +117,11 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 	return true
 }
 
-// fastScalar adds a value holding only a tag and a simple_value to a tag
-// already known as a scalar (or new), and reports whether it did.
+// fastScalar adds a value holding only a tag and a simple_value, a scalar
+// tensor or a histogram to a tag already known to hold that kind (or new),
+// and reports whether it did.
 func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bool {
-	var tag, node, tensor []byte
+	var tag, node, tensor, histo []byte
 	var v float64
 	simple := false
 	for len(vb) > 0 {
@@ -139,6 +141,8 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 			v, simple = float64(math.Float32frombits(bits)), true
 		case num == valueTensor && typ == protowire.BytesType:
 			tensor, n = consumeBytes(vb)
+		case num == valueHisto && typ == protowire.BytesType:
+			histo, n = consumeBytes(vb)
 		default:
 			return false // metadata, another kind: the full decoder's work
 		}
@@ -151,6 +155,9 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 		tag = node
 	}
 	ts := rr.tagAt(idx, tag)
+	if histo != nil {
+		return !simple && tensor == nil && rr.fastHistogram(ts, idx, tag, histo, wall, step)
+	}
 	f32 := true
 	if tensor != nil {
 		// A TF2 scalar after the value that carried its metadata.
@@ -210,6 +217,27 @@ func (rr *runReader) expect(n int) int {
 	return max(grown, int(est))
 }
 
+// fastHistogram adds a TF1 histogram (Value.histo) of the tag ts (nil when
+// new) and reports whether it did.
+func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wall float64, step int64) bool {
+	if ts != nil && ts.kind != "" && ts.kind != KindHistogram {
+		return false // let the full decoder report the mix
+	}
+	rows, sum, ok := histogram.ParseProto(histo)
+	if !ok {
+		return false
+	}
+	if ts == nil {
+		ts = &tagState{name: string(tag)}
+		rr.tags[ts.name] = ts
+		rr.remember(idx, ts)
+	}
+	ts.kind = KindHistogram
+	ts.saw(step, wall)
+	addTo(&ts.hist, step, HistogramEntry{WallTime: wall, Step: step, Summary: sum, Buckets: rows}, rr.keepAll)
+	return true
+}
+
 // TensorProto fields of a scalar (FORMATS.md section 3).
 const (
 	tensorDtype   = 1
@@ -218,6 +246,7 @@ const (
 	tensorFloat   = 5
 	tensorDouble  = 6
 	valueTensor   = 8
+	valueHisto    = 5
 )
 
 // tensorScalar decodes the commonest scalar tensors, a float32 or float64

@@ -12,7 +12,7 @@ import (
 )
 
 // TestFastPathAgreesWithFullDecoder reads every directory of the shared
-// corpus twice, with the wire-level fast path and with the generated
+// corpus, the real writers' fixtures and the demo twice, with the wire-level fast path and with the generated
 // decoder alone, and requires the same report.
 func TestFastPathAgreesWithFullDecoder(t *testing.T) {
 	root := sharedCorpus(t)
@@ -25,6 +25,9 @@ func TestFastPathAgreesWithFullDecoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	dirs := map[string]string{"demo": demo}
+	for _, w := range []string{"tensorboardx", "tf2", "keras", "torch"} {
+		dirs["writers/"+w] = filepath.Join("testdata", "writers", w)
+	}
 	for _, e := range entries {
 		if e.IsDir() {
 			dirs[e.Name()] = filepath.Join(root, e.Name())

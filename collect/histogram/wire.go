@@ -1,0 +1,98 @@
+package histogram
+
+import (
+	"encoding/binary"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// HistogramProto field numbers (FORMATS.md section 3).
+const (
+	fieldMin         = 1
+	fieldMax         = 2
+	fieldNum         = 3
+	fieldSum         = 4
+	fieldSumSquares  = 5
+	fieldBucketLimit = 6
+	fieldBucket      = 7
+)
+
+// ParseProto converts a serialized HistogramProto as FromProto does, read
+// straight from the wire without building the message: histograms are the
+// bulk of a log after scalars, and each would otherwise cost two slices of
+// float64 besides its rows. It reports false for anything but the form
+// writers use (packed buckets, equal lengths, each field once), which the
+// caller then decodes with the generated code to get its full answer or
+// error.
+func ParseProto(b []byte) (rows []Bucket, s Summary, ok bool) {
+	var limits, counts []byte
+	var seen uint8
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num < fieldMin || num > fieldBucket || seen&(1<<num) != 0 {
+			return nil, Summary{}, false
+		}
+		seen |= 1 << num
+		b = b[n:]
+		switch {
+		case num <= fieldSumSquares && typ == protowire.Fixed64Type:
+			v, n := protowire.ConsumeFixed64(b)
+			if n < 0 {
+				return nil, Summary{}, false
+			}
+			b = b[n:]
+			f := math.Float64frombits(v)
+			switch num {
+			case fieldMin:
+				s.Min = f
+			case fieldMax:
+				s.Max = f
+			case fieldNum:
+				s.Count = f
+			case fieldSum:
+				s.Sum = f
+			}
+		case num >= fieldBucketLimit && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 || len(v)%8 != 0 {
+				return nil, Summary{}, false
+			}
+			b = b[n:]
+			if num == fieldBucketLimit {
+				limits = v
+			} else {
+				counts = v
+			}
+		default:
+			return nil, Summary{}, false
+		}
+	}
+	if len(limits) != len(counts) {
+		return nil, Summary{}, false
+	}
+	count := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(counts[8*i:])) }
+	limit := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(limits[8*i:])) }
+	start, end := 0, len(counts)/8-1
+	for start <= end && count(start) <= 0 {
+		start++
+	}
+	for end >= start && count(end) <= 0 {
+		end--
+	}
+	if start > end {
+		return nil, s, true
+	}
+	rows = make([]Bucket, 0, end-start+1)
+	for i := start; i <= end; i++ {
+		r := Bucket{Left: s.Min, Right: s.Max, Count: count(i)}
+		if i > start {
+			r.Left = limit(i - 1)
+		}
+		if i < end {
+			r.Right = limit(i)
+		}
+		rows = append(rows, r)
+	}
+	return rows, s, true
+}
