@@ -22,4 +22,5 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/net v0.26.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
 )
