@@ -48,8 +48,8 @@ const Floor = -120.0
 // NewSpectrogram computes the spectrogram of a clip of the given sample
 // rate in at most frames frames of bins frequency bins: Hann windows of
 // 2*bins samples (zero-padded when the clip is shorter), back to back
-// when the clip holds no more than frames of them, else spread evenly
-// from its start to its end. Bin b is centred on b*rate/(2*bins) Hz, from
+// when the clip holds no more than frames of them (the last one ending
+// where the clip ends), else spread evenly from its start to its end. Bin b is centred on b*rate/(2*bins) Hz, from
 // 0 up to just below the Nyquist frequency. Non-finite samples count as
 // 0.
 func NewSpectrogram(samples []float64, rate float64, frames, bins int) Spectrogram {
@@ -70,7 +70,7 @@ func NewSpectrogram(samples []float64, rate float64, frames, bins int) Spectrogr
 	seq := make([]float64, size)
 	var coeff []complex128
 	for f := range count {
-		start := f * size // back to back
+		start := min(f*size, max(n-size, 0)) // back to back, the last one ending with the clip
 		if n > count*size && count > 1 {
 			start = f * (n - size) / (count - 1) // spread from start to end
 		}
