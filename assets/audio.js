@@ -28,7 +28,7 @@
   function fmtSeconds(s) { return (Math.round(s * 1000) / 1000) + ' s'; }
   function fmtHz(f) { return f >= 1000 ? (Math.round(f / 10) / 100) + ' kHz' : Math.round(f) + ' Hz'; }
 
-  var GRID = { left: 44, right: 8, top: 8, bottom: 22 };
+  var GRID = { left: 52, right: 8, top: 8, bottom: 22 };
 
   function waveOption(clip, color) {
     var n = clip.wave.length;
@@ -47,8 +47,10 @@
       xAxis: { type: 'category', data: xs, boundaryGap: false, axisLabel: { fontSize: 10 } },
       yAxis: { type: 'value', min: -1, max: 1, splitNumber: 2, axisLabel: { fontSize: 10 } },
       series: [
-        { type: 'line', data: lo, stack: 'envelope', symbol: 'none', lineStyle: { opacity: 0 }, silent: true },
-        { type: 'line', data: span, stack: 'envelope', symbol: 'none', lineStyle: { width: 0 },
+        // The span stacks on the minimum ('all': across signs), and its
+        // area fills between the two: the envelope.
+        { type: 'line', data: lo, stack: 'envelope', stackStrategy: 'all', symbol: 'none', lineStyle: { opacity: 0 }, silent: true },
+        { type: 'line', data: span, stack: 'envelope', stackStrategy: 'all', symbol: 'none', lineStyle: { width: 0 },
           areaStyle: { color: color, opacity: 0.85 } }
       ]
     };
@@ -68,7 +70,8 @@
         return fmtSeconds(s.times[p.value[0]]) + ', ' + fmtHz(s.freqs[p.value[1]]) + ': ' + p.value[2] + ' dB';
       } },
       xAxis: { type: 'category', data: s.times.map(fmtSeconds), axisLabel: { fontSize: 10 } },
-      yAxis: { type: 'category', data: s.freqs.map(fmtHz), axisLabel: { fontSize: 10 } },
+      yAxis: { type: 'category', data: s.freqs.map(fmtHz),
+        axisLabel: { fontSize: 10, interval: Math.max(0, Math.ceil(s.freqs.length / 4) - 1) } },
       visualMap: { show: false, min: Math.max(top - 80, -120), max: Math.max(top, -119), calculable: false,
         inRange: { color: ['#0d0887', '#6a00a8', '#b12a90', '#e16462', '#fca636', '#f0f921'] } },
       series: [{ type: 'heatmap', data: data, progressive: 0 }]

@@ -3,7 +3,7 @@
  * the tag's slider chooses (each run its latest kept step at or before it;
  * a batch shows all its images), brightness and contrast for every image,
  * and a full-size view in a dialog (Esc closes). Data comes from each
- * tag's <script type="application/json" class="media-data">.
+ * tag's JSON script element (script.media-data).
  */
 (function () {
   'use strict';
