@@ -11,6 +11,19 @@
   if (!T) return;
   var util = T.util;
 
+  var THUMB = 128; // small images are scaled up to about this size (half in big batches), by whole factors
+  var FULL = 512; // and to about this in the full-size view
+
+  // sizeImage scales a small image up by a whole factor (pixels stay
+  // sharp) so that its longer side reaches about target pixels.
+  function sizeImage(img, w, h, target) {
+    if (!(w > 0 && h > 0)) return;
+    var scale = Math.max(1, Math.floor(target / Math.max(w, h)));
+    img.width = w * scale;
+    img.height = h * scale;
+    img.classList.toggle('media-small', scale > 1);
+  }
+
   // entryAt returns a run's latest entry at or before step, or null.
   function entryAt(entries, step) {
     var found = null;
@@ -65,11 +78,7 @@
         e.images.forEach(function (im, i) {
           var img = el('img', 'media-img');
           img.alt = data.tag + ' · ' + c.run.name + ' · step ' + e.step + (e.images.length > 1 ? ' #' + (i + 1) : '');
-          if (im.width > 0 && im.height > 0) {
-            img.width = im.width;
-            img.height = im.height;
-            if (im.width < 160 && im.height < 160) img.classList.add('media-small');
-          }
+          sizeImage(img, im.width, im.height, e.images.length > 4 ? THUMB / 2 : THUMB);
           img.src = im.src;
           img.tabIndex = 0;
           img.addEventListener('click', function () { openFull(dialog, img, im); });
@@ -89,7 +98,8 @@
     var full = dialog.querySelector('img');
     full.src = img.src;
     full.alt = img.alt;
-    full.className = img.classList.contains('media-small') ? 'media-img media-small' : 'media-img';
+    full.className = 'media-img';
+    sizeImage(full, im.width, im.height, FULL);
     dialog.querySelector('.media-lightbox-caption').textContent =
       img.alt + ' · ' + im.width + '\u00d7' + im.height + (im.format ? ' ' + im.format.toUpperCase() : '');
     if (!dialog.open) dialog.showModal();

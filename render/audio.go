@@ -201,7 +201,7 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 		tj := audioTagJSON{Tag: mt.tag}
 		var steps [][]int64
 		for k, ms := range mt.series {
-			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: ms.total, Entries: []audioStepJSON{}}
+			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptClips(mt, k) {
 				sj := audioStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Clips: []clipViewJSON{}}

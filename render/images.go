@@ -123,7 +123,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 		tj := imageTagJSON{Tag: mt.tag}
 		var steps [][]int64
 		for k, ms := range mt.series {
-			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: ms.total, Entries: []imageStepJSON{}}
+			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []imageStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptImages(mt, k) {
 				sj := imageStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Images: []imageSrcJSON{}}

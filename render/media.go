@@ -22,15 +22,15 @@ const mediaSteps = 100
 // kept for the report.
 type mediaSeries struct {
 	run   *collect.Run
-	keep  []int // indices of the kept entries
-	total int   // entries in the logs
+	keep  []int   // indices of the kept entries
+	steps []int64 // of every entry in the logs
 	// names are the kept entries' file stems, "<step>" or, for a step seen
 	// again, "<step>_<k>".
 	names []string
 }
 
 func newMediaSeries(run *collect.Run, steps []int64) *mediaSeries {
-	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), mediaSteps), total: len(steps)}
+	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), mediaSteps), steps: steps}
 	seen := map[int64]int{}
 	for _, i := range ms.keep {
 		s := steps[i]
@@ -96,14 +96,22 @@ func dataURI(mime string, b []byte) string {
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b)
 }
 
-// stepsLabel says how many steps a tag shows of how many the logs hold.
+// stepsLabel says how many distinct steps a tag shows of how many the
+// logs hold, over its runs.
 func stepsLabel(series []*mediaSeries) string {
-	kept, total := 0, 0
+	var keptSteps, allSteps [][]int64
 	for _, s := range series {
-		kept += len(s.keep)
-		total += s.total
+		k := make([]int64, len(s.keep))
+		for j, i := range s.keep {
+			k[j] = s.steps[i]
+		}
+		keptSteps, allSteps = append(keptSteps, k), append(allSteps, s.steps)
 	}
+	kept, total := len(unionSteps(keptSteps)), len(unionSteps(allSteps))
 	if kept == total {
+		if total == 1 {
+			return "1 step"
+		}
 		return fmt.Sprintf("%s steps", fmtCount(total))
 	}
 	return fmt.Sprintf("%s of %s steps", fmtCount(kept), fmtCount(total))

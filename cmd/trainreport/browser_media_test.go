@@ -37,7 +37,7 @@ func TestBrowserMedia(t *testing.T) {
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
 	cases := []struct {
-		name, logdir string
+		name, logdir  string
 		images, audio bool
 	}{
 		{"tensorboardx", filepath.Join(writers, "tensorboardx"), true, true},
@@ -235,6 +235,15 @@ func checkAudioPage(t *testing.T, tb *tab) {
 	for _, b := range bad {
 		t.Error(b)
 	}
+	// Labels are Markdown, rendered safely.
+	if labels := eval[[]string](tb, `[...document.querySelectorAll('main.page[data-page="audio"] .media-label')].map(e => e.innerHTML)`); len(labels) > 0 {
+		if n := eval[int](tb, `document.querySelectorAll('main.page[data-page="audio"] .media-label strong').length`); n == 0 {
+			t.Errorf("no label shows its Markdown: %q", labels)
+		}
+		if n := eval[int](tb, `document.querySelectorAll('main.page[data-page="audio"] .media-label a[href^="javascript" i], main.page[data-page="audio"] .media-label script').length`); n != 0 {
+			t.Errorf("a label holds a javascript: link or a script: %q", labels)
+		}
+	}
 	checkInert(t, tb, "audio")
 }
 
@@ -298,7 +307,7 @@ func writeHostileMedia(t *testing.T) string {
 				PluginData: &eventpb.PluginData{PluginName: "images"}}, Value: &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{
 				Dtype: eventpb.DataType_DT_STRING, TensorShape: shape(4), StringVal: batch}}})
 			w := testWAV(1000, 8000, 2000)
-			clips := [][]byte{w, []byte(names[1] + ` **bold** [link](javascript:window.__xss=3)`), w[:len(w)-100], []byte(names[0])}
+			clips := [][]byte{w, []byte("Label " + names[1] + ` **bold** [link](javascript:window.__xss=3)`), w[:len(w)-100], []byte("Label " + names[0])}
 			vals = append(vals, &eventpb.SummaryValue{Tag: names[1] + "/labelled", Metadata: &eventpb.SummaryMetadata{
 				PluginData: &eventpb.PluginData{PluginName: "audio"}}, Value: &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{
 				Dtype: eventpb.DataType_DT_STRING, TensorShape: shape(2, 2), StringVal: clips}}})
