@@ -30,6 +30,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func TestBrowserMedia(t *testing.T) {
@@ -43,6 +44,7 @@ func TestBrowserMedia(t *testing.T) {
 		{"tensorboardx", filepath.Join(writers, "tensorboardx"), true, true},
 		{"tf2", filepath.Join(writers, "tf2"), true, true},
 		{"hostile", writeHostileMedia(t), true, true},
+		{"demo", writeDemo(t), true, true},
 	}
 	// The shared corpus beside the repository, as sharedCorpus finds it.
 	if dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "keras-tf22-images")); err == nil && isDir(dir) {
@@ -85,6 +87,15 @@ func TestBrowserMedia(t *testing.T) {
 			}
 		})
 	}
+}
+
+func writeDemo(t *testing.T) string {
+	t.Helper()
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	return logs
 }
 
 func isDir(p string) bool {
