@@ -56,12 +56,18 @@
     };
   }
 
+  // The spectrogram's levels come one character per frame and bin, each a
+  // digit of DB_DIGITS counting DB_STEP dB above DB_FLOOR (render/audio.go).
+  var DB_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  var DB_STEP = 2, DB_FLOOR = -120;
+
   function specOption(clip) {
-    var s = clip.spec, data = [], top = -Infinity;
-    for (var f = 0; f < s.db.length; f++) {
-      for (var b = 0; b < s.db[f].length; b++) {
-        data.push([f, b, s.db[f][b]]);
-        if (s.db[f][b] > top) top = s.db[f][b];
+    var s = clip.spec, data = [], top = -Infinity, bins = s.freqs.length;
+    for (var f = 0; f < s.times.length; f++) {
+      for (var b = 0; b < bins; b++) {
+        var db = DB_FLOOR + DB_STEP * DB_DIGITS.indexOf(s.levels.charAt(f * bins + b));
+        data.push([f, b, db]);
+        if (db > top) top = db;
       }
     }
     return {

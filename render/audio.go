@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/audio"
@@ -72,17 +73,38 @@ type clipViewJSON struct {
 	Channels int           `json:"channels"`
 	Duration float64       `json:"duration"`
 	Error    string        `json:"error,omitempty"`
-	// Wave is the envelope as [min, max] per bucket, 4 decimals.
+	// Wave is the envelope as [min, max] per bucket, 3 decimals.
 	Wave [][2]float64 `json:"wave,omitempty"`
 	// Spec is the spectrogram: frame times (s), bin frequencies (Hz) and
-	// dB per frame and bin, rounded to whole dB.
+	// the levels.
 	Spec *specJSON `json:"spec,omitempty"`
 }
 
 type specJSON struct {
-	Times []float64   `json:"times"`
-	Freqs []float64   `json:"freqs"`
-	DB    [][]float64 `json:"db"`
+	Times []float64 `json:"times"`
+	Freqs []float64 `json:"freqs"`
+	// Levels holds one character of dbDigits per frame and bin, frame
+	// after frame: the level in steps of dbStep dB above audio.Floor, so
+	// that a spectrogram of 128 x 64 takes 8 KiB of the page.
+	Levels string `json:"levels"`
+}
+
+// The spectrogram's level encoding (see specJSON; assets/audio.js decodes it).
+const (
+	dbDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	dbStep   = 2.0
+)
+
+// levels encodes a spectrogram's dB values as specJSON.Levels.
+func levels(db [][]float64) string {
+	var b strings.Builder
+	for _, row := range db {
+		for _, v := range row {
+			i := int(math.Round((v - audio.Floor) / dbStep))
+			b.WriteByte(dbDigits[max(0, min(i, len(dbDigits)-1))])
+		}
+	}
+	return b.String()
 }
 
 func (r *Report) audioTags() []*mediaTag[*collect.Audio] {
@@ -169,16 +191,13 @@ func clipView(c collect.AudioClip, name string, single bool, md *markdown) (clip
 	w := audio.NewWaveform(pcm.Samples, waveBuckets)
 	v.Wave = make([][2]float64, len(w.Min))
 	for i := range w.Min {
-		v.Wave[i] = [2]float64{round(w.Min[i], 1e4), round(w.Max[i], 1e4)}
+		v.Wave[i] = [2]float64{round(w.Min[i], 1e3), round(w.Max[i], 1e3)}
 	}
 	s := audio.NewSpectrogram(pcm.Samples, pcm.Rate, specFrames, specBins)
-	v.Spec = &specJSON{Times: s.Times, Freqs: s.Freqs, DB: s.DB}
 	for f := range s.Times {
 		s.Times[f] = round(s.Times[f], 1e4)
-		for b := range s.DB[f] {
-			s.DB[f][b] = math.Round(s.DB[f][b])
-		}
 	}
+	v.Spec = &specJSON{Times: s.Times, Freqs: s.Freqs, Levels: levels(s.DB)}
 	return v, nil
 }
 

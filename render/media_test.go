@@ -342,3 +342,11 @@ func TestMediaUntrustedNamesStayInert(t *testing.T) {
 		}
 	}
 }
+
+func TestSpectrogramLevels(t *testing.T) {
+	got := levels([][]float64{{-120, -200, 0}, {-61, -60.9, 10}})
+	// -120 and below: 0; 0 dB: 60 steps of 2 dB; -61 rounds to 29.5 -> 30.
+	if want := "00yUUz"; got != want {
+		t.Errorf("levels = %q, want %q", got, want)
+	}
+}

@@ -170,6 +170,7 @@ const imagesLoadedJS = `(() => {
 func checkImagesPage(t *testing.T, tb *tab) {
 	t.Helper()
 	waitFor(tb, imagesLoadedJS, 10*time.Second, "every image loads")
+	t.Logf("%s: every image loaded %.0f ms after navigation", tb.url, eval[float64](tb, `performance.now()`))
 	checkSliders(t, tb, "images", "img", "e.images.map(im => im.src)")
 	waitFor(tb, imagesLoadedJS, 10*time.Second, "every image loads after the sliders moved")
 
@@ -223,6 +224,7 @@ func checkAudioPage(t *testing.T, tb *tab) {
 			return a.readyState >= 1 && a.duration > 0 && a.networkState !== HTMLMediaElement.NETWORK_NO_SOURCE;
 		});
 	})()`, 10*time.Second, "every decodable clip loads its source")
+	t.Logf("%s: every clip loaded %.0f ms after navigation", tb.url, eval[float64](tb, `performance.now()`))
 	// Scrolled into view, every preview is drawn: a waveform envelope and a
 	// spectrogram heat map of frames x bins.
 	eval[chromedp.Void](tb, `document.querySelectorAll('main.page[data-page="audio"] .media-charts').forEach(c => c.scrollIntoView())`)
