@@ -190,3 +190,28 @@ func TestWaveformEnvelope(t *testing.T) {
 		t.Errorf("2 samples give %d buckets", len(w.Min))
 	}
 }
+
+func TestDecodeExtensible(t *testing.T) {
+	// WAVE_FORMAT_EXTENSIBLE: a 40-byte fmt chunk whose sub-format GUID
+	// begins with the real format tag (here IEEE float).
+	b := wav(formatFloat, 32, 2, 8000, []float64{0.25, 0.75})
+	le := binary.LittleEndian
+	ext := append([]byte{}, b[:20]...)
+	le.PutUint32(ext[16:], 40)
+	fmtBody := append([]byte{}, b[20:36]...)
+	le.PutUint16(fmtBody[0:], formatExtensible)
+	fmtBody = le.AppendUint16(fmtBody, 22) // cbSize
+	fmtBody = le.AppendUint16(fmtBody, 32) // valid bits
+	fmtBody = le.AppendUint32(fmtBody, 3)  // channel mask
+	fmtBody = le.AppendUint16(fmtBody, formatFloat)
+	fmtBody = append(fmtBody, "\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"...)
+	ext = append(append(ext, fmtBody...), b[36:]...)
+	le.PutUint32(ext[4:], uint32(len(ext)-8))
+	p, err := DecodeWAV(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Samples) != 1 || p.Samples[0] != 0.5 || p.Channels != 2 {
+		t.Errorf("got %d channels, samples %v, want 2 and [0.5]", p.Channels, p.Samples)
+	}
+}
