@@ -49,6 +49,12 @@ func (r *Report) pages() []page {
 		ps = append(ps, page{name: "scalars", title: "Scalars", body: func(bool) (any, error) { return r.scalarsPage() }})
 	}
 	// One line per category page, in the order of the navigation.
+	if r.hasImages() {
+		ps = append(ps, r.imagesPageDef())
+	}
+	if r.hasAudio() {
+		ps = append(ps, r.audioPageDef())
+	}
 	return ps
 }
 

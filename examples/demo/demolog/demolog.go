@@ -20,6 +20,8 @@
 //	baseline             simple_value, 20,000 steps with metrics/loss at every
 //	                     step (work for the drawing downsampler), a step-decay
 //	                     learning rate, and one +Inf grad_norm.
+//	samples              images (PNG, a batch, an animated GIF) and audio
+//	                     clips with Markdown labels (media.go).
 //
 // Every run logs metrics/loss, metrics/accuracy and (train runs only)
 // optim/learning_rate, optim/grad_norm and epoch, a tag without a group.
@@ -88,6 +90,9 @@ func Generate(dir string) (*Stats, error) {
 		if err := g.trainJob(j); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.media(); err != nil {
+		return nil, err
 	}
 	return g.st, nil
 }

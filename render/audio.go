@@ -1,0 +1,280 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/audio"
+)
+
+// Preview sizes: the waveform's buckets, the spectrogram's frames and
+// frequency bins per clip.
+const (
+	waveBuckets = 200
+	specFrames  = 128
+	specBins    = 64
+)
+
+// audioPage is what templates/audio.html draws.
+type audioPage struct {
+	Budget int
+	Tags   []mediaTagView
+}
+
+// audioEntry is a step of clips in a data file (data/audio/<run>/<tag>.json).
+// File paths are relative to the site's root.
+type audioEntry struct {
+	WallTime jsonFloat   `json:"wall_time"`
+	Step     int64       `json:"step"`
+	Clips    []audioJSON `json:"clips"`
+}
+
+type audioJSON struct {
+	File        string  `json:"file"`
+	ContentType string  `json:"content_type"`
+	SampleRate  float64 `json:"sample_rate"`
+	Channels    int64   `json:"channels"`
+	Frames      int64   `json:"frames"`
+	Label       string  `json:"label"` // Markdown, as written
+}
+
+// audioTagJSON is the inline data of one tag that assets/audio.js draws.
+type audioTagJSON struct {
+	Tag   string         `json:"tag"`
+	Steps []int64        `json:"steps"`
+	Runs  []audioRunJSON `json:"runs"`
+}
+
+type audioRunJSON struct {
+	Name    string          `json:"name"`
+	Kept    int             `json:"kept"`
+	Total   int             `json:"total"`
+	Entries []audioStepJSON `json:"entries"`
+}
+
+type audioStepJSON struct {
+	Step     int64          `json:"step"`
+	WallTime jsonFloat      `json:"wall_time"`
+	Clips    []clipViewJSON `json:"clips"`
+}
+
+// clipViewJSON is one clip as the page shows it: the player's source, the
+// label as sanitised HTML, and the previews, or why there are none.
+type clipViewJSON struct {
+	Src      string        `json:"src"`
+	Type     string        `json:"type"`
+	Label    template.HTML `json:"label"`
+	Rate     float64       `json:"rate"`
+	Channels int           `json:"channels"`
+	Duration float64       `json:"duration"`
+	Error    string        `json:"error,omitempty"`
+	// Wave is the envelope as [min, max] per bucket, 3 decimals.
+	Wave [][2]float64 `json:"wave,omitempty"`
+	// Spec is the spectrogram: frame times (s), bin frequencies (Hz) and
+	// the levels.
+	Spec *specJSON `json:"spec,omitempty"`
+}
+
+type specJSON struct {
+	Times []float64 `json:"times"`
+	Freqs []float64 `json:"freqs"`
+	// Levels holds one character of dbDigits per frame and bin, frame
+	// after frame: the level in steps of dbStep dB above audio.Floor, so
+	// that a spectrogram of 128 x 64 takes 8 KiB of the page.
+	Levels string `json:"levels"`
+}
+
+// The spectrogram's level encoding (see specJSON; assets/audio.js decodes it).
+const (
+	dbDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	dbStep   = 2.0
+)
+
+// levels encodes a spectrogram's dB values as specJSON.Levels.
+func levels(db [][]float64) string {
+	var b strings.Builder
+	for _, row := range db {
+		for _, v := range row {
+			i := int(math.Round((v - audio.Floor) / dbStep))
+			b.WriteByte(dbDigits[max(0, min(i, len(dbDigits)-1))])
+		}
+	}
+	return b.String()
+}
+
+func (r *Report) audioTags() []*mediaTag[*collect.Audio] {
+	return groupMedia(r.rep.Runs, func(run *collect.Run) []*collect.Audio { return run.Audio },
+		func(a *collect.Audio) string { return a.Tag },
+		func(a *collect.Audio) []int64 {
+			steps := make([]int64, len(a.Entries))
+			for i, e := range a.Entries {
+				steps[i] = e.Step
+			}
+			return steps
+		})
+}
+
+// audioMIME matches the content types a clip may declare.
+var audioMIME = regexp.MustCompile(`^audio/[a-z0-9.+-]+$`)
+
+// audioType returns a clip's MIME type (audio/wav unless it declares
+// another) and file extension.
+func audioType(contentType string) (mime, ext string) {
+	mime = "audio/wav"
+	if audioMIME.MatchString(contentType) {
+		mime = contentType
+	}
+	switch mime {
+	case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
+		return mime, "wav"
+	case "audio/mpeg", "audio/mp3":
+		return mime, "mp3"
+	case "audio/ogg":
+		return mime, "ogg"
+	case "audio/flac", "audio/x-flac":
+		return mime, "flac"
+	}
+	return mime, "bin"
+}
+
+// keptClips returns the kept steps of a tag's series k, each with the
+// file names of its clips in the site.
+func keptClips(mt *mediaTag[*collect.Audio], k int) []keptClip {
+	ms, a := mt.series[k], mt.data[k]
+	out := make([]keptClip, len(ms.keep))
+	for j, idx := range ms.keep {
+		e := a.Entries[idx]
+		out[j].AudioEntry = e
+		for i, c := range e.Clips {
+			_, ext := audioType(c.ContentType)
+			out[j].names = append(out[j].names, mediaFile("audio", ms.run.Name, mt.tag, ms.names[j], i, ext))
+		}
+	}
+	return out
+}
+
+type keptClip struct {
+	collect.AudioEntry
+	names []string // of Clips[i] in the site
+}
+
+// clipView reads a clip and computes its previews; a clip that cannot be
+// decoded keeps its player and says why it has none.
+func clipView(c collect.AudioClip, name string, single bool, md *markdown) (clipViewJSON, error) {
+	mime, ext := audioType(c.ContentType)
+	b, err := c.Data.Read()
+	if err != nil {
+		return clipViewJSON{}, err
+	}
+	v := clipViewJSON{Src: name, Type: mime, Label: md.HTML(c.Label), Rate: c.SampleRate, Channels: int(c.Channels)}
+	if c.SampleRate > 0 {
+		v.Duration = float64(c.Frames) / c.SampleRate
+	}
+	if single {
+		v.Src = dataURI(mime, b)
+	}
+	if ext != "wav" {
+		v.Error = "no preview: " + mime + " is not WAV"
+		return v, nil
+	}
+	pcm, err := audio.DecodeWAV(b)
+	if err != nil {
+		v.Error = "no preview: " + err.Error()
+		return v, nil
+	}
+	v.Rate, v.Channels, v.Duration = pcm.Rate, pcm.Channels, pcm.Duration()
+	w := audio.NewWaveform(pcm.Samples, waveBuckets)
+	v.Wave = make([][2]float64, len(w.Min))
+	for i := range w.Min {
+		v.Wave[i] = [2]float64{round(w.Min[i], 1e3), round(w.Max[i], 1e3)}
+	}
+	s := audio.NewSpectrogram(pcm.Samples, pcm.Rate, specFrames, specBins)
+	for f := range s.Times {
+		s.Times[f] = round(s.Times[f], 1e4)
+	}
+	v.Spec = &specJSON{Times: s.Times, Freqs: s.Freqs, Levels: levels(s.DB)}
+	return v, nil
+}
+
+func round(x, scale float64) float64 { return math.Round(x*scale) / scale }
+
+// hasAudio tells whether any run holds audio.
+func (r *Report) hasAudio() bool {
+	return slices.ContainsFunc(r.rep.Runs, func(run *collect.Run) bool { return len(run.Audio) > 0 })
+}
+
+func (r *Report) audioPageDef() page {
+	return page{name: "audio", title: "Audio", body: func(single bool) (any, error) { return r.audioPage(single) },
+		scripts: []string{"audio.js"}, styles: []string{"media.css"}, data: r.audioData}
+}
+
+func (r *Report) audioPage(single bool) (*audioPage, error) {
+	p := &audioPage{Budget: mediaSteps}
+	md := newMarkdown()
+	for _, mt := range r.audioTags() {
+		tj := audioTagJSON{Tag: mt.tag}
+		var steps [][]int64
+		for k, ms := range mt.series {
+			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
+			var runSteps []int64
+			for _, e := range keptClips(mt, k) {
+				sj := audioStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Clips: []clipViewJSON{}}
+				for i, c := range e.Clips {
+					v, err := clipView(c, e.names[i], single, md)
+					if err != nil {
+						return nil, fmt.Errorf("audio of run %q tag %q: %w", ms.run.Name, mt.tag, err)
+					}
+					sj.Clips = append(sj.Clips, v)
+				}
+				rj.Entries = append(rj.Entries, sj)
+				runSteps = append(runSteps, e.Step)
+			}
+			steps = append(steps, runSteps)
+			tj.Runs = append(tj.Runs, rj)
+		}
+		tj.Steps = unionSteps(steps)
+		data, err := scriptJSON(tj)
+		if err != nil {
+			return nil, err
+		}
+		p.Tags = append(p.Tags, mediaTagView{Tag: mt.tag, Steps: stepsLabel(mt.series), Stops: len(tj.Steps) - 1, Data: data})
+	}
+	return p, nil
+}
+
+// audioData returns the clips' data files and the clip files of the site,
+// byte for byte as the logs hold them.
+func (r *Report) audioData() (*pageData, error) {
+	d := &pageData{category: "audio", section: "media", index: map[string]map[string]string{}}
+	for _, mt := range r.audioTags() {
+		for k, ms := range mt.series {
+			var entries []audioEntry
+			for _, e := range keptClips(mt, k) {
+				ej := audioEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Clips: []audioJSON{}}
+				for i, c := range e.Clips {
+					b, err := c.Data.Read()
+					if err != nil {
+						return nil, fmt.Errorf("audio of run %q tag %q: %w", ms.run.Name, mt.tag, err)
+					}
+					d.files = append(d.files, file{e.names[i], b})
+					ej.Clips = append(ej.Clips, audioJSON{File: e.names[i], ContentType: c.ContentType,
+						SampleRate: c.SampleRate, Channels: c.Channels, Frames: c.Frames, Label: c.Label})
+				}
+				entries = append(entries, ej)
+			}
+			b, err := mediaJSON(mt.tag, entries)
+			if err != nil {
+				return nil, err
+			}
+			name := "audio/" + slug(ms.run.Name) + "/" + slug(mt.tag) + ".json"
+			d.files = append(d.files, file{"data/" + name, b})
+			mediaIndex(d.index, ms.run.Name, mt.tag, name)
+		}
+	}
+	return d, nil
+}

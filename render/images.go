@@ -1,0 +1,186 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/trainreport/trainreport/collect"
+)
+
+// imagesPage is what templates/images.html draws.
+type imagesPage struct {
+	Budget int
+	Tags   []mediaTagView
+}
+
+// imageEntry is an image step in a data file (data/images/<run>/<tag>.json):
+// the Tianshu fields of the first image, then every image of the step (a
+// batch holds several). File paths are relative to the site's root.
+type imageEntry struct {
+	WallTime jsonFloat   `json:"wall_time"`
+	Step     int64       `json:"step"`
+	Width    int         `json:"width"`
+	Height   int         `json:"height"`
+	Format   string      `json:"format"`
+	File     string      `json:"file"`
+	Images   []imageJSON `json:"images"`
+}
+
+type imageJSON struct {
+	File   string `json:"file"`
+	Format string `json:"format"` // "png", "jpeg", "gif", or "" when unknown
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// imageTagJSON is the inline data of one tag that assets/images.js draws:
+// the slider's steps, and per run its kept entries with each image's src
+// (a file of the site, or a data: URI in the single file).
+type imageTagJSON struct {
+	Tag   string         `json:"tag"`
+	Steps []int64        `json:"steps"`
+	Runs  []imageRunJSON `json:"runs"`
+}
+
+type imageRunJSON struct {
+	Name    string          `json:"name"`
+	Kept    int             `json:"kept"`
+	Total   int             `json:"total"`
+	Entries []imageStepJSON `json:"entries"`
+}
+
+type imageStepJSON struct {
+	Step     int64          `json:"step"`
+	WallTime jsonFloat      `json:"wall_time"`
+	Images   []imageSrcJSON `json:"images"`
+}
+
+type imageSrcJSON struct {
+	Src    string `json:"src"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Format string `json:"format"`
+}
+
+func (r *Report) imageTags() []*mediaTag[*collect.Image] {
+	return groupMedia(r.rep.Runs, func(run *collect.Run) []*collect.Image { return run.Images },
+		func(im *collect.Image) string { return im.Tag },
+		func(im *collect.Image) []int64 {
+			steps := make([]int64, len(im.Entries))
+			for i, e := range im.Entries {
+				steps[i] = e.Step
+			}
+			return steps
+		})
+}
+
+// imageFormats maps an image format to its file extension and MIME type.
+var imageFormats = map[string][2]string{
+	"png": {"png", "image/png"}, "jpeg": {"jpg", "image/jpeg"}, "gif": {"gif", "image/gif"},
+}
+
+func imageType(format string) (ext, mime string) {
+	if t, ok := imageFormats[format]; ok {
+		return t[0], t[1]
+	}
+	return "bin", "application/octet-stream" // the browser sniffs what it can
+}
+
+// keptImages returns the kept steps of a tag's series k, each with the
+// file names of its images in the site.
+func keptImages(mt *mediaTag[*collect.Image], k int) []keptImage {
+	ms, im := mt.series[k], mt.data[k]
+	out := make([]keptImage, len(ms.keep))
+	for j, idx := range ms.keep {
+		e := im.Entries[idx]
+		out[j].ImageEntry = e
+		for i, it := range e.Images {
+			ext, _ := imageType(it.Format)
+			out[j].names = append(out[j].names, mediaFile("images", ms.run.Name, mt.tag, ms.names[j], i, ext))
+		}
+	}
+	return out
+}
+
+type keptImage struct {
+	collect.ImageEntry
+	names []string // of Images[i] in the site
+}
+
+// hasImages tells whether any run holds images.
+func (r *Report) hasImages() bool {
+	return slices.ContainsFunc(r.rep.Runs, func(run *collect.Run) bool { return len(run.Images) > 0 })
+}
+
+func (r *Report) imagesPageDef() page {
+	return page{name: "images", title: "Images", body: func(single bool) (any, error) { return r.imagesPage(single) },
+		scripts: []string{"images.js"}, styles: []string{"media.css"}, data: r.imagesData}
+}
+
+func (r *Report) imagesPage(single bool) (*imagesPage, error) {
+	p := &imagesPage{Budget: mediaSteps}
+	for _, mt := range r.imageTags() {
+		tj := imageTagJSON{Tag: mt.tag}
+		var steps [][]int64
+		for k, ms := range mt.series {
+			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []imageStepJSON{}}
+			var runSteps []int64
+			for _, e := range keptImages(mt, k) {
+				sj := imageStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Images: []imageSrcJSON{}}
+				for i, it := range e.Images {
+					_, mime := imageType(it.Format)
+					src, err := mediaSrc(single, e.names[i], mime, it.Data)
+					if err != nil {
+						return nil, fmt.Errorf("images of run %q tag %q: %w", ms.run.Name, mt.tag, err)
+					}
+					sj.Images = append(sj.Images, imageSrcJSON{Src: src, Width: it.Width, Height: it.Height, Format: it.Format})
+				}
+				rj.Entries = append(rj.Entries, sj)
+				runSteps = append(runSteps, e.Step)
+			}
+			steps = append(steps, runSteps)
+			tj.Runs = append(tj.Runs, rj)
+		}
+		tj.Steps = unionSteps(steps)
+		data, err := scriptJSON(tj)
+		if err != nil {
+			return nil, err
+		}
+		p.Tags = append(p.Tags, mediaTagView{Tag: mt.tag, Steps: stepsLabel(mt.series), Stops: len(tj.Steps) - 1, Data: data})
+	}
+	return p, nil
+}
+
+// imagesData returns the images' data files and the image files of the
+// site, byte for byte as the logs hold them.
+func (r *Report) imagesData() (*pageData, error) {
+	d := &pageData{category: "image", section: "media", index: map[string]map[string]string{}}
+	for _, mt := range r.imageTags() {
+		for k, ms := range mt.series {
+			var entries []imageEntry
+			for _, e := range keptImages(mt, k) {
+				ej := imageEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Images: []imageJSON{}}
+				for i, it := range e.Images {
+					b, err := it.Data.Read()
+					if err != nil {
+						return nil, fmt.Errorf("images of run %q tag %q: %w", ms.run.Name, mt.tag, err)
+					}
+					d.files = append(d.files, file{e.names[i], b})
+					if i == 0 {
+						ej.Width, ej.Height, ej.Format, ej.File = it.Width, it.Height, it.Format, e.names[i]
+					}
+					ej.Images = append(ej.Images, imageJSON{File: e.names[i], Format: it.Format, Width: it.Width, Height: it.Height})
+				}
+				entries = append(entries, ej)
+			}
+			b, err := mediaJSON(mt.tag, entries)
+			if err != nil {
+				return nil, err
+			}
+			name := "images/" + slug(ms.run.Name) + "/" + slug(mt.tag) + ".json"
+			d.files = append(d.files, file{"data/" + name, b})
+			mediaIndex(d.index, ms.run.Name, mt.tag, name)
+		}
+	}
+	return d, nil
+}

@@ -1,0 +1,165 @@
+package render
+
+import (
+	"cmp"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"slices"
+	"strconv"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+)
+
+// mediaSteps is the budget of kept steps of one (run, tag) series of
+// images or clips: every step up to it, beyond it that many spread evenly,
+// the last always kept (downsample.Even). The pages say so.
+const mediaSteps = 100
+
+// mediaSeries is one (run, tag) series of images or clips, with the steps
+// kept for the report.
+type mediaSeries struct {
+	run   *collect.Run
+	keep  []int   // indices of the kept entries
+	steps []int64 // of every entry in the logs
+	// names are the kept entries' file stems, "<step>" or, for a step seen
+	// again, "<step>_<k>".
+	names []string
+}
+
+func newMediaSeries(run *collect.Run, steps []int64) *mediaSeries {
+	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), mediaSteps), steps: steps}
+	seen := map[int64]int{}
+	for _, i := range ms.keep {
+		s := steps[i]
+		name := strconv.FormatInt(s, 10)
+		if k := seen[s]; k > 0 {
+			name += "_" + strconv.Itoa(k)
+		}
+		seen[s]++
+		ms.names = append(ms.names, name)
+	}
+	return ms
+}
+
+// mediaTag is one tag across the runs that have it.
+type mediaTag[T any] struct {
+	tag    string
+	series []*mediaSeries
+	data   []T // the tag's series of each run, in run order
+}
+
+// groupMedia gathers the series of one kind by tag, in tag order, with
+// each tag's runs in report order.
+func groupMedia[T any](runs []*collect.Run, of func(*collect.Run) []T, tag func(T) string, steps func(T) []int64) []*mediaTag[T] {
+	byTag := map[string]*mediaTag[T]{}
+	var tags []*mediaTag[T]
+	for _, run := range runs {
+		for _, s := range of(run) {
+			mt := byTag[tag(s)]
+			if mt == nil {
+				mt = &mediaTag[T]{tag: tag(s)}
+				byTag[tag(s)] = mt
+				tags = append(tags, mt)
+			}
+			mt.series = append(mt.series, newMediaSeries(run, steps(s)))
+			mt.data = append(mt.data, s)
+		}
+	}
+	slices.SortFunc(tags, func(a, b *mediaTag[T]) int { return cmp.Compare(a.tag, b.tag) })
+	return tags
+}
+
+// mediaFile names a media file of the site: media/<kind>/<run slug>/<tag
+// slug>/<stem>-<i>.<ext>. Only slugs and numbers: it never leaves the
+// output directory.
+func mediaFile(kind, run, tag, stem string, i int, ext string) string {
+	return fmt.Sprintf("media/%s/%s/%s/%s-%d.%s", kind, slug(run), slug(tag), stem, i, ext)
+}
+
+// mediaSrc returns what a page's <img> or <audio> loads: the file's path
+// in the site, or the bytes as a data: URI in the single file.
+func mediaSrc(single bool, name, mime string, ref collect.BlobRef) (string, error) {
+	if !single {
+		return name, nil
+	}
+	b, err := ref.Read()
+	if err != nil {
+		return "", err
+	}
+	return dataURI(mime, b), nil
+}
+
+func dataURI(mime string, b []byte) string {
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b)
+}
+
+// stepsLabel says how many distinct steps a tag shows of how many the
+// logs hold, over its runs.
+func stepsLabel(series []*mediaSeries) string {
+	var keptSteps, allSteps [][]int64
+	for _, s := range series {
+		k := make([]int64, len(s.keep))
+		for j, i := range s.keep {
+			k[j] = s.steps[i]
+		}
+		keptSteps, allSteps = append(keptSteps, k), append(allSteps, s.steps)
+	}
+	kept, total := len(unionSteps(keptSteps)), len(unionSteps(allSteps))
+	if kept == total {
+		if total == 1 {
+			return "1 step"
+		}
+		return fmt.Sprintf("%s steps", fmtCount(total))
+	}
+	return fmt.Sprintf("%s of %s steps", fmtCount(kept), fmtCount(total))
+}
+
+// unionSteps is the sorted distinct steps of a tag's kept entries: the
+// stops of its step slider.
+func unionSteps(steps [][]int64) []int64 {
+	var all []int64
+	for _, s := range steps {
+		all = append(all, s...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// mediaIndex adds a data file to a page's run -> tag -> file index.
+func mediaIndex(index map[string]map[string]string, run, tag, file string) {
+	if index[run] == nil {
+		index[run] = map[string]string{}
+	}
+	index[run][tag] = file
+}
+
+// mediaJSON encodes a data file: {tag: entries}, one entry per line.
+func mediaJSON[E any](tag string, entries []E) ([]byte, error) {
+	t, err := json.Marshal(tag)
+	if err != nil {
+		return nil, err
+	}
+	b := append(append([]byte{'{'}, t...), ":["...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		eb, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, '\n'), eb...)
+	}
+	return append(b, "\n]}\n"...), nil
+}
+
+// mediaTagView is what the media templates draw per tag.
+type mediaTagView struct {
+	Tag   string
+	Steps string // "10 steps", "100 of 188 steps"
+	Stops int    // the step slider's last index
+	Data  template.JS
+}
