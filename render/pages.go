@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"regexp"
+	"slices"
 
 	"github.com/trainreport/trainreport/assets"
 	"github.com/trainreport/trainreport/templates"
@@ -156,7 +157,16 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 	l := layout{Title: r.opt.Title, PageTitle: "Overview", Runs: runs, Nav: r.nav("index", true), Single: true}
 	scripts, styles := []string{"echarts.min.js", "app.js"}, []string{"style.css"}
 	for i, p := range r.pages() {
-		scripts, styles = append(scripts, p.scripts...), append(styles, p.styles...)
+		for _, name := range p.scripts {
+			if !slices.Contains(scripts, name) { // pages may share a file
+				scripts = append(scripts, name)
+			}
+		}
+		for _, name := range p.styles {
+			if !slices.Contains(styles, name) {
+				styles = append(styles, name)
+			}
+		}
 		html, err := r.main(t, p, true)
 		if err != nil {
 			return fmt.Errorf("page %s: %w", p.name, err)
