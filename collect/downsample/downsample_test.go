@@ -103,3 +103,24 @@ func BenchmarkPoints(b *testing.B) {
 		Points(pts, 2000)
 	}
 }
+
+func TestEven(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		n, budget int
+		want      []int
+	}{
+		{"under budget keeps all", 3, 5, []int{0, 1, 2}},
+		{"budget one keeps the last", 10, 1, []int{9}},
+		{"no budget keeps none", 10, 0, nil},
+		{"thinned evenly with first and last", 10, 4, []int{0, 3, 6, 9}},
+		{"uneven", 7, 3, []int{0, 3, 6}},
+		{"one less than all", 5, 4, []int{0, 1, 2, 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Even(c.n, c.budget); !slices.Equal(got, c.want) {
+				t.Errorf("Even(%d, %d) = %v, want %v", c.n, c.budget, got, c.want)
+			}
+		})
+	}
+}
