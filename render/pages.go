@@ -49,6 +49,10 @@ func (r *Report) pages() []page {
 		ps = append(ps, page{name: "scalars", title: "Scalars", body: func(bool) (any, error) { return r.scalarsPage() }})
 	}
 	// One line per category page, in the order of the navigation.
+	if r.hasTexts() {
+		ps = append(ps, page{name: "text", title: "Text", body: func(bool) (any, error) { return r.textPage() },
+			scripts: []string{"text.js"}, styles: []string{"text.css"}, data: r.textData})
+	}
 	return ps
 }
 
