@@ -105,9 +105,12 @@ func (g Grid) Edges() []float64 {
 	return e
 }
 
-// edge is the left edge of bin i, computed without forming Hi-Lo, which
-// overflows for ranges wider than float64 holds.
+// edge is the left edge of bin i.
 func (g Grid) edge(i int) float64 {
+	if w := g.Hi - g.Lo; !math.IsInf(w, 0) {
+		return g.Lo + w*float64(i)/float64(g.Bins)
+	}
+	// A range wider than float64 holds: interpolate instead.
 	t := float64(i) / float64(g.Bins)
 	return g.Lo*(1-t) + g.Hi*t
 }
