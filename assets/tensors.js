@@ -207,9 +207,9 @@
       return s;
     }
     var series = [
-      line('max', d.max, 0, { lineStyle: { color: color, opacity: 0.6 }, itemStyle: { color: color } }),
+      line('max', d.max, 0, { lineStyle: { color: color, width: 1, type: 'dashed' }, itemStyle: { color: color }, symbol: 'triangle' }),
       line('mean', d.mean, 0, { lineStyle: { color: color, width: 2.5 }, itemStyle: { color: color } }),
-      line('min', d.min, 0, { lineStyle: { color: color, opacity: 0.6, type: 'dashed' }, itemStyle: { color: color } })
+      line('min', d.min, 0, { lineStyle: { color: color, width: 1, type: 'dotted' }, itemStyle: { color: color }, symbol: 'emptyCircle' })
     ];
     var counts = [['zeros', d.zero, '#7a869a'], ['NaN', d.nan, '#b3261e'], ['+Inf', d.pos_inf, '#e66100'], ['-Inf', d.neg_inf, '#8f3f97']];
     counts.forEach(function (c) {
@@ -232,8 +232,13 @@
 
   function heatmapOption(d) {
     var bins = d.edges.length - 1;
-    var labels = [];
-    for (var b = 0; b < bins; b++) labels.push(util.fmtNum(num(d.edges[b])) + ' – ' + util.fmtNum(num(d.edges[b + 1])));
+    var ranges = [], ticks = [];
+    for (var b = 0; b < bins; b++) {
+      var lo = num(d.edges[b]), hi = num(d.edges[b + 1]);
+      ranges.push('[' + util.fmtNum(lo) + ', ' + util.fmtNum(hi) + (b === bins - 1 ? ']' : ')'));
+      // One bin per integer (integer tensors): label it by its integer.
+      ticks.push(Math.abs(hi - lo - 1) < 1e-9 && Number.isInteger(lo + 0.5) ? util.fmtNum(lo + 0.5) : util.fmtNum((lo + hi) / 2));
+    }
     var data = [], top = 0;
     d.hist.forEach(function (row, x) {
       row.forEach(function (n, y) {
@@ -242,16 +247,17 @@
     });
     return {
       animation: false,
-      title: { text: 'histogram per step (shared bins)', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
+      title: { text: 'histogram per step (bins shared by every step)', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
       tooltip: {
         formatter: function (p) {
-          return 'step ' + util.escapeHTML(util.fmtStep(d.steps[p.value[0]])) + '<br>' + util.escapeHTML(labels[p.value[1]]) + ': ' + p.value[2];
+          return 'step ' + util.escapeHTML(util.fmtStep(d.steps[p.value[0]])) + '<br>' + util.escapeHTML(ranges[p.value[1]]) + ': ' + p.value[2];
         }
       },
-      grid: { left: 96, right: 16, top: 32, bottom: 56 },
-      xAxis: { type: 'category', data: d.steps.map(function (s) { return util.fmtStep(s); }), name: 'step', nameLocation: 'middle', nameGap: 24 },
-      yAxis: { type: 'category', data: labels, axisLabel: { fontSize: 10 } },
-      visualMap: { min: 0, max: Math.max(top, 1), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120,
+      grid: { left: 64, right: 16, top: 32, bottom: 64 },
+      xAxis: { type: 'category', data: d.steps.map(function (s) { return util.fmtStep(s); }) },
+      yAxis: { type: 'category', data: ticks, axisLabel: { fontSize: 10, interval: Math.max(0, Math.ceil(bins / 10) - 1) } },
+      visualMap: { min: 0, max: Math.max(top, 1), orient: 'horizontal', left: 'center', bottom: 0,
+        itemHeight: 160, itemWidth: 12, text: [String(top), 'count 0'], textGap: 6, calculable: false,
         inRange: { color: ['#e8f0fb', '#1a5fb4', '#0b2a55'] } },
       series: [{ name: 'count', type: 'heatmap', data: data }]
     };

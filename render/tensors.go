@@ -39,7 +39,8 @@ type tensorSeries struct {
 	file   string             // relative to data/
 	stats  []tensorstat.Stats // per entry
 	errs   map[int]error      // entries that could not be read
-	f32    bool               // values print as float32 (float32, float16, bfloat16)
+	f32    bool               // every step's values print as float32 (float32, float16, bfloat16)
+	float  bool               // some step has a floating-point dtype
 }
 
 // tensorSeries reads every numeric tensor series and summarises each
@@ -52,9 +53,10 @@ func (r *Report) tensorSeries() []*tensorSeries {
 	for _, run := range r.rep.Runs {
 		for _, t := range run.Tensors {
 			s := &tensorSeries{run: run, tensor: t, file: "tensors/" + slug(run.Name) + "/" + slug(t.Tag) + ".json",
-				stats: make([]tensorstat.Stats, len(t.Entries)), errs: map[int]error{}}
+				stats: make([]tensorstat.Stats, len(t.Entries)), errs: map[int]error{}, f32: len(t.Entries) > 0}
 			for i, e := range t.Entries {
-				s.f32 = s.f32 || isFloat32(e.DType)
+				s.f32 = s.f32 && isFloat32(e.DType)
+				s.float = s.float || isFloat(e.DType)
 				vals, err := e.Load()
 				if err != nil {
 					s.errs[i] = err
@@ -82,6 +84,12 @@ func (r *Report) hasTensors() bool {
 // so that they print in float32's shortest form.
 func isFloat32(dtype string) bool {
 	return dtype == "float32" || dtype == "float16" || dtype == "bfloat16"
+}
+
+// isFloat reports whether dtype is a floating-point type, whose values
+// are binned on an even grid rather than one bin per integer.
+func isFloat(dtype string) bool {
+	return isFloat32(dtype) || dtype == "float64"
 }
 
 // valueSteps picks, among the entries at indices idx, those whose values
@@ -198,7 +206,7 @@ func (s *tensorSeries) card() (tensorCard, error) {
 	for _, i := range s.valueSteps(idx, tensorPageValues) {
 		withValues[i] = true
 	}
-	grid, hasGrid := tensorstat.GridOf(stats, tensorBins)
+	grid, hasGrid := tensorstat.GridOf(stats, tensorBins, !s.float)
 	if hasGrid {
 		for _, e := range grid.Edges() {
 			j.Edges = append(j.Edges, jsonFloat(e))

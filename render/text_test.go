@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,4 +150,62 @@ func collectWriters(t *testing.T, name string) *collect.Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// TestGoldenTextTensors pins the text and tensors data files of every
+// input that has them: the shared corpus's TF1 string tensor and the
+// writers' fixtures (tensorboardX, TF2 with rank-0 to rank-2 text and an
+// int32 tensor no plugin claims, torch). `go test ./render -update`
+// rewrites them.
+func TestGoldenTextTensors(t *testing.T) {
+	inputs := map[string]func(t *testing.T) *collect.Report{
+		"tf1-estimator-truncated": func(t *testing.T) *collect.Report {
+			return collectDir(t, "tf1-estimator-truncated", filepath.Join(corpus(t), "tf1-estimator-truncated"))
+		},
+	}
+	for _, w := range []string{"tensorboardx", "tf2", "torch"} {
+		inputs["writers-"+w] = func(t *testing.T) *collect.Report { return collectWriters(t, w) }
+	}
+	for name, collectIt := range inputs {
+		t.Run(name, func(t *testing.T) {
+			files := filesByName(t, New(collectIt(t), Options{Title: name}))
+			golden := filepath.Join("testdata", "golden-text-tensors", name)
+			if *update {
+				os.RemoveAll(golden)
+			}
+			n := 0
+			for fname, data := range files {
+				if !strings.HasPrefix(fname, "data/text/") && !strings.HasPrefix(fname, "data/tensors/") {
+					continue
+				}
+				n++
+				p := filepath.Join(golden, filepath.FromSlash(fname))
+				if *update {
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.WriteFile(p, data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(p)
+				if err != nil {
+					t.Errorf("%s: no golden file (run with -update): %v", fname, err)
+				} else if !bytes.Equal(data, want) {
+					t.Errorf("%s differs from %s (run with -update and review the diff)", fname, p)
+				}
+			}
+			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(golden, p)
+					if _, ok := files[filepath.ToSlash(rel)]; !ok {
+						t.Errorf("golden file %s is no longer written", rel)
+					}
+				}
+				return nil
+			})
+			if n == 0 {
+				t.Error("no text or tensors data file")
+			}
+		})
+	}
 }

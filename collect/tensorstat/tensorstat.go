@@ -72,8 +72,10 @@ type Grid struct {
 // range of every tensor summarised in stats, and false when none of them
 // holds a finite value. When every finite value is the same v, the grid is
 // [v-0.5, v+0.5], as TensorBoard's histogram summary does for a constant
-// tensor.
-func GridOf(stats []Stats, bins int) (Grid, bool) {
+// tensor. For integer tensors (integer set, as for int and bool dtypes)
+// whose range spans fewer than bins integers, every bin is one integer
+// wide, centred on it, so that no bin straddles two values or none.
+func GridOf(stats []Stats, bins int, integer bool) (Grid, bool) {
 	g := Grid{Bins: max(bins, 1)}
 	found := false
 	for _, s := range stats {
@@ -89,7 +91,10 @@ func GridOf(stats []Stats, bins int) (Grid, bool) {
 	if !found {
 		return Grid{}, false
 	}
-	if g.Lo == g.Hi {
+	if integer && g.Hi-g.Lo < float64(g.Bins) {
+		g.Bins = int(g.Hi-g.Lo) + 1
+		g.Lo, g.Hi = g.Lo-0.5, g.Hi+0.5
+	} else if g.Lo == g.Hi {
 		g.Lo, g.Hi = g.Lo-0.5, g.Hi+0.5
 	}
 	return g, true

@@ -94,7 +94,7 @@ func TestGridCoversEveryStep(t *testing.T) {
 	for _, v := range steps {
 		stats = append(stats, Of(v))
 	}
-	g, ok := GridOf(stats, 10)
+	g, ok := GridOf(stats, 10, false)
 	if !ok || g.Lo != -3 || g.Hi != 7.25 || g.Bins != 10 {
 		t.Fatalf("GridOf = %+v, %v; want [-3, 7.25] in 10 bins", g, ok)
 	}
@@ -120,10 +120,10 @@ func TestGridCoversEveryStep(t *testing.T) {
 }
 
 func TestGridEdgeCases(t *testing.T) {
-	if _, ok := GridOf([]Stats{Of(nil), Of([]float64{nan})}, 5); ok {
+	if _, ok := GridOf([]Stats{Of(nil), Of([]float64{nan})}, 5, false); ok {
 		t.Error("GridOf of tensors without a finite value reported a grid")
 	}
-	g, ok := GridOf([]Stats{Of([]float64{4, 4})}, 3)
+	g, ok := GridOf([]Stats{Of([]float64{4, 4})}, 3, false)
 	if !ok || g.Lo != 3.5 || g.Hi != 4.5 {
 		t.Errorf("constant tensor: grid %+v, want [3.5, 4.5] like TensorBoard", g)
 	}
@@ -131,8 +131,30 @@ func TestGridEdgeCases(t *testing.T) {
 		t.Errorf("constant tensor: counts %v", c)
 	}
 	wide := []float64{-math.MaxFloat64, 0, math.MaxFloat64}
-	g, _ = GridOf([]Stats{Of(wide)}, 4)
+	g, _ = GridOf([]Stats{Of(wide)}, 4, false)
 	if c := g.Counts(wide); !slices.Equal(c, []int{1, 0, 1, 1}) {
 		t.Errorf("range wider than float64: counts %v over %v", c, g.Edges())
+	}
+}
+
+func TestGridIntegers(t *testing.T) {
+	bools := []Stats{Of([]float64{0, 1, 1}), Of([]float64{1, 1})}
+	g, _ := GridOf(bools, 30, true)
+	if g.Lo != -0.5 || g.Hi != 1.5 || g.Bins != 2 {
+		t.Errorf("bool grid %+v, want 2 bins over [-0.5, 1.5]", g)
+	}
+	if c := g.Counts([]float64{0, 1, 1}); !slices.Equal(c, []int{1, 2}) {
+		t.Errorf("bool counts %v", c)
+	}
+	ints := []Stats{Of([]float64{-2, 5}), Of([]float64{3})}
+	if g, _ := GridOf(ints, 30, true); g.Bins != 8 || g.Lo != -2.5 || g.Hi != 5.5 {
+		t.Errorf("small int range: grid %+v, want one bin per integer -2..5", g)
+	}
+	wide := []Stats{Of([]float64{0, 1000})}
+	if g, _ := GridOf(wide, 30, true); g.Bins != 30 || g.Lo != 0 || g.Hi != 1000 {
+		t.Errorf("wide int range: grid %+v, want 30 bins over [0, 1000]", g)
+	}
+	if g, _ := GridOf([]Stats{Of([]float64{7})}, 30, true); g.Bins != 1 || g.Lo != 6.5 || g.Hi != 7.5 {
+		t.Errorf("constant int: grid %+v, want one bin [6.5, 7.5]", g)
 	}
 }
