@@ -141,9 +141,9 @@ type tensorJSON struct {
 	Steps  []int64           `json:"steps"`
 	Wall   []jsonFloat       `json:"wall"`
 	Count  []int             `json:"count"`
-	Min    []*jsonFloat      `json:"min"` // null where no value is finite
-	Max    []*jsonFloat      `json:"max"`
-	Mean   []*jsonFloat      `json:"mean"`
+	Min    []*jsonScalar     `json:"min"` // null where no value is finite
+	Max    []*jsonScalar     `json:"max"`
+	Mean   []*jsonScalar     `json:"mean"`
 	NaN    []int             `json:"nan"`
 	PosInf []int             `json:"pos_inf"`
 	NegInf []int             `json:"neg_inf"`
@@ -199,7 +199,8 @@ func (s *tensorSeries) card() (tensorCard, error) {
 		j.Steps = append(j.Steps, es[i].Step)
 		j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
 		j.Count = append(j.Count, st.Count)
-		j.Min, j.Max, j.Mean = append(j.Min, finiteOrNull(st, st.Min)), append(j.Max, finiteOrNull(st, st.Max)), append(j.Mean, finiteOrNull(st, st.Mean))
+		j.Min, j.Max = append(j.Min, finiteOrNull(st, st.Min, s.f32)), append(j.Max, finiteOrNull(st, st.Max, s.f32))
+		j.Mean = append(j.Mean, finiteOrNull(st, st.Mean, false))
 		j.NaN, j.PosInf, j.NegInf, j.Zero = append(j.NaN, st.NaN), append(j.PosInf, st.PosInf), append(j.NegInf, st.NegInf), append(j.Zero, st.Zero)
 	}
 	withValues := map[int]bool{}
@@ -235,12 +236,14 @@ func (s *tensorSeries) card() (tensorCard, error) {
 	return c, err
 }
 
-func finiteOrNull(st tensorstat.Stats, v float64) *jsonFloat {
+// finiteOrNull is a statistic of st for JSON: null when st has no finite
+// value, else v in the shortest form that reads back exact (as a float32
+// when f32: min and max of single-precision tensors).
+func finiteOrNull(st tensorstat.Stats, v float64, f32 bool) *jsonScalar {
 	if !st.HasFinite() {
 		return nil
 	}
-	f := jsonFloat(v)
-	return &f
+	return &jsonScalar{v, f32}
 }
 
 // valuesLabel says which steps' values the page holds.
@@ -305,9 +308,9 @@ func (r *Report) tensorsData() (*pageData, error) {
 		PosInf   *int            `json:"pos_inf,omitempty"`
 		NegInf   *int            `json:"neg_inf,omitempty"`
 		Zero     *int            `json:"zero,omitempty"`
-		Min      *jsonFloat      `json:"min"`
-		Max      *jsonFloat      `json:"max"`
-		Mean     *jsonFloat      `json:"mean"`
+		Min      *jsonScalar     `json:"min"`
+		Max      *jsonScalar     `json:"max"`
+		Mean     *jsonScalar     `json:"mean"`
 		Values   json.RawMessage `json:"values,omitempty"`
 	}
 	for _, s := range r.tensorSeries() {
@@ -330,7 +333,7 @@ func (r *Report) tensorsData() (*pageData, error) {
 			}
 			st := s.stats[i]
 			en.Count, en.Finite, en.NaN, en.PosInf, en.NegInf, en.Zero = &st.Count, &st.Finite, &st.NaN, &st.PosInf, &st.NegInf, &st.Zero
-			en.Min, en.Max, en.Mean = finiteOrNull(st, st.Min), finiteOrNull(st, st.Max), finiteOrNull(st, st.Mean)
+			en.Min, en.Max, en.Mean = finiteOrNull(st, st.Min, s.f32), finiteOrNull(st, st.Max, s.f32), finiteOrNull(st, st.Mean, false)
 			if withValues[i] {
 				vals, err := e.Load()
 				if err != nil {

@@ -25,7 +25,9 @@ type Stats struct {
 // collect.TensorEntry.Load and are summarised the same way.
 func Of(values []float64) Stats {
 	s := Stats{Count: len(values), Min: math.NaN(), Max: math.NaN(), Mean: math.NaN()}
-	var mean float64
+	// The mean is a compensated (Neumaier) sum over the count, exact for
+	// integer tensors; a running mean stands in should the sum overflow.
+	var sum, comp, running float64
 	for _, v := range values {
 		switch {
 		case math.IsNaN(v):
@@ -47,11 +49,20 @@ func Of(values []float64) Stats {
 		} else {
 			s.Min, s.Max = min(s.Min, v), max(s.Max, v)
 		}
-		// A running mean cannot overflow where a sum of large values would.
-		mean += (v - mean) / float64(s.Finite)
+		t := sum + v
+		if math.Abs(sum) >= math.Abs(v) {
+			comp += (sum - t) + v
+		} else {
+			comp += (v - t) + sum
+		}
+		sum = t
+		running += (v - running) / float64(s.Finite)
 	}
 	if s.Finite > 0 {
-		s.Mean = mean
+		s.Mean = (sum + comp) / float64(s.Finite)
+		if math.IsInf(sum, 0) || math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) {
+			s.Mean = running
+		}
 	}
 	return s
 }

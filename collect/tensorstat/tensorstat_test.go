@@ -31,6 +31,8 @@ func TestOf(t *testing.T) {
 		{"zeros, negative zero included", []float64{0, math.Copysign(0, -1), -4, 4},
 			Stats{Count: 4, Finite: 4, Zero: 2, Min: -4, Max: 4, Mean: 0}},
 		{"only non-finite", []float64{nan, pinf}, Stats{Count: 2, NaN: 1, PosInf: 1, Min: nan, Max: nan, Mean: nan}},
+		{"compensated mean", []float64{0.1, 0.2, 0.3, 1e16, -1e16},
+			Stats{Count: 5, Finite: 5, Min: -1e16, Max: 1e16, Mean: 0.6 / 5}},
 		{"large values do not overflow the mean", []float64{math.MaxFloat64, math.MaxFloat64},
 			Stats{Count: 2, Finite: 2, Min: math.MaxFloat64, Max: math.MaxFloat64, Mean: math.MaxFloat64}},
 	} {
