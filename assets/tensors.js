@@ -11,7 +11,8 @@
   'use strict';
   var tr = window.trainreport;
   var util = tr.util;
-  var MAX_CELLS = 100000;
+  var MAX_CELLS = 100000; // the most values a table shows
+  var DEFAULT_CELLS = 2000; // the most the first table of a step shows
 
   // ---------------------------------------------------------------------------
   // Index parsing: numpy's basic indexing with integers, slices and one
@@ -82,9 +83,14 @@
   }
 
   // defaultIndex takes the first element of every dimension but the last
-  // two: "[0, 0, :, :]".
+  // two, and of those as many leading rows as keep the first table small:
+  // "[0, 0, :, :]", "[0, :16, :]" for a [4, 512, 64] tensor.
   function defaultIndex(shape) {
     var parts = shape.map(function (_, d) { return d < shape.length - 2 ? '0' : ':'; });
+    var n = shape.length;
+    var cols = n >= 2 ? shape[n - 1] : 1;
+    var rows = n >= 1 ? shape[n >= 2 ? n - 2 : 0] : 1;
+    if (rows * cols > DEFAULT_CELLS) parts[n >= 2 ? n - 2 : 0] = ':' + Math.max(1, Math.floor(DEFAULT_CELLS / Math.max(cols, 1)));
     return '[' + parts.join(', ') + ']';
   }
 
