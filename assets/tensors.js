@@ -225,11 +225,11 @@
     });
     return {
       animation: false,
-      title: { text: 'statistics', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
+      title: { text: 'statistics per step', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
       tooltip: { trigger: 'axis', valueFormatter: function (v) { return v === null || v === undefined ? '–' : util.fmtNum(v); } },
       legend: { bottom: 0, type: 'scroll' },
-      grid: { left: 56, right: 48, top: 32, bottom: 48 },
-      xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, scale: true,
+      grid: { left: 56, right: 48, top: 32, bottom: 52 },
+      xAxis: { type: 'value', scale: true,
         axisLabel: { formatter: function (v) { return util.fmtStep(v); } } },
       yAxis: [{ type: 'value', scale: true }, { type: 'value', name: 'count', minInterval: 1, splitLine: { show: false } }],
       series: series
