@@ -73,7 +73,7 @@ func (s Stats) HasFinite() bool { return s.Finite > 0 }
 
 // Grid is a set of equal-width bins over [Lo, Hi]: bin i covers
 // [Lo + i*w, Lo + (i+1)*w) with w = (Hi-Lo)/Bins, and the last bin also
-// holds Hi.
+// holds Hi, as with numpy.histogram.
 type Grid struct {
 	Lo, Hi float64
 	Bins   int
@@ -121,10 +121,12 @@ func (g Grid) Edges() []float64 {
 	return e
 }
 
-// edge is the left edge of bin i.
+// edge is the left edge of bin i: Lo + i*(w/Bins), as numpy.linspace
+// computes it, so that values on an edge fall in the bin np.histogram
+// puts them in.
 func (g Grid) edge(i int) float64 {
 	if w := g.Hi - g.Lo; !math.IsInf(w, 0) {
-		return g.Lo + w*float64(i)/float64(g.Bins)
+		return float64(i)*(w/float64(g.Bins)) + g.Lo
 	}
 	// A range wider than float64 holds: interpolate instead.
 	t := float64(i) / float64(g.Bins)
