@@ -167,3 +167,16 @@ func fmtCount(n int) string {
 	}
 	return s
 }
+
+// stepsLabel says how many steps a card holds: "3 steps", "50 of 1,000
+// steps".
+func stepsLabel(shown, total int) string {
+	unit := "steps"
+	if total == 1 {
+		unit = "step"
+	}
+	if shown == total {
+		return fmt.Sprintf("%s %s", fmtCount(total), unit)
+	}
+	return fmt.Sprintf("%s of %s %s", fmtCount(shown), fmtCount(total), unit)
+}

@@ -146,7 +146,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.Tags = append(p.Tags, mediaTagView{Tag: mt.tag, Steps: stepsLabel(mt.series), Stops: len(tj.Steps) - 1, Data: data})
+		p.Tags = append(p.Tags, mediaTagView{Tag: mt.tag, Steps: tagStepsLabel(mt.series), Stops: len(tj.Steps) - 1, Data: data})
 	}
 	return p, nil
 }

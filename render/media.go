@@ -96,9 +96,9 @@ func dataURI(mime string, b []byte) string {
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b)
 }
 
-// stepsLabel says how many distinct steps a tag shows of how many the
+// tagStepsLabel says how many distinct steps a tag shows of how many the
 // logs hold, over its runs.
-func stepsLabel(series []*mediaSeries) string {
+func tagStepsLabel(series []*mediaSeries) string {
 	var keptSteps, allSteps [][]int64
 	for _, s := range series {
 		k := make([]int64, len(s.keep))
@@ -107,14 +107,7 @@ func stepsLabel(series []*mediaSeries) string {
 		}
 		keptSteps, allSteps = append(keptSteps, k), append(allSteps, s.steps)
 	}
-	kept, total := len(unionSteps(keptSteps)), len(unionSteps(allSteps))
-	if kept == total {
-		if total == 1 {
-			return "1 step"
-		}
-		return fmt.Sprintf("%s steps", fmtCount(total))
-	}
-	return fmt.Sprintf("%s of %s steps", fmtCount(kept), fmtCount(total))
+	return stepsLabel(len(unionSteps(keptSteps)), len(unionSteps(allSteps)))
 }
 
 // unionSteps is the sorted distinct steps of a tag's kept entries: the

@@ -56,6 +56,14 @@ func (r *Report) pages() []page {
 	if r.hasAudio() {
 		ps = append(ps, r.audioPageDef())
 	}
+	if r.hasTexts() {
+		ps = append(ps, page{name: "text", title: "Text", body: func(bool) (any, error) { return r.textPage() },
+			scripts: []string{"text.js"}, styles: []string{"text.css"}, data: r.textData})
+	}
+	if r.hasTensors() {
+		ps = append(ps, page{name: "tensors", title: "Tensors", body: func(bool) (any, error) { return r.tensorsPage() },
+			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}, data: r.tensorsData})
+	}
 	return ps
 }
 

@@ -45,6 +45,9 @@ type Report struct {
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each page's main template, built once
 	views  map[*collect.Scalar]*seriesView
+	// tensors are the numeric tensor series with their statistics, read
+	// once on first use (tensors.go).
+	tensors []*tensorSeries
 }
 
 // tagView is one scalar tag across the runs that have it.

@@ -26,8 +26,8 @@ func generateInto(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Runs) != 6 || st.Files != 8 { // with samples (media.go)
-		t.Errorf("Generate wrote %d runs and %d files, want 6 and 8", len(st.Runs), st.Files)
+	if len(st.Runs) != 7 || st.Files != 10 { // with samples (media.go) and the eval run (text.go, tensors.go)
+		t.Errorf("Generate wrote %d runs and %d files, want 7 and 10", len(st.Runs), st.Files)
 	}
 	return dir
 }
@@ -235,7 +235,8 @@ func TestContent(t *testing.T) {
 	}
 	read := map[string][]fileData{}
 	for name := range files {
-		if _, ok := runs[path.Dir(name)]; !ok && path.Dir(name) != "samples" { // media_test.go reads samples
+		dir := path.Dir(name)
+		if _, ok := runs[dir]; !ok && dir != "samples" && dir != evalRun { // media_test.go and eval_test.go read those
 			t.Errorf("unexpected file %s", name)
 		}
 	}

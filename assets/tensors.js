@@ -1,0 +1,335 @@
+/*
+ * trainreport tensors page: per (run, tag) card, a chart of the statistics
+ * over steps, a heat map of the histograms re-binned onto one shared grid
+ * (step x bin), and a table of one step's values sliced with a numpy-style
+ * index. Everything is computed in Go and inlined in the card's
+ * <script type="application/json" class="tensor-data">; this script only
+ * draws it. Charts are drawn when a card comes into view. Scoped to
+ * main.page[data-page="tensors"]; no HTML is built from strings.
+ */
+(function () {
+  'use strict';
+  var tr = window.trainreport;
+  var util = tr.util;
+  var MAX_CELLS = 100000; // the most values a table shows
+  var DEFAULT_CELLS = 2000; // the most the first table of a step shows
+
+  // ---------------------------------------------------------------------------
+  // Index parsing: numpy's basic indexing with integers, slices and one
+  // ellipsis; missing trailing dimensions are taken whole.
+
+  function parseInt10(s, what) {
+    s = s.trim();
+    if (s === '') return null;
+    if (!/^[+-]?\d+$/.test(s)) throw new Error(what + ' "' + s + '" is not an integer');
+    return parseInt(s, 10);
+  }
+
+  // sliceOf is Python's slice(start, stop, step).indices(n) with its length.
+  function sliceOf(part, n, dim) {
+    var f = part.split(':');
+    if (f.length > 3) throw new Error('"' + part.trim() + '" has too many colons');
+    var start = parseInt10(f[0], 'start'), stop = parseInt10(f[1], 'stop');
+    var step = f.length === 3 ? parseInt10(f[2], 'step') : null;
+    if (step === null) step = 1;
+    if (step === 0) throw new Error('slice step cannot be zero (dimension ' + dim + ')');
+    function bound(v, lo, hi) {
+      if (v < 0) v += n;
+      return Math.min(Math.max(v, lo), hi);
+    }
+    if (step > 0) {
+      start = start === null ? 0 : bound(start, 0, n);
+      stop = stop === null ? n : bound(stop, 0, n);
+    } else {
+      start = start === null ? n - 1 : bound(start, -1, n - 1);
+      stop = stop === null ? -1 : bound(stop, -1, n - 1);
+    }
+    var len = step > 0 ? Math.max(0, Math.ceil((stop - start) / step)) : Math.max(0, Math.ceil((start - stop) / -step));
+    return { slice: true, start: start, step: step, len: len };
+  }
+
+  // parseIndex returns one entry per dimension: {slice: false, i} or
+  // {slice: true, start, step, len}; it throws an Error with a message for
+  // people when the index does not fit the shape.
+  function parseIndex(src, shape) {
+    var s = String(src).trim();
+    var open = s.charAt(0) === '[', close = s.charAt(s.length - 1) === ']';
+    if (open !== close) throw new Error('unbalanced brackets');
+    if (open) s = s.slice(1, -1);
+    var parts = s.trim() === '' ? [] : s.split(',');
+    if (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop(); // "[0,]"
+    var ell = parts.map(function (p) { return p.trim(); }).indexOf('...');
+    if (ell >= 0) {
+      if (parts.map(function (p) { return p.trim(); }).lastIndexOf('...') !== ell) throw new Error('only one ellipsis (...) is allowed');
+      var fill = [];
+      for (var k = parts.length - 1; k < shape.length; k++) fill.push(':');
+      parts = parts.slice(0, ell).concat(fill, parts.slice(ell + 1));
+    }
+    if (parts.length > shape.length) {
+      throw new Error('too many indices: the tensor has ' + shape.length + ' dimension' + (shape.length === 1 ? '' : 's') + ', the index ' + parts.length);
+    }
+    while (parts.length < shape.length) parts.push(':');
+    var dims = parts.map(function (p, d) {
+      var n = shape[d];
+      if (p.indexOf(':') >= 0) return sliceOf(p, n, d);
+      var i = parseInt10(p, 'index');
+      if (i === null) throw new Error('empty index in dimension ' + d);
+      if (i < -n || i >= n) throw new Error('index ' + i + ' is out of range for dimension ' + d + ' of size ' + n);
+      return { slice: false, i: i < 0 ? i + n : i };
+    });
+    var sliced = dims.filter(function (x) { return x.slice; }).length;
+    if (sliced > 2) throw new Error('at most two dimensions can be sliced; this index slices ' + sliced);
+    return dims;
+  }
+
+  // defaultIndex takes the first element of every dimension but the last
+  // two, and of those as many leading rows as keep the first table small:
+  // "[0, 0, :, :]", "[0, :16, :]" for a [4, 512, 64] tensor.
+  function defaultIndex(shape) {
+    var parts = shape.map(function (_, d) { return d < shape.length - 2 ? '0' : ':'; });
+    var n = shape.length;
+    var cols = n >= 2 ? shape[n - 1] : 1;
+    var rows = n >= 1 ? shape[n >= 2 ? n - 2 : 0] : 1;
+    if (rows * cols > DEFAULT_CELLS) parts[n >= 2 ? n - 2 : 0] = ':' + Math.max(1, Math.floor(DEFAULT_CELLS / Math.max(cols, 1)));
+    return '[' + parts.join(', ') + ']';
+  }
+
+  // sliceTable returns the rows x cols of values the index selects, with
+  // the original indices of the rows and columns.
+  function sliceTable(values, shape, dims) {
+    var strides = [], acc = 1;
+    for (var d = shape.length - 1; d >= 0; d--) { strides[d] = acc; acc *= shape[d]; }
+    var base = 0, sl = [];
+    dims.forEach(function (x, d) {
+      if (x.slice) sl.push({ d: d, x: x });
+      else base += x.i * strides[d];
+    });
+    function axis(k) {
+      if (k >= sl.length) return { n: 1, at: function () { return 0; }, label: function () { return null; } };
+      var x = sl[k].x, stride = strides[sl[k].d];
+      return {
+        n: x.len,
+        at: function (j) { return (x.start + j * x.step) * stride; },
+        label: function (j) { return x.start + j * x.step; }
+      };
+    }
+    return { rows: axis(0), cols: axis(1), base: base, values: values, sliced: sl.length };
+  }
+
+  // ---------------------------------------------------------------------------
+  // The table
+
+  function cellText(v) {
+    if (typeof v === 'number') return String(v);
+    if (v === 'Infinity') return '+Inf';
+    if (v === '-Infinity') return '-Inf';
+    return String(v); // "NaN"
+  }
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function drawTable(card) {
+    var st = card.__tensor;
+    var v = st.data.values[st.at];
+    var table = card.querySelector('[data-tensor-table]');
+    var msg = card.querySelector('[data-tensor-msg]');
+    var input = card.querySelector('[data-tensor-index]');
+    var dims;
+    try {
+      dims = parseIndex(input.value, v.shape);
+    } catch (err) {
+      msg.textContent = err.message;
+      msg.classList.add('error');
+      input.setAttribute('aria-invalid', 'true');
+      table.replaceChildren();
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    msg.classList.remove('error');
+    var t = sliceTable(v.values, v.shape, dims);
+    var cols = Math.min(t.cols.n, MAX_CELLS);
+    var rows = Math.min(t.rows.n, cols > 0 ? Math.floor(MAX_CELLS / cols) : t.rows.n);
+    var total = t.rows.n * t.cols.n;
+    var shown = rows * cols;
+    msg.textContent = 'step ' + util.fmtStep(v.step) + ' · shape (' + v.shape.join(', ') + (v.shape.length === 1 ? ',' : '') + ') · ' +
+      (shown < total ? 'showing ' + util.fmtStep(shown) + ' of ' + util.fmtStep(total) + ' values' :
+        util.fmtStep(total) + (total === 1 ? ' value' : ' values'));
+    var frag = document.createDocumentFragment();
+    if (t.sliced === 2) {
+      var head = el('tr');
+      head.appendChild(el('th', '', 'corner'));
+      for (var c = 0; c < cols; c++) head.appendChild(el('th', String(t.cols.label(c))));
+      var thead = el('thead');
+      thead.appendChild(head);
+      frag.appendChild(thead);
+    }
+    var tbody = el('tbody');
+    for (var r = 0; r < rows; r++) {
+      var tr_ = el('tr');
+      if (t.sliced >= 1) tr_.appendChild(el('th', String(t.rows.label(r))));
+      var off = t.base + t.rows.at(r);
+      for (var k = 0; k < cols; k++) {
+        var x = t.values[off + t.cols.at(k)];
+        tr_.appendChild(el('td', cellText(x), typeof x === 'number' ? null : 'nonfinite'));
+      }
+      tbody.appendChild(tr_);
+    }
+    frag.appendChild(tbody);
+    table.replaceChildren(frag);
+  }
+
+  function setStep(card, i) {
+    var st = card.__tensor;
+    var prev = st.data.values[st.at];
+    st.at = i;
+    var v = st.data.values[i];
+    var input = card.querySelector('[data-tensor-index]');
+    // A new shape gets its default index; the same shape keeps the user's.
+    if (!prev || input.value === '' || prev.shape.join(',') !== v.shape.join(',')) {
+      if (!prev || prev.shape.join(',') !== v.shape.join(',') || input.value === '') input.value = defaultIndex(v.shape);
+    }
+    var out = card.querySelector('[data-tensor-step-label]');
+    if (out) out.textContent = 'step ' + util.fmtStep(v.step) + ' (' + (i + 1) + ' of ' + st.data.values.length + ')';
+    drawTable(card);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Charts
+
+  function num(v) { return v === null || v === undefined ? null : util.toNumber(v); }
+
+  function statsOption(d, color) {
+    function line(name, ys, axis, extra) {
+      var s = {
+        name: name, type: 'line', yAxisIndex: axis, showSymbol: d.steps.length < 60, symbolSize: 4,
+        data: d.steps.map(function (x, i) { return [x, num(ys[i])]; })
+      };
+      Object.keys(extra || {}).forEach(function (k) { s[k] = extra[k]; });
+      return s;
+    }
+    var series = [
+      line('max', d.max, 0, { lineStyle: { color: color, width: 1, type: 'dashed' }, itemStyle: { color: color }, symbol: 'triangle' }),
+      line('mean', d.mean, 0, { lineStyle: { color: color, width: 2.5 }, itemStyle: { color: color } }),
+      line('min', d.min, 0, { lineStyle: { color: color, width: 1, type: 'dotted' }, itemStyle: { color: color }, symbol: 'emptyCircle' })
+    ];
+    var counts = [['zeros', d.zero, '#7a869a'], ['NaN', d.nan, '#b3261e'], ['+Inf', d.pos_inf, '#e66100'], ['-Inf', d.neg_inf, '#8f3f97']];
+    counts.forEach(function (c) {
+      if (c[1].some(function (v) { return v > 0; })) {
+        series.push(line(c[0], c[1], 1, { step: 'middle', lineStyle: { color: c[2], width: 1 }, itemStyle: { color: c[2] } }));
+      }
+    });
+    return {
+      animation: false,
+      title: { text: 'statistics per step', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
+      tooltip: { trigger: 'axis', valueFormatter: function (v) { return v === null || v === undefined ? '–' : util.fmtNum(v); } },
+      legend: { bottom: 0, type: 'scroll' },
+      grid: { left: 56, right: 48, top: 32, bottom: 52 },
+      xAxis: { type: 'value', scale: true,
+        axisLabel: { formatter: function (v) { return util.fmtStep(v); } } },
+      yAxis: [{ type: 'value', scale: true }, { type: 'value', name: 'count', minInterval: 1, splitLine: { show: false } }],
+      series: series
+    };
+  }
+
+  function heatmapOption(d) {
+    var bins = d.edges.length - 1;
+    var ranges = [], ticks = [];
+    for (var b = 0; b < bins; b++) {
+      var lo = num(d.edges[b]), hi = num(d.edges[b + 1]);
+      ranges.push('[' + util.fmtNum(lo) + ', ' + util.fmtNum(hi) + (b === bins - 1 ? ']' : ')'));
+      // One bin per integer (integer tensors): label it by its integer.
+      ticks.push(Math.abs(hi - lo - 1) < 1e-9 && Number.isInteger(lo + 0.5) ? util.fmtNum(lo + 0.5) : util.fmtNum((lo + hi) / 2));
+    }
+    var data = [], top = 0;
+    d.hist.forEach(function (row, x) {
+      row.forEach(function (n, y) {
+        if (n > 0) { data.push([x, y, n]); top = Math.max(top, n); }
+      });
+    });
+    return {
+      animation: false,
+      title: { text: 'histogram per step (bins shared by every step)', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
+      tooltip: {
+        formatter: function (p) {
+          return 'step ' + util.escapeHTML(util.fmtStep(d.steps[p.value[0]])) + '<br>' + util.escapeHTML(ranges[p.value[1]]) + ': ' + p.value[2];
+        }
+      },
+      grid: { left: 64, right: 16, top: 32, bottom: 64 },
+      xAxis: { type: 'category', data: d.steps.map(function (s) { return util.fmtStep(s); }) },
+      yAxis: { type: 'category', data: ticks, axisLabel: { fontSize: 10, interval: Math.max(0, Math.ceil(bins / 10) - 1) } },
+      visualMap: { min: 0, max: Math.max(top, 1), orient: 'horizontal', left: 'center', bottom: 0,
+        itemHeight: 160, itemWidth: 12, text: [String(top), 'count 0'], textGap: 6, calculable: false,
+        inRange: { color: ['#e8f0fb', '#1a5fb4', '#0b2a55'] } },
+      series: [{ name: 'count', type: 'heatmap', data: data }]
+    };
+  }
+
+  function drawCharts(card) {
+    var st = card.__tensor;
+    if (st.drawn || typeof echarts === 'undefined') return;
+    st.drawn = true;
+    var color = util.colorOf(card.getAttribute('data-run'));
+    var statsDiv = card.querySelector('[data-tensor-stats]');
+    echarts.init(statsDiv).setOption(statsOption(st.data, color));
+    var heat = card.querySelector('[data-tensor-heatmap]');
+    if (st.data.edges.length > 1 && st.data.hist.length) echarts.init(heat).setOption(heatmapOption(st.data));
+    else heat.hidden = true;
+    if (st.data.values.length) setStep(card, st.at);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Setup
+
+  function setup(main) {
+    if (main.__tensors) {
+      // Shown again (single-file routing): charts may need their size.
+      main.querySelectorAll('[data-tensor-stats], [data-tensor-heatmap]').forEach(function (div) {
+        var c = typeof echarts !== 'undefined' && echarts.getInstanceByDom(div);
+        if (c) c.resize();
+      });
+      return;
+    }
+    main.__tensors = true;
+    var cards = Array.prototype.slice.call(main.querySelectorAll('article.tensor-card'));
+    cards.forEach(function (card) {
+      var script = card.querySelector('script.tensor-data');
+      var data;
+      try { data = JSON.parse(script.textContent); } catch (e) { return; }
+      card.__tensor = { data: data, at: Math.max(0, data.values.length - 1), drawn: false };
+      var name = card.querySelector('[data-run-color]');
+      if (name) name.style.borderColor = util.colorOf(name.getAttribute('data-run-color'));
+      var slider = card.querySelector('[data-tensor-slider]');
+      if (slider) {
+        slider.max = String(Math.max(0, data.values.length - 1));
+        slider.value = String(card.__tensor.at);
+        slider.disabled = data.values.length < 2;
+        slider.addEventListener('input', function () { setStep(card, Number(slider.value)); });
+      }
+      var input = card.querySelector('[data-tensor-index]');
+      if (input) input.addEventListener('input', function () { drawTable(card); });
+    });
+    if (typeof IntersectionObserver === 'function') {
+      var io = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting && e.target.__tensor) { drawCharts(e.target); io.unobserve(e.target); }
+        });
+      }, { rootMargin: '300px 0px' });
+      cards.forEach(function (c) { if (c.__tensor) io.observe(c); });
+    } else {
+      cards.forEach(function (c) { if (c.__tensor) drawCharts(c); });
+    }
+    window.addEventListener('resize', function () {
+      main.querySelectorAll('[data-tensor-stats], [data-tensor-heatmap]').forEach(function (div) {
+        var c = echarts.getInstanceByDom(div);
+        if (c) c.resize();
+      });
+    });
+  }
+
+  tr.onPage('tensors', setup);
+})();

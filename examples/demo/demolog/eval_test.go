@@ -1,0 +1,81 @@
+package demolog
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/tensorstat"
+)
+
+// TestEvalRun reads the evaluation run back with package collect: its text
+// tags (rank 0 to 2, plugin "text") and its numeric tensors no plugin
+// claims, with the NaN and +Inf of the attention weights at step 3750.
+func TestEvalRun(t *testing.T) {
+	dir := generateInto(t)
+	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run *collect.Run
+	for _, r := range rep.Runs {
+		if r.Path == evalRun {
+			run = r
+		}
+	}
+	if run == nil {
+		t.Fatalf("no run %s", evalRun)
+	}
+	var texts, tensors []string
+	for _, x := range run.Texts {
+		texts = append(texts, x.Tag)
+		if x.Plugin != "text" {
+			t.Errorf("text %s: plugin %q", x.Tag, x.Plugin)
+		}
+	}
+	for _, x := range run.Tensors {
+		tensors = append(tensors, x.Tag)
+	}
+	if want := []string{"eval/mistakes", "eval/predictions", "notes/config"}; !slices.Equal(texts, want) {
+		t.Errorf("text tags %v, want %v", texts, want)
+	}
+	if want := []string{"eval/confusion_matrix", "eval/correct", "layers/attention"}; !slices.Equal(tensors, want) {
+		t.Errorf("tensor tags %v, want %v", tensors, want)
+	}
+	if len(run.Scalars) != 0 || len(run.Meshes) != 0 {
+		t.Errorf("%d scalar and %d mesh tags, want none", len(run.Scalars), len(run.Meshes))
+	}
+	pred := run.Texts[1].Entries
+	if len(pred) != 51 || !slices.Equal(pred[0].Shape, []int64{6, 4}) || pred[0].Values[0] != "image" {
+		t.Errorf("eval/predictions: %d steps, shape %v", len(pred), pred[0].Shape)
+	}
+	for _, x := range run.Tensors {
+		for _, e := range x.Entries {
+			v, err := e.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := tensorstat.Of(v)
+			switch {
+			case x.Tag == "layers/attention" && e.Step == 3750:
+				if st.NaN != 8 || st.PosInf != 1 || e.DType != "float32" {
+					t.Errorf("attention at 3750: %+v", st)
+				}
+			case x.Tag == "layers/attention":
+				if st.Finite != 256 || math.Abs(st.Mean-1.0/8) > 1e-6 {
+					t.Errorf("attention at %d: %+v, want rows of softmax", e.Step, st)
+				}
+			case x.Tag == "eval/confusion_matrix":
+				if st.Count != 100 || st.Mean != 10 || e.DType != "int32" {
+					t.Errorf("confusion matrix at %d: %+v (%s), want 1000 samples", e.Step, st, e.DType)
+				}
+			case x.Tag == "eval/correct":
+				if st.Count != 64 || st.Max > 1 || e.DType != "bool" {
+					t.Errorf("correct at %d: %+v (%s)", e.Step, st, e.DType)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package render
+
+import (
+	"cmp"
+	"encoding/json"
+	"html"
+	"html/template"
+	"net/url"
+	"slices"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+)
+
+// textPageSteps is the page's step budget per (run, tag): beyond it the
+// steps shown are thinned evenly, the last always kept. The data files
+// hold every step.
+const textPageSteps = 50
+
+// textPage is what templates/text.html draws: one section per tag, one
+// card per run holding the tag.
+type textPage struct {
+	Tags   []textTag
+	Budget int
+}
+
+type textTag struct {
+	Tag   string
+	Cards []textCard
+}
+
+// textCard is one (run, tag) text series: the steps the page holds, each
+// rendered to HTML, and a slider over them (the last shown first).
+type textCard struct {
+	Run    string
+	Tag    string
+	Steps  []textStep
+	Total  int    // steps in the logs
+	Label  string // "50 of 1,000 steps"
+	Plugin string // "" for a string tensor no plugin claims
+	Last   int    // index of the last step, shown first
+}
+
+// textStep is the text of one step. A rank-0 tensor is one Markdown
+// block; a rank-1 tensor is a table of one column and a rank-2 tensor a
+// table, each cell rendered as Markdown, as TensorBoard's text plugin does.
+type textStep struct {
+	Step  int64
+	Wall  string // UTC
+	Block template.HTML
+	Rows  [][]template.HTML // nil for a rank-0 tensor
+	Empty bool              // the tensor holds no string
+}
+
+// textSeries is one (run, tag) text series with its data file.
+type textSeries struct {
+	run  *collect.Run
+	text *collect.Text
+	file string // relative to data/
+}
+
+// textSeries lists every text series, by tag and then in run order.
+func (r *Report) textSeries() []textSeries {
+	var out []textSeries
+	for _, run := range r.rep.Runs {
+		for _, t := range run.Texts {
+			out = append(out, textSeries{run, t, "text/" + slug(run.Name) + "/" + slug(t.Tag) + ".json"})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b textSeries) int { return cmp.Compare(a.text.Tag, b.text.Tag) })
+	return out
+}
+
+func (r *Report) hasTexts() bool {
+	for _, run := range r.rep.Runs {
+		if len(run.Texts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Report) textPage() (*textPage, error) {
+	md := newTextMarkdown()
+	p := &textPage{Budget: textPageSteps}
+	for _, s := range r.textSeries() {
+		if n := len(p.Tags); n == 0 || p.Tags[n-1].Tag != s.text.Tag {
+			p.Tags = append(p.Tags, textTag{Tag: s.text.Tag})
+		}
+		es := s.text.Entries
+		c := textCard{Run: s.run.Name, Tag: s.text.Tag, Total: len(es), Plugin: s.text.Plugin}
+		for _, i := range downsample.Even(len(es), textPageSteps) {
+			c.Steps = append(c.Steps, textStepOf(md, es[i]))
+		}
+		c.Label, c.Last = stepsLabel(len(c.Steps), len(es)), len(c.Steps)-1
+		t := &p.Tags[len(p.Tags)-1]
+		t.Cards = append(t.Cards, c)
+	}
+	return p, nil
+}
+
+// textStepOf renders one text tensor.
+func textStepOf(md *markdown, e collect.TextEntry) textStep {
+	s := textStep{Step: e.Step, Wall: fmtTime(e.WallTime), Empty: len(e.Values) == 0}
+	switch {
+	case s.Empty:
+	case len(e.Shape) == 0:
+		s.Block = md.HTML(e.Values[0])
+	default:
+		cols := 1
+		if len(e.Shape) == 2 && e.Shape[1] > 0 && int64(len(e.Values))%e.Shape[1] == 0 {
+			cols = int(e.Shape[1])
+		}
+		for i := 0; i < len(e.Values); i += cols {
+			row := make([]template.HTML, cols)
+			for j := range row {
+				row[j] = md.HTML(e.Values[i+j])
+			}
+			s.Rows = append(s.Rows, row)
+		}
+	}
+	return s
+}
+
+// newTextMarkdown is newMarkdown for text summaries, with two more rules
+// that follow TensorBoard's text plugin while keeping the report offline:
+// raw HTML in the Markdown is shown as text (escaped) rather than dropped,
+// so a summary that holds "<b>" or a <script> shows it inert, as
+// TensorBoard's sanitiser does; and images the Markdown refers to are not
+// loaded (their src is emptied, so the alt text shows), since the report
+// makes no request outside its own files.
+func newTextMarkdown() *markdown {
+	m := newMarkdown()
+	m.md.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100)))
+	m.policy.RewriteSrc(func(u *url.URL) { *u = url.URL{} })
+	return m
+}
+
+// rawHTMLAsText renders goldmark's raw HTML nodes as escaped text; it
+// takes precedence over goldmark's renderer, which drops them.
+type rawHTMLAsText struct{}
+
+func (rawHTMLAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			segs := n.(*ast.RawHTML).Segments
+			for i := range segs.Len() {
+				w.WriteString(escSeg(segs.At(i), src))
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		b := n.(*ast.HTMLBlock)
+		if entering {
+			w.WriteString("<p>")
+			lines := b.Lines()
+			for i := range lines.Len() {
+				w.WriteString(escSeg(lines.At(i), src))
+			}
+		} else {
+			if b.HasClosure() {
+				w.WriteString(escSeg(b.ClosureLine, src))
+			}
+			w.WriteString("</p>\n")
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// escSeg is a segment of the Markdown source, HTML-escaped.
+func escSeg(s text.Segment, src []byte) string { return html.EscapeString(string(s.Value(src))) }
+
+// textData returns the text page's data files: every step of every
+// series, {tag: [{wall_time, step, shape, value: [strings]}]}, with value
+// row-major and shape its dimensions ([] for rank 0).
+func (r *Report) textData() (*pageData, error) {
+	d := &pageData{category: "text", section: "media", index: map[string]map[string]string{}}
+	for _, s := range r.textSeries() {
+		type entry struct {
+			WallTime jsonFloat `json:"wall_time"`
+			Step     int64     `json:"step"`
+			Shape    []int64   `json:"shape"`
+			Value    []string  `json:"value"`
+		}
+		entries := make([]any, len(s.text.Entries))
+		for i, e := range s.text.Entries {
+			entries[i] = entry{jsonFloat(e.WallTime), e.Step, nonNil(e.Shape), nonNil(e.Values)}
+		}
+		b, err := tagFile(s.text.Tag, entries)
+		if err != nil {
+			return nil, err
+		}
+		d.files = append(d.files, file{"data/" + s.file, b})
+		if d.index[s.run.Name] == nil {
+			d.index[s.run.Name] = map[string]string{}
+		}
+		d.index[s.run.Name][s.text.Tag] = s.file
+	}
+	return d, nil
+}
+
+// nonNil turns a nil slice into an empty one, which JSON writes as [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},
+// one entry a line.
+func tagFile(tag string, entries []any) ([]byte, error) {
+	b, err := json.Marshal(tag)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append([]byte{'{'}, b...), ":["...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		eb, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, '\n'), eb...)
+	}
+	return append(b, "\n]}\n"...), nil
+}

@@ -1,0 +1,214 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trainreport/trainreport/collect"
+)
+
+// hostileText are text summaries that try to run script or load something.
+var hostileText = []string{
+	"<script>alert(1)</script>",
+	"[click](javascript:alert(2)) and [mixed](JaVaScRiPt:alert(3))",
+	`<img src=x onerror="alert(4)">`,
+	`<a href="javascript:alert(5)">raw link</a>`,
+	"<div onclick=\"alert(6)\">\nblock\n</div>",
+	"![remote](https://example.com/pixel.png)",
+	"<iframe src=\"https://example.com\"></iframe>",
+}
+
+// inert checks, by parsing it, that rendered HTML holds no element that
+// can run script or make a request: no script, iframe, object, embed,
+// style, link, meta or base element, no on* attribute, no javascript:
+// URL, and no src that is not empty.
+func inert(t *testing.T, what, h string) {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type != html.ElementNode {
+			return
+		}
+		if n.Data == "script" && len(n.Attr) == 2 && n.Attr[0].Key == "type" && n.Attr[0].Val == "application/json" && n.Attr[1].Key == "class" {
+			return // a page's data block, which html/template escapes
+		}
+		switch n.Data {
+		case "script", "iframe", "object", "embed", "style", "link", "meta", "base":
+			t.Errorf("%s: rendered HTML holds a %s element", what, n.Data)
+		}
+		for _, a := range n.Attr {
+			v := strings.ToLower(strings.TrimSpace(a.Val))
+			switch {
+			case strings.HasPrefix(a.Key, "on"):
+				t.Errorf("%s: <%s %s=%q>", what, n.Data, a.Key, a.Val)
+			case strings.Contains(v, "javascript:"):
+				t.Errorf("%s: <%s %s=%q>", what, n.Data, a.Key, a.Val)
+			case a.Key == "src" && v != "":
+				t.Errorf("%s: <%s src=%q> would load", what, n.Data, a.Val)
+			}
+		}
+	}
+	walk(doc)
+}
+
+func TestTextMarkdownInert(t *testing.T) {
+	md := newTextMarkdown()
+	for _, src := range hostileText {
+		inert(t, src, string(md.HTML(src)))
+	}
+	// Raw HTML shows as text, as in TensorBoard, rather than vanishing.
+	if got := string(md.HTML("a <b>bold</b> claim")); !strings.Contains(got, "&lt;b&gt;bold&lt;/b&gt;") {
+		t.Errorf("raw inline HTML = %q, want it escaped", got)
+	}
+	if got := string(md.HTML("<div onclick=\"x()\">\nblock\n</div>")); !strings.Contains(got, "&lt;div onclick=") {
+		t.Errorf("raw HTML block = %q, want it escaped", got)
+	}
+	// Markdown still renders.
+	if got := string(md.HTML("| a |\n|---|\n| **b** |\n")); !strings.Contains(got, "<strong>b</strong>") || !strings.Contains(got, "<table>") {
+		t.Errorf("table = %q", got)
+	}
+}
+
+// TestTextPageInert renders text tensors of every rank holding hostileText
+// strings and hostileText tag and run names, and checks the whole text page.
+func TestTextPageInert(t *testing.T) {
+	cell := strings.Join(hostileText, " ")
+	run := &collect.Run{Name: "<script>alert('run')</script>", Texts: []*collect.Text{{
+		Tag: `<img src=x onerror=alert("tag")>`, Plugin: "text",
+		Entries: []collect.TextEntry{
+			{Step: 1, Values: hostileText[:1]},
+			{Step: 2, Shape: []int64{int64(len(hostileText))}, Values: hostileText},
+			{Step: 3, Shape: []int64{1, 2}, Values: []string{cell, "ok"}},
+		},
+	}}}
+	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	files := filesByName(t, r)
+	page := string(files["text.html"])
+	if page == "" {
+		t.Fatal("no text.html")
+	}
+	main := page[strings.Index(page, `<main class="page" data-page="text">`):strings.Index(page, "</main>")]
+	inert(t, "text page", main)
+	if !strings.Contains(main, `<h2>&lt;img src=x onerror=alert(&#34;tag&#34;)&gt;</h2>`) {
+		t.Error("the tag name is not shown as text")
+	}
+	if n := strings.Count(main, `class="text-step"`); n != 3 {
+		t.Errorf("%d steps on the page, want 3", n)
+	}
+	if !strings.Contains(main, "<table class=\"text-table\">") {
+		t.Error("no table for the rank-1 and rank-2 tensors")
+	}
+	for name := range files {
+		if strings.Contains(name, "<") || strings.Contains(name, "'") {
+			t.Errorf("file name from a hostileText name: %q", name)
+		}
+	}
+}
+
+// TestTextStepBudget checks that a long series is thinned on the page,
+// evenly with the last step kept, and kept whole in its data file.
+func TestTextStepBudget(t *testing.T) {
+	var es []collect.TextEntry
+	for i := range 1000 {
+		es = append(es, collect.TextEntry{Step: int64(i), Values: []string{"s"}})
+	}
+	run := &collect.Run{Name: "r", Texts: []*collect.Text{{Tag: "t", Entries: es}}}
+	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	p, err := r.textPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Tags[0].Cards[0]
+	if len(c.Steps) != textPageSteps || c.Steps[len(c.Steps)-1].Step != 999 || c.Steps[0].Step != 0 || c.Label != "50 of 1,000 steps" {
+		t.Errorf("card holds %d steps (%s), last %d", len(c.Steps), c.Label, c.Steps[len(c.Steps)-1].Step)
+	}
+	d, err := r.textData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(d.files[0].data), `"step":`); n != 1000 {
+		t.Errorf("data file holds %d steps, want 1000", n)
+	}
+}
+
+// collectWriters reads one of the writers' fixtures.
+func collectWriters(t *testing.T, name string) *collect.Report {
+	t.Helper()
+	rep, err := collect.Collect(context.Background(),
+		[]collect.Logdir{{Name: name, Path: filepath.Join("..", "collect", "testdata", "writers", name)}}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestGoldenTextTensors pins the text and tensors data files of every
+// input that has them: the shared corpus's TF1 string tensor and the
+// writers' fixtures (tensorboardX, TF2 with rank-0 to rank-2 text and an
+// int32 tensor no plugin claims, torch). `go test ./render -update`
+// rewrites them.
+func TestGoldenTextTensors(t *testing.T) {
+	inputs := map[string]func(t *testing.T) *collect.Report{
+		"tf1-estimator-truncated": func(t *testing.T) *collect.Report {
+			return collectDir(t, "tf1-estimator-truncated", filepath.Join(corpus(t), "tf1-estimator-truncated"))
+		},
+	}
+	for _, w := range []string{"tensorboardx", "tf2", "torch"} {
+		inputs["writers-"+w] = func(t *testing.T) *collect.Report { return collectWriters(t, w) }
+	}
+	for name, collectIt := range inputs {
+		t.Run(name, func(t *testing.T) {
+			files := filesByName(t, New(collectIt(t), Options{Title: name}))
+			golden := filepath.Join("testdata", "golden-text-tensors", name)
+			if *update {
+				os.RemoveAll(golden)
+			}
+			n := 0
+			for fname, data := range files {
+				if !strings.HasPrefix(fname, "data/text/") && !strings.HasPrefix(fname, "data/tensors/") {
+					continue
+				}
+				n++
+				p := filepath.Join(golden, filepath.FromSlash(fname))
+				if *update {
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.WriteFile(p, data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(p)
+				if err != nil {
+					t.Errorf("%s: no golden file (run with -update): %v", fname, err)
+				} else if !bytes.Equal(data, want) {
+					t.Errorf("%s differs from %s (run with -update and review the diff)", fname, p)
+				}
+			}
+			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(golden, p)
+					if _, ok := files[filepath.ToSlash(rel)]; !ok {
+						t.Errorf("golden file %s is no longer written", rel)
+					}
+				}
+				return nil
+			})
+			if n == 0 {
+				t.Error("no text or tensors data file")
+			}
+		})
+	}
+}
