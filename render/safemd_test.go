@@ -19,8 +19,10 @@ func TestMarkdownRendersAndSanitises(t *testing.T) {
 		{"javascript link", "[x](javascript:alert(1))", nil, []string{"javascript:"}},
 		{"javascript link, mixed case", "[x](JaVaScRiPt:alert(1))", nil, []string{"javascript:", "JaVaScRiPt"}},
 		{"data link", "[x](data:text/html;base64,PHNjcmlwdD4=)", nil, []string{"data:"}},
-		{"raw html with handler", `<img src=x onerror="alert(1)">`, nil, []string{"onerror", "<img"}},
-		{"inline html", "a <b onclick=\"x()\">b</b>", nil, []string{"onclick"}},
+		{"raw html shown as text", `<img src=x onerror="alert(1)">`, []string{"&lt;img src=x onerror="}, []string{"<img"}},
+		{"inline html shown as text", "a <b onclick=\"x()\">b</b>", []string{"a &lt;b onclick="}, []string{"<b "}},
+		{"script block shown as text", "<script>alert(1)</script>", []string{"&lt;script&gt;"}, []string{"<script"}},
+		{"remote image not loaded", "![chart](https://example.com/c.png)", []string{`alt="chart"`}, []string{"example.com"}},
 		{"image with javascript", "![x](javascript:alert(1))", nil, []string{"javascript:"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,15 +3,8 @@ package render
 import (
 	"cmp"
 	"encoding/json"
-	"html"
 	"html/template"
-	"net/url"
 	"slices"
-
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/downsample"
@@ -86,7 +79,7 @@ func (r *Report) hasTexts() bool {
 }
 
 func (r *Report) textPage() (*textPage, error) {
-	md := newTextMarkdown()
+	md := newMarkdown()
 	p := &textPage{Budget: textPageSteps}
 	for _, s := range r.textSeries() {
 		if n := len(p.Tags); n == 0 || p.Tags[n-1].Tag != s.text.Tag {
@@ -126,55 +119,6 @@ func textStepOf(md *markdown, e collect.TextEntry) textStep {
 	}
 	return s
 }
-
-// newTextMarkdown is newMarkdown for text summaries, with two more rules
-// that follow TensorBoard's text plugin while keeping the report offline:
-// raw HTML in the Markdown is shown as text (escaped) rather than dropped,
-// so a summary that holds "<b>" or a <script> shows it inert, as
-// TensorBoard's sanitiser does; and images the Markdown refers to are not
-// loaded (their src is emptied, so the alt text shows), since the report
-// makes no request outside its own files.
-func newTextMarkdown() *markdown {
-	m := newMarkdown()
-	m.md.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100)))
-	m.policy.RewriteSrc(func(u *url.URL) { *u = url.URL{} })
-	return m
-}
-
-// rawHTMLAsText renders goldmark's raw HTML nodes as escaped text; it
-// takes precedence over goldmark's renderer, which drops them.
-type rawHTMLAsText struct{}
-
-func (rawHTMLAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindRawHTML, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering {
-			segs := n.(*ast.RawHTML).Segments
-			for i := range segs.Len() {
-				w.WriteString(escSeg(segs.At(i), src))
-			}
-		}
-		return ast.WalkSkipChildren, nil
-	})
-	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-		b := n.(*ast.HTMLBlock)
-		if entering {
-			w.WriteString("<p>")
-			lines := b.Lines()
-			for i := range lines.Len() {
-				w.WriteString(escSeg(lines.At(i), src))
-			}
-		} else {
-			if b.HasClosure() {
-				w.WriteString(escSeg(b.ClosureLine, src))
-			}
-			w.WriteString("</p>\n")
-		}
-		return ast.WalkContinue, nil
-	})
-}
-
-// escSeg is a segment of the Markdown source, HTML-escaped.
-func escSeg(s text.Segment, src []byte) string { return html.EscapeString(string(s.Value(src))) }
 
 // textData returns the text page's data files: every step of every
 // series, {tag: [{wall_time, step, shape, value: [strings]}]}, with value

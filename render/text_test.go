@@ -65,7 +65,7 @@ func inert(t *testing.T, what, h string) {
 }
 
 func TestTextMarkdownInert(t *testing.T) {
-	md := newTextMarkdown()
+	md := newMarkdown()
 	for _, src := range hostileText {
 		inert(t, src, string(md.HTML(src)))
 	}
