@@ -1,0 +1,97 @@
+package histogram
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// TestCompressTensorBoard compares Compress with TensorBoard's compressor
+// on the cases testdata/compress.py wrote: hand-made rows (empty, one
+// bucket, all mass in one bucket, negative ranges, fractional counts over
+// many buckets) through compress_histogram, and real HistogramProto values
+// of the corpus through compress_histogram_proto, which must agree with
+// FromProto followed by Compress.
+func TestCompressTensorBoard(t *testing.T) {
+	b, err := os.ReadFile("testdata/compress.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		BasisPoints []int `json:"basis_points"`
+		Cases       []struct {
+			Name  string       `json:"name"`
+			Rows  [][3]float64 `json:"rows"`
+			Proto *struct {
+				Min, Max, Num, Sum float64
+				BucketLimit        []float64 `json:"bucket_limit"`
+				Bucket             []float64
+			} `json:"proto"`
+			Want []float64 `json:"want"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(golden.BasisPoints, BasisPoints[:]) {
+		t.Errorf("basis points %v, TensorBoard's %v", BasisPoints, golden.BasisPoints)
+	}
+	if len(golden.Cases) < 20 {
+		t.Fatalf("only %d cases", len(golden.Cases))
+	}
+	for _, tc := range golden.Cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			var rows []Bucket
+			for _, r := range tc.Rows {
+				rows = append(rows, Bucket{r[0], r[1], r[2]})
+			}
+			if p := tc.Proto; p != nil {
+				rows, err = FromProto(&eventpb.HistogramProto{Min: p.Min, Max: p.Max, Num: p.Num, Sum: p.Sum,
+					BucketLimit: p.BucketLimit, Bucket: p.Bucket})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := Compress(rows)
+			for i, want := range tc.Want {
+				if got[i] != want && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+					t.Errorf("basis point %d: got %v, TensorBoard %v (all: %v)", BasisPoints[i], got[i], want, got)
+				}
+			}
+		})
+	}
+}
+
+func TestThin(t *testing.T) {
+	tests := []struct {
+		name      string
+		n, budget int
+		want      []int
+	}{
+		{"fewer steps than the budget keeps all", 3, 50, []int{0, 1, 2}},
+		{"no budget keeps all", 3, 0, []int{0, 1, 2}},
+		{"even spread keeps first and last", 10, 4, []int{0, 3, 6, 9}},
+		{"budget of one keeps the last", 10, 1, []int{9}},
+		{"budget of two keeps both ends", 1000, 2, []int{0, 999}},
+		{"no steps", 0, 5, []int{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Thin(tc.n, tc.budget); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	for n := 2; n < 300; n++ {
+		for budget := 2; budget < n; budget += 7 {
+			got := Thin(n, budget)
+			if len(got) != budget || got[0] != 0 || got[budget-1] != n-1 || !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != budget {
+				t.Fatalf("Thin(%d, %d) = %v", n, budget, got)
+			}
+		}
+	}
+}
