@@ -1,10 +1,10 @@
 /*
  * The histograms and distributions pages (both load this script): one
  * ECharts chart per tag and run, drawn when it comes near the viewport
- * (IntersectionObserver), from the chart's inline data
- * (<script type="application/json" class="stat-data">, written by
- * render/histograms.go and render/distributions.go) and the page's base
- * option (class="stat-option", built with go-echarts).
+ * (IntersectionObserver), from the chart's inline data (a JSON script
+ * element of class stat-data, written by render/histograms.go and
+ * render/distributions.go) and the page's base option (class stat-option,
+ * built with go-echarts).
  *
  * Histograms: buckets as bars, in an offset (ridge) view with the oldest
  * step at the back (top) or overlaid as outlines; a tooltip per bucket.
