@@ -23,8 +23,9 @@
 
   // Charts within this distance of the viewport are drawn.
   var LAZY_MARGIN = '300px 0px';
-  // Ridge height: how many step spacings one full-height histogram spans.
-  var RIDGE = 2.5;
+  // Ridge height: the fraction of the step range the tallest bin spans
+  // (at least nine tenths of the spacing of the steps).
+  var RIDGE = 0.15;
   // Band pairs of basis-point indices, outermost first, and their opacity.
   var BANDS = [[0, 8, 0.14], [1, 7, 0.2], [2, 6, 0.26], [3, 5, 0.32]];
   var PERCENTILES = ['0', '6.68', '15.87', '30.85', '50', '69.15', '84.13', '93.32', '100'];
@@ -161,13 +162,13 @@
     buckets(card);
     var steps = card.data.draw.steps, n = steps.length, color = card.color;
     var first = n ? steps[0][0] : 0, last = n ? steps[n - 1][0] : 0;
-    var height = (n > 1 ? (last - first) / (n - 1) : 1) * RIDGE;
+    var height = n > 1 ? Math.max(0.9 * (last - first) / (n - 1), RIDGE * (last - first)) : 1;
     var overlay = st.view === 'overlay';
     // Older steps lighter, newer darker; in front when drawn later.
     var fills = [], lines = [];
     for (var k = 0; k < n; k++) {
       var age = n > 1 ? 1 - k / (n - 1) : 0;
-      fills.push(mix(color, '#ffffff', 0.3 + 0.5 * age));
+      fills.push(mix(color, '#ffffff', 0.2 + 0.6 * age));
       lines.push(mix(color, overlay ? '#ffffff' : '#000000', overlay ? 0.75 * age : 0.25));
     }
     var maxCount = card.maxCount;

@@ -89,6 +89,9 @@ func Generate(dir string) (*Stats, error) {
 			return nil, err
 		}
 	}
+	if err := g.histograms(); err != nil {
+		return nil, err
+	}
 	return g.st, nil
 }
 
