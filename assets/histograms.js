@@ -179,7 +179,7 @@
       opt.yAxis = [{ type: 'value', min: 0, axisLine: { onZero: false } }];
     } else {
       opt.yAxis = [{
-        type: 'value', inverse: true, min: first - height, max: last, axisLine: { onZero: false },
+        type: 'value', inverse: true, min: first - height, max: last, minInterval: 1, axisLine: { onZero: false },
         axisLabel: { formatter: function (v) { return v < first ? '' : util.fmtStep(v); }, hideOverlap: true }
       }];
     }
@@ -231,7 +231,7 @@
     }
     var items = card.items;
     var opt = base(st);
-    opt.xAxis = [{ type: 'value', scale: true, axisLabel: { formatter: util.fmtStep, hideOverlap: true } }];
+    opt.xAxis = [{ type: 'value', scale: true, minInterval: 1, axisLabel: { formatter: util.fmtStep, hideOverlap: true } }];
     opt.yAxis = [{ type: 'value', scale: true }];
     opt.tooltip = {
       trigger: 'axis', confine: true, axisPointer: { type: 'line' },
