@@ -41,6 +41,7 @@
       st.cards.forEach(function (c) { if (c.chart) c.chart.resize(); });
       return;
     }
+    mark('trainreport-stat-setup');
     st = { main: main, optionOf: optionOf, cards: [], view: 'offset', drawn: 0, base: {} };
     main.__trainreportStat = st;
     var optEl = main.querySelector('script.stat-option');
@@ -84,6 +85,7 @@
 
   function draw(st, card) {
     if (!card || card.chart) return;
+    if (!st.drawn) mark('trainreport-stat-first-draw');
     try {
       card.data = JSON.parse(card.figure.querySelector('script.stat-data').textContent);
       card.color = util.colorOf(card.data.run);
@@ -99,6 +101,11 @@
     st.drawn++;
     st.main.setAttribute('data-drawn', String(st.drawn));
     if (window.performance && performance.now) st.main.setAttribute('data-last-draw-ms', String(Math.round(performance.now())));
+  }
+
+  // mark records a moment for performance measurements.
+  function mark(name) {
+    if (window.performance && performance.mark) performance.mark(name);
   }
 
   // base returns a fresh copy of the page's base option.

@@ -175,7 +175,10 @@ func checkStatPage(t *testing.T, tb *tab, page string, charts int) {
 }
 
 // loadTimes are a page's timings, in milliseconds since navigation.
-type loadTimes struct{ DCL, Load, Drawn, InView float64 }
+type loadTimes struct {
+	DCL, Load, Drawn, InView float64
+	Marks                    string
+}
 
 // TestHistogramLoadTime opens both pages of a report of a big logdir in
 // headless chromium from file:// and prints how long they take until every
@@ -230,7 +233,8 @@ func TestHistogramLoadTime(t *testing.T) {
 					if (cards.length && cards.every(c => c.hasAttribute("data-drawn"))) {
 						const nav = performance.getEntriesByType("navigation")[0];
 						requestAnimationFrame(() => resolve({dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
-							drawn: +main.getAttribute("data-last-draw-ms"), inview: cards.length}));
+							drawn: +main.getAttribute("data-last-draw-ms"), inview: cards.length,
+							marks: [...performance.getEntriesByType("paint"), ...performance.getEntriesByType("mark")].map(m => m.name + " " + Math.round(m.startTime)).join(", ")}));
 					} else setTimeout(check, 10);
 				};
 				check();
@@ -238,8 +242,8 @@ func TestHistogramLoadTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: DOMContentLoaded %.0f ms, load %.0f ms, %d charts in view drawn at %.0f ms (%v wall clock to here)",
-				shortURL(c.url), res.DCL, res.Load, int(res.InView), res.Drawn, time.Since(wall).Round(time.Millisecond))
+			t.Logf("%s: DOMContentLoaded %.0f ms, load %.0f ms, %d charts in view drawn at %.0f ms (%v wall clock to here); %s",
+				shortURL(c.url), res.DCL, res.Load, int(res.InView), res.Drawn, time.Since(wall).Round(time.Millisecond), res.Marks)
 			cancel()
 		}
 	}
