@@ -22,10 +22,11 @@
   var util = tr.util;
 
   // Charts within this distance of the viewport are drawn.
-  var LAZY_MARGIN = '300px 0px';
+  var LAZY_MARGIN = '100px 0px';
   // Ridge height: the fraction of the step range the tallest bin spans
   // (at least nine tenths of the spacing of the steps).
   var RIDGE = 0.15;
+  var HOVER = { histograms: histogramHover };
   // Band pairs of basis-point indices, outermost first, and their opacity.
   var BANDS = [[0, 8, 0.14], [1, 7, 0.2], [2, 6, 0.26], [3, 5, 0.32]];
   var PERCENTILES = ['0', '6.68', '15.87', '30.85', '50', '69.15', '84.13', '93.32', '100'];
@@ -91,6 +92,11 @@
       card.color = util.colorOf(card.data.run);
       card.chart = window.echarts.init(card.div, null, { renderer: 'canvas' });
       card.chart.setOption(st.optionOf(st, card), true);
+      var hover = HOVER[st.main.getAttribute('data-page')];
+      if (hover) {
+        card.chart.getZr().on('mousemove', function (e) { showTip(card, hover(st, card, e.offsetX, e.offsetY), e.offsetX, e.offsetY); });
+        card.chart.getZr().on('globalout', function () { showTip(card, null); });
+      }
     } catch (e) {
       card.div.textContent = 'This chart could not be drawn: ' + e.message;
       card.div.classList.add('stat-error');
@@ -101,6 +107,24 @@
     st.drawn++;
     st.main.setAttribute('data-drawn', String(st.drawn));
     if (window.performance && performance.now) st.main.setAttribute('data-last-draw-ms', String(Math.round(performance.now())));
+  }
+
+  // showTip shows text (or hides the tip, for null) by the pointer at
+  // (x, y) in the chart.
+  function showTip(card, text, x, y) {
+    var tip = card.tip;
+    if (!tip) {
+      tip = card.tip = document.createElement('div');
+      tip.className = 'stat-tip';
+      card.div.appendChild(tip);
+    }
+    tip.hidden = text == null;
+    if (text == null) return;
+    tip.textContent = text;
+    var left = x + 14, width = tip.offsetWidth;
+    if (left + width > card.div.clientWidth) left = Math.max(0, x - 14 - width);
+    tip.style.left = left + 'px';
+    tip.style.top = Math.max(0, y - 10 - tip.offsetHeight) + 'px';
   }
 
   // mark records a moment for performance measurements.
@@ -145,84 +169,100 @@
   // ---------------------------------------------------------------------------
   // Histograms
 
-  // buckets flattens a chart's steps into one item per bin:
-  // [left, right, count, step, step index, count of the bin before]. The
-  // bins are equal-width from data.lo to data.hi.
-  function buckets(card) {
-    if (card.items) return card;
-    var items = [], maxCount = 0, d = card.data.draw, lo = num(d.lo), hi = num(d.hi);
-    d.steps.forEach(function (s, k) {
-      var c = s[2], w = (hi - lo) / c.length, prev = 0;
-      for (var j = 0; j < c.length; j++) {
-        var n = num(c[j]);
-        items.push([lo + j * w, j === c.length - 1 ? hi : lo + (j + 1) * w, n, s[0], k, prev]);
-        prev = n;
+  // histogramData reads a chart's drawing data once: the steps, their bin
+  // counts (equal-width bins from lo to hi) and the greatest count.
+  function histogramData(card) {
+    if (card.hist) return card.hist;
+    var d = card.data.draw, steps = d.steps, maxCount = 0;
+    var counts = steps.map(function (s) {
+      return s[1].map(function (c) {
+        var n = num(c);
+        if (!isFinite(n)) n = 0;
         if (n > maxCount) maxCount = n;
-      }
+        return n;
+      });
     });
-    card.items = items;
-    card.maxCount = maxCount || 1;
-    return card;
+    var n = steps.length, first = n ? steps[0][0] : 0, last = n ? steps[n - 1][0] : 0;
+    card.hist = {
+      steps: steps, counts: counts, maxCount: maxCount || 1, lo: num(d.lo), hi: num(d.hi),
+      bins: n ? counts[0].length : 0, first: first, last: last,
+      // The tallest bin spans RIDGE of the step range.
+      height: n > 1 ? Math.max(0.9 * (last - first) / (n - 1), RIDGE * (last - first)) : 1
+    };
+    return card.hist;
   }
 
+  // histogramOption draws one custom-series item per step: in the offset
+  // view a filled outline rising from the step's baseline, the oldest step
+  // at the back (top); in the overlay view the outlines alone, by count.
+  // The tooltip is histogramHover's.
   function histogramOption(st, card) {
-    buckets(card);
-    var steps = card.data.draw.steps, n = steps.length, color = card.color;
-    var first = n ? steps[0][0] : 0, last = n ? steps[n - 1][0] : 0;
-    var height = n > 1 ? Math.max(0.9 * (last - first) / (n - 1), RIDGE * (last - first)) : 1;
+    var h = histogramData(card), n = h.steps.length, color = card.color;
     var overlay = st.view === 'overlay';
-    // Older steps lighter, newer darker; in front when drawn later.
     var fills = [], lines = [];
     for (var k = 0; k < n; k++) {
       var age = n > 1 ? 1 - k / (n - 1) : 0;
       fills.push(mix(color, '#ffffff', 0.2 + 0.6 * age));
-      lines.push(mix(color, overlay ? '#ffffff' : '#000000', overlay ? 0.75 * age : 0.25));
+      lines.push(mix(color, overlay ? '#ffffff' : '#000000', overlay ? 0.8 * age : 0.25));
     }
-    var maxCount = card.maxCount;
+    var w = (h.hi - h.lo) / Math.max(h.bins, 1);
     var opt = base(st);
-    opt.xAxis = [{ type: 'value', min: num(card.data.draw.lo), max: num(card.data.draw.hi), axisLine: { onZero: false },
+    opt.tooltip = { show: false };
+    opt.xAxis = [{ type: 'value', min: h.lo, max: h.hi, axisLine: { onZero: false },
       axisLabel: { formatter: function (v) { return util.fmtNum(v); }, hideOverlap: true } }];
     if (overlay) {
-      opt.yAxis = [{ type: 'value', min: 0, axisLine: { onZero: false } }];
+      opt.yAxis = [{ type: 'value', min: 0, max: h.maxCount, axisLine: { onZero: false },
+        axisLabel: { formatter: function (v) { return util.fmtNum(v); } } }];
     } else {
       opt.yAxis = [{
-        type: 'value', inverse: true, min: first - height, max: last, minInterval: 1, axisLine: { onZero: false },
-        axisLabel: { formatter: function (v) { return v < first ? '' : util.fmtStep(v); }, hideOverlap: true }
+        type: 'value', inverse: true, min: h.first - h.height, max: h.last, minInterval: 1, axisLine: { onZero: false },
+        axisLabel: { formatter: function (v) { return v < h.first ? '' : util.fmtStep(v); }, hideOverlap: true }
       }];
     }
-    opt.tooltip = {
-      trigger: 'item', confine: true,
-      formatter: function (p) {
-        var v = p.value;
-        return util.escapeHTML(card.data.run) + '<br>step ' + util.fmtStep(v[3]) + '<br>' +
-          util.escapeHTML(fmtRange(v[0], v[1])) + ': <b>' + util.escapeHTML(util.fmtNum(v[2])) + '</b>' +
-          ' <span style="opacity:.7">(re-binned)</span>';
-      }
-    };
     opt.series = [{
-      type: 'custom', name: card.data.run, data: card.items,
-      encode: { x: [0, 1], y: overlay ? 2 : 3, tooltip: [0, 1, 2, 3] },
+      type: 'custom', name: card.data.run, silent: true,
+      data: h.steps.map(function (s, k) { return [h.lo, s[0], k]; }),
       renderItem: function (params, api) {
-        var l = api.value(0), r = api.value(1), c = api.value(2), step = api.value(3), k = api.value(4), prev = api.value(5);
-        if (c === 0 && prev === 0) return null;
-        if (overlay) {
-          var a = api.coord([l, prev]), b = api.coord([l, c]), e = api.coord([r, c]);
-          return { type: 'polyline', shape: { points: [a, b, e] }, style: { stroke: lines[k], lineWidth: 1.25, fill: null } };
+        var k = params.dataIndex, c = h.counts[k], step = h.steps[k][0], pts = [];
+        var y = overlay ? function (v) { return v; } : function (v) { return step - v / h.maxCount * h.height; };
+        for (var j = 0; j < c.length; j++) {
+          pts.push(api.coord([h.lo + j * w, y(c[j])]), api.coord([h.lo + (j + 1) * w, y(c[j])]));
         }
-        var base0 = api.coord([l, step]), top = api.coord([r, step - c / maxCount * height]);
-        var prevTop = api.coord([l, step - prev / maxCount * height]);
-        return {
-          type: 'group',
-          children: [
-            { type: 'rect', shape: { x: base0[0], y: top[1], width: Math.max(top[0] - base0[0], 0.5), height: base0[1] - top[1] },
-              style: { fill: fills[k] } },
-            { type: 'polyline', shape: { points: [[base0[0], prevTop[1]], [base0[0], top[1]], [top[0], top[1]]] },
-              style: { stroke: lines[k], lineWidth: 1, fill: null }, silent: true }
-          ]
-        };
+        if (overlay) {
+          return { type: 'polyline', shape: { points: pts }, style: { stroke: lines[k], lineWidth: 1.25, fill: null } };
+        }
+        var line = { type: 'polyline', shape: { points: pts.slice() }, style: { stroke: lines[k], lineWidth: 1, fill: null } };
+        pts.unshift(api.coord([h.lo, step]));
+        pts.push(api.coord([h.hi, step]));
+        return { type: 'group', children: [{ type: 'polygon', shape: { points: pts }, style: { fill: fills[k] } }, line] };
       }
     }];
     return opt;
+  }
+
+  // histogramHover shows the bin under the pointer: in the offset view of
+  // the frontmost step whose outline covers it, in the overlay view of the
+  // step whose outline is nearest.
+  function histogramHover(st, card, px, py) {
+    var ch = card.chart, h = histogramData(card);
+    if (!h.bins || !ch.containPixel('grid', [px, py])) return null;
+    var v = ch.convertFromPixel('grid', [px, py]), w = (h.hi - h.lo) / h.bins;
+    var j = Math.min(h.bins - 1, Math.max(0, Math.floor((v[0] - h.lo) / w))), k = -1, k2;
+    if (st.view === 'overlay') {
+      var best = 10; // pixels
+      for (k2 = h.steps.length - 1; k2 >= 0; k2--) {
+        var d = Math.abs(ch.convertToPixel('grid', [v[0], h.counts[k2][j]])[1] - py);
+        if (d < best) { best = d; k = k2; }
+      }
+    } else {
+      for (k2 = h.steps.length - 1; k2 >= 0 && k < 0; k2--) {
+        var step = h.steps[k2][0], top = step - h.counts[k2][j] / h.maxCount * h.height;
+        if (v[1] <= step && v[1] >= top) k = k2;
+      }
+    }
+    if (k < 0) return null;
+    return card.data.run + '\nstep ' + util.fmtStep(h.steps[k][0]) + '\n' +
+      fmtRange(h.lo + j * w, j === h.bins - 1 ? h.hi : h.lo + (j + 1) * w) + ': ' + util.fmtNum(h.counts[k][j]) + ' (re-binned)';
   }
 
   // ---------------------------------------------------------------------------
@@ -230,10 +270,11 @@
 
   function distributionOption(st, card) {
     var color = card.color;
-    // items: [step, v0, ..., v8], non-finite values as NaN or +-Infinity.
+    // items: [step, v0, ..., v8], non-finite values as NaN (left out of
+    // the axes and the drawing; the tooltip shows them from the data).
     if (!card.items) {
       card.items = card.data.draw.steps.map(function (s) {
-        return [s[0]].concat(s.slice(2).map(num));
+        return [s[0]].concat(s.slice(1).map(function (v) { v = num(v); return isFinite(v) ? v : NaN; }));
       });
     }
     var items = card.items;
@@ -245,32 +286,37 @@
       formatter: function (ps) {
         var p = Array.isArray(ps) ? ps[0] : ps;
         if (!p) return '';
-        var v = p.value, rows = [];
-        for (var i = 8; i >= 0; i--) rows.push(PERCENTILES[i] + '%: ' + util.escapeHTML(util.fmtNum(v[i + 1])));
+        var v = card.data.draw.steps[p.dataIndex], rows = [];
+        for (var i = 8; i >= 0; i--) rows.push(PERCENTILES[i] + '%: ' + util.escapeHTML(util.fmtNum(num(v[i + 1]))));
         return util.escapeHTML(card.data.run) + '<br>step ' + util.fmtStep(v[0]) + '<br>' + rows.join('<br>');
       }
     };
     opt.series = [{
       type: 'custom', name: card.data.run, data: items,
       encode: { x: 0, y: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
+      // The first item draws the whole chart: a band polygon per pair of
+      // basis points and the median line, over the steps where they are
+      // finite; the items are there for the axis tooltip.
       renderItem: function (params, api) {
-        var i = params.dataIndex, a = items[i], b = items[i + 1] || a, children = [];
-        var ok = function (it, j) { return isFinite(it[j]); };
+        if (params.dataIndex !== 0) return null;
+        var children = [];
         BANDS.forEach(function (band) {
-          var lo = band[0] + 1, hi = band[1] + 1;
-          if (!ok(a, lo) || !ok(a, hi) || !ok(b, lo) || !ok(b, hi)) return;
-          children.push({
-            type: 'polygon', silent: true,
-            shape: { points: [api.coord([a[0], a[lo]]), api.coord([b[0], b[lo]]), api.coord([b[0], b[hi]]), api.coord([a[0], a[hi]])] },
-            style: { fill: color, opacity: band[2] }
+          var lo = band[0] + 1, hi = band[1] + 1, low = [], high = [];
+          items.forEach(function (it) {
+            if (isFinite(it[lo]) && isFinite(it[hi])) {
+              low.push(api.coord([it[0], it[lo]]));
+              high.push(api.coord([it[0], it[hi]]));
+            }
           });
+          if (low.length) {
+            children.push({ type: 'polygon', silent: true, shape: { points: low.concat(high.reverse()) },
+              style: { fill: color, opacity: band[2], stroke: color, lineWidth: low.length === 1 ? 2 : 0 } });
+          }
         });
-        if (ok(a, 5) && ok(b, 5)) {
-          var p0 = api.coord([a[0], a[5]]), p1 = api.coord([b[0], b[5]]);
-          if (b === a) p1 = [p0[0] + 1, p0[1]];
-          children.push({ type: 'line', silent: true, shape: { x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1] },
-            style: { stroke: color, lineWidth: 2 } });
-        }
+        var median = [];
+        items.forEach(function (it) { if (isFinite(it[5])) median.push(api.coord([it[0], it[5]])); });
+        if (median.length === 1) median.push([median[0][0] + 2, median[0][1]]);
+        children.push({ type: 'polyline', silent: true, shape: { points: median }, style: { stroke: color, lineWidth: 2, fill: null } });
         return { type: 'group', children: children };
       }
     }];

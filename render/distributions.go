@@ -18,7 +18,7 @@ const (
 )
 
 // distributionsPage is what templates/distributions.html draws. A chart
-// draws {steps} with steps [step, wall_time, v0, ..., v8]: the values at
+// draws {steps} with steps [step, v0, ..., v8]: the values at
 // histogram.BasisPoints, drawn at float32 precision.
 func (r *Report) distributionsPage() (*statisticPage, error) {
 	tags := r.histTags()
@@ -36,7 +36,6 @@ func (r *Report) distributionsPage() (*statisticPage, error) {
 			}
 			b = append(b, '[')
 			b = strconv.AppendInt(b, e.Step, 10)
-			b = appendWallTime(append(b, ','), e.WallTime)
 			for _, v := range histogram.Compress(e.Buckets) {
 				b = appendValue(append(b, ','), v, true)
 			}

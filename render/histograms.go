@@ -176,7 +176,7 @@ func baseOption(trigger string) (template.JS, error) {
 // TensorBoard, a chart draws its histograms re-binned into histogramBins
 // equal-width bins over the range of its drawn steps, so that buckets of
 // different widths compare; what it draws is {lo, hi, steps} with steps
-// [step, wall_time, [count, ...]], counts to four significant digits.
+// [step, [count, ...]], counts to four significant digits.
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, histogramSteps, histogramPageBins, func(collect.HistogramEntry) int { return histogramBins })
@@ -209,7 +209,6 @@ func (r *Report) histogramsPage() (*statisticPage, error) {
 			}
 			b = append(b, '[')
 			b = strconv.AppendInt(b, e.Step, 10)
-			b = appendWallTime(append(b, ','), e.WallTime)
 			b = append(b, ",["...)
 			for j, c := range histogram.Rebin(e.Buckets, lo, hi, histogramBins) {
 				if j > 0 {

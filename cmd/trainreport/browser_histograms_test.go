@@ -138,14 +138,26 @@ func checkStatPage(t *testing.T, tb *tab, page string, charts int) {
 	}
 	eval[chromedp.Void](tb, `(() => { window.scrollTo(0, 0); })()`)
 
-	// A tooltip on the first chart's item in the middle.
+	// A tooltip: on a histogram, the pointer over the tallest bin of the
+	// newest step; on a distribution, the axis tooltip at the middle step.
 	tip := eval[string](tb, fmt.Sprintf(`(async () => {
-		const div = document.querySelector('main.page[data-page="%s"] figure.stat-card .stat-chart');
+		const fig = document.querySelector('main.page[data-page="%s"] figure.stat-card');
+		const div = fig.querySelector(".stat-chart");
 		const ch = echarts.getInstanceByDom(div);
-		const n = ch.getOption().series[0].data.length;
-		ch.dispatchAction({type: "showTip", seriesIndex: 0, dataIndex: Math.floor(n / 2)});
+		const draw = JSON.parse(fig.querySelector("script.stat-data").textContent).draw;
+		const last = draw.steps[draw.steps.length - 1];
+		if (draw.lo === undefined) {
+			ch.dispatchAction({type: "showTip", seriesIndex: 0, dataIndex: Math.floor(draw.steps.length / 2)});
+		} else {
+			const counts = last[1], j = counts.indexOf(Math.max(...counts)), w = (draw.hi - draw.lo) / counts.length;
+			const p = ch.convertToPixel("grid", [draw.lo + (j + 0.5) * w, last[0]]);
+			const r = ch.getZr().painter.getViewportRoot().getBoundingClientRect();
+			ch.getZr().painter.getViewportRoot().dispatchEvent(new MouseEvent("mousemove",
+				{clientX: r.left + p[0], clientY: r.top + p[1] - 2, bubbles: true}));
+		}
 		await new Promise(r => setTimeout(r, 200));
-		return div.textContent;
+		const t = div.querySelector(".stat-tip");
+		return t && !t.hidden ? t.textContent : div.textContent;
 	})()`, page))
 	t.Logf("tooltip: %q", tip)
 	if page == "histograms" {
