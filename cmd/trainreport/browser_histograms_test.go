@@ -226,6 +226,7 @@ func TestHistogramLoadTime(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ page, url string }{
+		{"index", fileURL(filepath.Join(r.site, "index.html"), "")}, // for reference: no histograms
 		{"histograms", fileURL(filepath.Join(r.site, "histograms.html"), "")},
 		{"distributions", fileURL(filepath.Join(r.site, "distributions.html"), "")},
 		{"histograms", fileURL(r.single, "page=histograms")},
@@ -242,7 +243,7 @@ func TestHistogramLoadTime(t *testing.T) {
 				const check = () => {
 					const cards = [...main.querySelectorAll("figure.stat-card")].filter(c => {
 						const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
-					if (cards.length && cards.every(c => c.hasAttribute("data-drawn"))) {
+					if (cards.every(c => c.hasAttribute("data-drawn")) && document.readyState === "complete") {
 						const nav = performance.getEntriesByType("navigation")[0];
 						requestAnimationFrame(() => resolve({dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
 							drawn: +main.getAttribute("data-last-draw-ms"), inview: cards.length,
