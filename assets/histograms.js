@@ -57,7 +57,10 @@
       select.addEventListener('change', function () {
         st.view = select.value === 'overlay' ? 'overlay' : 'offset';
         main.setAttribute('data-view', st.view);
-        st.cards.forEach(function (c) { if (c.chart) c.chart.setOption(st.optionOf(st, c), true); });
+        st.cards.forEach(function (c) {
+          if (c.tip) c.tip.hidden = true;
+          if (c.chart) c.chart.setOption(st.optionOf(st, c), true);
+        });
       });
     }
     main.setAttribute('data-view', st.view);

@@ -23,11 +23,7 @@ const (
 func (r *Report) distributionsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, distributionSteps, distributionPageSteps, func(collect.HistogramEntry) int { return 1 })
-	opt, err := baseOption("axis")
-	if err != nil {
-		return nil, err
-	}
-	return r.statisticPage(budget, opt, func(s histSeries, idx []int) (json.RawMessage, error) {
+	return r.statisticPage(budget, baseOption("axis"), func(s histSeries, idx []int) (json.RawMessage, error) {
 		b := []byte(`{"steps":[`)
 		for k, i := range idx {
 			e := s.hist.Entries[i]

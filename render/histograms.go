@@ -156,7 +156,7 @@ func stepsLabel(shown, total int) string {
 // baseOption is the ECharts option every chart of a statistic page starts
 // from, built with go-echarts; the page script adds the axes' details and
 // the series.
-func baseOption(trigger string) (template.JS, error) {
+func baseOption(trigger string) template.JS {
 	c := charts.NewLine()
 	c.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
@@ -169,7 +169,7 @@ func baseOption(trigger string) (template.JS, error) {
 		charts.WithAnimation(false),
 	)
 	c.Validate()
-	return template.JS(c.RenderSnippet().Option), nil
+	return template.JS(c.RenderSnippet().Option)
 }
 
 // histogramsPage is what templates/histograms.html draws. Like
@@ -180,11 +180,7 @@ func baseOption(trigger string) (template.JS, error) {
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, histogramSteps, histogramPageBins, func(collect.HistogramEntry) int { return histogramBins })
-	opt, err := baseOption("item")
-	if err != nil {
-		return nil, err
-	}
-	return r.statisticPage(budget, opt, func(s histSeries, idx []int) (json.RawMessage, error) {
+	return r.statisticPage(budget, baseOption("item"), func(s histSeries, idx []int) (json.RawMessage, error) {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
 			for _, bk := range s.hist.Entries[i].Buckets {

@@ -80,6 +80,10 @@ func TestBrowserHistograms(t *testing.T) {
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
 			checkStatPage(t, tb, page, charts)
 			tb.screenshot(shots, "hist-"+page)
+			if page == "histograms" && shots != "" {
+				eval[chromedp.Void](tb, `(() => { const s = document.querySelector('select[name="view"]'); s.value = "overlay"; s.dispatchEvent(new Event("change")); })()`)
+				tb.screenshot(shots, "hist-histograms-overlay")
+			}
 		})
 		t.Run(page+"-single-file", func(t *testing.T) {
 			tb := openTab(t, browser, fileURL(r.single, "page=index"))
