@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect"
@@ -22,8 +23,8 @@ const (
 // histogram.BasisPoints, drawn at float32 precision.
 func (r *Report) distributionsPage() (*statisticPage, error) {
 	tags := r.histTags()
-	budget := stepBudget(tags, distributionSteps, distributionPageSteps, func(collect.HistogramEntry) int { return 1 })
-	return r.statisticPage(budget, baseOption("axis"), func(s histSeries, idx []int) (json.RawMessage, error) {
+	budget := stepBudget(tags, distributionSteps, distributionPageSteps, 1)
+	return r.statisticPage(budget, baseOption("axis"), func(s histSeries, idx []int) json.RawMessage {
 		b := []byte(`{"steps":[`)
 		for k, i := range idx {
 			e := s.hist.Entries[i]
@@ -33,11 +34,12 @@ func (r *Report) distributionsPage() (*statisticPage, error) {
 			b = append(b, '[')
 			b = strconv.AppendInt(b, e.Step, 10)
 			for _, v := range histogram.Compress(e.Buckets) {
-				b = appendValue(append(b, ','), v, true)
+				// float32 precision is plenty to draw, where it has the range.
+				b = appendValue(append(b, ','), v, math.Abs(v) <= math.MaxFloat32)
 			}
 			b = append(b, ']')
 		}
-		return append(b, "]}"...), nil
+		return append(b, "]}"...)
 	})
 }
 

@@ -60,27 +60,17 @@ func (r *Report) histTags() []*histTag {
 }
 
 // stepBudget returns how many steps each chart of a page inlines: at most
-// perChart, and fewer (but at least two) when the page would inline more
-// than pageUnits, counting units (bucket rows, or one per step) with
-// unitsPerStep.
-func stepBudget(tags []*histTag, perChart, pageUnits int, unitsPerStep func(collect.HistogramEntry) int) int {
-	// perStep is the units one step of every series adds, on average.
-	perStep := 0.0
+// perChart, and fewer (but at least two) when the charts of every series
+// together would inline more than pageUnits, a step being unitsPerStep.
+func stepBudget(tags []*histTag, perChart, pageUnits, unitsPerStep int) int {
+	series := 0
 	for _, ht := range tags {
-		for _, s := range ht.series {
-			if n := len(s.hist.Entries); n > 0 {
-				units := 0
-				for _, e := range s.hist.Entries {
-					units += unitsPerStep(e)
-				}
-				perStep += float64(units) / float64(n)
-			}
-		}
+		series += len(ht.series)
 	}
-	if perStep == 0 {
+	if series == 0 {
 		return perChart
 	}
-	return max(2, min(perChart, int(float64(pageUnits)/perStep)))
+	return max(2, min(perChart, pageUnits/(series*unitsPerStep)))
 }
 
 // statisticPage is what templates/histograms.html and
@@ -112,7 +102,7 @@ type statChart struct {
 
 // statisticPage builds a page of one chart per tag and run; chart encodes
 // the steps idx of a series as the chart's inline data.
-func (r *Report) statisticPage(budget int, option template.JS, chart func(s histSeries, idx []int) (json.RawMessage, error)) (*statisticPage, error) {
+func (r *Report) statisticPage(budget int, option template.JS, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
 	p := &statisticPage{Budget: budget, Option: option}
 	for _, ht := range r.histTags() {
 		if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != ht.group {
@@ -121,11 +111,7 @@ func (r *Report) statisticPage(budget int, option template.JS, chart func(s hist
 		st := statTag{Tag: ht.tag}
 		for _, s := range ht.series {
 			idx := histogram.Thin(len(s.hist.Entries), budget)
-			raw, err := chart(s, idx)
-			if err != nil {
-				return nil, fmt.Errorf("tag %q, run %q: %w", ht.tag, s.run.Name, err)
-			}
-			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.hist.Entries), Draw: raw})
+			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.hist.Entries), Draw: chart(s, idx)})
 			if err != nil {
 				return nil, err
 			}
@@ -138,8 +124,8 @@ func (r *Report) statisticPage(budget int, option template.JS, chart func(s hist
 }
 
 // statChartJSON is the inline data of one chart: the run, its count of
-// steps, and what the chart draws, in a shape of the page's own (see assets/histograms.js and
-// assets/distributions.js).
+// steps, and what the chart draws, in a shape of the page's own (see
+// assets/histograms.js).
 type statChartJSON struct {
 	Run   string          `json:"run"`
 	Total int             `json:"total"`
@@ -179,8 +165,8 @@ func baseOption(trigger string) template.JS {
 // [step, [count, ...]], counts to four significant digits.
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
-	budget := stepBudget(tags, histogramSteps, histogramPageBins, func(collect.HistogramEntry) int { return histogramBins })
-	return r.statisticPage(budget, baseOption("item"), func(s histSeries, idx []int) (json.RawMessage, error) {
+	budget := stepBudget(tags, histogramSteps, histogramPageBins, histogramBins)
+	return r.statisticPage(budget, baseOption("item"), func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
 			for _, bk := range s.hist.Entries[i].Buckets {
@@ -214,7 +200,7 @@ func (r *Report) histogramsPage() (*statisticPage, error) {
 			}
 			b = append(b, "]]"...)
 		}
-		return append(b, "]}"...), nil
+		return append(b, "]}"...)
 	})
 }
 
