@@ -282,7 +282,7 @@
     }
     var items = card.items;
     var opt = base(st);
-    opt.xAxis = [{ type: 'value', scale: true, minInterval: 1, axisLabel: { formatter: util.fmtStep, hideOverlap: true } }];
+    opt.xAxis = [{ type: 'value', scale: true, minInterval: 1, axisLine: { onZero: false }, axisLabel: { formatter: util.fmtStep, hideOverlap: true } }];
     opt.yAxis = [{ type: 'value', scale: true }];
     opt.tooltip = {
       trigger: 'axis', confine: true, axisPointer: { type: 'line' },

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -299,5 +300,47 @@ func TestHistogramNamesStayInert(t *testing.T) {
 		if strings.Contains(name, "..") {
 			t.Errorf("file name %q holds ..", name)
 		}
+	}
+}
+
+// TestHistogramOddValues checks that histograms with non-finite edges and
+// counts, values beyond float32's range, empty rows and zero-width rows
+// still give pages and data files that parse, with non-finite values as
+// strings in the data files.
+func TestHistogramOddValues(t *testing.T) {
+	inf := math.Inf(1)
+	rows := [][]histogram.Bucket{
+		nil,
+		{{Left: 1, Right: 1, Count: 5}},
+		{{Left: -inf, Right: 0, Count: 1}, {Left: 0, Right: inf, Count: 2}},
+		{{Left: 0, Right: 1, Count: math.NaN()}, {Left: 1, Right: 2, Count: 3}},
+		{{Left: -1e300, Right: 0, Count: 1}, {Left: 0, Right: 1e300, Count: 1}},
+	}
+	h := &collect.Histogram{Tag: "odd"}
+	for i, r := range rows {
+		h.Entries = append(h.Entries, collect.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
+	}
+	files := filesByName(t, New(&collect.Report{Runs: []*collect.Run{{Name: "run", Path: "run", Histograms: []*collect.Histogram{h}}}}, Options{}))
+	for _, page := range []string{"histograms.html", "distributions.html"} {
+		charts := chartData(t, files[page])
+		if len(charts) != 1 || charts[0].Total != len(rows) {
+			t.Fatalf("%s: %+v", page, charts)
+		}
+	}
+	n := 0
+	for name, data := range files {
+		if strings.HasPrefix(name, "data/histograms/") || strings.HasPrefix(name, "data/distributions/") {
+			n++
+			var v map[string][]any
+			if err := json.Unmarshal(data, &v); err != nil || len(v["odd"]) != len(rows) {
+				t.Errorf("%s: %v, %d steps", name, err, len(v["odd"]))
+			}
+			if strings.HasPrefix(name, "data/histograms/") && !bytes.Contains(data, []byte(`"-Infinity"`)) {
+				t.Errorf("%s: no -Infinity edge: %s", name, data)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d data files, want 2", n)
 	}
 }

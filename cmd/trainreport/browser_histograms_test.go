@@ -35,7 +35,8 @@ const (
 )
 
 // writeHostileHistograms writes one TF1 histogram tag of three steps into
-// dir/hostileRun, named to break out of HTML if it were not escaped.
+// dir/hostileRun, named to break out of HTML if it were not escaped, and
+// two tags of odd values.
 func writeHostileHistograms(t *testing.T, dir string) {
 	t.Helper()
 	run := filepath.Join(dir, hostileRun)
@@ -47,8 +48,15 @@ func writeHostileHistograms(t *testing.T, dir string) {
 	for step := range int64(3) {
 		h := &eventpb.HistogramProto{Min: -1, Max: 2, Num: 6, BucketLimit: []float64{0, 1, math.MaxFloat64},
 			Bucket: []float64{1, float64(step + 2), 3 - float64(step)}}
+		// Odd values: infinite outer edges, values beyond float32's range.
+		inf := &eventpb.HistogramProto{Min: math.Inf(-1), Max: math.Inf(1), Num: 3, BucketLimit: []float64{0, 1, math.MaxFloat64},
+			Bucket: []float64{1, 1, 1}}
+		huge := &eventpb.HistogramProto{Min: -1e300, Max: 1e300, Num: 3, BucketLimit: []float64{0, 1e299, math.MaxFloat64},
+			Bucket: []float64{1, float64(step), 1}}
 		ev := &eventpb.Event{WallTime: 1.7e9 + float64(step), Step: step, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
-			Value: []*eventpb.SummaryValue{{Tag: hostileTag, Value: &eventpb.SummaryValue_Histo{Histo: h}}}}}}
+			Value: []*eventpb.SummaryValue{{Tag: hostileTag, Value: &eventpb.SummaryValue_Histo{Histo: h}},
+				{Tag: "odd/inf", Value: &eventpb.SummaryValue_Histo{Histo: inf}},
+				{Tag: "odd/huge", Value: &eventpb.SummaryValue_Histo{Histo: huge}}}}}}
 		data, err := proto.Marshal(ev)
 		if err != nil {
 			t.Fatal(err)
@@ -72,8 +80,8 @@ func TestBrowserHistograms(t *testing.T) {
 	}
 	writeHostileHistograms(t, hostile)
 	r := buildReport(t, logs, hostile)
-	// The demo: 2 tags x 2 runs; the hostile logdir: 1 tag x 1 run.
-	const charts = 5
+	// The demo: 2 tags x 2 runs; the hostile logdir: 3 tags x 1 run.
+	const charts = 7
 
 	// The writers' fixtures: empty and constant histograms, tensorboardX's
 	// and PyTorch's HistogramProto, Keras's.
