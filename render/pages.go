@@ -50,6 +50,12 @@ func (r *Report) pages() []page {
 		ps = append(ps, page{name: "scalars", title: "Scalars", body: func(bool) (any, error) { return r.scalarsPage() }})
 	}
 	// One line per category page, in the order of the navigation.
+	if r.hasHistograms() {
+		ps = append(ps, page{name: "histograms", title: "Histograms", body: func(bool) (any, error) { return r.histogramsPage() },
+			scripts: []string{"histograms.js"}, styles: []string{"histograms.css"}, data: r.histogramsData},
+			page{name: "distributions", title: "Distributions", body: func(bool) (any, error) { return r.distributionsPage() },
+				scripts: []string{"histograms.js"}, styles: []string{"histograms.css"}, data: r.distributionsData})
+	}
 	if r.hasImages() {
 		ps = append(ps, r.imagesPageDef())
 	}

@@ -207,7 +207,7 @@ func checkImagesPage(t *testing.T, tb *tab) {
 		t.Fatal(err)
 	}
 	waitFor(tb, `!document.querySelector('main.page[data-page="images"] dialog.media-lightbox').open`, 5*time.Second, "Esc closes the full-size view")
-	checkInert(t, tb, "images")
+	checkMediaInert(t, tb, "images")
 }
 
 func checkAudioPage(t *testing.T, tb *tab) {
@@ -257,12 +257,12 @@ func checkAudioPage(t *testing.T, tb *tab) {
 			t.Errorf("a label holds a javascript: link or a script: %q", labels)
 		}
 	}
-	checkInert(t, tb, "audio")
+	checkMediaInert(t, tb, "audio")
 }
 
-// checkInert checks that no hostile name ran, and that tag and run names
+// checkMediaInert checks that no hostile name ran, and that tag and run names
 // show as the text they are.
-func checkInert(t *testing.T, tb *tab, page string) {
+func checkMediaInert(t *testing.T, tb *tab, page string) {
 	t.Helper()
 	if v := eval[string](tb, `String(window.__xss)`); v != "undefined" {
 		t.Errorf("%s page: a hostile name ran (window.__xss = %s)", page, v)

@@ -51,7 +51,7 @@ func TestBrowserText(t *testing.T) {
 			tb := openTab(t, browser, c.url)
 			trapScripts(t, tb)
 			checkTextPage(t, tb)
-			checkInert(t, tb)
+			checkTextInert(t, tb)
 			// The hostile strings reached the page, as text.
 			text := eval[string](tb, `document.querySelector('main.page[data-page="text"]').textContent`)
 			for _, want := range []string{`<script>alert("tag")</script>`, `<img src=x onerror=alert("run")>`, "<script>alert('script')</script>", `<img src=x onerror="alert('img')">`} {
@@ -64,7 +64,7 @@ func TestBrowserText(t *testing.T) {
 				for (const s of document.querySelectorAll('main.page[data-page="text"] input[data-text-slider]'))
 					for (let i = 0; i <= Number(s.max); i++) { s.value = String(i); s.dispatchEvent(new Event("input")); }
 			})()`)
-			checkInert(t, tb)
+			checkTextInert(t, tb)
 			tb.screenshot(shots, "text-"+c.name)
 		})
 	}
@@ -150,9 +150,9 @@ func checkTextPage(t *testing.T, tb *tab) {
 	t.Logf("%d cards, %d tables, %d sliders", info.Cards, info.Tables, len(info.Sliders))
 }
 
-// checkInert asserts that no script the logs carry ran and that the page
+// checkTextInert asserts that no script the logs carry ran and that the page
 // holds no element that could run one or load anything.
-func checkInert(t *testing.T, tb *tab) {
+func checkTextInert(t *testing.T, tb *tab) {
 	t.Helper()
 	bad := eval[[]string](tb, `(() => {
 		const bad = (window.__ran || []).slice();

@@ -20,7 +20,7 @@ func TestSummary(t *testing.T) {
 	if err := run([]string{"-o", dir}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	want := "demo: wrote 7 runs, 10 event files, "
+	want := "demo: wrote 7 runs, 12 event files, "
 	if !strings.HasPrefix(out.String(), want) || !strings.HasSuffix(out.String(), " to "+dir+"\n") || strings.Count(out.String(), "\n") != 1 {
 		t.Errorf("summary = %q, want one line starting %q and ending with the directory", out.String(), want)
 	}

@@ -30,6 +30,9 @@
 // Every run logs metrics/loss, metrics/accuracy and (train runs only)
 // optim/learning_rate, optim/grad_norm and epoch, a tag without a group.
 //
+// baseline and lr=0.003/train also log weight and activation histograms
+// (histograms.go).
+//
 // The output is the same bytes on every run: values come from math/rand/v2
 // PCG sources with fixed seeds, and wall times are offsets from a fixed base
 // time rather than the clock. Write never removes anything; files of the
@@ -95,7 +98,7 @@ func Generate(dir string) (*Stats, error) {
 			return nil, err
 		}
 	}
-	if err := errors.Join(g.media(), g.text(), g.tensors()); err != nil {
+	if err := errors.Join(g.histograms(), g.media(), g.text(), g.tensors()); err != nil {
 		return nil, err
 	}
 	return g.st, nil

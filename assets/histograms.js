@@ -1,0 +1,328 @@
+/*
+ * The histograms and distributions pages (both load this script): one
+ * ECharts chart per tag and run, drawn when it comes near the viewport
+ * (IntersectionObserver), from the chart's inline data (a JSON script
+ * element of class stat-data, written by render/histograms.go and
+ * render/distributions.go) and the page's base option (class stat-option,
+ * built with go-echarts).
+ *
+ * Histograms: buckets as bars, in an offset (ridge) view with the oldest
+ * step at the back (top) or overlaid as outlines; a tooltip per bucket.
+ * Distributions: TensorBoard's basis points as nested bands around the
+ * median line; an axis tooltip lists the values at a step.
+ *
+ * Plain ES2019, no globals, no network. In the single-file report this
+ * script may be inlined twice (once per page); a page is set up once.
+ */
+(function () {
+  'use strict';
+
+  var tr = window.trainreport;
+  if (!tr || !window.echarts) return;
+  var util = tr.util;
+
+  // Charts within this distance of the viewport are drawn.
+  var LAZY_MARGIN = '100px 0px';
+  // Ridge height: the fraction of the step range the tallest bin spans
+  // (at least nine tenths of the spacing of the steps).
+  var RIDGE = 0.15;
+  var HOVER = { histograms: histogramHover };
+  // Band pairs of basis-point indices, outermost first, and their opacity.
+  var BANDS = [[0, 8, 0.14], [1, 7, 0.2], [2, 6, 0.26], [3, 5, 0.32]];
+  var PERCENTILES = ['0', '6.68', '15.87', '30.85', '50', '69.15', '84.13', '93.32', '100'];
+
+  tr.onPage('histograms', function (main) { setup(main, histogramOption); });
+  tr.onPage('distributions', function (main) { setup(main, distributionOption); });
+
+  // setup readies a page the first time it is shown; later it resizes the
+  // charts drawn, which may have changed size while the page was hidden.
+  function setup(main, optionOf) {
+    var st = main.__trainreportStat;
+    if (st) {
+      st.cards.forEach(function (c) { if (c.chart) c.chart.resize(); });
+      return;
+    }
+    mark('trainreport-stat-setup');
+    st = { main: main, optionOf: optionOf, cards: [], view: 'offset', drawn: 0, base: {} };
+    main.__trainreportStat = st;
+    var optEl = main.querySelector('script.stat-option');
+    if (optEl) st.base = stripNulls(JSON.parse(optEl.textContent));
+    main.querySelectorAll('figure.stat-card').forEach(function (fig) {
+      var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: null };
+      fig.__trainreportCard = card;
+      st.cards.push(card);
+    });
+    var select = main.querySelector('select[name="view"]');
+    if (select) {
+      select.addEventListener('change', function () {
+        st.view = select.value === 'overlay' ? 'overlay' : 'offset';
+        main.setAttribute('data-view', st.view);
+        st.cards.forEach(function (c) {
+          if (c.tip) c.tip.hidden = true;
+          if (c.chart) c.chart.setOption(st.optionOf(st, c), true);
+        });
+      });
+    }
+    main.setAttribute('data-view', st.view);
+    if (typeof IntersectionObserver === 'function') {
+      var observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (en) {
+          if (!en.isIntersecting) return;
+          observer.unobserve(en.target);
+          draw(st, en.target.parentNode.__trainreportCard);
+        });
+      }, { rootMargin: LAZY_MARGIN });
+      st.cards.forEach(function (c) { observer.observe(c.div); });
+    } else {
+      st.cards.forEach(function (c) { draw(st, c); });
+    }
+    var queued = false;
+    window.addEventListener('resize', function () {
+      if (queued || main.hidden) return;
+      queued = true;
+      setTimeout(function () {
+        queued = false;
+        st.cards.forEach(function (c) { if (c.chart) c.chart.resize(); });
+      }, 80);
+    });
+  }
+
+  function draw(st, card) {
+    if (!card || card.chart) return;
+    if (!st.drawn) mark('trainreport-stat-first-draw');
+    try {
+      card.data = JSON.parse(card.figure.querySelector('script.stat-data').textContent);
+      card.color = util.colorOf(card.data.run);
+      card.chart = window.echarts.init(card.div, null, { renderer: 'canvas' });
+      card.chart.setOption(st.optionOf(st, card), true);
+      var hover = HOVER[st.main.getAttribute('data-page')];
+      if (hover) {
+        card.chart.getZr().on('mousemove', function (e) { showTip(card, hover(st, card, e.offsetX, e.offsetY), e.offsetX, e.offsetY); });
+        card.chart.getZr().on('globalout', function () { showTip(card, null); });
+      }
+    } catch (e) {
+      card.div.textContent = 'This chart could not be drawn: ' + e.message;
+      card.div.classList.add('stat-error');
+      if (window.console) console.warn('trainreport:', e);
+      return;
+    }
+    card.figure.setAttribute('data-drawn', '');
+    st.drawn++;
+    st.main.setAttribute('data-drawn', String(st.drawn));
+    if (window.performance && performance.now) st.main.setAttribute('data-last-draw-ms', String(Math.round(performance.now())));
+  }
+
+  // showTip shows text (or hides the tip, for null) by the pointer at
+  // (x, y) in the chart.
+  function showTip(card, text, x, y) {
+    var tip = card.tip;
+    if (!tip) {
+      tip = card.tip = document.createElement('div');
+      tip.className = 'stat-tip';
+      card.div.appendChild(tip);
+    }
+    tip.hidden = text == null;
+    if (text == null) return;
+    tip.textContent = text;
+    var left = x + 14, width = tip.offsetWidth;
+    if (left + width > card.div.clientWidth) left = Math.max(0, x - 14 - width);
+    tip.style.left = left + 'px';
+    tip.style.top = Math.max(0, y - 10 - tip.offsetHeight) + 'px';
+  }
+
+  // mark records a moment for performance measurements.
+  function mark(name) {
+    if (window.performance && performance.mark) performance.mark(name);
+  }
+
+  // base returns a fresh copy of the page's base option.
+  function base(st) {
+    var opt = JSON.parse(JSON.stringify(st.base));
+    delete opt.legend;
+    return opt;
+  }
+
+  function stripNulls(v) {
+    if (Array.isArray(v)) return v.map(stripNulls);
+    if (!v || typeof v !== 'object') return v;
+    var out = {};
+    Object.keys(v).forEach(function (k) { if (v[k] !== null) out[k] = stripNulls(v[k]); });
+    return out;
+  }
+
+  function num(v) { return util.toNumber(v); }
+
+  // mix blends hex colour a with colour b ('#fff', '#000') by t in [0, 1].
+  function mix(a, b, t) {
+    var pa = rgb(a), pb = rgb(b);
+    return 'rgb(' + [0, 1, 2].map(function (i) { return Math.round(pa[i] + (pb[i] - pa[i]) * t); }).join(',') + ')';
+  }
+
+  function rgb(hex) {
+    var h = String(hex).replace('#', '');
+    if (h.length === 3) h = h.replace(/./g, '$&$&');
+    var n = parseInt(h, 16);
+    return isFinite(n) ? [(n >> 16) & 255, (n >> 8) & 255, n & 255] : [100, 100, 100];
+  }
+
+  function fmtRange(l, r) {
+    return '[' + util.fmtNum(l) + ', ' + util.fmtNum(r) + ')';
+  }
+
+  // ---------------------------------------------------------------------------
+  // Histograms
+
+  // histogramData reads a chart's drawing data once: the steps, their bin
+  // counts (equal-width bins from lo to hi) and the greatest count.
+  function histogramData(card) {
+    if (card.hist) return card.hist;
+    var d = card.data.draw, steps = d.steps, maxCount = 0;
+    var counts = steps.map(function (s) {
+      return s[1].map(function (c) {
+        var n = num(c);
+        if (!isFinite(n)) n = 0;
+        if (n > maxCount) maxCount = n;
+        return n;
+      });
+    });
+    var n = steps.length, first = n ? steps[0][0] : 0, last = n ? steps[n - 1][0] : 0;
+    card.hist = {
+      steps: steps, counts: counts, maxCount: maxCount || 1, lo: num(d.lo), hi: num(d.hi),
+      bins: n ? counts[0].length : 0, first: first, last: last,
+      // The tallest bin spans RIDGE of the step range.
+      height: n > 1 ? Math.max(0.9 * (last - first) / (n - 1), RIDGE * (last - first)) : 1
+    };
+    return card.hist;
+  }
+
+  // histogramOption draws one custom-series item per step: in the offset
+  // view a filled outline rising from the step's baseline, the oldest step
+  // at the back (top); in the overlay view the outlines alone, by count.
+  // The tooltip is histogramHover's.
+  function histogramOption(st, card) {
+    var h = histogramData(card), n = h.steps.length, color = card.color;
+    var overlay = st.view === 'overlay';
+    var fills = [], lines = [];
+    for (var k = 0; k < n; k++) {
+      var age = n > 1 ? 1 - k / (n - 1) : 0;
+      fills.push(mix(color, '#ffffff', 0.2 + 0.6 * age));
+      lines.push(mix(color, overlay ? '#ffffff' : '#000000', overlay ? 0.8 * age : 0.25));
+    }
+    var w = (h.hi - h.lo) / Math.max(h.bins, 1);
+    var opt = base(st);
+    opt.tooltip = { show: false };
+    opt.xAxis = [{ type: 'value', min: h.lo, max: h.hi, axisLine: { onZero: false },
+      axisLabel: { formatter: function (v) { return util.fmtNum(v); }, hideOverlap: true } }];
+    if (overlay) {
+      opt.yAxis = [{ type: 'value', min: 0, max: h.maxCount, axisLine: { onZero: false },
+        axisLabel: { formatter: function (v) { return util.fmtNum(v); } } }];
+    } else {
+      opt.yAxis = [{
+        type: 'value', inverse: true, min: h.first - h.height, max: h.last, minInterval: 1, axisLine: { onZero: false },
+        axisLabel: { formatter: function (v) { return v < h.first ? '' : util.fmtStep(v); }, hideOverlap: true }
+      }];
+    }
+    opt.series = [{
+      type: 'custom', name: card.data.run, silent: true,
+      data: h.steps.map(function (s, k) { return [h.lo, s[0], k]; }),
+      renderItem: function (params, api) {
+        var k = params.dataIndex, c = h.counts[k], step = h.steps[k][0], pts = [];
+        var y = overlay ? function (v) { return v; } : function (v) { return step - v / h.maxCount * h.height; };
+        for (var j = 0; j < c.length; j++) {
+          pts.push(api.coord([h.lo + j * w, y(c[j])]), api.coord([h.lo + (j + 1) * w, y(c[j])]));
+        }
+        if (overlay) {
+          return { type: 'polyline', shape: { points: pts }, style: { stroke: lines[k], lineWidth: 1.25, fill: null } };
+        }
+        var line = { type: 'polyline', shape: { points: pts.slice() }, style: { stroke: lines[k], lineWidth: 1, fill: null } };
+        pts.unshift(api.coord([h.lo, step]));
+        pts.push(api.coord([h.hi, step]));
+        return { type: 'group', children: [{ type: 'polygon', shape: { points: pts }, style: { fill: fills[k] } }, line] };
+      }
+    }];
+    return opt;
+  }
+
+  // histogramHover shows the bin under the pointer: in the offset view of
+  // the frontmost step whose outline covers it, in the overlay view of the
+  // step whose outline is nearest.
+  function histogramHover(st, card, px, py) {
+    var ch = card.chart, h = histogramData(card);
+    if (!h.bins || !ch.containPixel('grid', [px, py])) return null;
+    var v = ch.convertFromPixel('grid', [px, py]), w = (h.hi - h.lo) / h.bins;
+    var j = Math.min(h.bins - 1, Math.max(0, Math.floor((v[0] - h.lo) / w))), k = -1, k2;
+    if (st.view === 'overlay') {
+      var best = 10; // pixels
+      for (k2 = h.steps.length - 1; k2 >= 0; k2--) {
+        var d = Math.abs(ch.convertToPixel('grid', [v[0], h.counts[k2][j]])[1] - py);
+        if (d < best) { best = d; k = k2; }
+      }
+    } else {
+      for (k2 = h.steps.length - 1; k2 >= 0 && k < 0; k2--) {
+        var step = h.steps[k2][0], top = step - h.counts[k2][j] / h.maxCount * h.height;
+        if (v[1] <= step && v[1] >= top) k = k2;
+      }
+    }
+    if (k < 0) return null;
+    return card.data.run + '\nstep ' + util.fmtStep(h.steps[k][0]) + '\n' +
+      fmtRange(h.lo + j * w, j === h.bins - 1 ? h.hi : h.lo + (j + 1) * w) + ': ' + util.fmtNum(h.counts[k][j]) + ' (re-binned)';
+  }
+
+  // ---------------------------------------------------------------------------
+  // Distributions
+
+  function distributionOption(st, card) {
+    var color = card.color;
+    // items: [step, v0, ..., v8], non-finite values as NaN (left out of
+    // the axes and the drawing; the tooltip shows them from the data).
+    if (!card.items) {
+      card.items = card.data.draw.steps.map(function (s) {
+        return [s[0]].concat(s.slice(1).map(function (v) { v = num(v); return isFinite(v) ? v : NaN; }));
+      });
+    }
+    var items = card.items;
+    var opt = base(st);
+    opt.xAxis = [{ type: 'value', scale: true, minInterval: 1, axisLine: { onZero: false }, axisLabel: { formatter: util.fmtStep, hideOverlap: true } }];
+    opt.yAxis = [{ type: 'value', scale: true }];
+    opt.tooltip = {
+      trigger: 'axis', confine: true, axisPointer: { type: 'line' },
+      formatter: function (ps) {
+        var p = Array.isArray(ps) ? ps[0] : ps;
+        if (!p) return '';
+        var v = card.data.draw.steps[p.dataIndex], rows = [];
+        for (var i = 8; i >= 0; i--) rows.push(PERCENTILES[i] + '%: ' + util.escapeHTML(util.fmtNum(num(v[i + 1]))));
+        return util.escapeHTML(card.data.run) + '<br>step ' + util.fmtStep(v[0]) + '<br>' + rows.join('<br>');
+      }
+    };
+    opt.series = [{
+      type: 'custom', name: card.data.run, data: items,
+      encode: { x: 0, y: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
+      // The first item draws the whole chart: a band polygon per pair of
+      // basis points and the median line, over the steps where they are
+      // finite; the items are there for the axis tooltip.
+      renderItem: function (params, api) {
+        if (params.dataIndex !== 0) return null;
+        var children = [];
+        BANDS.forEach(function (band) {
+          var lo = band[0] + 1, hi = band[1] + 1, low = [], high = [];
+          items.forEach(function (it) {
+            if (isFinite(it[lo]) && isFinite(it[hi])) {
+              low.push(api.coord([it[0], it[lo]]));
+              high.push(api.coord([it[0], it[hi]]));
+            }
+          });
+          if (low.length) {
+            children.push({ type: 'polygon', silent: true, shape: { points: low.concat(high.reverse()) },
+              style: { fill: color, opacity: band[2], stroke: color, lineWidth: low.length === 1 ? 2 : 0 } });
+          }
+        });
+        var median = [];
+        items.forEach(function (it) { if (isFinite(it[5])) median.push(api.coord([it[0], it[5]])); });
+        if (median.length === 1) median.push([median[0][0] + 2, median[0][1]]);
+        children.push({ type: 'polyline', silent: true, shape: { points: median }, style: { stroke: color, lineWidth: 2, fill: null } });
+        return { type: 'group', children: children };
+      }
+    }];
+    return opt;
+  }
+})();

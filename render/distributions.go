@@ -1,0 +1,78 @@
+package render
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/histogram"
+)
+
+// Drawing budgets of the distributions page: per chart at most
+// distributionSteps steps spread evenly (the last always kept), fewer when
+// the page would inline more than distributionPageSteps steps in all.
+// The data files hold every step.
+const (
+	distributionSteps     = 500
+	distributionPageSteps = 30_000
+)
+
+// distributionsPage is what templates/distributions.html draws. A chart
+// draws {steps} with steps [step, v0, ..., v8]: the values at
+// histogram.BasisPoints, drawn at float32 precision.
+func (r *Report) distributionsPage() (*statisticPage, error) {
+	tags := r.histTags()
+	budget := stepBudget(tags, distributionSteps, distributionPageSteps, 1)
+	return r.statisticPage(budget, baseOption("axis"), func(s histSeries, idx []int) json.RawMessage {
+		b := []byte(`{"steps":[`)
+		for k, i := range idx {
+			e := s.hist.Entries[i]
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, e.Step, 10)
+			for _, v := range histogram.Compress(e.Buckets) {
+				// float32 precision is plenty to draw, where it has the range.
+				b = appendValue(append(b, ','), v, math.Abs(v) <= math.MaxFloat32)
+			}
+			b = append(b, ']')
+		}
+		return append(b, "]}"...)
+	})
+}
+
+// distributionsData returns data/distributions/<run>/<tag>.json for every
+// series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
+// compression of every step.
+func (r *Report) distributionsData() (*pageData, error) {
+	d := &pageData{category: "distribution", section: "statistic", index: map[string]map[string]string{}}
+	for _, ht := range r.histTags() {
+		for _, s := range ht.series {
+			name := "distributions/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
+			d.files = append(d.files, file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendDistribution)})
+			addIndex(d.index, s.run.Name, ht.tag, name)
+		}
+	}
+	return d, nil
+}
+
+// appendDistribution appends [wall_time, step, [[basis_point, value] x9]].
+func appendDistribution(b []byte, e collect.HistogramEntry) []byte {
+	b = append(b, '[')
+	b = appendWallTime(b, e.WallTime)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, e.Step, 10)
+	b = append(b, ",["...)
+	for i, v := range histogram.Compress(e.Buckets) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(histogram.BasisPoints[i]), 10)
+		b = appendValue(append(b, ','), v, false)
+		b = append(b, ']')
+	}
+	return append(b, "]]"...)
+}

@@ -1,0 +1,267 @@
+package render
+
+import (
+	"cmp"
+	"encoding/json"
+	"html/template"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+	"github.com/trainreport/trainreport/collect/histogram"
+)
+
+// Drawing budgets of the histograms page. Every step stays in the data
+// files; the page inlines, per chart, at most histogramSteps steps spread
+// evenly (the last always kept), fewer when the page as a whole would
+// inline more than histogramPageBins bins, each step drawn in
+// histogramBins bins.
+const (
+	histogramSteps    = 50
+	histogramBins     = 30
+	histogramPageBins = 300_000
+)
+
+// histTag is one histogram tag across the runs that have it.
+type histTag struct {
+	tag    string
+	group  string
+	series []histSeries // in run order
+}
+
+// histSeries is one (run, tag) histogram series.
+type histSeries struct {
+	run  *collect.Run
+	hist *collect.Histogram
+}
+
+// histTags returns the histogram tags of the report, sorted.
+func (r *Report) histTags() []*histTag {
+	var tags []*histTag
+	byTag := map[string]*histTag{}
+	for _, run := range r.rep.Runs {
+		for _, h := range run.Histograms {
+			ht := byTag[h.Tag]
+			if ht == nil {
+				ht = &histTag{tag: h.Tag, group: tagGroup(h.Tag)}
+				byTag[h.Tag] = ht
+				tags = append(tags, ht)
+			}
+			ht.series = append(ht.series, histSeries{run, h})
+		}
+	}
+	slices.SortFunc(tags, func(a, b *histTag) int { return cmp.Compare(a.tag, b.tag) })
+	return tags
+}
+
+// stepBudget returns how many steps each chart of a page inlines: at most
+// perChart, and fewer (but at least two) when the charts of every series
+// together would inline more than pageUnits, a step being unitsPerStep.
+func stepBudget(tags []*histTag, perChart, pageUnits, unitsPerStep int) int {
+	series := 0
+	for _, ht := range tags {
+		series += len(ht.series)
+	}
+	if series == 0 {
+		return perChart
+	}
+	return max(2, min(perChart, pageUnits/(series*unitsPerStep)))
+}
+
+// statisticPage is what templates/histograms.html and
+// templates/distributions.html draw: tag groups, each tag with one chart
+// per run.
+type statisticPage struct {
+	Groups []statGroup
+	// Budget is the most steps a chart draws; Option is the ECharts option
+	// every chart starts from.
+	Budget int
+	Option template.JS
+}
+
+type statGroup struct {
+	Name string
+	Tags []statTag
+}
+
+type statTag struct {
+	Tag    string
+	Charts []statChart
+}
+
+type statChart struct {
+	Run   string
+	Steps string // "50 of 1,000 steps"
+	Data  template.JS
+}
+
+// statisticPage builds a page of one chart per tag and run; chart encodes
+// the steps idx of a series as the chart's inline data.
+func (r *Report) statisticPage(budget int, option template.JS, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
+	p := &statisticPage{Budget: budget, Option: option}
+	for _, ht := range r.histTags() {
+		if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != ht.group {
+			p.Groups = append(p.Groups, statGroup{Name: ht.group})
+		}
+		st := statTag{Tag: ht.tag}
+		for _, s := range ht.series {
+			idx := downsample.Even(len(s.hist.Entries), budget)
+			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.hist.Entries), Draw: chart(s, idx)})
+			if err != nil {
+				return nil, err
+			}
+			st.Charts = append(st.Charts, statChart{Run: s.run.Name, Steps: stepsLabel(len(idx), len(s.hist.Entries)), Data: data})
+		}
+		g := &p.Groups[len(p.Groups)-1]
+		g.Tags = append(g.Tags, st)
+	}
+	return p, nil
+}
+
+// statChartJSON is the inline data of one chart: the run, its count of
+// steps, and what the chart draws, in a shape of the page's own (see
+// assets/histograms.js).
+type statChartJSON struct {
+	Run   string          `json:"run"`
+	Total int             `json:"total"`
+	Draw  json.RawMessage `json:"draw"`
+}
+
+// baseOption is the ECharts option every chart of a statistic page starts
+// from, built with go-echarts; the page script adds the axes' details and
+// the series.
+func baseOption(trigger string) template.JS {
+	c := charts.NewLine()
+	c.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "10", Feature: &opts.ToolBoxFeature{
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "Save as PNG"},
+		}}),
+		charts.WithGridOpts(opts.Grid{Left: "64", Right: "24", Top: "36", Bottom: "36"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithAnimation(false),
+	)
+	c.Validate()
+	return template.JS(c.RenderSnippet().Option)
+}
+
+// histogramsPage is what templates/histograms.html draws. Like
+// TensorBoard, a chart draws its histograms re-binned into histogramBins
+// equal-width bins over the range of its drawn steps, so that buckets of
+// different widths compare; what it draws is {lo, hi, steps} with steps
+// [step, [count, ...]], counts to four significant digits.
+func (r *Report) histogramsPage() (*statisticPage, error) {
+	tags := r.histTags()
+	budget := stepBudget(tags, histogramSteps, histogramPageBins, histogramBins)
+	return r.statisticPage(budget, baseOption("item"), func(s histSeries, idx []int) json.RawMessage {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, i := range idx {
+			for _, bk := range s.hist.Entries[i].Buckets {
+				if !math.IsInf(bk.Left, 0) && !math.IsInf(bk.Right, 0) && !math.IsNaN(bk.Left+bk.Right) {
+					lo, hi = min(lo, bk.Left), max(hi, bk.Right)
+				}
+			}
+		}
+		if lo > hi {
+			lo, hi = 0, 0
+		}
+		if lo == hi { // one value: a unit-wide range around it
+			lo, hi = lo-0.5, hi+0.5
+		}
+		b := appendValue([]byte(`{"lo":`), lo, false)
+		b = appendValue(append(b, `,"hi":`...), hi, false)
+		b = append(b, `,"steps":[`...)
+		for k, i := range idx {
+			e := s.hist.Entries[i]
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, e.Step, 10)
+			b = append(b, ",["...)
+			for j, c := range histogram.Rebin(e.Buckets, lo, hi, histogramBins) {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendFloat(b, c, 'g', 4, 64)
+			}
+			b = append(b, "]]"...)
+		}
+		return append(b, "]}"...)
+	})
+}
+
+// histogramsData returns data/histograms/<run>/<tag>.json for every
+// series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
+// with every step, exactly as stored.
+func (r *Report) histogramsData() (*pageData, error) {
+	d := &pageData{category: "histogram", section: "statistic", index: map[string]map[string]string{}}
+	for _, ht := range r.histTags() {
+		for _, s := range ht.series {
+			name := "histograms/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
+			d.files = append(d.files, file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendHistogram)})
+			addIndex(d.index, s.run.Name, ht.tag, name)
+		}
+	}
+	return d, nil
+}
+
+func addIndex(index map[string]map[string]string, run, tag, name string) {
+	if index[run] == nil {
+		index[run] = map[string]string{}
+	}
+	index[run][tag] = name
+}
+
+// seriesFile writes a data file {tag: [entry, ...]}, one entry a line.
+func seriesFile(tag string, entries []collect.HistogramEntry, entry func([]byte, collect.HistogramEntry) []byte) []byte {
+	t, _ := json.Marshal(tag)
+	b := append(append([]byte{'{'}, t...), ":["...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = entry(b, e)
+	}
+	return append(b, "\n]}\n"...)
+}
+
+// appendHistogram appends [wall_time, step, min, max, [[left, right, count], ...]].
+func appendHistogram(b []byte, e collect.HistogramEntry) []byte {
+	b = append(b, '[')
+	b = appendWallTime(b, e.WallTime)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, e.Step, 10)
+	for _, v := range []float64{e.Min, e.Max} {
+		b = appendValue(append(b, ','), v, false)
+	}
+	b = append(b, ",["...)
+	for i, bk := range e.Buckets {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendValue(b, bk.Left, false)
+		b = appendValue(append(b, ','), bk.Right, false)
+		b = appendValue(append(b, ','), bk.Count, false)
+		b = append(b, ']')
+	}
+	return append(b, "]]"...)
+}
+
+// hasHistograms reports whether any run holds a histogram tag.
+func (r *Report) hasHistograms() bool {
+	for _, run := range r.rep.Runs {
+		if len(run.Histograms) > 0 {
+			return true
+		}
+	}
+	return false
+}
