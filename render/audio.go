@@ -249,7 +249,7 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 
 // audioData returns the clips' data files and the clip files of the site,
 // byte for byte as the logs hold them.
-func (r *Report) audioData() (*pageData, error) {
+func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "audio", section: "media", index: map[string]map[string]string{}}
 	for _, mt := range r.audioTags() {
 		for k, ms := range mt.series {
@@ -261,7 +261,9 @@ func (r *Report) audioData() (*pageData, error) {
 					if err != nil {
 						return nil, fmt.Errorf("audio of run %q tag %q: %w", ms.run.Name, mt.tag, err)
 					}
-					d.files = append(d.files, file{e.names[i], b})
+					if err := emit(file{e.names[i], b}); err != nil {
+						return nil, err
+					}
 					ej.Clips = append(ej.Clips, audioJSON{File: e.names[i], ContentType: c.ContentType,
 						SampleRate: c.SampleRate, Channels: c.Channels, Frames: c.Frames, Label: c.Label})
 				}
@@ -272,7 +274,9 @@ func (r *Report) audioData() (*pageData, error) {
 				return nil, err
 			}
 			name := "audio/" + slug(ms.run.Name) + "/" + slug(mt.tag) + ".json"
-			d.files = append(d.files, file{"data/" + name, b})
+			if err := emit(file{"data/" + name, b}); err != nil {
+				return nil, err
+			}
 			mediaIndex(d.index, ms.run.Name, mt.tag, name)
 		}
 	}

@@ -46,12 +46,14 @@ func (r *Report) distributionsPage() (*statisticPage, error) {
 // distributionsData returns data/distributions/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
 // compression of every step.
-func (r *Report) distributionsData() (*pageData, error) {
+func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "distribution", section: "statistic", index: map[string]map[string]string{}}
 	for _, ht := range r.histTags() {
 		for _, s := range ht.series {
 			name := "distributions/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
-			d.files = append(d.files, file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendDistribution)})
+			if err := emit(file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendDistribution)}); err != nil {
+				return nil, err
+			}
 			addIndex(d.index, s.run.Name, ht.tag, name)
 		}
 	}

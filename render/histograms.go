@@ -200,12 +200,14 @@ func (r *Report) histogramsPage() (*statisticPage, error) {
 // histogramsData returns data/histograms/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
 // with every step, exactly as stored.
-func (r *Report) histogramsData() (*pageData, error) {
+func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "histogram", section: "statistic", index: map[string]map[string]string{}}
 	for _, ht := range r.histTags() {
 		for _, s := range ht.series {
 			name := "histograms/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
-			d.files = append(d.files, file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendHistogram)})
+			if err := emit(file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendHistogram)}); err != nil {
+				return nil, err
+			}
 			addIndex(d.index, s.run.Name, ht.tag, name)
 		}
 	}

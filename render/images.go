@@ -153,7 +153,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 
 // imagesData returns the images' data files and the image files of the
 // site, byte for byte as the logs hold them.
-func (r *Report) imagesData() (*pageData, error) {
+func (r *Report) imagesData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "image", section: "media", index: map[string]map[string]string{}}
 	for _, mt := range r.imageTags() {
 		for k, ms := range mt.series {
@@ -165,7 +165,9 @@ func (r *Report) imagesData() (*pageData, error) {
 					if err != nil {
 						return nil, fmt.Errorf("images of run %q tag %q: %w", ms.run.Name, mt.tag, err)
 					}
-					d.files = append(d.files, file{e.names[i], b})
+					if err := emit(file{e.names[i], b}); err != nil {
+						return nil, err
+					}
 					if i == 0 {
 						ej.Width, ej.Height, ej.Format, ej.File = it.Width, it.Height, it.Format, e.names[i]
 					}
@@ -178,7 +180,9 @@ func (r *Report) imagesData() (*pageData, error) {
 				return nil, err
 			}
 			name := "images/" + slug(ms.run.Name) + "/" + slug(mt.tag) + ".json"
-			d.files = append(d.files, file{"data/" + name, b})
+			if err := emit(file{"data/" + name, b}); err != nil {
+				return nil, err
+			}
 			mediaIndex(d.index, ms.run.Name, mt.tag, name)
 		}
 	}

@@ -24,19 +24,20 @@ type page struct {
 	// scripts and styles are the page's own assets, loaded after
 	// echarts.min.js, app.js and style.css.
 	scripts, styles []string
-	// data, when set, returns the page's data files.
-	data func() (*pageData, error)
+	// data, when set, hands the page's files (its share of data/, and
+	// media) to emit one at a time, so that memory holds one at a time,
+	// and returns what data/index.json says of them.
+	data func(emit func(file) error) (*pageData, error)
 }
 
-// pageData is a page's share of data/: its files, and for data/index.json
-// its category and run -> tag -> file (relative to data/).
+// pageData is what data/index.json says of a page's share of data/: its
+// category and run -> tag -> file (relative to data/).
 type pageData struct {
 	// category names the data in data/index.json ("histogram", "image").
 	// Section, when set, is the Tianshu group that holds the category in
 	// each run's category index ("media" for image, audio and text;
 	// "statistic" for histogram).
 	category, section string
-	files             []file
 	index             map[string]map[string]string
 }
 

@@ -194,14 +194,9 @@ func (r *Report) eachFile(emit func(file) error) error {
 		if p.data == nil {
 			continue
 		}
-		d, err := p.data()
+		d, err := p.data(emit)
 		if err != nil {
 			return fmt.Errorf("page %s: %w", p.name, err)
-		}
-		for _, f := range d.files {
-			if err := emit(f); err != nil {
-				return err
-			}
 		}
 		extra = append(extra, d)
 	}

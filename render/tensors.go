@@ -294,7 +294,7 @@ func appendValues(b []byte, vals []float64, f32 bool) []byte {
 // when there are none), and values (row-major) for the steps that fit in
 // the data budget, spread evenly with the last kept. A step that could not
 // be read has an error instead of statistics.
-func (r *Report) tensorsData() (*pageData, error) {
+func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "tensor", index: map[string]map[string]string{}}
 	type entry struct {
 		WallTime jsonFloat       `json:"wall_time"`
@@ -347,7 +347,9 @@ func (r *Report) tensorsData() (*pageData, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.files = append(d.files, file{"data/" + s.file, b})
+		if err := emit(file{"data/" + s.file, b}); err != nil {
+			return nil, err
+		}
 		if d.index[s.run.Name] == nil {
 			d.index[s.run.Name] = map[string]string{}
 		}

@@ -123,7 +123,7 @@ func textStepOf(md *markdown, e collect.TextEntry) textStep {
 // textData returns the text page's data files: every step of every
 // series, {tag: [{wall_time, step, shape, value: [strings]}]}, with value
 // row-major and shape its dimensions ([] for rank 0).
-func (r *Report) textData() (*pageData, error) {
+func (r *Report) textData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "text", section: "media", index: map[string]map[string]string{}}
 	for _, s := range r.textSeries() {
 		type entry struct {
@@ -140,7 +140,9 @@ func (r *Report) textData() (*pageData, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.files = append(d.files, file{"data/" + s.file, b})
+		if err := emit(file{"data/" + s.file, b}); err != nil {
+			return nil, err
+		}
 		if d.index[s.run.Name] == nil {
 			d.index[s.run.Name] = map[string]string{}
 		}

@@ -135,11 +135,11 @@ func TestTextStepBudget(t *testing.T) {
 	if len(c.Steps) != textPageSteps || c.Steps[len(c.Steps)-1].Step != 999 || c.Steps[0].Step != 0 || c.Label != "50 of 1,000 steps" {
 		t.Errorf("card holds %d steps (%s), last %d", len(c.Steps), c.Label, c.Steps[len(c.Steps)-1].Step)
 	}
-	d, err := r.textData()
-	if err != nil {
+	var files []file
+	if _, err := r.textData(func(f file) error { files = append(files, f); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(d.files[0].data), `"step":`); n != 1000 {
+	if n := strings.Count(string(files[0].data), `"step":`); n != 1000 {
 		t.Errorf("data file holds %d steps, want 1000", n)
 	}
 }
