@@ -47,17 +47,7 @@ func (r *Report) distributionsPage() (*statisticPage, error) {
 // series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
 // compression of every step.
 func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
-	d := &pageData{category: "distribution", section: "statistic", index: map[string]map[string]string{}}
-	for _, ht := range r.histTags() {
-		for _, s := range ht.series {
-			name := "distributions/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
-			if err := emit(file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendDistribution)}); err != nil {
-				return nil, err
-			}
-			addIndex(d.index, s.run.Name, ht.tag, name)
-		}
-	}
-	return d, nil
+	return r.statisticData("distribution", "distributions", appendDistribution, emit)
 }
 
 // appendDistribution appends [wall_time, step, [[basis_point, value] x9]].

@@ -201,15 +201,31 @@ func (r *Report) histogramsPage() (*statisticPage, error) {
 // series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
 // with every step, exactly as stored.
 func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
-	d := &pageData{category: "histogram", section: "statistic", index: map[string]map[string]string{}}
+	return r.statisticData("histogram", "histograms", appendHistogram, emit)
+}
+
+// statisticData emits one data file per histogram series, formatted on
+// all cores (dir names the files' directory under data/), and returns
+// their index under category.
+func (r *Report) statisticData(category, dir string, entry func([]byte, collect.HistogramEntry) []byte, emit func(file) error) (*pageData, error) {
+	d := &pageData{category: category, section: "statistic", index: map[string]map[string]string{}}
+	type job struct {
+		tag  string
+		s    histSeries
+		name string
+	}
+	var jobs []job
 	for _, ht := range r.histTags() {
 		for _, s := range ht.series {
-			name := "histograms/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
-			if err := emit(file{"data/" + name, seriesFile(ht.tag, s.hist.Entries, appendHistogram)}); err != nil {
-				return nil, err
-			}
+			name := dir + "/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
+			jobs = append(jobs, job{ht.tag, s, name})
 			addIndex(d.index, s.run.Name, ht.tag, name)
 		}
+	}
+	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.hist.Entries, entry) },
+		func(i int, b []byte) error { return emit(file{"data/" + jobs[i].name, b}) })
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/downsample"
@@ -46,8 +47,10 @@ type Report struct {
 	bodies map[bodyKey]any // data of each page's main template, built once
 	views  map[*collect.Scalar]*seriesView
 	// tensors are the numeric tensor series with their statistics, read
-	// once on first use (tensors.go).
-	tensors []*tensorSeries
+	// once on first use (tensors.go), by whichever of the pages and the
+	// data files, built concurrently, needs them first.
+	tensorsOnce sync.Once
+	tensors     []*tensorSeries
 }
 
 // tagView is one scalar tag across the runs that have it.
@@ -166,6 +169,27 @@ func (r *Report) eachFile(emit func(file) error) error {
 			return err
 		}
 	}
+	// The pages are built while the data files are formatted: they are
+	// small, but building them is a fifth of the work after reading, done
+	// otherwise while a core waits.
+	type builtPage struct {
+		name string
+		html []byte
+		err  error
+	}
+	built := make(chan []builtPage, 1)
+	go func() {
+		var out []builtPage
+		for _, p := range r.pages() {
+			var b bytes.Buffer
+			err := r.writePage(&b, p, false)
+			out = append(out, builtPage{p.file(), b.Bytes(), err})
+		}
+		built <- out
+	}()
+	pagesBuilt := sync.OnceValue(func() []builtPage { return <-built })
+	defer pagesBuilt() // the goroutine ends before eachFile returns, whatever happens
+
 	var series []*seriesView
 	for _, tv := range r.tags {
 		series = append(series, tv.series...)
@@ -203,12 +227,11 @@ func (r *Report) eachFile(emit func(file) error) error {
 	if err := emit(r.dataIndex(extra)); err != nil {
 		return err
 	}
-	for _, p := range r.pages() {
-		var b bytes.Buffer
-		if err := r.writePage(&b, p, false); err != nil {
-			return fmt.Errorf("page %s: %w", p.name, err)
+	for _, p := range pagesBuilt() {
+		if p.err != nil {
+			return fmt.Errorf("page %s: %w", strings.TrimSuffix(p.name, ".html"), p.err)
 		}
-		if err := emit(file{p.file(), b.Bytes()}); err != nil {
+		if err := emit(file{p.name, p.html}); err != nil {
 			return err
 		}
 	}

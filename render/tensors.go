@@ -46,10 +46,11 @@ type tensorSeries struct {
 // tensorSeries reads every numeric tensor series and summarises each
 // step, once per report; sorted by tag, then in run order.
 func (r *Report) tensorSeries() []*tensorSeries {
-	if r.tensors != nil {
-		return r.tensors
-	}
-	r.tensors = []*tensorSeries{}
+	r.tensorsOnce.Do(r.readTensors)
+	return r.tensors
+}
+
+func (r *Report) readTensors() {
 	for _, run := range r.rep.Runs {
 		for _, t := range run.Tensors {
 			s := &tensorSeries{run: run, tensor: t, file: "tensors/" + slug(run.Name) + "/" + slug(t.Tag) + ".json",
@@ -68,7 +69,6 @@ func (r *Report) tensorSeries() []*tensorSeries {
 		}
 	}
 	slices.SortStableFunc(r.tensors, func(a, b *tensorSeries) int { return cmp.Compare(a.tensor.Tag, b.tensor.Tag) })
-	return r.tensors
 }
 
 func (r *Report) hasTensors() bool {
