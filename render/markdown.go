@@ -18,7 +18,7 @@ const maxMarkdownBytes = 900 << 10
 // saying so) when the report is larger.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	ov := r.overviewPage()
+	ov := r.overviewPage(false)
 	fmt.Fprintf(&b, "# %s\n\n", mdText(r.opt.Title))
 	fmt.Fprintf(&b, "%d runs · %d event files · %d scalar tags · %s points · %d warnings\n\n",
 		len(ov.Runs), ov.NumFiles, ov.NumTags, ov.NumPoints, len(ov.Warnings))

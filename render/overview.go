@@ -18,6 +18,56 @@ type overviewPage struct {
 	NumPoints string
 	NumTags   int
 	NumFiles  int
+	// Contents links every other page with what it shows.
+	Contents []contentsRow
+}
+
+// contentsRow is one page in the overview's list of contents.
+type contentsRow struct {
+	Title, Href string
+	Tags, Runs  int
+}
+
+// pageTags counts, for each category page, the distinct tags it shows and
+// the runs that have them.
+func (r *Report) pageTags(page string) (tags, runs int) {
+	seen := map[string]bool{}
+	for _, run := range r.rep.Runs {
+		var names []string
+		switch page {
+		case "scalars":
+			for _, x := range run.Scalars {
+				names = append(names, x.Tag)
+			}
+		case "histograms", "distributions":
+			for _, x := range run.Histograms {
+				names = append(names, x.Tag)
+			}
+		case "images":
+			for _, x := range run.Images {
+				names = append(names, x.Tag)
+			}
+		case "audio":
+			for _, x := range run.Audio {
+				names = append(names, x.Tag)
+			}
+		case "text":
+			for _, x := range run.Texts {
+				names = append(names, x.Tag)
+			}
+		case "tensors":
+			for _, x := range run.Tensors {
+				names = append(names, x.Tag)
+			}
+		}
+		if len(names) > 0 {
+			runs++
+		}
+		for _, n := range names {
+			seen[n] = true
+		}
+	}
+	return len(seen), runs
 }
 
 type runRow struct {
@@ -50,8 +100,16 @@ type warningRow struct {
 	Text string
 }
 
-func (r *Report) overviewPage() *overviewPage {
+func (r *Report) overviewPage(single bool) *overviewPage {
 	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags)}
+	for _, pg := range r.pages()[1:] {
+		href := pg.file()
+		if single {
+			href = "#page=" + pg.name
+		}
+		tags, runs := r.pageTags(pg.name)
+		p.Contents = append(p.Contents, contentsRow{Title: pg.title, Href: href, Tags: tags, Runs: runs})
+	}
 	points := 0
 	for _, w := range r.rep.Warnings {
 		p.Warnings = append(p.Warnings, warningRow{Text: w.String()})

@@ -46,7 +46,7 @@ func (p page) file() string { return p.name + ".html" }
 // pages lists the report's pages: the overview, then one per category
 // that has data.
 func (r *Report) pages() []page {
-	ps := []page{{name: "index", title: "Overview", body: func(bool) (any, error) { return r.overviewPage(), nil }}}
+	ps := []page{{name: "index", title: "Overview", body: func(single bool) (any, error) { return r.overviewPage(single), nil }}}
 	if len(r.tags) > 0 {
 		ps = append(ps, page{name: "scalars", title: "Scalars", body: func(bool) (any, error) { return r.scalarsPage() }})
 	}

@@ -890,7 +890,12 @@ func (c *reportCase) testSingleFile(t *testing.T) {
 	t.Run("index-then-scalars", func(t *testing.T) {
 		tb := openTab(t, c.browser, fileURL(c.report.single, ""))
 		c.checkIndexShown(t, tb)
-		c.showPage(t, tb, "scalars")
+		// Through the overview's list of pages, as a reader would.
+		if !eval[bool](tb, `(() => { const a = document.querySelector('nav.contents a[href="#page=scalars"]'); if (a) a.click(); return !!a; })()`) {
+			t.Fatal("the overview does not link the scalars page")
+		}
+		waitFor(tb, `(() => { const m = document.querySelector('main.page[data-page="scalars"]'); return !!m && m.getClientRects().length > 0; })()`,
+			5*time.Second, "the overview's link shows the scalars page")
 		checkSections(t, eval[pageInfo](tb, fmt.Sprintf(pageInfoJS, awaitReady)), "scalars")
 		checkFigures(t, eval[[]figureInfo](tb, fmt.Sprintf(figuresJS, awaitReady)), c.truth)
 		tb.screenshot(c.shots, c.name+"-single-index-then-scalars")
