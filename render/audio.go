@@ -108,7 +108,7 @@ func levels(db [][]float64) string {
 }
 
 func (r *Report) audioTags() []*mediaTag[*collect.Audio] {
-	return groupMedia(r.rep.Runs, func(run *collect.Run) []*collect.Audio { return run.Audio },
+	return groupMedia(r.rep.Runs, r.opt.MediaSteps, func(run *collect.Run) []*collect.Audio { return run.Audio },
 		func(a *collect.Audio) string { return a.Tag },
 		func(a *collect.Audio) []int64 {
 			steps := make([]int64, len(a.Entries))
@@ -214,7 +214,7 @@ func (r *Report) audioPageDef() page {
 }
 
 func (r *Report) audioPage(single bool) (*audioPage, error) {
-	p := &audioPage{Budget: mediaSteps}
+	p := &audioPage{Budget: r.opt.MediaSteps}
 	md := newMarkdown()
 	for _, mt := range r.audioTags() {
 		tj := audioTagJSON{Tag: mt.tag}

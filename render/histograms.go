@@ -17,12 +17,11 @@ import (
 )
 
 // Drawing budgets of the histograms page. Every step stays in the data
-// files; the page inlines, per chart, at most histogramSteps steps spread
-// evenly (the last always kept), fewer when the page as a whole would
-// inline more than histogramPageBins bins, each step drawn in
+// files; the page inlines, per chart, at most Options.HistogramSteps steps
+// spread evenly (the last always kept), fewer when the page as a whole
+// would inline more than histogramPageBins bins, each step drawn in
 // histogramBins bins.
 const (
-	histogramSteps    = 50
 	histogramBins     = 30
 	histogramPageBins = 300_000
 )
@@ -158,7 +157,7 @@ func baseOption(trigger string) template.JS {
 // [step, [count, ...]], counts to four significant digits.
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
-	budget := stepBudget(tags, histogramSteps, histogramPageBins, histogramBins)
+	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
 	return r.statisticPage(budget, baseOption("item"), func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {

@@ -210,7 +210,7 @@ func TestHistogramBudgets(t *testing.T) {
 		histNote, distNt string
 	}{
 		{"one series under the budget", 1, 1, 20, 20, 20, "20 steps", "20 steps"},
-		{"one long series", 1, 1, 1000, histogramSteps, distributionSteps, "50 of 1,000 steps", "500 of 1,000 steps"},
+		{"one long series", 1, 1, 1000, DefaultHistogramSteps, distributionSteps, "50 of 1,000 steps", "500 of 1,000 steps"},
 		{"many series share the page budget", 8, 50, 1000, histogramPageBins / (8 * 50 * histogramBins), distributionPageSteps / (8 * 50), "25 of 1,000 steps", "75 of 1,000 steps"},
 	}
 	for _, tc := range tests {

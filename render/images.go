@@ -63,7 +63,7 @@ type imageSrcJSON struct {
 }
 
 func (r *Report) imageTags() []*mediaTag[*collect.Image] {
-	return groupMedia(r.rep.Runs, func(run *collect.Run) []*collect.Image { return run.Images },
+	return groupMedia(r.rep.Runs, r.opt.MediaSteps, func(run *collect.Run) []*collect.Image { return run.Images },
 		func(im *collect.Image) string { return im.Tag },
 		func(im *collect.Image) []int64 {
 			steps := make([]int64, len(im.Entries))
@@ -118,7 +118,7 @@ func (r *Report) imagesPageDef() page {
 }
 
 func (r *Report) imagesPage(single bool) (*imagesPage, error) {
-	p := &imagesPage{Budget: mediaSteps}
+	p := &imagesPage{Budget: r.opt.MediaSteps}
 	for _, mt := range r.imageTags() {
 		tj := imageTagJSON{Tag: mt.tag}
 		var steps [][]int64

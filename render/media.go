@@ -13,11 +13,6 @@ import (
 	"github.com/trainreport/trainreport/collect/downsample"
 )
 
-// mediaSteps is the budget of kept steps of one (run, tag) series of
-// images or clips: every step up to it, beyond it that many spread evenly,
-// the last always kept (downsample.Even). The pages say so.
-const mediaSteps = 100
-
 // mediaSeries is one (run, tag) series of images or clips, with the steps
 // kept for the report.
 type mediaSeries struct {
@@ -29,8 +24,8 @@ type mediaSeries struct {
 	names []string
 }
 
-func newMediaSeries(run *collect.Run, steps []int64) *mediaSeries {
-	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), mediaSteps), steps: steps}
+func newMediaSeries(run *collect.Run, steps []int64, budget int) *mediaSeries {
+	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), budget), steps: steps}
 	seen := map[int64]int{}
 	for _, i := range ms.keep {
 		s := steps[i]
@@ -53,7 +48,7 @@ type mediaTag[T any] struct {
 
 // groupMedia gathers the series of one kind by tag, in tag order, with
 // each tag's runs in report order.
-func groupMedia[T any](runs []*collect.Run, of func(*collect.Run) []T, tag func(T) string, steps func(T) []int64) []*mediaTag[T] {
+func groupMedia[T any](runs []*collect.Run, budget int, of func(*collect.Run) []T, tag func(T) string, steps func(T) []int64) []*mediaTag[T] {
 	byTag := map[string]*mediaTag[T]{}
 	var tags []*mediaTag[T]
 	for _, run := range runs {
@@ -64,7 +59,7 @@ func groupMedia[T any](runs []*collect.Run, of func(*collect.Run) []T, tag func(
 				byTag[tag(s)] = mt
 				tags = append(tags, mt)
 			}
-			mt.series = append(mt.series, newMediaSeries(run, steps(s)))
+			mt.series = append(mt.series, newMediaSeries(run, steps(s), budget))
 			mt.data = append(mt.data, s)
 		}
 	}

@@ -91,8 +91,8 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 			files := filesByName(t, r)
 			want := map[string][32]byte{} // site file -> SHA-256 of the logs' bytes
 			check := func(kind, run, tag string, steps []int64, blobs func(i int) []collect.BlobRef, exts func(i int) []string) {
-				ms := newMediaSeries(&collect.Run{Name: run}, steps)
-				if len(ms.keep) != min(len(steps), mediaSteps) || len(steps) > 0 && ms.keep[len(ms.keep)-1] != len(steps)-1 {
+				ms := newMediaSeries(&collect.Run{Name: run}, steps, DefaultMediaSteps)
+				if len(ms.keep) != min(len(steps), DefaultMediaSteps) || len(steps) > 0 && ms.keep[len(ms.keep)-1] != len(steps)-1 {
 					t.Errorf("%s %q %q: kept %d of %d steps", kind, run, tag, len(ms.keep), len(steps))
 				}
 				for j, idx := range ms.keep {

@@ -29,12 +29,22 @@ type Options struct {
 	// beyond it the series is downsampled, keeping extremes. Zero means
 	// DefaultMaxDataPoints; negative means no cap.
 	MaxDataPoints int
+	// MediaSteps is the budget of kept steps of one (run, tag) series of
+	// images or audio clips: every step up to it, beyond it that many
+	// spread evenly, the last always kept. Zero means DefaultMediaSteps.
+	MediaSteps int
+	// HistogramSteps is how many steps of one histogram series a chart
+	// draws at most (fewer on very big pages); every step stays in the
+	// data files. Zero means DefaultHistogramSteps.
+	HistogramSteps int
 }
 
 // Defaults of Options.
 const (
-	DefaultMaxPoints     = 2000
-	DefaultMaxDataPoints = 100_000
+	DefaultMaxPoints      = 2000
+	DefaultMaxDataPoints  = 100_000
+	DefaultMediaSteps     = 100
+	DefaultHistogramSteps = 50
 )
 
 // Report is a report model prepared for writing: series downsampled for
@@ -78,6 +88,12 @@ func New(rep *collect.Report, opt Options) *Report {
 	}
 	if opt.MaxDataPoints == 0 {
 		opt.MaxDataPoints = DefaultMaxDataPoints
+	}
+	if opt.MediaSteps == 0 {
+		opt.MediaSteps = DefaultMediaSteps
+	}
+	if opt.HistogramSteps == 0 {
+		opt.HistogramSteps = DefaultHistogramSteps
 	}
 	if opt.Title == "" {
 		opt.Title = "Training report"

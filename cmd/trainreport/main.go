@@ -52,6 +52,8 @@ type config struct {
 	singleFile    string
 	markdown      string
 	keepAll       bool
+	mediaSteps    int
+	histSteps     int
 	quiet         bool
 	cpuProfile    string
 }
@@ -66,6 +68,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
 	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
+	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
+	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
@@ -96,6 +100,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	}
 	if c.maxPoints < 1 {
 		return nil, nil, errors.New("-max-points must be at least 1")
+	}
+	if c.mediaSteps < 1 || c.histSteps < 1 {
+		return nil, nil, errors.New("-max-media-steps and -max-histogram-steps must be at least 1")
 	}
 	switch {
 	case c.maxDataPoints == 0:
@@ -197,7 +204,8 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		// 790 MB instead of 960 MB, for no more CPU).
 		debug.SetGCPercent(25)
 	}
-	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxDataPoints: c.maxDataPoints})
+	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxDataPoints: c.maxDataPoints,
+		MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps})
 	if err := r.WriteSite(c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}

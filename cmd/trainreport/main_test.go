@@ -191,3 +191,31 @@ func TestTwoBuildsAreIdentical(t *testing.T) {
 		t.Errorf("only %d files compared", n)
 	}
 }
+
+// TestStepBudgetFlags: --max-media-steps and --max-histogram-steps reach
+// the pages, which say what they hold.
+func TestStepBudgetFlags(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	for page, want := range map[string]string{
+		"images.html":     "10 of 120 steps", // samples/reconstruction
+		"histograms.html": "7 of 51 steps",
+	} {
+		b, err := os.ReadFile(filepath.Join(out, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s does not say %q", page, want)
+		}
+	}
+	if code, _ := runCLI(t, logs, "-o", out, "--max-media-steps", "0"); code != 2 {
+		t.Errorf("--max-media-steps 0: exit %d, want 2", code)
+	}
+}
