@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,38 +37,8 @@ func TestHistogramGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			files := filesByName(t, New(collectDir(t, name, dir), Options{Title: name}))
 			golden := filepath.Join("testdata", "golden-histograms", name)
-			if *update {
-				os.RemoveAll(golden)
-			}
-			n := 0
-			for fname, data := range files {
-				if !strings.HasPrefix(fname, "data/histograms/") && !strings.HasPrefix(fname, "data/distributions/") {
-					continue
-				}
-				n++
-				p := filepath.Join(golden, filepath.FromSlash(fname))
-				if *update {
-					os.MkdirAll(filepath.Dir(p), 0o755)
-					if err := os.WriteFile(p, data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(p)
-				if err != nil {
-					t.Errorf("%s: no golden file (run with -update): %v", fname, err)
-				} else if !bytes.Equal(data, want) {
-					t.Errorf("%s differs from %s (run with -update and review the diff)", fname, p)
-				}
-			}
-			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					rel, _ := filepath.Rel(golden, p)
-					if _, ok := files[filepath.ToSlash(rel)]; !ok {
-						t.Errorf("golden file %s is no longer written", rel)
-					}
-				}
-				return nil
+			n := checkGolden(t, golden, files, func(name string) bool {
+				return strings.HasPrefix(name, "data/histograms/") || strings.HasPrefix(name, "data/distributions/")
 			})
 			if n < 2 {
 				t.Errorf("only %d histogram and distribution files", n)

@@ -38,38 +38,8 @@ func TestMediaGolden(t *testing.T) {
 		t.Run(entry, func(t *testing.T) {
 			files := filesByName(t, New(collectDir(t, entry, dir), Options{Title: entry}))
 			golden := filepath.Join("testdata", "golden-media", entry)
-			if *update {
-				os.RemoveAll(golden)
-			}
-			n := 0
-			for name, data := range files {
-				if !strings.HasPrefix(name, "data/images/") && !strings.HasPrefix(name, "data/audio/") {
-					continue
-				}
-				n++
-				p := filepath.Join(golden, filepath.FromSlash(name))
-				if *update {
-					os.MkdirAll(filepath.Dir(p), 0o755)
-					if err := os.WriteFile(p, data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(p)
-				if err != nil {
-					t.Errorf("%s: no golden file (run with -update): %v", name, err)
-				} else if !bytes.Equal(data, want) {
-					t.Errorf("%s differs from %s (run with -update and review the diff)", name, p)
-				}
-			}
-			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					rel, _ := filepath.Rel(golden, p)
-					if _, ok := files[filepath.ToSlash(rel)]; !ok {
-						t.Errorf("golden file %s is no longer written", rel)
-					}
-				}
-				return nil
+			n := checkGolden(t, golden, files, func(name string) bool {
+				return strings.HasPrefix(name, "data/images/") || strings.HasPrefix(name, "data/audio/")
 			})
 			if n == 0 {
 				t.Error("no media data file")

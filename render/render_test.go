@@ -60,6 +60,47 @@ func filesByName(t testing.TB, r *Report) map[string][]byte {
 	return m
 }
 
+// checkGolden compares the site files that keep selects with the golden
+// directory byte for byte, or rewrites it under -update, and returns how
+// many files it compared. A golden file no longer written is an error.
+func checkGolden(t *testing.T, golden string, files map[string][]byte, keep func(name string) bool) int {
+	t.Helper()
+	if *update {
+		os.RemoveAll(golden)
+	}
+	n := 0
+	for name, data := range files {
+		if !keep(name) {
+			continue
+		}
+		n++
+		p := filepath.Join(golden, filepath.FromSlash(name))
+		if *update {
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%s: no golden file (run with -update): %v", name, err)
+		} else if !bytes.Equal(data, want) {
+			t.Errorf("%s differs from %s (run with -update and review the diff)", name, p)
+		}
+	}
+	filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(golden, p)
+			if _, ok := files[filepath.ToSlash(rel)]; !ok {
+				t.Errorf("golden file %s is no longer written", rel)
+			}
+		}
+		return nil
+	})
+	return n
+}
+
 // TestGolden pins the JSON outputs for two directories of the shared
 // corpus byte for byte. Run `go test ./render -update` to rewrite them, and
 // review the diff like code.
@@ -69,42 +110,7 @@ func TestGolden(t *testing.T) {
 		t.Run(entry, func(t *testing.T) {
 			files := filesByName(t, New(collectDir(t, entry, filepath.Join(root, entry)), Options{Title: entry}))
 			golden := filepath.Join("testdata", "golden", entry)
-			if *update {
-				os.RemoveAll(golden)
-			}
-			n := 0
-			for name, data := range files {
-				if !strings.HasSuffix(name, ".json") && name != "summary.md" {
-					continue
-				}
-				n++
-				p := filepath.Join(golden, filepath.FromSlash(name))
-				if *update {
-					os.MkdirAll(filepath.Dir(p), 0o755)
-					if err := os.WriteFile(p, data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(p)
-				if err != nil {
-					t.Errorf("%s: no golden file (run with -update): %v", name, err)
-					continue
-				}
-				if !bytes.Equal(data, want) {
-					t.Errorf("%s differs from %s (run with -update and review the diff)", name, p)
-				}
-			}
-			// No golden file may be left without an output.
-			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					rel, _ := filepath.Rel(golden, p)
-					if _, ok := files[filepath.ToSlash(rel)]; !ok {
-						t.Errorf("golden file %s is no longer written", rel)
-					}
-				}
-				return nil
-			})
+			n := checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
 			if n < 3 {
 				t.Errorf("only %d JSON outputs", n)
 			}

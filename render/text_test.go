@@ -1,9 +1,7 @@
 package render
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,38 +171,8 @@ func TestGoldenTextTensors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			files := filesByName(t, New(collectIt(t), Options{Title: name}))
 			golden := filepath.Join("testdata", "golden-text-tensors", name)
-			if *update {
-				os.RemoveAll(golden)
-			}
-			n := 0
-			for fname, data := range files {
-				if !strings.HasPrefix(fname, "data/text/") && !strings.HasPrefix(fname, "data/tensors/") {
-					continue
-				}
-				n++
-				p := filepath.Join(golden, filepath.FromSlash(fname))
-				if *update {
-					os.MkdirAll(filepath.Dir(p), 0o755)
-					if err := os.WriteFile(p, data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(p)
-				if err != nil {
-					t.Errorf("%s: no golden file (run with -update): %v", fname, err)
-				} else if !bytes.Equal(data, want) {
-					t.Errorf("%s differs from %s (run with -update and review the diff)", fname, p)
-				}
-			}
-			filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					rel, _ := filepath.Rel(golden, p)
-					if _, ok := files[filepath.ToSlash(rel)]; !ok {
-						t.Errorf("golden file %s is no longer written", rel)
-					}
-				}
-				return nil
+			n := checkGolden(t, golden, files, func(name string) bool {
+				return strings.HasPrefix(name, "data/text/") || strings.HasPrefix(name, "data/tensors/")
 			})
 			if n == 0 {
 				t.Error("no text or tensors data file")
