@@ -269,7 +269,7 @@ func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 				}
 				entries = append(entries, ej)
 			}
-			b, err := mediaJSON(mt.tag, entries)
+			b, err := tagFile(mt.tag, entries)
 			if err != nil {
 				return nil, err
 			}
@@ -277,7 +277,7 @@ func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 			if err := emit(file{"data/" + name, b}); err != nil {
 				return nil, err
 			}
-			mediaIndex(d.index, ms.run.Name, mt.tag, name)
+			d.add(ms.run.Name, mt.tag, name)
 		}
 	}
 	return d, nil

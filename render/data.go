@@ -245,3 +245,24 @@ func warningsJSON(ws []collect.Warning) []summaryWarning {
 	}
 	return out
 }
+
+// tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},
+// one entry a line, each entry as encoding/json writes it.
+func tagFile[E any](tag string, entries []E) ([]byte, error) {
+	b, err := json.Marshal(tag)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append([]byte{'{'}, b...), ":["...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		eb, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, '\n'), eb...)
+	}
+	return append(b, "\n]}\n"...), nil
+}

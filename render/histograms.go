@@ -218,7 +218,7 @@ func (r *Report) statisticData(category, dir string, entry func([]byte, collect.
 		for _, s := range ht.series {
 			name := dir + "/" + slug(s.run.Name) + "/" + slug(ht.tag) + ".json"
 			jobs = append(jobs, job{ht.tag, s, name})
-			addIndex(d.index, s.run.Name, ht.tag, name)
+			d.add(s.run.Name, ht.tag, name)
 		}
 	}
 	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.hist.Entries, entry) },
@@ -227,13 +227,6 @@ func (r *Report) statisticData(category, dir string, entry func([]byte, collect.
 		return nil, err
 	}
 	return d, nil
-}
-
-func addIndex(index map[string]map[string]string, run, tag, name string) {
-	if index[run] == nil {
-		index[run] = map[string]string{}
-	}
-	index[run][tag] = name
 }
 
 // seriesFile writes a data file {tag: [entry, ...]}, one entry a line.

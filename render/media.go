@@ -3,7 +3,6 @@ package render
 import (
 	"cmp"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"slices"
@@ -117,33 +116,6 @@ func unionSteps(steps [][]int64) []int64 {
 }
 
 // mediaIndex adds a data file to a page's run -> tag -> file index.
-func mediaIndex(index map[string]map[string]string, run, tag, file string) {
-	if index[run] == nil {
-		index[run] = map[string]string{}
-	}
-	index[run][tag] = file
-}
-
-// mediaJSON encodes a data file: {tag: entries}, one entry per line.
-func mediaJSON[E any](tag string, entries []E) ([]byte, error) {
-	t, err := json.Marshal(tag)
-	if err != nil {
-		return nil, err
-	}
-	b := append(append([]byte{'{'}, t...), ":["...)
-	for i, e := range entries {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		eb, err := json.Marshal(e)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(b, '\n'), eb...)
-	}
-	return append(b, "\n]}\n"...), nil
-}
-
 // mediaTagView is what the media templates draw per tag.
 type mediaTagView struct {
 	Tag   string

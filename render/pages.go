@@ -41,6 +41,14 @@ type pageData struct {
 	index             map[string]map[string]string
 }
 
+// add records that tag of run has its data in file.
+func (d *pageData) add(run, tag, file string) {
+	if d.index[run] == nil {
+		d.index[run] = map[string]string{}
+	}
+	d.index[run][tag] = file
+}
+
 func (p page) file() string { return p.name + ".html" }
 
 // pages lists the report's pages: the overview, then one per category

@@ -350,10 +350,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 		if err := emit(file{"data/" + s.file, b}); err != nil {
 			return nil, err
 		}
-		if d.index[s.run.Name] == nil {
-			d.index[s.run.Name] = map[string]string{}
-		}
-		d.index[s.run.Name][s.tensor.Tag] = s.file
+		d.add(s.run.Name, s.tensor.Tag, s.file)
 	}
 	return d, nil
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"encoding/json"
 	"html/template"
 	"slices"
 
@@ -143,10 +142,7 @@ func (r *Report) textData(emit func(file) error) (*pageData, error) {
 		if err := emit(file{"data/" + s.file, b}); err != nil {
 			return nil, err
 		}
-		if d.index[s.run.Name] == nil {
-			d.index[s.run.Name] = map[string]string{}
-		}
-		d.index[s.run.Name][s.text.Tag] = s.file
+		d.add(s.run.Name, s.text.Tag, s.file)
 	}
 	return d, nil
 }
@@ -157,25 +153,4 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},
-// one entry a line.
-func tagFile(tag string, entries []any) ([]byte, error) {
-	b, err := json.Marshal(tag)
-	if err != nil {
-		return nil, err
-	}
-	b = append(append([]byte{'{'}, b...), ":["...)
-	for i, e := range entries {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		eb, err := json.Marshal(e)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(b, '\n'), eb...)
-	}
-	return append(b, "\n]}\n"...), nil
 }
