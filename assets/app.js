@@ -1355,7 +1355,7 @@
     util: {
       escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep,
       fmtDate: fmtDate, colorOf: colorOf, download: download, safeFileName: safeFileName,
-      palette: PALETTE
+      stripNulls: stripNulls, palette: PALETTE
     },
     smooth: smooth,
     charts: charts,

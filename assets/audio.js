@@ -4,26 +4,16 @@
  * the label (Markdown rendered and sanitised in Go), an <audio controls>
  * player, and small ECharts previews computed in Go: the waveform as a
  * min/max envelope and the spectrogram as a heat map in dB. Charts are
- * drawn when they scroll into view.
+ * drawn when they scroll into view. The grid and the slider are
+ * assets/media.js's.
  */
 (function () {
   'use strict';
   var T = window.trainreport;
-  if (!T || typeof echarts === 'undefined') return;
+  if (!T || !T.media || typeof echarts === 'undefined') return;
   var util = T.util;
 
-  function entryAt(entries, step) {
-    var found = null;
-    for (var i = 0; i < entries.length && entries[i].step <= step; i++) found = entries[i];
-    return found;
-  }
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
+  var el = T.media.el;
 
   function fmtSeconds(s) { return (Math.round(s * 1000) / 1000) + ' s'; }
   function fmtHz(f) { return f >= 1000 ? (Math.round(f / 10) / 100) + ' kHz' : Math.round(f) + ' Hz'; }
@@ -154,46 +144,14 @@
   }
 
   function setupTag(section) {
-    var data;
-    try { data = JSON.parse(section.querySelector('script.media-data').textContent); } catch (e) { return; }
-    var slider = section.querySelector('.media-step input');
-    var out = section.querySelector('.media-step output');
-    var grid = section.querySelector('.media-grid');
-    var cells = data.runs.map(function (run) {
-      var cell = el('figure', 'media-cell');
-      cell.setAttribute('data-run', run.name);
-      var cap = el('figcaption');
-      var name = el('span', 'media-run', run.name);
-      name.style.borderColor = util.colorOf(run.name);
-      cap.appendChild(name);
-      var at = el('span', 'media-at');
-      cap.appendChild(at);
-      cell.appendChild(cap);
-      var box = el('div', 'media-clips');
-      cell.appendChild(box);
-      grid.appendChild(cell);
-      return { run: run, at: at, box: box, shown: undefined };
+    T.media.setupTag(section, {
+      box: 'media-clips', one: 'clip', many: 'clips',
+      items: function (e) { return e.clips; },
+      clear: disposeCharts,
+      fill: function (box, e, run) {
+        e.clips.forEach(function (clip) { box.appendChild(clipView(clip, run, util.colorOf(run.name))); });
+      }
     });
-
-    function show() {
-      var step = data.steps[Number(slider.value)];
-      out.textContent = data.steps.length ? util.fmtStep(step) : '';
-      cells.forEach(function (c) {
-        var e = entryAt(c.run.entries, step);
-        if (e === c.shown) return;
-        c.shown = e;
-        disposeCharts(c.box);
-        c.box.textContent = '';
-        if (!e) {
-          c.at.textContent = 'no clip yet';
-          return;
-        }
-        c.at.textContent = 'step ' + util.fmtStep(e.step) + (e.clips.length > 1 ? ' · ' + e.clips.length + ' clips' : '');
-        e.clips.forEach(function (clip) { c.box.appendChild(clipView(clip, c.run, util.colorOf(c.run.name))); });
-      });
-    }
-    slider.addEventListener('input', show);
-    show();
   }
 
   function init(main) {

@@ -46,7 +46,7 @@
     st = { main: main, optionOf: optionOf, cards: [], view: 'offset', drawn: 0, base: {} };
     main.__trainreportStat = st;
     var optEl = main.querySelector('script.stat-option');
-    if (optEl) st.base = stripNulls(JSON.parse(optEl.textContent));
+    if (optEl) st.base = util.stripNulls(JSON.parse(optEl.textContent));
     main.querySelectorAll('figure.stat-card').forEach(function (fig) {
       var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: null };
       fig.__trainreportCard = card;
@@ -140,14 +140,6 @@
     var opt = JSON.parse(JSON.stringify(st.base));
     delete opt.legend;
     return opt;
-  }
-
-  function stripNulls(v) {
-    if (Array.isArray(v)) return v.map(stripNulls);
-    if (!v || typeof v !== 'object') return v;
-    var out = {};
-    Object.keys(v).forEach(function (k) { if (v[k] !== null) out[k] = stripNulls(v[k]); });
-    return out;
   }
 
   function num(v) { return util.toNumber(v); }

@@ -3,13 +3,14 @@
  * the tag's slider chooses (each run its latest kept step at or before it;
  * a batch shows all its images), brightness and contrast for every image,
  * and a full-size view in a dialog (Esc closes). Data comes from each
- * tag's JSON script element (script.media-data).
+ * tag's JSON script element (script.media-data); the grid and the slider
+ * are assets/media.js's.
  */
 (function () {
   'use strict';
   var T = window.trainreport;
-  if (!T) return;
-  var util = T.util;
+  if (!T || !T.media) return;
+  var media = T.media;
 
   var THUMB = 128; // small images are scaled up to about this size (half in big batches), by whole factors
   var FULL = 512; // and to about this in the full-size view
@@ -24,60 +25,14 @@
     img.classList.toggle('media-small', scale > 1);
   }
 
-  // entryAt returns a run's latest entry at or before step, or null.
-  function entryAt(entries, step) {
-    var found = null;
-    for (var i = 0; i < entries.length && entries[i].step <= step; i++) found = entries[i];
-    return found;
-  }
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
-
   function setupTag(section, dialog) {
-    var script = section.querySelector('script.media-data');
-    var data;
-    try { data = JSON.parse(script.textContent); } catch (e) { return; }
-    var slider = section.querySelector('.media-step input');
-    var out = section.querySelector('.media-step output');
-    var grid = section.querySelector('.media-grid');
-    var cells = data.runs.map(function (run) {
-      var cell = el('figure', 'media-cell');
-      cell.setAttribute('data-run', run.name);
-      var cap = el('figcaption');
-      var name = el('span', 'media-run', run.name);
-      name.style.borderColor = util.colorOf(run.name);
-      cap.appendChild(name);
-      var at = el('span', 'media-at');
-      cap.appendChild(at);
-      cell.appendChild(cap);
-      var box = el('div', 'media-images');
-      cell.appendChild(box);
-      grid.appendChild(cell);
-      return { run: run, at: at, box: box, shown: undefined };
-    });
-
-    function show() {
-      var step = data.steps[Number(slider.value)];
-      out.textContent = data.steps.length ? util.fmtStep(step) : '';
-      cells.forEach(function (c) {
-        var e = entryAt(c.run.entries, step);
-        if (e === c.shown) return;
-        c.shown = e;
-        c.box.textContent = '';
-        if (!e) {
-          c.at.textContent = 'no image yet';
-          return;
-        }
-        c.at.textContent = 'step ' + util.fmtStep(e.step) +
-          (e.images.length > 1 ? ' · ' + e.images.length + ' images' : '');
+    media.setupTag(section, {
+      box: 'media-images', one: 'image', many: 'images',
+      items: function (e) { return e.images; },
+      fill: function (box, e, run, data) {
         e.images.forEach(function (im, i) {
-          var img = el('img', 'media-img');
-          img.alt = data.tag + ' · ' + c.run.name + ' · step ' + e.step + (e.images.length > 1 ? ' #' + (i + 1) : '');
+          var img = media.el('img', 'media-img');
+          img.alt = data.tag + ' · ' + run.name + ' · step ' + e.step + (e.images.length > 1 ? ' #' + (i + 1) : '');
           sizeImage(img, im.width, im.height, e.images.length > 4 ? THUMB / 2 : THUMB);
           img.src = im.src;
           img.tabIndex = 0;
@@ -85,12 +40,10 @@
           img.addEventListener('keydown', function (ev) {
             if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openFull(dialog, img, im); }
           });
-          c.box.appendChild(img);
+          box.appendChild(img);
         });
-      });
-    }
-    slider.addEventListener('input', show);
-    show();
+      }
+    });
   }
 
   function openFull(dialog, img, im) {

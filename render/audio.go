@@ -210,7 +210,7 @@ func (r *Report) hasAudio() bool {
 
 func (r *Report) audioPageDef() page {
 	return page{name: "audio", title: "Audio", body: func(single bool) (any, error) { return r.audioPage(single) },
-		scripts: []string{"audio.js"}, styles: []string{"media.css"}, data: r.audioData}
+		scripts: []string{"media.js", "audio.js"}, styles: []string{"media.css"}, data: r.audioData}
 }
 
 func (r *Report) audioPage(single bool) (*audioPage, error) {

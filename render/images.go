@@ -114,7 +114,7 @@ func (r *Report) hasImages() bool {
 
 func (r *Report) imagesPageDef() page {
 	return page{name: "images", title: "Images", body: func(single bool) (any, error) { return r.imagesPage(single) },
-		scripts: []string{"images.js"}, styles: []string{"media.css"}, data: r.imagesData}
+		scripts: []string{"media.js", "images.js"}, styles: []string{"media.css"}, data: r.imagesData}
 }
 
 func (r *Report) imagesPage(single bool) (*imagesPage, error) {

@@ -1,0 +1,79 @@
+/*
+ * What the images and audio pages share (both declare this script before
+ * their own): per tag a grid of its runs and a step slider, each run
+ * showing its latest kept step at or before the slider's. Exposed as
+ * window.trainreport.media for assets/images.js and assets/audio.js.
+ */
+(function () {
+  'use strict';
+  var T = window.trainreport;
+  if (!T || T.media) return;
+  var util = T.util;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  // entryAt returns a run's latest entry at or before step, or null.
+  function entryAt(entries, step) {
+    var found = null;
+    for (var i = 0; i < entries.length && entries[i].step <= step; i++) found = entries[i];
+    return found;
+  }
+
+  // setupTag reads a tag's JSON (script.media-data) and fills its grid
+  // with a cell per run, redrawn as the slider moves. opt says how:
+  //   box: the class of the element in each cell that holds the entry;
+  //   items(e): the list an entry shows (its images, its clips);
+  //   one, many: what one item is called ('image', 'images');
+  //   clear(box): optional, called before a box is emptied;
+  //   fill(box, e, run, data): shows entry e of run in the emptied box.
+  function setupTag(section, opt) {
+    var data;
+    try { data = JSON.parse(section.querySelector('script.media-data').textContent); } catch (e) { return; }
+    var slider = section.querySelector('.media-step input');
+    var out = section.querySelector('.media-step output');
+    var grid = section.querySelector('.media-grid');
+    var cells = data.runs.map(function (run) {
+      var cell = el('figure', 'media-cell');
+      cell.setAttribute('data-run', run.name);
+      var cap = el('figcaption');
+      var name = el('span', 'media-run', run.name);
+      name.style.borderColor = util.colorOf(run.name);
+      cap.appendChild(name);
+      var at = el('span', 'media-at');
+      cap.appendChild(at);
+      cell.appendChild(cap);
+      var box = el('div', opt.box);
+      cell.appendChild(box);
+      grid.appendChild(cell);
+      return { run: run, at: at, box: box, shown: undefined };
+    });
+
+    function show() {
+      var step = data.steps[Number(slider.value)];
+      out.textContent = data.steps.length ? util.fmtStep(step) : '';
+      cells.forEach(function (c) {
+        var e = entryAt(c.run.entries, step);
+        if (e === c.shown) return;
+        c.shown = e;
+        if (opt.clear) opt.clear(c.box);
+        c.box.textContent = '';
+        if (!e) {
+          c.at.textContent = 'no ' + opt.one + ' yet';
+          return;
+        }
+        var n = opt.items(e).length;
+        c.at.textContent = 'step ' + util.fmtStep(e.step) + (n > 1 ? ' · ' + n + ' ' + opt.many : '');
+        opt.fill(c.box, e, c.run, data);
+      });
+    }
+    slider.addEventListener('input', show);
+    show();
+  }
+
+  T.media = { el: el, setupTag: setupTag };
+})();
