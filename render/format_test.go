@@ -49,6 +49,8 @@ func FuzzAppendWallTime(f *testing.F) {
 	})
 }
 
+// BenchmarkAppendWallTime compares appendWallTime with strconv's general
+// shortest form (appendValue), which it replaces for wall times.
 func BenchmarkAppendWallTime(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -58,6 +60,12 @@ func BenchmarkAppendWallTime(b *testing.B) {
 			buf := make([]byte, 0, 32)
 			for b.Loop() {
 				buf = appendWallTime(buf[:0], c.w)
+			}
+		})
+		b.Run(c.name+"/strconv", func(b *testing.B) {
+			buf := make([]byte, 0, 32)
+			for b.Loop() {
+				buf = appendValue(buf[:0], c.w, false)
 			}
 		})
 	}

@@ -28,43 +28,25 @@ type contentsRow struct {
 	Tags, Runs  int
 }
 
-// pageTags counts, for each category page, the distinct tags it shows and
-// the runs that have them.
+// pageKinds is the kind of tag each category page shows.
+var pageKinds = map[string]collect.Kind{
+	"scalars": collect.KindScalar, "histograms": collect.KindHistogram, "distributions": collect.KindHistogram,
+	"images": collect.KindImage, "audio": collect.KindAudio, "text": collect.KindText, "tensors": collect.KindTensor,
+}
+
+// pageTags counts, for a category page, the distinct tags it shows and the
+// runs that have them: the tags of its kind with values kept.
 func (r *Report) pageTags(page string) (tags, runs int) {
 	seen := map[string]bool{}
 	for _, run := range r.rep.Runs {
-		var names []string
-		switch page {
-		case "scalars":
-			for _, x := range run.Scalars {
-				names = append(names, x.Tag)
-			}
-		case "histograms", "distributions":
-			for _, x := range run.Histograms {
-				names = append(names, x.Tag)
-			}
-		case "images":
-			for _, x := range run.Images {
-				names = append(names, x.Tag)
-			}
-		case "audio":
-			for _, x := range run.Audio {
-				names = append(names, x.Tag)
-			}
-		case "text":
-			for _, x := range run.Texts {
-				names = append(names, x.Tag)
-			}
-		case "tensors":
-			for _, x := range run.Tensors {
-				names = append(names, x.Tag)
+		has := false
+		for _, ti := range run.Tags {
+			if ti.Kind == pageKinds[page] && ti.Count > 0 {
+				seen[ti.Tag], has = true, true
 			}
 		}
-		if len(names) > 0 {
+		if has {
 			runs++
-		}
-		for _, n := range names {
-			seen[n] = true
 		}
 	}
 	return len(seen), runs
