@@ -101,6 +101,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		}
 		b = b[n:]
 		switch {
+		case rr.repeat(idx, vb, wall, step):
 		case rr.fastScalar(vb, idx, wall, step):
 		case projector.IsTSVISValue(vb):
 			// A TS-VIS projector record: read with the run's side files.
@@ -121,9 +122,10 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 // tensor or a histogram to a tag already known to hold that kind (or new),
 // and reports whether it did.
 func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bool {
-	var tag, node, tensor, histo []byte
+	var tag, node, tensor, histo, digits []byte
 	var v float64
 	simple := false
+	value := vb
 	for len(vb) > 0 {
 		num, typ, n := consumeTag(vb)
 		if n < 0 {
@@ -137,7 +139,9 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 			node, n = consumeBytes(vb)
 		case num == valueSimple && typ == protowire.Fixed32Type:
 			var bits uint32
-			bits, n = protowire.ConsumeFixed32(vb)
+			if bits, n = protowire.ConsumeFixed32(vb); n > 0 {
+				digits = vb[:n]
+			}
 			v, simple = float64(math.Float32frombits(bits)), true
 		case num == valueTensor && typ == protowire.BytesType:
 			tensor, n = consumeBytes(vb)
@@ -160,14 +164,17 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 	}
 	f32 := true
 	if tensor != nil {
-		// A TF2 scalar after the value that carried its metadata.
-		if simple || ts == nil || ts.kind != KindScalar {
+		// A TF2 scalar after the value that carried its metadata; classify
+		// holds a tensor under any other tag to be no scalar.
+		if simple || ts == nil || ts.kind != KindScalar ||
+			ts.plugin != "scalars" && (ts.plugin != "" || ts.dataClass != eventpb.SummaryMetadata_DATA_CLASS_SCALAR) {
 			return false
 		}
 		var ok bool
-		if v, f32, ok = tensorScalar(tensor); !ok {
+		if digits, ok = tensorScalar(tensor); !ok {
 			return false
 		}
+		v, f32 = number(digits), len(digits) == 4
 	} else if !simple {
 		return false
 	}
@@ -181,17 +188,62 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 	case ts.kind != KindScalar:
 		return false // let the full decoder report the mix
 	}
-	ts.saw(step, wall)
 	if ts.scalars == nil {
 		ts.scalars = &series.Scalars{}
 		ts.float32 = true
 	}
+	rr.addPoint(ts, wall, step, v, f32)
+	rr.learn(idx, ts, value, digits)
+	return true
+}
+
+// addPoint adds a value to the scalar series of ts.
+func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64, f32 bool) {
+	ts.saw(step, wall)
 	ts.float32 = ts.float32 && f32
 	if ps := ts.scalars.Points; len(ps) == cap(ps) {
 		ts.scalars.Grow(rr.expect(len(ps)) - len(ps))
 	}
 	ts.scalars.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.keepAll)
+}
+
+// learn remembers the layout of a scalar value that fastScalar added, the
+// idx-th of its summary, when its number (a slice of value) ends it: the
+// bytes before the number are then all that decided what became of it.
+func (rr *runReader) learn(idx int, ts *tagState, value, num []byte) {
+	// Slices of one array share its end, so their capacities locate them.
+	if idx >= len(rr.recent) || rr.recent[idx].ts != ts || cap(num)-len(num) != cap(value)-len(value) {
+		return
+	}
+	r := &rr.recent[idx]
+	r.head = append(r.head[:0], value[:cap(value)-cap(num)]...)
+	r.width = len(num)
+}
+
+// repeat adds the idx-th value of a summary when it has the layout learnt
+// for that position, byte for byte but for its number, and reports whether
+// it did. Writers log the same tags the same way at every step, so this is
+// how nearly every scalar of a big log is read: one comparison of the
+// value's leading bytes instead of decoding its fields, its tensor and
+// looking up its tag.
+func (rr *runReader) repeat(idx int, value []byte, wall float64, step int64) bool {
+	if idx >= len(rr.recent) {
+		return false
+	}
+	r := &rr.recent[idx]
+	if r.width == 0 || len(value) != len(r.head)+r.width || string(value[:len(r.head)]) != string(r.head) {
+		return false
+	}
+	rr.addPoint(r.ts, wall, step, number(value[len(r.head):]), r.width == 4)
 	return true
+}
+
+// number decodes a little-endian float32 (4 bytes) or float64 (8 bytes).
+func number(b []byte) float64 {
+	if len(b) == 4 {
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
 // expect estimates how many values a series that holds n values so far
@@ -249,18 +301,19 @@ const (
 	valueHisto    = 5
 )
 
-// tensorScalar decodes the commonest scalar tensors, a float32 or float64
-// of rank 0 in tensor_content or in a one-element float_val or
-// double_val, and reports whether it could; the full decoder takes the
-// rest.
-func tensorScalar(b []byte) (v float64, f32, ok bool) {
+// tensorScalar finds the number of the commonest scalar tensors, a
+// float32 or float64 of rank 0 in tensor_content or in a one-element
+// float_val or double_val, and reports whether it could; the full decoder
+// takes the rest. The number is returned as its little-endian bytes, a
+// slice of b (see number).
+func tensorScalar(b []byte) (num []byte, ok bool) {
 	var dtype uint64
 	var content, vals []byte
 	valsType := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := consumeTag(b)
 		if n < 0 {
-			return 0, false, false
+			return nil, false
 		}
 		b = b[n:]
 		switch {
@@ -269,7 +322,7 @@ func tensorScalar(b []byte) (v float64, f32, ok bool) {
 		case num == tensorShape && typ == protowire.BytesType:
 			var shape []byte
 			if shape, n = consumeBytes(b); len(shape) > 0 {
-				return 0, false, false // a dimension: leave it to the full decoder
+				return nil, false // a dimension: leave it to the full decoder
 			}
 		case num == tensorContent && typ == protowire.BytesType:
 			content, n = consumeBytes(b)
@@ -277,24 +330,22 @@ func tensorScalar(b []byte) (v float64, f32, ok bool) {
 			vals, n = consumeBytes(b)
 			valsType = num
 		default:
-			return 0, false, false
+			return nil, false
 		}
 		if n < 0 {
-			return 0, false, false
+			return nil, false
 		}
 		b = b[n:]
 	}
 	switch {
-	case dtype == uint64(eventpb.DataType_DT_FLOAT) && len(content) == 4 && vals == nil:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, true
-	case dtype == uint64(eventpb.DataType_DT_DOUBLE) && len(content) == 8 && vals == nil:
-		return math.Float64frombits(binary.LittleEndian.Uint64(content)), false, true
-	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == tensorFloat && len(vals) == 4:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(vals))), true, true
-	case dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == tensorDouble && len(vals) == 8:
-		return math.Float64frombits(binary.LittleEndian.Uint64(vals)), false, true
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && len(content) == 4 && vals == nil,
+		dtype == uint64(eventpb.DataType_DT_DOUBLE) && len(content) == 8 && vals == nil:
+		return content, true
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == tensorFloat && len(vals) == 4,
+		dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == tensorDouble && len(vals) == 8:
+		return vals, true
 	}
-	return 0, false, false
+	return nil, false
 }
 
 // saw counts a value of the tag, whatever becomes of it.
@@ -321,10 +372,13 @@ func (rr *runReader) bounds(wall float64, step int64, fileVersion bool) {
 	run.FirstStep, run.LastStep = min(run.FirstStep, step), max(run.LastStep, step)
 }
 
-// recentTag is the tag last seen at one position of a summary.
+// recentTag is the tag last seen at one position of a summary, and the
+// layout of its value there when that was a scalar (see learn).
 type recentTag struct {
-	tag string
-	ts  *tagState
+	tag   string
+	ts    *tagState
+	head  []byte // the value's bytes before its number
+	width int    // the number's: 4 or 8, 0 when no layout is known
 }
 
 // tagAt finds the state of the tag of the idx-th value of a summary.
@@ -350,7 +404,9 @@ func (rr *runReader) remember(idx int, ts *tagState) {
 	for len(rr.recent) <= idx {
 		rr.recent = append(rr.recent, recentTag{})
 	}
-	rr.recent[idx] = recentTag{ts.name, ts}
+	if r := &rr.recent[idx]; r.ts != ts {
+		r.tag, r.ts, r.width = ts.name, ts, 0
+	}
 }
 
 // consumeTag, consumeBytes and consumeVarint are protowire's, with the

@@ -2,12 +2,17 @@ package collect
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
+	pb "github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
@@ -74,4 +79,80 @@ func sameScalar(a, b *Scalar) bool {
 		}
 	}
 	return true
+}
+
+// TestRepeatedLayouts changes what each position of a summary holds from
+// step to step, in the ways that must defeat the layout learnt for that
+// position (see runReader.learn): other tags, the same tag in another
+// encoding or width, fields in another order or after the number, a value
+// that is not a scalar, metadata arriving late. The fast path must read
+// exactly what the generated decoder reads.
+func TestRepeatedLayouts(t *testing.T) {
+	dbl := func(tag string, v float64) *pb.SummaryValue {
+		return &pb.SummaryValue{Tag: tag, Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{
+			Dtype: pb.DataType_DT_DOUBLE, TensorShape: &pb.TensorShapeProto{},
+			TensorContent: binary.LittleEndian.AppendUint64(nil, math.Float64bits(v))}}}
+	}
+	floatVal := func(tag string, v float32) *pb.SummaryValue {
+		return &pb.SummaryValue{Tag: tag, Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{
+			Dtype: pb.DataType_DT_FLOAT, TensorShape: &pb.TensorShapeProto{}, FloatVal: []float32{v}}}}
+	}
+	withNode := func(v *pb.SummaryValue) *pb.SummaryValue { v.NodeName = "n"; return v }
+	histo := &pb.SummaryValue{Tag: "h", Value: &pb.SummaryValue_Histo{Histo: &pb.HistogramProto{
+		Min: 0, Max: 1, Num: 1, Sum: 0.5, BucketLimit: []float64{1}, Bucket: []float64{1}}}}
+	evs := []*pb.Event{fileVersion(), summary(0, simple("a", 0), tensor("b", 0, true), withPlugin(dbl("c", 0), "scalars"))}
+	for s := int64(1); s <= 40; s++ {
+		v := float32(s) / 8
+		var vals []*pb.SummaryValue
+		switch s % 8 {
+		case 0: // the usual layout, which the next steps depart from
+			vals = []*pb.SummaryValue{simple("a", v), tensor("b", v, false), dbl("c", float64(v)/3)}
+		case 1: // other tags of the same lengths where a, b and c were
+			vals = []*pb.SummaryValue{simple("e", v), tensor("f", v, false), dbl("g", float64(v))}
+		case 2: // the usual tags, swapped
+			vals = []*pb.SummaryValue{tensor("b", v, false), simple("a", v), dbl("c", float64(v)/3)}
+		case 3: // the same tags in other encodings and widths
+			vals = []*pb.SummaryValue{floatVal("a", v), dbl("b", float64(v)), tensor("c", v, false)}
+		case 4: // a field after the number, then a histogram where a scalar was
+			vals = []*pb.SummaryValue{withNode(simple("a", v)), histo, floatVal("c", v)}
+		case 5: // metadata on a known tag; an unnamed value named by a node
+			// name that follows its number (Go's encoder puts oneofs last)
+			named := simple("", v)
+			named.ProtoReflect().SetUnknown(protowire.AppendString(protowire.AppendTag(nil, 7, protowire.BytesType), "node"))
+			vals = []*pb.SummaryValue{tensor("a", v, true), named, simple("b", v)}
+		case 6: // the unnamed value without its node name, a value of
+			// another kind under a scalar tag
+			vals = []*pb.SummaryValue{simple("a", v), simple("", v), withPlugin(tensor("b", v, false), "text"), dbl("c", 0)}
+		case 7: // a second number after the first: the last counts
+			twice := simple("a", float32(math.NaN()))
+			twice.ProtoReflect().SetUnknown(protowire.AppendFixed32(protowire.AppendTag(nil, 2, protowire.Fixed32Type), math.Float32bits(-v)))
+			vals = []*pb.SummaryValue{twice}
+		}
+		evs = append(evs, summary(s, vals...))
+	}
+	// Then many steps of one layout, broken once mid-way by a restart.
+	for s := int64(41); s <= 300; s++ {
+		evs = append(evs, summary(s, simple("a", float32(s)), tensor("b", float32(s), false), dbl("c", float64(s))))
+		if s == 200 {
+			evs = append(evs, sessionStart(150))
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ev100), eventFile(t, evs...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fast := collectDir(t, dir, Options{})
+	full := collectDir(t, dir, Options{fullDecode: true})
+	a, b := fast.Runs[0], full.Runs[0]
+	if got, want := dump(a), dump(b); got != want {
+		t.Errorf("fast path:\n%s\nfull decoder:\n%s", got, want)
+	}
+	if !reflect.DeepEqual(a.Tags, b.Tags) || !reflect.DeepEqual(a.Warnings, b.Warnings) {
+		t.Errorf("tags or warnings differ:\n%+v\n%+v\n%+v\n%+v", a.Tags, b.Tags, a.Warnings, b.Warnings)
+	}
+	for _, tag := range []string{"a", "b", "c"} {
+		if i := slices.IndexFunc(a.Scalars, func(s *Scalar) bool { return s.Tag == tag }); i < 0 || len(a.Scalars[i].Points) < 200 {
+			t.Fatalf("tag %q did not read as a long scalar series: %s", tag, dump(a))
+		}
+	}
 }
