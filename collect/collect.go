@@ -45,6 +45,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		run   *Run
 		dir   string // the run's directory on disk
 		files []discover.File
+		size  int64 // of the files
 	}
 	var jobs []job
 	var total int64
@@ -66,10 +67,12 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 				dir = filepath.Dir(ld.Path)
 			}
 			r.side = sideInput{root: dir, files: dr.Side} // runs may hold side files only
-			jobs = append(jobs, job{r, filepath.Join(dir, filepath.FromSlash(dr.Path)), dr.Files})
+			j := job{run: r, dir: filepath.Join(dir, filepath.FromSlash(dr.Path)), files: dr.Files}
 			for _, f := range dr.Files {
-				total += f.Size
+				j.size += f.Size
 			}
+			jobs = append(jobs, j)
+			total += j.size
 		}
 	}
 
@@ -86,9 +89,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 			for j := range work {
 				rr := newRunReader(j.run, j.dir, opt.KeepAllRecords)
 				rr.fullOnly = opt.fullDecode
-				for _, f := range j.files {
-					rr.runBytes += f.Size
-				}
+				rr.runBytes = j.size
 				for _, f := range j.files {
 					if ctx.Err() != nil {
 						break
@@ -101,7 +102,11 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 			}
 		})
 	}
-	for _, j := range jobs {
+	// Biggest runs first: the runs still being read when the others are
+	// done are then small ones, and the cores stay busy to the end.
+	bySize := slices.Clone(jobs)
+	slices.SortStableFunc(bySize, func(a, b job) int { return cmp.Compare(b.size, a.size) })
+	for _, j := range bySize {
 		work <- j
 	}
 	close(work)

@@ -79,6 +79,12 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 	head.WallTime, head.Step = wall, step
 	idx := 0
 	for b := sum; len(b) > 0; {
+		if n := rr.repeat(idx, b, wall, step); n > 0 {
+			b = b[n:]
+			idx++
+			continue
+		}
+		field := b
 		num, typ, n := consumeTag(b)
 		if n < 0 {
 			rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
@@ -101,8 +107,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		}
 		b = b[n:]
 		switch {
-		case rr.repeat(idx, vb, wall, step):
-		case rr.fastScalar(vb, idx, wall, step):
+		case rr.fastScalar(vb, field[:len(field)-len(b)], idx, wall, step):
 		case projector.IsTSVISValue(vb):
 			// A TS-VIS projector record: read with the run's side files.
 		default:
@@ -120,12 +125,12 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 
 // fastScalar adds a value holding only a tag and a simple_value, a scalar
 // tensor or a histogram to a tag already known to hold that kind (or new),
-// and reports whether it did.
-func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bool {
+// and reports whether it did. vb is the value, field the summary's field
+// that holds it (vb with its field number and length before it).
+func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step int64) bool {
 	var tag, node, tensor, histo, digits []byte
 	var v float64
 	simple := false
-	value := vb
 	for len(vb) > 0 {
 		num, typ, n := consumeTag(vb)
 		if n < 0 {
@@ -193,7 +198,7 @@ func (rr *runReader) fastScalar(vb []byte, idx int, wall float64, step int64) bo
 		ts.float32 = true
 	}
 	rr.addPoint(ts, wall, step, v, f32)
-	rr.learn(idx, ts, value, digits)
+	rr.learn(idx, ts, field, digits)
 	return true
 }
 
@@ -208,34 +213,37 @@ func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64,
 }
 
 // learn remembers the layout of a scalar value that fastScalar added, the
-// idx-th of its summary, when its number (a slice of value) ends it: the
+// idx-th of its summary, when its number (a slice of field) ends it: the
 // bytes before the number are then all that decided what became of it.
-func (rr *runReader) learn(idx int, ts *tagState, value, num []byte) {
+func (rr *runReader) learn(idx int, ts *tagState, field, num []byte) {
 	// Slices of one array share its end, so their capacities locate them.
-	if idx >= len(rr.recent) || rr.recent[idx].ts != ts || cap(num)-len(num) != cap(value)-len(value) {
+	if idx >= len(rr.recent) || rr.recent[idx].ts != ts || cap(num)-len(num) != cap(field)-len(field) {
 		return
 	}
 	r := &rr.recent[idx]
-	r.head = append(r.head[:0], value[:cap(value)-cap(num)]...)
+	r.head = append(r.head[:0], field[:cap(field)-cap(num)]...)
 	r.width = len(num)
 }
 
-// repeat adds the idx-th value of a summary when it has the layout learnt
-// for that position, byte for byte but for its number, and reports whether
-// it did. Writers log the same tags the same way at every step, so this is
-// how nearly every scalar of a big log is read: one comparison of the
-// value's leading bytes instead of decoding its fields, its tensor and
+// repeat adds the idx-th value of a summary, which b starts with, when it
+// is laid out as learnt for that position, byte for byte but for its
+// number, and returns the length of its field, or 0 when it is not.
+// Writers log the same tags the same way at every step, so this is how
+// nearly every scalar of a big log is read: one comparison of the field's
+// leading bytes (its field number and length, the value's tag and the
+// encoding of the number) instead of decoding its fields, its tensor and
 // looking up its tag.
-func (rr *runReader) repeat(idx int, value []byte, wall float64, step int64) bool {
+func (rr *runReader) repeat(idx int, b []byte, wall float64, step int64) int {
 	if idx >= len(rr.recent) {
-		return false
+		return 0
 	}
 	r := &rr.recent[idx]
-	if r.width == 0 || len(value) != len(r.head)+r.width || string(value[:len(r.head)]) != string(r.head) {
-		return false
+	n := len(r.head) + r.width
+	if r.width == 0 || len(b) < n || string(b[:len(r.head)]) != string(r.head) {
+		return 0
 	}
-	rr.addPoint(r.ts, wall, step, number(value[len(r.head):]), r.width == 4)
-	return true
+	rr.addPoint(r.ts, wall, step, number(b[len(r.head):n]), r.width == 4)
+	return n
 }
 
 // number decodes a little-endian float32 (4 bytes) or float64 (8 bytes).
@@ -377,7 +385,7 @@ func (rr *runReader) bounds(wall float64, step int64, fileVersion bool) {
 type recentTag struct {
 	tag   string
 	ts    *tagState
-	head  []byte // the value's bytes before its number
+	head  []byte // the bytes of the value's field before its number
 	width int    // the number's: 4 or 8, 0 when no layout is known
 }
 

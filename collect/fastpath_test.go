@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
@@ -97,6 +100,11 @@ func TestRepeatedLayouts(t *testing.T) {
 		return &pb.SummaryValue{Tag: tag, Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{
 			Dtype: pb.DataType_DT_FLOAT, TensorShape: &pb.TensorShapeProto{}, FloatVal: []float32{v}}}}
 	}
+	retagged := func(v float32) *pb.SummaryValue {
+		sv := simple("a", v)
+		sv.ProtoReflect().SetUnknown(protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), "e"))
+		return sv
+	}
 	withNode := func(v *pb.SummaryValue) *pb.SummaryValue { v.NodeName = "n"; return v }
 	histo := &pb.SummaryValue{Tag: "h", Value: &pb.SummaryValue_Histo{Histo: &pb.HistogramProto{
 		Min: 0, Max: 1, Num: 1, Sum: 0.5, BucketLimit: []float64{1}, Bucket: []float64{1}}}}
@@ -113,13 +121,14 @@ func TestRepeatedLayouts(t *testing.T) {
 			vals = []*pb.SummaryValue{tensor("b", v, false), simple("a", v), dbl("c", float64(v)/3)}
 		case 3: // the same tags in other encodings and widths
 			vals = []*pb.SummaryValue{floatVal("a", v), dbl("b", float64(v)), tensor("c", v, false)}
-		case 4: // a field after the number, then a histogram where a scalar was
-			vals = []*pb.SummaryValue{withNode(simple("a", v)), histo, floatVal("c", v)}
+		case 4: // a field after the number, a histogram where a scalar was,
+			// a second tag after the number (the last counts)
+			vals = []*pb.SummaryValue{withNode(simple("a", v)), histo, floatVal("c", v), retagged(v)}
 		case 5: // metadata on a known tag; an unnamed value named by a node
 			// name that follows its number (Go's encoder puts oneofs last)
 			named := simple("", v)
 			named.ProtoReflect().SetUnknown(protowire.AppendString(protowire.AppendTag(nil, 7, protowire.BytesType), "node"))
-			vals = []*pb.SummaryValue{tensor("a", v, true), named, simple("b", v)}
+			vals = []*pb.SummaryValue{tensor("a", v, true), named, simple("b", v), retagged(v)}
 		case 6: // the unnamed value without its node name, a value of
 			// another kind under a scalar tag
 			vals = []*pb.SummaryValue{simple("a", v), simple("", v), withPlugin(tensor("b", v, false), "text"), dbl("c", 0)}
@@ -149,6 +158,27 @@ func TestRepeatedLayouts(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a.Tags, b.Tags) || !reflect.DeepEqual(a.Warnings, b.Warnings) {
 		t.Errorf("tags or warnings differ:\n%+v\n%+v\n%+v\n%+v", a.Tags, b.Tags, a.Warnings, b.Warnings)
+	}
+	// A summary cut short inside a value laid out as learnt is reported,
+	// with the values before it read.
+	sum, err := proto.Marshal(&pb.Summary{Value: []*pb.SummaryValue{simple("a", 1), tensor("b", 2, false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := protowire.AppendTag(nil, 2, protowire.VarintType)
+	cut = protowire.AppendVarint(cut, 400)
+	cut = protowire.AppendTag(cut, 5, protowire.BytesType)
+	cut = protowire.AppendBytes(cut, sum[:len(sum)-2])
+	file := tfrecord.AppendRecord(eventFile(t, evs...), cut)
+	if err := os.WriteFile(filepath.Join(dir, ev100), file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := collectDir(t, dir, Options{}).Runs[0]
+	if w := r.Warnings[len(r.Warnings)-1]; !strings.Contains(w.Msg, "summary does not parse") || w.Offset != int64(len(file)-len(cut)-16) {
+		t.Errorf("last warning %q, want the cut summary at offset %d", w, len(file)-len(cut)-16)
+	}
+	if i := slices.IndexFunc(r.Scalars, func(s *Scalar) bool { return s.Tag == "a" }); i < 0 || r.Scalars[i].Points[len(r.Scalars[i].Points)-1].Step != 400 {
+		t.Errorf("tag a does not end with the cut summary's step 400: %s", dump(r))
 	}
 	for _, tag := range []string{"a", "b", "c"} {
 		if i := slices.IndexFunc(a.Scalars, func(s *Scalar) bool { return s.Tag == tag }); i < 0 || len(a.Scalars[i].Points) < 200 {
