@@ -905,16 +905,49 @@
     groups.forEach(function (g, el) {
       if (el.hidden === g.any) el.hidden = !g.any;
     });
-    // One empty-filter message per page.
+    // One empty-filter message per page of charts (applyPageFilters sets
+    // those of the other pages).
     document.querySelectorAll('main.page').forEach(function (page) {
       var p = page.querySelector('.empty-filter');
-      if (!p) return;
       var figs = records.filter(function (r) { return r.page === page; });
-      var shown = figs.some(function (r) { return !r.figure.hidden; });
-      var hide = !(figs.length > 0 && !shown);
+      if (!p || !figs.length) return;
+      var hide = figs.some(function (r) { return !r.figure.hidden; });
       if (p.hidden !== hide) p.hidden = hide;
     });
     return anyTagged && anyShown;
+  }
+
+  // applyPageFilters applies the same Runs and Tags expressions to the
+  // pages drawn per tag and run (histograms, distributions, images, audio,
+  // text, tensors), in root or in every page. Their markup says what is
+  // what: an element marked data-filter-tag is shown when its tag matches
+  // and, when it holds elements marked data-filter-run, when one of those
+  // is; those are shown when their run matches; an element marked
+  // data-filter-group is shown when one of its tags is.
+  function applyPageFilters(root) {
+    (root ? [root] : pages()).forEach(function (main) {
+      var tags = main.querySelectorAll('[data-filter-tag]');
+      if (!tags.length) return;
+      var anyTag = false;
+      Array.prototype.forEach.call(tags, function (el) {
+        var runs = el.querySelectorAll('[data-filter-run]');
+        var anyRun = false;
+        Array.prototype.forEach.call(runs, function (r) {
+          var show = !runsRE.re || runsRE.re.test(r.getAttribute('data-filter-run'));
+          if (r.hidden === show) r.hidden = !show;
+          anyRun = anyRun || show;
+        });
+        var show = (!tagsRE.re || tagsRE.re.test(el.getAttribute('data-filter-tag'))) && (anyRun || !runs.length);
+        if (el.hidden === show) el.hidden = !show;
+        anyTag = anyTag || show;
+      });
+      Array.prototype.forEach.call(main.querySelectorAll('[data-filter-group]'), function (g) {
+        var show = !!g.querySelector('[data-filter-tag]:not([hidden])');
+        if (g.hidden === show) g.hidden = !show;
+      });
+      var p = main.querySelector('.empty-filter');
+      if (p && p.hidden !== anyTag) p.hidden = anyTag;
+    });
   }
 
   function setInvalid(input, valid) {
@@ -961,6 +994,7 @@
     compileFilters();
     syncControls();
     applyTagFilter();
+    applyPageFilters();
     refreshAll();
   }
 
@@ -1316,6 +1350,7 @@
     compileFilters();
     syncControls();
     applyTagFilter();
+    applyPageFilters();
 
     setupTables();
 
@@ -1352,6 +1387,8 @@
   window.trainreport = {
     // For the pages' own scripts (assets/<page>.js).
     onPage: onPage,
+    // applyFilters(main) filters what a page script added to main.
+    applyFilters: applyPageFilters,
     util: {
       escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep,
       fmtDate: fmtDate, colorOf: colorOf, download: download, safeFileName: safeFileName,

@@ -39,7 +39,7 @@
     var grid = section.querySelector('.media-grid');
     var cells = data.runs.map(function (run) {
       var cell = el('figure', 'media-cell');
-      cell.setAttribute('data-run', run.name);
+      cell.setAttribute('data-filter-run', run.name);
       var cap = el('figcaption');
       var name = el('span', 'media-run', run.name);
       name.style.borderColor = util.colorOf(run.name);
@@ -73,6 +73,7 @@
     }
     slider.addEventListener('input', show);
     show();
+    T.applyFilters(section.closest('main.page'));
   }
 
   T.media = { el: el, setupTag: setupTag };

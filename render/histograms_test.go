@@ -242,7 +242,7 @@ func TestHistogramNamesStayInert(t *testing.T) {
 	}
 	pages := map[string][]byte{"single-file": single.Bytes(),
 		"histograms.html": files["histograms.html"], "distributions.html": files["distributions.html"]}
-	tagAttr := regexp.MustCompile(`data-tag="[^"]*"`)
+	tagAttr := regexp.MustCompile(`data-filter-tag="[^"]*"`)
 	for name, b := range pages {
 		if len(b) == 0 {
 			t.Fatalf("%s missing", name)

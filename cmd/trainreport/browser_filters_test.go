@@ -1,0 +1,194 @@
+package main
+
+// Browser tests of the Runs and Tags filters on the pages drawn per tag and
+// run (histograms, distributions, images, audio, text, tensors), in the
+// site and in the single-file report: typing an expression hides the tags
+// and runs it does not match, a filter that leaves nothing says so, a bad
+// expression is marked and filters nothing, and the URL keeps the filters.
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trainreport/trainreport/examples/demo/demolog"
+)
+
+func TestBrowserPageFilters(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, logs)
+	for _, page := range []string{"histograms", "distributions", "images", "audio", "text", "tensors"} {
+		t.Run(page, func(t *testing.T) {
+			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
+			checkPageFilters(t, tb, page)
+			// Left filtered to the last run, for a look.
+			eval[bool](tb, `(() => {
+				const runs = document.querySelectorAll('[data-filter-run]'), i = document.querySelector('input[name="runs"]');
+				i.value = runs[runs.length - 1].getAttribute('data-filter-run');
+				i.dispatchEvent(new Event('input', {bubbles: true}));
+				return true;
+			})()`)
+			time.Sleep(300 * time.Millisecond)
+			tb.screenshot(shots, "filters-"+page)
+		})
+		t.Run(page+"-single-file", func(t *testing.T) {
+			checkPageFilters(t, openTab(t, browser, fileURL(r.single, "page="+page)), page)
+		})
+	}
+}
+
+// filterView is what a page shows: per tag container, whether it is shown
+// and its runs, each with whether it is shown.
+type filterView struct {
+	Tags                []filterTag
+	Groups, GroupsShown int
+	Empty               bool // the "nothing matches" message is shown
+	Hash                string
+}
+
+type filterTag struct {
+	Tag   string
+	Shown bool
+	Runs  []filterRun
+}
+
+type filterRun struct {
+	Run   string
+	Shown bool
+}
+
+func checkPageFilters(t *testing.T, tb *tab, page string) {
+	t.Helper()
+	main := fmt.Sprintf(`document.querySelector('main.page[data-page=%q]')`, page)
+	// The media pages add their runs' cells when shown.
+	waitFor(tb, main+` && !`+main+`.hidden && `+main+`.querySelector('[data-filter-run]') !== null`, 10*time.Second, "the page's runs")
+	view := func() filterView {
+		t.Helper()
+		js := `(() => {
+			const main = ` + main + `;
+			const shown = el => !el.closest('[hidden]');
+			return JSON.stringify({
+				Tags: [...main.querySelectorAll('[data-filter-tag]')].map(el => ({
+					Tag: el.getAttribute('data-filter-tag'), Shown: shown(el),
+					Runs: [...el.querySelectorAll('[data-filter-run]')].map(r => ({Run: r.getAttribute('data-filter-run'), Shown: shown(r)})),
+				})),
+				Groups: main.querySelectorAll('[data-filter-group]').length,
+				GroupsShown: [...main.querySelectorAll('[data-filter-group]')].filter(shown).length,
+				Empty: shown(main.querySelector('.empty-filter')),
+				Hash: decodeURIComponent(location.hash),
+			});
+		})()`
+		var v filterView
+		if err := json.Unmarshal([]byte(eval[string](tb, js)), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	// set types an expression into the page's own filter input and waits
+	// for the page to apply it.
+	set := func(name, value string) {
+		t.Helper()
+		eval[bool](tb, fmt.Sprintf(`(() => {
+			const input = %s.querySelector('form[data-controls] input[name=%q]');
+			input.value = %q;
+			input.dispatchEvent(new Event('input', {bubbles: true}));
+			return true;
+		})()`, main, name, value))
+		time.Sleep(600 * time.Millisecond) // the filter waits 150 ms, the URL 400 ms
+	}
+
+	all := view()
+	if len(all.Tags) == 0 || all.Empty {
+		t.Fatalf("unfiltered page: %+v", all)
+	}
+	for _, tg := range all.Tags {
+		if !tg.Shown || len(tg.Runs) == 0 {
+			t.Errorf("unfiltered page: tag %q shown %v with %d runs", tg.Tag, tg.Shown, len(tg.Runs))
+		}
+		for _, r := range tg.Runs {
+			if !r.Shown {
+				t.Errorf("unfiltered page: run %q of tag %q hidden", r.Run, tg.Tag)
+			}
+		}
+	}
+
+	// Tags: one tag by its exact name.
+	tag := all.Tags[len(all.Tags)-1].Tag
+	set("tags", "^"+regexpQuote(tag)+"$")
+	v := view()
+	for _, tg := range v.Tags {
+		if tg.Shown != (tg.Tag == tag) {
+			t.Errorf("tags filter %q: tag %q shown %v", tag, tg.Tag, tg.Shown)
+		}
+	}
+	if v.Empty || v.Groups > 0 && v.GroupsShown != 1 {
+		t.Errorf("tags filter %q: empty message %v, %d of %d groups shown", tag, v.Empty, v.GroupsShown, v.Groups)
+	}
+	if want := "tags=^" + regexpQuote(tag) + "$"; !containsPair(v.Hash, want) {
+		t.Errorf("URL fragment %q lacks %q", v.Hash, want)
+	}
+	set("tags", "")
+
+	// Runs: the first run by its exact name; tags without it are hidden.
+	run := all.Tags[0].Runs[0].Run
+	set("runs", "^"+regexpQuote(run)+"$")
+	v = view()
+	for _, tg := range v.Tags {
+		has := slices.ContainsFunc(tg.Runs, func(r filterRun) bool { return r.Run == run })
+		if tg.Shown != has {
+			t.Errorf("runs filter %q: tag %q shown %v, holds the run %v", run, tg.Tag, tg.Shown, has)
+		}
+		for _, r := range tg.Runs {
+			if r.Shown != (r.Run == run) && tg.Shown {
+				t.Errorf("runs filter %q: run %q of tag %q shown %v", run, r.Run, tg.Tag, r.Shown)
+			}
+		}
+	}
+
+	// Nothing matches: everything hidden, and the page says so.
+	set("runs", "no such run")
+	v = view()
+	if !v.Empty || v.GroupsShown != 0 || slices.ContainsFunc(v.Tags, func(tg filterTag) bool { return tg.Shown }) {
+		t.Errorf("a filter matching no run: %+v", v)
+	}
+
+	// A bad expression is marked and filters nothing.
+	set("runs", "(")
+	if !eval[bool](tb, main+`.querySelector('input[name="runs"]').getAttribute('aria-invalid') === 'true'`) {
+		t.Error(`the expression "(" is not marked invalid`)
+	}
+	if v := view(); v.Empty || len(v.Tags) != len(all.Tags) || !v.Tags[0].Shown {
+		t.Errorf("a bad expression filtered: %+v", v)
+	}
+	set("runs", "")
+	if v := view(); v.Empty || v.GroupsShown != v.Groups {
+		t.Errorf("cleared filters: %+v", v)
+	}
+}
+
+// regexpQuote escapes s for a JavaScript regular expression.
+func regexpQuote(s string) string {
+	var b []byte
+	for i := range len(s) {
+		if c := s[i]; slices.Contains([]byte(`\^$.|?*+()[]{}/`), c) {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// containsPair reports whether the decoded URL fragment frag holds pair
+// as one of its &-separated parts.
+func containsPair(frag, pair string) bool {
+	return slices.Contains(strings.Split(strings.TrimPrefix(frag, "#"), "&"), pair)
+}
