@@ -1,7 +1,8 @@
 /*
- * trainreport front end: page routing (single-file mode), sortable tables and
- * the scalars page (ECharts charts, smoothing, x axis, log scale, run and tag
- * filters, downloads). Plain ES2019, no dependencies besides the vendored
+ * trainreport front end: page routing (single-file mode), sortable tables,
+ * the run and tag filters of every page, and the scalars page (ECharts
+ * charts, smoothing, x axis, log scale, run groups with a mean and
+ * standard-deviation band, downloads). Plain ES2019, no dependencies besides the vendored
  * echarts.min.js, no network requests. The only global is window.trainreport.
  */
 (function () {
@@ -210,12 +211,13 @@
   // ---------------------------------------------------------------------------
   // Page state
 
-  var state = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false, runs: '', tags: '' };
+  var state = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false, runs: '', tags: '', group: '' };
   var runsRE = compileRegExp('');
   var tagsRE = compileRegExp('');
+  var groupRE = compileRegExp('');
 
   function stateFromHash(pairs) {
-    var s = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false, runs: '', tags: '' };
+    var s = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false, runs: '', tags: '', group: '' };
     var sm = hashGet(pairs, 'smoothing');
     if (sm !== null && sm !== '') {
       var f = parseFloat(sm);
@@ -227,6 +229,7 @@
     s.log = lg === '1' || lg === 'true' || lg === 'on';
     s.runs = hashGet(pairs, 'runs') || '';
     s.tags = hashGet(pairs, 'tags') || '';
+    s.group = hashGet(pairs, 'group') || '';
     return s;
   }
 
@@ -240,13 +243,14 @@
     pairs = hashSet(pairs, 'log', state.log ? '1' : null);
     pairs = hashSet(pairs, 'runs', state.runs ? state.runs : null);
     pairs = hashSet(pairs, 'tags', state.tags ? state.tags : null);
+    pairs = hashSet(pairs, 'group', state.group ? state.group : null);
     return pairs;
   }
 
   // renderKey identifies everything a chart's option depends on.
   function renderKey() {
     return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
-      runsRE.re ? runsRE.re.source : ''].join('\u0000');
+      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : ''].join('\u0000');
   }
 
   // ---------------------------------------------------------------------------
@@ -424,6 +428,124 @@
     };
   }
 
+  // ---------------------------------------------------------------------------
+  // Run groups: runs whose names differ only in what the Group pattern
+  // matches (seeds, say) are drawn as their mean with a band of one
+  // standard deviation.
+
+  // groupKey returns the group of the run called name: the name without
+  // every match of the pattern, or null when the pattern does not match.
+  function groupKey(name) {
+    if (!groupRE.re) return null;
+    var re = new RegExp(groupRE.re.source, 'gi');
+    if (!re.test(name)) return null;
+    re.lastIndex = 0;
+    return name.replace(re, '');
+  }
+
+  // aggregate returns, at every step any member run has, the mean and the
+  // sample standard deviation of the members' values there (smoothed first
+  // when w > 0) and how many members have one. A member counts only
+  // between its first and last finite values, taken linearly between its
+  // own steps, so members logged at other steps still line up; non-finite
+  // values are left out. x is the members' mean x at the step (their wall
+  // or relative times differ).
+  function aggregate(members, mode, w) {
+    var all = [];
+    var prep = members.map(function (r) {
+      var vals = w > 0 ? smooth(r.values, w) : r.values;
+      var p = { st: [], v: [], x: [], k: 0 };
+      for (var j = 0; j < r.steps.length; j++) {
+        var v = toNumber(vals[j]);
+        all.push(r.steps[j]);
+        if (!isFinite(v) || (p.st.length && r.steps[j] <= p.st[p.st.length - 1])) continue;
+        p.st.push(r.steps[j]); p.v.push(v); p.x.push(xValue(mode, r, r.steps[j], r.walls[j]));
+      }
+      return p;
+    });
+    all.sort(function (a, b) { return a - b; });
+    var out = { steps: [], x: [], mean: [], std: [], n: [] };
+    var vals = [];
+    for (var i = 0; i < all.length; i++) {
+      var s = all[i];
+      if (i > 0 && s === all[i - 1]) continue;
+      var xsum = 0;
+      vals.length = 0;
+      prep.forEach(function (p) {
+        var m = p.st.length;
+        if (!m || s < p.st[0] || s > p.st[m - 1]) return;
+        while (p.k < m - 1 && p.st[p.k + 1] <= s) p.k++;
+        var k = p.k, t = p.st[k] === s ? 0 : (s - p.st[k]) / (p.st[k + 1] - p.st[k]);
+        vals.push(t === 0 ? p.v[k] : p.v[k] + t * (p.v[k + 1] - p.v[k]));
+        xsum += t === 0 ? p.x[k] : p.x[k] + t * (p.x[k + 1] - p.x[k]);
+      });
+      if (!vals.length) continue;
+      var mean = 0, ss = 0;
+      vals.forEach(function (v) { mean += v; });
+      mean /= vals.length;
+      vals.forEach(function (v) { ss += (v - mean) * (v - mean); });
+      out.steps.push(s);
+      out.x.push(xsum / vals.length);
+      out.mean.push(mean);
+      out.std.push(vals.length > 1 ? Math.sqrt(ss / (vals.length - 1)) : 0);
+      out.n.push(vals.length);
+    }
+    return out;
+  }
+
+  // bandRenderer draws one segment of a group's band: the quadrilateral
+  // between consecutive points' mean - std and mean + std.
+  function bandRenderer(color) {
+    return function (params, api) {
+      var cs = params.coordSys;
+      var pts = [[api.value(0), api.value(3)], [api.value(1), api.value(5)], [api.value(1), api.value(4)], [api.value(0), api.value(2)]];
+      var shape = [];
+      for (var i = 0; i < 4; i++) {
+        var c = api.coord(pts[i]);
+        if (!isFinite(c[0]) || !isFinite(c[1])) return null;
+        shape.push(c);
+      }
+      return {
+        type: 'polygon', shape: { points: shape }, silent: true,
+        style: { fill: color, opacity: 0.18 },
+        clipPath: { type: 'rect', shape: { x: cs.x, y: cs.y, width: cs.width, height: cs.height } }
+      };
+    };
+  }
+
+  // groupSeries returns the series drawing group g (index gi): the mean
+  // line, and the band of one standard deviation around it, a segment per
+  // pair of consecutive steps.
+  function groupSeries(g, gi, log) {
+    var a = g.agg, n = a.steps.length;
+    var mean = new Array(n), band = [];
+    for (var j = 0; j < n; j++) {
+      mean[j] = [a.x[j], yOrGap(a.mean[j], log)];
+      if (j === 0) continue;
+      var lo0 = a.mean[j - 1] - a.std[j - 1], hi0 = a.mean[j - 1] + a.std[j - 1];
+      var lo1 = a.mean[j] - a.std[j], hi1 = a.mean[j] + a.std[j];
+      if (log && !(lo0 > 0 && lo1 > 0)) continue;
+      band.push([a.x[j - 1], a.x[j], lo0, hi0, lo1, hi1]);
+    }
+    return [
+      {
+        id: 'group:' + gi, type: 'line', name: g.label, data: mean,
+        showSymbol: false, symbolSize: 4, connectNulls: false, z: 3, color: g.color,
+        lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
+        emphasis: { focus: 'none', lineStyle: { width: 2.5 } }, animation: false
+      },
+      {
+        id: 'band:' + gi, type: 'custom', name: g.label, data: band,
+        renderItem: bandRenderer(g.color),
+        encode: { x: [0, 1], y: [2, 3, 4, 5] },
+        dimensions: ['x0', 'x1', 'lo0', 'hi0', 'lo1', 'hi1'],
+        color: g.color, itemStyle: { color: g.color, opacity: 0.18 },
+        silent: true, z: 1, tooltip: { show: false }, legendHoverLink: false,
+        emphasis: { disabled: true }, animation: false
+      }
+    ];
+  }
+
   // buildDynamic returns the parts of a chart's option that depend on the
   // controls: axes, series, legend, empty-message graphic.
   function buildDynamic(rec) {
@@ -433,8 +555,19 @@
     var w = state.smoothing;
     var series = [], legendNames = [];
     var drawn = [];
+    var groups = [], byKey = {};
     m.runs.forEach(function (r, i) {
       if (runsRE.re && !runsRE.re.test(r.name)) return;
+      var key = groupKey(r.name);
+      if (key !== null) {
+        var g = byKey[key];
+        if (!g) {
+          g = byKey[key] = { key: key, members: [], color: colorOf(r.name) };
+          groups.push(g);
+        }
+        g.members.push(r);
+        return;
+      }
       var color = colorOf(r.name);
       var n = r.steps.length;
       var xs = new Array(n);
@@ -524,6 +657,14 @@
         });
       }
     });
+    groups.forEach(function (g, gi) {
+      var n = g.members.length;
+      g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
+      g.agg = aggregate(g.members, mode, w);
+      groupSeries(g, gi, log).forEach(function (s) { series.push(s); });
+      legendNames.push(g.label);
+    });
+    rec.groups = groups;
     var baseX = first(rec.model.base.xAxis) || {};
     var baseY = first(rec.model.base.yAxis) || {};
     var xAxis = Object.assign({}, baseX, {
@@ -560,7 +701,7 @@
       graphic: {
         elements: [{
           id: 'empty', type: 'text', left: 'center', top: 'middle', silent: true,
-          invisible: drawn.length > 0,
+          invisible: drawn.length + groups.length > 0,
           style: { text: 'No run matches the filter', fill: '#555', fontSize: 13 }
         }]
       }
@@ -581,6 +722,22 @@
       var w = state.smoothing;
       params.forEach(function (p) {
         var id = String(p.seriesId || '');
+        if (id.indexOf('group:') === 0) {
+          var g = rec.groups && rec.groups[parseInt(id.slice(6), 10)];
+          var k = p.dataIndex;
+          if (!g || !(k >= 0 && k < g.agg.steps.length)) return;
+          if (header === null) header = p.axisValue != null ? p.axisValue : g.agg.x[k];
+          // The mean under the smoothed (or only) value, the deviation and
+          // how many runs had a value under the raw one, or beside it.
+          var mean = escapeHTML(fmtNum(g.agg.mean[k]));
+          var dev = '\u00b1 ' + escapeHTML(fmtNum(g.agg.std[k])) + ' (' + g.agg.n[k] + ')';
+          var gc = '<td class="tt-run"><span class="tt-dot" style="background:' + g.color + '"></span>' +
+            escapeHTML(g.label) + '</td>' + (w > 0
+            ? '<td class="tt-num">' + mean + '</td><td class="tt-num tt-raw">' + dev + '</td>'
+            : '<td class="tt-num">' + mean + ' ' + dev + '</td>');
+          rows.push('<tr>' + gc + '<td class="tt-num tt-step">' + escapeHTML(fmtStep(g.agg.steps[k])) + '</td></tr>');
+          return;
+        }
         if (id.indexOf('run:') !== 0) return;
         var i = parseInt(id.slice(4), 10);
         var r = rec.model && rec.model.runs[i];
@@ -979,14 +1136,18 @@
       if (ru && ru.value !== state.runs) ru.value = state.runs;
       var tg = field(form, 'tags');
       if (tg && tg.value !== state.tags) tg.value = state.tags;
+      var gr = field(form, 'group');
+      if (gr && gr.value !== state.group) gr.value = state.group;
       setInvalid(ru, runsRE.valid);
       setInvalid(tg, tagsRE.valid);
+      setInvalid(gr, groupRE.valid);
     });
   }
 
   function compileFilters() {
     runsRE = compileRegExp(state.runs);
     tagsRE = compileRegExp(state.tags);
+    groupRE = compileRegExp(state.group);
   }
 
   // applyState re-filters and re-draws after the state changed.
@@ -1041,6 +1202,7 @@
         break;
       case 'runs':
       case 'tags':
+      case 'group':
         if (e.type !== 'input') return;
         state[t.name] = t.value;
         var c = compileRegExp(t.value);
