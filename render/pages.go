@@ -147,12 +147,12 @@ func (r *Report) templates() (*template.Template, error) {
 }
 
 // writePage writes one page of the site.
-func (r *Report) writePage(w io.Writer, p page, single bool) error {
+func (r *Report) writePage(w io.Writer, p page) error {
 	t, err := r.templates()
 	if err != nil {
 		return err
 	}
-	html, err := r.main(t, p, single)
+	html, err := r.main(t, p, false)
 	if err != nil {
 		return err
 	}

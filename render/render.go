@@ -25,6 +25,11 @@ type Options struct {
 	// MaxPoints is the drawing budget of one series on a chart; every
 	// point stays in the data files. Zero means DefaultMaxPoints.
 	MaxPoints int
+	// MaxPagePoints bounds the points the scalars page draws in all: when
+	// every series drawing MaxPoints would pass it, each draws fewer (see
+	// drawBudget). Zero means DefaultMaxPagePoints; negative means no
+	// bound.
+	MaxPagePoints int
 	// MaxDataPoints caps the points of one series in the data files;
 	// beyond it the series is downsampled, keeping extremes. Zero means
 	// DefaultMaxDataPoints; negative means no cap.
@@ -42,6 +47,7 @@ type Options struct {
 // Defaults of Options.
 const (
 	DefaultMaxPoints      = 2000
+	DefaultMaxPagePoints  = 400_000
 	DefaultMaxDataPoints  = 100_000
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
@@ -53,6 +59,9 @@ const (
 type Report struct {
 	rep    *collect.Report
 	opt    Options
+	// drawCap is how many points a scalar series draws at most, which is
+	// below opt.MaxPoints when the page budget asks for it.
+	drawCap int
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each page's main template, built once
 	views  map[*collect.Scalar]*seriesView
@@ -86,6 +95,9 @@ func New(rep *collect.Report, opt Options) *Report {
 	if opt.MaxPoints == 0 {
 		opt.MaxPoints = DefaultMaxPoints
 	}
+	if opt.MaxPagePoints == 0 {
+		opt.MaxPagePoints = DefaultMaxPagePoints
+	}
 	if opt.MaxDataPoints == 0 {
 		opt.MaxDataPoints = DefaultMaxDataPoints
 	}
@@ -115,16 +127,55 @@ func New(rep *collect.Report, opt Options) *Report {
 			all = append(all, sv)
 		}
 	}
+	lengths := make([]int, len(all))
+	for i, sv := range all {
+		lengths[i] = len(sv.scalar.Points)
+	}
+	r.drawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
 	// Statistics and downsampling pass over every point of every series:
 	// for big logs, most of the work of New, and spread over the cores.
 	parallel(len(all), func(i int) {
 		sv := all[i]
 		sv.stats = sv.scalar.Stats()
 		sv.data, _ = downsample.Points(sv.scalar.Points, max(opt.MaxDataPoints, 0))
-		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, opt.MaxPoints)
+		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, r.drawCap)
 	})
 	slices.SortFunc(r.tags, func(a, b *tagView) int { return cmp.Compare(a.tag, b.tag) })
 	return r
+}
+
+// minPagePoints is the fewest points a series draws however many series
+// share the page: below it a line says little about its series.
+const minPagePoints = 200
+
+// drawBudget returns how many points each series, of the given lengths,
+// may draw: perSeries, unless drawing that many (or all of a shorter
+// series) would put more than perPage points on the page; then the
+// largest cap that fits, so that short series keep every point and long
+// ones share the rest equally, though never below minPagePoints. A
+// negative perPage means no page bound.
+func drawBudget(lengths []int, perSeries, perPage int) int {
+	drawn := func(limit int) int {
+		n := 0
+		for _, l := range lengths {
+			n += min(l, limit)
+		}
+		return n
+	}
+	if perPage < 0 || perSeries <= minPagePoints || drawn(perSeries) <= perPage {
+		return perSeries
+	}
+	// drawn grows with the cap: find the largest that fits.
+	lo, hi := minPagePoints, perSeries // drawn(lo) may not fit: the floor wins
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if drawn(mid) <= perPage {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // tagGroup is the text before a tag's first "/", as TensorBoard groups
@@ -198,7 +249,7 @@ func (r *Report) eachFile(emit func(file) error) error {
 		var out []builtPage
 		for _, p := range r.pages() {
 			var b bytes.Buffer
-			err := r.writePage(&b, p, false)
+			err := r.writePage(&b, p)
 			out = append(out, builtPage{p.file(), b.Bytes(), err})
 		}
 		built <- out

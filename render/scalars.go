@@ -14,6 +14,9 @@ import (
 type scalarsPage struct {
 	Groups []scalarGroup
 	Runs   int
+	// PerSeries and PageBudget are set when the page budget lowered how
+	// many points a series draws, to say so.
+	PerSeries, PageBudget string
 }
 
 type scalarGroup struct {
@@ -29,6 +32,9 @@ type scalarChart struct {
 
 func (r *Report) scalarsPage() (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
+	if r.drawCap < r.opt.MaxPoints {
+		p.PerSeries, p.PageBudget = fmtCount(r.drawCap), fmtCount(r.opt.MaxPagePoints)
+	}
 	for i, tv := range r.tags {
 		if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != tv.group {
 			p.Groups = append(p.Groups, scalarGroup{Name: tv.group})

@@ -49,6 +49,7 @@ type config struct {
 	title         string
 	maxPoints     int
 	maxDataPoints int
+	maxPagePoints int
 	singleFile    string
 	markdown      string
 	keepAll       bool
@@ -67,6 +68,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
 	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
+	fs.IntVar(&c.maxPagePoints, "max-page-points", render.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
@@ -109,6 +111,12 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 		c.maxDataPoints = -1 // render's "no cap"
 	case c.maxDataPoints < 0:
 		return nil, nil, errors.New("-max-data-points must be 0 (no cap) or more")
+	}
+	switch {
+	case c.maxPagePoints == 0:
+		c.maxPagePoints = -1 // render's "no bound"
+	case c.maxPagePoints < 0:
+		return nil, nil, errors.New("-max-page-points must be 0 (no bound) or more")
 	}
 	return &c, logdirs, nil
 }
@@ -204,8 +212,8 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		// 790 MB instead of 960 MB, for no more CPU).
 		debug.SetGCPercent(25)
 	}
-	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxDataPoints: c.maxDataPoints,
-		MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps})
+	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
+		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps})
 	if err := r.WriteSite(c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}

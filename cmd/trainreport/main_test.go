@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -192,15 +194,15 @@ func TestTwoBuildsAreIdentical(t *testing.T) {
 	}
 }
 
-// TestStepBudgetFlags: --max-media-steps and --max-histogram-steps reach
-// the pages, which say what they hold.
+// TestStepBudgetFlags: --max-media-steps, --max-histogram-steps and
+// --max-page-points reach the pages, which say what they hold.
 func TestStepBudgetFlags(t *testing.T) {
 	logs := filepath.Join(t.TempDir(), "logs")
 	if err := demolog.Write(logs); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7"); code != 0 {
+	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7", "--max-page-points", "3000"); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
 	for page, want := range map[string]string{
@@ -217,5 +219,25 @@ func TestStepBudgetFlags(t *testing.T) {
 	}
 	if code, _ := runCLI(t, logs, "-o", out, "--max-media-steps", "0"); code != 2 {
 		t.Errorf("--max-media-steps 0: exit %d, want 2", code)
+	}
+	// The scalars page says it drew fewer points per series, and its
+	// charts' labels add up to at most the page budget.
+	b, err := os.ReadFile(filepath.Join(out, "scalars.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`each draws at most \d+ points, to keep it under 3,000 drawn points`).Match(b) {
+		t.Error("scalars.html does not say its page budget lowered the points per series")
+	}
+	drawn := 0
+	for _, m := range regexp.MustCompile(`<span class="points">([0-9,]+)`).FindAllSubmatch(b, -1) {
+		n, _ := strconv.Atoi(strings.ReplaceAll(string(m[1]), ",", ""))
+		drawn += n
+	}
+	if drawn == 0 || drawn > 3000 {
+		t.Errorf("scalars.html draws %d points in all, want 1 to 3,000", drawn)
+	}
+	if code, _ := runCLI(t, logs, "-o", out, "--max-page-points", "-1"); code != 2 {
+		t.Errorf("--max-page-points -1: exit %d, want 2", code)
 	}
 }
