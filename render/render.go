@@ -57,14 +57,14 @@ const (
 // drawing and storage, file names chosen. Build it once with New and write
 // any of the outputs from it, one at a time.
 type Report struct {
-	rep    *collect.Report
-	opt    Options
+	rep *collect.Report
+	opt Options
 	// drawCap is how many points a scalar series draws at most, which is
 	// below opt.MaxPoints when the page budget asks for it.
 	drawCap int
-	tags   []*tagView      // scalar tags, sorted
-	bodies map[bodyKey]any // data of each page's main template, built once
-	views  map[*collect.Scalar]*seriesView
+	tags    []*tagView      // scalar tags, sorted
+	bodies  map[bodyKey]any // data of each page's main template, built once
+	views   map[*collect.Scalar]*seriesView
 	// tensors are the numeric tensor series with their statistics, read
 	// once on first use (tensors.go), by whichever of the pages and the
 	// data files, built concurrently, needs them first.
