@@ -164,6 +164,10 @@ type PRCurveEntry struct {
 	Thresholds        []float64
 	TP, FP, TN, FN    []float64
 	Precision, Recall []float64
+	// Float32 is set when the curve was stored at single precision or
+	// below (as TensorBoard's writers store it), so writers can print the
+	// shortest form that reads back exact.
+	Float32 bool
 }
 
 // Tensor is the series of one numeric tensor tag of a run that no other

@@ -8,6 +8,7 @@ import (
 	_ "image/gif" // formats whose dimensions DecodeConfig reads
 	_ "image/jpeg"
 	_ "image/png"
+	"slices"
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -195,7 +196,8 @@ func (rr *runReader) addPRCurve(ev *eventpb.Event, v *eventpb.SummaryValue, ts *
 	n := int(shape[1])
 	row := func(i int) []float64 { return vals[i*n : (i+1)*n] }
 	e := PRCurveEntry{WallTime: ev.WallTime, Step: ev.Step, TP: row(0), FP: row(1), TN: row(2), FN: row(3),
-		Precision: row(4), Recall: row(5), Thresholds: make([]float64, n)}
+		Precision: row(4), Recall: row(5), Thresholds: make([]float64, n),
+		Float32: slices.Contains([]eventpb.DataType{eventpb.DataType_DT_FLOAT, eventpb.DataType_DT_HALF, eventpb.DataType_DT_BFLOAT16}, t.GetDtype())}
 	for i := range e.Thresholds {
 		if n > 1 {
 			e.Thresholds[i] = float64(i) / float64(n-1)

@@ -79,6 +79,10 @@ func (r *Report) pages() []page {
 		ps = append(ps, page{name: "tensors", title: "Tensors", body: func(bool) (any, error) { return r.tensorsPage() },
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}, data: r.tensorsData})
 	}
+	if r.hasPRCurves() {
+		ps = append(ps, page{name: "pr_curves", title: "PR curves", body: func(bool) (any, error) { return r.prCurvesPage() },
+			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}, data: r.prCurvesData})
+	}
 	return ps
 }
 

@@ -180,3 +180,24 @@ func TestGoldenTextTensors(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenPRCurves pins the PR curves data files of the writers'
+// fixtures that hold curves (tensorboardX's and torch's add_pr_curve, TF2's
+// pr_curves summary, each also raw). `go test ./render -update` rewrites
+// them.
+func TestGoldenPRCurves(t *testing.T) {
+	for _, w := range []string{"tensorboardx", "tf2", "torch"} {
+		t.Run(w, func(t *testing.T) {
+			files := filesByName(t, New(collectWriters(t, w), Options{Title: w}))
+			n := checkGolden(t, filepath.Join("testdata", "golden-prcurves", "writers-"+w), files, func(name string) bool {
+				return strings.HasPrefix(name, "data/pr_curves/")
+			})
+			if n == 0 {
+				t.Error("no PR curves data file")
+			}
+			if _, ok := files["pr_curves.html"]; !ok {
+				t.Error("no PR curves page")
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+/*
+ * trainreport PR curves page: per tag and run, precision against recall at
+ * every threshold of one step, chosen with the card's slider. Charts are
+ * drawn when scrolled into view, from the card's inline JSON (see
+ * render/prcurves.go). Scoped to main.page[data-page="pr_curves"].
+ */
+(function () {
+  'use strict';
+  var T = window.trainreport;
+  var util = T.util;
+
+  function option(color) {
+    var axis = function (name) {
+      return {
+        type: 'value', min: 0, max: 1, name: name, nameLocation: 'middle', nameGap: 28,
+        axisLabel: { color: '#555' }, splitLine: { lineStyle: { color: '#eee' } }
+      };
+    };
+    return {
+      animation: false,
+      grid: { left: 48, right: 16, top: 16, bottom: 44 },
+      xAxis: axis('recall'),
+      yAxis: axis('precision'),
+      tooltip: { trigger: 'item', confine: true },
+      series: [{
+        type: 'line', showSymbol: true, symbolSize: 4, color: color,
+        lineStyle: { color: color, width: 1.5 }, itemStyle: { color: color }, data: []
+      }]
+    };
+  }
+
+  // points returns the curve of one step as [recall, precision, i] items,
+  // skipping thresholds whose values are not finite.
+  function points(c) {
+    var out = [];
+    for (var i = 0; i < c.thresholds.length; i++) {
+      var r = util.toNumber(c.recall[i]), p = util.toNumber(c.precision[i]);
+      if (isFinite(r) && isFinite(p)) out.push([r, p, i]);
+    }
+    return out;
+  }
+
+  function tooltip(c) {
+    return function (item) {
+      var i = item.value[2];
+      var row = function (k, v) { return '<tr><td>' + k + '</td><td class="tt-num">' + util.escapeHTML(util.fmtNum(util.toNumber(v))) + '</td></tr>'; };
+      return '<div class="trainreport-tooltip"><table>' + row('threshold', c.thresholds[i]) +
+        row('precision', c.precision[i]) + row('recall', c.recall[i]) + row('TP', c.tp[i]) + row('FP', c.fp[i]) +
+        row('TN', c.tn[i]) + row('FN', c.fn[i]) + '</table></div>';
+    };
+  }
+
+  function setupCard(card) {
+    var data;
+    try { data = JSON.parse(card.querySelector('script.stat-data').textContent); } catch (e) { return null; }
+    var div = card.querySelector('.stat-chart');
+    var slider = card.querySelector('input[data-pr-slider]');
+    var out = card.querySelector('.pr-step output');
+    var color = util.colorOf(card.getAttribute('data-run'));
+    var name = card.querySelector('.run-name');
+    if (name) name.style.borderColor = color;
+    var st = { chart: null };
+    function show() {
+      var i = Number(slider.value);
+      var c = data.curves[i];
+      if (out) out.textContent = data.steps.length ? util.fmtStep(data.steps[i]) : '';
+      if (!st.chart || !c) return;
+      st.chart.setOption({ tooltip: { formatter: tooltip(c) }, series: [{ data: points(c) }] });
+    }
+    st.draw = function () {
+      if (st.chart || !data.curves.length) return;
+      st.chart = echarts.init(div, null, { renderer: 'canvas' });
+      st.chart.setOption(option(color));
+      show();
+    };
+    slider.addEventListener('input', show);
+    show();
+    return st;
+  }
+
+  function setup(main) {
+    if (main.__trainreportPR) {
+      main.__trainreportPR.forEach(function (st) { if (st.chart) st.chart.resize(); });
+      return;
+    }
+    var cards = [];
+    main.querySelectorAll('figure.pr-card').forEach(function (card) {
+      var st = setupCard(card);
+      if (!st) return;
+      st.card = card;
+      cards.push(st);
+    });
+    main.__trainreportPR = cards;
+    if (typeof IntersectionObserver === 'function') {
+      var io = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting && e.target.__trainreportPR) e.target.__trainreportPR.draw();
+        });
+      }, { rootMargin: '300px 0px' });
+      cards.forEach(function (st) { st.card.__trainreportPR = st; io.observe(st.card); });
+    } else {
+      cards.forEach(function (st) { st.draw(); });
+    }
+    window.addEventListener('resize', function () {
+      if (main.hidden) return;
+      cards.forEach(function (st) { if (st.chart) st.chart.resize(); });
+    });
+  }
+
+  T.onPage('pr_curves', setup);
+})();

@@ -1,0 +1,148 @@
+package render
+
+import (
+	"cmp"
+	"html/template"
+	"slices"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/downsample"
+)
+
+// prPageSteps is the PR curves page's step budget per (run, tag): beyond
+// it the steps the slider offers are thinned evenly, the last always kept.
+// The data files hold every step.
+const prPageSteps = 50
+
+// prPage is what templates/pr_curves.html draws: one section per tag, one
+// card per run holding the tag, each with its chart and step slider.
+type prPage struct {
+	Tags   []prTag
+	Budget int
+}
+
+type prTag struct {
+	Tag   string
+	Cards []prCard
+}
+
+type prCard struct {
+	Run   string
+	Label string      // "50 of 1,000 steps"
+	Last  int         // index of the last step, shown first
+	Data  template.JS // the card's curves, for assets/prcurves.js
+}
+
+// prCardJSON is a card's curves: per kept step, the curve at every
+// threshold, in threshold order.
+type prCardJSON struct {
+	Steps  []int64       `json:"steps"`
+	Wall   []jsonFloat   `json:"wall"`
+	Curves []prCurveJSON `json:"curves"`
+}
+
+type prCurveJSON struct {
+	Thresholds []jsonFloat  `json:"thresholds"`
+	Precision  []jsonScalar `json:"precision"`
+	Recall     []jsonScalar `json:"recall"`
+	TP         []jsonScalar `json:"tp"`
+	FP         []jsonScalar `json:"fp"`
+	TN         []jsonScalar `json:"tn"`
+	FN         []jsonScalar `json:"fn"`
+}
+
+// prCurveOf is a curve for JSON, its values in the shortest form that
+// reads back exact at the precision they were stored in.
+func prCurveOf(e collect.PRCurveEntry) prCurveJSON {
+	f := func(v []float64) []jsonScalar {
+		out := make([]jsonScalar, len(v))
+		for i, x := range v {
+			out[i] = jsonScalar{x, e.Float32}
+		}
+		return out
+	}
+	th := make([]jsonFloat, len(e.Thresholds))
+	for i, x := range e.Thresholds {
+		th[i] = jsonFloat(x)
+	}
+	return prCurveJSON{Thresholds: th, Precision: f(e.Precision), Recall: f(e.Recall),
+		TP: f(e.TP), FP: f(e.FP), TN: f(e.TN), FN: f(e.FN)}
+}
+
+// prSeries is one (run, tag) PR curve series with its data file.
+type prSeries struct {
+	run  *collect.Run
+	pr   *collect.PRCurve
+	file string // relative to data/
+}
+
+// prSeries lists every PR curve series, by tag and then in run order.
+func (r *Report) prSeries() []prSeries {
+	var out []prSeries
+	for _, run := range r.rep.Runs {
+		for _, p := range run.PRCurves {
+			out = append(out, prSeries{run, p, "pr_curves/" + slug(run.Name) + "/" + slug(p.Tag) + ".json"})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b prSeries) int { return cmp.Compare(a.pr.Tag, b.pr.Tag) })
+	return out
+}
+
+func (r *Report) hasPRCurves() bool {
+	for _, run := range r.rep.Runs {
+		if len(run.PRCurves) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Report) prCurvesPage() (*prPage, error) {
+	p := &prPage{Budget: prPageSteps}
+	for _, s := range r.prSeries() {
+		if n := len(p.Tags); n == 0 || p.Tags[n-1].Tag != s.pr.Tag {
+			p.Tags = append(p.Tags, prTag{Tag: s.pr.Tag})
+		}
+		es := s.pr.Entries
+		j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCurveJSON{}}
+		for _, i := range downsample.Even(len(es), prPageSteps) {
+			j.Steps = append(j.Steps, es[i].Step)
+			j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
+			j.Curves = append(j.Curves, prCurveOf(es[i]))
+		}
+		data, err := scriptJSON(j)
+		if err != nil {
+			return nil, err
+		}
+		t := &p.Tags[len(p.Tags)-1]
+		t.Cards = append(t.Cards, prCard{Run: s.run.Name, Label: stepsLabel(len(j.Steps), len(es)), Last: len(j.Steps) - 1, Data: data})
+	}
+	return p, nil
+}
+
+// prCurvesData returns the PR curves page's data files: every step of
+// every series, {tag: [{wall_time, step, thresholds, precision, recall,
+// tp, fp, tn, fn}]}, the arrays in threshold order.
+func (r *Report) prCurvesData(emit func(file) error) (*pageData, error) {
+	d := &pageData{category: "pr_curve", index: map[string]map[string]string{}}
+	for _, s := range r.prSeries() {
+		type entry struct {
+			WallTime jsonFloat `json:"wall_time"`
+			Step     int64     `json:"step"`
+			prCurveJSON
+		}
+		entries := make([]any, len(s.pr.Entries))
+		for i, e := range s.pr.Entries {
+			entries[i] = entry{jsonFloat(e.WallTime), e.Step, prCurveOf(e)}
+		}
+		b, err := tagFile(s.pr.Tag, entries)
+		if err != nil {
+			return nil, err
+		}
+		if err := emit(file{"data/" + s.file, b}); err != nil {
+			return nil, err
+		}
+		d.add(s.run.Name, s.pr.Tag, s.file)
+	}
+	return d, nil
+}
