@@ -1,10 +1,11 @@
 package main
 
 // Browser tests of the Runs and Tags filters on the pages drawn per tag and
-// run (histograms, distributions, images, audio, text, tensors), in the
-// site and in the single-file report: typing an expression hides the tags
-// and runs it does not match, a filter that leaves nothing says so, a bad
-// expression is marked and filters nothing, and the URL keeps the filters.
+// run (histograms, distributions, images, audio, text, tensors, PR curves),
+// in the site and in the single-file report: typing an expression hides
+// the tags and runs it does not match, a filter that leaves nothing says
+// so, a bad expression is marked and filters nothing, and the URL keeps
+// the filters.
 
 import (
 	"encoding/json"
@@ -26,7 +27,7 @@ func TestBrowserPageFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := buildReport(t, logs)
-	for _, page := range []string{"histograms", "distributions", "images", "audio", "text", "tensors"} {
+	for _, page := range []string{"histograms", "distributions", "images", "audio", "text", "tensors", "pr_curves"} {
 		t.Run(page, func(t *testing.T) {
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
 			checkPageFilters(t, tb, page)

@@ -17,10 +17,11 @@
 //	                     validation file just repeats steps). One NaN grad_norm.
 //	lr=0.003/train       TF1/PyTorch encoding (simple_value), 5000 steps.
 //	lr=0.003/validation
-//	lr=0.003/eval        text (configuration, sample predictions as a table)
-//	                     and numeric tensors no plugin claims (confusion
-//	                     matrix, a bool mask, attention weights with one NaN
-//	                     and +Inf step): text.go, tensors.go.
+//	lr=0.003/eval        text (configuration, sample predictions as a table),
+//	                     PR curves of two classes, and numeric tensors no
+//	                     plugin claims (confusion matrix, a bool mask,
+//	                     attention weights with one NaN and +Inf step):
+//	                     text.go, prcurves.go, tensors.go.
 //	baseline             simple_value, 20,000 steps with metrics/loss at every
 //	                     step (work for the drawing downsampler), a step-decay
 //	                     learning rate, and one +Inf grad_norm.

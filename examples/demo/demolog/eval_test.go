@@ -44,6 +44,21 @@ func TestEvalRun(t *testing.T) {
 	if want := []string{"eval/confusion_matrix", "eval/correct", "layers/attention"}; !slices.Equal(tensors, want) {
 		t.Errorf("tensor tags %v, want %v", tensors, want)
 	}
+	// PR curves of two classes every 500 steps, counts adding up.
+	for i, x := range run.PRCurves {
+		if want := []string{"eval/pr/cat", "eval/pr/ship"}[i]; x.Tag != want || len(x.Entries) != 11 || x.NumThresholds != prThresholds {
+			t.Errorf("PR curve %d: %s, %d steps, %d thresholds; want %s, 11, %d", i, x.Tag, len(x.Entries), x.NumThresholds, want, prThresholds)
+			continue
+		}
+		for _, e := range x.Entries {
+			if e.TP[0]+e.FN[0]+e.FP[0]+e.TN[0] != 200 || e.Recall[0] != 1 || !e.Float32 {
+				t.Errorf("%s step %d: counts %v %v %v %v, recall %v", x.Tag, e.Step, e.TP[0], e.FP[0], e.TN[0], e.FN[0], e.Recall[0])
+			}
+		}
+	}
+	if len(run.PRCurves) != 2 {
+		t.Errorf("%d PR curve tags, want 2", len(run.PRCurves))
+	}
 	if len(run.Scalars) != 0 || len(run.Meshes) != 0 {
 		t.Errorf("%d scalar and %d mesh tags, want none", len(run.Scalars), len(run.Meshes))
 	}

@@ -23,14 +23,15 @@ var classes = []string{"airplane", "automobile", "bird", "cat", "deer", "dog", "
 // writes them (DT_STRING tensors, plugin "text"): the job's configuration
 // as Markdown at step 0, and every 100 steps a table of sample predictions
 // (a rank-2 string tensor whose first row is the header) and the list of
-// the worst examples (rank 1).
+// the worst examples (rank 1); and every 500 steps the PR curves of two
+// classes (prcurves.go).
 func (g *generator) text() (err error) {
 	f, err := g.create(evalRun, evalStart, 40112, 0, tensorContent)
 	defer func() { err = errors.Join(err, f.close()) }()
 	if err != nil {
 		return err
 	}
-	rng := newRNG(evalRun + "/text")
+	rng, prRNG := newRNG(evalRun+"/text"), newRNG(evalRun+"/pr")
 	f.text(0, evalStart+1, "notes/config", nil, []string{configMarkdown})
 	for step := int64(0); step <= 5000; step += 100 {
 		wall := round6(evalStart + 5 + float64(step)*0.33)
@@ -57,6 +58,12 @@ func (g *generator) text() (err error) {
 			worst = []string{"_every sample right_"}
 		}
 		f.text(step, wall, "eval/mistakes", []int64{int64(len(worst))}, worst)
+		if step%500 == 0 { // and the PR curves of two classes, ships the easier
+			for i, class := range []string{"cat", "ship"} {
+				scores, positive := prScores(prRNG, skill*(0.75+0.25*float64(i)))
+				f.prCurve(step, wall, "eval/pr/"+class, scores, positive)
+			}
+		}
 	}
 	return nil
 }
