@@ -555,14 +555,15 @@
     var w = state.smoothing;
     var series = [], legendNames = [];
     var drawn = [];
-    var groups = [], byKey = {};
+    var groups = [], byKey = new Map(); // keys are run names: no plain object
     m.runs.forEach(function (r, i) {
       if (runsRE.re && !runsRE.re.test(r.name)) return;
       var key = groupKey(r.name);
       if (key !== null) {
-        var g = byKey[key];
+        var g = byKey.get(key);
         if (!g) {
-          g = byKey[key] = { key: key, members: [], color: colorOf(r.name) };
+          g = { key: key, members: [], color: colorOf(r.name) };
+          byKey.set(key, g);
           groups.push(g);
         }
         g.members.push(r);
@@ -1255,7 +1256,9 @@
   function exportJSON(rec) {
     var m = parseModel(rec);
     if (!m) return '';
-    var byRun = {};
+    // Without a prototype, a run or tag called "__proto__" is a key like
+    // any other.
+    var byRun = Object.create(null);
     m.runs.forEach(function (r) {
       var pts = new Array(r.steps.length);
       for (var j = 0; j < r.steps.length; j++) {
@@ -1264,7 +1267,7 @@
       }
       byRun[r.name] = pts;
     });
-    var out = {};
+    var out = Object.create(null);
     out[m.tag] = byRun;
     return JSON.stringify(out);
   }

@@ -26,7 +26,8 @@ import (
 // seedRuns are the runs of the test and, per run, its steps and value at
 // each: three seeds of "ppo" logged at every step, a fourth every third
 // step from step 3 (its values in between are taken linearly), one seed
-// of "dqn" with a NaN, and a run the pattern does not match.
+// of "dqn" with a NaN, a run the pattern does not match, and groups named
+// like the properties every JavaScript object has.
 var seedRuns = map[string]func() ([]int64, []float64){
 	"ppo/seed=1": func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 1) },
 	"ppo/seed=2": func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 2) },
@@ -37,7 +38,9 @@ var seedRuns = map[string]func() ([]int64, []float64){
 		v[7] = math.NaN()
 		return seedSteps(0, 30, 1), v
 	},
-	"baseline": func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 6) },
+	"baseline":           func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 6) },
+	"__proto__/seed=1":   func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 7) },
+	"constructor/seed=1": func() ([]int64, []float64) { return seedSteps(0, 30, 1), seedValues(0, 30, 1, 8) },
 }
 
 func seedSteps(from, to, every int64) []int64 {
@@ -186,13 +189,14 @@ func TestBrowserRunGroups(t *testing.T) {
 				}
 			}
 			slices.Sort(names)
-			want := []string{"baseline", "dqn · mean ± std of 1 run", "ppo · mean ± std of 4 runs"}
+			want := []string{"__proto__ · mean ± std of 1 run", "baseline", "constructor · mean ± std of 1 run",
+				"dqn · mean ± std of 1 run", "ppo · mean ± std of 4 runs"}
 			if !slices.Equal(names, want) {
 				t.Fatalf("series names %q, want %q", names, want)
 			}
 			// Groups are numbered in the order of their first run in the
-			// chart (runs sorted by name): dqn, then ppo.
-			for gi, runs := range [][]string{{"dqn/seed=1"}, {"ppo/seed=1", "ppo/seed=2", "ppo/seed=3", "ppo/seed=4"}} {
+			// chart (runs sorted by name).
+			for gi, runs := range [][]string{{"__proto__/seed=1"}, {"constructor/seed=1"}, {"dqn/seed=1"}, {"ppo/seed=1", "ppo/seed=2", "ppo/seed=3", "ppo/seed=4"}} {
 				steps, mean, std, _ := groupStats(runs)
 				m, band := byID(got, fmt.Sprint("group:", gi)), byID(got, fmt.Sprint("band:", gi))
 				if len(m.Data) != len(steps) || len(band.Data) != len(steps)-1 {
@@ -217,7 +221,7 @@ func TestBrowserRunGroups(t *testing.T) {
 			// runs had a value there.
 			tip := eval[string](tb, `(() => {
 				const inst = echarts.getInstanceByDom(document.querySelector("figure.chart-card div.chart"));
-				const i = inst.getOption().series.findIndex(s => s.id === "group:1");
+				const i = inst.getOption().series.findIndex(s => s.id === "group:3");
 				inst.dispatchAction({type: "showTip", seriesIndex: i, dataIndex: 10});
 				const el = document.querySelector(".trainreport-tooltip");
 				return el ? el.textContent : "";
@@ -226,7 +230,7 @@ func TestBrowserRunGroups(t *testing.T) {
 				t.Errorf("tooltip at step 10: %q", tip)
 			}
 			// The run the pattern does not match is drawn as itself.
-			if b := byID(got, "run:0"); b.Name != "baseline" || len(b.Data) != 30 {
+			if b := byID(got, "run:1"); b.Name != "baseline" || len(b.Data) != 30 {
 				t.Errorf("baseline drawn as %q with %d points", b.Name, len(b.Data))
 			}
 
@@ -238,8 +242,8 @@ func TestBrowserRunGroups(t *testing.T) {
 				return true;
 			})()`)
 			waitFor(tb, `location.hash.includes("smoothing=0.8")`, stepTimeout, "smoothing in the URL")
-			sm := byID(read(tb), "group:1")
-			ppo := byID(got, "group:1")
+			sm := byID(read(tb), "group:3")
+			ppo := byID(got, "group:3")
 			if sm.Data[len(sm.Data)-1][1] == ppo.Data[len(ppo.Data)-1][1] {
 				t.Error("smoothing did not change the group's mean")
 			}
