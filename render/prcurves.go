@@ -14,6 +14,10 @@ import (
 // The data files hold every step.
 const prPageSteps = 50
 
+// prPageValues bounds the numbers the page inlines in all (7 per threshold
+// per step): beyond it every card offers fewer steps, at least one.
+const prPageValues = 3_000_000
+
 // prPage is what templates/pr_curves.html draws: one section per tag, one
 // card per run holding the tag, each with its chart and step slider.
 type prPage struct {
@@ -98,14 +102,16 @@ func (r *Report) hasPRCurves() bool {
 }
 
 func (r *Report) prCurvesPage() (*prPage, error) {
-	p := &prPage{Budget: prPageSteps}
-	for _, s := range r.prSeries() {
+	series := r.prSeries()
+	steps := prStepBudget(series, prPageSteps, prPageValues)
+	p := &prPage{Budget: steps}
+	for _, s := range series {
 		if n := len(p.Tags); n == 0 || p.Tags[n-1].Tag != s.pr.Tag {
 			p.Tags = append(p.Tags, prTag{Tag: s.pr.Tag})
 		}
 		es := s.pr.Entries
 		j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCurveJSON{}}
-		for _, i := range downsample.Even(len(es), prPageSteps) {
+		for _, i := range downsample.Even(len(es), steps) {
 			j.Steps = append(j.Steps, es[i].Step)
 			j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
 			j.Curves = append(j.Curves, prCurveOf(es[i]))
@@ -118,6 +124,28 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 		t.Cards = append(t.Cards, prCard{Run: s.run.Name, Label: stepsLabel(len(j.Steps), len(es)), Last: len(j.Steps) - 1, Data: data})
 	}
 	return p, nil
+}
+
+// prStepBudget is how many steps each card offers: perCard, or fewer, the
+// same for every card, when the page would inline more than perPage
+// numbers.
+func prStepBudget(series []prSeries, perCard, perPage int) int {
+	values := func(steps int) (n int) {
+		for _, s := range series {
+			k := min(len(s.pr.Entries), steps)
+			for _, e := range s.pr.Entries[len(s.pr.Entries)-k:] { // thresholds rarely change
+				n += 7 * len(e.Thresholds)
+			}
+		}
+		return n
+	}
+	for perCard > 1 && values(perCard) > perPage {
+		perCard = max(1, perCard*perPage/values(perCard))
+		if perCard > 1 && values(perCard) > perPage {
+			perCard--
+		}
+	}
+	return perCard
 }
 
 // prCurvesData returns the PR curves page's data files: every step of
