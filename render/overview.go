@@ -32,7 +32,7 @@ type contentsRow struct {
 var pageKinds = map[string]collect.Kind{
 	"scalars": collect.KindScalar, "histograms": collect.KindHistogram, "distributions": collect.KindHistogram,
 	"images": collect.KindImage, "audio": collect.KindAudio, "text": collect.KindText, "tensors": collect.KindTensor,
-	"pr_curves": collect.KindPRCurve,
+	"pr_curves": collect.KindPRCurve, "hparams": collect.KindHParams,
 }
 
 // pageTags counts, for a category page, the distinct tags it shows and the

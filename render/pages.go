@@ -79,6 +79,10 @@ func (r *Report) pages() []page {
 		ps = append(ps, page{name: "tensors", title: "Tensors", body: func(bool) (any, error) { return r.tensorsPage() },
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}, data: r.tensorsData})
 	}
+	if r.hasHParams() {
+		ps = append(ps, page{name: "hparams", title: "HParams", body: func(bool) (any, error) { return r.hparamsPage() },
+			scripts: []string{"hparams.js"}, data: r.hparamsData})
+	}
 	if r.hasPRCurves() {
 		ps = append(ps, page{name: "pr_curves", title: "PR curves", body: func(bool) (any, error) { return r.prCurvesPage() },
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}, data: r.prCurvesData})

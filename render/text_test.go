@@ -201,3 +201,27 @@ func TestGoldenPRCurves(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenHParams pins data/hparams.json for the corpus's TF2 hparams
+// API experiment, Lightning's hparams.yaml and the writers' fixtures that
+// hold sessions. `go test ./render -update` rewrites them.
+func TestGoldenHParams(t *testing.T) {
+	inputs := map[string]func(t *testing.T) *collect.Report{}
+	for _, c := range []string{"tf2-hparams-api-experiment", "lightning-hparams-only"} {
+		inputs[c] = func(t *testing.T) *collect.Report { return collectDir(t, c, filepath.Join(corpus(t), c)) }
+	}
+	for _, w := range []string{"tensorboardx", "torch"} {
+		inputs["writers-"+w] = func(t *testing.T) *collect.Report { return collectWriters(t, w) }
+	}
+	for name, collectIt := range inputs {
+		t.Run(name, func(t *testing.T) {
+			files := filesByName(t, New(collectIt(t), Options{Title: name}))
+			n := checkGolden(t, filepath.Join("testdata", "golden-hparams", name), files, func(name string) bool {
+				return name == "data/hparams.json"
+			})
+			if n == 0 {
+				t.Error("no hparams data file")
+			}
+		})
+	}
+}
