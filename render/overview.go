@@ -26,13 +26,14 @@ type overviewPage struct {
 type contentsRow struct {
 	Title, Href string
 	Tags, Runs  int
+	Unit        string // what Tags counts: "tag" or "session"
 }
 
 // pageKinds is the kind of tag each category page shows.
 var pageKinds = map[string]collect.Kind{
 	"scalars": collect.KindScalar, "histograms": collect.KindHistogram, "distributions": collect.KindHistogram,
 	"images": collect.KindImage, "audio": collect.KindAudio, "text": collect.KindText, "tensors": collect.KindTensor,
-	"pr_curves": collect.KindPRCurve, "hparams": collect.KindHParams,
+	"pr_curves": collect.KindPRCurve,
 }
 
 // pageTags counts, for a category page, the distinct tags it shows and the
@@ -90,8 +91,12 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		if single {
 			href = "#page=" + pg.name
 		}
-		tags, runs := r.pageTags(pg.name)
-		p.Contents = append(p.Contents, contentsRow{Title: pg.title, Href: href, Tags: tags, Runs: runs})
+		row := contentsRow{Title: pg.title, Href: href, Unit: "tag"}
+		row.Tags, row.Runs = r.pageTags(pg.name)
+		if pg.name == "hparams" { // counted in sessions: its tags are the plugin's own
+			row.Tags, row.Runs, row.Unit = r.sessionCount()
+		}
+		p.Contents = append(p.Contents, row)
 	}
 	points := 0
 	for _, w := range r.rep.Warnings {
@@ -193,4 +198,15 @@ func sparkline(sv *seriesView) template.HTML {
 	}
 	b.WriteString(`"/></svg>`)
 	return template.HTML(b.String())
+}
+
+// sessionCount counts the hparams sessions and the runs holding them.
+func (r *Report) sessionCount() (sessions, runs int, unit string) {
+	for _, run := range r.rep.Runs {
+		if run.HParams != nil && len(run.HParams.Sessions) > 0 {
+			sessions += len(run.HParams.Sessions)
+			runs++
+		}
+	}
+	return sessions, runs, "session"
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -221,6 +222,10 @@ func TestGoldenHParams(t *testing.T) {
 			})
 			if n == 0 {
 				t.Error("no hparams data file")
+			}
+			// The overview counts the page in sessions, not plugin tags.
+			if !regexp.MustCompile(`HParams</a> <span class="muted">\d+ sessions? in \d+ runs?</span>`).Match(files["index.html"]) {
+				t.Error("the overview does not count the HParams page's sessions")
 			}
 		})
 	}
