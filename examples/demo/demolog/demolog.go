@@ -397,6 +397,8 @@ func (g *generator) segment(j *job, s segment, rng *rand.Rand, wall *float64) (e
 	}
 	if s.resumed {
 		train.sessionStart(s.from, *wall+1.5, fmt.Sprintf("checkpoints/%s/ckpt-%d", j.prefix, s.from))
+	} else {
+		train.hparamsStart(j, round6(*wall+1))
 	}
 	var val *eventFile // created at the first validation, as Keras does
 	defer func() { err = errors.Join(err, val.close()) }()
@@ -437,6 +439,9 @@ func (g *generator) segment(j *job, s segment, rng *rand.Rand, wall *float64) (e
 			val.scalar(step, t, "metrics/loss", loss)
 			val.scalar(step, t, "metrics/accuracy", acc)
 		}
+	}
+	if s.to == j.steps {
+		train.hparamsEnd(round6(*wall + 2))
 	}
 	return nil
 }

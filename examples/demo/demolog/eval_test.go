@@ -2,6 +2,7 @@ package demolog
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -92,5 +93,36 @@ func TestEvalRun(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHParams reads the sweep's sessions back with package collect: one per
+// job, in its train run, with its learning rate, ended well, and every
+// scalar of the run a metric (no experiment is declared).
+func TestHParams(t *testing.T) {
+	dir := generateInto(t)
+	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lrs := map[string]float64{}
+	for _, r := range rep.Runs {
+		if r.HParams == nil {
+			continue
+		}
+		if len(r.HParams.Sessions) != 1 {
+			t.Fatalf("run %s: %d sessions, want 1", r.Path, len(r.HParams.Sessions))
+		}
+		s := r.HParams.Sessions[0]
+		lrs[r.Path] = s.Start.HParams["learning_rate"].Number
+		if s.End == nil || s.End.Status != "success" {
+			t.Errorf("run %s: session end %+v, want success", r.Path, s.End)
+		}
+		if m, ok := s.Metrics["metrics/accuracy"]; !ok || m.Step != 5000 || !(m.Value > 0.5) {
+			t.Errorf("run %s: metric metrics/accuracy %+v, want the last step's", r.Path, m)
+		}
+	}
+	if want := map[string]float64{"lr=0.01/train": 0.01, "lr=0.003/train": 0.003}; !maps.Equal(lrs, want) {
+		t.Errorf("sessions' learning rates %v, want %v", lrs, want)
 	}
 }
