@@ -15,6 +15,8 @@
 //	                     pair of files rewrites steps 2000..5000 (the train file
 //	                     announces it with a SessionLog START at step 2000; the
 //	                     validation file just repeats steps). One NaN grad_norm.
+//	                     Each job's train run records its hparams session
+//	                     (hparams.go).
 //	lr=0.003/train       TF1/PyTorch encoding (simple_value), 5000 steps.
 //	lr=0.003/validation
 //	lr=0.003/eval        text (configuration, sample predictions as a table),
