@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
@@ -205,7 +204,7 @@ func round(x, scale float64) float64 { return math.Round(x*scale) / scale }
 
 // hasAudio tells whether any run holds audio.
 func (r *Report) hasAudio() bool {
-	return slices.ContainsFunc(r.rep.Runs, func(run *collect.Run) bool { return len(run.Audio) > 0 })
+	return r.anyRun(func(run *collect.Run) bool { return len(run.Audio) > 0 })
 }
 
 func (r *Report) audioPageDef() page {

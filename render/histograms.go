@@ -268,10 +268,5 @@ func appendHistogram(b []byte, e collect.HistogramEntry) []byte {
 
 // hasHistograms reports whether any run holds a histogram tag.
 func (r *Report) hasHistograms() bool {
-	for _, run := range r.rep.Runs {
-		if len(run.Histograms) > 0 {
-			return true
-		}
-	}
-	return false
+	return r.anyRun(func(run *collect.Run) bool { return len(run.Histograms) > 0 })
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"html/template"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -78,58 +79,56 @@ type hparamSession struct {
 	s   *collect.Session
 }
 
-func (r *Report) hasHParams() bool { return len(r.hparamSessions()) > 0 }
+func (r *Report) hasHParams() bool { return r.anyRun(hasSessions) }
+
+func hasSessions(run *collect.Run) bool { return run.HParams != nil && len(run.HParams.Sessions) > 0 }
 
 // hparamColumns returns the hyperparameter and metric names of the
 // sessions: those the experiments declare, in their order, then the
 // others sorted.
 func (r *Report) hparamColumns(sessions []hparamSession) (hps, metrics []string) {
-	seenH, seenM := map[string]bool{}, map[string]bool{}
-	addH := func(n string) {
-		if !seenH[n] {
-			seenH[n] = true
-			hps = append(hps, n)
-		}
-	}
-	addM := func(n string) {
-		if !seenM[n] {
-			seenM[n] = true
-			metrics = append(metrics, n)
-		}
-	}
+	var h, m columns
 	for _, run := range r.rep.Runs {
 		if run.HParams == nil || run.HParams.Experiment == nil {
 			continue
 		}
-		for _, h := range run.HParams.Experiment.HParams {
-			addH(h.Name)
+		for _, x := range run.HParams.Experiment.HParams {
+			h.add(x.Name)
 		}
-		for _, m := range run.HParams.Experiment.Metrics {
-			addM(m.Key())
+		for _, x := range run.HParams.Experiment.Metrics {
+			m.add(x.Key())
 		}
 	}
 	var moreH, moreM []string
 	for _, hs := range sessions {
-		for n := range hs.s.Start.HParams {
-			if !seenH[n] {
-				moreH = append(moreH, n)
-			}
-		}
-		for n := range hs.s.Metrics {
-			if !seenM[n] {
-				moreM = append(moreM, n)
-			}
-		}
+		moreH = slices.AppendSeq(moreH, maps.Keys(hs.s.Start.HParams))
+		moreM = slices.AppendSeq(moreM, maps.Keys(hs.s.Metrics))
 	}
 	slices.Sort(moreH)
 	slices.Sort(moreM)
-	for _, n := range slices.Compact(moreH) {
-		addH(n)
+	for _, n := range moreH {
+		h.add(n)
 	}
-	for _, n := range slices.Compact(moreM) {
-		addM(n)
+	for _, n := range moreM {
+		m.add(n)
 	}
-	return hps, metrics
+	return h.names, m.names
+}
+
+// columns is a list of column names without repeats, in the order added.
+type columns struct {
+	names []string
+	seen  map[string]bool
+}
+
+func (c *columns) add(name string) {
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	if !c.seen[name] {
+		c.seen[name] = true
+		c.names = append(c.names, name)
+	}
 }
 
 // hparamsModel builds the page's data once for the table, the chart and
@@ -183,7 +182,7 @@ func (r *Report) hparamsModel() (hparamsJSON, []hparamSession) {
 			switch {
 			case !ok || v.Kind == collect.NullValue:
 			case v.Kind == collect.NumberValue:
-				s.HParams[i] = jsonFloat(v.Number)
+				s.HParams[i] = jsonScalar{v.Number, false}
 			default:
 				s.HParams[i] = v.String()
 			}
@@ -214,22 +213,16 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 		switch x := v.(type) {
 		case nil:
 			return hparamsCell{}
-		case jsonFloat, jsonScalar:
-			f, bits := 0.0, 64
-			switch x := x.(type) {
-			case jsonFloat:
-				f = float64(x)
-			case jsonScalar:
-				f = x.v
-				if x.f32 {
-					bits = 32
-				}
+		case jsonScalar:
+			bits := 64
+			if x.f32 {
+				bits = 32
 			}
 			sort := "" // NaN sorts last, with the empty cells
-			if !math.IsNaN(f) {
-				sort = strconv.FormatFloat(f, 'g', -1, bits)
+			if !math.IsNaN(x.v) {
+				sort = strconv.FormatFloat(x.v, 'g', -1, bits)
 			}
-			return hparamsCell{Text: fmtValue(f), Sort: sort, Num: true}
+			return hparamsCell{Text: fmtValue(x.v), Sort: sort, Num: true}
 		case string:
 			return hparamsCell{Text: x, Sort: x}
 		}

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/trainreport/trainreport/collect"
 )
@@ -109,7 +108,7 @@ type keptImage struct {
 
 // hasImages tells whether any run holds images.
 func (r *Report) hasImages() bool {
-	return slices.ContainsFunc(r.rep.Runs, func(run *collect.Run) bool { return len(run.Images) > 0 })
+	return r.anyRun(func(run *collect.Run) bool { return len(run.Images) > 0 })
 }
 
 func (r *Report) imagesPageDef() page {

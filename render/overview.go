@@ -94,7 +94,13 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		row := contentsRow{Title: pg.title, Href: href, Unit: "tag"}
 		row.Tags, row.Runs = r.pageTags(pg.name)
 		if pg.name == "hparams" { // counted in sessions: its tags are the plugin's own
-			row.Tags, row.Runs, row.Unit = r.sessionCount()
+			row.Tags, row.Runs, row.Unit = 0, 0, "session"
+			for _, run := range r.rep.Runs {
+				if hasSessions(run) {
+					row.Tags += len(run.HParams.Sessions)
+					row.Runs++
+				}
+			}
 		}
 		p.Contents = append(p.Contents, row)
 	}
@@ -198,15 +204,4 @@ func sparkline(sv *seriesView) template.HTML {
 	}
 	b.WriteString(`"/></svg>`)
 	return template.HTML(b.String())
-}
-
-// sessionCount counts the hparams sessions and the runs holding them.
-func (r *Report) sessionCount() (sessions, runs int, unit string) {
-	for _, run := range r.rep.Runs {
-		if run.HParams != nil && len(run.HParams.Sessions) > 0 {
-			sessions += len(run.HParams.Sessions)
-			runs++
-		}
-	}
-	return sessions, runs, "session"
 }

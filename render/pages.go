@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/trainreport/trainreport/assets"
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/templates"
 )
 
@@ -50,6 +51,12 @@ func (d *pageData) add(run, tag, file string) {
 }
 
 func (p page) file() string { return p.name + ".html" }
+
+// anyRun reports whether some run of the report has has, which tells
+// whether a category's page is made.
+func (r *Report) anyRun(has func(*collect.Run) bool) bool {
+	return slices.ContainsFunc(r.rep.Runs, has)
+}
 
 // pages lists the report's pages: the overview, then one per category
 // that has data.

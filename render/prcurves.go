@@ -93,12 +93,7 @@ func (r *Report) prSeries() []prSeries {
 }
 
 func (r *Report) hasPRCurves() bool {
-	for _, run := range r.rep.Runs {
-		if len(run.PRCurves) > 0 {
-			return true
-		}
-	}
-	return false
+	return r.anyRun(func(run *collect.Run) bool { return len(run.PRCurves) > 0 })
 }
 
 func (r *Report) prCurvesPage() (*prPage, error) {

@@ -72,12 +72,7 @@ func (r *Report) readTensors() {
 }
 
 func (r *Report) hasTensors() bool {
-	for _, run := range r.rep.Runs {
-		if len(run.Tensors) > 0 {
-			return true
-		}
-	}
-	return false
+	return r.anyRun(func(run *collect.Run) bool { return len(run.Tensors) > 0 })
 }
 
 // isFloat32 reports whether values of dtype are at most single precision,

@@ -69,12 +69,7 @@ func (r *Report) textSeries() []textSeries {
 }
 
 func (r *Report) hasTexts() bool {
-	for _, run := range r.rep.Runs {
-		if len(run.Texts) > 0 {
-			return true
-		}
-	}
-	return false
+	return r.anyRun(func(run *collect.Run) bool { return len(run.Texts) > 0 })
 }
 
 func (r *Report) textPage() (*textPage, error) {

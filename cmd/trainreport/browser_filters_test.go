@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -124,7 +125,7 @@ func checkPageFilters(t *testing.T, tb *tab, page string) {
 
 	// Tags: one tag by its exact name.
 	tag := all.Tags[len(all.Tags)-1].Tag
-	set("tags", "^"+regexpQuote(tag)+"$")
+	set("tags", "^"+regexp.QuoteMeta(tag)+"$")
 	v := view()
 	for _, tg := range v.Tags {
 		if tg.Shown != (tg.Tag == tag) {
@@ -134,14 +135,14 @@ func checkPageFilters(t *testing.T, tb *tab, page string) {
 	if v.Empty || v.Groups > 0 && v.GroupsShown != 1 {
 		t.Errorf("tags filter %q: empty message %v, %d of %d groups shown", tag, v.Empty, v.GroupsShown, v.Groups)
 	}
-	if want := "tags=^" + regexpQuote(tag) + "$"; !containsPair(v.Hash, want) {
+	if want := "tags=^" + regexp.QuoteMeta(tag) + "$"; !containsPair(v.Hash, want) {
 		t.Errorf("URL fragment %q lacks %q", v.Hash, want)
 	}
 	set("tags", "")
 
 	// Runs: the first run by its exact name; tags without it are hidden.
 	run := all.Tags[0].Runs[0].Run
-	set("runs", "^"+regexpQuote(run)+"$")
+	set("runs", "^"+regexp.QuoteMeta(run)+"$")
 	v = view()
 	for _, tg := range v.Tags {
 		has := slices.ContainsFunc(tg.Runs, func(r filterRun) bool { return r.Run == run })
@@ -174,18 +175,6 @@ func checkPageFilters(t *testing.T, tb *tab, page string) {
 	if v := view(); v.Empty || v.GroupsShown != v.Groups {
 		t.Errorf("cleared filters: %+v", v)
 	}
-}
-
-// regexpQuote escapes s for a JavaScript regular expression.
-func regexpQuote(s string) string {
-	var b []byte
-	for i := range len(s) {
-		if c := s[i]; slices.Contains([]byte(`\^$.|?*+()[]{}/`), c) {
-			b = append(b, '\\')
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
 }
 
 // containsPair reports whether the decoded URL fragment frag holds pair

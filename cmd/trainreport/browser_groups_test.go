@@ -13,7 +13,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +23,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 // seedRuns are the runs of the test and, per run, its steps and value at
@@ -258,3 +261,47 @@ func TestBrowserRunGroups(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestBrowserScalarsPageBudget opens a scalars page whose page budget
+// lowered the points per series: it says so, and every chart draws, each
+// series at most about the lowered budget.
+func TestBrowserScalarsPageBudget(t *testing.T) {
+	browser := startBrowser(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, logs, "--max-page-points", "3000")
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0"))
+	type view struct {
+		Note            string
+		Figures, Charts int
+		Longest         int // points of the longest drawn run line
+	}
+	v := eval[view](tb, `(async () => {`+awaitReady+`
+		const figs = [...document.querySelectorAll("figure.chart-card")];
+		let charts = 0, longest = 0;
+		for (const f of figs) {
+			f.scrollIntoView();
+			await window.trainreport.ready();
+			const inst = echarts.getInstanceByDom(f.querySelector("div.chart"));
+			if (!inst) continue;
+			charts++;
+			for (const s of inst.getOption().series) if (String(s.id).startsWith("run:")) longest = Math.max(longest, s.data.length);
+		}
+		const note = [...document.querySelectorAll("main.page p.note")].map(p => p.textContent).join(" ");
+		return {Note: note, Figures: figs.length, Charts: charts, Longest: longest};
+	})()`)
+	m := regexp.MustCompile(`each draws at most (\d+) points`).FindStringSubmatch(v.Note)
+	if m == nil {
+		t.Fatalf("the page does not say its budget lowered the points per series: %q", v.Note)
+	}
+	perSeries, _ := strconv.Atoi(m[1])
+	if v.Figures == 0 || v.Charts != v.Figures {
+		t.Errorf("%d of %d charts drawn", v.Charts, v.Figures)
+	}
+	// The drawing downsampler keeps about its budget (bucket extremes).
+	if v.Longest == 0 || v.Longest > perSeries*11/10 {
+		t.Errorf("longest line draws %d points, budget %d per series", v.Longest, perSeries)
+	}
+}
