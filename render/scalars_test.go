@@ -24,28 +24,33 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 		runs[name] = map[string][]float64{"loss": {1, math.Inf(1), math.Inf(-1), math.NaN(), 1e308, -1e-300}}
 	}
 	r := New(synthetic(runs), Options{MaxPoints: 400})
-	for _, tv := range r.tags {
-		cj := chartJSON{Tag: tv.tag}
-		for _, sv := range tv.series {
-			pts := sv.scalar.Points
-			cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv), Total: len(pts), Shown: len(sv.draw),
-				Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}}
-			for _, b := range sv.buckets {
-				if b.HasFinite {
-					p0, p1 := pts[b.First], pts[b.Last]
-					cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
-						jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+	for _, files := range []bool{false, true} {
+		for _, tv := range r.tags {
+			cj := chartJSON{Tag: tv.tag}
+			for _, sv := range tv.series {
+				pts := sv.scalar.Points
+				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv), Total: len(pts), Shown: len(sv.draw),
+					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: len(sv.data)}
+				if files {
+					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)
 				}
+				for _, b := range sv.buckets {
+					if b.HasFinite {
+						p0, p1 := pts[b.First], pts[b.Last]
+						cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
+							jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+					}
+				}
+				cj.Runs = append(cj.Runs, cr)
 			}
-			cj.Runs = append(cj.Runs, cr)
-		}
-		want, err := scriptJSON(cj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := appendChartData(nil, tv)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("tag %q: appendChartData = %.300s (%v), encoding/json = %.300s", tv.tag, got, err, want)
+			want, err := scriptJSON(cj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := appendChartData(nil, tv, files)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("tag %q, files %v: appendChartData = %.300s (%v), encoding/json = %.300s", tv.tag, files, got, err, want)
+			}
 		}
 	}
 }
