@@ -137,9 +137,9 @@ func (r *Report) drawnTags() int {
 func pointsLabel(shown, total int) string {
 	if shown == total {
 		if total == 1 {
-		return "1 point"
-	}
-	return fmt.Sprintf("%s points", fmtCount(total))
+			return "1 point"
+		}
+		return fmt.Sprintf("%s points", fmtCount(total))
 	}
 	return fmt.Sprintf("%s of %s points", fmtCount(shown), fmtCount(total))
 }
