@@ -9,6 +9,7 @@ func TestCompareRunNamesOrdersNumbersByValue(t *testing.T) {
 	want := []string{
 		"", "0", "00", "01", "1", "2", "10", "a", "a01", "a1", "a2", "a10",
 		"lightning_logs/version_2", "lightning_logs/version_10",
+		"lr=0.003", "lr=0.01", "lr=0.010", "lr=0.1", "lr=0.25", "lr=0.5", "lr=1", "lr=1.5", "lr=10", "lr=10.05",
 		"run_seed0", "run_seed1", "run_seed9", "run_seed10",
 		"x99999999999999999999999", "x100000000000000000000000", "xa", "\xff",
 	}
