@@ -590,6 +590,7 @@
     var series = [], legendNames = [];
     var drawn = [];
     var groups = [], byKey = new Map(); // keys are run names: no plain object
+    var xMin = Infinity, xMax = -Infinity; // of the runs drawn
     m.runs.forEach(function (r, i) {
       if (!shownRun(r.name)) return;
       var key = groupKey(r.name);
@@ -607,7 +608,11 @@
       var n = r.steps.length;
       var xs = new Array(n);
       var j;
-      for (j = 0; j < n; j++) xs[j] = xValue(mode, r, r.steps[j], r.walls[j]);
+      for (j = 0; j < n; j++) {
+        xs[j] = xValue(mode, r, r.steps[j], r.walls[j]);
+        if (xs[j] < xMin) xMin = xs[j];
+        if (xs[j] > xMax) xMax = xs[j];
+      }
       var raw = new Array(n);
       for (j = 0; j < n; j++) raw[j] = [xs[j], yOrGap(r.values[j], log)];
       var main = raw;
@@ -698,6 +703,10 @@
       var n = g.members.length;
       g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
       g.agg = aggregate(g.members, mode, w);
+      g.agg.x.forEach(function (x) {
+        if (x < xMin) xMin = x;
+        if (x > xMax) xMax = x;
+      });
       var gs = groupSeries(g, gi, log);
       gs.forEach(function (s) { series.push(s); });
       var gd = isolatedPoints(gs[0].data);
@@ -720,6 +729,13 @@
     // end at data values: round their labels.
     if (mode === 'step') xAxis.minInterval = 1;
     if (mode === 'relative') xAxis.min = 0;
+    // Every point at one x (one-point series: hp_metric): that x in the
+    // middle, not on the edge of an axis ECharts would make up.
+    if (xMin === xMax && isFinite(xMin)) {
+      var pad = mode === 'wall' ? 60000 : (mode === 'relative' ? 0.01 : 1);
+      xAxis.min = xMin - pad;
+      xAxis.max = xMax + pad;
+    }
     if (mode !== 'wall') {
       xAxis.axisLabel = {
         hideOverlap: true,
@@ -727,6 +743,8 @@
       };
     }
     var yAxis = log ? { type: 'log', logBase: 10, scale: true } : { type: 'value', scale: true };
+    // Keep the y axis at the left of the grid when steps cross zero.
+    yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
     return {
       xAxis: [xAxis],

@@ -338,6 +338,10 @@ func TestBrowserScalarsManyRuns(t *testing.T) {
 		t.Errorf("hp_metric CSV: %q", hpDl.Text)
 	}
 	tb.screenshot(shots, "scalars-many-runs")
+	if shots != "" {
+		eval[any](tb, pageJS("scalars.js", "tipNames", "loss", true))
+		tb.screenshot(shots, "scalars-many-runs-tooltip")
+	}
 
 	// Unchecking a run takes its line off every chart, and goes into the
 	// URL.

@@ -145,8 +145,9 @@
 
 	// tipNames shows the tooltip of the chart of tag at the first point of
 	// its first line and returns its run names as shown, and whether any
-	// is cut (its cell narrower than its text).
-	async tipNames(tag) {
+	// is cut (its cell narrower than its text); with keep, the tooltip
+	// stays (for a screenshot).
+	async tipNames(tag, keep) {
 		await awaitReady();
 		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
 		fig.scrollIntoView();
@@ -156,7 +157,7 @@
 		await new Promise(r => setTimeout(r, 50));
 		const cells = [...document.querySelectorAll(".trainreport-tooltip td.tt-run")];
 		const out = {names: cells.map(c => c.textContent), cut: cells.filter(c => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1 && getComputedStyle(c).overflow === "hidden").map(c => c.textContent)};
-		inst.dispatchAction({type: "hideTip"});
+		if (!keep) inst.dispatchAction({type: "hideTip"});
 		return out;
 	},
 
