@@ -5,8 +5,9 @@
  * their mean with a band of one standard deviation, the min/max envelopes
  * of downsampled series, marks for non-finite values, dots for points
  * with no drawn neighbour, one run selector for every chart, tooltips, and
- * CSV, JSON (every point of the data files) and PNG downloads. Every ECharts option is built here, from each
- * chart's data (see the rule in app.js's header). The charts go through
+ * CSV, JSON (every point of the data files) and PNG downloads. Every
+ * ECharts option is built here, from each chart's data (see the rule in
+ * app.js's header). The charts go through
  * app.js's lifecycle as eager charts: those in view draw first, the others
  * when the browser is idle, and trainreport.ready() waits for them all.
  * Plain ES2019, no globals besides what it adds to window.trainreport.
@@ -1055,6 +1056,43 @@
     return new Blob([bytes], { type: meta.split(';')[0] || 'image/png' });
   }
 
+  // pngWithLegend returns the chart as a PNG data URL with a legend of the
+  // runs it draws, in full, below it: the page's run selector does not go
+  // with the image. The chart grows by the legend's rows for the capture,
+  // then is drawn as before.
+  function pngWithLegend(rec) {
+    var chart = rec.chart;
+    var opt = chart.getOption();
+    var names = [];
+    (opt.series || []).forEach(function (s) {
+      var id = s && String(s.id);
+      if (id && (id.indexOf('run:') === 0 || id.indexOf('group:') === 0)) names.push(String(s.name));
+    });
+    var width = chart.getWidth(), height = chart.getHeight();
+    // Rows as a plain legend lays them out: per name the icon (16px), 5px,
+    // the text, and 12px to the next; a row 20px high.
+    var ctx = document.createElement('canvas').getContext('2d');
+    if (ctx) ctx.font = '11px sans-serif';
+    var rows = names.length ? 1 : 0, x = 0;
+    names.forEach(function (n) {
+      var w = 21 + Math.ceil(ctx ? ctx.measureText(n).width : 6.5 * n.length) + 12;
+      if (x > 0 && x + w - 12 > width - 16) { rows++; x = 0; }
+      x += w;
+    });
+    var extra = rows * 20 + (rows ? 12 : 0);
+    chart.setOption({
+      legend: { show: rows > 0, type: 'plain', data: names, bottom: 4, left: 8, right: 8, itemHeight: 8, itemWidth: 16,
+        itemGap: 12, textStyle: { fontSize: 11 } },
+      grid: [{ bottom: 54 + extra }],
+      dataZoom: [{}, { bottom: 6 + extra }]
+    });
+    chart.resize({ width: width, height: height + extra });
+    var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
+    chart.setOption({ legend: { show: false }, grid: [{ bottom: 54 }], dataZoom: [{}, { bottom: 6 }] });
+    chart.resize({ width: 'auto', height: 'auto' });
+    return url;
+  }
+
   function recordOf(el) {
     var fig = el.closest && el.closest('figure.chart-card');
     return fig && fig.__trainreportRec || null;
@@ -1082,8 +1120,7 @@
       if (!rec.chart) return;
       rec.handle.update();
       rec.handle.resize();
-      var url = rec.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
-      util.download(dataURLToBlob(url), safeFileName(tag, 'png'));
+      util.download(dataURLToBlob(pngWithLegend(rec)), safeFileName(tag, 'png'));
     }
   }
 

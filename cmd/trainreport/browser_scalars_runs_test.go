@@ -337,6 +337,21 @@ func TestBrowserScalarsManyRuns(t *testing.T) {
 	if !strings.HasPrefix(hpDl.Text, "run,step,wall_time,value\r\n") || strings.Count(hpDl.Text, "\r\n") != sweepRuns+1 {
 		t.Errorf("hp_metric CSV: %q", hpDl.Text)
 	}
+	// The PNG carries a legend of the runs in full, below the chart
+	// (26 long names: several rows); the chart is drawn as before after.
+	png := eval[struct {
+		Image, Before, After []float64
+		Legend               []bool
+		Data                 []byte
+	}](tb, pageJS("scalars.js", "png", "loss"))
+	if shots != "" {
+		if err := os.WriteFile(filepath.Join(shots, "scalars-many-runs-loss-export.png"), png.Data, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if png.Image[0] != 2*png.Before[0] || png.Image[1] < 2*png.Before[1]+2*4*20 || !slices.Equal(png.After, png.Before) || slices.Contains(png.Legend, true) {
+		t.Errorf("PNG of loss: %v pixels for a %v chart (want 2x, with legend rows); after: %v, legend shown %v", png.Image, png.Before, png.After, png.Legend)
+	}
 	tb.screenshot(shots, "scalars-many-runs")
 	if shots != "" {
 		eval[any](tb, pageJS("scalars.js", "tipNames", "loss", true))

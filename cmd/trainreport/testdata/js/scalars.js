@@ -183,6 +183,31 @@
 		}
 	},
 
+	// png clicks the PNG button of the chart of tag and returns the size
+	// of the image the page saves (and its bytes, base64), and the chart's
+	// size before and after.
+	async png(tag) {
+		await awaitReady();
+		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
+		const inst = echarts.getInstanceByDom(fig.querySelector("div.chart"));
+		const before = [inst.getWidth(), inst.getHeight()];
+		const click = HTMLAnchorElement.prototype.click;
+		let href = "";
+		HTMLAnchorElement.prototype.click = function () { href = this.href; };
+		try {
+			fig.querySelector('[data-action="png"]').click();
+		} finally {
+			HTMLAnchorElement.prototype.click = click;
+		}
+		const img = new Image();
+		await new Promise((resolve, reject) => { img.onload = resolve; img.onerror = reject; img.src = href; });
+		const bytes = new Uint8Array(await (await fetch(href)).arrayBuffer());
+		let bin = "";
+		for (const b of bytes) bin += String.fromCharCode(b);
+		return {image: [img.naturalWidth, img.naturalHeight], before, after: [inst.getWidth(), inst.getHeight()],
+			legend: inst.getOption().legend.map(l => l.show), data: btoa(bin)};
+	},
+
 	// runColors returns, per run name on a page that marks runs with
 	// data-run-color, the computed colour of its border.
 	runColors() {
