@@ -112,10 +112,27 @@
   function now() { return (window.performance && performance.now) ? performance.now() : Date.now(); }
 
   // colorOf gives every run a colour by its place in the report's list of
-  // runs (the #trainreport-runs element every page carries), so that a run
-  // has the same colour on every page; a run missing from it takes the
-  // next colour when first asked for.
+  // runs (the #trainreport-runs element every page carries, in the
+  // report's order), so that a run has the same colour on every page; a
+  // run missing from it takes the next colour when first asked for. Past
+  // the palette, colours are spread around the hue circle by the golden
+  // angle, so a sweep of 25 runs has 25 colours.
   var runColors = null; // keys are run names: no plain object
+  // colorAt is the colour of the i-th run, as #rrggbb (pages mix it).
+  function colorAt(i) {
+    if (i < PALETTE.length) return PALETTE[i];
+    var k = i - PALETTE.length;
+    return hslHex((k * 137.508 + 15) % 360, k % 2 ? 0.45 : 0.65, k % 3 === 1 ? 0.35 : 0.45);
+  }
+  function hslHex(h, s, l) {
+    var a = s * Math.min(l, 1 - l);
+    var f = function (n) {
+      var k = (n + h / 30) % 12;
+      var c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+      return ('0' + Math.round(c * 255).toString(16)).slice(-2);
+    };
+    return '#' + f(0) + f(8) + f(4);
+  }
   function colorOf(name) {
     if (!runColors) {
       runColors = new Map();
@@ -123,13 +140,46 @@
       if (el) {
         try {
           JSON.parse(el.textContent).forEach(function (n) {
-            if (!runColors.has(n)) runColors.set(n, PALETTE[runColors.size % PALETTE.length]);
+            if (!runColors.has(n)) runColors.set(n, colorAt(runColors.size));
           });
         } catch (err) { /* fall back to order of asking */ }
       }
     }
-    if (!runColors.has(name)) runColors.set(name, PALETTE[runColors.size % PALETTE.length]);
+    if (!runColors.has(name)) runColors.set(name, colorAt(runColors.size));
     return runColors.get(name);
+  }
+
+  // Data files as scripts: a page opened from file:// cannot fetch its
+  // data files, so the report writes each also as a script
+  // (data/<file>.js) that calls dataLoaded(file, data). loadData(file,
+  // script) adds that script to the page, once, and resolves with the
+  // data, or rejects when the script cannot be loaded.
+  var loaded = new Map(); // file -> {promise, resolve}
+  function dataLoaded(file, data) {
+    var l = loaded.get(String(file));
+    if (l) l.resolve(data);
+  }
+  function loadData(file, script) {
+    var l = loaded.get(file);
+    if (l) return l.promise;
+    l = {};
+    l.promise = new Promise(function (resolve, reject) {
+      var el = document.createElement('script');
+      l.resolve = function (data) { l.done = true; resolve(data); };
+      el.onload = function () {
+        el.remove();
+        if (!l.done) { loaded.delete(file); reject(new Error('data/' + script + ' did not hold ' + file)); }
+      };
+      el.onerror = function () {
+        el.remove();
+        loaded.delete(file);
+        reject(new Error('data/' + script + ' could not be loaded'));
+      };
+      el.src = 'data/' + script.split('/').map(encodeURIComponent).join('/');
+      document.head.appendChild(el);
+    });
+    loaded.set(file, l);
+    return l.promise;
   }
 
   // The patterns come from the inputs and from the URL hash, so a link can
@@ -857,6 +907,10 @@
       save: saveHash
     },
     ready: ready,
+    // loadData(file, script) and dataLoaded(file, data): data files as
+    // scripts, for downloads (see above).
+    loadData: loadData,
+    dataLoaded: dataLoaded,
     util: {
       escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep, fmtDate: fmtDate,
       nonFiniteLabel: nonFiniteLabel, colorOf: colorOf, download: download, later: later, palette: PALETTE

@@ -3,9 +3,11 @@
  * one chart per tag with a line per run, TensorBoard's debiased smoothing,
  * the x axis by step, relative or wall time, log scale, run groups drawn as
  * their mean with a band of one standard deviation, the min/max envelopes
- * of downsampled series, marks for non-finite values, tooltips, and CSV,
- * JSON and PNG downloads. Every ECharts option is built here, from each
- * chart's data (see the rule in app.js's header). The charts go through
+ * of downsampled series, marks for non-finite values, dots for points
+ * with no drawn neighbour, one run selector for every chart, tooltips, and
+ * CSV, JSON (every point of the data files) and PNG downloads. Every
+ * ECharts option is built here, from each chart's data (see the rule in
+ * app.js's header). The charts go through
  * app.js's lifecycle as eager charts: those in view draw first, the others
  * when the browser is idle, and trainreport.ready() waits for them all.
  * Plain ES2019, no globals besides what it adds to window.trainreport.
@@ -84,6 +86,10 @@
   var state = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false };
   var runsRE = T.state.pattern('runs');
   var groupRE = T.state.pattern('group');
+  // off holds the runs unchecked in the run selector, by name; offKey
+  // names them for renderKey.
+  var off = new Set();
+  var offKey = '';
 
   function smoothingString(v) {
     return String(Math.round(v * 1000) / 1000);
@@ -102,15 +108,40 @@
   T.state.key('log', function (v) {
     state.log = v === '1' || v === 'true' || v === 'on';
   }, function () { return state.log ? '1' : null; });
+  // The unchecked runs, each name URI-encoded (so a comma in one cannot
+  // split it), joined by commas.
+  T.state.key('off', function (v) {
+    off = new Set();
+    if (v) v.split(',').forEach(function (n) { off.add(decodePart(n)); });
+    offChanged();
+  }, function () {
+    if (!off.size) return null;
+    return Array.from(off).sort().map(encodeURIComponent).join(',');
+  });
   T.state.onApply(function () {
     syncControls();
     applyTagFilter();
+    syncRunList();
   });
+
+  function decodePart(s) {
+    try { return decodeURIComponent(s); } catch (e) { return s; }
+  }
+
+  function offChanged() {
+    offKey = Array.from(off).sort().join('\u0000');
+  }
+
+  // shownRun reports whether run name is drawn: matched by the Runs
+  // pattern and checked in the run selector.
+  function shownRun(name) {
+    return (!runsRE.re || runsRE.re.test(name)) && !off.has(name);
+  }
 
   // renderKey names everything a chart's option depends on.
   function renderKey() {
     return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
-      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : ''].join('\u0000');
+      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey].join('\u0001');
   }
 
   function field(form, name) {
@@ -177,6 +208,7 @@
       form.addEventListener('change', onControl);
     });
     main.addEventListener('click', onAction);
+    setupRunList(main);
     syncControls();
     applyTagFilter();
     records.forEach(function (rec) {
@@ -187,6 +219,87 @@
   }
 
   T.onPage('scalars', setup);
+
+  // ---------------------------------------------------------------------------
+  // The run selector: one list for every chart of the page, as
+  // TensorBoard's: per run a checkbox, its colour and its full name. The
+  // Runs pattern narrows the list; All and None act on what it lists.
+
+  var runLists = [];
+
+  function setupRunList(main) {
+    main.querySelectorAll('[data-run-selector]').forEach(function (box) {
+      var names = [];
+      try {
+        var parsed = JSON.parse((box.querySelector('script.run-names') || {}).textContent || 'null');
+        if (Array.isArray(parsed)) names = parsed.map(String);
+      } catch (e) { names = []; }
+      var ul = box.querySelector('ul.run-list');
+      var items = names.map(function (name) {
+        var li = document.createElement('li');
+        var label = document.createElement('label');
+        var cb = document.createElement('input');
+        cb.type = 'checkbox';
+        cb.checked = !off.has(name);
+        cb.__trainreportRun = name;
+        var sw = document.createElement('span');
+        sw.className = 'run-swatch';
+        sw.style.background = colorOf(name);
+        var text = document.createElement('span');
+        text.className = 'run-label';
+        text.textContent = name;
+        label.title = name;
+        label.appendChild(cb);
+        label.appendChild(sw);
+        label.appendChild(text);
+        li.appendChild(label);
+        ul.appendChild(li);
+        return { name: name, li: li, cb: cb };
+      });
+      var list = { box: box, items: items, count: box.querySelector('.run-count') };
+      runLists.push(list);
+      ul.addEventListener('change', function (e) {
+        var name = e.target && e.target.__trainreportRun;
+        if (name == null) return;
+        if (e.target.checked) off.delete(name); else off.add(name);
+        offChanged();
+        T.state.apply();
+        T.state.save();
+      });
+      box.addEventListener('click', function (e) {
+        var b = e.target && e.target.closest && e.target.closest('[data-runs]');
+        if (!b) return;
+        var all = b.getAttribute('data-runs') === 'all';
+        list.items.forEach(function (it) {
+          if (runsRE.re && !runsRE.re.test(it.name)) return;
+          if (all) off.delete(it.name); else off.add(it.name);
+        });
+        offChanged();
+        T.state.apply();
+        T.state.save();
+      });
+    });
+    syncRunList();
+  }
+
+  // syncRunList writes the state into the run lists.
+  function syncRunList() {
+    runLists.forEach(function (list) {
+      var listed = 0, shown = 0;
+      list.items.forEach(function (it) {
+        var match = !runsRE.re || runsRE.re.test(it.name);
+        if (it.li.hidden === match) it.li.hidden = !match;
+        var on = !off.has(it.name);
+        if (it.cb.checked !== on) it.cb.checked = on;
+        if (match) listed++;
+        if (match && on) shown++;
+      });
+      if (list.count) {
+        list.count.textContent = shown + ' of ' + list.items.length + ' shown' +
+          (listed < list.items.length ? ' (' + listed + ' match the Runs filter)' : '');
+      }
+    });
+  }
 
   function parseModel(rec) {
     if (rec.model || rec.error) return rec.model;
@@ -230,13 +343,15 @@
         name: r.name != null ? String(r.name) : 'run ' + (i + 1),
         steps: steps, values: values, walls: walls, start: start,
         envelope: env, nonFinite: nonFinite,
-        total: toNumber(r.total), shown: toNumber(r.shown)
+        total: toNumber(r.total), shown: toNumber(r.shown), kept: toNumber(r.kept),
+        file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : ''
       };
     });
     rec.model = {
       tag: data.tag != null ? String(data.tag) : (rec.figure.getAttribute('data-tag') || ''),
       runs: runs
     };
+    describeDownloads(rec);
     return rec.model;
   }
 
@@ -395,6 +510,33 @@
     ];
   }
 
+  // isolatedPoints returns the points of a line's data ([x, y] each, y
+  // null for a gap) that have no drawn neighbour: a line draws nothing for
+  // them (a series of one point, a value between non-finite ones), so they
+  // are drawn as dots. Only those, so that long lines stay fast.
+  function isolatedPoints(data) {
+    var out = [], n = data.length;
+    for (var j = 0; j < n; j++) {
+      if (data[j][1] == null) continue;
+      if (j > 0 && data[j - 1][1] != null) continue;
+      if (j < n - 1 && data[j + 1][1] != null) continue;
+      out.push(data[j]);
+    }
+    return out;
+  }
+
+  // dotSeries draws the points of isolatedPoints; the line they belong to
+  // keeps their tooltip.
+  function dotSeries(id, name, data, color) {
+    return {
+      id: id, type: 'scatter', name: name, data: data,
+      symbol: 'circle', symbolSize: 7, z: 4, silent: true,
+      color: color, itemStyle: { color: color, opacity: 1 },
+      tooltip: { show: false }, legendHoverLink: false,
+      emphasis: { disabled: true }, animation: false
+    };
+  }
+
   // ---------------------------------------------------------------------------
   // Options
 
@@ -405,24 +547,19 @@
       animation: false,
       backgroundColor: 'transparent',
       color: util.palette.slice(),
-      grid: [{ left: 56, top: 48, right: 24, bottom: 72 }],
+      grid: [{ left: 56, top: 48, right: 24, bottom: 54 }],
       tooltip: {
         show: true, trigger: 'axis', confine: true, formatter: tooltipFormatter(rec),
         axisPointer: { type: 'line' }, order: 'seriesAsc'
       },
-      legend: {
-        show: true, type: 'scroll', bottom: 0, itemHeight: 10, itemWidth: 18,
-        textStyle: { width: 200, overflow: 'truncate' },
-        // Run names often share a long prefix and differ at the end
-        // (".../run-0/train"): show the end of a long name.
-        formatter: function (name) { return name.length > 30 ? '\u2026' + name.slice(-29) : name; },
-        tooltip: { show: true }
-      },
+      // No legend: the page's run selector names every run in full with
+      // its colour, and toggles it on every chart at once (a legend per
+      // chart cut long names that differ at the end to the same text).
+      legend: { show: false },
       dataZoom: [
         // Let the wheel scroll the page; Alt + wheel zooms (as in TensorBoard).
         { type: 'inside', filterMode: 'none', zoomOnMouseWheel: 'alt', moveOnMouseWheel: false },
-        // Clear of the legend at the bottom.
-        { type: 'slider', filterMode: 'none', labelFormatter: sliderLabel, bottom: 26, height: 18 }
+        { type: 'slider', filterMode: 'none', labelFormatter: sliderLabel, bottom: 6, height: 18 }
       ],
       toolbox: {
         show: true, right: 10, top: 4, itemSize: 13,
@@ -454,8 +591,9 @@
     var series = [], legendNames = [];
     var drawn = [];
     var groups = [], byKey = new Map(); // keys are run names: no plain object
+    var xMin = Infinity, xMax = -Infinity; // of the runs drawn
     m.runs.forEach(function (r, i) {
-      if (runsRE.re && !runsRE.re.test(r.name)) return;
+      if (!shownRun(r.name)) return;
       var key = groupKey(r.name);
       if (key !== null) {
         var g = byKey.get(key);
@@ -471,7 +609,11 @@
       var n = r.steps.length;
       var xs = new Array(n);
       var j;
-      for (j = 0; j < n; j++) xs[j] = xValue(mode, r, r.steps[j], r.walls[j]);
+      for (j = 0; j < n; j++) {
+        xs[j] = xValue(mode, r, r.steps[j], r.walls[j]);
+        if (xs[j] < xMin) xMin = xs[j];
+        if (xs[j] > xMax) xMax = xs[j];
+      }
       var raw = new Array(n);
       for (j = 0; j < n; j++) raw[j] = [xs[j], yOrGap(r.values[j], log)];
       var main = raw;
@@ -514,6 +656,8 @@
         };
       }
       series.push(s);
+      var dots = isolatedPoints(main);
+      if (dots.length) series.push(dotSeries('dots:' + i, r.name, dots, color));
       legendNames.push(r.name);
       drawn.push(i);
       if (w > 0) {
@@ -560,7 +704,14 @@
       var n = g.members.length;
       g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
       g.agg = aggregate(g.members, mode, w);
-      groupSeries(g, gi, log).forEach(function (s) { series.push(s); });
+      g.agg.x.forEach(function (x) {
+        if (x < xMin) xMin = x;
+        if (x > xMax) xMax = x;
+      });
+      var gs = groupSeries(g, gi, log);
+      gs.forEach(function (s) { series.push(s); });
+      var gd = isolatedPoints(gs[0].data);
+      if (gd.length) series.push(dotSeries('groupdots:' + gi, g.label, gd, g.color));
       legendNames.push(g.label);
     });
     rec.groups = groups;
@@ -579,6 +730,13 @@
     // end at data values: round their labels.
     if (mode === 'step') xAxis.minInterval = 1;
     if (mode === 'relative') xAxis.min = 0;
+    // Every point at one x (one-point series: hp_metric): that x in the
+    // middle, not on the edge of an axis ECharts would make up.
+    if (xMin === xMax && isFinite(xMin)) {
+      var pad = mode === 'wall' ? 60000 : (mode === 'relative' ? 0.01 : 1);
+      xAxis.min = xMin - pad;
+      xAxis.max = xMax + pad;
+    }
     if (mode !== 'wall') {
       xAxis.axisLabel = {
         hideOverlap: true,
@@ -586,6 +744,8 @@
       };
     }
     var yAxis = log ? { type: 'log', logBase: 10, scale: true } : { type: 'value', scale: true };
+    // Keep the y axis at the left of the grid when steps cross zero.
+    yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
     return {
       xAxis: [xAxis],
@@ -752,7 +912,11 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Downloads: from the data inlined in the page, so they work offline.
+  // Downloads: every point of the data files, for every run of the tag.
+  // The site writes each data file also as a script, which loads from
+  // file:// where fetch cannot (trainreport.loadData); the single-file
+  // report has no data files, so its downloads hold the drawn points and
+  // say so, as does a download of a series the data files cap.
 
   function csvField(s) {
     s = String(s);
@@ -763,36 +927,124 @@
     return isFinite(v) ? String(v) : nonFiniteName(v);
   }
 
-  function exportCSV(rec) {
-    var m = parseModel(rec);
-    if (!m) return '';
-    var lines = ['run,step,wall_time,value'];
-    m.runs.forEach(function (r) {
-      var name = csvField(r.name);
-      for (var j = 0; j < r.steps.length; j++) {
-        lines.push(name + ',' + numOut(r.steps[j]) + ',' + numOut(r.walls[j]) + ',' + numOut(r.values[j]));
-      }
-    });
-    return lines.join('\r\n') + '\r\n';
+  function sum(runs, key) {
+    return runs.reduce(function (a, r) { return a + (isFinite(r[key]) ? r[key] : 0); }, 0);
   }
 
-  function exportJSON(rec) {
-    var m = parseModel(rec);
-    if (!m) return '';
-    // Without a prototype, a run or tag called "__proto__" is a key like
-    // any other.
-    var byRun = Object.create(null);
-    m.runs.forEach(function (r) {
-      var pts = new Array(r.steps.length);
-      for (var j = 0; j < r.steps.length; j++) {
-        var v = r.values[j];
-        pts[j] = [r.walls[j], r.steps[j], isFinite(v) ? v : nonFiniteName(v)];
-      }
-      byRun[r.name] = pts;
+  // exportNote says what a download of m holds when it is not every point
+  // the logs have ('' when it is): the drawn points only (no data files to
+  // load, full false), or the data files' points of series they cap.
+  function exportNote(m, full) {
+    var total = sum(m.runs, 'total');
+    if (!full) {
+      var shown = sum(m.runs, 'shown');
+      if (shown === total) return '';
+      return 'Drawn points only: ' + fmtStep(shown) + ' of ' + fmtStep(total) +
+        '. The report\u2019s site form (its data files) has every point.';
+    }
+    var capped = m.runs.filter(function (r) { return r.kept < r.total; });
+    if (!capped.length) return '';
+    return 'The data files cap ' + capped.length + ' series' +
+      ' (--max-data-points): ' + fmtStep(sum(m.runs, 'kept')) + ' of ' + fmtStep(total) +
+      ' points, downsampled keeping extremes.';
+  }
+
+  // canLoad reports whether every run of m names its data file's script.
+  function canLoad(m) {
+    return m.runs.length > 0 && m.runs.every(function (r) { return r.script && r.file; });
+  }
+
+  // describeDownloads says on the CSV and JSON buttons what they give.
+  function describeDownloads(rec) {
+    var m = rec.model;
+    var full = canLoad(m);
+    var note = exportNote(m, full);
+    var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
+      (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
+    rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
+      b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
     });
-    var out = Object.create(null);
-    out[m.tag] = byRun;
-    return JSON.stringify(out);
+  }
+
+  // exportRows loads the points the download holds: per run of the tag,
+  // [wall_time, step, value] each (value a number or "NaN"-like string),
+  // from the data files when it can, else the drawn points; and the note
+  // saying what they are, if not every point.
+  function exportRows(rec) {
+    var m = parseModel(rec);
+    if (!m) return Promise.resolve(null);
+    var drawn = function (why) {
+      var note = exportNote(m, false);
+      if (why) note = why + (note ? ' ' + note : '');
+      return {
+        note: note,
+        runs: m.runs.map(function (r) {
+          var pts = new Array(r.steps.length);
+          for (var j = 0; j < r.steps.length; j++) {
+            var v = r.values[j];
+            pts[j] = [r.walls[j], r.steps[j], isFinite(v) ? v : nonFiniteName(v)];
+          }
+          return pts;
+        })
+      };
+    };
+    if (!canLoad(m) || typeof T.loadData !== 'function') return Promise.resolve(drawn(''));
+    return Promise.all(m.runs.map(function (r) { return T.loadData(r.file, r.script); })).then(function (all) {
+      return {
+        note: exportNote(m, true),
+        runs: all.map(function (pts) { return Array.isArray(pts) ? pts : []; })
+      };
+    }, function () {
+      return drawn('The data files could not be loaded.');
+    });
+  }
+
+  function cell(v) {
+    if (typeof v === 'number') return numOut(v);
+    return numOut(toNumber(v));
+  }
+
+  // exportCSV returns a promise of the tag's CSV: a line per point, runs
+  // in report order; a first line starting with # says what it holds when
+  // it is not every point.
+  function exportCSV(rec) {
+    return exportRows(rec).then(function (x) {
+      if (!x) return '';
+      var m = rec.model;
+      var lines = [];
+      if (x.note) lines.push('# ' + x.note.replace(/[\r\n]+/g, ' '));
+      lines.push('run,step,wall_time,value');
+      m.runs.forEach(function (r, i) {
+        var name = csvField(r.name);
+        x.runs[i].forEach(function (p) {
+          lines.push(name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]));
+        });
+      });
+      return lines.join('\r\n') + '\r\n';
+    });
+  }
+
+  // exportJSON returns a promise of the tag's JSON: {"tag", "note" when
+  // it is not every point, "runs": {run: [[wall_time, step, value], ...]}},
+  // values as in the data files.
+  function exportJSON(rec) {
+    return exportRows(rec).then(function (x) {
+      if (!x) return '';
+      var m = rec.model;
+      // Without a prototype, a run called "__proto__" is a key like any
+      // other.
+      var byRun = Object.create(null);
+      m.runs.forEach(function (r, i) {
+        byRun[r.name] = x.runs[i].map(function (p) {
+          var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
+          return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
+        });
+      });
+      var out = { tag: m.tag };
+      if (x.note) out.note = x.note;
+      out.runs = byRun;
+      return JSON.stringify(out);
+    });
   }
 
   function dataURLToBlob(url) {
@@ -802,6 +1054,43 @@
     var bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return new Blob([bytes], { type: meta.split(';')[0] || 'image/png' });
+  }
+
+  // pngWithLegend returns the chart as a PNG data URL with a legend of the
+  // runs it draws, in full, below it: the page's run selector does not go
+  // with the image. The chart grows by the legend's rows for the capture,
+  // then is drawn as before.
+  function pngWithLegend(rec) {
+    var chart = rec.chart;
+    var opt = chart.getOption();
+    var names = [];
+    (opt.series || []).forEach(function (s) {
+      var id = s && String(s.id);
+      if (id && (id.indexOf('run:') === 0 || id.indexOf('group:') === 0)) names.push(String(s.name));
+    });
+    var width = chart.getWidth(), height = chart.getHeight();
+    // Rows as a plain legend lays them out: per name the icon (16px), 5px,
+    // the text, and 12px to the next; a row 20px high.
+    var ctx = document.createElement('canvas').getContext('2d');
+    if (ctx) ctx.font = '11px sans-serif';
+    var rows = names.length ? 1 : 0, x = 0;
+    names.forEach(function (n) {
+      var w = 21 + Math.ceil(ctx ? ctx.measureText(n).width : 6.5 * n.length) + 12;
+      if (x > 0 && x + w - 12 > width - 16) { rows++; x = 0; }
+      x += w;
+    });
+    var extra = rows * 20 + (rows ? 12 : 0);
+    chart.setOption({
+      legend: { show: rows > 0, type: 'plain', data: names, bottom: 4, left: 8, right: 8, itemHeight: 8, itemWidth: 16,
+        itemGap: 12, textStyle: { fontSize: 11 } },
+      grid: [{ bottom: 54 + extra }],
+      dataZoom: [{}, { bottom: 6 + extra }]
+    });
+    chart.resize({ width: width, height: height + extra });
+    var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
+    chart.setOption({ legend: { show: false }, grid: [{ bottom: 54 }], dataZoom: [{}, { bottom: 6 }] });
+    chart.resize({ width: 'auto', height: 'auto' });
+    return url;
   }
 
   function recordOf(el) {
@@ -818,21 +1107,26 @@
     if (!parseModel(rec)) return;
     var tag = rec.model.tag || rec.figure.getAttribute('data-tag') || '';
     if (action === 'csv') {
-      util.download(new Blob([exportCSV(rec)], { type: 'text/csv;charset=utf-8' }), safeFileName(tag, 'csv'));
+      exportCSV(rec).then(function (text) {
+        util.download(new Blob([text], { type: 'text/csv;charset=utf-8' }), safeFileName(tag, 'csv'));
+      });
     } else if (action === 'json') {
-      util.download(new Blob([exportJSON(rec)], { type: 'application/json' }), safeFileName(tag, 'json'));
+      exportJSON(rec).then(function (text) {
+        util.download(new Blob([text], { type: 'application/json' }), safeFileName(tag, 'json'));
+      });
     } else if (action === 'png') {
       // As it is shown: drawn, current and at its size, even if it was not yet.
       rec.handle.draw();
       if (!rec.chart) return;
       rec.handle.update();
       rec.handle.resize();
-      var url = rec.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
-      util.download(dataURLToBlob(url), safeFileName(tag, 'png'));
+      util.download(dataURLToBlob(pngWithLegend(rec)), safeFileName(tag, 'png'));
     }
   }
 
   T.smooth = smooth;
-  T.exportCSV = function (figure) { var r = recordOf(figure); return r ? exportCSV(r) : ''; };
-  T.exportJSON = function (figure) { var r = recordOf(figure); return r ? exportJSON(r) : ''; };
+  // exportCSV(figure) and exportJSON(figure) return promises of what the
+  // figure's downloads hold.
+  T.exportCSV = function (figure) { var r = recordOf(figure); return r ? exportCSV(r) : Promise.resolve(''); };
+  T.exportJSON = function (figure) { var r = recordOf(figure); return r ? exportJSON(r) : Promise.resolve(''); };
 })();

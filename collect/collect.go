@@ -17,6 +17,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // Options control collection.
@@ -123,7 +124,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	for _, j := range jobs {
 		rep.Runs = append(rep.Runs, j.run)
 	}
-	slices.SortStableFunc(rep.Runs, func(a, b *Run) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(rep.Runs, func(a, b *Run) int { return model.CompareRunNames(a.Name, b.Name) })
 	rep.JoinHParamMetrics()
 	if checkModels {
 		if err := rep.CheckValid(); err != nil {

@@ -103,7 +103,15 @@ func scalarData(sv *seriesView) []byte {
 	b := make([]byte, 0, 16+len(tag)+len(sv.data)*40)
 	b = append(b, '{')
 	b = append(b, tag...)
-	b = append(b, ":["...)
+	b = append(b, ':')
+	b = appendDataPoints(b, sv)
+	return append(b, "}\n"...)
+}
+
+// appendDataPoints appends the points of the series' data file as
+// [\n[wall_time, step, value],\n...\n].
+func appendDataPoints(b []byte, sv *seriesView) []byte {
+	b = append(b, '[')
 	for i, idx := range sv.data {
 		p := sv.scalar.Points[idx]
 		if i > 0 {
@@ -117,7 +125,30 @@ func scalarData(sv *seriesView) []byte {
 		b = appendValue(b, p.Value, sv.scalar.Float32)
 		b = append(b, ']')
 	}
-	return append(b, "\n]}\n"...)
+	return append(b, "\n]"...)
+}
+
+// scalarScript is the script form of a series' data file, which a page
+// opened from file:// (where fetch of a local file fails) reads by adding
+// it as a <script> element: a call handing the data file's points, the
+// same bytes, to the page's runtime (trainreport.dataLoaded in
+// assets/app.js) under the data file's name. The points are an array, not
+// the file's {tag: points} object: in a script, an object literal's
+// "__proto__" key would set its prototype. JSON is a JavaScript
+// expression, and ours cannot end a script early nor break a string:
+// values are numbers or "NaN"-like strings, and the name is encoded by
+// encoding/json, which escapes <, >, & and U+2028/9.
+func scalarScript(sv *seriesView) []byte {
+	q, err := json.Marshal(sv.file)
+	if err != nil {
+		panic(err) // a string always encodes
+	}
+	b := make([]byte, 0, 64+len(q)+len(sv.data)*40)
+	b = append(b, "window.trainreport&&window.trainreport.dataLoaded("...)
+	b = append(b, q...)
+	b = append(b, ',')
+	b = appendDataPoints(b, sv)
+	return append(b, ");\n"...)
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.

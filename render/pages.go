@@ -58,7 +58,7 @@ func init() {
 		{name: "index", title: "Overview", has: func(*Report) bool { return true },
 			body: func(r *Report, single bool) (any, error) { return r.overviewPage(single), nil }},
 		{name: "scalars", title: "Scalars", kinds: []model.Kind{model.KindScalar}, has: hasAny(runScalars), count: countTags,
-			body: sameBody((*Report).scalarsPage), data: (*Report).scalarsData,
+			body: bodyOf((*Report).scalarsPage), data: (*Report).scalarsData,
 			scripts: []string{"scalars.js"}},
 		{name: "histograms", title: "Histograms", kinds: []model.Kind{model.KindHistogram}, has: hasAny(runHistograms), count: countTags,
 			body: sameBody((*Report).histogramsPage), data: (*Report).histogramsData,

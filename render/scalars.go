@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -17,6 +18,9 @@ func runScalars(run *model.Run) []*model.Scalar {
 type scalarsPage struct {
 	Groups []scalarGroup
 	Runs   int
+	// RunNames names the runs with scalars, in report order: the page's
+	// run selector lists them.
+	RunNames template.JS
 	// PerSeries and PageBudget are set when the page budget lowered how
 	// many points a series draws, to say so.
 	PerSeries, PageBudget string
@@ -38,10 +42,22 @@ type scalarChart struct {
 	Note   string // why the chart draws nothing, when its data cannot be encoded
 }
 
-func (r *Report) scalarsPage() (*scalarsPage, error) {
+// scalarsPage builds the page; single is set for the single-file report,
+// which has no data files for the downloads to load.
+func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if r.drawCap < r.opt.MaxPoints {
 		p.PerSeries, p.PageBudget = fmtCount(r.drawCap), fmtCount(r.opt.MaxPagePoints)
+	}
+	var names []string
+	for _, run := range r.rep.Runs {
+		if len(runScalars(run)) > 0 {
+			names = append(names, run.Name)
+		}
+	}
+	var err error
+	if p.RunNames, err = scriptJSON(names); err != nil {
+		return nil, err
 	}
 	drawn := r.drawnTags()
 	for _, tv := range r.tags[drawn:] {
@@ -61,8 +77,7 @@ func (r *Report) scalarsPage() (*scalarsPage, error) {
 			total += len(sv.scalar.Points)
 		}
 		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Data: "null"}
-		var err error
-		if b, err = appendChartData(b[:0], tv); err != nil {
+		if b, err = appendChartData(b[:0], tv, !single); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
 		} else {
 			c.Data = template.JS(string(b)) // a copy: b is reused; escaped for a <script> element by appendChartData
@@ -74,7 +89,10 @@ func (r *Report) scalarsPage() (*scalarsPage, error) {
 }
 
 // scalarsData returns data/scalars/<run>/<tag>.json for every series,
-// formatted on all cores: they are the bulk of the output.
+// and the same points as a script, <tag>.js beside it (scalarScript),
+// formatted on all cores: they are the bulk of the output. The scalars
+// page adds the scripts of a tag when its CSV or JSON download is asked
+// for.
 func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: scalarCategory, index: map[string]map[string]string{}}
 	var series []*seriesView
@@ -88,8 +106,19 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 			}
 		}
 	}
-	err := inOrder(len(series), func(i int) []byte { return scalarData(series[i]) },
-		func(i int, b []byte) error { return emit(file{"data/" + series[i].file, b}) })
+	// Produced together, emitted in turn: a file and its script.
+	err := inOrder(2*len(series), func(i int) []byte {
+		if i%2 == 0 {
+			return scalarData(series[i/2])
+		}
+		return scalarScript(series[i/2])
+	}, func(i int, b []byte) error {
+		name := series[i/2].file
+		if i%2 == 1 {
+			name = dataScriptFile(name)
+		}
+		return emit(file{"data/" + name, b})
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +136,9 @@ func (r *Report) drawnTags() int {
 
 func pointsLabel(shown, total int) string {
 	if shown == total {
+		if total == 1 {
+			return "1 point"
+		}
 		return fmt.Sprintf("%s points", fmtCount(total))
 	}
 	return fmt.Sprintf("%s of %s points", fmtCount(shown), fmtCount(total))
@@ -132,14 +164,29 @@ type chartRun struct {
 	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
 	// a downsampled series: the range its drawn points stand for.
 	Envelope [][6]jsonFloat `json:"envelope"`
+	// Kept is how many points the series' data file holds (fewer than
+	// Total when --max-data-points capped it).
+	Kept int `json:"kept"`
+	// File is the series' data file, relative to the data directory, and
+	// Script the same data as a script (see dataScript), which registers
+	// itself under File; both empty in the single-file report, which has
+	// no data files.
+	File   string `json:"file,omitempty"`
+	Script string `json:"script,omitempty"`
+}
+
+// dataScriptFile is the name of the script form of the data file name.
+func dataScriptFile(name string) string {
+	return strings.TrimSuffix(name, ".json") + ".js"
 }
 
 // appendChartData appends the chart data of one tag to b, as the page
 // reads it from a <script type="application/json"> element: encoded by
 // hand, since it is most of the page (encoding/json through reflection
 // took as long as the rest of the page), and HTML-escaped as scriptJSON
-// escapes, so that no name can end the element.
-func appendChartData(b []byte, tv *tagView) ([]byte, error) {
+// escapes, so that no name can end the element. With files, each run
+// names its data file and the script form of it, which the downloads load.
+func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 	b = append(b, `{"tag":`...)
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
@@ -178,7 +225,15 @@ func appendChartData(b []byte, tv *tagView) ([]byte, error) {
 			}
 			b = append(b, ']')
 		}
-		b = append(b, "]}"...)
+		b = append(b, `],"kept":`...)
+		b = strconv.AppendInt(b, int64(len(sv.data)), 10)
+		if files {
+			b = append(b, `,"file":`...)
+			b = appendJSONString(b, sv.file)
+			b = append(b, `,"script":`...)
+			b = appendJSONString(b, dataScriptFile(sv.file))
+		}
+		b = append(b, '}')
 	}
 	return append(b, "]}"...), nil
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -24,28 +25,33 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 		runs[name] = map[string][]float64{"loss": {1, math.Inf(1), math.Inf(-1), math.NaN(), 1e308, -1e-300}}
 	}
 	r := New(synthetic(runs), Options{MaxPoints: 400})
-	for _, tv := range r.tags {
-		cj := chartJSON{Tag: tv.tag}
-		for _, sv := range tv.series {
-			pts := sv.scalar.Points
-			cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv), Total: len(pts), Shown: len(sv.draw),
-				Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}}
-			for _, b := range sv.buckets {
-				if b.HasFinite {
-					p0, p1 := pts[b.First], pts[b.Last]
-					cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
-						jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+	for _, files := range []bool{false, true} {
+		for _, tv := range r.tags {
+			cj := chartJSON{Tag: tv.tag}
+			for _, sv := range tv.series {
+				pts := sv.scalar.Points
+				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv), Total: len(pts), Shown: len(sv.draw),
+					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: len(sv.data)}
+				if files {
+					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)
 				}
+				for _, b := range sv.buckets {
+					if b.HasFinite {
+						p0, p1 := pts[b.First], pts[b.Last]
+						cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
+							jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+					}
+				}
+				cj.Runs = append(cj.Runs, cr)
 			}
-			cj.Runs = append(cj.Runs, cr)
-		}
-		want, err := scriptJSON(cj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := appendChartData(nil, tv)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("tag %q: appendChartData = %.300s (%v), encoding/json = %.300s", tv.tag, got, err, want)
+			want, err := scriptJSON(cj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := appendChartData(nil, tv, files)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("tag %q, files %v: appendChartData = %.300s (%v), encoding/json = %.300s", tv.tag, files, got, err, want)
+			}
 		}
 	}
 }
@@ -80,14 +86,18 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	if n := bytes.Count(page, []byte(`class="chart-option"`)); n != 0 || bytes.Contains(page, []byte(`"option":`)) {
 		t.Errorf("%d page options; a chart holds its own option: %v", n, bytes.Contains(page, []byte(`"option":`)))
 	}
-	data := 0
+	data, scripts := 0, 0
 	for name := range files {
 		if strings.HasPrefix(name, "data/scalars/") {
-			data++
+			if strings.HasSuffix(name, ".json") {
+				data++
+			} else if strings.HasSuffix(name, ".js") {
+				scripts++
+			}
 		}
 	}
-	if data != tags {
-		t.Errorf("%d scalar data files, want %d", data, tags)
+	if data != tags || scripts != tags {
+		t.Errorf("%d scalar data files and %d scripts of them, want %d each", data, scripts, tags)
 	}
 	// Per chart: its data and markup, about 600 bytes here; the list, a
 	// tag's name.
@@ -160,5 +170,50 @@ func TestOverviewMetricRowsBounded(t *testing.T) {
 	}
 	if n := bytes.Count(files["summary.json"], []byte(`"non_finite"`)); n != tags {
 		t.Errorf("summary.json holds %d series, want %d", n, tags)
+	}
+}
+
+// TestScalarScriptsHoldTheDataFilesPoints checks the script form of every
+// scalar data file: a call handing the data file's points, byte for byte,
+// to the page under the data file's name, which no name can end or break
+// (a page adds it as a <script> element).
+func TestScalarScriptsHoldTheDataFilesPoints(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for _, name := range hostile {
+		runs[name] = map[string][]float64{"loss": {1, math.NaN(), 2}, name: {3, math.Inf(-1)}}
+	}
+	files := filesByName(t, New(synthetic(runs), Options{}))
+	n := 0
+	for name, data := range files {
+		if !strings.HasPrefix(name, "data/scalars/") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		n++
+		script, ok := files[strings.TrimSuffix(name, ".json")+".js"]
+		if !ok {
+			t.Errorf("%s has no script", name)
+			continue
+		}
+		var file map[string]json.RawMessage
+		if err := json.Unmarshal(data, &file); err != nil || len(file) != 1 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var points json.RawMessage
+		for _, v := range file {
+			points = v
+		}
+		q, _ := json.Marshal(strings.TrimPrefix(name, "data/"))
+		want := "window.trainreport&&window.trainreport.dataLoaded(" + string(q) + "," + string(points) + ");\n"
+		if string(script) != want {
+			t.Errorf("%s:\n got %.200q\nwant %.200q", name, script, want)
+		}
+		for _, bad := range []string{"</", "<!--", "\u2028", "\u2029"} {
+			if strings.Contains(string(script), bad) {
+				t.Errorf("%s holds %q", name, bad)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no scalar data files")
 	}
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,7 +9,7 @@ import (
 // Merge combines reports of disjoint runs, such as shards of one
 // collection (the same log directories, each shard reading some of their
 // runs), into one report: their log directories (a name must name the same
-// path in each), their runs, sorted by name, and their warnings, a warning
+// path in each), their runs, in natural order of names (CompareRunNames), and their warnings, a warning
 // that several reports carry (a log directory's own, which every shard
 // finds) kept once. A run present in two reports is refused, as are
 // reports that disagree on KeepAllRecords. The hyperparameter metrics are
@@ -57,7 +56,7 @@ func Merge(reports ...*Report) (*Report, error) {
 		}
 		out.sources = append(out.sources, r.sources...)
 	}
-	slices.SortStableFunc(out.Runs, func(a, b *Run) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(out.Runs, func(a, b *Run) int { return CompareRunNames(a.Name, b.Name) })
 	out.JoinHParamMetrics()
 	if err := out.CheckValid(); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)

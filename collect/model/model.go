@@ -26,7 +26,8 @@ import (
 // Report is everything collected from a set of log directories.
 type Report struct {
 	Logdirs []Logdir
-	// Runs are sorted by name.
+	// Runs are sorted by name, naturally (CompareRunNames: "version_2"
+	// before "version_10").
 	Runs []*Run
 	// Warnings not tied to one run, such as a log directory without event
 	// files.

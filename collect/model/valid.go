@@ -11,10 +11,11 @@ import (
 )
 
 // CheckValid reports what a well-formed model must hold and this one does
-// not: log directories of unique names; runs sorted by unique name, each
-// of a log directory of the report; a run's files in reading order, its
-// tags sorted and unique, and its series sorted by tag, each described by
-// its tag with the right kind, count and bounds; steps increasing within
+// not: log directories of unique names; runs of unique names in natural
+// order (CompareRunNames), each of a log directory of the report; a run's
+// files in reading order, its tags sorted and unique, and its series
+// sorted by tag, each described by its tag with the right kind, count and
+// bounds; steps increasing within
 // a series (after the restart rule, unless KeepAllRecords); entries of
 // consistent shapes; payload references inside the run's log directory;
 // and hyperparameter metrics naming runs of the report. Collect, Merge and
@@ -67,7 +68,7 @@ func (v *validator) check() {
 			v.fail("run %d is nil", i)
 			continue
 		}
-		if i > 0 && v.rep.Runs[i-1] != nil && v.rep.Runs[i-1].Name >= r.Name {
+		if i > 0 && v.rep.Runs[i-1] != nil && CompareRunNames(v.rep.Runs[i-1].Name, r.Name) >= 0 {
 			v.fail("runs %q and %q out of order or repeated", v.rep.Runs[i-1].Name, r.Name)
 		}
 		runs[r.Name] = true

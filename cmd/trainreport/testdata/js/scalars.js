@@ -1,5 +1,6 @@
 // The scalars page: its charts, smoothing and view state
-// (browser_test.go, browser_groups_test.go).
+// (browser_test.go, browser_groups_test.go), its run selector, dots and
+// downloads (browser_scalars_runs_test.go).
 ({
 	// figures returns a figureInfo per figure.chart-card, once the page is
 	// ready.
@@ -83,5 +84,135 @@
 		}
 		const note = [...document.querySelectorAll("main.page p.note")].map(p => p.textContent).join(" ");
 		return {Note: note, Figures: figs.length, Charts: charts, Longest: longest};
+	},
+
+	// runList returns the run selector as shown: per run its name, the
+	// computed colour of its swatch, whether it is checked and listed.
+	async runList() {
+		await awaitReady();
+		const box = document.querySelector("[data-run-selector]");
+		return {
+			count: box.querySelector(".run-count").textContent,
+			runs: [...box.querySelectorAll("ul.run-list li")].map(li => ({
+				name: li.querySelector(".run-label").textContent,
+				title: li.querySelector("label").title,
+				color: getComputedStyle(li.querySelector(".run-swatch")).backgroundColor,
+				checked: li.querySelector("input").checked,
+				listed: !li.hidden,
+			})),
+		};
+	},
+
+	// toggleRun clicks the checkbox of the run called name, as a user
+	// would, and awaits the page.
+	async toggleRun(name) {
+		const li = [...document.querySelectorAll("[data-run-selector] li")].find(li => li.querySelector(".run-label").textContent === name);
+		li.querySelector("input").click();
+		await new Promise(r => setTimeout(r, 50));
+		await awaitReady();
+		return true;
+	},
+
+	// drawn returns, per chart, the names of its run lines and, per series
+	// of dots, its points with where each is drawn: its pixel, whether it
+	// lies inside the axes, and the colour of the canvas there.
+	async drawn() {
+		await awaitReady();
+		return [...document.querySelectorAll("figure.chart-card")].map(fig => {
+			const div = fig.querySelector("div.chart");
+			const inst = echarts.getInstanceByDom(div);
+			const series = inst.getOption().series.filter(s => s);
+			const rect = inst.getModel().getComponent("grid", 0).coordinateSystem.getRect();
+			const canvas = div.querySelector("canvas");
+			const dpr = canvas.width / canvas.clientWidth;
+			const ctx = canvas.getContext("2d");
+			return {
+				tag: fig.dataset.tag,
+				lines: series.filter(s => String(s.id).startsWith("run:")).map(s => ({name: s.name, color: s.color})),
+				dots: series.filter(s => String(s.id).startsWith("dots:")).map(s => ({
+					name: s.name,
+					points: s.data.map(d => {
+						const [px, py] = inst.convertToPixel({seriesId: s.id}, d);
+						const c = ctx.getImageData(Math.round(px * dpr), Math.round(py * dpr), 1, 1).data;
+						return {x: d[0], y: d[1], px, py,
+							inside: px >= rect.x && px <= rect.x + rect.width && py >= rect.y && py <= rect.y + rect.height,
+							rgb: "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")"};
+					}),
+				})),
+			};
+		});
+	},
+
+	// tipNames shows the tooltip of the chart of tag at the first point of
+	// its first line and returns its run names as shown, and whether any
+	// is cut (its cell narrower than its text); with keep, the tooltip
+	// stays (for a screenshot).
+	async tipNames(tag, keep) {
+		await awaitReady();
+		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
+		fig.scrollIntoView();
+		const inst = echarts.getInstanceByDom(fig.querySelector("div.chart"));
+		const i = inst.getOption().series.findIndex(s => String(s.id).startsWith("run:"));
+		inst.dispatchAction({type: "showTip", seriesIndex: i, dataIndex: 0});
+		await new Promise(r => setTimeout(r, 50));
+		const cells = [...document.querySelectorAll(".trainreport-tooltip td.tt-run")];
+		const out = {names: cells.map(c => c.textContent), cut: cells.filter(c => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1 && getComputedStyle(c).overflow === "hidden").map(c => c.textContent)};
+		if (!keep) inst.dispatchAction({type: "hideTip"});
+		return out;
+	},
+
+	// download clicks the button of the chart of tag for action ("csv" or
+	// "json") and returns what the page saves: the file's name and text,
+	// taken from the link the page clicks (no file is written), and the
+	// button's title.
+	async download(tag, action) {
+		await awaitReady();
+		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
+		const btn = fig.querySelector('[data-action="' + action + '"]');
+		const click = HTMLAnchorElement.prototype.click;
+		let saved;
+		const got = new Promise(resolve => { saved = resolve; });
+		HTMLAnchorElement.prototype.click = function () { saved({href: this.href, name: this.download}); };
+		try {
+			btn.click();
+			const a = await Promise.race([got, new Promise((_, reject) => setTimeout(() => reject(new Error("no download within 10 s")), 10000))]);
+			const text = await (await fetch(a.href)).text();
+			return {name: a.name, text, title: btn.title};
+		} finally {
+			HTMLAnchorElement.prototype.click = click;
+		}
+	},
+
+	// png clicks the PNG button of the chart of tag and returns the size
+	// of the image the page saves (and its bytes, base64), and the chart's
+	// size before and after.
+	async png(tag) {
+		await awaitReady();
+		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
+		const inst = echarts.getInstanceByDom(fig.querySelector("div.chart"));
+		const before = [inst.getWidth(), inst.getHeight()];
+		const click = HTMLAnchorElement.prototype.click;
+		let href = "";
+		HTMLAnchorElement.prototype.click = function () { href = this.href; };
+		try {
+			fig.querySelector('[data-action="png"]').click();
+		} finally {
+			HTMLAnchorElement.prototype.click = click;
+		}
+		const img = new Image();
+		await new Promise((resolve, reject) => { img.onload = resolve; img.onerror = reject; img.src = href; });
+		const bytes = new Uint8Array(await (await fetch(href)).arrayBuffer());
+		let bin = "";
+		for (const b of bytes) bin += String.fromCharCode(b);
+		return {image: [img.naturalWidth, img.naturalHeight], before, after: [inst.getWidth(), inst.getHeight()],
+			legend: inst.getOption().legend.map(l => l.show), data: btoa(bin)};
+	},
+
+	// runColors returns, per run name on a page that marks runs with
+	// data-run-color, the computed colour of its border.
+	runColors() {
+		const out = {};
+		for (const el of document.querySelectorAll("[data-run-color]")) out[el.getAttribute("data-run-color")] = getComputedStyle(el).borderLeftColor;
+		return out;
 	},
 })
