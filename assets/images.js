@@ -38,7 +38,11 @@
   // and the height follows from the aspect ratio, so that a window too
   // narrow for the box shrinks the image without distorting it.
   function sizeImage(img, w, h, scale) {
-    if (!(w > 0 && h > 0)) return;
+    if (!(w > 0 && h > 0)) { // size unknown: natural size (the dialog's image may hold an earlier one's)
+      img.style.width = img.style.aspectRatio = '';
+      img.classList.remove('media-small');
+      return;
+    }
     img.style.width = w * scale + 'px';
     img.style.aspectRatio = w + ' / ' + h;
     img.classList.toggle('media-small', scale > 1);
