@@ -12,17 +12,46 @@
   if (!T || !T.media) return;
   var media = T.media;
 
-  var THUMB = 128; // small images are scaled up to about this size (half in big batches), by whole factors
-  var FULL = 512; // and to about this in the full-size view
+  // Images are drawn at their natural size times or divided by a whole
+  // factor, so that pixels stay square and sharp (a 1 x 64 bias image of
+  // Keras's write_images is as worth seeing as a photo), in a box: small
+  // images grow until their longer side reaches about the target, and a
+  // one-pixel side until it reaches MIN_SIDE if the box allows; images
+  // larger than the box shrink until they fit.
+  var THUMB = { target: 128, w: 256, h: 256 }; // a cell holds 260 px at least
+  var THUMB_BATCH = { target: 64, w: 128, h: 128 }; // batches of more than four
+  var FULL = 512; // the full-size view's target, in a box of the window's size
+  var MIN_SIDE = 8;
 
-  // sizeImage scales a small image up by a whole factor (pixels stay
-  // sharp) so that its longer side reaches about target pixels.
-  function sizeImage(img, w, h, target) {
-    if (!(w > 0 && h > 0)) return;
-    var scale = Math.max(1, Math.floor(target / Math.max(w, h)));
-    img.width = w * scale;
-    img.height = h * scale;
+  // scaleFor returns the factor (k or 1/k, k whole) an image of w x h is
+  // drawn at in a box of boxW x boxH with the given target.
+  function scaleFor(w, h, target, boxW, boxH) {
+    if (w > boxW || h > boxH) return 1 / Math.ceil(Math.max(w / boxW, h / boxH));
+    var k = Math.max(1, Math.floor(target / Math.max(w, h)));
+    if (Math.min(w, h) * k < MIN_SIDE) k = Math.max(k, Math.min(Math.ceil(MIN_SIDE / Math.min(w, h)), Math.floor(boxW / w), Math.floor(boxH / h)));
+    return k;
+  }
+
+  // sizeImage draws img at scale times its natural w x h, pixels sharp
+  // when scaled up. The width is set as style, which wins over the page's
+  // CSS (content-box in media.css: a border must not eat a narrow image),
+  // and the height follows from the aspect ratio, so that a window too
+  // narrow for the box shrinks the image without distorting it.
+  function sizeImage(img, w, h, scale) {
+    if (!(w > 0 && h > 0)) { // size unknown: natural size (the dialog's image may hold an earlier one's)
+      img.style.width = img.style.aspectRatio = '';
+      img.classList.remove('media-small');
+      return;
+    }
+    img.style.width = w * scale + 'px';
+    img.style.aspectRatio = w + ' / ' + h;
     img.classList.toggle('media-small', scale > 1);
+  }
+
+  // thumbScale is the scale of an image's thumbnail, in a batch of n.
+  function thumbScale(im, n) {
+    var b = n > 4 ? THUMB_BATCH : THUMB;
+    return scaleFor(im.width, im.height, b.target, b.w, b.h);
   }
 
   function setupTag(section, dialog) {
@@ -37,12 +66,13 @@
           }
           var img = media.el('img', 'media-img');
           img.alt = data.tag + ' · ' + run.name + ' · step ' + e.step + (e.images.length > 1 ? ' #' + (i + 1) : '');
-          sizeImage(img, im.width, im.height, e.images.length > 4 ? THUMB / 2 : THUMB);
+          var thumb = thumbScale(im, e.images.length);
+          sizeImage(img, im.width, im.height, thumb);
           img.src = im.src;
           img.tabIndex = 0;
-          img.addEventListener('click', function () { openFull(dialog, img, im); });
+          img.addEventListener('click', function () { openFull(dialog, img, im, thumb); });
           img.addEventListener('keydown', function (ev) {
-            if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openFull(dialog, img, im); }
+            if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openFull(dialog, img, im, thumb); }
           });
           box.appendChild(img);
         });
@@ -50,13 +80,19 @@
     });
   }
 
-  function openFull(dialog, img, im) {
+  // openFull shows an image in the full-size view: FULL as target, in a
+  // box of the dialog's size (95% of the window's width, 80% of its
+  // height, less the dialog's padding), and never smaller than its
+  // thumbnail, drawn at thumb.
+  function openFull(dialog, img, im, thumb) {
     if (!dialog || typeof dialog.showModal !== 'function') return;
     var full = dialog.querySelector('img');
     full.src = img.src;
     full.alt = img.alt;
     full.className = 'media-img';
-    sizeImage(full, im.width, im.height, FULL);
+    var boxW = Math.max(1, Math.floor(window.innerWidth * 0.95) - 40);
+    var boxH = Math.max(1, Math.floor(window.innerHeight * 0.8));
+    sizeImage(full, im.width, im.height, Math.max(thumb, scaleFor(im.width, im.height, FULL, boxW, boxH)));
     dialog.querySelector('.media-lightbox-caption').textContent =
       img.alt + ' · ' + im.width + '\u00d7' + im.height + (im.format ? ' ' + im.format.toUpperCase() : '');
     if (!dialog.open) dialog.showModal();

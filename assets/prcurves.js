@@ -31,10 +31,14 @@
   }
 
   // points returns the curve of one step as [recall, precision, i] items,
-  // skipping thresholds whose values are not finite.
+  // skipping thresholds whose values are not finite and stopping at
+  // c.drawn: the thresholds past the last with TP + FP > 0 hold no curve
+  // (render/prcurves.go's prDrawn), so neither the line nor the tooltip
+  // reaches them.
   function points(c) {
     var out = [];
-    for (var i = 0; i < c.thresholds.length; i++) {
+    var n = Math.min(c.thresholds.length, c.drawn);
+    for (var i = 0; i < n; i++) {
       var r = util.toNumber(c.recall[i]), p = util.toNumber(c.precision[i]);
       if (isFinite(r) && isFinite(p)) out.push([r, p, i]);
     }

@@ -291,15 +291,28 @@ func (rr *runReader) addPRCurve(ev *eventpb.Event, v *eventpb.SummaryValue, ts *
 	n := int(shape[1])
 	row := func(i int) []float64 { return vals[i*n : (i+1)*n] }
 	e := PRCurveEntry{WallTime: ev.WallTime, Step: ev.Step, TP: row(0), FP: row(1), TN: row(2), FN: row(3),
-		Precision: row(4), Recall: row(5), Thresholds: make([]float64, n),
+		Precision: row(4), Recall: row(5), Thresholds: linspace01(n),
 		Float32: slices.Contains([]eventpb.DataType{eventpb.DataType_DT_FLOAT, eventpb.DataType_DT_HALF, eventpb.DataType_DT_BFLOAT16}, t.GetDtype())}
-	for i := range e.Thresholds {
-		if n > 1 {
-			e.Thresholds[i] = float64(i) / float64(n-1)
-		}
-	}
 	keep(rr, ts, prCurveList, ev.Step, e)
 	return nil
+}
+
+// linspace01 returns numpy's linspace(0, 1, n), the thresholds the PR
+// curve writers count at (TensorBoard's pb and tensorboardX's compute_curve
+// bucket a prediction p at floor(p * (n-1))). numpy multiplies i by a step
+// of 1 / (n-1) rather than dividing i by n-1, which differs in the last
+// bit for some i (32 of 127), and sets the last to 1 exactly.
+func linspace01(n int) []float64 {
+	out := make([]float64, n)
+	if n < 2 {
+		return out
+	}
+	step := 1 / float64(n-1)
+	for i := range out {
+		out[i] = float64(i) * step
+	}
+	out[n-1] = 1
+	return out
 }
 
 // prThresholds reads num_thresholds from the pr_curves plugin content.

@@ -41,7 +41,30 @@ type prCard struct {
 type prCardJSON struct {
 	Steps  []int64       `json:"steps"`
 	Wall   []jsonFloat   `json:"wall"`
-	Curves []prCurveJSON `json:"curves"`
+	Curves []prCardCurve `json:"curves"`
+}
+
+// prCardCurve is a curve as the page draws it: every threshold, of which
+// the first Drawn are drawn (see prDrawn).
+type prCardCurve struct {
+	prCurveJSON
+	Drawn int `json:"drawn"`
+}
+
+// prDrawn is how many of a curve's thresholds are drawn: up to the last
+// with TP + FP > 0. Beyond it no prediction reaches the threshold, so
+// precision is undefined: the writers store it as 0 (tensorboardX,
+// PyTorch, TF2) or 1 (TF1's op) with recall 0, a point that is no part of
+// the curve, and TensorBoard's plugin trims these thresholds. The data
+// files keep them.
+func prDrawn(e model.PRCurveEntry) int {
+	for i := min(len(e.TP), len(e.FP)) - 1; i >= 0; i-- {
+		// Not "> 0": a NaN count is no proof that nothing was predicted.
+		if !(e.TP[i]+e.FP[i] == 0) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 type prCurveJSON struct {
@@ -96,11 +119,11 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 		t := prTag{Tag: pt.tag}
 		for _, s := range pt.runs {
 			es := s.series.Entries
-			j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCurveJSON{}}
+			j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCardCurve{}}
 			for _, i := range downsample.Even(len(es), steps) {
 				j.Steps = append(j.Steps, es[i].Step)
 				j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
-				j.Curves = append(j.Curves, prCurveOf(es[i]))
+				j.Curves = append(j.Curves, prCardCurve{prCurveOf(es[i]), prDrawn(es[i])})
 			}
 			c := prCard{Run: s.run.Name, Label: stepsLabel(len(j.Steps), len(es)), Last: len(j.Steps) - 1, Data: "null"}
 			if data, err := scriptJSON(j); err != nil {
@@ -139,7 +162,9 @@ func prStepBudget(series []prSeries, perCard, perPage int) int {
 
 // prCurvesData returns the PR curves page's data files: every step of
 // every series, {tag: [{wall_time, step, thresholds, precision, recall,
-// tp, fp, tn, fn}]}, the arrays in threshold order.
+// tp, fp, tn, fn}]}, the arrays in threshold order, every threshold kept
+// (also those past the last with TP + FP > 0, which the page does not
+// draw).
 func (r *Report) prCurvesData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "pr_curve", index: map[string]map[string]string{}}
 	type entry struct {

@@ -32,11 +32,14 @@ func TestBrowserPRCurves(t *testing.T) {
 				t.Fatalf("%d PR cards, want 5", n)
 			}
 			// Scrolled through, every card draws its last step: one point
-			// per threshold with finite precision and recall.
+			// per threshold with finite precision and recall, up to the
+			// last threshold with TP + FP > 0 and none past it (the
+			// writers store those as precision 0 or 1, recall 0: a false
+			// line to the axis).
 			type card struct {
-				Run, Tag        string
-				Drawn, Expected int
-				Step            string
+				Run, Tag                         string
+				Drawn, Expected, Beyond, Trimmed int
+				Step                             string
 			}
 			read := func() []card {
 				t.Helper()
@@ -46,10 +49,18 @@ func TestBrowserPRCurves(t *testing.T) {
 				}
 				return out
 			}
+			trimmed := 0
 			for _, c := range read() {
 				if c.Drawn <= 0 || c.Drawn != c.Expected {
 					t.Errorf("%s %s: %d points drawn, want %d", c.Run, c.Tag, c.Drawn, c.Expected)
 				}
+				if c.Beyond > 0 {
+					t.Errorf("%s %s: %d points drawn past the last threshold with TP + FP > 0", c.Run, c.Tag, c.Beyond)
+				}
+				trimmed += c.Trimmed
+			}
+			if trimmed == 0 {
+				t.Error("no card has a threshold past its last with TP + FP > 0: the fixtures no longer test the trim")
 			}
 			// The slider picks the first step of the first card with more
 			// than one; its curve is drawn, point for point.

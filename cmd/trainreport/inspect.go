@@ -68,10 +68,11 @@ func warningJSON(w collect.Warning) inspectWarning {
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trainreport inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	help := helpFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	keepAll := fs.Bool("keep-all-records", false, "keep every record instead of applying the restart rule")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -88,6 +89,11 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			break
 		}
 		dirs, args = append(dirs, args[0]), args[1:]
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return 0
 	}
 	if len(dirs) == 0 {
 		fs.Usage()
@@ -153,7 +159,7 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		// Files and tags are two tables, each aligned on its own.
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Files {
-			fmt.Fprintf(tw, "  file\t%s\t%d bytes\t%d records\t%s\n", quoteIfOdd(f.Rel), f.Size, f.Records, f.Status)
+			fmt.Fprintf(tw, "  file\t%s\t%s\t%s\t%s\n", quoteIfOdd(f.Rel), plural(f.Size, "byte"), plural(f.Records, "record"), f.Status)
 		}
 		tw.Flush()
 		for _, wr := range r.Warnings {

@@ -6,6 +6,7 @@
 //
 //	trainreport [flags] LOGDIR|NAME=LOGDIR ...
 //	trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...
+//	trainreport --version
 //
 // See README.md for the flags and outputs.
 package main
@@ -43,7 +44,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "inspect" {
 		os.Exit(runInspect(ctx, os.Args[2:], os.Stdout, os.Stderr))
 	}
-	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // maxPrintedWarnings bounds the warnings printed on stderr; the overview
@@ -63,14 +64,19 @@ type config struct {
 	histSteps     int
 	quiet         bool
 	cpuProfile    string
+	version       bool
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
 // between or after the log directories, as in `trainreport runs/ -o out`.
-func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
+// -h and --help print the usage on stdout and return flag.ErrHelp; a usage
+// error prints it on stderr.
+func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, error) {
 	var c config
 	fs := flag.NewFlagSet("trainreport", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	help := helpFlags(fs)
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
 	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
@@ -84,8 +90,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
-			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport --version\n\n"+
 			"Reads every run under each log directory and writes a static report;\n"+
 			"inspect lists what each run's files hold instead.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -101,6 +108,14 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 		}
 		logdirs = append(logdirs, args[0])
 		args = args[1:]
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return nil, nil, flag.ErrHelp
+	}
+	if c.version {
+		return &c, nil, nil
 	}
 	if len(logdirs) == 0 {
 		fs.Usage()
@@ -139,8 +154,10 @@ const (
 // read.
 type usageError struct{ error }
 
-// run is the whole command; it returns the exit status.
-func run(ctx context.Context, args []string, stderr io.Writer) (status int) {
+// run is the whole command; it returns the exit status. Only what was
+// asked for goes to stdout (the usage of --help, the version); progress,
+// warnings and errors go to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status int) {
 	defer func() {
 		// A panic is a bug of ours, never a verdict on the logs: say so,
 		// with a status of its own, rather than Go's 2, which is ours for
@@ -150,13 +167,18 @@ func run(ctx context.Context, args []string, stderr io.Writer) (status int) {
 			status = exitInternal
 		}
 	}()
-	c, logdirArgs, err := parseArgs(args, stderr)
+	c, logdirArgs, err := parseArgs(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "trainreport: %v\n", err)
 		return exitUsage
+	}
+	if c.version {
+		bi, _ := debug.ReadBuildInfo()
+		fmt.Fprintln(stdout, versionLine(bi))
+		return exitOK
 	}
 	if err := build(ctx, c, logdirArgs, stderr); err != nil {
 		fmt.Fprintf(stderr, "trainreport: %s\n", printable(err.Error()))
@@ -214,6 +236,9 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	for _, w := range sameNames(logdirArgs, logdirs) {
+		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
+	}
 	if err := checkOutputs(c, logdirs); err != nil {
 		return err
 	}
@@ -250,7 +275,6 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		return err
 	}
 
-	nwarn := printWarnings(stderr, rep)
 	runs, files, records, bytes := 0, 0, 0, int64(0)
 	for _, r := range rep.Runs {
 		runs++
@@ -260,6 +284,9 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			bytes += f.Size
 		}
 	}
+	// With no event file at all, the error says so: collect's warning of
+	// each log directory without one would say it a second time.
+	nwarn := printWarnings(stderr, rep, files == 0)
 	if records == 0 {
 		names := make([]string, len(logdirs))
 		for i, l := range logdirs {
@@ -268,20 +295,17 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		if files == 0 {
 			return fmt.Errorf("no event files found in %s", strings.Join(names, ", "))
 		}
-		return fmt.Errorf("nothing readable in %s: %d event files, none with a readable record (%d warnings above)", strings.Join(names, ", "), files, nwarn)
+		return fmt.Errorf("nothing readable in %s: %s, none with a readable record (%s above)",
+			strings.Join(names, ", "), plural(files, "event file"), plural(nwarn, "warning"))
 	}
 	if !c.quiet {
-		fmt.Fprintf(stderr, "read %d runs, %d files, %d records (%.1f MB) in %.2fs\n",
-			runs, files, records, float64(bytes)/1e6, time.Since(start).Seconds())
+		fmt.Fprintf(stderr, "read %s, %s, %s (%.1f MB) in %.2fs\n", plural(runs, "run"), plural(files, "file"),
+			plural(records, "record"), float64(bytes)/1e6, time.Since(start).Seconds())
 	}
 
 	title := c.title
 	if title == "" {
-		var names []string
-		for _, l := range logdirs {
-			names = append(names, l.Name)
-		}
-		title = strings.Join(names, ", ")
+		title = defaultTitle(logdirArgs, logdirs)
 	}
 	if os.Getenv("GOGC") == "" {
 		// From here on the model is most of the heap, and its bulk (the
@@ -313,10 +337,20 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	return nil
 }
 
-// printWarnings prints the report's warnings and returns how many there are.
-func printWarnings(w io.Writer, rep *collect.Report) int {
+// noEventFiles is collect's warning for a log directory holding no event
+// file (collect.go), which printWarnings can leave to the error that says
+// the same.
+const noEventFiles = "no event files found"
+
+// printWarnings prints the report's warnings and returns how many it
+// printed, those of log directories without event files left out when
+// skipEmpty is set.
+func printWarnings(w io.Writer, rep *collect.Report, skipEmpty bool) int {
 	var all []string
 	for _, wr := range rep.Warnings {
+		if skipEmpty && wr.Msg == noEventFiles {
+			continue
+		}
 		all = append(all, wr.String())
 	}
 	for _, r := range rep.Runs {
@@ -326,7 +360,7 @@ func printWarnings(w io.Writer, rep *collect.Report) int {
 	}
 	for i, s := range all {
 		if i == maxPrintedWarnings {
-			fmt.Fprintf(w, "warning: %d more warnings, listed on the report's overview page\n", len(all)-i)
+			fmt.Fprintf(w, "warning: %d more %s, listed on the report's overview page\n", len(all)-i, nouns(len(all)-i, "warning"))
 			break
 		}
 		fmt.Fprintf(w, "warning: %s\n", printable(s))

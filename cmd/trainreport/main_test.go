@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,7 +21,7 @@ func corpusRoot(t testing.TB) string { return testcorpus.Dir(t) }
 func runCLI(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	code := run(context.Background(), args, &stderr)
+	code := run(context.Background(), args, io.Discard, &stderr)
 	return code, stderr.String()
 }
 

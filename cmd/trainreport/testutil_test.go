@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"math"
 	"net/url"
 	"os"
@@ -32,7 +33,7 @@ func buildReport(t *testing.T, logdir string, extra ...string) builtReport {
 	args := append([]string{"-o", r.site, "--single-file", r.single}, extra...)
 	args = append(args, logdir)
 	var stderr bytes.Buffer
-	if code := run(context.Background(), args, &stderr); code != 0 {
+	if code := run(context.Background(), args, io.Discard, &stderr); code != 0 {
 		t.Fatalf("trainreport %s: exit status %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
 	return r

@@ -101,8 +101,9 @@ type PRCurve struct {
 	Dropped       int
 }
 
-// PRCurveEntry is one curve: per threshold (i / (n-1)), the counts and
-// rates of the writer's [6, n] tensor.
+// PRCurveEntry is one curve: per threshold (numpy's linspace(0, 1, n),
+// where the writers count), the counts and rates of the writer's [6, n]
+// tensor.
 type PRCurveEntry struct {
 	WallTime          float64
 	Step              int64

@@ -67,6 +67,68 @@
 			img.src === document.querySelector('main.page[data-page="images"] .media-grid img').src;
 	},
 
+	// imageSizes checks the size every image of the grid is drawn at, and
+	// then, opening each in the full-size view (one image of each natural
+	// size), the size it is drawn at there. It returns how many images and
+	// how many views it checked and what is wrong: an empty box, a size
+	// that is not its natural size times a whole factor or divided by one
+	// (pixels stay sharp, both sides alike), a view smaller than its
+	// thumbnail, an image drawn larger than 1x without sharp pixels.
+	async imageSizes() {
+		const main = document.querySelector('main.page[data-page="images"]');
+		const bad = [];
+		const drawn = (img) => {
+			const r = img.getBoundingClientRect(), cs = getComputedStyle(img);
+			const px = (p) => parseFloat(cs[p]) || 0;
+			return {w: r.width - px('borderLeftWidth') - px('borderRightWidth') - px('paddingLeft') - px('paddingRight'),
+				h: r.height - px('borderTopWidth') - px('borderBottomWidth') - px('paddingTop') - px('paddingBottom')};
+		};
+		const check = (where, img) => {
+			const nw = img.naturalWidth, nh = img.naturalHeight, d = drawn(img);
+			const name = where + ' ' + img.alt + ' (' + nw + 'x' + nh + ')';
+			if (!(d.w >= 1 && d.h >= 1)) { bad.push(name + ': drawn ' + d.w + 'x' + d.h); return d; }
+			const up = d.w >= nw - 0.5;
+			if (up) {
+				const k = Math.round(d.w / nw);
+				if (Math.abs(d.w - k * nw) > 0.5 || Math.abs(d.h - k * nh) > 0.5) bad.push(name + ': drawn ' + d.w + 'x' + d.h + ', not a whole multiple');
+				if (k > 1 && getComputedStyle(img).imageRendering !== 'pixelated') bad.push(name + ': scaled ' + k + 'x, image-rendering ' + getComputedStyle(img).imageRendering);
+			} else {
+				const k = Math.round(Math.max(nw, nh) / Math.max(d.w, d.h));
+				if (Math.abs(d.w - nw / k) > 1 || Math.abs(d.h - nh / k) > 1) bad.push(name + ': drawn ' + d.w + 'x' + d.h + ', not a whole fraction');
+			}
+			return d;
+		};
+		const imgs = [...main.querySelectorAll('.media-grid img')];
+		imgs.forEach(img => { img.scrollIntoView(); check('thumbnail', img); });
+		const dialog = main.querySelector('dialog.media-lightbox');
+		const seen = new Set();
+		let views = 0;
+		for (const img of imgs) {
+			const key = img.naturalWidth + 'x' + img.naturalHeight;
+			if (seen.has(key)) continue;
+			seen.add(key);
+			img.scrollIntoView();
+			const thumb = drawn(img);
+			img.click();
+			const full = dialog.querySelector('img');
+			for (let i = 0; i < 100 && !(dialog.open && full.src === img.src && full.complete && full.naturalWidth > 0); i++) await new Promise(r => setTimeout(r, 20));
+			if (!dialog.open) { bad.push('full-size view of ' + img.alt + ' did not open'); continue; }
+			views++;
+			const d = check('full-size view of', full);
+			if (d.w < thumb.w - 0.5 || d.h < thumb.h - 0.5) bad.push('full-size view of ' + img.alt + ' (' + key + '): ' + d.w + 'x' + d.h + ', smaller than its thumbnail ' + thumb.w + 'x' + thumb.h);
+			dialog.close();
+		}
+		return {images: imgs.length, views: views, bad: bad};
+	},
+
+	// openNarrowest opens the full-size view of the grid's image with the
+	// fewest pixels on its shorter side, for a screenshot.
+	openNarrowest() {
+		const imgs = [...document.querySelectorAll('main.page[data-page="images"] .media-grid img')];
+		const side = (i) => Math.min(i.naturalWidth, i.naturalHeight);
+		imgs.reduce((a, b) => side(b) < side(a) ? b : a).click();
+	},
+
 	// clipsLoaded tells whether every clip the Go side could decode has
 	// loaded in its player, the others having a player and a note.
 	clipsLoaded() {

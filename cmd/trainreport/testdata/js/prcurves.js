@@ -13,7 +13,9 @@
 
 	// read scrolls every card into view in turn and returns, as JSON, per
 	// card its run and tag, the points its chart draws, the points with
-	// finite precision and recall at the slider's step, and the step shown.
+	// finite precision and recall at the slider's step up to its last
+	// threshold with TP + FP > 0, the drawn points past that threshold,
+	// the thresholds past it, and the step shown.
 	async read() {
 		const cards = [...document.querySelector('main.page[data-page="pr_curves"]').querySelectorAll('figure.pr-card')];
 		for (const c of cards) { c.scrollIntoView(); await new Promise(r => setTimeout(r, 150)); }
@@ -23,9 +25,14 @@
 			const cur = data.curves[i];
 			const inst = echarts.getInstanceByDom(c.querySelector('.stat-chart'));
 			const opt = inst ? inst.getOption() : null;
+			let last = -1;
+			cur.thresholds.forEach((_, j) => { if (Number(cur.tp[j]) + Number(cur.fp[j]) !== 0) last = j; });
+			const drawn = opt ? opt.series[0].data : [];
 			return {Run: c.dataset.run, Tag: c.closest('[data-filter-tag]').dataset.filterTag,
-				Drawn: opt ? opt.series[0].data.length : -1,
-				Expected: cur.thresholds.filter((_, j) => Number.isFinite(Number(cur.recall[j])) && Number.isFinite(Number(cur.precision[j]))).length,
+				Drawn: opt ? drawn.length : -1,
+				Expected: cur.thresholds.filter((_, j) => j <= last && Number.isFinite(Number(cur.recall[j])) && Number.isFinite(Number(cur.precision[j]))).length,
+				Beyond: drawn.filter(p => p[2] > last).length,
+				Trimmed: cur.thresholds.length - 1 - last,
 				Step: c.querySelector('.pr-step output').textContent};
 		}));
 	},
