@@ -229,7 +229,7 @@ func TestBetterOf(t *testing.T) {
 
 // With hparams sessions, summary.md shows the best sessions by the first
 // metric whose better direction is known, with the hyperparameters that
-// differ between sessions only.
+// differ between sessions only; those without a finite value of it last.
 func TestSummaryMarkdownHParamsShowsBestSessions(t *testing.T) {
 	runs := map[string]map[string][]float64{}
 	losses := []float64{0.5, 0.2, math.NaN(), 0.9, 0.1}
@@ -254,10 +254,10 @@ func TestSummaryMarkdownHParamsShowsBestSessions(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no hparams section:\n%s", md)
 	}
-	want := "## HParams\n\n5 sessions by **val\\_loss**, lower is better (by its name), best first; 1 without a finite value of it, not ranked; " +
+	want := "## HParams\n\n5 sessions by **val\\_loss**, lower is better (by its name), best first; 1 without a finite value of it, listed last; " +
 		"the hyperparameters that differ between them.\n\n" +
 		"| Run | lr | val\\_loss |\n|---|---|--:|\n" +
-		"| s4 | 0.04 | 0.1 |\n| s1 | 0.01 | 0.2 |\n| s0 | 0 | 0.5 |\n| s3 | 0.03 | 0.9 |\n\n"
+		"| s4 | 0.04 | 0.1 |\n| s1 | 0.01 | 0.2 |\n| s0 | 0 | 0.5 |\n| s3 | 0.03 | 0.9 |\n| s2 | 0.02 | NaN |\n\n"
 	if got := md[i:min(len(md), i+len(want))]; got != want {
 		t.Errorf("hparams section\n%s\nwant\n%s", got, want)
 	}

@@ -280,8 +280,8 @@ func (r *Report) mdHeadline(md *mdWriter) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · %s · %s points · %s", plural(len(r.rep.Runs), "run", "runs"), plural(files, "event file", "event files"),
-		plural(len(r.tags), "scalar tag", "scalar tags"), fmtCount(points), plural(runWarnings+dirWarnings, "warning", "warnings"))
+	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", plural(len(r.rep.Runs), "run", "runs"), plural(files, "event file", "event files"),
+		plural(len(r.tags), "scalar tag", "scalar tags"), plural(points, "point", "points"), plural(runWarnings+dirWarnings, "warning", "warnings"))
 	var where []string
 	if runWarnings > 0 {
 		where = append(where, fmt.Sprintf("%s in %s", fmtCount(runWarnings), plural(warnedRuns, "run", "runs")))
@@ -590,7 +590,7 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 			}
 			seen[k] = true
 		}
-		if len(seen) > 1 {
+		if len(seen) > 1 || len(sessions) == 1 { // one session: all of them
 			varying = append(varying, i)
 		}
 	}
@@ -620,21 +620,28 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 			m, ok := sessions[i].s.Metrics[metric]
 			return m.Value, ok && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0)
 		}
-		order = slices.DeleteFunc(order, func(i int) bool {
-			_, ok := val(i)
-			if !ok {
-				unranked++
-			}
-			return !ok
-		})
+		// Sessions without a finite value of the metric come last, in
+		// run order: listed, not ranked.
 		slices.SortStableFunc(order, func(a, b int) int {
-			va, _ := val(a)
-			vb, _ := val(b)
-			if dir == lowerBetter {
+			va, oka := val(a)
+			vb, okb := val(b)
+			switch {
+			case oka != okb && oka:
+				return -1
+			case oka != okb:
+				return 1
+			case !oka:
+				return 0
+			case dir == lowerBetter:
 				return cmp.Compare(va, vb)
 			}
 			return cmp.Compare(vb, va)
 		})
+		for i := range sessions {
+			if _, ok := val(i); !ok {
+				unranked++
+			}
+		}
 		how := "best first"
 		switch dir {
 		case lowerBetter:
@@ -646,13 +653,15 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 		}
 		intro = fmt.Sprintf("%s by **%s**, %s", plural(len(sessions), "session", "sessions"), md.name(metric), how)
 		if unranked > 0 {
-			intro += fmt.Sprintf("; %s without a finite value of it, not ranked", fmtCount(unranked))
+			intro += fmt.Sprintf("; %s without a finite value of it, listed last", fmtCount(unranked))
 		}
 	} else {
 		intro = plural(len(sessions), "session", "sessions") + ", in run order (no metric to rank them by)"
 	}
-	switch len(varying) {
-	case 0:
+	switch {
+	case len(sessions) == 1:
+		intro += "; its hyperparameters"
+	case len(varying) == 0:
 		intro += "; no hyperparameter differs between them"
 	default:
 		intro += "; the hyperparameters that differ between them"
@@ -684,9 +693,10 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 			}
 			fmt.Fprintf(&b, " %s |", cell)
 		}
-		if metric != "" {
-			m := hs.s.Metrics[metric]
+		if m, ok := hs.s.Metrics[metric]; ok && metric != "" {
 			fmt.Fprintf(&b, " %s |", fmtValue(m.Value))
+		} else if metric != "" {
+			b.WriteString("  |")
 		}
 		b.WriteString("\n")
 		rows = append(rows, b.String())
