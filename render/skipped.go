@@ -48,6 +48,10 @@ type skippedList struct {
 	More int
 	// ByStatus is Counts as text: "3 empty, 1 truncated".
 	ByStatus string
+	// Bad is set when a file lost data or was not read (truncated,
+	// damaged, an LFS stub, refused), beyond empty files and profiler
+	// markers, which hold nothing to lose.
+	Bad bool
 }
 
 // statusCount is how many files have a status.
@@ -77,6 +81,7 @@ func skippedFiles(rep *model.Report) skippedList {
 	add := func(run string, f skippedFile) {
 		s.Total++
 		counts[f.Status]++
+		s.Bad = s.Bad || f.Status != "empty" && f.Status != "profile-empty"
 		if s.Total > maxSkippedListed {
 			s.More++
 			return
