@@ -134,6 +134,15 @@ func (w *mdWriter) name(s string) string {
 	return mdText(s)
 }
 
+// bold shows an untrusted name in bold, as name does; with no space
+// inside the **, or it shows as text.
+func (w *mdWriter) bold(s string) string {
+	if t := strings.TrimSpace(w.name(s)); t != "" {
+		return "**" + t + "**"
+	}
+	return ""
+}
+
 // code shows untrusted text as inline code (see mdCode), cut to the form's
 // bound.
 func (w *mdWriter) code(s string) string {
@@ -274,7 +283,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 			if !sv.stats.HasFinite {
 				nNonFinite++
 				if len(nonFinite) < maxNonFiniteNamed {
-					nonFinite = append(nonFinite, fmt.Sprintf("**%s** in %s", md.name(tv.tag), md.name(sv.run.Name)))
+					nonFinite = append(nonFinite, fmt.Sprintf("%s in %s", md.bold(tv.tag), md.name(sv.run.Name)))
 				}
 			}
 		}
@@ -322,19 +331,20 @@ func (r *Report) mdSkipped(md *mdWriter, sk skippedList, limit int) {
 	var rows []string
 	for _, g := range sk.Groups {
 		for _, f := range g.Files {
-			run := "log directories"
+			run := "**log directories**"
 			if g.Run != "" {
-				run = md.name(g.Run)
+				run = md.bold(g.Run)
 			}
-			rows = append(rows, fmt.Sprintf("- **%s**: %s (%s)\n", strings.TrimSpace(run), md.code(f.Path), f.Status))
+			rows = append(rows, fmt.Sprintf("- %s: %s (%s)\n", run, md.code(f.Path), f.Status))
 		}
 	}
-	if len(rows) > limit {
-		md.leave(len(rows)-limit, "skipped files (the overview names the first 50)")
-		rows = rows[:limit]
+	// The rows past limit and the files the list does not hold (past the
+	// overview's bound) are left out alike.
+	if cut := len(rows) - min(len(rows), limit) + sk.More; cut > 0 {
+		md.leave(cut, "skipped files (the overview names the first 50)")
+		rows = rows[:min(len(rows), limit)]
 	}
 	md.table("## Files skipped or read in part\n\n", rows, 0, "skipped files")
-	md.leave(sk.More, "skipped files")
 }
 
 // mdRuns writes the runs table, at most limit rows (0: every run).
@@ -651,7 +661,7 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 		default:
 			how = "highest first (which is better is not known)"
 		}
-		intro = fmt.Sprintf("%s by **%s**, %s", plural(len(sessions), "session", "sessions"), md.name(metric), how)
+		intro = fmt.Sprintf("%s by %s, %s", plural(len(sessions), "session", "sessions"), md.bold(metric), how)
 		if unranked > 0 {
 			intro += fmt.Sprintf("; %s without a finite value of it, listed last", fmtCount(unranked))
 		}
@@ -713,8 +723,8 @@ func (r *Report) mdWarnings(md *mdWriter, limit int) {
 	for _, run := range r.rep.Runs {
 		for _, w := range run.Warnings {
 			prefix := ""
-			if name := strings.TrimSpace(md.name(run.Name)); name != "" {
-				prefix = "**" + name + "**: " // no space inside the **, or it shows as text
+			if name := md.bold(run.Name); name != "" {
+				prefix = name + ": "
 			}
 			rows = append(rows, fmt.Sprintf("- %s%s\n", prefix, md.code(w.String())))
 		}
