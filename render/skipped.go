@@ -71,7 +71,7 @@ func (s skippedList) byStatus() string {
 }
 
 // skippedFiles returns the files of rep skipped or read in part: every file of
-// a run whose status is not "ok", and every entry the log directories
+// a run (event file or side file) whose status is not "ok", and every entry the log directories
 // refused to read (links, FIFOs, devices: warnings of the report that name
 // a path below a log directory). It reads the model only, so the overview,
 // summary.md and the CLI's closing message say the same.
@@ -104,7 +104,9 @@ func skippedFiles(rep *model.Report) skippedList {
 		}
 	}
 	for _, run := range rep.Runs {
-		for _, f := range run.Files {
+		// The side files (projector configs and files) after the event
+		// files: an empty or damaged one loses embeddings.
+		for _, f := range slices.Concat(run.Files, run.SideFiles) {
 			if f.Status == "ok" {
 				continue
 			}

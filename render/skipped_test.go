@@ -97,3 +97,16 @@ func TestUndrawnFollowsPageTable(t *testing.T) {
 		t.Errorf("with graphs and embeddings pages, Undrawn = %+v", got)
 	}
 }
+
+// A side file read in part (a projector config) is named with the event
+// files of its run: its embeddings are lost.
+func TestSkippedFilesNameSideFiles(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	rep.Runs[0].SideFiles = []collect.File{{Rel: "a/projector_config.pbtxt", Status: "damaged"}}
+	rep.Runs[0].Warnings = []collect.Warning{{File: "a/projector_config.pbtxt", Offset: -1, Msg: "not a projector config"}}
+	s := skippedFiles(rep)
+	if s.Total != 1 || s.ByStatus != "1 damaged" || !s.Bad || len(s.Groups) != 1 ||
+		s.Groups[0].Files[0] != (skippedFile{Path: "a/projector_config.pbtxt", Status: "damaged", Why: "not a projector config"}) {
+		t.Errorf("skippedFiles = %+v", s)
+	}
+}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"io"
@@ -103,8 +102,14 @@ type mdWriter struct {
 	measure func(string) int
 	// nameRunes bounds each name written.
 	nameRunes int
-	// left lists what was left out, for the closing line.
-	left []string
+	// left lists what was left out, for the closing line: how many of
+	// each unit, in the order first left out.
+	left []leftOut
+}
+
+type leftOut struct {
+	n    int
+	unit string
 }
 
 // write writes s if it fits in the budget and reports whether it did.
@@ -119,10 +124,24 @@ func (w *mdWriter) write(s string) bool {
 }
 
 // leave records that n things (unit, in the plural) were left out.
-func (w *mdWriter) leave(n int, what string) {
-	if n > 0 {
-		w.left = append(w.left, fmt.Sprintf("%s %s", fmtCount(n), what))
+func (w *mdWriter) leave(n int, unit string) {
+	if n <= 0 {
+		return
 	}
+	if i := slices.IndexFunc(w.left, func(l leftOut) bool { return l.unit == unit }); i >= 0 {
+		w.left[i].n += n
+		return
+	}
+	w.left = append(w.left, leftOut{n, unit})
+}
+
+// leftText says what was left out: "5 runs of the runs table; 3 warnings".
+func (w *mdWriter) leftText() string {
+	parts := make([]string, len(w.left))
+	for i, l := range w.left {
+		parts[i] = fmtCount(l.n) + " " + l.unit
+	}
+	return strings.Join(parts, "; ")
 }
 
 // name escapes an untrusted name for Markdown text or a table cell, cut to
@@ -232,15 +251,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	switch {
 	case len(md.left) > 0 && comment:
 		md.write(fmt.Sprintf("To fit a pull-request comment (%s characters), this summary left out %s. %s The option --markdown-form job writes the full form.\n",
-			fmtCount(commentLimit), strings.Join(md.left, "; "), where))
+			fmtCount(commentLimit), md.leftText(), where))
 	case len(md.left) > 0:
-		md.write(fmt.Sprintf("To stay under 1 MiB, this summary left out %s. %s\n", strings.Join(md.left, "; "), where))
+		md.write(fmt.Sprintf("To stay under 1 MiB, this summary left out %s. %s\n", md.leftText(), where))
 	default:
 		md.write(where + "\n")
 	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString(md.b.String())
-	return bw.Flush()
+	_, err := io.WriteString(w, md.b.String())
+	return err
 }
 
 // warningCount is how many warnings w stands for: collect lists at most a
