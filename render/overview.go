@@ -24,6 +24,10 @@ type overviewPage struct {
 	// MetricsCut says how many series the key-metrics table leaves out,
 	// when it does.
 	MetricsCut string
+	// Skipped names the files skipped or read in part, and NotDrawn the
+	// data no page draws yet (templates/index.html's "overview-files").
+	Skipped  skippedList
+	NotDrawn notDrawn
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -109,7 +113,8 @@ type warningRow struct {
 }
 
 func (r *Report) overviewPage(single bool) *overviewPage {
-	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags)}
+	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags),
+		Skipped: skippedFiles(r.rep), NotDrawn: notDrawnOf(r.rep)}
 	for _, pg := range r.pages() {
 		if pg.count == nil {
 			continue

@@ -46,6 +46,9 @@ type Options struct {
 	// their data files are written all the same. Zero means
 	// DefaultMaxCharts; negative means no bound.
 	MaxCharts int
+	// MarkdownForm is what summary.md is written for: a pull-request
+	// comment (the zero value) or a CI job summary.
+	MarkdownForm MarkdownForm
 }
 
 // Defaults of Options.

@@ -1,100 +1,757 @@
 package render
 
 import (
-	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
-// maxMarkdownBytes keeps the summary under the 1 MiB that CI job pages and
-// pull-request comments accept, with room to spare.
-const maxMarkdownBytes = 900 << 10
+// MarkdownForm is what summary.md is written for: each has its own limit
+// on size, and what does not fit is left out, saying so.
+type MarkdownForm int
 
-// WriteMarkdown writes a short summary for CI job pages and pull-request
-// comments: runs, key metrics with Unicode sparklines, and warnings. It
-// holds no data: URIs and stays under 1 MiB, listing fewer rows (and
-// saying so) when the report is larger.
-func (r *Report) WriteMarkdown(w io.Writer) error {
-	var b strings.Builder
-	ov := r.overviewPage(false)
-	fmt.Fprintf(&b, "# %s\n\n", mdText(r.opt.Title))
-	fmt.Fprintf(&b, "%d runs · %d event files · %d scalar tags · %s points · %d warnings\n\n",
-		len(ov.Runs), ov.NumFiles, ov.NumTags, ov.NumPoints, len(ov.Warnings))
+const (
+	// MarkdownComment, the default, fits a pull-request comment, which
+	// GitHub cuts at 65,536 characters: the headline, the runs, the
+	// metrics that matter (each run's table for a few runs; for a sweep,
+	// per metric the top and bottom runs), the best hparams sessions and
+	// the first warnings, each bounded.
+	MarkdownComment MarkdownForm = iota
+	// MarkdownJob is the full form for a CI job summary, which GitHub
+	// takes up to 1 MiB: every run and every (tag, run) row, every
+	// warning, as many as fit.
+	MarkdownJob
+)
 
-	var tail []string // sections in order; cut from the end when too long
-	var s strings.Builder
-	s.WriteString("## Runs\n\n| Run | Files | Steps | Start (UTC) | Duration | Warnings |\n|---|---|--:|---|--:|--:|\n")
-	for _, row := range ov.Runs {
-		var files []string
-		for _, bd := range row.Badges {
-			files = append(files, bd.Text)
-		}
-		steps := ""
-		if row.FirstStep != "" {
-			steps = row.FirstStep + "–" + row.LastStep
-		}
-		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %d |\n", mdCell(row.Name), strings.Join(files, ", "), steps, row.Start, row.Duration, row.Warnings)
+// ParseMarkdownForm reads a form's name: "comment" or "job".
+func ParseMarkdownForm(s string) (MarkdownForm, error) {
+	switch s {
+	case "comment":
+		return MarkdownComment, nil
+	case "job":
+		return MarkdownJob, nil
 	}
-	tail = append(tail, s.String())
-
-	if len(r.tags) > 0 {
-		s.Reset()
-		s.WriteString("## Key metrics\n\n| Tag | Run | Last | Min (step) | Max (step) | Trend |\n|---|---|--:|--:|--:|---|\n")
-		for _, tv := range r.tags {
-			for _, sv := range tv.series {
-				st := sv.stats
-				mn, mx := "", ""
-				if st.HasFinite {
-					mn = fmt.Sprintf("%s (%d)", fmtValue(st.Min.Value), st.Min.Step)
-					mx = fmt.Sprintf("%s (%d)", fmtValue(st.Max.Value), st.Max.Step)
-				}
-				fmt.Fprintf(&s, "| %s | %s | %s @ %d | %s | %s | %s |\n", mdCell(tv.tag), mdCell(sv.run.Name),
-					fmtValue(st.Last.Value), st.Last.Step, mn, mx, sparkText(sv))
-			}
-		}
-		tail = append(tail, s.String())
-	}
-	if len(ov.Warnings) > 0 {
-		s.Reset()
-		s.WriteString("## Warnings\n\n")
-		for _, wr := range ov.Warnings {
-			prefix := ""
-			if run := strings.TrimSpace(mdText(wr.Run)); run != "" {
-				prefix = "**" + run + "**: " // no space inside the **, or it shows as text
-			}
-			fmt.Fprintf(&s, "- %s%s\n", prefix, mdCode(wr.Text))
-		}
-		tail = append(tail, s.String())
-	}
-	for _, sec := range tail {
-		sec += "\n"
-		if b.Len()+len(sec) > maxMarkdownBytes {
-			sec = cutLines(sec, maxMarkdownBytes-b.Len()-200)
-		}
-		b.WriteString(sec)
-	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString(b.String())
-	return bw.Flush()
+	return 0, fmt.Errorf("unknown Markdown form %q: want comment or job", s)
 }
 
-// cutLines keeps the whole lines of s that fit in n bytes and says how
-// many were left out.
-func cutLines(s string, n int) string {
-	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
+func (f MarkdownForm) String() string {
+	if f == MarkdownJob {
+		return "job"
+	}
+	return "comment"
+}
+
+// Limits of summary.md. GitHub counts a comment's characters, as the
+// browser does: UTF-16 code units (a character beyond the BMP, an emoji,
+// counts two). The budgets leave a margin under each limit for what a CI
+// step adds around the file (a heading, a link to the artifact).
+const (
+	commentLimit  = 65_536
+	commentBudget = 60_000    // UTF-16 code units
+	jobBudget     = 1_000_000 // bytes, under 1 MiB (1,048,576)
+	// closingReserve is kept for the closing line, which says what was
+	// left out: it names no run or tag, so it is short.
+	closingReserve = 1_000
+)
+
+// Bounds of the comment form's sections, beyond the budget that bounds
+// them all.
+const (
+	// sweepRuns: with more runs holding scalars than this, the metrics
+	// are shown per tag as the top and bottom runs, not as a table per
+	// run.
+	sweepRuns = 8
+	// rankedRuns is how many runs each end of a sweep's ranking shows.
+	rankedRuns = 5
+	// commentRunRows, commentTagRows, commentSessions, commentWarnings
+	// and commentSkipped bound the rows of the runs table, of each run's
+	// metrics table, of the hparams table, and the warnings and skipped
+	// files listed.
+	commentRunRows  = 20
+	commentTagRows  = 40
+	commentSessions = 10
+	commentWarnings = 10
+	commentSkipped  = 10
+	// maxNonFiniteNamed bounds the series the headline names as having no
+	// finite value.
+	maxNonFiniteNamed = 10
+	// maxHParamCols bounds the varying hyperparameters the hparams table
+	// shows; jobSessions its sessions in the job form.
+	maxHParamCols = 6
+	jobSessions   = 100
+	// commentNameRunes and jobNameRunes bound a name (run, tag,
+	// hyperparameter value) as written: names come from logs, and one
+	// name must not use the whole budget.
+	commentNameRunes = 120
+	jobNameRunes     = 1_000
+)
+
+// mdWriter writes summary.md within a budget, counting what it leaves out.
+type mdWriter struct {
+	b       strings.Builder
+	used    int
+	budget  int
+	measure func(string) int
+	// nameRunes bounds each name written.
+	nameRunes int
+	// left lists what was left out, for the closing line: how many of
+	// each unit, in the order first left out.
+	left []leftOut
+}
+
+type leftOut struct {
+	n    int
+	unit string
+}
+
+// write writes s if it fits in the budget and reports whether it did.
+func (w *mdWriter) write(s string) bool {
+	n := w.measure(s)
+	if w.used+n > w.budget {
+		return false
+	}
+	w.b.WriteString(s)
+	w.used += n
+	return true
+}
+
+// leave records that n things (unit, in the plural) were left out.
+func (w *mdWriter) leave(n int, unit string) {
+	if n <= 0 {
+		return
+	}
+	if i := slices.IndexFunc(w.left, func(l leftOut) bool { return l.unit == unit }); i >= 0 {
+		w.left[i].n += n
+		return
+	}
+	w.left = append(w.left, leftOut{n, unit})
+}
+
+// leftText says what was left out: "5 runs of the runs table; 3 warnings".
+func (w *mdWriter) leftText() string {
+	parts := make([]string, len(w.left))
+	for i, l := range w.left {
+		parts[i] = fmtCount(l.n) + " " + l.unit
+	}
+	return strings.Join(parts, "; ")
+}
+
+// name escapes an untrusted name for Markdown text or a table cell, cut to
+// the form's bound.
+func (w *mdWriter) name(s string) string {
+	if utf8.RuneCountInString(s) > w.nameRunes {
+		s = string([]rune(s)[:w.nameRunes]) + "…"
+	}
+	return mdText(s)
+}
+
+// bold shows an untrusted name in bold, as name does; with no space
+// inside the **, or it shows as text.
+func (w *mdWriter) bold(s string) string {
+	if t := strings.TrimSpace(w.name(s)); t != "" {
+		return "**" + t + "**"
+	}
+	return ""
+}
+
+// code shows untrusted text as inline code (see mdCode), cut to the form's
+// bound.
+func (w *mdWriter) code(s string) string {
+	if limit := 4 * w.nameRunes; utf8.RuneCountInString(s) > limit {
+		s = string([]rune(s)[:limit]) + "…"
+	}
+	return mdCode(s)
+}
+
+// table writes a section: head (its heading and the table's header) then
+// rows while they fit, at most limit of them (0: no limit). It writes
+// nothing when not even the first row fits, and says what it left out
+// (unit: what a row is, in the plural).
+func (w *mdWriter) table(head string, rows []string, limit int, unit string) {
+	n := len(rows)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	if len(rows) == 0 || !w.fitsTogether(head, rows[0]) {
+		w.leave(len(rows), unit)
+		return
+	}
+	w.write(head)
 	kept := 0
-	for _, l := range lines {
-		if b.Len()+len(l) > n {
+	for _, row := range rows[:n] {
+		if !w.write(row) {
 			break
 		}
-		b.WriteString(l)
 		kept++
 	}
-	return b.String() + fmt.Sprintf("\n_%d more lines left out to stay under 1 MiB; see summary.json._\n\n", len(lines)-kept)
+	w.write("\n")
+	w.leave(len(rows)-kept, unit)
+}
+
+// fitsTogether reports whether a and b fit in the budget together.
+func (w *mdWriter) fitsTogether(a, b string) bool {
+	return w.used+w.measure(a)+w.measure(b)+1 <= w.budget
+}
+
+// utf16Len counts s as GitHub counts a comment: in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+func byteLen(s string) int { return len(s) }
+
+// WriteMarkdown writes summary.md, for a pull-request comment or a CI job
+// summary (Options.MarkdownForm): the headline (runs, files, tags, points,
+// every warning, files skipped, series with no finite value), the runs,
+// key metrics with Unicode sparklines, the best hparams sessions and the
+// warnings. It holds no data: URIs, and stays within its form's limit,
+// listing fewer rows and saying what it left out and where the rest is.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	md := &mdWriter{budget: commentBudget - closingReserve, measure: utf16Len, nameRunes: commentNameRunes}
+	comment := r.opt.MarkdownForm != MarkdownJob
+	if !comment {
+		md.budget, md.measure, md.nameRunes = jobBudget-closingReserve, byteLen, jobNameRunes
+	}
+	bound := func(comment, job int) int {
+		if r.opt.MarkdownForm == MarkdownJob {
+			return job
+		}
+		return comment
+	}
+	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
+	r.mdHeadline(md)
+	sk := skippedFiles(r.rep)
+	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
+	r.mdRuns(md, bound(commentRunRows, 0))
+	switch {
+	case !comment:
+		r.mdMetricsTable(md)
+	case r.scalarRuns() > sweepRuns:
+		r.mdSweep(md)
+	default:
+		r.mdRunTables(md)
+	}
+	r.mdHParams(md, bound(commentSessions, jobSessions))
+	r.mdWarnings(md, bound(commentWarnings, 0))
+
+	md.budget += closingReserve
+	where := "Every run and metric is in summary.json and on the report's pages (index.html)."
+	switch {
+	case len(md.left) > 0 && comment:
+		md.write(fmt.Sprintf("To fit a pull-request comment (%s characters), this summary left out %s. %s The option --markdown-form job writes the full form.\n",
+			fmtCount(commentLimit), md.leftText(), where))
+	case len(md.left) > 0:
+		md.write(fmt.Sprintf("To stay under 1 MiB, this summary left out %s. %s\n", md.leftText(), where))
+	default:
+		md.write(where + "\n")
+	}
+	_, err := io.WriteString(w, md.b.String())
+	return err
+}
+
+// warningCount is how many warnings w stands for: collect lists at most a
+// few warnings per file and then one "N more warnings not shown"
+// (collect/read.go), which stands for N.
+func warningCount(w model.Warning) int {
+	var n int
+	var rest string
+	if k, _ := fmt.Sscanf(w.Msg, "%d more warnings not shown%s", &n, &rest); k == 1 && n > 0 {
+		return n
+	}
+	return 1
+}
+
+// mdHeadline writes the headline: runs, files, tags and points; every
+// warning, by run and by log directory; files skipped or read in part; and
+// the series that hold no finite value, named.
+func (r *Report) mdHeadline(md *mdWriter) {
+	files, points := 0, 0
+	runWarnings, warnedRuns, dirWarnings := 0, 0, 0
+	for _, w := range r.rep.Warnings {
+		dirWarnings += warningCount(w)
+	}
+	for _, run := range r.rep.Runs {
+		files += len(run.Files)
+		n := 0
+		for _, w := range run.Warnings {
+			n += warningCount(w)
+		}
+		if n > 0 {
+			runWarnings += n
+			warnedRuns++
+		}
+	}
+	var nonFinite []string
+	nNonFinite := 0
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			points += sv.stats.Count
+			if !sv.stats.HasFinite {
+				nNonFinite++
+				if len(nonFinite) < maxNonFiniteNamed {
+					nonFinite = append(nonFinite, fmt.Sprintf("%s in %s", md.bold(tv.tag), md.name(sv.run.Name)))
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", plural(len(r.rep.Runs), "run", "runs"), plural(files, "event file", "event files"),
+		plural(len(r.tags), "scalar tag", "scalar tags"), plural(points, "point", "points"), plural(runWarnings+dirWarnings, "warning", "warnings"))
+	var where []string
+	if runWarnings > 0 {
+		where = append(where, fmt.Sprintf("%s in %s", fmtCount(runWarnings), plural(warnedRuns, "run", "runs")))
+	}
+	if dirWarnings > 0 {
+		where = append(where, fmt.Sprintf("%s about the log directories", fmtCount(dirWarnings)))
+	}
+	if len(where) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(where, ", "))
+	}
+	if sk := skippedFiles(r.rep); sk.Total > 0 {
+		fmt.Fprintf(&b, " · %s skipped or read in part (%s)", plural(sk.Total, "file", "files"), sk.ByStatus)
+	}
+	if nNonFinite > 0 {
+		fmt.Fprintf(&b, " · %s with no finite value", plural(nNonFinite, "series", "series"))
+	}
+	b.WriteString("\n\n")
+	if nNonFinite > 0 {
+		fmt.Fprintf(&b, "No finite value (NaN or ±Inf only): %s", strings.Join(nonFinite, ", "))
+		if more := nNonFinite - len(nonFinite); more > 0 {
+			fmt.Fprintf(&b, " and %s more", fmtCount(more))
+		}
+		b.WriteString(".\n\n")
+	}
+	md.write(b.String())
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmtCount(n) + " " + many
+}
+
+// mdSkipped lists the files skipped or read in part, at most limit.
+func (r *Report) mdSkipped(md *mdWriter, sk skippedList, limit int) {
+	var rows []string
+	for _, g := range sk.Groups {
+		for _, f := range g.Files {
+			run := "**log directories**"
+			if g.Run != "" {
+				run = md.bold(g.Run)
+			}
+			rows = append(rows, fmt.Sprintf("- %s: %s (%s)\n", run, md.code(f.Path), f.Status))
+		}
+	}
+	// The rows past limit and the files the list does not hold (past the
+	// overview's bound) are left out alike.
+	if cut := len(rows) - min(len(rows), limit) + sk.More; cut > 0 {
+		md.leave(cut, "skipped files (the overview names the first 50)")
+		rows = rows[:min(len(rows), limit)]
+	}
+	md.table("## Files skipped or read in part\n\n", rows, 0, "skipped files")
+}
+
+// mdRuns writes the runs table, at most limit rows (0: every run).
+func (r *Report) mdRuns(md *mdWriter, limit int) {
+	var rows []string
+	for _, run := range r.rep.Runs {
+		status := map[string]int{}
+		for _, f := range run.Files {
+			status[f.Status]++
+		}
+		var files []string
+		for _, st := range append([]string{"ok"}, skippedStatuses...) {
+			if n := status[st]; n > 0 {
+				files = append(files, fmt.Sprintf("%d %s", n, st))
+			}
+		}
+		steps, start, dur := "", "", ""
+		if run.HasEvents {
+			steps = fmt.Sprintf("%d–%d", run.FirstStep, run.LastStep)
+			start, dur = fmtTime(run.Start), fmtDuration(run.End-run.Start)
+		}
+		n := 0
+		for _, w := range run.Warnings {
+			n += warningCount(w)
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %d |\n", md.name(run.Name), strings.Join(files, ", "), steps, start, dur, n))
+	}
+	md.table("## Runs\n\n| Run | Files | Steps | Start (UTC) | Duration | Warnings |\n|---|---|--:|---|--:|--:|\n", rows, limit, "runs of the runs table")
+}
+
+// metricCells are the cells of a series' key metrics: last value with its
+// step, minimum and maximum with theirs, and the sparkline.
+func metricCells(sv *seriesView) string {
+	st := sv.stats
+	mn, mx := "", ""
+	if st.HasFinite {
+		mn = fmt.Sprintf("%s (%d)", fmtValue(st.Min.Value), st.Min.Step)
+		mx = fmt.Sprintf("%s (%d)", fmtValue(st.Max.Value), st.Max.Step)
+	}
+	return fmt.Sprintf("%s @ %d | %s | %s | %s", fmtValue(st.Last.Value), st.Last.Step, mn, mx, sparkText(sv))
+}
+
+// mdMetricsTable writes every (tag, run) series in one table: the job form.
+func (r *Report) mdMetricsTable(md *mdWriter) {
+	var rows []string
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", md.name(tv.tag), md.name(sv.run.Name), metricCells(sv)))
+		}
+	}
+	md.table("## Key metrics\n\n| Tag | Run | Last | Min (step) | Max (step) | Trend |\n|---|---|--:|--:|--:|---|\n", rows, 0, "rows of the key-metrics table")
+}
+
+// scalarRuns counts the runs that hold scalars.
+func (r *Report) scalarRuns() int {
+	n := 0
+	for _, run := range r.rep.Runs {
+		if len(runScalars(run)) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// mdRunTables writes a table of key metrics per run, for a few runs: the
+// comment form.
+func (r *Report) mdRunTables(md *mdWriter) {
+	byRun := map[*model.Run][]string{}
+	for _, tv := range r.orderedTags() {
+		for _, sv := range tv.series {
+			byRun[sv.run] = append(byRun[sv.run], fmt.Sprintf("| %s | %s |\n", md.name(tv.tag), metricCells(sv)))
+		}
+	}
+	first := true
+	for _, run := range r.rep.Runs {
+		rows := byRun[run]
+		if len(rows) == 0 {
+			continue
+		}
+		head := fmt.Sprintf("### %s\n\n| Tag | Last | Min (step) | Max (step) | Trend |\n|---|--:|--:|--:|---|\n", md.name(run.Name))
+		if first {
+			head = "## Key metrics\n\n" + head
+			first = false
+		}
+		md.table(head, rows, commentTagRows, "key-metric rows")
+	}
+}
+
+// direction is which way a metric is better, as its name says.
+type direction int
+
+const (
+	unknownBetter direction = iota
+	lowerBetter
+	higherBetter
+)
+
+// lowerWords and higherWords are the words of metric names whose better
+// direction is known; names holding both, or neither, are "highest" and
+// "lowest" without a verdict.
+var (
+	lowerWords  = []string{"loss", "error", "err", "mse", "mae", "rmse", "nll", "perplexity", "ppl", "wer", "cer"}
+	higherWords = []string{"acc", "accuracy", "auc", "f1", "precision", "recall", "bleu", "rouge", "iou", "map", "reward"}
+)
+
+// betterOf says which way the metric called name is better: the words of
+// its name (split at anything not a letter or digit, and at case changes
+// from lower to upper) are matched against lowerWords and higherWords.
+func betterOf(name string) direction {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prev := rune(0)
+	for _, c := range name {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			flush()
+		case unicode.IsUpper(c) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, c)
+		default:
+			cur = append(cur, c)
+		}
+		prev = c
+	}
+	flush()
+	lower, higher := false, false
+	for _, w := range words {
+		lower = lower || slices.Contains(lowerWords, w)
+		higher = higher || slices.Contains(higherWords, w)
+	}
+	switch {
+	case lower && !higher:
+		return lowerBetter
+	case higher && !lower:
+		return higherBetter
+	}
+	return unknownBetter
+}
+
+// orderedTags are the scalar tags with the metrics whose direction is
+// known first (losses, accuracies: the metrics that matter), each part in
+// tag order.
+func (r *Report) orderedTags() []*tagView {
+	tags := slices.Clone(r.tags)
+	slices.SortStableFunc(tags, func(a, b *tagView) int {
+		ka, kb := betterOf(a.tag) == unknownBetter, betterOf(b.tag) == unknownBetter
+		switch {
+		case ka == kb:
+			return 0
+		case kb:
+			return -1
+		}
+		return 1
+	})
+	return tags
+}
+
+// rankByLast orders the series with a finite last value best first (or
+// highest first, when which is better is not known), ties in run order,
+// and returns them with the count of those without a finite last value.
+func rankByLast(series []*seriesView, dir direction) (ranked []*seriesView, nonFinite int) {
+	for _, sv := range series {
+		if v := sv.stats.Last.Value; math.IsNaN(v) || math.IsInf(v, 0) {
+			nonFinite++
+			continue
+		}
+		ranked = append(ranked, sv)
+	}
+	slices.SortStableFunc(ranked, func(a, b *seriesView) int {
+		c := cmp.Compare(a.stats.Last.Value, b.stats.Last.Value)
+		if dir != lowerBetter {
+			c = -c
+		}
+		return c
+	})
+	return ranked, nonFinite
+}
+
+// mdSweep writes, per scalar tag, the top and bottom rankedRuns runs by
+// last value: the comment form for many runs.
+func (r *Report) mdSweep(md *mdWriter) {
+	md.write(fmt.Sprintf("## Key metrics\n\nTop and bottom %d runs of each tag by last value.\n\n", rankedRuns))
+	tags := r.orderedTags()
+	for i, tv := range tags {
+		dir := betterOf(tv.tag)
+		ranked, nonFinite := rankByLast(tv.series, dir)
+		var how string
+		switch dir {
+		case lowerBetter:
+			how = "lower is better (by its name), best first"
+		case higherBetter:
+			how = "higher is better (by its name), best first"
+		default:
+			how = "highest first (which is better is not known)"
+		}
+		head := fmt.Sprintf("### %s\n\n%s runs, %s", md.name(tv.tag), fmtCount(len(tv.series)), how)
+		if nonFinite > 0 {
+			head += fmt.Sprintf("; %s with a non-finite last value, not ranked", fmtCount(nonFinite))
+		}
+		head += ".\n\n| # | Run | Last | Min (step) | Max (step) | Trend |\n|--:|---|--:|--:|--:|---|\n"
+		var rows []string
+		row := func(rank int) string {
+			sv := ranked[rank]
+			return fmt.Sprintf("| %d | %s | %s |\n", rank+1, md.name(sv.run.Name), metricCells(sv))
+		}
+		if len(ranked) <= 2*rankedRuns {
+			for k := range ranked {
+				rows = append(rows, row(k))
+			}
+		} else {
+			for k := range rankedRuns {
+				rows = append(rows, row(k))
+			}
+			rows = append(rows, fmt.Sprintf("| … | %s more | | | | |\n", fmtCount(len(ranked)-2*rankedRuns)))
+			for k := len(ranked) - rankedRuns; k < len(ranked); k++ {
+				rows = append(rows, row(k))
+			}
+		}
+		if len(rows) == 0 { // every run ends in a non-finite value
+			md.write(head[:strings.Index(head, "| #")])
+			continue
+		}
+		if !md.fitsTogether(head, rows[0]) { // nor, then, the tags after it
+			md.leave(len(tags)-i, "tags' rankings")
+			return
+		}
+		md.table(head, rows, 0, "ranked rows")
+	}
+}
+
+// mdHParams writes the best limit hparams sessions by the first metric
+// whose better direction is known (else the first metric), with the
+// hyperparameters whose values differ between sessions.
+func (r *Report) mdHParams(md *mdWriter, limit int) {
+	if !r.hasHParams() {
+		return
+	}
+	j, sessions := r.hparamsModel(maxPageCells)
+	var varying []int // indices into j.HParams
+	for i, c := range j.HParams {
+		seen := map[string]bool{}
+		for _, hs := range sessions {
+			v, ok := hs.s.Start.HParams[c.Name]
+			k := "\x00missing"
+			if ok {
+				k = v.String()
+			}
+			seen[k] = true
+		}
+		if len(seen) > 1 || len(sessions) == 1 { // one session: all of them
+			varying = append(varying, i)
+		}
+	}
+	cutCols := 0
+	if len(varying) > maxHParamCols {
+		cutCols, varying = len(varying)-maxHParamCols, varying[:maxHParamCols]
+	}
+	order := make([]int, len(sessions))
+	for i := range order {
+		order[i] = i
+	}
+	var intro string
+	metric := ""
+	unranked := 0
+	if len(j.Metrics) > 0 {
+		// The first metric whose better direction is known (a loss, an
+		// accuracy), else the first: ranking by "epoch" says nothing.
+		metric = j.Metrics[0].Name
+		for _, c := range j.Metrics {
+			if betterOf(c.Name) != unknownBetter {
+				metric = c.Name
+				break
+			}
+		}
+		dir := betterOf(metric)
+		val := func(i int) (float64, bool) {
+			m, ok := sessions[i].s.Metrics[metric]
+			return m.Value, ok && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0)
+		}
+		// Sessions without a finite value of the metric come last, in
+		// run order: listed, not ranked.
+		slices.SortStableFunc(order, func(a, b int) int {
+			va, oka := val(a)
+			vb, okb := val(b)
+			switch {
+			case oka != okb && oka:
+				return -1
+			case oka != okb:
+				return 1
+			case !oka:
+				return 0
+			case dir == lowerBetter:
+				return cmp.Compare(va, vb)
+			}
+			return cmp.Compare(vb, va)
+		})
+		for i := range sessions {
+			if _, ok := val(i); !ok {
+				unranked++
+			}
+		}
+		how := "best first"
+		switch dir {
+		case lowerBetter:
+			how = "lower is better (by its name), best first"
+		case higherBetter:
+			how = "higher is better (by its name), best first"
+		default:
+			how = "highest first (which is better is not known)"
+		}
+		intro = fmt.Sprintf("%s by %s, %s", plural(len(sessions), "session", "sessions"), md.bold(metric), how)
+		if unranked > 0 {
+			intro += fmt.Sprintf("; %s without a finite value of it, listed last", fmtCount(unranked))
+		}
+	} else {
+		intro = plural(len(sessions), "session", "sessions") + ", in run order (no metric to rank them by)"
+	}
+	switch {
+	case len(sessions) == 1:
+		intro += "; its hyperparameters"
+	case len(varying) == 0:
+		intro += "; no hyperparameter differs between them"
+	default:
+		intro += "; the hyperparameters that differ between them"
+	}
+	if cutCols > 0 {
+		intro += fmt.Sprintf(" (the first %d of %d)", len(varying), len(varying)+cutCols)
+	}
+	var head, sep strings.Builder
+	head.WriteString("| Run |")
+	sep.WriteString("|---|")
+	for _, i := range varying {
+		fmt.Fprintf(&head, " %s |", md.name(j.HParams[i].Name))
+		sep.WriteString("---|")
+	}
+	if metric != "" {
+		fmt.Fprintf(&head, " %s |", md.name(metric))
+		sep.WriteString("--:|")
+	}
+	var rows []string
+	for _, i := range order {
+		hs := sessions[i]
+		var b strings.Builder
+		fmt.Fprintf(&b, "| %s |", md.name(hs.run.Name))
+		for _, c := range varying {
+			v, ok := hs.s.Start.HParams[j.HParams[c].Name]
+			cell := ""
+			if ok && v.Kind != model.NullValue {
+				cell = md.name(v.String())
+			}
+			fmt.Fprintf(&b, " %s |", cell)
+		}
+		if m, ok := hs.s.Metrics[metric]; ok && metric != "" {
+			fmt.Fprintf(&b, " %s |", fmtValue(m.Value))
+		} else if metric != "" {
+			b.WriteString("  |")
+		}
+		b.WriteString("\n")
+		rows = append(rows, b.String())
+	}
+	md.table(fmt.Sprintf("## HParams\n\n%s.\n\n%s\n%s\n", intro, head.String(), sep.String()), rows, limit, "hparams sessions")
+}
+
+// mdWarnings lists the warnings, at most limit (0: every one).
+func (r *Report) mdWarnings(md *mdWriter, limit int) {
+	var rows []string
+	for _, w := range r.rep.Warnings {
+		rows = append(rows, fmt.Sprintf("- %s\n", md.code(w.String())))
+	}
+	for _, run := range r.rep.Runs {
+		for _, w := range run.Warnings {
+			prefix := ""
+			if name := md.bold(run.Name); name != "" {
+				prefix = name + ": "
+			}
+			rows = append(rows, fmt.Sprintf("- %s%s\n", prefix, md.code(w.String())))
+		}
+	}
+	if limit > 0 && len(rows) > limit {
+		md.leave(len(rows)-limit, "warnings (the overview lists them all)")
+		rows = rows[:limit]
+	}
+	md.table("## Warnings\n\n", rows, 0, "warnings")
 }
 
 // zwj, U+200D ZERO WIDTH JOINER, is invisible between the characters

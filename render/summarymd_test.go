@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,15 +52,22 @@ var gitHubSpecial = regexp.MustCompile(`@[A-Za-z0-9]|#[0-9]|[0-9a-fA-F]{7}|:[a-z
 // autolink, image, raw HTML, emphasis, code or strikethrough node comes
 // out of a name, every name reads as itself (less the zero-width joiners
 // that break GitHub's own autolinks), each in its own row, and none holds
-// what GitHub would link or notify.
+// what GitHub would link or notify; in both forms (the comment form ranks
+// the runs of each tag under a heading of its own).
 func TestSummaryMarkdownNamesAreInert(t *testing.T) {
+	for _, form := range []MarkdownForm{MarkdownJob, MarkdownComment} {
+		t.Run(form.String(), func(t *testing.T) { testMarkdownNamesAreInert(t, form) })
+	}
+}
+
+func testMarkdownNamesAreInert(t *testing.T, form MarkdownForm) {
 	runs := map[string]map[string][]float64{}
 	for _, name := range mdHostile {
 		runs[name] = map[string][]float64{name: {1, 2}}
 	}
 	rep := synthetic(runs)
 	var md bytes.Buffer
-	if err := New(rep, Options{Title: "title " + strings.Join(mdHostile[:8], " ")}).WriteMarkdown(&md); err != nil {
+	if err := New(rep, Options{Title: "title " + strings.Join(mdHostile[:8], " "), MarkdownForm: form}).WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	src := md.Bytes()
@@ -87,6 +95,7 @@ func TestSummaryMarkdownNamesAreInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	var h1 string
+	var h3 []string
 	var tables [][][]string // table, row, cell text
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -96,6 +105,8 @@ func TestSummaryMarkdownNamesAreInert(t *testing.T) {
 				t.Errorf("rendered summary holds <%s>", n.Data)
 			case "h1":
 				h1 = textOf(n)
+			case "h3":
+				h3 = append(h3, textOf(n))
 			case "table":
 				tables = append(tables, nil)
 			case "tr":
@@ -124,6 +135,43 @@ func TestSummaryMarkdownNamesAreInert(t *testing.T) {
 		}
 	}
 	check("title", h1, visibleName("title "+strings.Join(mdHostile[:8], " ")))
+	if form == MarkdownComment {
+		// Every heading is a tag and every cell of a Run column a run:
+		// each reads as one of the names.
+		names := map[string]bool{}
+		for _, name := range mdHostile {
+			names[visibleName(name)] = true
+		}
+		isName := func(where, got string) {
+			t.Helper()
+			if !names[strings.ReplaceAll(got, zwj, "")] {
+				t.Errorf("%s reads %q, not one of the names", where, strings.ReplaceAll(got, zwj, ""))
+			}
+			if m := gitHubSpecial.FindString(got); m != "" {
+				t.Errorf("%s: %q holds %q, which GitHub links", where, got, m)
+			}
+		}
+		for _, h := range h3 {
+			isName("heading", h)
+		}
+		if len(h3) != len(mdHostile) {
+			t.Errorf("%d tag headings, want %d", len(h3), len(mdHostile))
+		}
+		cells := 0
+		for _, tb := range tables {
+			col := slices.Index(tb[0], "Run")
+			for _, row := range tb[1:] {
+				if col >= 0 && row[0] != "…" {
+					isName("run cell", row[col])
+					cells++
+				}
+			}
+		}
+		if cells < len(mdHostile) {
+			t.Errorf("%d run cells, want at least one per tag", cells)
+		}
+		return
+	}
 	if len(tables) != 2 || len(tables[0]) != len(mdHostile)+1 || len(tables[1]) != len(mdHostile)+1 {
 		t.Fatalf("tables of %d rows, want runs and key metrics of %d rows each", len(tables), len(mdHostile)+1)
 	}

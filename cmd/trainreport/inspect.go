@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/render"
 )
 
 // inspectJSON is the shape of `trainreport inspect --json` (see README.md).
@@ -21,12 +22,20 @@ type inspectJSON struct {
 }
 
 type inspectRun struct {
-	Name     string           `json:"name"`
-	Logdir   string           `json:"logdir"`
-	Path     string           `json:"path"`
-	Files    []inspectFile    `json:"files"`
-	Tags     []inspectTag     `json:"tags"`
-	Warnings []inspectWarning `json:"warnings"`
+	Name   string        `json:"name"`
+	Logdir string        `json:"logdir"`
+	Path   string        `json:"path"`
+	Files  []inspectFile `json:"files"`
+	Tags   []inspectTag  `json:"tags"`
+	// NotDrawn is the data the run holds that no page of the report
+	// draws yet (graphs, embeddings...).
+	NotDrawn []inspectNotDrawn `json:"not_drawn"`
+	Warnings []inspectWarning  `json:"warnings"`
+}
+
+type inspectNotDrawn struct {
+	What  string `json:"what"` // in the singular: "graph", "embedding"
+	Count int    `json:"count"`
 }
 
 type inspectFile struct {
@@ -124,8 +133,16 @@ func inspectOf(rep *collect.Report) inspectJSON {
 	for _, w := range rep.Warnings {
 		out.Warnings = append(out.Warnings, warningJSON(w))
 	}
+	notDrawn := map[string]render.UndrawnRun{}
+	for _, u := range render.Undrawn(rep) {
+		notDrawn[u.Run] = u
+	}
 	for _, r := range rep.Runs {
-		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{}, Warnings: []inspectWarning{}}
+		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{},
+			NotDrawn: []inspectNotDrawn{}, Warnings: []inspectWarning{}}
+		for _, it := range notDrawn[r.Name].Items {
+			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
+		}
 		for _, f := range r.Files {
 			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status})
 		}
@@ -148,6 +165,10 @@ func writeInspectJSON(w io.Writer, rep *collect.Report) error {
 }
 
 func writeInspectText(w io.Writer, rep *collect.Report) error {
+	notDrawn := map[string]render.UndrawnRun{}
+	for _, u := range render.Undrawn(rep) {
+		notDrawn[u.Run] = u
+	}
 	for _, wr := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", printable(wr.String()))
 	}
@@ -164,6 +185,9 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		tw.Flush()
 		for _, wr := range r.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", printable(wr.String()))
+		}
+		if u, ok := notDrawn[r.Name]; ok {
+			fmt.Fprintf(w, "  not drawn yet: %s\n", u)
 		}
 		if len(r.Tags) == 0 {
 			continue

@@ -59,6 +59,7 @@ type config struct {
 	maxPagePoints int
 	singleFile    string
 	markdown      string
+	markdownForm  render.MarkdownForm
 	keepAll       bool
 	mediaSteps    int
 	histSteps     int
@@ -86,6 +87,11 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
+	fs.Func("markdown-form", "write summary.md for `FORM`: comment (a pull-request comment, under 65,536 characters; the default) or job (a CI job summary, every row up to 1 MiB)",
+		func(s string) (err error) {
+			c.markdownForm, err = render.ParseMarkdownForm(s)
+			return err
+		})
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
@@ -295,10 +301,13 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		if files == 0 {
 			return fmt.Errorf("no event files found in %s", strings.Join(names, ", "))
 		}
-		return fmt.Errorf("nothing readable in %s: %s, none with a readable record (%s above)",
+		// Still write the report: its overview names each file and why
+		// it could not be read (Git LFS stubs, empty files), which is
+		// what a CI job's artifact should say. The run fails all the same.
+		errOut = fmt.Errorf("nothing readable in %s: %s, none with a readable record (%s above)",
 			strings.Join(names, ", "), plural(files, "event file"), plural(nwarn, "warning"))
 	}
-	if !c.quiet {
+	if !c.quiet && records > 0 {
 		fmt.Fprintf(stderr, "read %s, %s, %s (%.1f MB) in %.2fs\n", plural(runs, "run"), plural(files, "file"),
 			plural(records, "record"), float64(bytes)/1e6, time.Since(start).Seconds())
 	}
@@ -317,7 +326,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		debug.SetGCPercent(25)
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
-		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps})
+		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm})
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
@@ -331,10 +340,16 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			return err
 		}
 	}
+	if n, byStatus := r.SkippedFiles(); n > 0 {
+		// A warning, printed even with -quiet: empty files and profiler
+		// markers warn of nothing else, and were only a badge.
+		fmt.Fprintf(stderr, "%s skipped or read in part (%s): see the overview, %s\n",
+			plural(n, "file"), byStatus, filepath.Join(c.out, "index.html"))
+	}
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
 	}
-	return nil
+	return errOut
 }
 
 // noEventFiles is collect's warning for a log directory holding no event

@@ -173,7 +173,7 @@ func (r *Reader) Next() bool {
 		if err := r.srcError(); err != nil {
 			return r.stop(err)
 		}
-		return r.stop(r.errorf(Truncated, "truncated record: file ends %d bytes into a %d-byte header", have, headerLen))
+		return r.stop(r.truncated(int64(have), 0))
 	}
 	hdr := r.win[r.pos : r.pos+headerLen]
 	length := binary.LittleEndian.Uint64(hdr[:8])
@@ -182,7 +182,7 @@ func (r *Reader) Next() bool {
 	}
 	total := headerLen + length + footerLen
 	if total < length || total > math.MaxInt/2 { // an absurd length
-		return r.stop(r.errorf(Truncated, "truncated record: length %d exceeds any file", length))
+		return r.stop(r.errorf(Truncated, "truncated record: its length header announces %d bytes, more than any file holds", length))
 	}
 	if length > MaxRecord {
 		return r.skip(length, int64(total))
@@ -191,8 +191,7 @@ func (r *Reader) Next() bool {
 		if err := r.srcError(); err != nil {
 			return r.stop(err)
 		}
-		return r.stop(r.errorf(Truncated, "truncated record: header announces %d data bytes, file ends after %d",
-			length, min(uint64(have-headerLen), length)))
+		return r.stop(r.truncated(int64(have), length))
 	}
 	data := r.win[r.pos+headerLen : r.pos+headerLen+int(length)]
 	stored := binary.LittleEndian.Uint32(r.win[r.pos+headerLen+int(length):])
@@ -228,8 +227,7 @@ func (r *Reader) skip(length uint64, total int64) bool {
 		return r.stop(r.srcError())
 	}
 	if got < rest {
-		return r.stop(r.errorf(Truncated, "truncated record: header announces %d data bytes, file ends after %d",
-			length, max(0, min(int64(length), buffered+got-headerLen))))
+		return r.stop(r.truncated(buffered+got, length))
 	}
 	r.off += total
 	r.damage = r.errorf(TooLarge, "record of %d bytes is larger than the %d MiB limit; skipped unread", length, MaxRecord>>20)
@@ -267,6 +265,24 @@ func (r *Reader) srcError() error {
 		return nil
 	}
 	return fmt.Errorf("%s: offset %d: %w", r.name, r.off+int64(r.end-r.pos), r.srcErr)
+}
+
+// truncated is the Truncated error of a record of which the file holds
+// only the first have bytes, its header announcing length data bytes
+// (read only when have covers the header): it says in which part of the
+// record the file ends and how much of that part is there: "header
+// announces 338754 data bytes, file ends after 336433" left the reader to
+// work out what was missing.
+func (r *Reader) truncated(have int64, length uint64) *Error {
+	switch data := have - headerLen; {
+	case have < headerLen:
+		return r.errorf(Truncated, "truncated record: the file ends in the record's length header (%d of %d bytes)", have, headerLen)
+	case uint64(data) < length:
+		return r.errorf(Truncated, "truncated record: the file ends in the record's data (%d of %d bytes)", data, length)
+	default: // the data is whole: only (part of) its checksum is missing
+		return r.errorf(Truncated, "truncated record: the file ends in the record's checksum (%d of %d bytes; its %d data bytes are whole)",
+			uint64(data)-length, footerLen, length)
+	}
 }
 
 func (r *Reader) errorf(p Problem, format string, args ...any) *Error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
@@ -573,5 +574,47 @@ func BenchmarkReader(b *testing.B) {
 		if r.Err() != nil {
 			b.Fatal(r.Err())
 		}
+	}
+}
+
+// A truncated record's error says in which part of the record the file
+// ends (length header, data, checksum) and how much of it is there, at the
+// offset where the record starts, whether the record is read or, too
+// large to read, skipped.
+func TestTruncationSaysWhatIsMissing(t *testing.T) {
+	good := AppendRecord(nil, []byte("ok"))
+	rec := AppendRecord(nil, []byte("0123456789")) // 12 + 10 + 4 bytes
+	huge := header(MaxRecord + 1)
+	tests := []struct {
+		name string
+		tail []byte
+		want string
+	}{
+		{"in the length header", rec[:5], "truncated record: the file ends in the record's length header (5 of 12 bytes)"},
+		{"in the data", rec[:12+7], "truncated record: the file ends in the record's data (7 of 10 bytes)"},
+		{"before the checksum", rec[:12+10], "truncated record: the file ends in the record's checksum (0 of 4 bytes; its 10 data bytes are whole)"},
+		{"in the checksum", rec[:12+10+3], "truncated record: the file ends in the record's checksum (3 of 4 bytes; its 10 data bytes are whole)"},
+		{"in the data of a record too large to read", append(bytes.Clone(huge), "abc"...),
+			fmt.Sprintf("truncated record: the file ends in the record's data (3 of %d bytes)", MaxRecord+1)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, seek := range []bool{true, false} {
+				var src io.Reader = bytes.NewReader(append(bytes.Clone(good), tc.tail...))
+				if !seek {
+					src = onlyReader{src}
+				}
+				r := NewReader(src, "f")
+				for r.Next() {
+				}
+				wantProblem(t, r.Err(), Truncated, int64(len(good)))
+				if e, ok := AsError(r.Err()); ok && e.Detail != tc.want {
+					t.Errorf("seek %v: Detail = %q, want %q", seek, e.Detail, tc.want)
+				}
+				if e, ok := AsError(r.Err()); ok && e.Error() != fmt.Sprintf("f: offset %d: %s", len(good), tc.want) {
+					t.Errorf("seek %v: Error() = %q", seek, e.Error())
+				}
+			}
+		})
 	}
 }

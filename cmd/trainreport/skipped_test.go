@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A log directory of Git LFS stubs only still fails, but writes a report
+// whose overview names each stub and why it holds no data.
+func TestLFSStubsStillWriteAReportSayingWhy(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	code, stderr := runCLI(t, "-quiet", "-o", out, filepath.Join(corpusRoot(t), "hf-whisper-lfs-pointers"))
+	if code != 1 || !strings.Contains(stderr, "nothing readable") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, nothing readable", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatalf("no report written: %v", err)
+	}
+	if n := bytes.Count(page, []byte(`<span class="badge bad">lfs-pointer</span> offset 0: Git LFS pointer stub`)); n != 11 {
+		t.Errorf("the overview names %d LFS stubs with why, want 11", n)
+	}
+	if !bytes.Contains(page, []byte("11 files skipped or read in part</a> (11 lfs-pointer)")) {
+		t.Errorf("the overview's lead does not count the stubs")
+	}
+}
+
+// The CLI's closing message counts the files skipped or read in part, by
+// status, and points at the overview, even with -quiet: a profiler marker
+// warns of nothing else.
+func TestClosingMessageCountsSkippedFiles(t *testing.T) {
+	root := corpusRoot(t)
+	for dir, want := range map[string]string{
+		"keras-tf21-standard-profile": "1 file skipped or read in part (1 profile-empty): see the overview, ",
+		"tf1-estimator-truncated":     "2 files skipped or read in part (2 truncated): see the overview, ",
+	} {
+		out := filepath.Join(t.TempDir(), "site")
+		code, stderr := runCLI(t, "-quiet", "-o", out, filepath.Join(root, dir))
+		if code != 0 || !strings.Contains(stderr, want+filepath.Join(out, "index.html")+"\n") {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant %q", dir, code, stderr, want)
+		}
+	}
+}
+
+// inspect lists what no page draws yet, per run, in text and JSON.
+func TestInspectListsUndrawnData(t *testing.T) {
+	dir := filepath.Join(corpusRoot(t), "tf2-projector-ckpt")
+	var out, errb bytes.Buffer
+	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "\n  not drawn yet: 3 embeddings\n") {
+		t.Errorf("text output does not list the embeddings:\n%s", out.String())
+	}
+	out.Reset()
+	if code := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got inspectJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 1 || len(got.Runs[0].NotDrawn) != 1 || got.Runs[0].NotDrawn[0] != (inspectNotDrawn{What: "embedding", Count: 3}) {
+		t.Errorf("JSON runs = %+v, want one run with 3 embeddings not drawn", got.Runs)
+	}
+}
+
+// --markdown-form job writes the full form; a bad form is a usage error.
+func TestMarkdownFormFlag(t *testing.T) {
+	root := corpusRoot(t)
+	dir := t.TempDir()
+	out, md := filepath.Join(dir, "site"), filepath.Join(dir, "sum.md")
+	if code, stderr := runCLI(t, "-quiet", "-o", out, "--markdown", md, "--markdown-form", "job", filepath.Join(root, "lightning-tbx-sweep")); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	b, _ := os.ReadFile(md)
+	site, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if !bytes.Equal(b, site) || !bytes.Contains(b, []byte("| Tag | Run | Last |")) || !bytes.Contains(b, []byte("lightning\\_logs/version\\_9 | 1 ok")) {
+		t.Errorf("--markdown-form job did not write the full form to both files:\n%s", b)
+	}
+	if code, stderr := runCLI(t, "-o", out, "--markdown-form", "email", filepath.Join(root, "lightning-tbx-sweep")); code != 2 || !strings.Contains(stderr, `unknown Markdown form "email"`) {
+		t.Errorf("bad form: exit %d, stderr:\n%s", code, stderr)
+	}
+}
