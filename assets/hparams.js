@@ -21,7 +21,7 @@
 
   // AXIS_SPACING is the least width per parallel axis: past the page's
   // width the chart scrolls sideways rather than overlapping its axes.
-  var AXIS_SPACING = 110;
+  var AXIS_SPACING = 100;
   // MAX_AXES bounds the axes drawn: ECharts lays out every line through
   // every axis, and past some 60 axes no one reads the chart.
   var MAX_AXES = 60;
@@ -32,6 +32,7 @@
   // A sequential scale (viridis stops) for colouring by a metric.
   var SCALE = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
   var NO_COLOR = '#b8b8b8';
+  var UNSELECTED = '#d0d0d0';
 
   // ---------------------------------------------------------------------------
   // The columns and their axes, from the data alone.
@@ -122,6 +123,11 @@
     if (v == null) return NA;
     if (col.numeric) return util.fmtNum(util.toNumber(v));
     return String(v);
+  }
+
+  function sessionName(st, s) {
+    var sess = st.data.sessions[s];
+    return sess.run + (sess.group ? ' (' + sess.group + ')' : '');
   }
 
   function truncate(s, n) {
@@ -237,18 +243,14 @@
       // Category values are often paths: cut in the middle, keeping both ends.
       return Object.assign(ax, {
         type: 'category', data: f.labels, boundaryGap: false,
-        axisLabel: Object.assign(ax.axisLabel, { interval: 0, formatter: function (v) { return middle(v, 14); } })
+        axisLabel: { color: '#555', interval: 0, formatter: function (v) { return middle(v, 12); } }
       });
     });
+    // Plain arrays, the colour from a callback: an object per item makes
+    // ECharts build a model per item, seconds for 600 sessions.
     var data = [];
     for (var s = 0; s < n; s++) {
-      var sess = st.data.sessions[s];
-      data.push({
-        name: sess.run + (sess.group ? ' (' + sess.group + ')' : ''),
-        value: cols.map(function (col) { return axisFrame(col).place(s); }),
-        lineStyle: { color: color(s) },
-        session: s
-      });
+      data.push(cols.map(function (col) { return axisFrame(col).place(s); }));
     }
     return {
       animation: false,
@@ -260,18 +262,18 @@
       tooltip: {
         trigger: 'item', confine: true,
         formatter: function (p) {
-          var s = p.data && p.data.session;
-          if (s == null) return '';
+          var s = p.dataIndex;
+          if (p.componentType !== 'series' || s == null) return '';
           var rows = cols.slice(0, 24).map(function (col) {
             return '<tr><td>' + util.escapeHTML(truncate(col.name, 40)) + '</td><td>' + util.escapeHTML(display(col, s)) + '</td></tr>';
           }).join('');
-          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(p.name) + '</b><table>' + rows + '</table>' +
+          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' + rows + '</table>' +
             (cols.length > 24 ? '<div>\u2026 ' + (cols.length - 24) + ' more columns</div>' : '') + '</div>';
         }
       },
       series: [{
         type: 'parallel', name: 'sessions', smooth: false, progressive: 0,
-        lineStyle: { width: 1.5, opacity: 0.85 },
+        lineStyle: { width: 1.5, opacity: 0.85, color: function (p) { return color(p.dataIndex); } },
         emphasis: { lineStyle: { width: 3, opacity: 1 } },
         inactiveOpacity: 0.08, activeOpacity: 1,
         data: data
@@ -363,6 +365,8 @@
     var m = st.cells;
     var color = colorFn(st);
     var sel = st.selected;
+    // The points are [x, y, session]; those outside a brushed selection grey.
+    var pointColor = function (p) { var s = p.data[2]; return !sel || sel[s] ? color(s) : UNSELECTED; };
     var grids = [], xs = [], ys = [], series = [];
     m.rows.forEach(function (metric, i) {
       m.cols.forEach(function (hp, j) {
@@ -385,14 +389,10 @@
         for (var s = 0; s < st.data.sessions.length; s++) {
           var yv = metric.values[s], xv = hp.values[s];
           if (yv == null || xv == null) continue;
-          var on = !sel || sel[s];
-          pts.push({
-            value: [hp.numeric ? xv : hp.catIndex.get(xv), yv], session: s, name: st.data.sessions[s].run,
-            itemStyle: { color: on ? color(s) : '#d0d0d0', opacity: on ? 0.9 : 0.5 }
-          });
+          pts.push([hp.numeric ? xv : hp.catIndex.get(xv), yv, s]);
         }
         series.push({ type: 'scatter', xAxisIndex: k, yAxisIndex: k, symbolSize: 7, data: pts, hp: hp.key, metric: metric.key,
-          emphasis: { scale: 1.6 } });
+          itemStyle: { opacity: 0.9, color: pointColor }, emphasis: { scale: 1.6 } });
       });
     });
     return {
@@ -400,11 +400,11 @@
       tooltip: {
         trigger: 'item', confine: true,
         formatter: function (p) {
-          var s = p.data && p.data.session;
+          var s = p.data && p.data[2];
           if (s == null) return '';
           var sr = series[p.seriesIndex];
-          var hp = st.byKey.get(sr.hp), metric = st.byKey.get(sr.metric), sess = st.data.sessions[s];
-          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sess.run + (sess.group ? ' (' + sess.group + ')' : '')) + '</b><table>' +
+          var hp = st.byKey.get(sr.hp), metric = st.byKey.get(sr.metric);
+          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' +
             '<tr><td>' + util.escapeHTML(hp.name) + '</td><td>' + util.escapeHTML(display(hp, s)) + '</td></tr>' +
             '<tr><td>' + util.escapeHTML(metric.name) + '</td><td>' + util.escapeHTML(display(metric, s)) + '</td></tr></table></div>';
         }
@@ -536,22 +536,17 @@
     }
   }
 
-  // showTableColumns hides the table's cells of the columns not chosen: a
-  // row holds the run and status, then the hyperparameters, then the metrics.
+  // showTableColumns hides the table's columns not chosen, with a style
+  // rule per column (a row holds the run and status, then the
+  // hyperparameters, then the metrics): hiding each cell took seconds
+  // for 600 sessions of 60 columns.
   function showTableColumns(st) {
-    var nh = st.data.hparams.length;
-    var vis = st.cols.map(function (c) { return st.shown.has(c.key); });
-    var key = vis.join();
-    if (key === st.tableKey) return;
-    st.tableKey = key;
-    var rows = [st.table.tHead.rows[0]].concat(st.rows);
-    rows.forEach(function (tr) {
-      for (var i = 0; i < vis.length; i++) {
-        var cell = tr.cells[2 + i];
-        if (cell && cell.hidden === vis[i]) cell.hidden = !vis[i];
-      }
+    var rules = [];
+    st.cols.forEach(function (c, i) {
+      if (!st.shown.has(c.key)) rules.push('table.hparams tr > :nth-child(' + (i + 3) + ')');
     });
-    void nh;
+    var css = rules.length ? rules.join(',\n') + ' { display: none; }' : '';
+    if (st.colStyle.textContent !== css) st.colStyle.textContent = css;
   }
 
   // ---------------------------------------------------------------------------
@@ -580,6 +575,8 @@
     };
     cols.forEach(function (c) { st.byKey.set(c.key, c); });
     st.rows = Array.prototype.slice.call(st.table.tBodies[0].rows);
+    st.colStyle = document.createElement('style');
+    main.appendChild(st.colStyle);
     // The default: the hyperparameters that vary and every metric (all
     // columns when a single session leaves nothing to vary).
     var several = data.sessions.length > 1;

@@ -9,7 +9,7 @@ package main
 // metrics; unticking a column takes away its axis, table column and
 // matrix charts; brushing an axis leaves exactly the sessions within it in
 // the table; the scatter matrix plots each metric against each varying
-// hyperparameter, a point per session.
+// hyperparameter, a point per session; tooltips name the session's run.
 
 import (
 	"path/filepath"
@@ -60,6 +60,7 @@ func TestBrowserHParams(t *testing.T) {
 						t.Errorf("default columns: every column shown, want the constant hyperparameters left out")
 					}
 					check("scatter matrix", eval[[]string](tb, pageJS("hparams.js", "matrix")))
+					check("tooltips", eval[[]string](tb, pageJS("hparams.js", "tooltips")))
 					check("column chooser", eval[[]string](tb, pageJS("hparams.js", "toggle")))
 					check("brushing", eval[[]string](tb, pageJS("hparams.js", "brush")))
 					sorted := eval[[]float64](tb, pageJS("hparams.js", "sort"))

@@ -138,11 +138,11 @@
 		return problems.slice(0, 20);
 	},
 
-	// visibleColumns returns the names of the table's shown column headers
-	// (after Run and Status).
+	// visibleColumns returns the names of the table's column headers that
+	// are displayed (after Run and Status).
 	visibleColumns() {
 		const table = this.main().querySelector('table.hparams');
-		return [...table.tHead.rows[0].cells].slice(2).filter(c => !c.hidden).map(c => c.textContent);
+		return [...table.tHead.rows[0].cells].slice(2).filter(c => getComputedStyle(c).display !== 'none').map(c => c.textContent);
 	},
 
 	// defaults checks that the page opens with the hyperparameters that
@@ -223,14 +223,18 @@
 		if (shown.join() !== want.join()) problems.push(`brushing ${best.name} ${lo}..${hi}: table rows ${shown}, want ${want}`);
 		const count = main.querySelector('.hparams-count').textContent;
 		if (count !== `${want.length} of ${data.sessions.length} sessions`) problems.push(`count says "${count}", want ${want.length} of ${data.sessions.length}`);
-		const m = echarts.getInstanceByDom(main.querySelector('.hparams-matrix')).getOption();
+		// The colour each matrix point is drawn in: grey for those left out.
 		const grey = '#d0d0d0';
-		for (const sr of m.series) {
-			for (const p of sr.data) {
-				const in_ = want.includes(p.session);
-				if ((p.itemStyle.color === grey) === in_) { problems.push(`matrix point of session ${p.session}: colour ${p.itemStyle.color}, selected ${in_}`); break; }
+		const mm = echarts.getInstanceByDom(main.querySelector('.hparams-matrix')).getModel();
+		mm.eachSeries(sr => {
+			const d = sr.getData();
+			for (let i = 0; i < d.count(); i++) {
+				const s = d.getRawDataItem(i)[2];
+				const fill = d.getItemVisual(i, 'style').fill;
+				const in_ = want.includes(s);
+				if ((fill === grey) === in_) { problems.push(`matrix point of session ${s}: drawn ${fill}, selected ${in_}`); break; }
 			}
-		}
+		});
 		main.querySelector('.hparams-clear').click();
 		await this.settle();
 		const after = rows.filter(r => !r.hidden).length;
@@ -241,7 +245,7 @@
 
 	// matrix checks the scatter matrix against the data: a chart per shown
 	// metric and shown hyperparameter that varies, and in each a point per
-	// session with both values, at those values, named by its run.
+	// session with both values, at those values.
 	async matrix() {
 		await this.settle();
 		const main = this.main();
@@ -260,16 +264,46 @@
 			const sr = opt.series[k];
 			const x = opt.xAxis[k];
 			if (sr.hp !== h.key || sr.metric !== m.key) { problems.push(`chart ${k}: ${sr.metric} x ${sr.hp}, want ${m.key} x ${h.key}`); return; }
-			const got = sr.data.map(p => [p.session, p.name, h.numeric ? p.value[0] : x.data[p.value[0]], p.value[1]].join('|')).sort();
+			const got = sr.data.map(p => [p[2], h.numeric ? p[0] : x.data[p[0]], p[1]].join('|')).sort();
 			const want = [];
 			data.sessions.forEach((s, i) => {
 				const hv = h.numeric ? h.nums[i] : h.raw[i];
 				if (hv == null || m.nums[i] == null) return;
-				want.push([i, s.run, h.numeric ? hv : String(hv), m.nums[i]].join('|'));
+				want.push([i, h.numeric ? hv : String(hv), m.nums[i]].join('|'));
 			});
 			want.sort();
 			if (got.join('\n') !== want.join('\n')) problems.push(`chart ${m.name} x ${h.name}: points\n${got.join('\n')}\nwant\n${want.join('\n')}`);
 		});
+		return problems;
+	},
+
+	// tooltips checks that the tooltip of every session's line and of the
+	// first point of the scatter matrix names the session's run.
+	async tooltips() {
+		await this.settle();
+		const main = this.main();
+		const {data} = this.truth();
+		const problems = [];
+		const tip = async (sel, seriesIndex, dataIndex, s) => {
+			const div = main.querySelector(sel);
+			const inst = echarts.getInstanceByDom(div);
+			inst.dispatchAction({type: 'showTip', seriesIndex, dataIndex});
+			await new Promise(r => setTimeout(r, 100));
+			const text = [...div.querySelectorAll('.trainreport-tooltip')].map(e => e.textContent).join(' ');
+			if (!text.includes(data.sessions[s].run)) problems.push(`${sel} tooltip of session ${s}: "${text}", want its run ${data.sessions[s].run}`);
+			inst.dispatchAction({type: 'hideTip'});
+		};
+		// ECharts cannot show a parallel series' tooltip by data index: ask
+		// the chart's formatter, as a hover over the line would.
+		const p = echarts.getInstanceByDom(main.querySelector('.hparams-chart'));
+		const f = p.getOption().tooltip[0].formatter;
+		data.sessions.forEach((sess, s) => {
+			const text = f({componentType: 'series', seriesType: 'parallel', seriesIndex: 0, dataIndex: s});
+			if (!text.includes(sess.run.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))) problems.push(`line tooltip of session ${s}: "${text}", want its run ${sess.run}`);
+		});
+		const m = echarts.getInstanceByDom(main.querySelector('.hparams-matrix')).getOption();
+		const k = m.series.findIndex(sr => sr.data.length);
+		if (k >= 0) await tip('.hparams-matrix', k, 0, m.series[k].data[0][2]);
 		return problems;
 	},
 
