@@ -25,8 +25,11 @@
   // MAX_AXES bounds the axes drawn: ECharts lays out every line through
   // every axis, and past some 60 axes no one reads the chart.
   var MAX_AXES = 60;
-  // MAX_CELLS bounds the scatter matrix's charts (metrics x hyperparameters).
+  // MAX_CELLS bounds the scatter matrix's charts (metrics x hyperparameters),
+  // and MAX_POINTS its points (charts x sessions): 48 charts of 600
+  // sessions took ECharts seconds to lay out.
   var MAX_CELLS = 48;
+  var MAX_POINTS = 12000;
   var CELL_W = 190, CELL_H = 160, MATRIX_LEFT = 70, MATRIX_TOP = 20, MATRIX_BOTTOM = 40;
   var NA = 'n/a';
   // A sequential scale (viridis stops) for colouring by a metric.
@@ -111,11 +114,37 @@
       f.place = function (s) { var v = col.values[s]; return v == null ? f.na : v; };
     } else {
       f.labels = (col.missing ? [NA] : []).concat(col.categories);
+      f.short = shortLabels(col.categories);
       var off = col.missing ? 1 : 0;
       f.place = function (s) { var v = col.values[s]; return v == null ? 0 : col.catIndex.get(v) + off; };
     }
     col.frame = f;
     return f;
+  }
+
+  // shortLabels returns the categories without the start and end they all
+  // share (paths under one directory, names with one suffix), marked with
+  // an ellipsis: what tells them apart is what a cut label must keep.
+  function shortLabels(cats) {
+    var m = new Map();
+    if (cats.length < 2) { cats.forEach(function (c) { m.set(c, c); }); return m; }
+    var first = cats[0], pre = first.length, suf = first.length;
+    cats.forEach(function (c) {
+      var i = 0;
+      while (i < pre && i < c.length && c[i] === first[i]) i++;
+      pre = i;
+      var j = 0;
+      while (j < suf && j < c.length && c[c.length - 1 - j] === first[first.length - 1 - j]) j++;
+      suf = j;
+    });
+    // Keep a few shared characters: "…_fold0.csv" reads better than "…0".
+    pre = Math.max(0, pre - 2);
+    suf = Math.max(0, suf - 4);
+    cats.forEach(function (c) {
+      var p = Math.min(pre, c.length), q = Math.min(suf, c.length - p);
+      m.set(c, (p ? '\u2026' : '') + c.slice(p, c.length - q) + (q ? '\u2026' : ''));
+    });
+    return m;
   }
 
   function display(col, s) {
@@ -243,7 +272,7 @@
       // Category values are often paths: cut in the middle, keeping both ends.
       return Object.assign(ax, {
         type: 'category', data: f.labels, boundaryGap: false,
-        axisLabel: { color: '#555', interval: 0, formatter: function (v) { return middle(v, 12); } }
+        axisLabel: { color: '#555', interval: 0, formatter: function (v) { return v === NA && col.missing ? NA : middle(f.short.get(v) || v, 12); } }
       });
     });
     // Plain arrays, the colour from a callback: an object per item makes
@@ -345,7 +374,20 @@
     var any = false;
     st.brush.forEach(function (iv) { if (iv.length) any = true; });
     st.main.querySelector('.hparams-clear').disabled = !any;
-    if (st.matrix) st.matrix.setOption(matrixOption(st), { notMerge: true });
+    if (st.matrix) recolorMatrix(st);
+  }
+
+  // recolorMatrix draws the matrix's points again in their colours, the
+  // charts and axes as they are: a new colour callback per series makes
+  // ECharts run its visual stage again.
+  function recolorMatrix(st) {
+    var n = st.matrix.getOption().series.length;
+    if (!n) return;
+    var color = colorFn(st);
+    var fn = function (p) { var s = p.data[2]; return !st.selected || st.selected[s] ? color(s) : UNSELECTED; };
+    var series = [];
+    for (var i = 0; i < n; i++) series.push({ itemStyle: { color: fn } });
+    st.matrix.setOption({ series: series });
   }
 
   // ---------------------------------------------------------------------------
@@ -356,17 +398,18 @@
     var cols = shownCols(st);
     var metrics = cols.filter(function (c) { return c.metric; });
     var hps = cols.filter(function (c) { return !c.metric && c.varies; });
-    var rows = metrics.slice(0, MAX_CELLS);
-    var across = hps.slice(0, Math.max(1, Math.floor(MAX_CELLS / Math.max(rows.length, 1))));
-    return { rows: rows, cols: across, allRows: metrics.length, allCols: hps.length };
+    var cap = Math.max(1, Math.min(MAX_CELLS, Math.floor(MAX_POINTS / Math.max(st.data.sessions.length, 1))));
+    var rows = metrics.slice(0, cap);
+    var across = hps.slice(0, Math.max(1, Math.floor(cap / Math.max(rows.length, 1))));
+    return { rows: rows, cols: across, allRows: metrics.length, allCols: hps.length, cap: cap };
   }
 
   function matrixOption(st) {
     var m = st.cells;
     var color = colorFn(st);
-    var sel = st.selected;
-    // The points are [x, y, session]; those outside a brushed selection grey.
-    var pointColor = function (p) { var s = p.data[2]; return !sel || sel[s] ? color(s) : UNSELECTED; };
+    // The points are [x, y, session]; those outside a brushed selection
+    // grey (st.selected read when drawn: see recolorMatrix).
+    var pointColor = function (p) { var s = p.data[2]; return !st.selected || st.selected[s] ? color(s) : UNSELECTED; };
     var grids = [], xs = [], ys = [], series = [];
     m.rows.forEach(function (metric, i) {
       m.cols.forEach(function (hp, j) {
@@ -380,7 +423,8 @@
             axisLabel: Object.assign(x.axisLabel, { formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }) });
           if (hp.finite && hp.hi === hp.lo) { x.min = f.min; x.max = f.max; }
         } else {
-          Object.assign(x, { type: 'category', data: hp.categories, axisLabel: Object.assign(x.axisLabel, { formatter: function (v) { return middle(v, 10); } }) });
+          var short = axisFrame(hp).short;
+          Object.assign(x, { type: 'category', data: hp.categories, axisLabel: Object.assign(x.axisLabel, { formatter: function (v) { return middle(short.get(v) || v, 10); } }) });
         }
         xs.push(x);
         ys.push({ gridIndex: k, type: 'value', scale: true, name: j === 0 ? truncate(metric.name, 22) : '', nameLocation: 'middle', nameGap: 46,
@@ -423,7 +467,7 @@
       parts.push('Each chart plots a metric (row) against a hyperparameter that varies (column), a point per session with both values.');
       if (m.rows.length < m.allRows || m.cols.length < m.allCols) {
         parts.push('It shows ' + m.rows.length + ' of ' + m.allRows + ' metrics against ' + m.cols.length + ' of ' + m.allCols +
-          ' hyperparameters (at most ' + MAX_CELLS + ' charts): choose fewer columns to see the others.');
+          ' hyperparameters (at most ' + m.cap + ' charts for ' + st.data.sessions.length + ' sessions): choose fewer columns to see the others.');
       }
     }
     note.textContent = parts.join(' ');
