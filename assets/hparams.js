@@ -574,9 +574,13 @@
     bar.hidden = !st.colorCol;
     if (st.colorCol) {
       var c = st.colorCol;
-      bar.querySelector('.lo').textContent = c.finite ? util.fmtNum(c.lo) : NA;
-      bar.querySelector('.hi').textContent = c.finite ? util.fmtNum(c.hi) : NA;
-      bar.querySelector('.bar').style.background = 'linear-gradient(to right, ' + SCALE.join(', ') + ')';
+      // One value (or none) needs no scale: the lines take its middle colour.
+      var spread = c.finite && c.hi > c.lo;
+      bar.querySelector('.lo').textContent = !c.finite ? 'no finite value' : spread ? util.fmtNum(c.lo) : 'one value, ' + util.fmtNum(c.lo);
+      bar.querySelector('.hi').textContent = spread ? util.fmtNum(c.hi) : '';
+      var b = bar.querySelector('.bar');
+      b.hidden = !spread;
+      b.style.background = 'linear-gradient(to right, ' + SCALE.join(', ') + ')';
     }
   }
 
