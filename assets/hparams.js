@@ -1,55 +1,604 @@
 /*
- * trainreport HParams page: a parallel-coordinates chart of the sessions,
- * one axis per hyperparameter and metric (value axes for numbers, category
- * axes otherwise), one line per session in its run's colour. The data is
- * the page's inline JSON (see render/hparams.go), drawn through app.js's
- * lifecycle. Scoped to main.page[data-page="hparams"].
+ * trainreport HParams page: a column chooser, a parallel-coordinates chart
+ * of the sessions, a scatter-plot matrix of each metric against each
+ * hyperparameter, and the sessions table (templates/hparams.html), all from
+ * the page's inline JSON (render/hparams.go, the same as data/hparams.json).
+ *
+ * Every axis spans every session: numeric axes run from the smallest to the
+ * largest value of all sessions, a little padded; categorical axes list
+ * every value (sorted); a session without a value, or with a non-finite
+ * one, sits on a slot of its own at the bottom of the axis, labelled n/a,
+ * never at 0. Lines are coloured by a chosen metric. The chooser (state
+ * "cols" in the URL hash; "color" for the colouring metric) drives the
+ * axes, the table's columns and the matrix. Brushing an axis filters the
+ * table and greys the matrix's other points. Scoped to
+ * main.page[data-page="hparams"].
  */
 (function () {
   'use strict';
   var T = window.trainreport;
   var util = T.util;
 
-  function option(data) {
-    var cols = data.hparams.map(function (c) { return { c: c, metric: false }; })
-      .concat(data.metrics.map(function (c) { return { c: c, metric: true }; }));
-    var axes = cols.map(function (col, i) {
-      var ax = { dim: i, name: col.c.name, nameLocation: 'end', nameTextStyle: { color: col.metric ? '#1f4e8c' : '#333' } };
-      if (col.c.numeric) return Object.assign(ax, { type: 'value', scale: true });
-      // A set rather than indexOf: thousands of sessions of distinct
-      // values would make the search quadratic.
-      var seen = [], has = Object.create(null);
-      data.sessions.forEach(function (s) {
-        var v = s.hparams[i];
-        if (v != null && !has[String(v)]) { has[String(v)] = true; seen.push(String(v)); }
-      });
-      return Object.assign(ax, { type: 'category', data: seen.sort() });
-    });
-    var value = function (s, i) {
-      var col = cols[i];
-      var v = col.metric ? s.metrics[i - data.hparams.length] : s.hparams[i];
-      if (v == null) return null;
-      if (col.c.numeric) { v = util.toNumber(v); return isFinite(v) ? v : null; }
-      return String(v);
+  // AXIS_SPACING is the least width per parallel axis: past the page's
+  // width the chart scrolls sideways rather than overlapping its axes.
+  var AXIS_SPACING = 100;
+  // MAX_AXES bounds the axes drawn: ECharts lays out every line through
+  // every axis, and past some 60 axes no one reads the chart.
+  var MAX_AXES = 60;
+  // MAX_CELLS bounds the scatter matrix's charts (metrics x hyperparameters),
+  // and MAX_POINTS its points (charts x sessions): 48 charts of 600
+  // sessions took ECharts seconds to lay out.
+  var MAX_CELLS = 48;
+  var MAX_POINTS = 12000;
+  var CELL_W = 190, CELL_H = 160, MATRIX_LEFT = 70, MATRIX_TOP = 20, MATRIX_BOTTOM = 40;
+  var NA = 'n/a';
+  // A sequential scale (viridis stops) for colouring by a metric.
+  var SCALE = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+  var NO_COLOR = '#b8b8b8';
+  var UNSELECTED = '#d0d0d0';
+
+  // ---------------------------------------------------------------------------
+  // The columns and their axes, from the data alone.
+
+  // compareValues orders a categorical axis: numbers as numbers, then
+  // strings by code unit (the same in every browser).
+  function compareValues(a, b) {
+    var x = Number(a), y = Number(b);
+    var nx = a.trim() !== '' && isFinite(x), ny = b.trim() !== '' && isFinite(y);
+    if (nx && ny && x !== y) return x - y;
+    if (nx !== ny) return nx ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  // columns returns a column per hyperparameter (key h<i>) and metric
+  // (m<i>): its values per session, the axis extent or categories, whether
+  // a session lacks a value and whether the values vary across sessions.
+  function columns(data) {
+    var out = [];
+    var add = function (c, i, metric) {
+      var col = { key: (metric ? 'm' : 'h') + i, name: c.name, metric: metric, numeric: !!c.numeric || metric, index: i };
+      var raw = data.sessions.map(function (s) { return metric ? s.metrics[i] : s.hparams[i]; });
+      var seen = new Set(), missing = false;
+      if (col.numeric) {
+        var lo = Infinity, hi = -Infinity;
+        col.values = raw.map(function (v) {
+          var n = v == null ? NaN : util.toNumber(v);
+          seen.add(v == null ? '\u0000' : String(v));
+          if (!isFinite(n)) { missing = true; return null; }
+          if (n < lo) lo = n;
+          if (n > hi) hi = n;
+          return n;
+        });
+        col.lo = lo; col.hi = hi;
+        col.finite = lo <= hi;
+      } else {
+        var cats = [];
+        raw.forEach(function (v) {
+          if (v == null) { missing = true; seen.add('\u0000'); return; }
+          var s = String(v);
+          if (!seen.has(s)) { seen.add(s); cats.push(s); }
+        });
+        cats.sort(compareValues);
+        var at = new Map();
+        cats.forEach(function (s, k) { at.set(s, k); });
+        col.categories = cats;
+        col.values = raw.map(function (v) { return v == null ? null : String(v); });
+        col.catIndex = at;
+      }
+      col.raw = raw;
+      col.missing = missing;
+      col.varies = seen.size > 1;
+      out.push(col);
     };
+    data.hparams.forEach(function (c, i) { add(c, i, false); });
+    data.metrics.forEach(function (c, i) { add(c, i, true); });
+    return out;
+  }
+
+  // axisFrame is where a column's values go on its axis: for numeric
+  // columns the padded extent and the n/a slot below it, for categorical
+  // ones the category list (n/a first, at the bottom) and each value's place.
+  function axisFrame(col) {
+    if (col.frame) return col.frame;
+    var f = {};
+    if (col.numeric) {
+      var lo = col.finite ? col.lo : 0, hi = col.finite ? col.hi : 1;
+      var span = hi - lo;
+      var pad = span > 0 ? span * 0.05 : (Math.abs(lo) * 0.1 || 1);
+      f.min = lo - pad;
+      f.max = hi + pad;
+      if (col.missing) {
+        f.na = f.min - (f.max - f.min) * 0.08;
+        f.min = f.na;
+      }
+      f.place = function (s) { var v = col.values[s]; return v == null ? f.na : v; };
+    } else {
+      f.labels = (col.missing ? [NA] : []).concat(col.categories);
+      f.short = shortLabels(col.categories);
+      var off = col.missing ? 1 : 0;
+      f.place = function (s) { var v = col.values[s]; return v == null ? 0 : col.catIndex.get(v) + off; };
+    }
+    col.frame = f;
+    return f;
+  }
+
+  // shortLabels returns the categories without the start and end they all
+  // share (paths under one directory, names with one suffix), marked with
+  // an ellipsis: what tells them apart is what a cut label must keep.
+  function shortLabels(cats) {
+    var m = new Map();
+    if (cats.length < 2) { cats.forEach(function (c) { m.set(c, c); }); return m; }
+    var first = cats[0], pre = first.length, suf = first.length;
+    cats.forEach(function (c) {
+      var i = 0;
+      while (i < pre && i < c.length && c[i] === first[i]) i++;
+      pre = i;
+      var j = 0;
+      while (j < suf && j < c.length && c[c.length - 1 - j] === first[first.length - 1 - j]) j++;
+      suf = j;
+    });
+    // Keep a few shared characters: "…_fold0.csv" reads better than "…0".
+    pre = Math.max(0, pre - 2);
+    suf = Math.max(0, suf - 4);
+    cats.forEach(function (c) {
+      var p = Math.min(pre, c.length), q = Math.min(suf, c.length - p);
+      m.set(c, (p ? '\u2026' : '') + c.slice(p, c.length - q) + (q ? '\u2026' : ''));
+    });
+    return m;
+  }
+
+  function display(col, s) {
+    var v = col.raw[s];
+    if (v == null) return NA;
+    if (col.numeric) return util.fmtNum(util.toNumber(v));
+    return String(v);
+  }
+
+  function sessionName(st, s) {
+    var sess = st.data.sessions[s];
+    return sess.run + (sess.group ? ' (' + sess.group + ')' : '');
+  }
+
+  function truncate(s, n) {
+    s = String(s);
+    return s.length > n ? s.slice(0, n - 1) + '\u2026' : s;
+  }
+
+  // middle cuts s to n characters by its middle: paths differ at both ends.
+  function middle(s, n) {
+    s = String(s);
+    if (s.length <= n) return s;
+    var head = Math.ceil((n - 1) / 2), tail = n - 1 - head;
+    return s.slice(0, head) + '\u2026' + s.slice(s.length - tail);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Colour by a metric.
+
+  function mix(a, b, t) {
+    var pa = parseInt(a.slice(1), 16), pb = parseInt(b.slice(1), 16);
+    var c = [16, 8, 0].map(function (sh) {
+      var x = (pa >> sh) & 255, y = (pb >> sh) & 255;
+      return Math.round(x + (y - x) * t);
+    });
+    return '#' + c.map(function (v) { return (v < 16 ? '0' : '') + v.toString(16); }).join('');
+  }
+
+  function scaleColor(t) {
+    t = Math.min(1, Math.max(0, t));
+    var x = t * (SCALE.length - 1), i = Math.min(SCALE.length - 2, Math.floor(x));
+    return mix(SCALE[i], SCALE[i + 1], x - i);
+  }
+
+  // colorOf returns a session's colour for the colouring column: on the
+  // scale by its value, grey without one; the run's colour when there is
+  // no metric.
+  function colorFn(st) {
+    var col = st.colorCol, runs = st.data.sessions;
+    if (!col) return function (s) { return util.colorOf(runs[s].run); };
+    return function (s) {
+      var v = col.values[s];
+      if (v == null) return NO_COLOR;
+      return scaleColor(col.hi > col.lo ? (v - col.lo) / (col.hi - col.lo) : 0.5);
+    };
+  }
+
+  // ---------------------------------------------------------------------------
+  // State: the shown columns and the colouring metric, in the URL hash.
+
+  var state = { colsRaw: null, colorRaw: null, st: null };
+
+  T.state.key('cols', function (v) { state.colsRaw = v; }, function () {
+    var st = state.st;
+    if (!st) return state.colsRaw;
+    var enc = encodeShown(st);
+    return enc === encodeShown(st, st.defaults) ? null : enc;
+  });
+  T.state.key('color', function (v) { state.colorRaw = v; }, function () {
+    var st = state.st;
+    if (!st) return state.colorRaw;
+    return st.colorCol && st.colorCol !== st.defaultColor ? st.colorCol.key : null;
+  });
+
+  // encodeShown writes a set of shown columns as their keys joined by
+  // dots, "-" for none.
+  function encodeShown(st, set) {
+    set = set || st.shown;
+    var keys = st.cols.filter(function (c) { return set.has(c.key); }).map(function (c) { return c.key; });
+    return keys.length ? keys.join('.') : '-';
+  }
+
+  function resolveState(st) {
+    var shown = st.defaults;
+    if (state.colsRaw != null) {
+      shown = new Set();
+      if (state.colsRaw !== '-') {
+        state.colsRaw.split('.').forEach(function (k) { if (st.byKey.has(k)) shown.add(k); });
+      }
+    }
+    st.shown = new Set(shown);
+    var c = state.colorRaw != null ? st.byKey.get(state.colorRaw) : null;
+    st.colorCol = c && c.metric ? c : st.defaultColor;
+  }
+
+  function shownCols(st) {
+    return st.cols.filter(function (c) { return st.shown.has(c.key); });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Parallel coordinates
+
+  function parallelOption(st, width) {
+    var cols = st.axes;
+    var color = colorFn(st);
+    var n = st.data.sessions.length;
+    var axes = cols.map(function (col, d) {
+      var f = axisFrame(col);
+      var ax = {
+        id: 'hp-' + col.key, dim: d, name: truncate(col.name, 16), nameLocation: 'end',
+        nameTextStyle: { color: col.metric ? '#1f4e8c' : '#333', fontWeight: col.metric ? 'bold' : 'normal' },
+        triggerEvent: true,
+        axisLabel: { color: '#555', width: AXIS_SPACING - 30, overflow: 'truncate' }
+      };
+      if (col.numeric) {
+        return Object.assign(ax, {
+          type: 'value', min: f.min, max: f.max, scale: true,
+          axisLabel: Object.assign(ax.axisLabel, {
+            showMinLabel: col.missing, showMaxLabel: false,
+            formatter: function (v) { return f.na != null && v <= f.na + (f.max - f.min) * 1e-9 ? NA : util.fmtNum(v); }
+          })
+        });
+      }
+      // Category values are often paths: cut in the middle, keeping both ends.
+      return Object.assign(ax, {
+        type: 'category', data: f.labels, boundaryGap: false,
+        axisLabel: { color: '#555', interval: 0, formatter: function (v) { return v === NA && col.missing ? NA : middle(f.short.get(v) || v, 12); } }
+      });
+    });
+    // Plain arrays, the colour from a callback: an object per item makes
+    // ECharts build a model per item, seconds for 600 sessions.
+    var data = [];
+    for (var s = 0; s < n; s++) {
+      data.push(cols.map(function (col) { return axisFrame(col).place(s); }));
+    }
     return {
       animation: false,
       parallelAxis: axes,
-      parallel: { left: 60, right: 120, top: 40, bottom: 30, parallelAxisDefault: { nameGap: 12, axisLabel: { color: '#555' } } },
+      parallel: {
+        left: 50, right: 90, top: 50, bottom: 30,
+        parallelAxisDefault: { nameGap: 14, realtime: true, areaSelectStyle: { width: 16 } }
+      },
       tooltip: {
         trigger: 'item', confine: true,
-        formatter: function (p) { return '<div class="trainreport-tooltip">' + util.escapeHTML(p.name) + '</div>'; }
+        formatter: function (p) {
+          var s = p.dataIndex;
+          if (p.componentType !== 'series' || s == null) return '';
+          var rows = cols.slice(0, 24).map(function (col) {
+            return '<tr><td>' + util.escapeHTML(truncate(col.name, 40)) + '</td><td>' + util.escapeHTML(display(col, s)) + '</td></tr>';
+          }).join('');
+          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' + rows + '</table>' +
+            (cols.length > 24 ? '<div>\u2026 ' + (cols.length - 24) + ' more columns</div>' : '') + '</div>';
+        }
       },
-      series: data.sessions.map(function (s) {
-        var color = util.colorOf(s.run);
-        return {
-          type: 'parallel', name: s.run, lineStyle: { color: color, width: 2, opacity: 0.8 },
-          emphasis: { lineStyle: { width: 3, opacity: 1 } },
-          data: [{ name: s.run + (s.group ? ' (' + s.group + ')' : ''), value: cols.map(function (_, i) { return value(s, i); }) }]
-        };
-      })
+      series: [{
+        type: 'parallel', name: 'sessions', smooth: false, progressive: 0,
+        lineStyle: { width: 1.5, opacity: 0.85, color: function (p) { return color(p.dataIndex); } },
+        emphasis: { lineStyle: { width: 3, opacity: 1 } },
+        inactiveOpacity: 0.08, activeOpacity: 1,
+        data: data
+      }]
     };
   }
+
+  function drawParallel(st) {
+    var div = st.chartDiv;
+    var cols = shownCols(st);
+    st.axes = cols.slice(0, MAX_AXES);
+    var note = st.main.querySelector('.hparams-axes-note');
+    if (cols.length > MAX_AXES) {
+      note.textContent = 'The chart draws the first ' + MAX_AXES + ' of the ' + cols.length + ' chosen columns; the table shows them all. Choose fewer columns to see the others.';
+      note.hidden = false;
+    } else if (!cols.length) {
+      note.textContent = 'No column is chosen: choose some under Columns.';
+      note.hidden = false;
+    } else {
+      note.hidden = true;
+    }
+    // Wider than the page when the axes need it: the wrapper scrolls.
+    var want = st.axes.length * AXIS_SPACING + 140;
+    div.style.width = want > div.parentNode.clientWidth ? want + 'px' : '';
+    var chart = st.parallel;
+    if (!chart) return;
+    chart.resize({ width: 'auto', height: 'auto' });
+    chart.setOption(parallelOption(st), { notMerge: true });
+    // The brushes of the columns still shown, drawn again.
+    st.axes.forEach(function (col) {
+      var iv = st.brush.get(col.key);
+      if (iv) chart.dispatchAction({ type: 'axisAreaSelect', parallelAxisId: 'hp-' + col.key, intervals: iv });
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Brushing: the intervals of each brushed axis, in data coordinates; a
+  // session is selected when its place on every brushed axis is inside
+  // one of that axis' intervals.
+
+  function selected(st) {
+    var n = st.data.sessions.length, out = [];
+    var brushed = [];
+    st.brush.forEach(function (iv, key) {
+      var col = st.byKey.get(key);
+      if (col && st.shown.has(key) && iv.length) brushed.push({ col: col, iv: iv });
+    });
+    for (var s = 0; s < n; s++) {
+      var ok = brushed.every(function (b) {
+        var p = axisFrame(b.col).place(s);
+        return b.iv.some(function (r) { return p >= Math.min(r[0], r[1]) && p <= Math.max(r[0], r[1]); });
+      });
+      out.push(ok);
+    }
+    return out;
+  }
+
+  function applySelection(st) {
+    st.selected = selected(st);
+    var shown = 0;
+    st.rows.forEach(function (tr) {
+      var s = Number(tr.getAttribute('data-session'));
+      var show = !!st.selected[s];
+      if (tr.hidden === show) tr.hidden = !show;
+      if (show) shown++;
+    });
+    var total = st.data.sessions.length;
+    st.main.querySelector('.hparams-count').textContent = shown + ' of ' + total + ' sessions';
+    var any = false;
+    st.brush.forEach(function (iv) { if (iv.length) any = true; });
+    st.main.querySelector('.hparams-clear').disabled = !any;
+    if (st.matrix) recolorMatrix(st);
+  }
+
+  // recolorMatrix draws the matrix's points again in their colours, the
+  // charts and axes as they are: a new colour callback per series makes
+  // ECharts run its visual stage again.
+  function recolorMatrix(st) {
+    var n = st.matrix.getOption().series.length;
+    if (!n) return;
+    var color = colorFn(st);
+    var fn = function (p) { var s = p.data[2]; return !st.selected || st.selected[s] ? color(s) : UNSELECTED; };
+    var series = [];
+    for (var i = 0; i < n; i++) series.push({ itemStyle: { color: fn } });
+    st.matrix.setOption({ series: series });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Scatter-plot matrix: each shown metric (rows) against each shown
+  // hyperparameter that varies (columns).
+
+  function matrixCells(st) {
+    var cols = shownCols(st);
+    var metrics = cols.filter(function (c) { return c.metric; });
+    var hps = cols.filter(function (c) { return !c.metric && c.varies; });
+    var cap = Math.max(1, Math.min(MAX_CELLS, Math.floor(MAX_POINTS / Math.max(st.data.sessions.length, 1))));
+    var rows = metrics.slice(0, cap);
+    var across = hps.slice(0, Math.max(1, Math.floor(cap / Math.max(rows.length, 1))));
+    return { rows: rows, cols: across, allRows: metrics.length, allCols: hps.length, cap: cap };
+  }
+
+  function matrixOption(st) {
+    var m = st.cells;
+    var color = colorFn(st);
+    // The points are [x, y, session]; those outside a brushed selection
+    // grey (st.selected read when drawn: see recolorMatrix).
+    var pointColor = function (p) { var s = p.data[2]; return !st.selected || st.selected[s] ? color(s) : UNSELECTED; };
+    var grids = [], xs = [], ys = [], series = [];
+    m.rows.forEach(function (metric, i) {
+      m.cols.forEach(function (hp, j) {
+        var k = grids.length;
+        grids.push({ left: MATRIX_LEFT + j * CELL_W, top: MATRIX_TOP + i * CELL_H, width: CELL_W - 40, height: CELL_H - 50 });
+        var x = { gridIndex: k, name: truncate(hp.name, 22), nameLocation: 'middle', nameGap: 22, nameTextStyle: { fontSize: 11 },
+          axisLabel: { fontSize: 10, hideOverlap: true, width: 60, overflow: 'truncate' }, splitLine: { show: false } };
+        if (hp.numeric) {
+          var f = axisFrame(hp);
+          Object.assign(x, { type: 'value', scale: true, min: hp.finite ? hp.lo - (hp.hi - hp.lo) * 0.05 : null, max: hp.finite ? hp.hi + (hp.hi - hp.lo) * 0.05 : null,
+            axisLabel: Object.assign(x.axisLabel, { formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }) });
+          if (hp.finite && hp.hi === hp.lo) { x.min = f.min; x.max = f.max; }
+        } else {
+          var short = axisFrame(hp).short;
+          Object.assign(x, { type: 'category', data: hp.categories, axisLabel: Object.assign(x.axisLabel, { formatter: function (v) { return middle(short.get(v) || v, 10); } }) });
+        }
+        xs.push(x);
+        ys.push({ gridIndex: k, type: 'value', scale: true, name: j === 0 ? truncate(metric.name, 22) : '', nameLocation: 'middle', nameGap: 46,
+          nameTextStyle: { fontSize: 11, color: '#1f4e8c' }, axisLabel: { fontSize: 10, formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }, splitNumber: 3 });
+        var pts = [];
+        for (var s = 0; s < st.data.sessions.length; s++) {
+          var yv = metric.values[s], xv = hp.values[s];
+          if (yv == null || xv == null) continue;
+          pts.push([hp.numeric ? xv : hp.catIndex.get(xv), yv, s]);
+        }
+        series.push({ type: 'scatter', xAxisIndex: k, yAxisIndex: k, symbolSize: 7, data: pts, hp: hp.key, metric: metric.key,
+          itemStyle: { opacity: 0.9, color: pointColor }, emphasis: { scale: 1.6 } });
+      });
+    });
+    return {
+      animation: false, grid: grids, xAxis: xs, yAxis: ys, series: series,
+      tooltip: {
+        trigger: 'item', confine: true,
+        formatter: function (p) {
+          var s = p.data && p.data[2];
+          if (s == null) return '';
+          var sr = series[p.seriesIndex];
+          var hp = st.byKey.get(sr.hp), metric = st.byKey.get(sr.metric);
+          return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' +
+            '<tr><td>' + util.escapeHTML(hp.name) + '</td><td>' + util.escapeHTML(display(hp, s)) + '</td></tr>' +
+            '<tr><td>' + util.escapeHTML(metric.name) + '</td><td>' + util.escapeHTML(display(metric, s)) + '</td></tr></table></div>';
+        }
+      }
+    };
+  }
+
+  function layoutMatrix(st) {
+    st.cells = matrixCells(st);
+    var m = st.cells, note = st.main.querySelector('.hparams-matrix-note');
+    var div = st.matrixDiv, n = m.rows.length * m.cols.length;
+    var parts = [];
+    if (!m.allRows || !m.allCols) {
+      parts.push(!m.allRows ? 'No metric is chosen.' : 'No chosen hyperparameter varies across sessions.');
+    } else {
+      parts.push('Each chart plots a metric (row) against a hyperparameter that varies (column), a point per session with both values.');
+      if (m.rows.length < m.allRows || m.cols.length < m.allCols) {
+        parts.push('It shows ' + m.rows.length + ' of ' + m.allRows + ' metrics against ' + m.cols.length + ' of ' + m.allCols +
+          ' hyperparameters (at most ' + m.cap + ' charts for ' + st.data.sessions.length + ' sessions): choose fewer columns to see the others.');
+      }
+    }
+    note.textContent = parts.join(' ');
+    div.hidden = n === 0;
+    div.style.width = (MATRIX_LEFT + m.cols.length * CELL_W + 10) + 'px';
+    div.style.height = (MATRIX_TOP + m.rows.length * CELL_H + MATRIX_BOTTOM - 30) + 'px';
+  }
+
+  function drawMatrix(st) {
+    layoutMatrix(st);
+    if (!st.matrix) return;
+    st.matrix.resize({ width: 'auto', height: 'auto' });
+    st.matrix.setOption(matrixOption(st), { notMerge: true });
+  }
+
+  // ---------------------------------------------------------------------------
+  // The chooser, the colour selector and the table's columns.
+
+  function buildChooser(st) {
+    var box = st.main.querySelector('.hparams-columns');
+    var groups = [
+      { title: 'Hyperparameters that vary', cols: st.cols.filter(function (c) { return !c.metric && c.varies; }) },
+      { title: 'Hyperparameters with the same value in every session', cols: st.cols.filter(function (c) { return !c.metric && !c.varies; }) },
+      { title: 'Metrics', cols: st.cols.filter(function (c) { return c.metric; }) }
+    ];
+    var body = box.querySelector('.hparams-column-list');
+    groups.forEach(function (g) {
+      if (!g.cols.length) return;
+      var fs = document.createElement('fieldset');
+      var lg = document.createElement('legend');
+      lg.textContent = g.title + ' (' + g.cols.length + ')';
+      fs.appendChild(lg);
+      g.cols.forEach(function (c) {
+        var label = document.createElement('label');
+        label.title = c.name;
+        var cb = document.createElement('input');
+        cb.type = 'checkbox';
+        cb.value = c.key;
+        cb.setAttribute('data-col', c.key);
+        label.appendChild(cb);
+        label.appendChild(document.createTextNode(' ' + c.name));
+        if (!c.varies && !c.metric && st.data.sessions.length) {
+          var v = document.createElement('span');
+          v.className = 'muted';
+          v.textContent = ' = ' + truncate(display(c, 0), 40);
+          label.appendChild(v);
+        }
+        fs.appendChild(label);
+      });
+      body.appendChild(fs);
+    });
+    box.addEventListener('change', function (e) {
+      var cb = e.target;
+      if (!cb || cb.type !== 'checkbox') return;
+      if (cb.checked) st.shown.add(cb.value); else { st.shown.delete(cb.value); st.brush.delete(cb.value); }
+      changed(st);
+    });
+    box.addEventListener('click', function (e) {
+      var b = e.target && e.target.closest && e.target.closest('button[data-cols]');
+      if (!b) return;
+      e.preventDefault();
+      var what = b.getAttribute('data-cols');
+      if (what === 'default') st.shown = new Set(st.defaults);
+      else if (what === 'all') st.shown = new Set(st.cols.map(function (c) { return c.key; }));
+      else st.shown = new Set();
+      st.brush.forEach(function (_, k) { if (!st.shown.has(k)) st.brush.delete(k); });
+      changed(st);
+    });
+
+    var sel = st.main.querySelector('select.hparams-color');
+    st.cols.forEach(function (c) {
+      if (!c.metric) return;
+      var o = document.createElement('option');
+      o.value = c.key;
+      o.textContent = c.name;
+      sel.appendChild(o);
+    });
+    sel.disabled = !st.defaultColor;
+    sel.addEventListener('change', function () {
+      var c = st.byKey.get(sel.value);
+      if (c && c.metric) st.colorCol = c;
+      changed(st);
+    });
+  }
+
+  // changed writes the state into the URL and re-draws.
+  function changed(st) {
+    state.colsRaw = encodeShown(st);
+    state.colorRaw = st.colorCol ? st.colorCol.key : null;
+    T.state.save();
+    T.state.apply();
+  }
+
+  function syncControls(st) {
+    st.main.querySelectorAll('.hparams-columns input[data-col]').forEach(function (cb) {
+      var on = st.shown.has(cb.value);
+      if (cb.checked !== on) cb.checked = on;
+    });
+    var n = shownCols(st).length;
+    st.main.querySelector('.hparams-columns summary').textContent = 'Columns: ' + n + ' of ' + st.cols.length + ' shown';
+    var sel = st.main.querySelector('select.hparams-color');
+    if (st.colorCol && sel.value !== st.colorCol.key) sel.value = st.colorCol.key;
+    var bar = st.main.querySelector('.hparams-scale');
+    bar.hidden = !st.colorCol;
+    if (st.colorCol) {
+      var c = st.colorCol;
+      // One value (or none) needs no scale: the lines take its middle colour.
+      var spread = c.finite && c.hi > c.lo;
+      bar.querySelector('.lo').textContent = !c.finite ? 'no finite value' : spread ? util.fmtNum(c.lo) : 'one value, ' + util.fmtNum(c.lo);
+      bar.querySelector('.hi').textContent = spread ? util.fmtNum(c.hi) : '';
+      var b = bar.querySelector('.bar');
+      b.hidden = !spread;
+      b.style.background = 'linear-gradient(to right, ' + SCALE.join(', ') + ')';
+    }
+  }
+
+  // showTableColumns hides the table's columns not chosen, with a style
+  // rule per column (a row holds the run and status, then the
+  // hyperparameters, then the metrics): hiding each cell took seconds
+  // for 600 sessions of 60 columns.
+  function showTableColumns(st) {
+    var rules = [];
+    st.cols.forEach(function (c, i) {
+      if (!st.shown.has(c.key)) rules.push('table.hparams tr > :nth-child(' + (i + 3) + ')');
+    });
+    var css = rules.length ? rules.join(',\n') + ' { display: none; }' : '';
+    if (st.colStyle.textContent !== css) st.colStyle.textContent = css;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Setup
 
   function setup(main) {
     var div = main.querySelector('.hparams-chart');
@@ -59,9 +608,85 @@
     });
     var data;
     try { data = JSON.parse(main.querySelector('script.hparams-data').textContent); } catch (e) { return; }
-    if (!data) { div.hidden = true; return; } // the page's note says why
-    if (!data.sessions.length || !(data.hparams.length + data.metrics.length)) { div.hidden = true; return; }
-    T.lazyChart(div, function (h) { h.init(div).setOption(option(data)); });
+    var controls = main.querySelector('.hparams-controls');
+    if (!data || !data.sessions.length || !(data.hparams.length + data.metrics.length)) {
+      // The page's note says why (or there is nothing to draw).
+      main.querySelectorAll('.hparams-chart, .hparams-matrix, .hparams-matrix-head').forEach(function (el) { el.hidden = true; });
+      if (controls) controls.hidden = true;
+      return;
+    }
+    var cols = columns(data);
+    var st = {
+      main: main, data: data, cols: cols, byKey: new Map(), brush: new Map(), selected: null,
+      chartDiv: div, matrixDiv: main.querySelector('.hparams-matrix'),
+      table: main.querySelector('table.hparams'), rows: []
+    };
+    cols.forEach(function (c) { st.byKey.set(c.key, c); });
+    st.rows = Array.prototype.slice.call(st.table.tBodies[0].rows);
+    st.colStyle = document.createElement('style');
+    main.appendChild(st.colStyle);
+    // The default: the hyperparameters that vary and every metric (all
+    // columns when a single session leaves nothing to vary).
+    var several = data.sessions.length > 1;
+    st.defaults = new Set(cols.filter(function (c) { return c.metric || c.varies || !several; }).map(function (c) { return c.key; }));
+    // Lines are coloured by the first metric whose value differs between
+    // sessions (one value for all would colour every line alike), else
+    // the first metric.
+    var metrics = cols.filter(function (c) { return c.metric; });
+    st.defaultColor = metrics.filter(function (c) { return c.finite && c.hi > c.lo; })[0] || metrics[0] || null;
+    state.st = st;
+    resolveState(st);
+    buildChooser(st);
+    syncControls(st);
+    showTableColumns(st);
+    applySelection(st);
+    layoutMatrix(st);
+
+    main.querySelector('.hparams-clear').addEventListener('click', function (e) {
+      e.preventDefault();
+      var keys = [];
+      st.brush.forEach(function (_, k) { keys.push(k); });
+      st.brush.clear();
+      if (st.parallel) {
+        keys.forEach(function (k) {
+          if (st.shown.has(k)) st.parallel.dispatchAction({ type: 'axisAreaSelect', parallelAxisId: 'hp-' + k, intervals: [] });
+        });
+      }
+      applySelection(st);
+    });
+
+    var stateKey = function () { return encodeShown(st) + '|' + (st.colorCol ? st.colorCol.key : ''); };
+    T.state.onApply(function () {
+      resolveState(st);
+      st.brush.forEach(function (_, k) { if (!st.shown.has(k)) st.brush.delete(k); });
+      syncControls(st);
+      showTableColumns(st);
+      applySelection(st);
+    });
+    T.lazyChart(div, function (h) {
+      drawParallel(st); // sizes the div before the chart measures it
+      st.parallel = h.init(div);
+      st.parallel.on('axisareaselected', function (p) {
+        var key = String(p.parallelAxisId || '').replace(/^hp-/, '');
+        if (!st.byKey.has(key)) return;
+        if (p.intervals && p.intervals.length) st.brush.set(key, p.intervals.map(function (r) { return [r[0], r[1]]; }));
+        else st.brush.delete(key);
+        applySelection(st);
+      });
+      // The full name of an axis, whose label is cut, in the div's tooltip.
+      st.parallel.on('mouseover', function (p) {
+        if (p.componentType !== 'parallelAxis') return;
+        var col = st.axes[p.componentIndex];
+        if (col) div.title = col.name;
+      });
+      st.parallel.on('mouseout', function (p) { if (p.componentType === 'parallelAxis') div.removeAttribute('title'); });
+      drawParallel(st);
+    }, { eager: true, key: stateKey, update: function () { drawParallel(st); } });
+    T.lazyChart(st.matrixDiv, function (h) {
+      layoutMatrix(st);
+      st.matrix = h.init(st.matrixDiv);
+      drawMatrix(st);
+    }, { eager: true, key: stateKey, update: function () { drawMatrix(st); } });
   }
 
   T.onPage('hparams', setup);

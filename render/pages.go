@@ -80,7 +80,7 @@ func init() {
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}},
 		{name: "hparams", title: "HParams", kinds: []model.Kind{model.KindHParams}, has: (*Report).hasHParams, count: countSessions,
 			body: sameBody((*Report).hparamsPage), data: (*Report).hparamsData,
-			scripts: []string{"hparams.js"}},
+			scripts: []string{"hparams.js"}, styles: []string{"hparams.css"}},
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
 			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},

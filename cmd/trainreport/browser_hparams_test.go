@@ -1,10 +1,15 @@
 package main
 
-// Browser test of the HParams page on the corpus's TF2 hparams API
-// experiment and the writers' fixtures, from file:// with the network
-// blocked, in the site and in the single-file report: the chart draws a
-// line per session on an axis per column, the table has a row per session
-// and sorts numerically by a metric.
+// Browser test of the HParams page, from file:// with the network blocked,
+// in the site and in the single-file report, on the corpus's hparams logs
+// and the writers' fixtures. What is drawn is checked against the page's
+// data (testdata/js/hparams.js): every session's line passes through every
+// axis inside it at its value's place, whatever session comes first; the
+// columns shown at first are the hyperparameters that vary and the
+// metrics; unticking a column takes away its axis, table column and
+// matrix charts; brushing an axis leaves exactly the sessions within it in
+// the table; the scatter matrix plots each metric against each varying
+// hyperparameter, a point per session; tooltips name the session's run.
 
 import (
 	"path/filepath"
@@ -16,32 +21,61 @@ func TestBrowserHParams(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
-	r := buildReport(t, sharedCorpus(t, "tf2-hparams-api-experiment"), filepath.Join(writers, "tensorboardx"), filepath.Join(writers, "torch"))
-	for _, c := range []struct{ name, url string }{
-		{"site", fileURL(filepath.Join(r.site, "hparams.html"), "")},
-		{"single-file", fileURL(r.single, "page=hparams")},
+	for _, in := range []struct {
+		name string
+		logs []string // the first is the log directory, the others are given before it
+		// constant is set when the logs hold hyperparameters with one
+		// value in every session, which the page must leave out at first.
+		constant bool
+	}{
+		// Sessions of three writers: many values missing, booleans, strings.
+		{"mixed", []string{sharedCorpus(t, "tf2-hparams-api-experiment"), filepath.Join(writers, "tensorboardx"), filepath.Join(writers, "torch")}, false},
+		{"keras", []string{sharedCorpus(t, "tf2-hparams-keras")}, false},
+		// 25 sessions of 49 hyperparameters, paths among them, some constant.
+		{"sweep", []string{sharedCorpus(t, "lightning-tbx-sweep")}, true},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			tb := openTab(t, browser, c.url)
-			waitFor(tb, pageJS("hparams.js", "chart"), 10*time.Second, "the chart")
-			type view struct {
-				Sessions, Rows, Series, Axes, Columns int
-				Sorted                                []float64
+		t.Run(in.name, func(t *testing.T) {
+			r := buildReport(t, in.logs[0], in.logs[1:]...)
+			for _, c := range []struct{ name, url string }{
+				{"site", fileURL(filepath.Join(r.site, "hparams.html"), "")},
+				{"single-file", fileURL(r.single, "page=hparams")},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					tb := openTab(t, browser, c.url)
+					waitFor(tb, pageJS("hparams.js", "chart"), 10*time.Second, "the charts")
+					check := func(what string, problems []string) {
+						t.Helper()
+						for _, p := range problems {
+							t.Errorf("%s: %s", what, p)
+						}
+					}
+					check("lines on the axes", eval[[]string](tb, pageJS("hparams.js", "geometry")))
+					type defaults struct {
+						Problems []string
+						Hidden   int
+					}
+					d := eval[defaults](tb, pageJS("hparams.js", "defaults"))
+					check("default columns", d.Problems)
+					if in.constant && d.Hidden == 0 {
+						t.Errorf("default columns: every column shown, want the constant hyperparameters left out")
+					}
+					check("scatter matrix", eval[[]string](tb, pageJS("hparams.js", "matrix")))
+					check("tooltips", eval[[]string](tb, pageJS("hparams.js", "tooltips")))
+					check("column chooser", eval[[]string](tb, pageJS("hparams.js", "toggle")))
+					check("brushing", eval[[]string](tb, pageJS("hparams.js", "brush")))
+					sorted := eval[[]float64](tb, pageJS("hparams.js", "sort"))
+					if len(sorted) < 2 {
+						t.Errorf("sorted metric column holds %v", sorted)
+					}
+					for i := 1; i < len(sorted); i++ {
+						if sorted[i] < sorted[i-1] {
+							t.Errorf("metric column not sorted ascending: %v", sorted)
+							break
+						}
+					}
+					tb.screenshot(shots, "hparams-"+in.name+"-"+c.name)
+				})
 			}
-			v := eval[view](tb, pageJS("hparams.js", "view"))
-			if v.Sessions < 4 || v.Rows != v.Sessions || v.Series != v.Sessions || v.Axes != v.Columns {
-				t.Errorf("%+v: want a row and a line per session and an axis per column", v)
-			}
-			if len(v.Sorted) < 2 {
-				t.Errorf("sorted metric column holds %v", v.Sorted)
-			}
-			for i := 1; i < len(v.Sorted); i++ {
-				if v.Sorted[i] < v.Sorted[i-1] {
-					t.Errorf("metric column not sorted ascending: %v", v.Sorted)
-					break
-				}
-			}
-			tb.screenshot(shots, "hparams-"+c.name)
 		})
 	}
 }
