@@ -10,6 +10,7 @@ import (
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/histogram/histpb"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/projector"
 	"github.com/trainreport/trainreport/collect/series"
 )
@@ -76,7 +77,14 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 			return false
 		}
 	}
+	if fileVersion && rr.rule == model.RestartsTensorBoard {
+		return false // the full decoder reads the version TensorBoard's rule needs
+	}
 	rr.bounds(wall, step, fileVersion)
+	if sum != nil {
+		rr.summaries++
+	}
+	rr.tensorBoardEvent(step, sum != nil)
 	head := &rr.head
 	head.WallTime, head.Step = wall, step
 	idx := 0
@@ -220,10 +228,14 @@ func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64,
 		ss = rr.scalarsFor(ts)
 	}
 	ss.float32 = ss.float32 && f32
-	if ps := ss.Points; len(ps) == cap(ps) {
-		ss.Grow(rr.expect(len(ps)) - len(ps))
+	ps := ss.Points
+	if n := len(ps); n == cap(ps) {
+		ss.Grow(rr.expect(n) - n)
 	}
-	ss.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.keepAll)
+	if n := len(ps); n > 0 && step <= ps[n-1].Step { // a restart or a rewrite: rare
+		rr.stepBack(ss, ps[n-1].Step, ss.LastAttempt(), step)
+	}
+	ss.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.attempt, rr.noRule)
 }
 
 // scalarsFor returns the tag's points, caught up with the run's STARTs
@@ -232,7 +244,7 @@ func (rr *runReader) scalarsFor(ts *tagState) *scalarSeries {
 	if ts.started != rr.starts {
 		rr.catchUp(ts)
 	}
-	return ts.scalarsOf()
+	return ts.scalarsOf(rr.rule == model.RestartsAttempts)
 }
 
 // learn remembers the layout of a scalar value that fastScalar added, the

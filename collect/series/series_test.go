@@ -32,7 +32,7 @@ func TestRestartRule(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var s Scalars
 			for i, st := range tc.in {
-				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, tc.keepAll)
+				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, 1, tc.keepAll)
 			}
 			if got := steps(&s); !slices.Equal(got, tc.want) {
 				t.Errorf("steps = %v, want %v", got, tc.want)
@@ -51,7 +51,7 @@ func TestRestartRule(t *testing.T) {
 func TestPurge(t *testing.T) {
 	var s Scalars
 	for _, st := range []int64{10, 20, 30, 40} {
-		s.Add(Point{Step: st}, false)
+		s.Add(Point{Step: st}, 1, false)
 	}
 	s.Purge(25)
 	if got := steps(&s); !slices.Equal(got, []int64{10, 20}) {
