@@ -93,6 +93,9 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := emitSuperseded(d, r.tags, emit); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -178,7 +181,9 @@ func appendChartData(b []byte, tv *tagView) ([]byte, error) {
 			}
 			b = append(b, ']')
 		}
-		b = append(b, "]}"...)
+		b = append(b, ']')
+		b = appendSuperseded(b, sv)
+		b = append(b, '}')
 	}
 	return append(b, "]}"...), nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // inspectJSON is the shape of `trainreport inspect --json` (see README.md).
@@ -69,7 +70,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("trainreport inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
-	keepAll := fs.Bool("keep-all-records", false, "keep every record instead of applying the restart rule")
+	keepAll := fs.Bool("keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
+	var restarts string
+	restartsFlag(fs, &restarts)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
@@ -94,10 +97,14 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "trainreport: no log directory given")
 		return 2
 	}
+	if err := checkRestarts(fs, restarts, *keepAll); err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 2
+	}
 	logdirs, err := collect.ParseLogdirs(dirs)
 	if err == nil {
 		var rep *collect.Report
-		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll}); err == nil {
+		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll, Restarts: model.RestartRule(restarts)}); err == nil {
 			defer rep.Close()
 			if *asJSON {
 				err = writeInspectJSON(stdout, rep)

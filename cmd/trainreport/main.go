@@ -31,6 +31,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -59,6 +60,7 @@ type config struct {
 	singleFile    string
 	markdown      string
 	keepAll       bool
+	restarts      string
 	mediaSteps    int
 	histSteps     int
 	quiet         bool
@@ -80,7 +82,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
-	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
+	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
+	restartsFlag(fs, &c.restarts)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
@@ -105,6 +108,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, []string, error) {
 	if len(logdirs) == 0 {
 		fs.Usage()
 		return nil, nil, errors.New("no log directory given")
+	}
+	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
+		return nil, nil, err
 	}
 	if c.maxPoints < 1 {
 		return nil, nil, errors.New("-max-points must be at least 1")
@@ -228,7 +234,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			}
 		}()
 	}
-	opt := collect.Options{KeepAllRecords: c.keepAll}
+	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && !c.quiet && term.IsTerminal(int(f.Fd())) {
 		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
@@ -273,6 +279,9 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	if !c.quiet {
 		fmt.Fprintf(stderr, "read %d runs, %d files, %d records (%.1f MB) in %.2fs\n",
 			runs, files, records, float64(bytes)/1e6, time.Since(start).Seconds())
+		if line := restartsLine(rep); line != "" {
+			fmt.Fprintln(stderr, line)
+		}
 	}
 
 	title := c.title
@@ -349,4 +358,53 @@ func startCPUProfile(name string) (stop func() error, err error) {
 			return err
 		})
 	}, nil
+}
+
+// restartsFlag defines --restarts, the restart rule, on fs.
+func restartsFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "restarts", string(model.RestartsAttempts), "what restarts (a rerun, a second fit(), a resume) do to a run's lines: `RULE` "+
+		"attempts (keep every point: the latest write of each step is the line, what it replaced is kept and drawn faded), "+
+		"latest (draw and keep the line only, counting what it replaced) or "+
+		"tensorboard (TensorBoard's purge rule)")
+}
+
+// checkRestarts refuses an unknown restart rule, and one given with
+// --keep-all-records, which applies none.
+func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
+	switch model.RestartRule(rule) {
+	case model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard:
+	default:
+		return fmt.Errorf("--restarts %q: want attempts, latest or tensorboard", rule)
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "restarts" })
+	if set && keepAll {
+		return errors.New("--keep-all-records applies no restart rule: give it or --restarts, not both")
+	}
+	return nil
+}
+
+// restartsLine says, after reading, how many runs restarted and what
+// became of the points their restarts replaced; "" when none did.
+func restartsLine(rep *collect.Report) string {
+	runs, attempts, superseded := 0, 0, 0
+	for _, r := range rep.Runs {
+		if len(r.Attempts) > 1 {
+			runs++
+			attempts += len(r.Attempts)
+		}
+		for _, a := range r.Attempts {
+			superseded += a.Superseded
+		}
+	}
+	if runs == 0 && superseded == 0 {
+		return ""
+	}
+	switch rep.RestartRule {
+	case model.RestartsAttempts:
+		return fmt.Sprintf("restarts: %d runs in %d attempts; %d points superseded, kept and drawn faded", runs, attempts, superseded)
+	case model.RestartsLatest:
+		return fmt.Sprintf("restarts: %d runs in %d attempts; %d points superseded, not kept (--restarts=latest)", runs, attempts, superseded)
+	}
+	return fmt.Sprintf("restarts: %d runs in %d attempts; %d points purged by TensorBoard's rule", runs, attempts, superseded)
 }
