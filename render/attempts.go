@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -157,4 +158,123 @@ func attemptsJSON(run *model.Run) []summaryAttempt {
 			LastStep: a.LastStep, Points: a.Points, Superseded: a.Superseded})
 	}
 	return out
+}
+
+// restartsSection is the overview's account of the runs that restarted
+// (templates/index.html, "index-restarts"): their attempts, what became of
+// the scalar points later attempts rewrote, and the entries of other
+// kinds that are not drawn.
+type restartsSection struct {
+	Rule     model.RestartRule
+	Runs     []restartRun
+	Scalars  bool // some run has superseded scalar points
+	Replaced bool // some run has entries of other kinds not drawn
+}
+
+type restartRun struct {
+	Name     string
+	Attempts []attemptRow
+	// More counts the attempts past maxAttemptRows, not listed.
+	More int
+	// Replaced says, per kind, how many entries earlier writes held that
+	// are not drawn: "11 image entries, 3 histogram entries".
+	Replaced string
+}
+
+type attemptRow struct {
+	N                   int
+	Files               []string
+	MoreFiles           int
+	FirstStep, LastStep int64
+	HasSteps            bool
+	Points, Superseded  string
+}
+
+// Bounds of the overview's restarts section: a log whose steps go back at
+// every value records up to a thousand attempts, and an attempt may span
+// thousands of files; summary.json lists them all.
+const (
+	maxAttemptRows  = 20
+	maxAttemptFiles = 5
+)
+
+// restarts returns the overview's restarts section, nil when no run
+// restarted or lost an entry to a rewrite.
+func (r *Report) restarts() *restartsSection {
+	s := &restartsSection{Rule: r.rep.RestartRule}
+	for _, run := range r.rep.Runs {
+		replaced := replacedEntries(run)
+		if run.Attempts == nil && replaced == "" {
+			continue
+		}
+		rr := restartRun{Name: run.Name, Replaced: replaced}
+		for k, a := range run.Attempts {
+			if k == maxAttemptRows {
+				rr.More = len(run.Attempts) - k
+				break
+			}
+			row := attemptRow{N: k + 1, FirstStep: a.FirstStep, LastStep: a.LastStep, HasSteps: a.Points+a.Superseded > 0,
+				Points: fmtCount(a.Points), Superseded: fmtCount(a.Superseded)}
+			row.Files = a.Files[:min(len(a.Files), maxAttemptFiles)]
+			row.MoreFiles = len(a.Files) - len(row.Files)
+			s.Scalars = s.Scalars || a.Superseded > 0
+			rr.Attempts = append(rr.Attempts, row)
+		}
+		s.Replaced = s.Replaced || replaced != ""
+		s.Runs = append(s.Runs, rr)
+	}
+	if len(s.Runs) == 0 {
+		return nil
+	}
+	return s
+}
+
+// replacedEntries says how many entries of each kind but scalars later
+// writes of their steps replaced in a run: pages draw the latest of each
+// step, and these are neither drawn nor kept.
+func replacedEntries(run *model.Run) string {
+	var parts []string
+	add := func(kind string, n int) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s %s", fmtCount(n), kind, plural(n, "entry", "entries")))
+		}
+	}
+	dropped := func(n int, d func(i int) int) int {
+		t := 0
+		for i := range n {
+			t += d(i)
+		}
+		return t
+	}
+	add("histogram", dropped(len(run.Histograms), func(i int) int { return run.Histograms[i].Dropped }))
+	add("image", dropped(len(run.Images), func(i int) int { return run.Images[i].Dropped }))
+	add("audio", dropped(len(run.Audio), func(i int) int { return run.Audio[i].Dropped }))
+	add("text", dropped(len(run.Texts), func(i int) int { return run.Texts[i].Dropped }))
+	add("PR curve", dropped(len(run.PRCurves), func(i int) int { return run.PRCurves[i].Dropped }))
+	add("tensor", dropped(len(run.Tensors), func(i int) int { return run.Tensors[i].Dropped }))
+	add("mesh", dropped(len(run.Meshes), func(i int) int { return run.Meshes[i].Dropped }))
+	add("exception", dropped(len(run.Exceptions), func(i int) int { return run.Exceptions[i].Dropped }))
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// supersededLabel is what a scalar chart's caption adds for the
+// superseded points of its series: "" when they have none.
+func supersededLabel(tv *tagView) string {
+	n := 0
+	for _, sv := range tv.series {
+		for _, fv := range sv.faded {
+			n += len(fv.sp.Points)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · %s superseded by later attempts, drawn faded", fmtCount(n))
 }

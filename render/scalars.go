@@ -60,7 +60,7 @@ func (r *Report) scalarsPage() (*scalarsPage, error) {
 			shown += len(sv.draw)
 			total += len(sv.scalar.Points)
 		}
-		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Data: "null"}
+		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total) + supersededLabel(tv), Data: "null"}
 		var err error
 		if b, err = appendChartData(b[:0], tv); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
