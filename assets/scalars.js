@@ -279,8 +279,8 @@
         id: 'sup:' + i + ':' + k, type: 'line', name: r.name, data: data,
         showSymbol: n < 2, symbolSize: 3, connectNulls: false, z: 0, silent: true,
         color: color,
-        lineStyle: { color: color, width: 1, opacity: 0.35, type: 'dashed' },
-        itemStyle: { color: color, opacity: 0.35 },
+        lineStyle: { color: color, width: 1, opacity: 0.5, type: 'dashed' },
+        itemStyle: { color: color, opacity: 0.5 },
         emphasis: { disabled: true },
         tooltip: { show: false }, legendHoverLink: false, animation: false
       };
