@@ -118,21 +118,30 @@ func (rr *runReader) stepBack(k keptSeries, lastStep int64, lastAttempt int, ste
 	}
 }
 
-// tensorBoardEvent applies TensorBoard's out-of-order rule to an event
-// (event_accumulator.py, _MaybePurgeOrphanedData): in files of no
-// file_version 2 or more, a summary event below the most recent step purges
-// its tags at and above its step (see stepBack), and any other event makes
-// its step the most recent.
+// tensorBoardEvent applies TensorBoard's out-of-order rule to an event (its
+// plugin_event_accumulator.py, _MaybePurgeOrphanedData, which every plugin's
+// data goes through): in files of no file_version 2 or more, a summary event
+// below the most recent step purges its tags at and above its step (see
+// stepBack); every summary event's step then becomes the most recent.
 func (rr *runReader) tensorBoardEvent(step int64, summary bool) {
 	rr.tbPurge = false
-	if rr.rule != model.RestartsTensorBoard || rr.fileVersion >= 2 {
+	if rr.rule != model.RestartsTensorBoard || !summary {
 		return
 	}
-	if summary && step < rr.recentStep {
-		rr.tbPurge = true
-		return
-	}
+	rr.tbPurge = rr.fileVersion < 2 && step < rr.recentStep
 	rr.recentStep = step
+}
+
+// tensorBoardStart reports whether TensorBoard's rule purges at a
+// SessionLog START: in files of file_version 2 or more, every START but the
+// run's first.
+func (rr *runReader) tensorBoardStart() bool {
+	if rr.fileVersion < 2 {
+		return false
+	}
+	first := !rr.tbStarted
+	rr.tbStarted = true
+	return !first
 }
 
 // countAttempts adds a scalar series' points to its attempts, and moves its

@@ -222,7 +222,8 @@ func TestRestartRules(t *testing.T) {
 		{ev100, eventFile(t, fit(0, span(0, 4)...)...)},
 		{ev200, eventFile(t, fit(100, span(0, 2)...)...)},
 	}
-	startV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion()}, fit(0, span(0, 4)...), []*pb.Event{sessionStart(2)}, fit(100, span(2, 3)...))...)}}
+	startV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion(), sessionStart(0)}, fit(0, span(0, 4)...), []*pb.Event{sessionStart(2)}, fit(100, span(2, 3)...))...)}}
+	firstStartV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion()}, fit(0, span(0, 4)...), []*pb.Event{sessionStart(2)}, fit(100, span(2, 3)...))...)}}
 	for _, c := range []struct {
 		name       string
 		opt        Options
@@ -241,10 +242,12 @@ func TestRestartRules(t *testing.T) {
 			span(0, 3), append(floats(0, span(0, 1)), floats(100, span(2, 3))...), 3, nil, 2},
 		{"tensorboard purges steps below the most recent in files of no version", Options{Restarts: model.RestartsTensorBoard}, noVersion,
 			span(0, 2), floats(100, span(0, 2)), 5, nil, 2},
-		// TensorBoard makes the step of every event the most recent, the
-		// file_version's (0) too: the second file's steps are not below it.
-		{"tensorboard keeps steps going back after a file_version of 1", Options{Restarts: model.RestartsTensorBoard}, twoFits("brain.Event:1"),
-			append(span(0, 4), span(0, 2)...), append(floats(0, span(0, 4)), floats(100, span(0, 2))...), 0, nil, 2},
+		{"tensorboard purges steps below the most recent in files of version 1", Options{Restarts: model.RestartsTensorBoard}, twoFits("brain.Event:1"),
+			span(0, 2), floats(100, span(0, 2)), 5, nil, 2},
+		// TensorBoard takes the run's first START for its start, not a
+		// restart.
+		{"tensorboard does not purge on the first START", Options{Restarts: model.RestartsTensorBoard}, firstStartV2,
+			[]int64{0, 1, 2, 3, 4, 2, 3}, append(floats(0, span(0, 4)), floats(100, span(2, 3))...), 0, nil, 2},
 		{"keep-all-records keeps every record in arrival order, with no attempts", Options{KeepAllRecords: true, Restarts: model.RestartsLatest}, twoFits("brain.Event:2"),
 			append(span(0, 4), span(0, 2)...), append(floats(0, span(0, 4)), floats(100, span(0, 2))...), 0, nil, 0},
 	} {

@@ -157,6 +157,7 @@ type runReader struct {
 	fileVersion float64
 	recentStep  int64
 	tbPurge     bool
+	tbStarted   bool // a START was seen in a file of file_version 2 or more
 }
 
 func newRunReader(r *Run, src *logfs.Dir, side []discover.SideFile, keepAll bool, rule model.RestartRule) *runReader {
@@ -259,8 +260,8 @@ func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
 		if sl.GetStatus() == eventpb.SessionLog_START && !rr.keepAll {
 			rr.sessionStart()
 			// TensorBoard purges on a START only in files of file_version 2
-			// or more; the other rules always do.
-			if rr.rule != model.RestartsTensorBoard || rr.fileVersion >= 2 {
+			// or more, and not on the run's first; the other rules always do.
+			if rr.rule != model.RestartsTensorBoard || rr.tensorBoardStart() {
 				rr.start(ev.Step)
 			}
 		}
