@@ -1,12 +1,17 @@
 package collect
 
 import (
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
 // fit is one training's events: at each step, "loss" and "acc" valued
@@ -273,5 +278,63 @@ func TestUnknownRestartRuleIsRefused(t *testing.T) {
 	writeFiles(t, dir, []file{{ev100, eventFile(t, fit(0, 1)...)}})
 	if _, err := Collect(t.Context(), []Logdir{{Name: "logs", Path: dir}}, Options{Restarts: "newest"}); err == nil {
 		t.Errorf("Collect with rule %q: no error", "newest")
+	}
+}
+
+// On every directory of the shared corpus, the default keeps every scalar
+// record: the points on the lines and the superseded ones are, per run
+// and tag, exactly the records --keep-all-records keeps (929 of 5,064
+// points of a real sweep were dropped when restarts replaced them).
+func TestDefaultKeepsEveryScalarRecordOfTheCorpus(t *testing.T) {
+	root := testcorpus.Dir(t)
+	des, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		run, tag   string
+		step       int64
+		wall, bits uint64
+	}
+	count := func(rep *Report, superseded bool) map[key]int {
+		m := map[key]int{}
+		add := func(run, tag string, pts []model.Point) {
+			for _, p := range pts {
+				m[key{run, tag, p.Step, math.Float64bits(p.WallTime), math.Float64bits(p.Value)}]++
+			}
+		}
+		for _, r := range rep.Runs {
+			for _, s := range r.Scalars {
+				add(r.Name, s.Tag, s.Points)
+				if superseded {
+					for _, sp := range s.Superseded {
+						add(r.Name, s.Tag, sp.Points)
+					}
+				}
+			}
+		}
+		return m
+	}
+	for _, de := range des {
+		if !de.IsDir() {
+			continue
+		}
+		t.Run(de.Name(), func(t *testing.T) {
+			dir := filepath.Join(root, de.Name())
+			all := collectDir(t, dir, Options{KeepAllRecords: true})
+			defer all.Close()
+			rep := collectDir(t, dir, Options{})
+			defer rep.Close()
+			want, got := count(all, false), count(rep, true)
+			if !maps.Equal(got, want) {
+				n := func(m map[key]int) (t int) {
+					for _, c := range m {
+						t += c
+					}
+					return t
+				}
+				t.Errorf("%d points on the lines and superseded, %d records", n(got), n(want))
+			}
+		})
 	}
 }
