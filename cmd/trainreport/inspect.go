@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -26,6 +27,7 @@ type inspectRun struct {
 	Logdir   string           `json:"logdir"`
 	Path     string           `json:"path"`
 	Files    []inspectFile    `json:"files"`
+	Attempts []inspectAttempt `json:"attempts,omitempty"`
 	Tags     []inspectTag     `json:"tags"`
 	Warnings []inspectWarning `json:"warnings"`
 }
@@ -35,6 +37,16 @@ type inspectFile struct {
 	Bytes   int64  `json:"bytes"`
 	Records int    `json:"records"`
 	Status  string `json:"status"`
+}
+
+// inspectAttempt is an attempt of a run that restarted (docs/FORMATS.md
+// section 18).
+type inspectAttempt struct {
+	Files      []string `json:"files"`
+	FirstStep  int64    `json:"first_step"`
+	LastStep   int64    `json:"last_step"`
+	Points     int      `json:"points"`
+	Superseded int      `json:"superseded_points"`
 }
 
 type inspectTag struct {
@@ -130,6 +142,10 @@ func inspectOf(rep *collect.Report) inspectJSON {
 		for _, f := range r.Files {
 			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status})
 		}
+		for _, a := range r.Attempts {
+			ir.Attempts = append(ir.Attempts, inspectAttempt{Files: a.Files, FirstStep: a.FirstStep, LastStep: a.LastStep,
+				Points: a.Points, Superseded: a.Superseded})
+		}
 		for _, t := range r.Tags {
 			ir.Tags = append(ir.Tags, inspectTag{Tag: t.Tag, Kind: string(t.Kind), Plugin: t.Plugin, DataClass: t.DataClass,
 				Count: t.Count, FirstStep: t.FirstStep, LastStep: t.LastStep, FirstWall: t.FirstWall, LastWall: t.LastWall})
@@ -161,6 +177,15 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Files {
 			fmt.Fprintf(tw, "  file\t%s\t%d bytes\t%d records\t%s\n", quoteIfOdd(f.Rel), f.Size, f.Records, f.Status)
+		}
+		tw.Flush()
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for k, a := range r.Attempts {
+			files := make([]string, len(a.Files))
+			for i, f := range a.Files {
+				files[i] = quoteIfOdd(f)
+			}
+			fmt.Fprintf(tw, "  attempt %d\tsteps %d..%d\t%d points\t%d superseded\t%s\n", k+1, a.FirstStep, a.LastStep, a.Points, a.Superseded, strings.Join(files, " "))
 		}
 		tw.Flush()
 		for _, wr := range r.Warnings {
