@@ -384,8 +384,9 @@ func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
 	return nil
 }
 
-// restartsLine says, after reading, how many runs restarted and what
-// became of the points their restarts replaced; "" when none did.
+// restartsLine says, after reading, how many points restarts superseded,
+// what became of them, and how many runs restarted; "" when nothing was
+// superseded.
 func restartsLine(rep *collect.Report) string {
 	runs, attempts, superseded := 0, 0, 0
 	for _, r := range rep.Runs {
@@ -400,11 +401,23 @@ func restartsLine(rep *collect.Report) string {
 	if runs == 0 && superseded == 0 {
 		return ""
 	}
+	what := "kept and drawn faded"
 	switch rep.RestartRule {
-	case model.RestartsAttempts:
-		return fmt.Sprintf("restarts: %d runs in %d attempts; %d points superseded, kept and drawn faded", runs, attempts, superseded)
 	case model.RestartsLatest:
-		return fmt.Sprintf("restarts: %d runs in %d attempts; %d points superseded, not kept (--restarts=latest)", runs, attempts, superseded)
+		what = "not kept (--restarts=latest)"
+	case model.RestartsTensorBoard:
+		what = "purged by TensorBoard's rule (--restarts=tensorboard)"
 	}
-	return fmt.Sprintf("restarts: %d runs in %d attempts; %d points purged by TensorBoard's rule", runs, attempts, superseded)
+	line := fmt.Sprintf("restarts: %d %s superseded by later writes, %s", superseded, plural(superseded, "point", "points"), what)
+	if runs > 0 {
+		line += fmt.Sprintf("; %d %s in %d attempts", runs, plural(runs, "run", "runs"), attempts)
+	}
+	return line
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
