@@ -276,5 +276,5 @@ func supersededLabel(tv *tagView) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · %s superseded by later attempts, drawn faded", fmtCount(n))
+	return fmt.Sprintf("%s superseded by later attempts, drawn faded", fmtCount(n))
 }

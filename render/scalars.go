@@ -34,6 +34,9 @@ type scalarGroup struct {
 type scalarChart struct {
 	Tag    string
 	Points string // "N of M points"
+	// Superseded counts the points earlier attempts wrote and later ones
+	// superseded, drawn faded (attempts.go), "" when there are none.
+	Superseded string
 	Data   template.JS
 	Note   string // why the chart draws nothing, when its data cannot be encoded
 }
@@ -60,7 +63,7 @@ func (r *Report) scalarsPage() (*scalarsPage, error) {
 			shown += len(sv.draw)
 			total += len(sv.scalar.Points)
 		}
-		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total) + supersededLabel(tv), Data: "null"}
+		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
 		var err error
 		if b, err = appendChartData(b[:0], tv); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()

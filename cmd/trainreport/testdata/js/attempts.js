@@ -16,9 +16,11 @@
 		})));
 	},
 
-	// caption returns the first chart's caption of points.
+	// caption returns the first chart's caption of points and superseded
+	// points.
 	async caption() {
 		await awaitReady();
-		return (document.querySelector("figure.chart-card .points") || {}).textContent || "";
+		const fig = document.querySelector("figure.chart-card");
+		return [".points", ".superseded"].map(c => (fig.querySelector(c) || {}).textContent || "").join(" ");
 	},
 })
