@@ -184,9 +184,15 @@ func (rr *runReader) finishAttempts() {
 	if rr.keepAll {
 		return
 	}
+	// A START after the run's last value began an attempt that holds
+	// nothing: not one.
+	if n := len(rr.attempts); n > 1 && rr.attempts[n-1].summaries == rr.summaries {
+		rr.attempts = rr.attempts[:n-1]
+	}
 	if rr.counts == nil {
 		rr.counts = make([]model.Attempt, len(rr.attempts))
 	}
+	rr.counts = rr.counts[:len(rr.attempts)]
 	if len(rr.attempts) == 1 && rr.run.Restarts == 0 {
 		return
 	}

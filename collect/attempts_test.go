@@ -228,6 +228,9 @@ func TestRestartRules(t *testing.T) {
 		{ev200, eventFile(t, fit(100, span(0, 2)...)...)},
 	}
 	startV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion(), sessionStart(0)}, fit(0, span(0, 4)...), []*pb.Event{sessionStart(2)}, fit(100, span(2, 3)...))...)}}
+	// Steps that go back, kept, then a START: TensorBoard purges every
+	// value at or above its step, wherever it is on the line.
+	zigzagStartV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion(), sessionStart(0)}, fit(0, span(0, 4)...), fit(100, span(0, 2)...), []*pb.Event{sessionStart(2)})...)}}
 	firstStartV2 := []file{{ev100, eventFile(t, cat([]*pb.Event{fileVersion()}, fit(0, span(0, 4)...), []*pb.Event{sessionStart(2)}, fit(100, span(2, 3)...))...)}}
 	for _, c := range []struct {
 		name       string
@@ -249,6 +252,8 @@ func TestRestartRules(t *testing.T) {
 			span(0, 2), floats(100, span(0, 2)), 5, nil, 2},
 		{"tensorboard purges steps below the most recent in files of version 1", Options{Restarts: model.RestartsTensorBoard}, twoFits("brain.Event:1"),
 			span(0, 2), floats(100, span(0, 2)), 5, nil, 2},
+		{"tensorboard purges a line whose steps go back wherever its points are", Options{Restarts: model.RestartsTensorBoard}, zigzagStartV2,
+			[]int64{0, 1, 0, 1}, append(floats(0, span(0, 1)), floats(100, span(0, 1))...), 4, nil, 2},
 		// TensorBoard takes the run's first START for its start, not a
 		// restart.
 		{"tensorboard does not purge on the first START", Options{Restarts: model.RestartsTensorBoard}, firstStartV2,

@@ -3,6 +3,7 @@
 package series
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 
@@ -35,6 +36,9 @@ type Scalars struct {
 	// off.
 	lineRuns []attemptRun
 	dropRuns []attemptRun
+	// unsorted is set when Add with keepAll put a step below the last:
+	// Purge then filters instead of cutting the tail.
+	unsorted bool
 }
 
 // attemptRun is a run of points of one attempt: in the line, the index of
@@ -52,9 +56,13 @@ type attemptRun struct {
 // wins, and a run resumed from a checkpoint overwrites what it repeats.
 func (s *Scalars) Add(p Point, attempt int, keepAll bool) {
 	n := len(s.Points)
-	if !keepAll && n > 0 && p.Step <= s.Points[n-1].Step {
-		s.Purge(p.Step)
-		n = len(s.Points)
+	if n > 0 && p.Step <= s.Points[n-1].Step {
+		if keepAll {
+			s.unsorted = s.unsorted || p.Step < s.Points[n-1].Step
+		} else {
+			s.Purge(p.Step)
+			n = len(s.Points)
+		}
 	}
 	if k := len(s.lineRuns); k == 0 || s.lineRuns[k-1].attempt != attempt {
 		s.lineRuns = append(s.lineRuns, attemptRun{attempt: attempt, n: n})
@@ -70,9 +78,12 @@ func (s *Scalars) Grow(n int) {
 }
 
 // Purge takes the kept points with a step at or above step off the line, as
-// a SessionLog START at that step asks. Points must be in increasing step
-// order, which Add without keepAll guarantees.
+// a SessionLog START at that step asks, wherever they are on it.
 func (s *Scalars) Purge(step int64) {
+	if s.unsorted {
+		s.filter(step)
+		return
+	}
 	i := sort.Search(len(s.Points), func(i int) bool { return s.Points[i].Step >= step })
 	if i == len(s.Points) {
 		return
@@ -96,6 +107,38 @@ func (s *Scalars) Purge(step int64) {
 	}
 	s.lineRuns = s.lineRuns[:k+1]
 	s.Points = s.Points[:i]
+}
+
+// filter is Purge on a line whose steps go back (TensorBoard's rule keeps
+// them): every point at or above step is taken off, the others keep their
+// order.
+func (s *Scalars) filter(step int64) {
+	var kept []Point
+	var runs []attemptRun
+	for k, r := range s.lineRuns {
+		end := len(s.Points)
+		if k+1 < len(s.lineRuns) {
+			end = s.lineRuns[k+1].n
+		}
+		start := len(kept)
+		for _, p := range s.Points[r.n:end] {
+			if p.Step < step {
+				kept = append(kept, p)
+				continue
+			}
+			s.Dropped++
+			s.countDropped(attemptRun{r.attempt, 1, p.Step, p.Step})
+			if s.KeepSuperseded {
+				s.Superseded = append(s.Superseded, p)
+			}
+		}
+		if len(kept) > start {
+			runs = append(runs, attemptRun{attempt: r.attempt, n: start})
+		}
+	}
+	s.Points = append(s.Points[:0], kept...)
+	s.lineRuns = runs
+	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.Step, b.Step) })
 }
 
 func (s *Scalars) countDropped(r attemptRun) {
