@@ -228,14 +228,16 @@ func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64,
 		ss = rr.scalarsFor(ts)
 	}
 	ss.float32 = ss.float32 && f32
-	ps := ss.Points
-	if n := len(ps); n == cap(ps) {
-		ss.Grow(rr.expect(n) - n)
+	if ps := ss.Points; len(ps) == cap(ps) {
+		ss.Grow(rr.expect(len(ps)) - len(ps))
 	}
-	if n := len(ps); n > 0 && step <= ps[n-1].Step { // a restart or a rewrite: rare
-		rr.stepBack(ss, ps[n-1].Step, ss.LastAttempt(), step)
+	p := series.Point{WallTime: wall, Step: step, Value: v}
+	if !ss.Append(p, rr.attempt) { // a first point, a new attempt, a restart or a rewrite: rare
+		if ps := ss.Points; len(ps) > 0 && step <= ps[len(ps)-1].Step {
+			rr.stepBack(ss, ps[len(ps)-1].Step, ss.LastAttempt(), step)
+		}
+		ss.Add(p, rr.attempt, rr.noRule)
 	}
-	ss.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.attempt, rr.noRule)
 }
 
 // scalarsFor returns the tag's points, caught up with the run's STARTs

@@ -39,6 +39,8 @@ type Scalars struct {
 	// unsorted is set when Add with keepAll put a step below the last:
 	// Purge then filters instead of cutting the tail.
 	unsorted bool
+	// latest is the attempt of the line's last run, 0 when it is empty.
+	latest int
 }
 
 // attemptRun is a run of points of one attempt: in the line, the index of
@@ -48,6 +50,18 @@ type attemptRun struct {
 	attempt     int
 	n           int
 	first, last int64
+}
+
+// Append appends p when the line has points, p's step is above the last
+// and p is of the attempt of the last, and reports whether it did: the hot
+// path of a log, which Add completes.
+func (s *Scalars) Append(p Point, attempt int) bool {
+	n := len(s.Points)
+	if n == 0 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
+		return false
+	}
+	s.Points = append(s.Points, p)
+	return true
 }
 
 // Add appends p, read in attempt (from 1). Unless keepAll is set, a point
@@ -66,6 +80,7 @@ func (s *Scalars) Add(p Point, attempt int, keepAll bool) {
 	}
 	if k := len(s.lineRuns); k == 0 || s.lineRuns[k-1].attempt != attempt {
 		s.lineRuns = append(s.lineRuns, attemptRun{attempt: attempt, n: n})
+		s.latest = attempt
 	}
 	s.Points = append(s.Points, p)
 }
@@ -107,6 +122,7 @@ func (s *Scalars) Purge(step int64) {
 	}
 	s.lineRuns = s.lineRuns[:k+1]
 	s.Points = s.Points[:i]
+	s.latest = s.LastAttempt()
 }
 
 // filter is Purge on a line whose steps go back (TensorBoard's rule keeps
@@ -138,6 +154,7 @@ func (s *Scalars) filter(step int64) {
 	}
 	s.Points = append(s.Points[:0], kept...)
 	s.lineRuns = runs
+	s.latest = s.LastAttempt()
 	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.Step, b.Step) })
 }
 
