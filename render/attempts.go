@@ -19,28 +19,44 @@ type fadedView struct {
 }
 
 // fadedViews prepares the superseded points of a series under the budgets
-// of its line: each attempt's points are a series of their own, drawing at
-// most drawCap points and keeping at most dataCap (0: all) in the data,
-// downsampled keeping extremes.
+// of a line: together they draw about drawCap points (each attempt its
+// share, at least minFadedPoints, so that a thousand attempts cost a few
+// thousand points, not a thousand lines' budgets), and each keeps at most
+// dataCap (0: all) in the data, downsampled keeping extremes.
 func fadedViews(s *model.Scalar, drawCap, dataCap int) []fadedView {
+	total := 0
+	for _, sp := range s.Superseded {
+		total += len(sp.Points)
+	}
 	var out []fadedView
 	for i := range s.Superseded {
 		sp := &s.Superseded[i]
-		draw, _ := downsample.Points(sp.Points, drawCap)
+		budget := drawCap
+		if drawCap > 0 && total > drawCap {
+			budget = max(minFadedPoints, int(int64(drawCap)*int64(len(sp.Points))/int64(total)))
+		}
+		draw, _ := downsample.Points(sp.Points, budget)
 		data, _ := downsample.Points(sp.Points, dataCap)
 		out = append(out, fadedView{sp: sp, draw: draw, data: data})
 	}
 	return out
 }
 
-// supersededLengths returns the lengths of the superseded series of s, for
-// the page's budget of points.
+// minFadedPoints is the fewest points an attempt's superseded points draw:
+// one bucket of downsample.Points, its first, last, minimum and maximum.
+const minFadedPoints = 4
+
+// supersededLengths returns, for the page's budget of points, the length
+// of the series the superseded points of s draw as: one, their total.
 func supersededLengths(s *model.Scalar) []int {
-	var out []int
+	total := 0
 	for _, sp := range s.Superseded {
-		out = append(out, len(sp.Points))
+		total += len(sp.Points)
 	}
-	return out
+	if total == 0 {
+		return nil
+	}
+	return []int{total}
 }
 
 // appendSuperseded appends to a run's chart data, when its series has

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // A run whose steps go back (a second fit() in its file) and whose image
@@ -71,5 +72,28 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	}
 	if pts := line[tag]; len(pts) != 2 || pts[0][2] != 10 || pts[1][2] != 20 {
 		t.Errorf("line data: %v", line)
+	}
+}
+
+// However many attempts a series has, its superseded points draw about a
+// line's budget, each attempt at least its extremes.
+func TestSupersededPointsDrawWithinALinesBudget(t *testing.T) {
+	s := &model.Scalar{Tag: "loss"}
+	for a := 1; a <= 1000; a++ {
+		var pts []model.Point
+		for st := range 100 {
+			pts = append(pts, model.Point{Step: int64(st), Value: float64(a*st%7 - 3)})
+		}
+		s.Superseded = append(s.Superseded, model.Superseded{Attempt: a, Points: pts})
+	}
+	drawn := 0
+	for _, fv := range fadedViews(s, 2000, 0) {
+		drawn += len(fv.draw)
+		if len(fv.draw) < 2 || len(fv.data) != 100 {
+			t.Fatalf("attempt %d draws %d points and keeps %d in the data", fv.sp.Attempt, len(fv.draw), len(fv.data))
+		}
+	}
+	if drawn > 8000 {
+		t.Errorf("1,000 attempts of 100 points draw %d points, want at most 4 each", drawn)
 	}
 }
