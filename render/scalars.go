@@ -37,8 +37,8 @@ type scalarChart struct {
 	// Superseded counts the points earlier attempts wrote and later ones
 	// superseded, drawn faded (attempts.go), "" when there are none.
 	Superseded string
-	Data   template.JS
-	Note   string // why the chart draws nothing, when its data cannot be encoded
+	Data       template.JS
+	Note       string // why the chart draws nothing, when its data cannot be encoded
 }
 
 func (r *Report) scalarsPage() (*scalarsPage, error) {
