@@ -344,7 +344,8 @@
         steps: steps, values: values, walls: walls, start: start,
         envelope: env, nonFinite: nonFinite,
         total: toNumber(r.total), shown: toNumber(r.shown), kept: toNumber(r.kept),
-        file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : ''
+        file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : '',
+        superseded: parseSuperseded(r.superseded)
       };
     });
     rec.model = {
@@ -353,6 +354,52 @@
     };
     describeDownloads(rec);
     return rec.model;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Superseded points: what earlier attempts of a run (a rerun, a second
+  // fit(), a resume from a checkpoint) wrote at steps a later attempt wrote
+  // again. Each attempt's are drawn behind the run's line, in its colour,
+  // faded, thinner and dashed, raw (never smoothed), with no tooltip rows;
+  // the legend entry of the run toggles them with its line.
+
+  // parseSuperseded reads a run's superseded field: per attempt, its
+  // number, its number of points and the drawn ones, [step, value,
+  // wall_time] each.
+  function parseSuperseded(list) {
+    if (!Array.isArray(list)) return [];
+    return list.map(function (a) {
+      a = a || {};
+      var pts = Array.isArray(a.points) ? a.points : [];
+      var n = pts.length;
+      var steps = new Float64Array(n), values = new Float64Array(n), walls = new Float64Array(n);
+      for (var j = 0; j < n; j++) {
+        var p = Array.isArray(pts[j]) ? pts[j] : [NaN, NaN, NaN];
+        steps[j] = toNumber(p[0]);
+        values[j] = toNumber(p[1]);
+        walls[j] = toNumber(p[2]);
+      }
+      return { attempt: toNumber(a.attempt), total: toNumber(a.total), steps: steps, values: values, walls: walls };
+    });
+  }
+
+  // supersededSeries returns the faded series of run r (the i-th of its
+  // chart), one per attempt.
+  function supersededSeries(r, i, mode, log, color) {
+    return r.superseded.map(function (a, k) {
+      var n = a.steps.length;
+      var data = new Array(n);
+      for (var j = 0; j < n; j++) data[j] = [xValue(mode, r, a.steps[j], a.walls[j]), yOrGap(a.values[j], log)];
+      return {
+        id: 'sup:' + i + ':' + k, type: 'line', name: r.name, data: data,
+        showSymbol: n < 2, symbolSize: 3, connectNulls: false, z: 0, silent: true,
+        color: color,
+        lineStyle: { color: color, width: 1, opacity: 0.5, type: 'dashed' },
+        itemStyle: { color: color, opacity: 0.5 },
+        emphasis: { disabled: true },
+        tooltip: { show: false }, legendHoverLink: false, animation: false
+      };
+    });
   }
 
   // xValue returns the x of a point of run r in the current mode.
@@ -699,6 +746,7 @@
           emphasis: { disabled: true }, animation: false
         });
       }
+      supersededSeries(r, i, mode, log, color).forEach(function (s) { series.push(s); });
     });
     groups.forEach(function (g, gi) {
       var n = g.members.length;

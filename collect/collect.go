@@ -23,8 +23,11 @@ import (
 // Options control collection.
 type Options struct {
 	// KeepAllRecords keeps every record instead of applying the restart
-	// rule (docs/FORMATS.md section 18).
+	// rule (docs/FORMATS.md section 18): Restarts is then ignored.
 	KeepAllRecords bool
+	// Restarts is the restart rule that makes each series' line and what
+	// becomes of the values it replaces; "" is model.RestartsAttempts.
+	Restarts model.RestartRule
 	// Progress, when set, is called after each file with the bytes read so
 	// far and the bytes of every event file found. It may be called from
 	// several goroutines at once.
@@ -45,7 +48,16 @@ type Options struct {
 // log directory cannot be read at all; damaged files become warnings on
 // their run and everything readable is kept.
 func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error) {
-	rep := &Report{Logdirs: logdirs, KeepAllRecords: opt.KeepAllRecords}
+	if opt.Restarts == "" {
+		opt.Restarts = model.RestartsAttempts
+	}
+	if !slices.Contains([]model.RestartRule{model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard}, opt.Restarts) {
+		return nil, fmt.Errorf("unknown restart rule %q", opt.Restarts)
+	}
+	if opt.KeepAllRecords {
+		opt.Restarts = ""
+	}
+	rep := &Report{Logdirs: logdirs, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
 	type job struct {
 		run  *Run
 		src  *logfs.Dir // the run's log directory, the only way to its files
@@ -145,7 +157,7 @@ var checkModels bool
 // handed to crash with the file and offset being read, so that the other
 // workers finish and the caller can report it.
 func readRun(ctx context.Context, run *Run, src *logfs.Dir, dr discover.Run, size, total int64, runs int, opt Options, progress func(int64), crash *atomic.Pointer[string]) {
-	rr := newRunReader(run, src, dr.Side, opt.KeepAllRecords)
+	rr := newRunReader(run, src, dr.Side, opt.KeepAllRecords, opt.Restarts)
 	rr.totalBytes, rr.runs = total, runs
 	defer func() {
 		if v := recover(); v != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/histogram/histpb"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/projector"
 	"github.com/trainreport/trainreport/collect/series"
 )
@@ -76,7 +77,14 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 			return false
 		}
 	}
+	if fileVersion && rr.rule == model.RestartsTensorBoard {
+		return false // the full decoder reads the version TensorBoard's rule needs
+	}
 	rr.bounds(wall, step, fileVersion)
+	if sum != nil {
+		rr.summaries++
+	}
+	rr.tensorBoardEvent(step, sum != nil)
 	head := &rr.head
 	head.WallTime, head.Step = wall, step
 	idx := 0
@@ -223,7 +231,13 @@ func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64,
 	if ps := ss.Points; len(ps) == cap(ps) {
 		ss.Grow(rr.expect(len(ps)) - len(ps))
 	}
-	ss.Add(series.Point{WallTime: wall, Step: step, Value: v}, rr.keepAll)
+	p := series.Point{WallTime: wall, Step: step, Value: v}
+	if !ss.Append(p, rr.attempt) { // a first point, a new attempt, a restart or a rewrite: rare
+		if ps := ss.Points; len(ps) > 0 && step <= ps[len(ps)-1].Step {
+			rr.stepBack(ss, ps[len(ps)-1].Step, ss.LastAttempt(), step)
+		}
+		ss.Add(p, rr.attempt, rr.noRule)
+	}
 }
 
 // scalarsFor returns the tag's points, caught up with the run's STARTs
@@ -232,7 +246,7 @@ func (rr *runReader) scalarsFor(ts *tagState) *scalarSeries {
 	if ts.started != rr.starts {
 		rr.catchUp(ts)
 	}
-	return ts.scalarsOf()
+	return ts.scalarsOf(rr.rule == model.RestartsAttempts)
 }
 
 // learn remembers the layout of a scalar value that fastScalar added, the

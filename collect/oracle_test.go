@@ -19,14 +19,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
 // TestAgreesWithTensorBoard reads every directory of the shared corpus and
 // of testdata/writers with TensorBoard's own reader (EventMultiplexer,
-// sampling off, no purge: testdata/tensorboard/dump_all.py, run by the
-// Python named in TRAINREPORT_PYTHON, which `make test` sets up) and with
-// ours keeping every record, and checks that both see the same runs; the
+// sampling off: testdata/tensorboard/dump_all.py, run by the Python named
+// in TRAINREPORT_PYTHON, which `make test` sets up) and with ours, twice:
+// with no purge and ours keeping every record, and with TensorBoard's
+// purge of orphaned data and ours under its restart rule
+// (--restarts=tensorboard). It checks that both see the same runs; the
 // same tags with the same plugin, count and first and last step and wall
 // time; per series, the steps and wall times in order and the values:
 // scalars exactly, histogram rows (at float32 where TensorBoard's migration
@@ -76,30 +79,46 @@ func TestAgreesWithTensorBoard(t *testing.T) {
 	if len(entries) == 0 {
 		t.Fatal("no log directory to compare")
 	}
-	for _, e := range entries {
-		t.Run(e.name, func(t *testing.T) {
-			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			var stdout, stderr bytes.Buffer
-			cmd := exec.CommandContext(ctx, py, script, e.dir)
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				t.Skipf("TensorBoard cannot load %s: %v\n%s", e.dir, err, lastLines(stderr.String(), 10))
-			}
-			var tb tbDump
-			if err := json.Unmarshal(stdout.Bytes(), &tb); err != nil {
-				t.Fatalf("dump_all.py output: %v", err)
-			}
-			rep, err := Collect(context.Background(), []Logdir{{Name: filepath.Base(e.dir), Path: e.dir}}, Options{KeepAllRecords: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &oracle{t: t, compared: map[string]int{}}
-			c.compare(rep, &tb)
-			c.done()
-		})
+	modes := []struct {
+		name string
+		args []string
+		opt  Options
+	}{
+		{"keep-all", nil, Options{KeepAllRecords: true}},
+		{"purge", []string{"--purge"}, Options{Restarts: model.RestartsTensorBoard}},
 	}
+	for _, m := range modes {
+		for _, e := range entries {
+			t.Run(m.name+"/"+e.name, func(t *testing.T) {
+				t.Parallel()
+				agreeWithTensorBoard(t, py, script, e.dir, m.args, m.opt)
+			})
+		}
+	}
+}
+
+// agreeWithTensorBoard compares what TensorBoard's reader (dump_all.py
+// with args) and ours (with opt) see in dir.
+func agreeWithTensorBoard(t *testing.T, py, script, dir string, args []string, opt Options) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, py, append(append([]string{script}, args...), dir)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Skipf("TensorBoard cannot load %s: %v\n%s", dir, err, lastLines(stderr.String(), 10))
+	}
+	var tb tbDump
+	if err := json.Unmarshal(stdout.Bytes(), &tb); err != nil {
+		t.Fatalf("dump_all.py output: %v", err)
+	}
+	rep, err := Collect(context.Background(), []Logdir{{Name: filepath.Base(dir), Path: dir}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &oracle{t: t, compared: map[string]int{}}
+	c.compare(rep, &tb)
+	c.done()
 }
 
 func lastLines(s string, n int) string {

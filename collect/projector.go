@@ -48,7 +48,7 @@ func (rr *runReader) finishProjector() {
 				exceptions[ex.Tag], source[ex.Tag] = l, ex.Source
 			}
 			for _, e := range ex.Entries {
-				l.Add(e.Step, e, rr.keepAll)
+				l.Add(e.Step, e, rr.noRule)
 			}
 			records += len(ex.Entries)
 		}

@@ -109,7 +109,9 @@ type runReader struct {
 	// side is what discovery found beside the event files, for the
 	// plugins' readers; it is cleared once read.
 	side      []discover.SideFile
-	keepAll   bool
+	keepAll   bool              // no restart rule: every record, in arrival order
+	rule      model.RestartRule // "" with keepAll
+	noRule    bool              // the series apply no rule of their own: keepAll, or TensorBoard's rule
 	tags      map[string]*tagState
 	ev        eventpb.Event        // reused by the full decoder
 	head      eventpb.Event        // wall time and step of the event on the fast path
@@ -140,10 +142,32 @@ type runReader struct {
 	// files already read and pos the offset in the one being read: how far
 	// through the run the reader is, to size series ahead (see grow).
 	runBytes, doneBytes, pos int64
+
+	// The run's attempts (see attempts.go): the latest, by number from 1,
+	// what is known of each while reading, and what finish counts in them.
+	attempt        int
+	attempts       []attemptState
+	fileStarts     []fileStart
+	attemptsCapped bool
+	counts         []model.Attempt
+	summaries      int // summary events read
+	// TensorBoard's rule: the run's file_version (as TensorBoard parses
+	// it, -1 when none), its most recent step, and whether the event being
+	// read purges its tags.
+	fileVersion float64
+	recentStep  int64
+	tbPurge     bool
+	tbStarted   bool // a START was seen in a file of file_version 2 or more
 }
 
-func newRunReader(r *Run, src *logfs.Dir, side []discover.SideFile, keepAll bool) *runReader {
-	return &runReader{run: r, src: src, side: side, keepAll: keepAll, tags: map[string]*tagState{}}
+func newRunReader(r *Run, src *logfs.Dir, side []discover.SideFile, keepAll bool, rule model.RestartRule) *runReader {
+	if keepAll {
+		rule = ""
+	}
+	rr := &runReader{run: r, src: src, side: side, keepAll: keepAll, rule: rule, tags: map[string]*tagState{},
+		noRule: keepAll || rule == model.RestartsTensorBoard, fileVersion: -1, recentStep: -1}
+	rr.beginAttempts()
+	return rr
 }
 
 func (rr *runReader) warn(offset int64, format string, args ...any) {
@@ -158,6 +182,7 @@ func (rr *runReader) readFile(df discover.File) {
 	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok"})
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
+	rr.readingFile(df.Rel)
 	switch df.Kind {
 	case discover.Empty:
 		rr.file.Status = "empty"
@@ -217,15 +242,28 @@ func (rr *runReader) readFile(df discover.File) {
 
 func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
 	run := rr.run
-	_, fileVersion := ev.What.(*eventpb.Event_FileVersion)
+	fv, fileVersion := ev.What.(*eventpb.Event_FileVersion)
+	if fileVersion {
+		rr.fileVersion = parseFileVersion(fv.FileVersion)
+	}
 	rr.bounds(ev.WallTime, ev.Step, fileVersion)
+	_, summary := ev.What.(*eventpb.Event_Summary)
+	if summary {
+		rr.summaries++
+	}
+	rr.tensorBoardEvent(ev.Step, summary)
 	switch w := ev.What.(type) {
 	case *eventpb.Event_SessionLog:
 		sl := w.SessionLog
 		run.SessionLogs = append(run.SessionLogs, SessionLogEntry{WallTime: ev.WallTime, Step: ev.Step,
 			Status: sessionStatus(sl.GetStatus()), CheckpointPath: sl.GetCheckpointPath(), Msg: sl.GetMsg()})
 		if sl.GetStatus() == eventpb.SessionLog_START && !rr.keepAll {
-			rr.start(ev.Step)
+			rr.sessionStart()
+			// TensorBoard purges on a START only in files of file_version 2
+			// or more, and not on the run's first; the other rules always do.
+			if rr.rule != model.RestartsTensorBoard || rr.tensorBoardStart() {
+				rr.start(ev.Step)
+			}
 		}
 	case *eventpb.Event_LogMessage:
 		run.LogMessages = append(run.LogMessages, LogMessageEntry{WallTime: ev.WallTime, Step: ev.Step,
@@ -310,7 +348,10 @@ func (rr *runReader) addScalar(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 	}
 	ss := rr.scalarsFor(ts)
 	ss.float32 = ss.float32 && s.Float32
-	ss.Add(series.Point{WallTime: ev.WallTime, Step: ev.Step, Value: s.Value}, rr.keepAll)
+	if n := len(ss.Points); n > 0 && ev.Step <= ss.Points[n-1].Step {
+		rr.stepBack(ss, ss.Points[n-1].Step, ss.LastAttempt(), ev.Step)
+	}
+	ss.Add(series.Point{WallTime: ev.WallTime, Step: ev.Step, Value: s.Value}, rr.attempt, rr.noRule)
 	return nil
 }
 
@@ -326,10 +367,14 @@ func (rr *runReader) finish() {
 				rr.catchUp(ts)
 			}
 			ts.kept.finish(run, ts, &info)
+			if ts.scalars != nil && !rr.keepAll {
+				rr.countAttempts(&ts.scalars.Scalars, run.Scalars[len(run.Scalars)-1])
+			}
 		}
 		run.Tags = append(run.Tags, info)
 	}
 	rr.finishPlugins()
+	rr.finishAttempts()
 	rr.tags = nil
 }
 

@@ -35,7 +35,7 @@ func TestLazyStartsPurgeAsEagerOnes(t *testing.T) {
 			if want[tag] == nil {
 				want[tag] = &series.Scalars{}
 			}
-			want[tag].Add(series.Point{WallTime: 1000 + float64(step), Step: step, Value: float64(v)}, false)
+			want[tag].Add(series.Point{WallTime: 1000 + float64(step), Step: step, Value: float64(v)}, 1, false)
 		}
 		dir := t.TempDir()
 		writeFiles(t, dir, []file{{ev100, eventFile(t, evs...)}})

@@ -127,6 +127,7 @@ type scalarSeries struct {
 func (s *scalarSeries) purge(step int64) { s.Purge(step) }
 
 func (s *scalarSeries) finish(run *Run, ts *tagState, info *TagInfo) {
+	// The superseded points go to the Scalar by attempt in countAttempts.
 	sc := &Scalar{Tag: ts.name, Points: slices.Clip(s.Points), Float32: s.float32,
 		Dropped: s.Dropped, DisplayName: ts.display, Description: ts.desc}
 	run.Scalars = append(run.Scalars, sc)
@@ -135,9 +136,10 @@ func (s *scalarSeries) finish(run *Run, ts *tagState, info *TagInfo) {
 }
 
 // scalarsOf returns the tag's points, created on its first value.
-func (ts *tagState) scalarsOf() *scalarSeries {
+func (ts *tagState) scalarsOf(keepSuperseded bool) *scalarSeries {
 	if ts.scalars == nil {
 		ts.scalars = &scalarSeries{float32: true}
+		ts.scalars.KeepSuperseded = keepSuperseded
 		ts.kept = ts.scalars
 	}
 	return ts.scalars
@@ -147,8 +149,9 @@ func (ts *tagState) scalarsOf() *scalarSeries {
 // told by its kind's store how its entries become the run's series.
 type entryList[E any] struct {
 	series.List[E]
-	at    func(E) (step int64, wall float64)
-	store func(run *Run, ts *tagState, entries []E, dropped int)
+	attempt int // of the last entry added
+	at      func(E) (step int64, wall float64)
+	store   func(run *Run, ts *tagState, entries []E, dropped int)
 }
 
 func (l *entryList[E]) purge(step int64) { l.Purge(step) }
@@ -170,7 +173,11 @@ func keep[E any](rr *runReader, ts *tagState, newList func() *entryList[E], step
 		l = newList()
 		ts.kept = l
 	}
-	l.Add(step, e, rr.keepAll)
+	if n := len(l.Steps); n > 0 && step <= l.Steps[n-1] {
+		rr.stepBack(l, l.Steps[n-1], l.attempt, step)
+	}
+	l.attempt = rr.attempt
+	l.Add(step, e, rr.noRule)
 }
 
 // The lists of each kind of entry, and where each goes in the run.

@@ -24,6 +24,7 @@ func (r *Report) dataIndex(pages []*pageData) file {
 		index.Downsampled = append(index.Downsampled, p.downsampled...)
 		if p.category == scalarCategory {
 			index.Scalars = p.index
+			index.Superseded = p.superseded
 		} else {
 			if index.Categories == nil {
 				index.Categories = map[string]map[string]map[string]string{}
@@ -70,6 +71,9 @@ type dataIndex struct {
 	Runs map[string]indexRun `json:"runs"`
 	// Scalars maps run -> tag -> data file.
 	Scalars map[string]map[string]string `json:"scalar"`
+	// Superseded maps run -> tag -> the data file of the scalar points
+	// that later attempts of the run superseded, for series that have any.
+	Superseded map[string]map[string]string `json:"superseded_scalar,omitempty"`
 	// Categories maps every other category ("histogram", "image", ...)
 	// to run -> tag -> data file.
 	Categories map[string]map[string]map[string]string `json:"categories,omitempty"`
@@ -188,6 +192,7 @@ type summaryRun struct {
 	EndTime         *jsonFloat       `json:"end_time"`
 	DurationSeconds *jsonFloat       `json:"duration_seconds"`
 	RestartDropped  int              `json:"restart_dropped_points"`
+	Attempts        []summaryAttempt `json:"attempts,omitempty"`
 	Warnings        []summaryWarning `json:"warnings"`
 }
 
@@ -224,7 +229,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		Warnings: warningsJSON(r.rep.Warnings)}
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
-			RestartDropped: run.Restarts, Warnings: warningsJSON(run.Warnings)}
+			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Warnings: warningsJSON(run.Warnings)}
 		for _, f := range run.Files {
 			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
 		}

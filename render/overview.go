@@ -28,6 +28,8 @@ type overviewPage struct {
 	// data no page draws yet (templates/index.html's "overview-files").
 	Skipped  skippedList
 	NotDrawn notDrawn
+	// Restarts accounts for the runs that restarted, nil when none did.
+	Restarts *restartsSection
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -91,6 +93,7 @@ type runRow struct {
 	DurationSeconds      float64
 	Warnings             int
 	Restarts             int
+	Attempts             int // when the run restarted
 }
 
 type badge struct {
@@ -131,7 +134,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	}
 	for _, run := range r.rep.Runs {
 		row := runRow{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: len(run.Files),
-			Warnings: len(run.Warnings), Restarts: run.Restarts}
+			Warnings: len(run.Warnings), Restarts: run.Restarts, Attempts: len(run.Attempts)}
 		p.NumFiles += len(run.Files)
 		status := map[string]int{}
 		for _, f := range run.Files {
@@ -181,6 +184,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		}
 	}
 	p.NumPoints = fmtCount(points)
+	p.Restarts = r.restarts()
 	if series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
 			fmtCount(len(p.Metrics)), fmtCount(series))

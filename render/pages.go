@@ -112,6 +112,19 @@ type pageData struct {
 	// downsampled lists the series whose data files hold fewer points
 	// than the logs.
 	downsampled []downsampledNote
+	// superseded maps run -> tag -> the data file of the scalar points
+	// later attempts superseded (scalars only).
+	superseded map[string]map[string]string
+}
+
+func (d *pageData) addSuperseded(run, tag, name string) {
+	if d.superseded == nil {
+		d.superseded = map[string]map[string]string{}
+	}
+	if d.superseded[run] == nil {
+		d.superseded[run] = map[string]string{}
+	}
+	d.superseded[run][tag] = name
 }
 
 // emitTagFile writes a data file {tag: [entry, ...]} of run under name

@@ -95,6 +95,7 @@ type seriesView struct {
 	data    []int  // indices of the points in the data file
 	draw    []int  // indices of the points drawn
 	buckets []downsample.Bucket
+	faded   []fadedView // superseded points, per attempt (attempts.go)
 }
 
 // New prepares rep for writing.
@@ -138,6 +139,7 @@ func New(rep *model.Report, opt Options) *Report {
 	for _, tv := range r.tags[:r.drawnTags()] {
 		for _, sv := range tv.series {
 			lengths = append(lengths, len(sv.scalar.Points))
+			lengths = append(lengths, supersededLengths(sv.scalar)...)
 		}
 	}
 	r.drawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
@@ -148,6 +150,7 @@ func New(rep *model.Report, opt Options) *Report {
 		sv.stats = sv.scalar.Stats()
 		sv.data, _ = downsample.Points(sv.scalar.Points, max(opt.MaxDataPoints, 0))
 		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, r.drawCap)
+		sv.faded = fadedViews(sv.scalar, r.drawCap, max(opt.MaxDataPoints, 0))
 	})
 	return r
 }

@@ -38,8 +38,11 @@ type scalarGroup struct {
 type scalarChart struct {
 	Tag    string
 	Points string // "N of M points"
-	Data   template.JS
-	Note   string // why the chart draws nothing, when its data cannot be encoded
+	// Superseded counts the points earlier attempts wrote and later ones
+	// superseded, drawn faded (attempts.go), "" when there are none.
+	Superseded string
+	Data       template.JS
+	Note       string // why the chart draws nothing, when its data cannot be encoded
 }
 
 // scalarsPage builds the page; single is set for the single-file report,
@@ -76,7 +79,7 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 			shown += len(sv.draw)
 			total += len(sv.scalar.Points)
 		}
-		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Data: "null"}
+		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
 		if b, err = appendChartData(b[:0], tv, !single); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
 		} else {
@@ -120,6 +123,9 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 		return emit(file{"data/" + name, b})
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := emitSuperseded(d, r.tags, emit); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -233,6 +239,7 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 			b = append(b, `,"script":`...)
 			b = appendJSONString(b, dataScriptFile(sv.file))
 		}
+		b = appendSuperseded(b, sv)
 		b = append(b, '}')
 	}
 	return append(b, "]}"...), nil

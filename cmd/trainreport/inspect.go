@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/render"
 )
 
@@ -22,11 +24,12 @@ type inspectJSON struct {
 }
 
 type inspectRun struct {
-	Name   string        `json:"name"`
-	Logdir string        `json:"logdir"`
-	Path   string        `json:"path"`
-	Files  []inspectFile `json:"files"`
-	Tags   []inspectTag  `json:"tags"`
+	Name     string           `json:"name"`
+	Logdir   string           `json:"logdir"`
+	Path     string           `json:"path"`
+	Files    []inspectFile    `json:"files"`
+	Attempts []inspectAttempt `json:"attempts,omitempty"`
+	Tags     []inspectTag     `json:"tags"`
 	// NotDrawn is the data the run holds that no page of the report
 	// draws yet (graphs, embeddings...).
 	NotDrawn []inspectNotDrawn `json:"not_drawn"`
@@ -43,6 +46,16 @@ type inspectFile struct {
 	Bytes   int64  `json:"bytes"`
 	Records int    `json:"records"`
 	Status  string `json:"status"`
+}
+
+// inspectAttempt is an attempt of a run that restarted (docs/FORMATS.md
+// section 18).
+type inspectAttempt struct {
+	Files      []string `json:"files"`
+	FirstStep  int64    `json:"first_step"`
+	LastStep   int64    `json:"last_step"`
+	Points     int      `json:"points"`
+	Superseded int      `json:"superseded_points"`
 }
 
 type inspectTag struct {
@@ -79,7 +92,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	help := helpFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
-	keepAll := fs.Bool("keep-all-records", false, "keep every record instead of applying the restart rule")
+	keepAll := fs.Bool("keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
+	var restarts string
+	restartsFlag(fs, &restarts)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
@@ -109,10 +124,14 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "trainreport: no log directory given")
 		return 2
 	}
+	if err := checkRestarts(fs, restarts, *keepAll); err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 2
+	}
 	logdirs, err := collect.ParseLogdirs(dirs)
 	if err == nil {
 		var rep *collect.Report
-		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll}); err == nil {
+		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll, Restarts: model.RestartRule(restarts)}); err == nil {
 			defer rep.Close()
 			if *asJSON {
 				err = writeInspectJSON(stdout, rep)
@@ -145,6 +164,10 @@ func inspectOf(rep *collect.Report) inspectJSON {
 		}
 		for _, f := range r.Files {
 			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status})
+		}
+		for _, a := range r.Attempts {
+			ir.Attempts = append(ir.Attempts, inspectAttempt{Files: a.Files, FirstStep: a.FirstStep, LastStep: a.LastStep,
+				Points: a.Points, Superseded: a.Superseded})
 		}
 		for _, t := range r.Tags {
 			ir.Tags = append(ir.Tags, inspectTag{Tag: t.Tag, Kind: string(t.Kind), Plugin: t.Plugin, DataClass: t.DataClass,
@@ -181,6 +204,15 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Files {
 			fmt.Fprintf(tw, "  file\t%s\t%s\t%s\t%s\n", quoteIfOdd(f.Rel), plural(f.Size, "byte"), plural(f.Records, "record"), f.Status)
+		}
+		tw.Flush()
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for k, a := range r.Attempts {
+			files := make([]string, len(a.Files))
+			for i, f := range a.Files {
+				files[i] = quoteIfOdd(f)
+			}
+			fmt.Fprintf(tw, "  attempt %d\tsteps %d..%d\t%d points\t%d superseded\t%s\n", k+1, a.FirstStep, a.LastStep, a.Points, a.Superseded, strings.Join(files, " "))
 		}
 		tw.Flush()
 		for _, wr := range r.Warnings {

@@ -66,3 +66,28 @@ func TestInspect(t *testing.T) {
 		t.Errorf("missing directory: exit %d", code)
 	}
 }
+
+// inspect lists the attempts of a run that restarted, under the rule
+// --restarts chooses, and refuses --restarts with --keep-all-records.
+func TestInspectListsAttempts(t *testing.T) {
+	dir := filepath.Join(corpusRoot(t), "pytorch-events-at-repo-root")
+	var out, errb bytes.Buffer
+	if code := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got inspectJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 1 || len(got.Runs[0].Attempts) != 2 || got.Runs[0].Attempts[0].Superseded != 808 || got.Runs[0].Attempts[1].Points != 146 {
+		t.Errorf("attempts %+v, want 2: 808 points superseded, then 146 on the line", got.Runs)
+	}
+	out.Reset()
+	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "attempt 2") {
+		t.Errorf("exit %d, text output lacks its attempts:\n%s", code, out.String())
+	}
+	errb.Reset()
+	if code := runInspect(context.Background(), []string{"--restarts=latest", "--keep-all-records", dir}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "not both") {
+		t.Errorf("--restarts with --keep-all-records: exit %d, %s", code, errb.String())
+	}
+}

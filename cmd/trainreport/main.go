@@ -32,6 +32,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -61,6 +62,7 @@ type config struct {
 	markdown      string
 	markdownForm  render.MarkdownForm
 	keepAll       bool
+	restarts      string
 	mediaSteps    int
 	histSteps     int
 	quiet         bool
@@ -92,7 +94,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 			c.markdownForm, err = render.ParseMarkdownForm(s)
 			return err
 		})
-	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record instead of letting restarts from a checkpoint replace later steps")
+	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
+	restartsFlag(fs, &c.restarts)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
@@ -126,6 +129,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	if len(logdirs) == 0 {
 		fs.Usage()
 		return nil, nil, errors.New("no log directory given")
+	}
+	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
+		return nil, nil, err
 	}
 	if c.maxPoints < 1 {
 		return nil, nil, errors.New("-max-points must be at least 1")
@@ -259,7 +265,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			}
 		}()
 	}
-	opt := collect.Options{KeepAllRecords: c.keepAll}
+	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && !c.quiet && term.IsTerminal(int(f.Fd())) {
 		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
@@ -310,6 +316,9 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	if !c.quiet && records > 0 {
 		fmt.Fprintf(stderr, "read %s, %s, %s (%.1f MB) in %.2fs\n", plural(runs, "run"), plural(files, "file"),
 			plural(records, "record"), float64(bytes)/1e6, time.Since(start).Seconds())
+		if line := restartsLine(rep); line != "" {
+			fmt.Fprintln(stderr, line)
+		}
 	}
 
 	title := c.title
@@ -398,4 +407,59 @@ func startCPUProfile(name string) (stop func() error, err error) {
 			return err
 		})
 	}, nil
+}
+
+// restartsFlag defines --restarts, the restart rule, on fs.
+func restartsFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "restarts", string(model.RestartsAttempts), "what restarts (a rerun, a second fit(), a resume) do to a run's lines: `RULE` "+
+		"attempts (keep every point: the latest write of each step is the line, what it replaced is kept and drawn faded), "+
+		"latest (draw and keep the line only, counting what it replaced) or "+
+		"tensorboard (TensorBoard's purge rule)")
+}
+
+// checkRestarts refuses an unknown restart rule, and one given with
+// --keep-all-records, which applies none.
+func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
+	switch model.RestartRule(rule) {
+	case model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard:
+	default:
+		return fmt.Errorf("--restarts %q: want attempts, latest or tensorboard", rule)
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "restarts" })
+	if set && keepAll {
+		return errors.New("--keep-all-records applies no restart rule: give it or --restarts, not both")
+	}
+	return nil
+}
+
+// restartsLine says, after reading, how many points restarts superseded,
+// what became of them, and how many runs restarted; "" when nothing was
+// superseded.
+func restartsLine(rep *collect.Report) string {
+	runs, attempts, superseded := 0, 0, 0
+	for _, r := range rep.Runs {
+		if len(r.Attempts) > 1 {
+			runs++
+			attempts += len(r.Attempts)
+		}
+		for _, a := range r.Attempts {
+			superseded += a.Superseded
+		}
+	}
+	if runs == 0 && superseded == 0 {
+		return ""
+	}
+	what := "kept and drawn faded"
+	switch rep.RestartRule {
+	case model.RestartsLatest:
+		what = "not kept (--restarts=latest)"
+	case model.RestartsTensorBoard:
+		what = "purged by TensorBoard's rule (--restarts=tensorboard)"
+	}
+	line := fmt.Sprintf("restarts: %s superseded by later writes, %s", plural(superseded, "point"), what)
+	if runs > 0 {
+		line += fmt.Sprintf("; %s in %d attempts", plural(runs, "run"), attempts)
+	}
+	return line
 }

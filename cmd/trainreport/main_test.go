@@ -129,6 +129,8 @@ func TestErrors(t *testing.T) {
 		{"no event files", []string{empty}, 1, "no event files found"},
 		{"no arguments", nil, 2, "no log directory given"},
 		{"bad flag", []string{"-max-points", "0", empty}, 2, "max-points"},
+		{"unknown restart rule", []string{"--restarts=newest", empty}, 2, `--restarts "newest": want attempts, latest or tensorboard`},
+		{"restart rule and every record", []string{"--restarts=latest", "--keep-all-records", empty}, 2, "give it or --restarts, not both"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // path in each), their runs, in natural order of names (CompareRunNames), and their warnings, a warning
 // that several reports carry (a log directory's own, which every shard
 // finds) kept once. A run present in two reports is refused, as are
-// reports that disagree on KeepAllRecords. The hyperparameter metrics are
+// reports that disagree on KeepAllRecords or RestartRule. The hyperparameter metrics are
 // joined again over the union (JoinHParamMetrics), since a session's
 // metrics may come from runs of another shard.
 //
@@ -22,13 +22,16 @@ func Merge(reports ...*Report) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, errors.New("merge: no reports")
 	}
-	out := &Report{KeepAllRecords: reports[0].KeepAllRecords}
+	out := &Report{KeepAllRecords: reports[0].KeepAllRecords, RestartRule: reports[0].RestartRule}
 	paths := map[string]string{}
 	runs := map[string]bool{}
 	kept := map[Warning]int{} // how many of each warning out holds
 	for i, r := range reports {
 		if r.KeepAllRecords != out.KeepAllRecords {
 			return nil, fmt.Errorf("merge: report %d keeps every record and report 0 does not, or the other way", i)
+		}
+		if r.RestartRule != out.RestartRule {
+			return nil, fmt.Errorf("merge: report %d applies restart rule %q, report 0 %q", i, r.RestartRule, out.RestartRule)
 		}
 		for _, ld := range r.Logdirs {
 			if p, ok := paths[ld.Name]; ok {

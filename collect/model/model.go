@@ -36,6 +36,10 @@ type Report struct {
 	// (docs/FORMATS.md section 18) was not applied, so the steps of a
 	// series may repeat or go back.
 	KeepAllRecords bool
+	// RestartRule is the rule that made each series' line, "" when
+	// KeepAllRecords is set (and in models made by hand, where it reads as
+	// RestartsLatest).
+	RestartRule RestartRule
 
 	// sources are the log directories attached to the report, closed by
 	// Close.
@@ -122,8 +126,49 @@ type Run struct {
 	HasEvents           bool
 	FirstStep, LastStep int64
 	Start, End          float64 // wall time, seconds since the Unix epoch
-	// Restarts counts the points that restarts from checkpoints replaced.
+	// Restarts counts the points and entries that restarts took off the
+	// lines of the run's series (kept as superseded scalar points under
+	// RestartsAttempts, only counted otherwise).
 	Restarts int
+	// Attempts are the run's attempts: Attempts[k-1] is attempt k. A run
+	// restarts (a new attempt begins) where a series' step goes below its
+	// last one or on a SessionLog START. Nil when the run had one attempt
+	// and nothing was taken off a line.
+	Attempts []Attempt
+}
+
+// RestartRule is what becomes of the values a restart takes off a series'
+// line (docs/FORMATS.md section 18).
+type RestartRule string
+
+// The restart rules.
+const (
+	// RestartsAttempts draws the latest write of each step as the line and
+	// keeps every scalar point it replaced, as superseded points of the
+	// attempt that wrote them.
+	RestartsAttempts RestartRule = "attempts"
+	// RestartsLatest draws the same line and only counts what it replaced.
+	RestartsLatest RestartRule = "latest"
+	// RestartsTensorBoard follows TensorBoard's EventAccumulator: a
+	// SessionLog START purges in files of file_version 2 or more, else a
+	// step below the most recent one purges its tags; nothing else is
+	// replaced, so a line's steps may go back.
+	RestartsTensorBoard RestartRule = "tensorboard"
+)
+
+// Attempt is one attempt of a run: what one process (a rerun, a second
+// fit(), a resume from a checkpoint) wrote into the run before the next
+// restarted it.
+type Attempt struct {
+	// Files are the event files read while the attempt was the run's
+	// latest, in reading order.
+	Files []string
+	// FirstStep and LastStep bound the steps of its scalar points, on the
+	// line and superseded; both are 0 when it has none.
+	FirstStep, LastStep int64
+	// Points counts its scalar points on the runs' lines, Superseded those
+	// later writes took off the lines.
+	Points, Superseded int
 }
 
 // File is one event file of a run.
@@ -192,10 +237,21 @@ type Scalar struct {
 	// Float32 is set when every value was stored at single precision or
 	// below, so writers can print the shortest form that reads back exact.
 	Float32 bool
-	// Dropped counts the points that restarts replaced.
-	Dropped     int
+	// Dropped counts the points that restarts took off the line.
+	Dropped int
+	// Superseded is the points taken off the line, by attempt, when the
+	// report's rule is RestartsAttempts (then they number Dropped).
+	Superseded  []Superseded
 	DisplayName string
 	Description string
+}
+
+// Superseded is the points of one attempt that later writes of their
+// steps took off a series' line.
+type Superseded struct {
+	Attempt int
+	// Points are in step order.
+	Points []Point
 }
 
 // Point is one scalar value.

@@ -55,8 +55,9 @@ var (
 func sample(src Source) *Report {
 	ref := NewBlobRef(src, "logs", "run/events", 2, 3)
 	r := &Report{
-		Logdirs:  []Logdir{{Name: "logs", Path: "/tmp/logs"}},
-		Warnings: []Warning{{File: "/tmp/logs", Offset: -1, Msg: "a warning"}},
+		RestartRule: RestartsAttempts,
+		Logdirs:     []Logdir{{Name: "logs", Path: "/tmp/logs"}},
+		Warnings:    []Warning{{File: "/tmp/logs", Offset: -1, Msg: "a warning"}},
 		Runs: []*Run{{
 			Name: "run", Logdir: "logs", Path: "run",
 			Files: []File{{Rel: "run/events", Size: 8, Records: 1, Status: "ok"}},
@@ -70,7 +71,10 @@ func sample(src Source) *Report {
 				{WallTime: 1, Step: 1, Value: nanBits},
 				{WallTime: 2, Step: 2, Value: math.Inf(1)},
 				{WallTime: math.Inf(-1), Step: 3, Value: math.Inf(-1)},
-			}}},
+			}, Dropped: 1, Superseded: []Superseded{{Attempt: 1, Points: []Point{{WallTime: 0.5, Step: 2, Value: 7}}}}}},
+			Restarts: 1,
+			Attempts: []Attempt{{Files: []string{"run/events"}, FirstStep: 2, LastStep: 2, Superseded: 1},
+				{Files: []string{"run/events"}, FirstStep: 0, LastStep: 3, Points: 4}},
 			Images: []*Image{{Tag: "img", Entries: []ImageEntry{{WallTime: negZero, Step: 1, Images: []ImageItem{{Width: 1, Height: 1, Format: "png", Data: ref}}}}}},
 			Texts:  []*Text{{Tag: "text", Entries: []TextEntry{{Shape: []int64{}, Values: []string{""}}}}},
 			HParams: &HParams{
@@ -166,8 +170,8 @@ func TestReadRefusesOtherFormats(t *testing.T) {
 	for _, c := range []struct {
 		name, header, want string
 	}{
-		{"bumped version", strings.Replace(string(header), " 1 ", " 2 ", 1), "of version 2; this trainreport reads version 1"},
-		{"version 0", strings.Replace(string(header), " 1 ", " 0 ", 1), "of version 0"},
+		{"bumped version", strings.Replace(string(header), " 2 ", " 3 ", 1), "of version 3; this trainreport reads version 2"},
+		{"version 0", strings.Replace(string(header), " 2 ", " 0 ", 1), "of version 0"},
 		{"other schema", string(header[:len(header)-4]) + "0000", "of schema"},
 		{"other format", "pprof-profile 1 x", "not a trainreport-model file"},
 		{"no header", strings.Repeat("x", 300), "no header line"},
@@ -228,9 +232,9 @@ func FuzzRead(f *testing.F) {
 // of another version, not of another schema) and set want to the new
 // schema.
 func TestSchemaPinned(t *testing.T) {
-	const want = "a62e6599cf5d154f"
-	if got := schema(); got != want || formatVersion != 1 {
-		t.Errorf("version %d, schema %s; pinned: version 1, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
+	const want = "70997b5dc2828da2"
+	if got := schema(); got != want || formatVersion != 2 {
+		t.Errorf("version %d, schema %s; pinned: version 2, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
 	}
 }
 
@@ -250,6 +254,11 @@ func TestCheckValidFindsProblems(t *testing.T) {
 		{"payload of another log directory", func(r *Report) { r.Runs[0].Images[0].Entries[0].Images[0].Data.Logdir = "x" }, "outside its run's log directory"},
 		{"payload outside", func(r *Report) { r.Runs[0].Graphs[0].Data.Path = "../x" }, "outside its run's log directory"},
 		{"restarts", func(r *Report) { r.Runs[0].Restarts = 2 }, "restarts count 2"},
+		{"superseded points no attempt counts", func(r *Report) { r.Runs[0].Attempts[0].Superseded = 0 }, "attempts count 4 points and 0 superseded"},
+		{"superseded points of no attempt", func(r *Report) { r.Runs[0].Scalars[0].Superseded[0].Attempt = 3 }, "superseded points of attempt 3 (of 2)"},
+		{"superseded points kept under the latest rule", func(r *Report) { r.RestartRule = RestartsLatest }, "1 superseded points kept, 1 dropped"},
+		{"attempt of another file", func(r *Report) { r.Runs[0].Attempts[1].Files[0] = "elsewhere" }, `file "elsewhere" is not one of the run's`},
+		{"unknown restart rule", func(r *Report) { r.RestartRule = "newest" }, `restart rule "newest"`},
 		{"metric of no run", func(r *Report) { r.Runs[0].HParams.Sessions[0].Metrics["loss"] = MetricValue{Run: "gone"} }, "does not hold"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -261,7 +270,7 @@ func TestCheckValidFindsProblems(t *testing.T) {
 		})
 	}
 	r := sample(memSource{})
-	r.KeepAllRecords = true
+	r.KeepAllRecords, r.RestartRule, r.Runs[0].Scalars[0].Superseded = true, "", nil
 	r.Runs[0].Scalars[0].Points[2].Step = 0
 	if err := r.CheckValid(); err != nil {
 		t.Errorf("steps going back, every record kept: %v", err)
@@ -293,6 +302,11 @@ func TestMerge(t *testing.T) {
 	d.Runs[0].Name, d.KeepAllRecords = "d", true
 	if _, err := Merge(sample(memSource{}), d); err == nil {
 		t.Errorf("Merge of reports that disagree on KeepAllRecords")
+	}
+	e := sample(memSource{})
+	e.Runs[0].Name, e.RestartRule = "e", RestartsTensorBoard
+	if _, err := Merge(sample(memSource{}), e); err == nil || !strings.Contains(err.Error(), "restart rule") {
+		t.Errorf("Merge of reports that disagree on the restart rule: %v", err)
 	}
 	if _, err := Merge(); err == nil {
 		t.Errorf("Merge of nothing")

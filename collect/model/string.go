@@ -24,7 +24,7 @@ import (
 func (r *Report) String() string {
 	var b strings.Builder
 	p := printer{b: &b}
-	p.line(0, "report%s", flag(r.KeepAllRecords, " (every record kept)"))
+	p.line(0, "report%s%s", flag(r.KeepAllRecords, " (every record kept)"), flag(r.RestartRule != "" && r.RestartRule != RestartsAttempts, " restarts "+string(r.RestartRule)))
 	for _, ld := range r.Logdirs {
 		p.line(1, "logdir %s %s", q(ld.Name), q(ld.Path))
 	}
@@ -110,6 +110,13 @@ func (p printer) run(r *Run) {
 	} else {
 		p.line(1, "no events restarts %d", r.Restarts)
 	}
+	for k, a := range r.Attempts {
+		fs := make([]string, len(a.Files))
+		for i, f := range a.Files {
+			fs[i] = q(f)
+		}
+		p.line(1, "attempt %d steps %d..%d points %d superseded %d files %s", k+1, a.FirstStep, a.LastStep, a.Points, a.Superseded, strings.Join(fs, " "))
+	}
 	for _, f := range r.Files {
 		p.line(1, "file %s %d bytes %d records %s", q(f.Rel), f.Size, f.Records, f.Status)
 	}
@@ -130,6 +137,13 @@ func (p printer) run(r *Run) {
 			pt := s.Points[i]
 			p.line(2, "step %d wall %s value %s", pt.Step, g(pt.WallTime), g(pt.Value))
 		})
+		for _, sp := range s.Superseded {
+			p.line(2, "superseded of attempt %d: %d points #%s", sp.Attempt, len(sp.Points), hash(sp.Points))
+			p.entries(3, len(sp.Points), func(i int) {
+				pt := sp.Points[i]
+				p.line(3, "step %d wall %s value %s", pt.Step, g(pt.WallTime), g(pt.Value))
+			})
+		}
 	}
 	for _, s := range r.Histograms {
 		p.line(1, "histogram %s dropped %d: %d entries #%s", q(s.Tag), s.Dropped, len(s.Entries), hash(s.Entries))

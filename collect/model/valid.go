@@ -15,8 +15,9 @@ import (
 // order (CompareRunNames), each of a log directory of the report; a run's
 // files in reading order, its tags sorted and unique, and its series
 // sorted by tag, each described by its tag with the right kind, count and
-// bounds; steps increasing within
-// a series (after the restart rule, unless KeepAllRecords); entries of
+// bounds; steps increasing within a series (after the restart rule, unless
+// KeepAllRecords or TensorBoard's rule); the run's attempts agreeing with
+// its series' points; entries of
 // consistent shapes; payload references inside the run's log directory;
 // and hyperparameter metrics naming runs of the report. Collect, Merge and
 // Read make only models that pass; it returns the first problems found.
@@ -55,6 +56,9 @@ var kinds = []Kind{KindScalar, KindHistogram, KindImage, KindAudio, KindText, Ki
 	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindOther}
 
 func (v *validator) check() {
+	if v.rep.KeepAllRecords && v.rep.RestartRule != "" || v.rep.RestartRule != "" && !slices.Contains(restartRules, v.rep.RestartRule) {
+		v.fail("restart rule %q with KeepAllRecords %v", v.rep.RestartRule, v.rep.KeepAllRecords)
+	}
 	logdirs := map[string]bool{}
 	for _, ld := range v.rep.Logdirs {
 		if logdirs[ld.Name] {
@@ -136,7 +140,7 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 		case n > 0 && (t.FirstStep != step(0) || t.LastStep != step(n-1) || !same(t.FirstWall, wall(0)) || !same(t.LastWall, wall(n-1))):
 			v.fail("%s series %q: tag bounds are not those of its entries", kind, tag)
 		}
-		if !v.rep.KeepAllRecords {
+		if v.rep.stepOrdered() {
 			for i := 1; i < n; i++ {
 				if step(i) <= step(i-1) {
 					v.fail("%s series %q: step %d after step %d", kind, tag, step(i), step(i-1))
@@ -195,7 +199,7 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	sortedBy(v, "exceptions", r.Exceptions, func(s *Exception) string { return s.Tag })
 	for _, s := range r.Exceptions {
 		dropped += s.Dropped
-		for i := 1; i < len(s.Entries) && !v.rep.KeepAllRecords; i++ {
+		for i := 1; i < len(s.Entries) && v.rep.stepOrdered(); i++ {
 			if s.Entries[i].Step <= s.Entries[i-1].Step {
 				v.fail("exception %q: step %d after step %d", s.Tag, s.Entries[i].Step, s.Entries[i-1].Step)
 				break
@@ -205,6 +209,7 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	if dropped != r.Restarts {
 		v.fail("restarts count %d, the series dropped %d", r.Restarts, dropped)
 	}
+	v.attempts(r)
 
 	for i, g := range r.Graphs {
 		if !slices.Contains(graphSources, g.Source) {
@@ -307,5 +312,62 @@ func refs(v reflect.Value, f func(*BlobRef)) {
 				refs(v.Field(i), f)
 			}
 		}
+	}
+}
+
+// stepOrdered reports whether the rule that made the report's lines keeps
+// their steps increasing.
+func (r *Report) stepOrdered() bool {
+	return !r.KeepAllRecords && r.RestartRule != RestartsTensorBoard
+}
+
+var restartRules = []RestartRule{RestartsAttempts, RestartsLatest, RestartsTensorBoard}
+
+// attempts checks the run's attempts against its scalar series: every
+// point on a line or superseded counted in one attempt, superseded points
+// kept exactly under RestartsAttempts.
+func (v *validator) attempts(r *Run) {
+	files := map[string]bool{}
+	for _, f := range r.Files {
+		files[f.Rel] = true
+	}
+	points, superseded := 0, 0
+	for k, a := range r.Attempts {
+		points += a.Points
+		superseded += a.Superseded
+		if a.Points < 0 || a.Superseded < 0 || a.FirstStep > a.LastStep {
+			v.fail("attempt %d: %d points, %d superseded, steps %d..%d", k+1, a.Points, a.Superseded, a.FirstStep, a.LastStep)
+		}
+		for _, f := range a.Files {
+			if !files[f] {
+				v.fail("attempt %d: file %q is not one of the run's", k+1, f)
+			}
+		}
+	}
+	linePoints, dropped := 0, 0
+	for _, s := range r.Scalars {
+		linePoints += len(s.Points)
+		dropped += s.Dropped
+		kept := 0
+		for i, sp := range s.Superseded {
+			kept += len(sp.Points)
+			if sp.Attempt < 1 || sp.Attempt > len(r.Attempts) || i > 0 && s.Superseded[i-1].Attempt >= sp.Attempt || len(sp.Points) == 0 {
+				v.fail("scalar %q: superseded points of attempt %d (of %d), %d points", s.Tag, sp.Attempt, len(r.Attempts), len(sp.Points))
+				break
+			}
+			if !slices.IsSortedFunc(sp.Points, func(a, b Point) int { return cmp.Compare(a.Step, b.Step) }) {
+				v.fail("scalar %q: superseded points of attempt %d out of step order", s.Tag, sp.Attempt)
+			}
+		}
+		want := 0
+		if v.rep.RestartRule == RestartsAttempts {
+			want = s.Dropped
+		}
+		if kept != want {
+			v.fail("scalar %q: %d superseded points kept, %d dropped, under rule %q", s.Tag, kept, s.Dropped, v.rep.RestartRule)
+		}
+	}
+	if r.Attempts != nil && (points != linePoints || superseded != dropped) {
+		v.fail("attempts count %d points and %d superseded, the scalars hold %d and dropped %d", points, superseded, linePoints, dropped)
 	}
 }

@@ -32,7 +32,7 @@ func TestRestartRule(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var s Scalars
 			for i, st := range tc.in {
-				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, tc.keepAll)
+				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, 1, tc.keepAll)
 			}
 			if got := steps(&s); !slices.Equal(got, tc.want) {
 				t.Errorf("steps = %v, want %v", got, tc.want)
@@ -51,7 +51,7 @@ func TestRestartRule(t *testing.T) {
 func TestPurge(t *testing.T) {
 	var s Scalars
 	for _, st := range []int64{10, 20, 30, 40} {
-		s.Add(Point{Step: st}, false)
+		s.Add(Point{Step: st}, 1, false)
 	}
 	s.Purge(25)
 	if got := steps(&s); !slices.Equal(got, []int64{10, 20}) {
@@ -84,5 +84,43 @@ func TestListRestartRule(t *testing.T) {
 	}
 	if len(all.Items) != 3 {
 		t.Errorf("keepAll kept %d items", len(all.Items))
+	}
+}
+
+// A line whose steps go back (kept so under TensorBoard's rule) is purged
+// wherever its points are, and the attempts of what was taken off are
+// counted.
+func TestPurgeOfALineWhoseStepsGoBack(t *testing.T) {
+	s := Scalars{KeepSuperseded: true}
+	for _, p := range []struct {
+		step    int64
+		attempt int
+	}{{10, 1}, {20, 1}, {5, 2}, {30, 2}, {15, 2}} {
+		s.Add(Point{Step: p.step, Value: float64(p.step)}, p.attempt, true)
+	}
+	s.Purge(12)
+	if got := steps(&s); !slices.Equal(got, []int64{10, 5}) {
+		t.Fatalf("after Purge(12): %v, want [10 5]", got)
+	}
+	var dropped []int64
+	s.EachDropped(func(attempt, n int, first, last int64, pts []Point) {
+		dropped = append(dropped, int64(attempt), int64(n))
+	})
+	if !slices.Equal(dropped, []int64{1, 1, 2, 2}) || s.Dropped != 3 || len(s.Superseded) != 3 {
+		t.Errorf("dropped by attempt %v, Dropped %d, %d superseded", dropped, s.Dropped, len(s.Superseded))
+	}
+	var line []int64
+	s.EachLine(func(attempt int, pts []Point) { line = append(line, int64(attempt), int64(len(pts))) })
+	if !slices.Equal(line, []int64{1, 1, 2, 1}) {
+		t.Errorf("line by attempt %v, want attempt 1: 1 point, attempt 2: 1 point", line)
+	}
+
+	var l List[int64]
+	for _, st := range []int64{10, 20, 5, 30, 15} {
+		l.Add(st, st, true)
+	}
+	l.Purge(12)
+	if !slices.Equal(l.Steps, []int64{10, 5}) || !slices.Equal(l.Items, []int64{10, 5}) || l.Dropped != 3 {
+		t.Errorf("list after Purge(12): steps %v items %v dropped %d", l.Steps, l.Items, l.Dropped)
 	}
 }

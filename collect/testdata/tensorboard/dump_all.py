@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints, as JSON, everything TensorBoard's own reader sees in a log directory.
 
-    python dump_all.py LOGDIR
+    python dump_all.py [--purge] LOGDIR
 
 collect's TestAgreesWithTensorBoard runs this with the interpreter named by
 TRAINREPORT_PYTHON (`make test` makes a virtual environment holding
@@ -9,7 +9,9 @@ tensorboard==2.21.0) and compares the output with our reader's.
 
 TensorBoard reads LOGDIR with its EventMultiplexer, sampling disabled (size
 guidance 0 keeps every value) and orphaned data not purged, so the test
-compares with our reader keeping every record. Its loader migrates v1 values
+compares with our reader keeping every record; with --purge, orphaned data
+is purged (TensorBoard's restart rule), and the test compares with our
+reader under --restarts=tensorboard. Its loader migrates v1 values
 to tensors (data_compat: simple_value to a scalar tensor, HistogramProto to a
 float32 [k, 3] tensor, v1 Image to a string tensor [width, height, png], v1
 Audio to a string tensor [k, 2] with empty labels) and sets data classes
@@ -203,13 +205,13 @@ def events(plugin, evs):
     return [[num(e.wall_time), e.step, value_of(plugin, e.tensor_proto)] for e in evs]
 
 
-def main(logdir):
+def main(logdir, purge=False):
     logging.disable(logging.WARNING)
     mux = plugin_event_multiplexer.EventMultiplexer(
         size_guidance={"tensors": 0, "scalars": 0, "histograms": 0, "images": 0,
                        "audio": 0, "compressedHistograms": 0},
         tensor_size_guidance={p: 0 for p in PLUGINS},
-        purge_orphaned_data=False,
+        purge_orphaned_data=purge,
     )
     mux.AddRunsFromDirectory(logdir)
     mux.Reload()
@@ -250,6 +252,10 @@ def main(logdir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: dump_all.py LOGDIR")
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    purge = args[:1] == ["--purge"]
+    if purge:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit("usage: dump_all.py [--purge] LOGDIR")
+    main(args[0], purge)

@@ -1,0 +1,140 @@
+package main
+
+// Browser test of restarts on the scalars page: a run whose second process
+// resumed from a checkpoint keeps one continuous line, the latest write of
+// each step, and the points it rewrote are drawn faded behind it, every
+// one at its step and value, under --restarts=attempts (the default); under
+// --restarts=latest the same line is drawn alone.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/tfrecord"
+)
+
+// writeAttempts writes one run, "resumed", of two event files: the first
+// process logs "loss" at steps 0..20 (value step), the second resumes at
+// step 15 and logs 15..40 (value 100+step).
+func writeAttempts(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range []struct {
+		name     string
+		from, to int64
+		base     float32
+	}{{"events.out.tfevents.1700000000.host", 0, 20, 0}, {"events.out.tfevents.1700000100.host", 15, 40, 100}} {
+		var b bytes.Buffer
+		w := tfrecord.NewWriter(&b)
+		for s := f.from; s <= f.to; s++ {
+			ev := &eventpb.Event{WallTime: 1.7e9 + float64(s), Step: s, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
+				Value: []*eventpb.SummaryValue{{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: f.base + float32(s)}}}}}}
+			data, err := proto.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := filepath.Join(dir, "resumed", f.name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBrowserSupersededPointsDrawnFadedBehindTheLine(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	writeAttempts(t, logs)
+	type series struct {
+		ID, Name, Color string
+		Z               float64
+		Opacity         float64
+		Dashed          bool
+		Silent, Tooltip bool
+		Data            [][]float64
+	}
+	read := func(tb *tab) []series {
+		t.Helper()
+		var out []series
+		if err := json.Unmarshal([]byte(eval[string](tb, pageJS("attempts.js", "series"))), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// The line: steps 0..14 of the first process, 15..40 of the second.
+	var wantLine [][]float64
+	for s := range 41 {
+		v := float64(s)
+		if s >= 15 {
+			v += 100
+		}
+		wantLine = append(wantLine, []float64{float64(s), v})
+	}
+	// Superseded: what the first process wrote at 15..20.
+	var wantFaded [][]float64
+	for s := 15; s <= 20; s++ {
+		wantFaded = append(wantFaded, []float64{float64(s), float64(s)})
+	}
+
+	for _, rule := range []string{"attempts", "latest"} {
+		r := buildReport(t, logs, "--restarts="+rule)
+		for _, c := range []struct{ name, url string }{
+			{"site", fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0")},
+			{"single-file", fileURL(r.single, "page=scalars&smoothing=0")},
+		} {
+			t.Run(rule+"/"+c.name, func(t *testing.T) {
+				tb := openTab(t, browser, c.url)
+				got := read(tb)
+				i := slices.IndexFunc(got, func(s series) bool { return s.ID == "run:0" })
+				if i < 0 {
+					t.Fatalf("no line among %d series", len(got))
+				}
+				line := got[i]
+				if !slices.EqualFunc(line.Data, wantLine, slices.Equal) {
+					t.Errorf("line %v, want %v", line.Data, wantLine)
+				}
+				var faded []series
+				for _, s := range got {
+					if strings.HasPrefix(s.ID, "sup:") {
+						faded = append(faded, s)
+					}
+				}
+				caption := eval[string](tb, pageJS("attempts.js", "caption"))
+				if rule == "latest" {
+					if len(faded) != 0 || strings.Contains(caption, "superseded") {
+						t.Errorf("--restarts=latest draws %d faded series, caption %q", len(faded), caption)
+					}
+					return
+				}
+				if len(faded) != 1 {
+					t.Fatalf("%d faded series, want 1 (attempt 1)", len(faded))
+				}
+				f := faded[0]
+				if !slices.EqualFunc(f.Data, wantFaded, slices.Equal) {
+					t.Errorf("faded points %v, want every superseded point %v", f.Data, wantFaded)
+				}
+				if f.Name != line.Name || f.Color != line.Color || f.Z >= line.Z || f.Opacity >= 1 || !f.Dashed || !f.Silent || f.Tooltip {
+					t.Errorf("faded series %+v is not the run's, behind its line %+v, faded, dashed and silent", f, line)
+				}
+				if !strings.Contains(caption, "6 superseded") {
+					t.Errorf("caption %q does not count the 6 superseded points", caption)
+				}
+				tb.screenshot(shots, "attempts-"+c.name)
+			})
+		}
+	}
+}

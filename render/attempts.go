@@ -1,0 +1,289 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/downsample"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// fadedView is the superseded points of one attempt of a series (see
+// model.Superseded): drawn faded behind the run's line, and kept in the
+// series' superseded data file.
+type fadedView struct {
+	sp   *model.Superseded
+	draw []int // indices of the points drawn
+	data []int // indices of the points in the data file
+}
+
+// fadedViews prepares the superseded points of a series under the budgets
+// of a line: together they draw about drawCap points (each attempt its
+// share, at least minFadedPoints, so that a thousand attempts cost a few
+// thousand points, not a thousand lines' budgets), and each keeps at most
+// dataCap (0: all) in the data, downsampled keeping extremes.
+func fadedViews(s *model.Scalar, drawCap, dataCap int) []fadedView {
+	total := 0
+	for _, sp := range s.Superseded {
+		total += len(sp.Points)
+	}
+	var out []fadedView
+	for i := range s.Superseded {
+		sp := &s.Superseded[i]
+		budget := drawCap
+		if drawCap > 0 && total > drawCap {
+			budget = max(minFadedPoints, int(int64(drawCap)*int64(len(sp.Points))/int64(total)))
+		}
+		draw, _ := downsample.Points(sp.Points, budget)
+		data, _ := downsample.Points(sp.Points, dataCap)
+		out = append(out, fadedView{sp: sp, draw: draw, data: data})
+	}
+	return out
+}
+
+// minFadedPoints is the fewest points an attempt's superseded points draw:
+// one bucket of downsample.Points, its first, last, minimum and maximum.
+const minFadedPoints = 4
+
+// supersededLengths returns, for the page's budget of points, the length
+// of the series the superseded points of s draw as: one, their total.
+func supersededLengths(s *model.Scalar) []int {
+	total := 0
+	for _, sp := range s.Superseded {
+		total += len(sp.Points)
+	}
+	if total == 0 {
+		return nil
+	}
+	return []int{total}
+}
+
+// appendSuperseded appends to a run's chart data, when its series has
+// superseded points, the field the page draws them from (see
+// assets/scalars.js, supersededSeries): per attempt, its number, its
+// number of points and the drawn ones, [step, value, wall_time] each.
+func appendSuperseded(b []byte, sv *seriesView) []byte {
+	if len(sv.faded) == 0 {
+		return b
+	}
+	b = append(b, `,"superseded":[`...)
+	for i, fv := range sv.faded {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"attempt":`...)
+		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
+		b = append(b, `,"points":[`...)
+		for j, idx := range fv.draw {
+			p := fv.sp.Points[idx]
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, p.Step, 10)
+			b = append(b, ',')
+			b = appendValue(b, p.Value, sv.scalar.Float32)
+			b = append(b, ',')
+			b = appendWallTime(b, p.WallTime)
+			b = append(b, ']')
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, ']')
+}
+
+// supersededFile is the data file of a series' superseded points, beside
+// its line's: "<name>.superseded.json". No line's file ends so, since a
+// slug ends with its hash.
+func supersededFile(lineFile string) string {
+	return strings.TrimSuffix(lineFile, ".json") + ".superseded.json"
+}
+
+// emitSuperseded writes the superseded data file of every series that
+// has one, and lists it in d.
+func emitSuperseded(d *pageData, tags []*tagView, emit func(file) error) error {
+	for _, tv := range tags {
+		for _, sv := range tv.series {
+			if len(sv.faded) == 0 {
+				continue
+			}
+			name := supersededFile(sv.file)
+			d.addSuperseded(sv.run.Name, tv.tag, name)
+			if err := emit(file{"data/" + name, supersededData(sv)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// supersededData encodes a series' superseded data file: the tag, and per
+// attempt its number, how many points it has and the kept ones, [wall,
+// step, value] each as in the line's file, in step order. The tag is a
+// value, not a key, so that no tag can collide with the file's keys.
+func supersededData(sv *seriesView) []byte {
+	b := append([]byte(nil), `{"tag":`...)
+	b = appendJSONString(b, sv.scalar.Tag)
+	b = append(b, `,"attempts":[`...)
+	for i, fv := range sv.faded {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n{\"attempt\":"...)
+		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
+		b = append(b, `,"points":[`...)
+		for j, idx := range fv.data {
+			p := fv.sp.Points[idx]
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n["...)
+			b = appendWallTime(b, p.WallTime)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, p.Step, 10)
+			b = append(b, ',')
+			b = appendValue(b, p.Value, sv.scalar.Float32)
+			b = append(b, ']')
+		}
+		b = append(b, "\n]}"...)
+	}
+	return append(b, "\n]}\n"...)
+}
+
+// summaryAttempt is an attempt of a run in summary.json.
+type summaryAttempt struct {
+	Attempt    int      `json:"attempt"`
+	Files      []string `json:"files"`
+	FirstStep  int64    `json:"first_step"`
+	LastStep   int64    `json:"last_step"`
+	Points     int      `json:"points"`
+	Superseded int      `json:"superseded_points"`
+}
+
+// attemptsJSON returns a run's attempts for summary.json, nil when it had
+// no restart.
+func attemptsJSON(run *model.Run) []summaryAttempt {
+	var out []summaryAttempt
+	for k, a := range run.Attempts {
+		out = append(out, summaryAttempt{Attempt: k + 1, Files: append([]string{}, a.Files...), FirstStep: a.FirstStep,
+			LastStep: a.LastStep, Points: a.Points, Superseded: a.Superseded})
+	}
+	return out
+}
+
+// restartsSection is the overview's account of the runs that restarted
+// (templates/index.html, "index-restarts"): their attempts, what became of
+// the scalar points later attempts rewrote, and the entries of other
+// kinds that are not drawn.
+type restartsSection struct {
+	Rule     model.RestartRule
+	Runs     []restartRun
+	Scalars  bool // some run has superseded scalar points
+	Replaced bool // some run has entries of other kinds not drawn
+}
+
+type restartRun struct {
+	Name     string
+	Attempts []attemptRow
+	// More counts the attempts past maxAttemptRows, not listed.
+	More int
+	// Replaced says, per kind, how many entries earlier writes held that
+	// are not drawn: "11 image entries, 3 histogram entries".
+	Replaced string
+}
+
+type attemptRow struct {
+	N                   int
+	Files               []string
+	MoreFiles           int
+	FirstStep, LastStep int64
+	HasSteps            bool
+	Points, Superseded  string
+}
+
+// Bounds of the overview's restarts section: a log whose steps go back at
+// every value records up to a thousand attempts, and an attempt may span
+// thousands of files; summary.json lists them all.
+const (
+	maxAttemptRows  = 20
+	maxAttemptFiles = 5
+)
+
+// restarts returns the overview's restarts section, nil when no run
+// restarted or lost an entry to a rewrite.
+func (r *Report) restarts() *restartsSection {
+	s := &restartsSection{Rule: r.rep.RestartRule}
+	for _, run := range r.rep.Runs {
+		replaced := replacedEntries(run)
+		if run.Attempts == nil && replaced == "" {
+			continue
+		}
+		rr := restartRun{Name: run.Name, Replaced: replaced}
+		for k, a := range run.Attempts {
+			if k == maxAttemptRows {
+				rr.More = len(run.Attempts) - k
+				break
+			}
+			row := attemptRow{N: k + 1, FirstStep: a.FirstStep, LastStep: a.LastStep, HasSteps: a.Points+a.Superseded > 0,
+				Points: fmtCount(a.Points), Superseded: fmtCount(a.Superseded)}
+			row.Files = a.Files[:min(len(a.Files), maxAttemptFiles)]
+			row.MoreFiles = len(a.Files) - len(row.Files)
+			s.Scalars = s.Scalars || a.Superseded > 0
+			rr.Attempts = append(rr.Attempts, row)
+		}
+		s.Replaced = s.Replaced || replaced != ""
+		s.Runs = append(s.Runs, rr)
+	}
+	if len(s.Runs) == 0 {
+		return nil
+	}
+	return s
+}
+
+// replacedEntries says how many entries of each kind but scalars later
+// writes of their steps replaced in a run: pages draw the latest of each
+// step, and these are neither drawn nor kept.
+func replacedEntries(run *model.Run) string {
+	var parts []string
+	add := func(kind string, n int) {
+		if n > 0 {
+			parts = append(parts, plural(n, kind+" entry", kind+" entries"))
+		}
+	}
+	dropped := func(n int, d func(i int) int) int {
+		t := 0
+		for i := range n {
+			t += d(i)
+		}
+		return t
+	}
+	add("histogram", dropped(len(run.Histograms), func(i int) int { return run.Histograms[i].Dropped }))
+	add("image", dropped(len(run.Images), func(i int) int { return run.Images[i].Dropped }))
+	add("audio", dropped(len(run.Audio), func(i int) int { return run.Audio[i].Dropped }))
+	add("text", dropped(len(run.Texts), func(i int) int { return run.Texts[i].Dropped }))
+	add("PR curve", dropped(len(run.PRCurves), func(i int) int { return run.PRCurves[i].Dropped }))
+	add("tensor", dropped(len(run.Tensors), func(i int) int { return run.Tensors[i].Dropped }))
+	add("mesh", dropped(len(run.Meshes), func(i int) int { return run.Meshes[i].Dropped }))
+	add("exception", dropped(len(run.Exceptions), func(i int) int { return run.Exceptions[i].Dropped }))
+	return strings.Join(parts, ", ")
+}
+
+// supersededLabel is what a scalar chart's caption adds for the
+// superseded points of its series: "" when they have none.
+func supersededLabel(tv *tagView) string {
+	n := 0
+	for _, sv := range tv.series {
+		for _, fv := range sv.faded {
+			n += len(fv.sp.Points)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s superseded by later attempts, drawn faded", fmtCount(n))
+}

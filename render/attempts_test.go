@@ -1,0 +1,99 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// A run whose steps go back (a second fit() in its file) and whose image
+// tag is written twice at one step: the overview says how many attempts
+// and which file, how many points are superseded, and how many image
+// entries are not drawn; the superseded points are in their own data
+// file, listed in data/index.json, by attempt, with a tag that no key can
+// collide with.
+func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
+	pngRef, _, _ := mediaBlobs(t)
+	png, err := pngRef.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tag = `attempts"}` // a tag that would break a hand-made key
+	loss := func(step int64, v float32) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
+	}
+	image := func(step int64) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: "sample", Value: &eventpb.SummaryValue_Image{Image: &eventpb.Image{Height: 3, Width: 4, EncodedImageString: png}}})
+	}
+	dir := t.TempDir()
+	writeEvents(t, dir, "run", loss(0, 1), loss(1, 2), loss(2, 3), image(2), loss(0, 10), loss(1, 20), image(2))
+	rep := collectDir(t, "logs", dir)
+	defer rep.Close()
+	files := filesByName(t, New(rep, Options{}))
+
+	index := string(files["index.html"])
+	for _, want := range []string{`2 attempts</a>`, `<h2 id="restarts">Restarts</h2>`, `run/events.out.tfevents.1000000000.test`,
+		`<td class="num">0..2</td>`, `<b>run</b>: 1 image entry`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("overview lacks %q", want)
+		}
+	}
+
+	var idx struct {
+		Superseded map[string]map[string]string `json:"superseded_scalar"`
+	}
+	if err := json.Unmarshal(files["data/index.json"], &idx); err != nil {
+		t.Fatal(err)
+	}
+	name := idx.Superseded["run"][tag]
+	if !strings.HasSuffix(name, ".superseded.json") {
+		t.Fatalf("data/index.json lists %q for the superseded points", name)
+	}
+	var sup struct {
+		Tag      string
+		Attempts []struct {
+			Attempt, Total int
+			Points         [][3]float64
+		}
+	}
+	if err := json.Unmarshal(files["data/"+name], &sup); err != nil {
+		t.Fatal(err)
+	}
+	if sup.Tag != tag || len(sup.Attempts) != 1 || sup.Attempts[0].Attempt != 1 || sup.Attempts[0].Total != 3 ||
+		len(sup.Attempts[0].Points) != 3 || sup.Attempts[0].Points[2][1] != 2 || sup.Attempts[0].Points[2][2] != 3 {
+		t.Errorf("superseded data: %+v", sup)
+	}
+	var line map[string][][3]float64
+	if err := json.Unmarshal(files["data/"+strings.TrimSuffix(name, ".superseded.json")+".json"], &line); err != nil {
+		t.Fatal(err)
+	}
+	if pts := line[tag]; len(pts) != 2 || pts[0][2] != 10 || pts[1][2] != 20 {
+		t.Errorf("line data: %v", line)
+	}
+}
+
+// However many attempts a series has, its superseded points draw about a
+// line's budget, each attempt at least its extremes.
+func TestSupersededPointsDrawWithinALinesBudget(t *testing.T) {
+	s := &model.Scalar{Tag: "loss"}
+	for a := 1; a <= 1000; a++ {
+		var pts []model.Point
+		for st := range 100 {
+			pts = append(pts, model.Point{Step: int64(st), Value: float64(a*st%7 - 3)})
+		}
+		s.Superseded = append(s.Superseded, model.Superseded{Attempt: a, Points: pts})
+	}
+	drawn := 0
+	for _, fv := range fadedViews(s, 2000, 0) {
+		drawn += len(fv.draw)
+		if len(fv.draw) < 2 || len(fv.data) != 100 {
+			t.Fatalf("attempt %d draws %d points and keeps %d in the data", fv.sp.Attempt, len(fv.draw), len(fv.data))
+		}
+	}
+	if drawn > 8000 {
+		t.Errorf("1,000 attempts of 100 points draw %d points, want at most 4 each", drawn)
+	}
+}
