@@ -8,8 +8,8 @@
 // ‖x−y‖² = ‖x‖² + ‖y‖² − 2x·y in float64 (gonum's BLAS), a bounded heap per
 // query, then the kept distances recomputed directly so that the reported
 // distances and their order carry no cancellation error. At 10,000 × 128,
-// k = 90 this took 2.3 s on the 2-core development machine where gonum's
-// vantage-point tree (spatial/vptree), exact too, took 35 s: at 128
+// k = 90 this took 3.1 s on the 2-core development machine where gonum's
+// vantage-point tree (spatial/vptree), exact too, took 247 s: at 128
 // dimensions a metric tree prunes almost nothing and pays an interface call
 // per distance (BenchmarkSearch and BenchmarkVPTree measure both).
 package knn
