@@ -14,20 +14,50 @@ import (
 // data (collect/reduce/testdata/reference.py): coordinates equal up to the
 // sign of each component, explained variance ratios equal.
 func TestProjectMatchesNumpySVD(t *testing.T) {
+	ref := readReference(t)
+	checkAgainst(t, ref, 1)
+}
+
+// TestProjectOverManyBlocksMatchesNumpySVD repeats the reference data past
+// several row blocks: same mean and components, the covariance scaled, so
+// the same coordinates, repeated.
+func TestProjectOverManyBlocksMatchesNumpySVD(t *testing.T) {
+	ref := readReference(t)
+	copies := 2*rowBlock/ref.N + 3
+	checkAgainst(t, ref, copies)
+}
+
+type numpyReference struct {
+	N, D, K   int
+	Data      []float32
+	Coords    []float64
+	Explained []float64
+}
+
+func readReference(t *testing.T) numpyReference {
+	t.Helper()
 	b, err := os.ReadFile("../testdata/pca.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ref struct {
-		N, D, K   int
-		Data      []float32
-		Coords    []float64
-		Explained []float64
-	}
+	var ref numpyReference
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Project(ref.Data, ref.N, ref.D, ref.K)
+	return ref
+}
+
+// checkAgainst projects the reference data repeated copies times and
+// compares with numpy's SVD (collect/reduce/testdata/reference.py):
+// coordinates equal up to the sign of each component, explained variance
+// ratios equal.
+func checkAgainst(t *testing.T, ref numpyReference, copies int) {
+	t.Helper()
+	var data []float32
+	for range copies {
+		data = append(data, ref.Data...)
+	}
+	got, err := Project(data, copies*ref.N, ref.D, ref.K)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +66,8 @@ func TestProjectMatchesNumpySVD(t *testing.T) {
 		if float64(got.Coords[c])*ref.Coords[c] < 0 {
 			sign = -1
 		}
-		for i := range ref.N {
-			g, w := sign*float64(got.Coords[i*ref.K+c]), ref.Coords[i*ref.K+c]
+		for i := range copies * ref.N {
+			g, w := sign*float64(got.Coords[i*ref.K+c]), ref.Coords[(i%ref.N)*ref.K+c]
 			if math.Abs(g-w) > 1e-4*(1+math.Abs(w)) {
 				t.Fatalf("point %d component %d: %v, want ±%v", i, c, g, w)
 			}
