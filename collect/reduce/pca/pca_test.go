@@ -175,3 +175,14 @@ func BenchmarkSVD(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProjectCap is the PCA cap: 50,000 points × 1,024.
+func BenchmarkProjectCap(b *testing.B) {
+	const n, d = 50000, 1024
+	data := gaussian(n, d)
+	for b.Loop() {
+		if _, err := Project(data, n, d, 3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

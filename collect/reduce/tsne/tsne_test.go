@@ -54,6 +54,9 @@ func graphOf(t testing.TB, data []float32, n, d int) knn.Graph {
 // TSNE on the same points with the same settings (reference.py): clusters
 // (blobs), a manifold (Swiss roll) and real data (digits).
 func TestEmbedIsAsTrustworthyAsScikitLearn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 20 s of CPU")
+	}
 	for _, name := range []string{"blobs", "swissroll", "digits"} {
 		t.Run(name, func(t *testing.T) {
 			ref := readReference(t, name)
@@ -279,6 +282,30 @@ func TestEmbedKeepsDuplicatePointsApart(t *testing.T) {
 	for _, v := range y {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			t.Fatalf("coordinate %v", v)
+		}
+	}
+}
+
+func TestEmbedOfFewPointsIsFinite(t *testing.T) {
+	// Five points, four neighbours each: far fewer than 3×perplexity, and
+	// on a scale where unshifted Gaussians would underflow.
+	data := []float32{0, 0, 1e4, 0, 0, 1e4, 1e4, 1e4, 5e3, 5e3}
+	g, err := knn.Search(context.Background(), data, 5, 2, 4, knn.Euclidean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dims := range []int{2, 3} {
+		y, err := Embed(context.Background(), g, dims, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(y) != 5*dims {
+			t.Fatalf("%d coordinates for 5 points in %d-D", len(y), dims)
+		}
+		for _, v := range y {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("%d-D: coordinate %v", dims, v)
+			}
 		}
 	}
 }
