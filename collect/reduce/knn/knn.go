@@ -66,9 +66,9 @@ func (g Graph) N() int {
 	return len(g.Index) / g.K
 }
 
-// queryBlock is how many queries share one matrix product: 256 rows against
-// 10,000 points is a 20 MB block of float64 distances per worker.
-const queryBlock = 256
+// blockValues bounds a worker's block of float64 products, queries × points:
+// 16 MB, 209 queries a block at 10,000 points, 41 at the PCA cap of 50,000.
+const blockValues = 1 << 21
 
 // Search returns the k nearest neighbours of each of the n points of
 // dimension d in data (row-major, len(data) = n*d) by metric. It needs
@@ -102,6 +102,7 @@ func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (Gr
 		norms[i] = dot(x[i*d:(i+1)*d], x[i*d:(i+1)*d])
 	}
 	g := Graph{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
+	queryBlock := max(1, blockValues/n)
 	blocks := (n + queryBlock - 1) / queryBlock
 	workers := min(runtime.GOMAXPROCS(0), blocks)
 	next := make(chan int)
@@ -110,7 +111,7 @@ func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (Gr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := searcher{x: x, norms: norms, n: n, d: d, k: k, metric: metric, g: g}
+			s := searcher{x: x, norms: norms, n: n, d: d, k: k, rows: queryBlock, metric: metric, g: g}
 			for b := range next {
 				s.block(b * queryBlock)
 			}
@@ -158,6 +159,7 @@ func dot(a, b []float64) float64 {
 type searcher struct {
 	x, norms []float64
 	n, d, k  int
+	rows     int // queries a block
 	metric   Metric
 	g        Graph // rows written by one worker each
 
@@ -167,7 +169,7 @@ type searcher struct {
 
 // block fills the graph's rows of the queries from first on.
 func (s *searcher) block(first int) {
-	rows := min(queryBlock, s.n-first)
+	rows := min(s.rows, s.n-first)
 	if cap(s.prod) < rows*s.n {
 		s.prod = make([]float64, rows*s.n)
 	}

@@ -59,13 +59,16 @@ func bruteForce(data []float32, n, d, k int, metric Metric) Graph {
 }
 
 func TestSearchMatchesBruteForce(t *testing.T) {
+	if 1600*1600 <= blockValues {
+		t.Fatal("1,600 points no longer span two blocks")
+	}
 	for _, tc := range []struct {
 		name    string
 		n, d, k int
 		metric  Metric
 	}{
-		{"euclidean, more points than a block", 600, 16, 10, Euclidean},
-		{"cosine, more points than a block", 600, 16, 10, Cosine},
+		{"euclidean, more points than a block", 1600, 16, 10, Euclidean},
+		{"cosine, more points than a block", 1600, 16, 10, Cosine},
 		{"euclidean, k = n-1", 40, 3, 39, Euclidean},
 		{"cosine, one dimension", 50, 1, 5, Cosine},
 	} {

@@ -111,9 +111,9 @@ func Embed(ctx context.Context, g knn.Graph, dims int, opt Options) ([]float32, 
 	case g.K < 1 || n < 2 || len(g.Index) != n*g.K || len(g.Dist) != n*g.K:
 		return nil, fmt.Errorf("tsne: a graph of %d neighbours of %d points (%d indices, %d distances)",
 			g.K, n, len(g.Index), len(g.Dist))
-	case opt.Perplexity < 0 || opt.LearningRate < 0 || opt.Theta < 0 || opt.Exaggeration < 0 ||
+	case !finite(opt.Perplexity) || !finite(opt.LearningRate) || !finite(opt.Theta) || !finite(opt.Exaggeration) ||
 		opt.ExaggerationIters < 0 || opt.MomentumSwitch < 0 || opt.Iterations < 0:
-		return nil, fmt.Errorf("tsne: negative option in %+v", opt)
+		return nil, fmt.Errorf("tsne: options out of range: %+v", opt)
 	}
 	for i, j := range g.Index {
 		if j < 0 || int(j) >= n || int(j) == i/g.K {
@@ -153,6 +153,10 @@ func Embed(ctx context.Context, g knn.Graph, dims int, opt Options) ([]float32, 
 	}
 	return out, nil
 }
+
+// finite reports whether an option is usable: not negative, not NaN, not
+// infinite.
+func finite(v float64) bool { return v >= 0 && !math.IsInf(v, 1) }
 
 // sparse is a symmetric matrix in compressed rows: row i's columns are
 // col[start[i]:start[i+1]], increasing.

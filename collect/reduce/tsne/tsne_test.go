@@ -331,6 +331,14 @@ func TestEmbedRefuses(t *testing.T) {
 			}
 		})
 	}
+	for _, opt := range []Options{
+		{Perplexity: -1}, {Perplexity: math.NaN()}, {LearningRate: math.Inf(1)},
+		{Theta: -0.5}, {Iterations: -1},
+	} {
+		if _, err := Embed(context.Background(), good, 2, opt); err == nil {
+			t.Errorf("options %+v: no error", opt)
+		}
+	}
 }
 
 func TestEmbedStopsWhenCancelled(t *testing.T) {
