@@ -51,8 +51,8 @@ type Entry struct {
 	Sliced bool
 }
 
-// ElemSize returns the bytes of one element, or 0 for a type not read.
-func (e Entry) ElemSize() int { return dtypes[e.TFType].size }
+// elemSize returns the bytes of one element, or 0 for a type not read.
+func (e Entry) elemSize() int { return dtypes[e.TFType].size }
 
 // TensorFlow's DataType numbers of the types read, and their numpy names.
 var dtypes = map[int32]struct {
@@ -342,7 +342,7 @@ func (b *Bundle) Locate(key string, maxValues int64) (Tensor, error) {
 		}
 		n *= d
 	}
-	if want := n * int64(e.ElemSize()); e.Size != want {
+	if want := n * int64(e.elemSize()); e.Size != want {
 		return t, fmt.Errorf("tensor %q: %d bytes, but %v of %s takes %d", key, e.Size, e.Shape, e.DType, want)
 	}
 	fi, err := b.src.Stat(t.File)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -161,4 +162,29 @@ func TestConfigRefusesACheckpointTensorWhoseBytesAreDamaged(t *testing.T) {
 	}
 	wantProblem(t, res, "has no points")
 	wantProblem(t, res, "damaged")
+}
+
+// TF1's Saver writes absolute paths into the checkpoint state file; logs
+// read on another machine find the checkpoint beside the state file.
+func TestConfigFindsAMovedCheckpointBesideItsStateFile(t *testing.T) {
+	for _, abs := range []string{"/home/someone/logs/train/ckpt", `C:\Users\someone\logs\train\ckpt`} {
+		l := newLogdir(t)
+		l.copyTestdata("dtypes", "run")
+		l.write("run/checkpoint", []byte("model_checkpoint_path: "+strconv.Quote(abs)+"\n"))
+		res := l.config("run/projector_config.pbtxt", `embeddings { tensor_name: "emb32/.ATTRIBUTES/VARIABLE_VALUE" }`)
+		e := res.Embeddings[0]
+		if e.Checkpoint != "run/ckpt" || len(res.Problems) > 0 {
+			t.Errorf("%s: checkpoint %q; problems:\n%s", abs, e.Checkpoint, messages(res))
+		}
+		shape, want := tfValues(t, "dtypes/ckpt", "emb32/.ATTRIBUTES/VARIABLE_VALUE")
+		wantPoints(t, e, shape, want)
+	}
+	// Not when it is not there: the path is named as written.
+	l := newLogdir(t)
+	l.write("checkpoint", []byte(`model_checkpoint_path: "/elsewhere/model.ckpt-1"`))
+	res := l.config("projector_config.pbtxt", `embeddings { tensor_name: "x" }`)
+	if got := res.Embeddings[0].Checkpoint; got != "/elsewhere/model.ckpt-1" {
+		t.Errorf("checkpoint %q", got)
+	}
+	wantProblem(t, res, "leaves the log directory")
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -381,9 +382,29 @@ func (cr *configReader) findCheckpoint() string {
 }
 
 // display names a checkpoint prefix: relative to the log directory when it
-// lies inside, else as written.
+// lies inside, else as written. A prefix written as an absolute path that
+// is not inside (TF1's Saver writes absolute paths into the state file, and
+// logs move to other machines) is taken from dir, the state file's or the
+// config's directory, when a checkpoint of its base name is there: TensorFlow
+// would look where the path says, and find nothing.
 func (cr *configReader) display(dir, name string) string {
-	if rel, err := cr.root.src.Rel(dir, name); err == nil {
+	exists := func(prefix string) bool {
+		fi, err := cr.root.src.Stat(prefix + ".index")
+		return err == nil && fi.Mode().IsRegular()
+	}
+	rel, err := cr.root.src.Rel(dir, name)
+	slash := strings.ReplaceAll(name, `\`, "/")
+	drive := len(slash) >= 3 && slash[1] == ':' && slash[2] == '/' // a Windows path, relative to Rel here
+	abs := path.IsAbs(slash) || filepath.IsAbs(name) || drive
+	if err == nil && (!abs || exists(rel)) {
+		return rel
+	}
+	if abs {
+		if moved := path.Join(dir, path.Base(slash)); exists(moved) {
+			return moved
+		}
+	}
+	if err == nil {
 		return rel
 	}
 	return name
