@@ -415,3 +415,33 @@ func TestReadsTheSharedCorpusCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// A block whose CRC holds (its writer is hostile, not the disk) may still
+// claim entries longer than itself, or share more of a key than there is.
+func TestRefusesBlockEntriesThatClaimMoreThanTheBlock(t *testing.T) {
+	restarts := []byte{0, 0, 0, 0, 1, 0, 0, 0}
+	for name, c := range map[string]struct {
+		entries []byte
+		want    string
+	}{
+		"long key":     {[]byte{0, 100, 1, 'k'}, "claims 100+1 bytes"},
+		"long value":   {[]byte{0, 1, 100, 'k', 'v'}, "claims 1+100 bytes"},
+		"huge value":   {append([]byte{0, 1}, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 'k'), "claims 1+"},
+		"shared":       {[]byte{3, 1, 0, 'k'}, "shares 3 bytes of a 0-byte key"},
+		"bad varint":   {[]byte{0x80}, "bad length"},
+		"restarts":     {nil, ""},
+		"out of order": {[]byte{0, 1, 0, 'b', 0, 1, 0, 'a'}, "does not follow"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := append(slices.Clone(c.entries), restarts...)
+			if name == "restarts" {
+				b = []byte{0, 0, 0, 0, 0xff, 0xff, 0, 0} // 65535 restarts in 8 bytes
+				c.want = "restart points do not fit"
+			}
+			_, err := blockEntries(b)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("blockEntries(%x) = %v, want an error with %q", b, err, c.want)
+			}
+		})
+	}
+}

@@ -188,7 +188,7 @@ func blockEntries(b []byte) ([]kv, error) {
 			return nil, fmt.Errorf("entry at byte %d shares %d bytes of a %d-byte key", off, shared, len(key))
 		}
 		if unshared > uint64(len(p)) || vlen > uint64(len(p))-unshared {
-			return nil, fmt.Errorf("entry at byte %d claims %d+%d bytes, %d are left", off, unshared, vlen, len(p))
+			return nil, fmt.Errorf("entry at byte %d claims %d+%d bytes, past the block's end (%d bytes on)", off, unshared, vlen, len(p))
 		}
 		k := make([]byte, 0, shared+unshared)
 		k = append(append(k, key[:shared]...), p[:unshared]...)
