@@ -66,8 +66,9 @@ func TestProjectorCorpusTensorboardX(t *testing.T) {
 }
 
 // TensorFlow 2 with the tensors in a checkpoint: three embeddings sharing
-// word.tsv, listed without points, with one warning naming them and the
-// checkpoint.
+// word.tsv, their points read from the checkpoint's data file (the values
+// TensorFlow's reader returns), and a warning each that word.tsv holds more
+// rows than they have points.
 func TestProjectorCorpusCheckpoint(t *testing.T) {
 	rep := collectDir(t, filepath.Join(sharedCorpus(t), "tf2-projector-ckpt"), Options{})
 	run := findRun(rep, "logs")
@@ -75,10 +76,11 @@ func TestProjectorCorpusCheckpoint(t *testing.T) {
 		t.Fatal("no run logs")
 	}
 	var names []string
-	for _, e := range run.Embeddings {
+	for i, e := range run.Embeddings {
 		names = append(names, e.Name)
-		if e.Points != nil || e.Checkpoint != "logs/embed.ckpt-4" {
-			t.Errorf("%s: points %v, checkpoint %q", e.Name, e.Points, e.Checkpoint)
+		if p := e.Points; p == nil || e.Checkpoint != "logs/embed.ckpt-4" || !slices.Equal(e.Shape, []int64{10000, 16}) ||
+			p.Path != "logs/embed.ckpt-4.data-00000-of-00001" || p.Offset != int64(i)*640000 || p.Length != 640000 || p.DType != "float32" {
+			t.Errorf("%s: points %+v, shape %v, checkpoint %q", e.Name, e.Points, e.Shape, e.Checkpoint)
 		}
 		if e.Metadata == nil || len(e.Metadata.Rows) != 88588 || e.Metadata.Rows[0][0] != "<PAD>" || e.Metadata.File != "logs/word.tsv" {
 			t.Fatalf("%s: metadata not read", e.Name)
@@ -88,12 +90,28 @@ func TestProjectorCorpusCheckpoint(t *testing.T) {
 		}
 	}
 	if !slices.Equal(names, []string{"embed0:0", "embed1:0", "embed2:0"}) {
-		t.Errorf("embeddings %q", names)
+		t.Fatalf("embeddings %q", names)
 	}
-	if len(run.Warnings) != 1 || !strings.Contains(run.Warnings[0].Msg, `"embed0:0", "embed1:0", "embed2:0"`) ||
-		!strings.Contains(run.Warnings[0].Msg, `TensorFlow checkpoint "logs/embed.ckpt-4"`) ||
-		!strings.Contains(run.Warnings[0].Msg, "not read") {
+	// What TensorFlow 2.21's tf.train.load_checkpoint read of embed1.
+	v, err := run.Embeddings[1].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, x := range v {
+		sum += float64(x)
+	}
+	if !slices.Equal(v[:4], []float32{-0.01821226254105568, 0.059651438146829605, 0.10651610046625137, 0.08426158875226974}) ||
+		v[len(v)-1] != -0.013804996386170387 || sum != 459.9028813802727 {
+		t.Errorf("embed1 = %v ... %v, sum %v", v[:4], v[len(v)-1], sum)
+	}
+	if len(run.Warnings) != 3 {
 		t.Errorf("warnings:\n%s", warningsOf(run))
+	}
+	for _, w := range run.Warnings {
+		if !strings.Contains(w.Msg, corpusMetadataMismatch) {
+			t.Errorf("warning %s", w)
+		}
 	}
 	if len(run.Scalars) == 0 {
 		t.Errorf("the run's event file was not read")
@@ -219,7 +237,7 @@ func TestProjectorSideFiles(t *testing.T) {
 // The projector files the real writers wrote (testdata/writers): PyTorch
 // and tensorboardX put projector_config.pbtxt at the log directory's root
 // with 00000/points/; TensorFlow 2 a config naming a TSV and a checkpoint
-// tensor.
+// tensor, whose points are read from the checkpoint.
 func TestProjectorWriterFixtures(t *testing.T) {
 	for _, writer := range []string{"torch", "tensorboardx", "tf2"} {
 		t.Run(writer, func(t *testing.T) {
@@ -235,10 +253,11 @@ func TestProjectorWriterFixtures(t *testing.T) {
 			wantName := "points:00000"
 			if writer == "tf2" {
 				wantName = "embedding/.ATTRIBUTES/VARIABLE_VALUE" // sorted before "points"
-				if len(embs) != 2 || embs[0].Name != wantName || embs[0].Checkpoint != "projector/embedding.ckpt-1" || embs[0].Points != nil {
+				if len(embs) != 2 || embs[0].Name != wantName || embs[0].Checkpoint != "projector/embedding.ckpt-1" || embs[0].Points == nil ||
+					!slices.Equal(embs[0].Shape, []int64{20, 5}) || embs[0].Points.Path != "projector/embedding.ckpt-1.data-00000-of-00001" {
 					t.Fatalf("embeddings %+v", embs)
 				}
-				if len(warnings) != 1 || !strings.Contains(warnings[0], "checkpoint tensors are not read") {
+				if len(warnings) != 0 {
 					t.Errorf("warnings %q", warnings)
 				}
 				embs = embs[1:]

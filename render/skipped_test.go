@@ -82,11 +82,11 @@ func TestUndrawnFollowsPageTable(t *testing.T) {
 	a.Layout = &model.Layout{}
 	a.Tags = []model.TagInfo{{Tag: "keras", Kind: model.KindGraph}, {Tag: "odd", Kind: model.KindOther}, {Tag: "loss", Kind: model.KindScalar}}
 	got := Undrawn(rep)
-	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "2 graphs, 1 embedding, 1 custom-scalars layout, 1 tag of kind other" {
+	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "2 graphs, 1 embedding (embed0: no points), 1 custom-scalars layout, 1 tag of kind other" {
 		t.Fatalf("Undrawn = %+v", got)
 	}
 	idx := string(filesByName(t, New(rep, Options{}))["index.html"])
-	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 2 graphs, 1 embedding, 1 custom-scalars layout, 1 tag of kind other: not drawn yet</li>") {
+	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 2 graphs, 1 embedding (embed0: no points), 1 custom-scalars layout, 1 tag of kind other: not drawn yet</li>") {
 		t.Errorf("the overview does not list run a's undrawn data:\n%s", section(t, idx, "not-drawn"))
 	}
 
@@ -95,6 +95,36 @@ func TestUndrawnFollowsPageTable(t *testing.T) {
 	pageTable = append(pageTable, page{name: "graphs", kinds: []model.Kind{model.KindGraph}}, page{name: "embeddings", kinds: []model.Kind{kindEmbedding}})
 	if got := Undrawn(rep); len(got) != 1 || got[0].String() != "1 custom-scalars layout, 1 tag of kind other" {
 		t.Errorf("with graphs and embeddings pages, Undrawn = %+v", got)
+	}
+}
+
+// The overview names a run's embeddings with their shapes, a few of them,
+// escaped and cut short, and counts them all in its totals.
+func TestNotDrawnNamesEmbeddingsWithTheirShapes(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	a := rep.Runs[0]
+	points := &model.TensorRef{Format: model.FormatRaw, DType: "float32"}
+	a.Embeddings = []*model.Embedding{
+		{Name: "embed0:0", Shape: []int64{10000, 16}, Points: points},
+		{Name: "<script>alert(1)</script>", Shape: []int64{2, 8}},
+		{Name: "x"},
+		{Name: strings.Repeat("é", 100), Shape: []int64{3, 4}, Points: points},
+		{Name: "e4", Shape: []int64{1, 1}, Points: points},
+		{Name: "e5", Shape: []int64{1, 1}, Points: points},
+		{Name: "e6", Shape: []int64{1, 1}, Points: points},
+	}
+	want := "7 embeddings (embed0:0: 10000×16; <script>alert(1)</script>: 2×8, no points; x: no points; " +
+		strings.Repeat("é", 59) + "…: 3×4; e4: 1×1; and 2 more)"
+	if got := Undrawn(rep); len(got) != 1 || got[0].String() != want {
+		t.Fatalf("Undrawn = %q, want %q", got, want)
+	}
+	idx := string(filesByName(t, New(rep, Options{}))["index.html"])
+	sec := section(t, idx, "not-drawn")
+	if strings.Contains(sec, "<script>alert") || !strings.Contains(sec, "embed0:0: 10000×16; &lt;script&gt;alert(1)&lt;/script&gt;: 2×8, no points;") {
+		t.Errorf("the overview does not name the embeddings, escaped:\n%s", sec)
+	}
+	if !strings.Contains(sec, "this data, which no page of this report draws yet: 7 embeddings.") {
+		t.Errorf("the totals name embeddings:\n%s", sec)
 	}
 }
 

@@ -23,6 +23,9 @@ type holding struct {
 	kind         model.Kind
 	unit, plural string
 	count        func(*model.Run) int
+	// detail, when set, says which the run holds: the embeddings by name
+	// and shape.
+	detail func(*model.Run) string
 	// coversTagsOf is set when the run's tags of kind are this data, not
 	// to be counted again as tags no page shows.
 	coversTagsOf bool
@@ -33,7 +36,7 @@ type holding struct {
 // is drawn: undrawn compares it with pageTable.
 var holdings = []holding{
 	{kind: model.KindGraph, unit: "graph", plural: "graphs", count: func(r *model.Run) int { return len(r.Graphs) }, coversTagsOf: true},
-	{kind: kindEmbedding, unit: "embedding", plural: "embeddings", count: func(r *model.Run) int { return len(r.Embeddings) }},
+	{kind: kindEmbedding, unit: "embedding", plural: "embeddings", count: func(r *model.Run) int { return len(r.Embeddings) }, detail: embeddingsDetail},
 	{kind: kindException, unit: "exception series", plural: "exception series", count: func(r *model.Run) int { return len(r.Exceptions) }},
 	{kind: model.KindCustomScalars, unit: "custom-scalars layout", plural: "custom-scalars layouts", coversTagsOf: true,
 		count: func(r *model.Run) int {
@@ -53,16 +56,59 @@ type UndrawnItem struct {
 	// kind other".
 	What string
 	N    int
+	// Detail says which, when the kind says more than a count: the
+	// embeddings' names and shapes ("embed0:0: 10000×16").
+	Detail string
 	// plural is What for N other than 1.
 	plural string
 }
 
-// String is "2 graphs", "1 embedding".
+// String is "2 graphs", "1 embedding (embed0:0: 10000×16)".
 func (it UndrawnItem) String() string {
+	s := fmt.Sprintf("%d %s", it.N, it.plural)
 	if it.N == 1 {
-		return fmt.Sprintf("1 %s", it.What)
+		s = fmt.Sprintf("1 %s", it.What)
 	}
-	return fmt.Sprintf("%d %s", it.N, it.plural)
+	if it.Detail != "" {
+		s += " (" + it.Detail + ")"
+	}
+	return s
+}
+
+// Bounds on the embeddings the overview names in a run's line: names are
+// untrusted, and a run may hold thousands.
+const (
+	maxEmbeddingsNamed = 5
+	maxEmbeddingName   = 60 // runes
+)
+
+// embeddingsDetail names a run's first embeddings with their shapes
+// ("embed0:0: 10000×16; x: no points; and 3 more"), so that the overview
+// says what a future embeddings page would draw.
+func embeddingsDetail(r *model.Run) string {
+	var parts []string
+	for _, e := range r.Embeddings[:min(len(r.Embeddings), maxEmbeddingsNamed)] {
+		name := e.Name
+		if rs := []rune(name); len(rs) > maxEmbeddingName {
+			name = string(rs[:maxEmbeddingName-1]) + "…"
+		}
+		var what []string
+		if len(e.Shape) > 0 {
+			dims := make([]string, len(e.Shape))
+			for i, d := range e.Shape {
+				dims[i] = fmt.Sprint(d)
+			}
+			what = append(what, strings.Join(dims, "×"))
+		}
+		if e.Points == nil {
+			what = append(what, "no points")
+		}
+		parts = append(parts, name+": "+strings.Join(what, ", "))
+	}
+	if n := len(r.Embeddings) - maxEmbeddingsNamed; n > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", n))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // UndrawnRun is what one run holds that no page draws yet.
@@ -104,7 +150,11 @@ func Undrawn(rep *model.Report) []UndrawnRun {
 		u := UndrawnRun{Run: run.Name}
 		for _, h := range holdings {
 			if n := h.count(run); n > 0 && !drawn[h.kind] {
-				u.Items = append(u.Items, UndrawnItem{What: h.unit, N: n, plural: h.plural})
+				it := UndrawnItem{What: h.unit, N: n, plural: h.plural}
+				if h.detail != nil {
+					it.Detail = h.detail(run)
+				}
+				u.Items = append(u.Items, it)
 			}
 		}
 		// Tags of a kind no page shows and no holding stands for (other
@@ -155,6 +205,7 @@ func notDrawnOf(rep *model.Report) notDrawn {
 			if i := slices.IndexFunc(total, func(t UndrawnItem) bool { return t.What == it.What }); i >= 0 {
 				total[i].N += it.N
 			} else {
+				it.Detail = "" // the totals count; each run's line names
 				total = append(total, it)
 			}
 		}

@@ -219,7 +219,7 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 			fmt.Fprintf(w, "  warning: %s\n", printable(wr.String()))
 		}
 		if u, ok := notDrawn[r.Name]; ok {
-			fmt.Fprintf(w, "  not drawn yet: %s\n", u)
+			fmt.Fprintf(w, "  not drawn yet: %s\n", printable(u.String())) // embedding names come from the logs
 		}
 		if len(r.Tags) == 0 {
 			continue

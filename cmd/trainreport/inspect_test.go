@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,28 @@ func TestInspectListsAttempts(t *testing.T) {
 	errb.Reset()
 	if code := runInspect(context.Background(), []string{"--restarts=latest", "--keep-all-records", dir}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "not both") {
 		t.Errorf("--restarts with --keep-all-records: exit %d, %s", code, errb.String())
+	}
+}
+
+// inspect names embeddings with their shapes; their names come from the
+// logs and are escaped, so that a config cannot drive the terminal.
+func TestInspectNamesEmbeddingsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	tsv := "1\t2\n3\t4\n5\t6\n"
+	config := "embeddings { tensor_name: \"emb\\x1b]0;pwned\\x07\" tensor_path: \"t.tsv\" }\n"
+	for name, body := range map[string]string{"t.tsv": tsv, "projector_config.pbtxt": config} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") {
+		t.Errorf("a control character reached the terminal:\n%q", out.String())
+	}
+	if !strings.Contains(out.String(), `not drawn yet: 1 embedding (emb\x1b]0;pwned\a: 3×2)`) {
+		t.Errorf("the embedding is not named with its shape:\n%s", out.String())
 	}
 }

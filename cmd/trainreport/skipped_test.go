@@ -54,7 +54,7 @@ func TestInspectListsUndrawnData(t *testing.T) {
 	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "\n  not drawn yet: 3 embeddings\n") {
+	if !strings.Contains(out.String(), "\n  not drawn yet: 3 embeddings (embed0:0: 10000×16; embed1:0: 10000×16; embed2:0: 10000×16)\n") {
 		t.Errorf("text output does not list the embeddings:\n%s", out.String())
 	}
 	out.Reset()

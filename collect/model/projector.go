@@ -22,15 +22,15 @@ type Embedding struct {
 	// Shape is the tensor's shape as stored, points first: [points, dims]
 	// for configs, any rank of at least 2 for OneFlow and TS-VIS (a point's
 	// values are then the rest of the shape, flattened). It is nil when
-	// unknown: a checkpoint tensor without tensor_shape.
+	// unknown: a tensor without tensor_shape that could not be read.
 	Shape []int64
-	// Points locates the values. It is nil when they cannot be read here:
-	// the tensor lives in a TensorFlow checkpoint, or it was refused (the
-	// run's warnings say why).
+	// Points locates the values: in the tensor file, or in a data file of
+	// the TensorFlow checkpoint. It is nil when they cannot be read: no
+	// checkpoint, a tensor missing or refused (the run's warnings say why).
 	Points *TensorRef
 	// Checkpoint names the TensorFlow checkpoint (its path prefix, relative
 	// to the log directory when inside it) that holds a tensor without a
-	// tensor file; checkpoint tensors are not read.
+	// tensor file; Points then refers to its data file.
 	Checkpoint string
 	// Metadata is the per-point table: the metadata file, or OneFlow's and
 	// TS-VIS's labels as one "label" column; nil without.
@@ -97,7 +97,7 @@ const (
 type TensorRef struct {
 	BlobRef
 	Format TensorFormat
-	DType  string // numpy's name: "float32" for config tensor files
+	DType  string // numpy's name: "float32" for config tensor files, bfloat16 too for checkpoints
 	Shape  []int64
 }
 

@@ -9,11 +9,14 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/prototext"
 
+	"github.com/trainreport/trainreport/collect/checkpoint"
 	"github.com/trainreport/trainreport/collect/eventpb"
 )
 
@@ -74,8 +77,11 @@ type configReader struct {
 	dir, runDir string // the config's directory, the run's, relative to the log directory
 	cfg         *eventpb.ProjectorConfig
 
-	checkpoint *string              // resolved once, when first needed
-	inCkpt     []string             // the embeddings whose tensor is in it
+	checkpoint *string  // resolved once, when first needed
+	inCkpt     []string // the embeddings whose tensor is in it, unread
+	bundleDone bool     // the checkpoint was opened, or failed to
+	ckpt       *checkpoint.Bundle
+	bundleErr  error
 	metadata   map[string]*Metadata // by file: embeddings often share one
 	tsv        map[string]tsvResult // by file: a TSV is parsed once
 }
@@ -134,7 +140,7 @@ func (cr *configReader) embedding(info *eventpb.EmbeddingInfo) *Embedding {
 		cr.tensor(e, info)
 	} else {
 		e.Checkpoint = cr.checkpointName()
-		cr.inCkpt = append(cr.inCkpt, e.Name)
+		cr.checkpointTensor(e)
 	}
 	if mp := info.GetMetadataPath(); mp != "" {
 		e.Metadata = cr.readMetadata(e, mp)
@@ -146,24 +152,88 @@ func (cr *configReader) embedding(info *eventpb.EmbeddingInfo) *Embedding {
 }
 
 // checkpointProblem says, once per config, which embeddings have no points
-// because their tensors are in a TensorFlow checkpoint.
+// because their tensors are in a TensorFlow checkpoint that was not found
+// or cannot be read.
 func (cr *configReader) checkpointProblem() {
 	if len(cr.inCkpt) == 0 {
 		return
 	}
 	where := "a TensorFlow checkpoint, but none was found"
 	if c := cr.checkpointName(); c != "" {
-		where = fmt.Sprintf("TensorFlow checkpoint %q", c)
+		where = fmt.Sprintf("TensorFlow checkpoint %q, which cannot be read (%v)", c, cr.bundleErr)
 	}
 	names := make([]string, len(cr.inCkpt))
 	for i, n := range cr.inCkpt {
 		names[i] = strconv.Quote(n)
 	}
 	if len(names) == 1 {
-		cr.problem("embedding %s: its tensor is in %s; checkpoint tensors are not read, so it has no points (its metadata is read)", names[0], where)
+		cr.problem("embedding %s: its tensor is in %s, so it has no points (its metadata is read)", names[0], where)
 		return
 	}
-	cr.problem("embeddings %s: their tensors are in %s; checkpoint tensors are not read, so they have no points (their metadata is read)", strings.Join(names, ", "), where)
+	cr.problem("embeddings %s: their tensors are in %s, so they have no points (their metadata is read)", strings.Join(names, ", "), where)
+}
+
+// checkpointTensor points e at its tensor in the config's checkpoint
+// (docs/FORMATS.md section 16). The tensor is found as TensorBoard's
+// projector finds it: by tensor_name, less the ":0" of a graph tensor's
+// name, as a key of the checkpoint. Its bytes are checked against the
+// index's CRC32C before the model refers to them.
+func (cr *configReader) checkpointTensor(e *Embedding) {
+	b := cr.bundle()
+	if b == nil {
+		cr.inCkpt = append(cr.inCkpt, e.Name)
+		return
+	}
+	key := e.Name
+	if _, ok := b.Index.Lookup(key); !ok {
+		key = strings.TrimSuffix(key, ":0")
+	}
+	t, err := b.Locate(key, MaxPoints*MaxDims)
+	if err != nil {
+		cr.problem("embedding %q: %v; it has no points", e.Name, err)
+		return
+	}
+	if len(t.Shape) != 2 || t.Shape[0] <= 0 || t.Shape[1] <= 0 {
+		cr.problem("embedding %q: tensor %q of checkpoint %q has shape %v, not [points, dims]; it has no points", e.Name, key, b.Prefix, t.Shape)
+		return
+	}
+	if t.Shape[0] > MaxPoints || t.Shape[1] > MaxDims {
+		cr.problem("embedding %q refused: shape %v is over the limit of %d points of %d values", e.Name, t.Shape, MaxPoints, MaxDims)
+		return
+	}
+	if d, err := parseDType(t.DType); err != nil || !d.numeric() {
+		cr.problem("embedding %q: tensor %q holds %s values, which are not points", e.Name, key, t.DType)
+		return
+	}
+	if err := b.CheckCRC(t); err != nil {
+		cr.res.problem(t.File, t.Offset, "embedding %q has no points: %v", e.Name, err)
+		return
+	}
+	if len(e.Shape) > 0 && !equalShape(e.Shape, t.Shape) {
+		cr.problem("embedding %q: tensor_shape %v, but checkpoint %q holds %v", e.Name, e.Shape, b.Prefix, t.Shape)
+	}
+	e.Shape = slices.Clone(t.Shape)
+	e.Points = &TensorRef{BlobRef: cr.root.at(t.File).ref(t.Offset, t.Size), Format: FormatRaw, DType: t.DType, Shape: e.Shape}
+}
+
+// bundle opens the config's checkpoint once; it is nil when there is none
+// or it cannot be read (bundleErr says why).
+func (cr *configReader) bundle() *checkpoint.Bundle {
+	if cr.bundleDone {
+		return cr.ckpt
+	}
+	cr.bundleDone = true
+	name := cr.checkpointName()
+	if name == "" {
+		return nil
+	}
+	rel, err := cr.root.src.Rel(".", name)
+	if err != nil {
+		cr.bundleErr = err
+		return nil
+	}
+	cr.ckpt, cr.bundleErr = checkpoint.Open(cr.root.src, rel)
+	return cr.ckpt
 }
 
 // layoutStep reads the step from PyTorch's and tensorboardX's
@@ -290,6 +360,13 @@ func (cr *configReader) findCheckpoint() string {
 	}
 	state := path.Join(dir, "checkpoint")
 	b, err := cr.root.src.ReadFile(state, MaxConfigBytes)
+	if errors.Is(err, fs.ErrNotExist) && cr.cfg.GetModelCheckpointDir() == "" {
+		// Keras' TensorBoard(embeddings_freq=...) writes the config in the
+		// log directory and the checkpoint (with its state file) in train/.
+		dir = path.Join(dir, "train")
+		state = path.Join(dir, "checkpoint")
+		b, err = cr.root.src.ReadFile(state, MaxConfigBytes)
+	}
 	if err != nil {
 		return ""
 	}
@@ -305,9 +382,29 @@ func (cr *configReader) findCheckpoint() string {
 }
 
 // display names a checkpoint prefix: relative to the log directory when it
-// lies inside, else as written.
+// lies inside, else as written. A prefix written as an absolute path that
+// is not inside (TF1's Saver writes absolute paths into the state file, and
+// logs move to other machines) is taken from dir, the state file's or the
+// config's directory, when a checkpoint of its base name is there: TensorFlow
+// would look where the path says, and find nothing.
 func (cr *configReader) display(dir, name string) string {
-	if rel, err := cr.root.src.Rel(dir, name); err == nil {
+	exists := func(prefix string) bool {
+		fi, err := cr.root.src.Stat(prefix + ".index")
+		return err == nil && fi.Mode().IsRegular()
+	}
+	rel, err := cr.root.src.Rel(dir, name)
+	slash := strings.ReplaceAll(name, `\`, "/")
+	drive := len(slash) >= 3 && slash[1] == ':' && slash[2] == '/' // a Windows path, relative to Rel here
+	abs := path.IsAbs(slash) || filepath.IsAbs(name) || drive
+	if err == nil && (!abs || exists(rel)) {
+		return rel
+	}
+	if abs {
+		if moved := path.Join(dir, path.Base(slash)); exists(moved) {
+			return moved
+		}
+	}
+	if err == nil {
 		return rel
 	}
 	return name

@@ -14,15 +14,16 @@ import (
 // dtype is a numpy dtype as OneFlow and TS-VIS name it: str(array.dtype),
 // which is a name ("float32", "int64", "bool") for numbers and an
 // array-protocol string ("<U5", "|S8") for text; array-protocol strings of
-// numbers ("<f4", ">i8") are accepted too.
+// numbers ("<f4", ">i8") are accepted too. "bfloat16" (ml_dtypes' name,
+// which TensorFlow's numpy arrays use) is for checkpoint tensors.
 type dtype struct {
-	kind byte // 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'U' UTF-32 text, 'S' bytes
+	kind byte // 'f' float, 'B' bfloat16, 'i' signed, 'u' unsigned, 'b' bool, 'U' UTF-32 text, 'S' bytes
 	size int  // bytes per element
 	big  bool // big-endian
 }
 
 var dtypeNames = map[string]dtype{
-	"float16": {kind: 'f', size: 2}, "float32": {kind: 'f', size: 4}, "float64": {kind: 'f', size: 8},
+	"float16": {kind: 'f', size: 2}, "bfloat16": {kind: 'B', size: 2}, "float32": {kind: 'f', size: 4}, "float64": {kind: 'f', size: 8},
 	"int8": {kind: 'i', size: 1}, "int16": {kind: 'i', size: 2}, "int32": {kind: 'i', size: 4}, "int64": {kind: 'i', size: 8},
 	"uint8": {kind: 'u', size: 1}, "uint16": {kind: 'u', size: 2}, "uint32": {kind: 'u', size: 4}, "uint64": {kind: 'u', size: 8},
 	"bool": {kind: 'b', size: 1},
@@ -102,6 +103,8 @@ func (d dtype) value(b []byte) float64 {
 		default:
 			return math.Float64frombits(o.Uint64(b))
 		}
+	case 'B':
+		return float64(event.BFloat16ToFloat32(o.Uint16(b)))
 	case 'i':
 		switch d.size {
 		case 1:
@@ -160,7 +163,7 @@ func (d dtype) text(b []byte) string {
 			return "True"
 		}
 		return "False"
-	case 'f':
+	case 'f', 'B':
 		bits := 64
 		if d.size < 8 {
 			bits = 32

@@ -332,7 +332,7 @@ func TestConfigCheckpoint(t *testing.T) {
 	if e.Metadata == nil || len(e.Metadata.Rows) != 2 {
 		t.Errorf("metadata not read: %+v", e.Metadata)
 	}
-	wantProblem(t, res, `embedding "embed:0": its tensor is in TensorFlow checkpoint "model.ckpt-9"; checkpoint tensors are not read`)
+	wantProblem(t, res, `embedding "embed:0": its tensor is in TensorFlow checkpoint "model.ckpt-9", which cannot be read`)
 
 	// model_checkpoint_path wins; without any checkpoint, say so.
 	res = l.config("projector_config.pbtxt", `model_checkpoint_path: "sub/other.ckpt" embeddings { tensor_name: "x" }`)
