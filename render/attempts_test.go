@@ -73,6 +73,21 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	if pts := line[tag]; len(pts) != 2 || pts[0][2] != 10 || pts[1][2] != 20 {
 		t.Errorf("line data: %v", line)
 	}
+
+	// Its script form, for the scalars page's downloads, hands the same
+	// attempts to the page under the data file's name.
+	script := string(files["data/"+strings.TrimSuffix(name, ".json")+".js"])
+	var raw struct{ Attempts json.RawMessage }
+	if err := json.Unmarshal(files["data/"+name], &raw); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := json.Marshal(name)
+	if want := "window.trainreport&&window.trainreport.dataLoaded(" + string(q) + "," + string(raw.Attempts) + ");\n"; script != want {
+		t.Errorf("superseded script:\n%s\nwant\n%s", script, want)
+	}
+	if page := string(files["scalars.html"]); !strings.Contains(page, `"superseded_script":`) {
+		t.Errorf("the scalars page does not name the superseded points' script")
+	}
 }
 
 // However many attempts a series has, its superseded points draw about a
