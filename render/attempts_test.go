@@ -1,10 +1,12 @@
 package render
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -110,5 +112,42 @@ func TestSupersededPointsDrawWithinALinesBudget(t *testing.T) {
 	}
 	if drawn > 8000 {
 		t.Errorf("1,000 attempts of 100 points draw %d points, want at most 4 each", drawn)
+	}
+}
+
+// The headline of summary.md, in both forms, says how many runs restarted
+// and what became of their superseded points under the report's rule: a
+// restart at step 0 supersedes what the attempt before wrote from step 0
+// on (a: steps 0..2, b: 0..1).
+func TestSummaryMarkdownHeadlineSaysRunsRestarted(t *testing.T) {
+	loss := func(step int64, v float32) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
+	}
+	dir := t.TempDir()
+	writeEvents(t, dir, "a", loss(0, 1), loss(1, 2), loss(2, 3), loss(0, 10), loss(1, 20))
+	writeEvents(t, dir, "b", loss(0, 1), loss(1, 2), loss(0, 10))
+	writeEvents(t, dir, "c", loss(0, 1), loss(1, 2))
+	for _, c := range []struct {
+		rule model.RestartRule
+		want string
+	}{
+		{model.RestartsAttempts, " · 2 runs restarted: 5 superseded points kept, drawn faded\n"},
+		{model.RestartsLatest, " · 2 runs restarted: 5 superseded points left out (--restarts=latest)\n"},
+	} {
+		rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "logs", Path: dir}}, collect.Options{Restarts: c.rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, form := range []MarkdownForm{MarkdownComment, MarkdownJob} {
+			var md strings.Builder
+			if err := New(rep, Options{Title: "t", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
+				t.Fatal(err)
+			}
+			headline := strings.SplitAfter(md.String(), "\n")[2]
+			if !strings.HasPrefix(headline, "3 runs · ") || !strings.HasSuffix(headline, c.want) {
+				t.Errorf("%s, %s form: headline %q, want it to end %q", c.rule, form, headline, c.want)
+			}
+		}
+		rep.Close()
 	}
 }
