@@ -142,6 +142,15 @@ func TestBrowserSupersededPointsDrawnFadedBehindTheLine(t *testing.T) {
 				}
 				checkAttemptDownloads(t, tb, c.name == "site", wantLine, wantFaded)
 				tb.screenshot(shots, "attempts-"+c.name)
+
+				// Unchecking the run in the run selector takes its faded
+				// points off the chart with its line.
+				eval[bool](tb, pageJS("scalars.js", "toggleRun", "resumed"))
+				for _, s := range read(tb) {
+					if s.Name == "resumed" && len(s.Data) > 0 {
+						t.Errorf("unchecked run: series %s still draws %d points", s.ID, len(s.Data))
+					}
+				}
 			})
 		}
 	}
