@@ -309,7 +309,9 @@ func replacedEntries(run *model.Run) string {
 }
 
 // supersededLabel is what a scalar chart's caption adds for the
-// superseded points of its series: "" when they have none.
+// superseded points of its series: "" when they have none. "Later
+// writes", not "attempts": a step written twice within one attempt
+// (Lightning's epoch at the end of an epoch) supersedes a point too.
 func supersededLabel(tv *tagView) string {
 	n := 0
 	for _, sv := range tv.series {
@@ -320,5 +322,5 @@ func supersededLabel(tv *tagView) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s superseded by later attempts, drawn faded", fmtCount(n))
+	return fmt.Sprintf("%s superseded by later writes, drawn faded", fmtCount(n))
 }

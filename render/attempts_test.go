@@ -151,3 +151,24 @@ func TestSummaryMarkdownHeadlineSaysRunsRestarted(t *testing.T) {
 		rep.Close()
 	}
 }
+
+// A step written twice within one attempt (Lightning logs epoch twice at
+// an epoch's last step) supersedes a point: the chart's caption says
+// "later writes", not "later attempts", since the run has one.
+func TestSupersededCaptionClaimsNoAttemptsOfARewrite(t *testing.T) {
+	loss := func(step int64, v float32) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
+	}
+	dir := t.TempDir()
+	writeEvents(t, dir, "run", loss(0, 1), loss(1, 2), loss(1, 3), loss(2, 4))
+	rep := collectDir(t, "logs", dir)
+	defer rep.Close()
+	if n := len(rep.Runs[0].Attempts); n > 1 {
+		t.Fatalf("%d attempts, want one", n)
+	}
+	page := string(filesByName(t, New(rep, Options{}))["scalars.html"])
+	if !strings.Contains(page, "1 superseded by later writes, drawn faded") || strings.Contains(page, "later attempts") {
+		i := strings.Index(page, "superseded")
+		t.Errorf("caption %q, want \"1 superseded by later writes, drawn faded\"", page[max(0, i-80):min(len(page), i+80)])
+	}
+}
