@@ -1038,7 +1038,7 @@
     var sup = supTotal(m);
     var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
       (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
-    if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier attempts, marked with their attempt';
+    if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
     rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
       b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
     });
