@@ -80,6 +80,17 @@
     });
   }
 
+  // fullScale is the scale of an image in the full-size view, in a box of
+  // boxW x boxH: as scaleFor, except that an image larger than the box
+  // shrinks just enough to fit it. A whole fraction would show an 800 px
+  // confusion matrix at 400 px in a window 780 px high, its numbers
+  // unreadable, in the view meant to show it large; shrinking, unlike
+  // growing, keeps no pixel to keep sharp.
+  function fullScale(w, h, boxW, boxH) {
+    if (w > boxW || h > boxH) return Math.min(boxW / w, boxH / h);
+    return scaleFor(w, h, FULL, boxW, boxH);
+  }
+
   // openFull shows an image in the full-size view: FULL as target, in a
   // box of the dialog's size (95% of the window's width, 80% of its
   // height, less the dialog's padding), and never smaller than its
@@ -92,7 +103,7 @@
     full.className = 'media-img';
     var boxW = Math.max(1, Math.floor(window.innerWidth * 0.95) - 40);
     var boxH = Math.max(1, Math.floor(window.innerHeight * 0.8));
-    sizeImage(full, im.width, im.height, Math.max(thumb, scaleFor(im.width, im.height, FULL, boxW, boxH)));
+    sizeImage(full, im.width, im.height, Math.max(thumb, fullScale(im.width, im.height, boxW, boxH)));
     dialog.querySelector('.media-lightbox-caption').textContent =
       img.alt + ' · ' + im.width + '\u00d7' + im.height + (im.format ? ' ' + im.format.toUpperCase() : '');
     if (!dialog.open) dialog.showModal();

@@ -345,6 +345,8 @@
         envelope: env, nonFinite: nonFinite,
         total: toNumber(r.total), shown: toNumber(r.shown), kept: toNumber(r.kept),
         file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : '',
+        supFile: typeof r.superseded_file === 'string' ? r.superseded_file : '',
+        supScript: typeof r.superseded_script === 'string' ? r.superseded_script : '',
         superseded: parseSuperseded(r.superseded)
       };
     });
@@ -364,8 +366,8 @@
   // the legend entry of the run toggles them with its line.
 
   // parseSuperseded reads a run's superseded field: per attempt, its
-  // number, its number of points and the drawn ones, [step, value,
-  // wall_time] each.
+  // number, its number of points, how many its data file keeps and the
+  // drawn ones, [step, value, wall_time] each.
   function parseSuperseded(list) {
     if (!Array.isArray(list)) return [];
     return list.map(function (a) {
@@ -379,7 +381,10 @@
         values[j] = toNumber(p[1]);
         walls[j] = toNumber(p[2]);
       }
-      return { attempt: toNumber(a.attempt), total: toNumber(a.total), steps: steps, values: values, walls: walls };
+      return {
+        attempt: toNumber(a.attempt), total: toNumber(a.total), kept: toNumber(a.kept),
+        steps: steps, values: values, walls: walls
+      };
     });
   }
 
@@ -979,27 +984,50 @@
     return runs.reduce(function (a, r) { return a + (isFinite(r[key]) ? r[key] : 0); }, 0);
   }
 
+  // supTotal is how many superseded points the runs of m have.
+  function supTotal(m) {
+    return m.runs.reduce(function (a, r) { return a + sum(r.superseded, 'total'); }, 0);
+  }
+
+  // supShown is how many of them the chart draws.
+  function supShown(m) {
+    return m.runs.reduce(function (a, r) {
+      return a + r.superseded.reduce(function (b, s) { return b + s.steps.length; }, 0);
+    }, 0);
+  }
+
+  // supKept is how many superseded points the data files of m keep.
+  function supKept(m) {
+    return m.runs.reduce(function (a, r) { return a + sum(r.superseded, 'kept'); }, 0);
+  }
+
   // exportNote says what a download of m holds when it is not every point
   // the logs have ('' when it is): the drawn points only (no data files to
-  // load, full false), or the data files' points of series they cap.
+  // load, full false), or the data files' points of series they cap (an
+  // attempt's superseded points are a series).
   function exportNote(m, full) {
-    var total = sum(m.runs, 'total');
+    var total = sum(m.runs, 'total') + supTotal(m);
     if (!full) {
-      var shown = sum(m.runs, 'shown');
+      var shown = sum(m.runs, 'shown') + supShown(m);
       if (shown === total) return '';
       return 'Drawn points only: ' + fmtStep(shown) + ' of ' + fmtStep(total) +
         '. The report\u2019s site form (its data files) has every point.';
     }
-    var capped = m.runs.filter(function (r) { return r.kept < r.total; });
-    if (!capped.length) return '';
-    return 'The data files cap ' + capped.length + ' series' +
-      ' (--max-data-points): ' + fmtStep(sum(m.runs, 'kept')) + ' of ' + fmtStep(total) +
+    var capped = m.runs.filter(function (r) { return r.kept < r.total; }).length;
+    m.runs.forEach(function (r) {
+      capped += r.superseded.filter(function (s) { return s.kept < s.total; }).length;
+    });
+    if (!capped) return '';
+    return 'The data files cap ' + capped + ' series' +
+      ' (--max-data-points): ' + fmtStep(sum(m.runs, 'kept') + supKept(m)) + ' of ' + fmtStep(total) +
       ' points, downsampled keeping extremes.';
   }
 
-  // canLoad reports whether every run of m names its data file's script.
+  // canLoad reports whether every run of m names its data files' scripts.
   function canLoad(m) {
-    return m.runs.length > 0 && m.runs.every(function (r) { return r.script && r.file; });
+    return m.runs.length > 0 && m.runs.every(function (r) {
+      return r.script && r.file && (!r.superseded.length || (r.supScript && r.supFile));
+    });
   }
 
   // describeDownloads says on the CSV and JSON buttons what they give.
@@ -1007,8 +1035,10 @@
     var m = rec.model;
     var full = canLoad(m);
     var note = exportNote(m, full);
+    var sup = supTotal(m);
     var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
       (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
+    if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
     rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
       b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
     });
@@ -1016,31 +1046,49 @@
 
   // exportRows loads the points the download holds: per run of the tag,
   // [wall_time, step, value] each (value a number or "NaN"-like string),
-  // from the data files when it can, else the drawn points; and the note
-  // saying what they are, if not every point.
+  // and its superseded points, [{attempt, total, points}] with points as
+  // the line's, from the data files when it can, else the drawn points;
+  // and the note saying what they are, if not every point.
   function exportRows(rec) {
     var m = parseModel(rec);
     if (!m) return Promise.resolve(null);
+    var drawnPoints = function (steps, values, walls) {
+      var pts = new Array(steps.length);
+      for (var j = 0; j < steps.length; j++) {
+        var v = values[j];
+        pts[j] = [walls[j], steps[j], isFinite(v) ? v : nonFiniteName(v)];
+      }
+      return pts;
+    };
     var drawn = function (why) {
       var note = exportNote(m, false);
       if (why) note = why + (note ? ' ' + note : '');
       return {
         note: note,
-        runs: m.runs.map(function (r) {
-          var pts = new Array(r.steps.length);
-          for (var j = 0; j < r.steps.length; j++) {
-            var v = r.values[j];
-            pts[j] = [r.walls[j], r.steps[j], isFinite(v) ? v : nonFiniteName(v)];
-          }
-          return pts;
+        runs: m.runs.map(function (r) { return drawnPoints(r.steps, r.values, r.walls); }),
+        superseded: m.runs.map(function (r) {
+          return r.superseded.map(function (s) {
+            return { attempt: s.attempt, total: s.total, points: drawnPoints(s.steps, s.values, s.walls) };
+          });
         })
       };
     };
     if (!canLoad(m) || typeof T.loadData !== 'function') return Promise.resolve(drawn(''));
-    return Promise.all(m.runs.map(function (r) { return T.loadData(r.file, r.script); })).then(function (all) {
+    var sups = Promise.all(m.runs.map(function (r) {
+      return r.superseded.length ? T.loadData(r.supFile, r.supScript) : Promise.resolve([]);
+    }));
+    var lines = Promise.all(m.runs.map(function (r) { return T.loadData(r.file, r.script); }));
+    return Promise.all([lines, sups]).then(function (both) {
+      var superseded = both[1].map(function (list) {
+        return (Array.isArray(list) ? list : []).map(function (a) {
+          a = a || {};
+          return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: Array.isArray(a.points) ? a.points : [] };
+        });
+      });
       return {
         note: exportNote(m, true),
-        runs: all.map(function (pts) { return Array.isArray(pts) ? pts : []; })
+        runs: both[0].map(function (pts) { return Array.isArray(pts) ? pts : []; }),
+        superseded: superseded
       };
     }, function () {
       return drawn('The data files could not be loaded.');
@@ -1054,18 +1102,25 @@
 
   // exportCSV returns a promise of the tag's CSV: a line per point, runs
   // in report order; a first line starting with # says what it holds when
-  // it is not every point.
+  // it is not every point. When runs restarted, a last column, attempt,
+  // is empty for the points of the runs' lines and holds the attempt of
+  // each superseded point, which follow their run's line.
   function exportCSV(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
       var m = rec.model;
+      var withSup = x.superseded.some(function (l) { return l.length > 0; });
       var lines = [];
       if (x.note) lines.push('# ' + x.note.replace(/[\r\n]+/g, ' '));
-      lines.push('run,step,wall_time,value');
+      lines.push('run,step,wall_time,value' + (withSup ? ',attempt' : ''));
+      var row = function (name, p, attempt) {
+        return name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]) + attempt;
+      };
       m.runs.forEach(function (r, i) {
         var name = csvField(r.name);
-        x.runs[i].forEach(function (p) {
-          lines.push(name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]));
+        x.runs[i].forEach(function (p) { lines.push(row(name, p, withSup ? ',' : '')); });
+        x.superseded[i].forEach(function (a) {
+          a.points.forEach(function (p) { lines.push(row(name, p, ',' + numOut(a.attempt))); });
         });
       });
       return lines.join('\r\n') + '\r\n';
@@ -1073,24 +1128,33 @@
   }
 
   // exportJSON returns a promise of the tag's JSON: {"tag", "note" when
-  // it is not every point, "runs": {run: [[wall_time, step, value], ...]}},
-  // values as in the data files.
+  // it is not every point, "runs": {run: [[wall_time, step, value], ...]},
+  // and when runs restarted "superseded": {run: [{"attempt", "total",
+  // "points"}, ...]}}, values as in the data files.
   function exportJSON(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
       var m = rec.model;
+      var point = function (p) {
+        var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
+        return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
+      };
       // Without a prototype, a run called "__proto__" is a key like any
       // other.
-      var byRun = Object.create(null);
+      var byRun = Object.create(null), supByRun = Object.create(null), anySup = false;
       m.runs.forEach(function (r, i) {
-        byRun[r.name] = x.runs[i].map(function (p) {
-          var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
-          return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
-        });
+        byRun[r.name] = x.runs[i].map(point);
+        if (x.superseded[i].length) {
+          anySup = true;
+          supByRun[r.name] = x.superseded[i].map(function (a) {
+            return { attempt: a.attempt, total: a.total, points: a.points.map(point) };
+          });
+        }
       });
       var out = { tag: m.tag };
       if (x.note) out.note = x.note;
       out.runs = byRun;
+      if (anySup) out.superseded = supByRun;
       return JSON.stringify(out);
     });
   }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -62,7 +63,9 @@ func supersededLengths(s *model.Scalar) []int {
 // appendSuperseded appends to a run's chart data, when its series has
 // superseded points, the field the page draws them from (see
 // assets/scalars.js, supersededSeries): per attempt, its number, its
-// number of points and the drawn ones, [step, value, wall_time] each.
+// number of points, how many its data file keeps (the downloads say when
+// --max-data-points capped them) and the drawn ones, [step, value,
+// wall_time] each.
 func appendSuperseded(b []byte, sv *seriesView) []byte {
 	if len(sv.faded) == 0 {
 		return b
@@ -76,6 +79,8 @@ func appendSuperseded(b []byte, sv *seriesView) []byte {
 		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
 		b = append(b, `,"total":`...)
 		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
+		b = append(b, `,"kept":`...)
+		b = strconv.AppendInt(b, int64(len(fv.data)), 10)
 		b = append(b, `,"points":[`...)
 		for j, idx := range fv.draw {
 			p := fv.sp.Points[idx]
@@ -103,7 +108,8 @@ func supersededFile(lineFile string) string {
 }
 
 // emitSuperseded writes the superseded data file of every series that
-// has one, and lists it in d.
+// has one, and its script form beside it (supersededScript), and lists
+// the data file in d.
 func emitSuperseded(d *pageData, tags []*tagView, emit func(file) error) error {
 	for _, tv := range tags {
 		for _, sv := range tv.series {
@@ -113,6 +119,9 @@ func emitSuperseded(d *pageData, tags []*tagView, emit func(file) error) error {
 			name := supersededFile(sv.file)
 			d.addSuperseded(sv.run.Name, tv.tag, name)
 			if err := emit(file{"data/" + name, supersededData(sv)}); err != nil {
+				return err
+			}
+			if err := emit(file{"data/" + dataScriptFile(name), supersededScript(sv, name)}); err != nil {
 				return err
 			}
 		}
@@ -127,7 +136,33 @@ func emitSuperseded(d *pageData, tags []*tagView, emit func(file) error) error {
 func supersededData(sv *seriesView) []byte {
 	b := append([]byte(nil), `{"tag":`...)
 	b = appendJSONString(b, sv.scalar.Tag)
-	b = append(b, `,"attempts":[`...)
+	b = append(b, `,"attempts":`...)
+	b = appendSupersededAttempts(b, sv)
+	return append(b, "}\n"...)
+}
+
+// supersededScript is the script form of a series' superseded data file
+// (name), as scalarScript is of its line's: a call handing the file's
+// attempts, the same bytes as its "attempts" array, to the page's runtime
+// under the data file's name, for the scalars page's downloads. The
+// attempts' keys are ours; the tag, which is not, stays out.
+func supersededScript(sv *seriesView, name string) []byte {
+	q, err := json.Marshal(name)
+	if err != nil {
+		panic(err) // a string always encodes
+	}
+	b := append([]byte(nil), "window.trainreport&&window.trainreport.dataLoaded("...)
+	b = append(b, q...)
+	b = append(b, ',')
+	b = appendSupersededAttempts(b, sv)
+	return append(b, ");\n"...)
+}
+
+// appendSupersededAttempts appends the attempts of a series' superseded
+// data file: per attempt its number, how many points it has and the kept
+// ones, [wall, step, value] each as in the line's file, in step order.
+func appendSupersededAttempts(b []byte, sv *seriesView) []byte {
+	b = append(b, '[')
 	for i, fv := range sv.faded {
 		if i > 0 {
 			b = append(b, ',')
@@ -152,7 +187,7 @@ func supersededData(sv *seriesView) []byte {
 		}
 		b = append(b, "\n]}"...)
 	}
-	return append(b, "\n]}\n"...)
+	return append(b, "\n]"...)
 }
 
 // summaryAttempt is an attempt of a run in summary.json.
@@ -274,7 +309,9 @@ func replacedEntries(run *model.Run) string {
 }
 
 // supersededLabel is what a scalar chart's caption adds for the
-// superseded points of its series: "" when they have none.
+// superseded points of its series: "" when they have none. "Later
+// writes", not "attempts": a step written twice within one attempt
+// (Lightning's epoch at the end of an epoch) supersedes a point too.
 func supersededLabel(tv *tagView) string {
 	n := 0
 	for _, sv := range tv.series {
@@ -285,5 +322,5 @@ func supersededLabel(tv *tagView) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s superseded by later attempts, drawn faded", fmtCount(n))
+	return fmt.Sprintf("%s superseded by later writes, drawn faded", fmtCount(n))
 }

@@ -1,10 +1,12 @@
 package render
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -73,6 +75,21 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	if pts := line[tag]; len(pts) != 2 || pts[0][2] != 10 || pts[1][2] != 20 {
 		t.Errorf("line data: %v", line)
 	}
+
+	// Its script form, for the scalars page's downloads, hands the same
+	// attempts to the page under the data file's name.
+	script := string(files["data/"+strings.TrimSuffix(name, ".json")+".js"])
+	var raw struct{ Attempts json.RawMessage }
+	if err := json.Unmarshal(files["data/"+name], &raw); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := json.Marshal(name)
+	if want := "window.trainreport&&window.trainreport.dataLoaded(" + string(q) + "," + string(raw.Attempts) + ");\n"; script != want {
+		t.Errorf("superseded script:\n%s\nwant\n%s", script, want)
+	}
+	if page := string(files["scalars.html"]); !strings.Contains(page, `"superseded_script":`) {
+		t.Errorf("the scalars page does not name the superseded points' script")
+	}
 }
 
 // However many attempts a series has, its superseded points draw about a
@@ -95,5 +112,63 @@ func TestSupersededPointsDrawWithinALinesBudget(t *testing.T) {
 	}
 	if drawn > 8000 {
 		t.Errorf("1,000 attempts of 100 points draw %d points, want at most 4 each", drawn)
+	}
+}
+
+// The headline of summary.md, in both forms, says how many runs restarted
+// and what became of their superseded points under the report's rule: a
+// restart at step 0 supersedes what the attempt before wrote from step 0
+// on (a: steps 0..2, b: 0..1).
+func TestSummaryMarkdownHeadlineSaysRunsRestarted(t *testing.T) {
+	loss := func(step int64, v float32) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
+	}
+	dir := t.TempDir()
+	writeEvents(t, dir, "a", loss(0, 1), loss(1, 2), loss(2, 3), loss(0, 10), loss(1, 20))
+	writeEvents(t, dir, "b", loss(0, 1), loss(1, 2), loss(0, 10))
+	writeEvents(t, dir, "c", loss(0, 1), loss(1, 2))
+	for _, c := range []struct {
+		rule model.RestartRule
+		want string
+	}{
+		{model.RestartsAttempts, " · 2 runs restarted: 5 superseded points kept, drawn faded\n"},
+		{model.RestartsLatest, " · 2 runs restarted: 5 superseded points left out (--restarts=latest)\n"},
+	} {
+		rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "logs", Path: dir}}, collect.Options{Restarts: c.rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, form := range []MarkdownForm{MarkdownComment, MarkdownJob} {
+			var md strings.Builder
+			if err := New(rep, Options{Title: "t", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
+				t.Fatal(err)
+			}
+			headline := strings.SplitAfter(md.String(), "\n")[2]
+			if !strings.HasPrefix(headline, "3 runs · ") || !strings.HasSuffix(headline, c.want) {
+				t.Errorf("%s, %s form: headline %q, want it to end %q", c.rule, form, headline, c.want)
+			}
+		}
+		rep.Close()
+	}
+}
+
+// A step written twice within one attempt (Lightning logs epoch twice at
+// an epoch's last step) supersedes a point: the chart's caption says
+// "later writes", not "later attempts", since the run has one.
+func TestSupersededCaptionClaimsNoAttemptsOfARewrite(t *testing.T) {
+	loss := func(step int64, v float32) *eventpb.Event {
+		return summaryEvent(step, &eventpb.SummaryValue{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
+	}
+	dir := t.TempDir()
+	writeEvents(t, dir, "run", loss(0, 1), loss(1, 2), loss(1, 3), loss(2, 4))
+	rep := collectDir(t, "logs", dir)
+	defer rep.Close()
+	if n := len(rep.Runs[0].Attempts); n > 1 {
+		t.Fatalf("%d attempts, want one", n)
+	}
+	page := string(filesByName(t, New(rep, Options{}))["scalars.html"])
+	if !strings.Contains(page, "1 superseded by later writes, drawn faded") || strings.Contains(page, "later attempts") {
+		i := strings.Index(page, "superseded")
+		t.Errorf("caption %q, want \"1 superseded by later writes, drawn faded\"", page[max(0, i-80):min(len(page), i+80)])
 	}
 }

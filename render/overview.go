@@ -16,7 +16,7 @@ type overviewPage struct {
 	Runs      []runRow
 	Metrics   []metricRow
 	Warnings  []warningRow
-	NumPoints string
+	NumPoints int
 	NumTags   int
 	NumFiles  int
 	// Contents links every other page with what it shows.
@@ -183,7 +183,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 			p.Metrics = append(p.Metrics, m)
 		}
 	}
-	p.NumPoints = fmtCount(points)
+	p.NumPoints = points
 	p.Restarts = r.restarts()
 	if series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",

@@ -179,6 +179,10 @@ type chartRun struct {
 	// no data files.
 	File   string `json:"file,omitempty"`
 	Script string `json:"script,omitempty"`
+	// SupersededFile and SupersededScript are the same for the series'
+	// superseded points, when it has any (attempts.go).
+	SupersededFile   string `json:"superseded_file,omitempty"`
+	SupersededScript string `json:"superseded_script,omitempty"`
 }
 
 // dataScriptFile is the name of the script form of the data file name.
@@ -238,6 +242,13 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 			b = appendJSONString(b, sv.file)
 			b = append(b, `,"script":`...)
 			b = appendJSONString(b, dataScriptFile(sv.file))
+			if len(sv.faded) > 0 {
+				sup := supersededFile(sv.file)
+				b = append(b, `,"superseded_file":`...)
+				b = appendJSONString(b, sup)
+				b = append(b, `,"superseded_script":`...)
+				b = appendJSONString(b, dataScriptFile(sup))
+			}
 		}
 		b = appendSuperseded(b, sv)
 		b = append(b, '}')

@@ -158,8 +158,8 @@ func TestOverviewMetricRowsBounded(t *testing.T) {
 	const tags = overviewMetricRows + 700
 	r := New(synthetic(scalarTags(tags)), Options{})
 	p := r.overviewPage(false)
-	if len(p.Metrics) != overviewMetricRows || p.NumPoints != fmtCount(3*tags) || p.NumTags != tags {
-		t.Errorf("%d rows, %s points, %d tags", len(p.Metrics), p.NumPoints, p.NumTags)
+	if len(p.Metrics) != overviewMetricRows || p.NumPoints != 3*tags || p.NumTags != tags {
+		t.Errorf("%d rows, %d points, %d tags", len(p.Metrics), p.NumPoints, p.NumTags)
 	}
 	if want := "This table shows the first 5,000 of 5,700 series"; !strings.HasPrefix(p.MetricsCut, want) {
 		t.Errorf("note %q, want %q...", p.MetricsCut, want)

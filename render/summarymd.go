@@ -325,6 +325,9 @@ func (r *Report) mdHeadline(md *mdWriter) {
 	if nNonFinite > 0 {
 		fmt.Fprintf(&b, " · %s with no finite value", plural(nNonFinite, "series", "series"))
 	}
+	if rs := r.restartsLine(); rs != "" {
+		b.WriteString(" · " + rs)
+	}
 	b.WriteString("\n\n")
 	if nNonFinite > 0 {
 		fmt.Fprintf(&b, "No finite value (NaN or ±Inf only): %s", strings.Join(nonFinite, ", "))
@@ -334,6 +337,41 @@ func (r *Report) mdHeadline(md *mdWriter) {
 		b.WriteString(".\n\n")
 	}
 	md.write(b.String())
+}
+
+// restartsLine is what the headline says of restarts: how many runs
+// restarted (more than one attempt) and what became of the scalar points
+// later attempts took off their lines under the report's rule, "" when no
+// run restarted nor lost a point to a rewrite.
+func (r *Report) restartsLine() string {
+	restarted, superseded := 0, 0
+	for _, run := range r.rep.Runs {
+		if len(run.Attempts) > 1 {
+			restarted++
+		}
+		for _, a := range run.Attempts {
+			superseded += a.Superseded
+		}
+	}
+	if restarted == 0 && superseded == 0 {
+		return ""
+	}
+	var s string
+	if restarted > 0 {
+		s = plural(restarted, "run", "runs") + " restarted"
+		if superseded == 0 {
+			return s
+		}
+		s += ": "
+	}
+	switch r.rep.RestartRule {
+	case model.RestartsAttempts:
+		return s + plural(superseded, "superseded point", "superseded points") + " kept, drawn faded"
+	case model.RestartsTensorBoard:
+		return s + plural(superseded, "point", "points") + " purged by TensorBoard's rule (--restarts=tensorboard)"
+	default:
+		return s + plural(superseded, "superseded point", "superseded points") + " left out (--restarts=latest)"
+	}
 }
 
 // plural is "1 run", "2 runs".

@@ -8,10 +8,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,6 +120,11 @@ func TestBrowserSupersededPointsDrawnFadedBehindTheLine(t *testing.T) {
 					if len(faded) != 0 || strings.Contains(caption, "superseded") {
 						t.Errorf("--restarts=latest draws %d faded series, caption %q", len(faded), caption)
 					}
+					// No attempt, no attempt column.
+					dl := eval[sweepDownload](tb, pageJS("scalars.js", "download", "loss", "csv"))
+					if !strings.HasPrefix(dl.Text, "run,step,wall_time,value\r\n") || strings.Count(dl.Text, "\r\n") != 1+len(wantLine) {
+						t.Errorf("--restarts=latest CSV: %q", dl.Text)
+					}
 					return
 				}
 				if len(faded) != 1 {
@@ -133,8 +140,92 @@ func TestBrowserSupersededPointsDrawnFadedBehindTheLine(t *testing.T) {
 				if !strings.Contains(caption, "6 superseded") {
 					t.Errorf("caption %q does not count the 6 superseded points", caption)
 				}
+				checkAttemptDownloads(t, tb, c.name == "site", wantLine, wantFaded)
 				tb.screenshot(shots, "attempts-"+c.name)
+
+				// Unchecking the run in the run selector takes its faded
+				// points off the chart with its line.
+				eval[bool](tb, pageJS("scalars.js", "toggleRun", "resumed"))
+				for _, s := range read(tb) {
+					if s.Name == "resumed" && len(s.Data) > 0 {
+						t.Errorf("unchecked run: series %s still draws %d points", s.ID, len(s.Data))
+					}
+				}
 			})
 		}
+	}
+}
+
+// checkAttemptDownloads checks that the CSV and JSON downloads of "loss"
+// hold every point the report keeps of the run "resumed": its line
+// (wantLine, [step, value] each) and, marked with their attempt (1), the
+// superseded points (wantFaded), with no note since nothing is left out;
+// on the site, read from the data files' scripts (the line's and the
+// superseded points').
+func checkAttemptDownloads(t *testing.T, tb *tab, site bool, wantLine, wantFaded [][]float64) {
+	t.Helper()
+	csvDl := eval[sweepDownload](tb, pageJS("scalars.js", "download", "loss", "csv"))
+	recs, err := csv.NewReader(strings.NewReader(csvDl.Text)).ReadAll()
+	if err != nil {
+		t.Fatalf("CSV %q: %v", csvDl.Text, err)
+	}
+	if !slices.Equal(recs[0], []string{"run", "step", "wall_time", "value", "attempt"}) {
+		t.Fatalf("CSV header %q, want an attempt column", recs[0])
+	}
+	var line, faded [][]float64
+	for _, rec := range recs[1:] {
+		step, err1 := strconv.ParseFloat(rec[1], 64)
+		v, err2 := strconv.ParseFloat(rec[3], 64)
+		if rec[0] != "resumed" || err1 != nil || err2 != nil {
+			t.Fatalf("CSV row %q", rec)
+		}
+		switch rec[4] {
+		case "":
+			line = append(line, []float64{step, v})
+		case "1":
+			faded = append(faded, []float64{step, v})
+		default:
+			t.Errorf("CSV row %q: attempt %q, want 1 or empty", rec, rec[4])
+		}
+	}
+	if !slices.EqualFunc(line, wantLine, slices.Equal) || !slices.EqualFunc(faded, wantFaded, slices.Equal) {
+		t.Errorf("CSV: line %v and superseded %v,\nwant %v and %v", line, faded, wantLine, wantFaded)
+	}
+	if !strings.Contains(csvDl.Title, "6 superseded points") {
+		t.Errorf("CSV button title %q does not say it holds the 6 superseded points", csvDl.Title)
+	}
+	// On the site the title says the download reads the data files, and
+	// the JSON's empty note below that they loaded.
+	if site {
+		if !strings.HasPrefix(csvDl.Title, "CSV: Every point of the data files") {
+			t.Errorf("site CSV button title %q: not from the data files", csvDl.Title)
+		}
+	}
+
+	jsonDl := eval[sweepDownload](tb, pageJS("scalars.js", "download", "loss", "json"))
+	var doc struct {
+		Tag, Note  string
+		Runs       map[string][][3]float64
+		Superseded map[string][]struct {
+			Attempt, Total int
+			Points         [][3]float64
+		}
+	}
+	if err := json.Unmarshal([]byte(jsonDl.Text), &doc); err != nil {
+		t.Fatalf("JSON download %q: %v", jsonDl.Text, err)
+	}
+	strip := func(pts [][3]float64) [][]float64 { // [wall, step, value] -> [step, value]
+		var out [][]float64
+		for _, p := range pts {
+			out = append(out, []float64{p[1], p[2]})
+		}
+		return out
+	}
+	if doc.Note != "" || !slices.EqualFunc(strip(doc.Runs["resumed"]), wantLine, slices.Equal) {
+		t.Errorf("JSON: note %q, line %v", doc.Note, doc.Runs["resumed"])
+	}
+	sup := doc.Superseded["resumed"]
+	if len(sup) != 1 || sup[0].Attempt != 1 || sup[0].Total != len(wantFaded) || !slices.EqualFunc(strip(sup[0].Points), wantFaded, slices.Equal) {
+		t.Errorf("JSON: superseded %+v, want attempt 1 with %v", sup, wantFaded)
 	}
 }

@@ -4,7 +4,8 @@ package main
 // logs, every thumbnail and every full-size view is drawn at its natural
 // size times or divided by a whole factor, never empty (Keras's 1 x 64
 // bias images), with sharp pixels when scaled up, and the full-size view
-// never smaller than the thumbnail.
+// never smaller than the thumbnail, and when the image is larger than the
+// window's box, shrunk just to fit it.
 
 import (
 	"bufio"

@@ -72,7 +72,8 @@
 	// size), the size it is drawn at there. It returns how many images and
 	// how many views it checked and what is wrong: an empty box, a size
 	// that is not its natural size times a whole factor or divided by one
-	// (pixels stay sharp, both sides alike), a view smaller than its
+	// (pixels stay sharp, both sides alike), a full-size view larger than
+	// the window's box not shrunk just to fit it, a view smaller than its
 	// thumbnail, an image drawn larger than 1x without sharp pixels.
 	async imageSizes() {
 		const main = document.querySelector('main.page[data-page="images"]');
@@ -92,6 +93,13 @@
 				const k = Math.round(d.w / nw);
 				if (Math.abs(d.w - k * nw) > 0.5 || Math.abs(d.h - k * nh) > 0.5) bad.push(name + ': drawn ' + d.w + 'x' + d.h + ', not a whole multiple');
 				if (k > 1 && getComputedStyle(img).imageRendering !== 'pixelated') bad.push(name + ': scaled ' + k + 'x, image-rendering ' + getComputedStyle(img).imageRendering);
+			} else if (where === 'full-size view of') {
+				// Shrunk to fit the window's box (images.js, openFull): one
+				// side fills it, the aspect ratio kept.
+				const boxW = Math.floor(innerWidth * 0.95) - 40, boxH = Math.floor(innerHeight * 0.8);
+				const fills = Math.abs(d.w - boxW) <= 1 || Math.abs(d.h - boxH) <= 1;
+				if (!fills || d.w > boxW + 1 || d.h > boxH + 1 || Math.abs(d.w / d.h - nw / nh) > 0.02 * nw / nh)
+					bad.push(name + ': drawn ' + d.w + 'x' + d.h + ', not shrunk to fit the window\'s ' + boxW + 'x' + boxH);
 			} else {
 				const k = Math.round(Math.max(nw, nh) / Math.max(d.w, d.h));
 				if (Math.abs(d.w - nw / k) > 1 || Math.abs(d.h - nh / k) > 1) bad.push(name + ': drawn ' + d.w + 'x' + d.h + ', not a whole fraction');
