@@ -172,3 +172,28 @@ func TestSupersededCaptionClaimsNoAttemptsOfARewrite(t *testing.T) {
 		t.Errorf("caption %q, want \"1 superseded by later writes, drawn faded\"", page[max(0, i-80):min(len(page), i+80)])
 	}
 }
+
+func TestSummaryJSONNamesTheRestartRule(t *testing.T) {
+	for _, tc := range []struct {
+		rep  model.Report
+		want string
+	}{
+		{model.Report{RestartRule: model.RestartsAttempts}, "attempts"},
+		{model.Report{RestartRule: model.RestartsLatest}, "latest"},
+		{model.Report{RestartRule: model.RestartsTensorBoard}, "tensorboard"},
+		{model.Report{KeepAllRecords: true}, "keep-all-records"},
+		{model.Report{}, "latest"},
+	} {
+		b, err := New(&tc.rep, Options{}).SummaryJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct{ Restarts string }
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Restarts != tc.want {
+			t.Errorf("%+v: summary.json says restarts %q, want %q", tc.rep, s.Restarts, tc.want)
+		}
+	}
+}

@@ -175,7 +175,11 @@ func (s jsonScalar) MarshalJSON() ([]byte, error) {
 // summaryJSON is summary.json: the runs and their key metrics, for scripts
 // and CI gates.
 type summaryJSON struct {
-	Title    string                            `json:"title"`
+	Title string `json:"title"`
+	// Restarts is the rule that made the series' lines (attempts, latest,
+	// tensorboard), or keep-all-records: whether superseded points were
+	// kept.
+	Restarts string                            `json:"restarts"`
 	Runs     []summaryRun                      `json:"runs"`
 	Metrics  map[string]map[string]summaryStat `json:"metrics"` // run -> tag -> stats
 	Warnings []summaryWarning                  `json:"warnings"`
@@ -225,7 +229,7 @@ type summaryPoint struct {
 
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
-	s := summaryJSON{Title: r.opt.Title, Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
+	s := summaryJSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
 		Warnings: warningsJSON(r.rep.Warnings)}
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
@@ -298,4 +302,16 @@ func tagFile[E any](tag string, entries []E) ([]byte, error) {
 		b = append(append(b, '\n'), eb...)
 	}
 	return append(b, "\n]}\n"...), nil
+}
+
+// restartRuleName names the rule that made the report's lines, as
+// summary.json says it.
+func restartRuleName(rep *model.Report) string {
+	switch {
+	case rep.KeepAllRecords:
+		return "keep-all-records"
+	case rep.RestartRule == "":
+		return string(model.RestartsLatest) // a model made by hand (model.go)
+	}
+	return string(rep.RestartRule)
 }
