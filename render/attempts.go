@@ -81,21 +81,9 @@ func appendSuperseded(b []byte, sv *seriesView) []byte {
 		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
 		b = append(b, `,"kept":`...)
 		b = strconv.AppendInt(b, int64(len(fv.data)), 10)
-		b = append(b, `,"points":[`...)
-		for j, idx := range fv.draw {
-			p := fv.sp.Points[idx]
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			b = strconv.AppendInt(b, p.Step, 10)
-			b = append(b, ',')
-			b = appendValue(b, p.Value, sv.scalar.Float32)
-			b = append(b, ',')
-			b = appendWallTime(b, p.WallTime)
-			b = append(b, ']')
-		}
-		b = append(b, "]}"...)
+		b = append(b, `,"points":`...)
+		b = appendDrawnPoints(b, fv.sp.Points, fv.draw, sv.scalar.Float32)
+		b = append(b, '}')
 	}
 	return append(b, ']')
 }
@@ -171,21 +159,9 @@ func appendSupersededAttempts(b []byte, sv *seriesView) []byte {
 		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
 		b = append(b, `,"total":`...)
 		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
-		b = append(b, `,"points":[`...)
-		for j, idx := range fv.data {
-			p := fv.sp.Points[idx]
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n["...)
-			b = appendWallTime(b, p.WallTime)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, p.Step, 10)
-			b = append(b, ',')
-			b = appendValue(b, p.Value, sv.scalar.Float32)
-			b = append(b, ']')
-		}
-		b = append(b, "\n]}"...)
+		b = append(b, `,"points":`...)
+		b = appendDataPoints(b, fv.sp.Points, fv.data, sv.scalar.Float32)
+		b = append(b, '}')
 	}
 	return append(b, "\n]"...)
 }

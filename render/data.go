@@ -108,16 +108,17 @@ func scalarData(sv *seriesView) []byte {
 	b = append(b, '{')
 	b = append(b, tag...)
 	b = append(b, ':')
-	b = appendDataPoints(b, sv)
+	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
 	return append(b, "}\n"...)
 }
 
-// appendDataPoints appends the points of the series' data file as
+// appendDataPoints appends the points of pts at the indices idx, those a
+// data file keeps of a line or of an attempt's superseded points, as
 // [\n[wall_time, step, value],\n...\n].
-func appendDataPoints(b []byte, sv *seriesView) []byte {
+func appendDataPoints(b []byte, pts []model.Point, idx []int, float32 bool) []byte {
 	b = append(b, '[')
-	for i, idx := range sv.data {
-		p := sv.scalar.Points[idx]
+	for i, k := range idx {
+		p := pts[k]
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -126,7 +127,7 @@ func appendDataPoints(b []byte, sv *seriesView) []byte {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, p.Step, 10)
 		b = append(b, ',')
-		b = appendValue(b, p.Value, sv.scalar.Float32)
+		b = appendValue(b, p.Value, float32)
 		b = append(b, ']')
 	}
 	return append(b, "\n]"...)
@@ -151,7 +152,7 @@ func scalarScript(sv *seriesView) []byte {
 	b = append(b, "window.trainreport&&window.trainreport.dataLoaded("...)
 	b = append(b, q...)
 	b = append(b, ',')
-	b = appendDataPoints(b, sv)
+	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
 	return append(b, ");\n"...)
 }
 

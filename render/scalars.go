@@ -208,7 +208,7 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 		b = append(b, `{"name":`...)
 		b = appendJSONString(b, sv.run.Name)
 		b = append(b, `,"points":`...)
-		b = appendDrawnPoints(b, sv)
+		b = appendDrawnPoints(b, sv.scalar.Points, sv.draw, sv.scalar.Float32)
 		b = append(b, `,"total":`...)
 		b = strconv.AppendInt(b, int64(len(pts)), 10)
 		b = append(b, `,"shown":`...)
@@ -267,19 +267,20 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-// appendDrawnPoints appends the drawn points of a series as
+// appendDrawnPoints appends the points of pts at the indices idx, the
+// drawn ones of a line or of an attempt's superseded points, as
 // [[step, value, wall_time], ...].
-func appendDrawnPoints(b []byte, sv *seriesView) []byte {
+func appendDrawnPoints(b []byte, pts []model.Point, idx []int, float32 bool) []byte {
 	b = append(b, '[')
-	for i, idx := range sv.draw {
-		p := sv.scalar.Points[idx]
+	for i, k := range idx {
+		p := pts[k]
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
 		b = strconv.AppendInt(b, p.Step, 10)
 		b = append(b, ',')
-		b = appendValue(b, p.Value, sv.scalar.Float32)
+		b = appendValue(b, p.Value, float32)
 		b = append(b, ',')
 		b = appendWallTime(b, p.WallTime)
 		b = append(b, ']')

@@ -30,7 +30,7 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 			cj := chartJSON{Tag: tv.tag}
 			for _, sv := range tv.series {
 				pts := sv.scalar.Points
-				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv), Total: len(pts), Shown: len(sv.draw),
+				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv.scalar.Points, sv.draw, sv.scalar.Float32), Total: len(pts), Shown: len(sv.draw),
 					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: len(sv.data)}
 				if files {
 					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)

@@ -498,6 +498,17 @@ const (
 	higherBetter
 )
 
+// order says how a ranking by a metric of this direction is ordered.
+func (d direction) order() string {
+	switch d {
+	case lowerBetter:
+		return "lower is better (by its name), best first"
+	case higherBetter:
+		return "higher is better (by its name), best first"
+	}
+	return "highest first (which is better is not known)"
+}
+
 // lowerWords and higherWords are the words of metric names whose better
 // direction is known; names holding both, or neither, are "highest" and
 // "lowest" without a verdict.
@@ -593,15 +604,7 @@ func (r *Report) mdSweep(md *mdWriter) {
 	for i, tv := range tags {
 		dir := betterOf(tv.tag)
 		ranked, nonFinite := rankByLast(tv.series, dir)
-		var how string
-		switch dir {
-		case lowerBetter:
-			how = "lower is better (by its name), best first"
-		case higherBetter:
-			how = "higher is better (by its name), best first"
-		default:
-			how = "highest first (which is better is not known)"
-		}
+		how := dir.order()
 		head := fmt.Sprintf("### %s\n\n%s runs, %s", md.name(tv.tag), fmtCount(len(tv.series)), how)
 		if nonFinite > 0 {
 			head += fmt.Sprintf("; %s with a non-finite last value, not ranked", fmtCount(nonFinite))
@@ -708,15 +711,7 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 				unranked++
 			}
 		}
-		how := "best first"
-		switch dir {
-		case lowerBetter:
-			how = "lower is better (by its name), best first"
-		case higherBetter:
-			how = "higher is better (by its name), best first"
-		default:
-			how = "highest first (which is better is not known)"
-		}
+		how := dir.order()
 		intro = fmt.Sprintf("%s by %s, %s", plural(len(sessions), "session", "sessions"), md.bold(metric), how)
 		if unranked > 0 {
 			intro += fmt.Sprintf("; %s without a finite value of it, listed last", fmtCount(unranked))
