@@ -24,26 +24,30 @@ func bruteKNN(data []float32, n, d, k int) (index []int32, dist []float32) {
 		d float64
 		j int32
 	}
-	cs := make([]cand, 0, n)
+	less := func(x, y cand) bool { return x.d < y.d || x.d == y.d && x.j < y.j }
+	best := make([]cand, 0, k+1) // the k nearest so far, nearest first
 	for i := range n {
-		cs = cs[:0]
+		best = best[:0]
 		for j := range n {
-			if j != i {
-				cs = append(cs, cand{euclid(data[i*d:i*d+d], data[j*d:j*d+d]), int32(j)})
+			if j == i {
+				continue
+			}
+			c := cand{euclid(data[i*d:i*d+d], data[j*d:j*d+d]), int32(j)}
+			if len(best) == k && !less(c, best[k-1]) {
+				continue
+			}
+			p := len(best)
+			for p > 0 && less(c, best[p-1]) {
+				p--
+			}
+			best = slices.Insert(best, p, c)
+			if len(best) > k {
+				best = best[:k]
 			}
 		}
-		slices.SortFunc(cs, func(x, y cand) int {
-			if x.d != y.d {
-				if x.d < y.d {
-					return -1
-				}
-				return 1
-			}
-			return int(x.j - y.j)
-		})
-		for c := range k {
-			index[i*k+c] = cs[c].j
-			dist[i*k+c] = float32(cs[c].d)
+		for c, b := range best {
+			index[i*k+c] = b.j
+			dist[i*k+c] = float32(b.d)
 		}
 	}
 	return index, dist
