@@ -57,12 +57,13 @@ func TestTrustworthinessAgainstUmapLearn(t *testing.T) {
 	}
 }
 
-// blobs returns n points of d dimensions around c seeded centres.
-func blobs(n, d, c int, seed uint64) []float32 {
+// blobs returns n points of d dimensions around c seeded centres spread
+// with standard deviation scale; the points' own is 1.
+func blobs(n, d, c int, scale float64, seed uint64) []float32 {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	centres := make([]float64, c*d)
 	for i := range centres {
-		centres[i] = 10 * rng.NormFloat64()
+		centres[i] = scale * rng.NormFloat64()
 	}
 	data := make([]float32, n*d)
 	for i := range n {
@@ -76,7 +77,7 @@ func blobs(n, d, c int, seed uint64) []float32 {
 
 func TestEmbedIsDeterministicForASeed(t *testing.T) {
 	const n, d, k = 300, 8, 14
-	data := blobs(n, d, 3, 7)
+	data := blobs(n, d, 3, 10, 7)
 	index, dist := bruteKNN(data, n, d, k)
 	for _, init := range []Init{Spectral, Random} {
 		opt := DefaultOptions()
@@ -107,7 +108,7 @@ func TestEmbedIsDeterministicForASeed(t *testing.T) {
 
 func TestEmbedStopsWhenContextIsDone(t *testing.T) {
 	const n, d, k = 200, 4, 10
-	data := blobs(n, d, 2, 1)
+	data := blobs(n, d, 2, 10, 1)
 	index, dist := bruteKNN(data, n, d, k)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -284,7 +285,7 @@ func TestSpectralInitMatchesDenseEigenvectors(t *testing.T) {
 
 func TestSpectralInitFallsBackOnDisconnectedGraphs(t *testing.T) {
 	const n, d, k = 100, 2, 5
-	data := blobs(n, d, 2, 2) // two blobs far apart: two components
+	data := blobs(n, d, 2, 10, 2) // two blobs far apart: two components
 	index, dist := bruteKNN(data, n, d, k)
 	g := fuzzySet(n, index, dist, k, k)
 	if c := components(g); c < 2 {
@@ -297,7 +298,8 @@ func TestSpectralInitFallsBackOnDisconnectedGraphs(t *testing.T) {
 }
 
 // BenchmarkEmbed10000x128 lays out 10,000 points of 128 dimensions (20
-// seeded Gaussian clusters) in 2-D from their exact 14 nearest neighbours,
+// seeded Gaussian clusters that overlap, so that the neighbour graph is
+// connected and the spectral start is measured) in 2-D from their exact 14 nearest neighbours,
 // computed before the timer starts. With UMAP_BENCH_DUMP=FILE it also
 // writes the data there (raw little-endian float32) for
 // testdata/reference.py --bench FILE to time umap-learn on the same points.
@@ -306,7 +308,7 @@ func TestSpectralInitFallsBackOnDisconnectedGraphs(t *testing.T) {
 // points' layout.
 func BenchmarkEmbed10000x128(b *testing.B) {
 	const n, d, k = 10000, 128, 14
-	data := blobs(n, d, 20, 11)
+	data := blobs(n, d, 20, 0.5, 11)
 	if path := os.Getenv("UMAP_BENCH_DUMP"); path != "" {
 		buf := make([]byte, 0, 4*len(data))
 		for _, v := range data {

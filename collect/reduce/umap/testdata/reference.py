@@ -6,8 +6,10 @@ Run from the repository root in a venv with umap-learn and scikit-learn:
     .cache/umap-venv/bin/pip install umap-learn scikit-learn
     .cache/umap-venv/bin/python collect/reduce/umap/testdata/reference.py
 
-It writes, beside itself, three datasets (Gaussian blobs, a Swiss roll,
-scikit-learn's digits) as gzipped tab-separated float32 rows, umap-learn's
+It writes, beside itself, four datasets (Gaussian blobs, a Swiss roll,
+scikit-learn's digits, and a real embedding: the 100 MNIST images of 784
+pixels that the shared corpus's tbx12-2018-no-file-version projector holds)
+as gzipped tab-separated float32 rows, umap-learn's
 2-D layout of the Swiss roll, and reference.json: for each dataset the
 trustworthiness (scikit-learn's, k = 10) of umap-learn's 2-D and 3-D
 layouts with its defaults and a fixed random_state; scikit-learn's
@@ -34,6 +36,9 @@ from sklearn.manifold import trustworthiness
 from umap.umap_ import find_ab_params
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS_MNIST = os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "corpus",
+                            "tbx12-2018-no-file-version", "runs", "May18_10-24-39_NIGSA774680",
+                            "00000", "default", "tensors.tsv")
 SEED = 42
 
 
@@ -69,6 +74,7 @@ def main():
                             cluster_std=1.5, random_state=0)[0],
         "swissroll": make_swiss_roll(n_samples=1500, noise=0.05, random_state=0)[0],
         "digits": load_digits().data,
+        "mnist100": np.loadtxt(CORPUS_MNIST, delimiter="\t"),
     }
     out = {"umap_learn": umap.__version__, "scikit_learn": sklearn.__version__,
            "random_state": SEED, "k": 10, "datasets": []}
