@@ -25,6 +25,9 @@ func TestTrustworthinessMatchesScikitLearn(t *testing.T) {
 }
 
 func TestTrustworthinessAgainstUmapLearn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out four datasets: about a minute")
+	}
 	ref := readReference(t)
 	for _, ds := range ref.Datasets {
 		data, n, d := readRows(t, ds.File)
