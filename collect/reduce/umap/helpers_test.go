@@ -3,114 +3,39 @@ package umap
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/reduce/knn"
+	"github.com/trainreport/trainreport/collect/reduce/quality"
 )
 
-// bruteKNN returns each point's k nearest other points by Euclidean
-// distance, nearest first (ties by index), in the row-major shape
-// knn.Graph has: the tests' stand-in for collect/reduce/knn.
-func bruteKNN(data []float32, n, d, k int) (index []int32, dist []float32) {
-	index = make([]int32, n*k)
-	dist = make([]float32, n*k)
-	type cand struct {
-		d float64
-		j int32
+// neighbours is the k-nearest-neighbour graph of data that Embed takes,
+// from package knn as the report computes it.
+func neighbours(tb testing.TB, data []float32, n, d, k int) (index []int32, dist []float32) {
+	tb.Helper()
+	g, err := knn.Search(context.Background(), data, n, d, k, knn.Euclidean)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	less := func(x, y cand) bool { return x.d < y.d || x.d == y.d && x.j < y.j }
-	best := make([]cand, 0, k+1) // the k nearest so far, nearest first
-	for i := range n {
-		best = best[:0]
-		for j := range n {
-			if j == i {
-				continue
-			}
-			c := cand{euclid(data[i*d:i*d+d], data[j*d:j*d+d]), int32(j)}
-			if len(best) == k && !less(c, best[k-1]) {
-				continue
-			}
-			p := len(best)
-			for p > 0 && less(c, best[p-1]) {
-				p--
-			}
-			best = slices.Insert(best, p, c)
-			if len(best) > k {
-				best = best[:k]
-			}
-		}
-		for c, b := range best {
-			index[i*k+c] = b.j
-			dist[i*k+c] = float32(b.d)
-		}
-	}
-	return index, dist
+	return g.Index, g.Dist
 }
 
-func euclid(x, y []float32) float64 {
-	s := 0.0
-	for i, v := range x {
-		t := float64(v) - float64(y[i])
-		s += t * t
+// trustworthiness is scikit-learn's measure of how few neighbours a layout
+// invents (package quality), k neighbours, Euclidean.
+func trustworthiness(tb testing.TB, data []float32, d int, layout []float32, dims, k int) float64 {
+	tb.Helper()
+	v, err := quality.Trustworthiness(data, d, layout, dims, k)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return math.Sqrt(s)
-}
-
-// trustworthiness is scikit-learn's sklearn.manifold.trustworthiness with
-// the Euclidean metric: 1 − 2/(n·k·(2n − 3k − 1)) · Σ over each point's k
-// nearest neighbours in the layout that are not among its k nearest in the
-// data of (their rank in the data − k). 1 means the layout invents no
-// neighbour.
-func trustworthiness(data []float32, d int, layout []float32, dims, k int) float64 {
-	n := len(data) / d
-	rank := make([]int, n)
-	order := make([]int, 0, n)
-	dd := make([]float64, n)
-	penalty := 0.0
-	for i := range n {
-		order = order[:0]
-		for j := range n {
-			dd[j] = euclid(data[i*d:i*d+d], data[j*d:j*d+d])
-			if j != i {
-				order = append(order, j)
-			}
-		}
-		slices.SortStableFunc(order, func(x, y int) int { return cmpFloat(dd[x], dd[y]) })
-		for r, j := range order {
-			rank[j] = r + 1
-		}
-		order = order[:0]
-		for j := range n {
-			dd[j] = euclid(layout[i*dims:i*dims+dims], layout[j*dims:j*dims+dims])
-			if j != i {
-				order = append(order, j)
-			}
-		}
-		slices.SortStableFunc(order, func(x, y int) int { return cmpFloat(dd[x], dd[y]) })
-		for _, j := range order[:k] {
-			if r := rank[j] - k; r > 0 {
-				penalty += float64(r)
-			}
-		}
-	}
-	fn, fk := float64(n), float64(k)
-	return 1 - penalty*2/(fn*fk*(2*fn-3*fk-1))
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return v
 }
 
 // readRows reads a gzipped file of tab-separated float32 rows from testdata.

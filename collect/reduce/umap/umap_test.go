@@ -18,7 +18,7 @@ func TestTrustworthinessMatchesScikitLearn(t *testing.T) {
 	ref := readReference(t)
 	data, _, d := readRows(t, ref.Check.Data)
 	layout, _, dims := readRows(t, ref.Check.Layout)
-	got := trustworthiness(data, d, layout, dims, ref.K)
+	got := trustworthiness(t, data, d, layout, dims, ref.K)
 	if math.Abs(got-ref.Check.Trust) > 1e-9 {
 		t.Errorf("trustworthiness of umap-learn's layout of %s = %.12f, scikit-learn says %.12f", ref.Check.Data, got, ref.Check.Trust)
 	}
@@ -35,7 +35,7 @@ func TestTrustworthinessAgainstUmapLearn(t *testing.T) {
 			t.Fatalf("%s: %d×%d, reference.json says %d×%d", ds.File, n, d, ds.N, ds.D)
 		}
 		const k = 14 // umap-learn's 15 neighbours count the point itself
-		index, dist := bruteKNN(data, n, d, k)
+		index, dist := neighbours(t, data, n, d, k)
 		for dims, want := range map[int]float64{2: ds.Trust2, 3: ds.Trust3} {
 			for _, init := range []Init{Spectral, Random} {
 				if init == Random && dims == 3 {
@@ -50,7 +50,7 @@ func TestTrustworthinessAgainstUmapLearn(t *testing.T) {
 					t.Fatal(err)
 				}
 				took := time.Since(start)
-				got := trustworthiness(data, d, emb, dims, ref.K)
+				got := trustworthiness(t, data, d, emb, dims, ref.K)
 				t.Logf("%s %d-D init %v: trustworthiness %.4f (umap-learn %.4f) in %v", ds.Name, dims, init, got, want, took.Round(time.Millisecond))
 				if got < want-0.02 {
 					t.Errorf("%s in %d-D from init %v: trustworthiness %.4f, umap-learn's %.4f: more than 0.02 below", ds.Name, dims, init, got, want)
@@ -81,7 +81,7 @@ func blobs(n, d, c int, scale float64, seed uint64) []float32 {
 func TestEmbedIsDeterministicForASeed(t *testing.T) {
 	const n, d, k = 300, 8, 14
 	data := blobs(n, d, 3, 10, 7)
-	index, dist := bruteKNN(data, n, d, k)
+	index, dist := neighbours(t, data, n, d, k)
 	for _, init := range []Init{Spectral, Random} {
 		opt := DefaultOptions()
 		opt.Init = init
@@ -112,7 +112,7 @@ func TestEmbedIsDeterministicForASeed(t *testing.T) {
 func TestEmbedStopsWhenContextIsDone(t *testing.T) {
 	const n, d, k = 200, 4, 10
 	data := blobs(n, d, 2, 10, 1)
-	index, dist := bruteKNN(data, n, d, k)
+	index, dist := neighbours(t, data, n, d, k)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, init := range []Init{Spectral, Random} {
@@ -247,7 +247,7 @@ func TestSpectralInitMatchesDenseEigenvectors(t *testing.T) {
 		data[i*d+1] = float32(math.Sin(a) + 0.05*rng.NormFloat64())
 		data[i*d+2] = float32(0.05 * rng.NormFloat64())
 	}
-	index, dist := bruteKNN(data, n, d, k)
+	index, dist := neighbours(t, data, n, d, k)
 	g := fuzzySet(n, index, dist, k, k)
 	emb, err := spectralInit(context.Background(), g, 2, newRand(1))
 	if err != nil || emb == nil {
@@ -289,7 +289,7 @@ func TestSpectralInitMatchesDenseEigenvectors(t *testing.T) {
 func TestSpectralInitFallsBackOnDisconnectedGraphs(t *testing.T) {
 	const n, d, k = 100, 2, 5
 	data := blobs(n, d, 2, 10, 2) // two blobs far apart: two components
-	index, dist := bruteKNN(data, n, d, k)
+	index, dist := neighbours(t, data, n, d, k)
 	g := fuzzySet(n, index, dist, k, k)
 	if c := components(g); c < 2 {
 		t.Fatalf("%d components, the test needs several", c)
@@ -322,7 +322,7 @@ func BenchmarkEmbed10000x128(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	index, dist := bruteKNN(data, n, d, k)
+	index, dist := neighbours(b, data, n, d, k)
 	for _, init := range []Init{Spectral, Random} {
 		b.Run([]string{"spectral", "random"}[init], func(b *testing.B) {
 			opt := DefaultOptions()
@@ -344,7 +344,7 @@ func BenchmarkEmbed10000x128(b *testing.B) {
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
 			// Trustworthiness of the first 2,000 points, as reference.py --bench reports it.
 			const m = 2000
-			b.ReportMetric(trustworthiness(data[:m*d], d, emb[:m*2], 2, 10), "trust-2000")
+			b.ReportMetric(trustworthiness(b, data[:m*d], d, emb[:m*2], 2, 10), "trust-2000")
 		})
 	}
 }
