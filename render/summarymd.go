@@ -344,15 +344,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 // later attempts took off their lines under the report's rule, "" when no
 // run restarted nor lost a point to a rewrite.
 func (r *Report) restartsLine() string {
-	restarted, superseded := 0, 0
-	for _, run := range r.rep.Runs {
-		if len(run.Attempts) > 1 {
-			restarted++
-		}
-		for _, a := range run.Attempts {
-			superseded += a.Superseded
-		}
-	}
+	restarted, _, superseded := r.rep.RestartTotals()
 	if restarted == 0 && superseded == 0 {
 		return ""
 	}

@@ -437,16 +437,7 @@ func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
 // what became of them, and how many runs restarted; "" when nothing was
 // superseded.
 func restartsLine(rep *collect.Report) string {
-	runs, attempts, superseded := 0, 0, 0
-	for _, r := range rep.Runs {
-		if len(r.Attempts) > 1 {
-			runs++
-			attempts += len(r.Attempts)
-		}
-		for _, a := range r.Attempts {
-			superseded += a.Superseded
-		}
-	}
+	runs, attempts, superseded := rep.RestartTotals()
 	if runs == 0 && superseded == 0 {
 		return ""
 	}

@@ -171,6 +171,23 @@ type Attempt struct {
 	Points, Superseded int
 }
 
+// RestartTotals counts, over the report, the runs that restarted (more
+// than one attempt), their attempts, and the scalar points later writes
+// took off the runs' lines (which a rewrite of a step in one attempt also
+// does).
+func (r *Report) RestartTotals() (runs, attempts, superseded int) {
+	for _, run := range r.Runs {
+		if len(run.Attempts) > 1 {
+			runs++
+			attempts += len(run.Attempts)
+		}
+		for _, a := range run.Attempts {
+			superseded += a.Superseded
+		}
+	}
+	return runs, attempts, superseded
+}
+
 // File is one event file of a run.
 type File struct {
 	Rel     string // slash-separated path relative to the log directory
