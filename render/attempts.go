@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -135,15 +134,7 @@ func supersededData(sv *seriesView) []byte {
 // under the data file's name, for the scalars page's downloads. The
 // attempts' keys are ours; the tag, which is not, stays out.
 func supersededScript(sv *seriesView, name string) []byte {
-	q, err := json.Marshal(name)
-	if err != nil {
-		panic(err) // a string always encodes
-	}
-	b := append([]byte(nil), "window.trainreport&&window.trainreport.dataLoaded("...)
-	b = append(b, q...)
-	b = append(b, ',')
-	b = appendSupersededAttempts(b, sv)
-	return append(b, ");\n"...)
+	return dataScript(name, 0, func(b []byte) []byte { return appendSupersededAttempts(b, sv) })
 }
 
 // appendSupersededAttempts appends the attempts of a series' superseded

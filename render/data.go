@@ -144,15 +144,24 @@ func appendDataPoints(b []byte, pts []model.Point, idx []int, float32 bool) []by
 // values are numbers or "NaN"-like strings, and the name is encoded by
 // encoding/json, which escapes <, >, & and U+2028/9.
 func scalarScript(sv *seriesView) []byte {
-	q, err := json.Marshal(sv.file)
+	return dataScript(sv.file, len(sv.data)*40, func(b []byte) []byte {
+		return appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
+	})
+}
+
+// dataScript is the script form of the data file name: a call handing
+// what appendBody appends (a JSON array of ours) to the page's runtime
+// under that name.
+func dataScript(name string, sizeHint int, appendBody func([]byte) []byte) []byte {
+	q, err := json.Marshal(name)
 	if err != nil {
 		panic(err) // a string always encodes
 	}
-	b := make([]byte, 0, 64+len(q)+len(sv.data)*40)
+	b := make([]byte, 0, 64+len(q)+sizeHint)
 	b = append(b, "window.trainreport&&window.trainreport.dataLoaded("...)
 	b = append(b, q...)
 	b = append(b, ',')
-	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
+	b = appendBody(b)
 	return append(b, ");\n"...)
 }
 
