@@ -7,20 +7,15 @@ package main
 // --restarts=latest the same line is drawn alone.
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
 // writeAttempts writes one run, "resumed", of two event files: the first
@@ -33,26 +28,11 @@ func writeAttempts(t *testing.T, dir string) {
 		from, to int64
 		base     float32
 	}{{"events.out.tfevents.1700000000.host", 0, 20, 0}, {"events.out.tfevents.1700000100.host", 15, 40, 100}} {
-		var b bytes.Buffer
-		w := tfrecord.NewWriter(&b)
+		var events []*eventpb.Event
 		for s := f.from; s <= f.to; s++ {
-			ev := &eventpb.Event{WallTime: 1.7e9 + float64(s), Step: s, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
-				Value: []*eventpb.SummaryValue{{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: f.base + float32(s)}}}}}}
-			data, err := proto.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(data); err != nil {
-				t.Fatal(err)
-			}
+			events = append(events, summaryEvent(s, 0, simpleValue("loss", f.base+float32(s))))
 		}
-		p := filepath.Join(dir, "resumed", f.name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeEventFile(t, filepath.Join(dir, "resumed", f.name), events)
 	}
 }
 

@@ -6,12 +6,10 @@ package main
 // the same statistics computed here from what was written.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,10 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
@@ -66,26 +61,11 @@ func writeSeedRuns(t *testing.T, dir string) {
 	t.Helper()
 	for run, gen := range seedRuns {
 		steps, values := gen()
-		var b bytes.Buffer
-		w := tfrecord.NewWriter(&b)
+		var events []*eventpb.Event
 		for i, s := range steps {
-			ev := &eventpb.Event{WallTime: 1.7e9 + float64(s), Step: s, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
-				Value: []*eventpb.SummaryValue{{Tag: "loss", Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: float32(values[i])}}}}}}
-			data, err := proto.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(data); err != nil {
-				t.Fatal(err)
-			}
+			events = append(events, summaryEvent(s, 0, simpleValue("loss", float32(values[i]))))
 		}
-		p := filepath.Join(dir, filepath.FromSlash(run), "events.out.tfevents.1700000000.host")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeEventFile(t, filepath.Join(dir, filepath.FromSlash(run), "events.out.tfevents.1700000000.host"), events)
 	}
 }
 

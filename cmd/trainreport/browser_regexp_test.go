@@ -9,7 +9,6 @@ package main
 // time are marked invalid in the page.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -25,11 +24,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/assets"
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
 // regexpCase is a pattern and texts to match it against. refused says why
@@ -605,35 +601,20 @@ const attackBudget = 5 * time.Second
 func writeAttackRuns(t *testing.T, dir string) {
 	t.Helper()
 	for _, run := range []string{evilName, "baa"} {
-		var b bytes.Buffer
-		w := tfrecord.NewWriter(&b)
+		var events []*eventpb.Event
 		for step := int64(0); step < 5; step++ {
 			var vals []*eventpb.SummaryValue
 			for i, tag := range []string{evilName, "baa"} {
 				v := float64(step) + float64(i)
-				vals = append(vals,
-					&eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: float32(v)}},
+				vals = append(vals, simpleValue(tag, float32(v)),
 					&eventpb.SummaryValue{Tag: "hist/" + tag, Value: &eventpb.SummaryValue_Histo{Histo: &eventpb.HistogramProto{
 						Min: v - 1, Max: v + 1, Num: 4, Sum: 4 * v, SumSquares: 4*v*v + 2,
 						BucketLimit: []float64{v - 1, v, v + 1, math.MaxFloat64}, Bucket: []float64{1, 1, 2, 0},
 					}}})
 			}
-			ev := &eventpb.Event{WallTime: 1.7e9 + float64(step), Step: step, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: vals}}}
-			data, err := proto.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(data); err != nil {
-				t.Fatal(err)
-			}
+			events = append(events, summaryEvent(step, 0, vals...))
 		}
-		p := filepath.Join(dir, run, "events.out.tfevents.1700000000.host")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeEventFile(t, filepath.Join(dir, run, "events.out.tfevents.1700000000.host"), events)
 	}
 }
 

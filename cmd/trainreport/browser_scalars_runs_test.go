@@ -8,7 +8,6 @@ package main
 // hold.
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -20,10 +19,7 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
 // sweepRuns is how many runs the test writes; sweepRun(k) names run k.
@@ -62,42 +58,25 @@ var gappy = []float32{1, float32(math.NaN()), 2, float32(math.NaN()), float32(ma
 func writeSweep(t *testing.T, dir string) {
 	t.Helper()
 	for k := range sweepRuns {
-		var b bytes.Buffer
-		w := tfrecord.NewWriter(&b)
+		var events []*eventpb.Event
 		write := func(step int64, v *eventpb.SummaryValue) {
-			data, err := proto.Marshal(&eventpb.Event{WallTime: 1.7e9 + float64(step) + 0.25, Step: step,
-				What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: []*eventpb.SummaryValue{v}}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		scalar := func(tag string, v float32) *eventpb.SummaryValue {
-			return &eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}}
+			events = append(events, summaryEvent(step, 0.25, v))
 		}
 		steps, values := sweepLoss(k)
 		for i, s := range steps {
-			write(s, scalar("loss", values[i]))
+			write(s, simpleValue("loss", values[i]))
 		}
-		write(7, scalar("hp_metric", sweepHPMetric(k)))
+		write(7, simpleValue("hp_metric", sweepHPMetric(k)))
 		if k == 0 {
 			for i, v := range gappy {
-				write(int64(i), scalar("gappy", v))
+				write(int64(i), simpleValue("gappy", v))
 			}
 		}
 		if k == 0 || k == 22 {
 			write(1, &eventpb.SummaryValue{Tag: "notes", Metadata: &eventpb.SummaryMetadata{PluginData: &eventpb.PluginData{PluginName: "text"}},
 				Value: &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING, StringVal: [][]byte{[]byte("run notes")}}}})
 		}
-		p := filepath.Join(dir, filepath.FromSlash(sweepRun(k)), "events.out.tfevents.1700000000.host")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeEventFile(t, filepath.Join(dir, filepath.FromSlash(sweepRun(k)), "events.out.tfevents.1700000000.host"), events)
 	}
 }
 

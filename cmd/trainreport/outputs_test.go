@@ -8,10 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
 
@@ -19,26 +16,12 @@ import (
 // and returns its path.
 func writeScalarLog(t *testing.T, dir, run, tag string) string {
 	t.Helper()
-	var b bytes.Buffer
-	w := tfrecord.NewWriter(&b)
+	var events []*eventpb.Event
 	for step := range int64(5) {
-		ev := &eventpb.Event{WallTime: 1.7e9 + float64(step), Step: step, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
-			Value: []*eventpb.SummaryValue{{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: float32(step)}}}}}}
-		data, err := proto.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
+		events = append(events, summaryEvent(step, 0, simpleValue(tag, float32(step))))
 	}
 	p := filepath.Join(dir, filepath.FromSlash(run), "events.out.tfevents.1700000000.host")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeEventFile(t, p, events)
 	return p
 }
 

@@ -13,8 +13,11 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/internal/testcorpus"
+	"google.golang.org/protobuf/proto"
 )
 
 // builtReport is a report written by run() for a test.
@@ -108,4 +111,39 @@ func fileURL(path, fragment string) string {
 		s += "#" + fragment
 	}
 	return s
+}
+
+// writeEventFile writes events as an event file at path, making its
+// directory: the framing every test log of this package shares.
+func writeEventFile(t *testing.T, path string, events []*eventpb.Event) {
+	t.Helper()
+	var b bytes.Buffer
+	w := tfrecord.NewWriter(&b)
+	for _, ev := range events {
+		data, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// summaryEvent is an event at step of the summary values vals, written at
+// wall time 1.7e9 + step + frac.
+func summaryEvent(step int64, frac float64, vals ...*eventpb.SummaryValue) *eventpb.Event {
+	return &eventpb.Event{WallTime: 1.7e9 + float64(step) + frac, Step: step,
+		What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: vals}}}
+}
+
+// simpleValue is a scalar summary value of tag.
+func simpleValue(tag string, v float32) *eventpb.SummaryValue {
+	return &eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}}
 }
