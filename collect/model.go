@@ -92,7 +92,11 @@ const (
 	SourceRunMetadata  = model.SourceRunMetadata
 	SourceKeras        = model.SourceKeras
 	SourceOneFlow      = model.SourceOneFlow
+	SourceMindSpore    = model.SourceMindSpore
 )
+
+// EncodingMindSpore marks a tensor entry holding a MindSpore TensorProto.
+const EncodingMindSpore = model.EncodingMindSpore
 
 // NewBlobRef returns a reference to n bytes at offset off of the file path
 // of the log directory named logdir, read through src: model.NewBlobRef,

@@ -131,6 +131,7 @@ type runReader struct {
 	runs                int   // in the collection, for the run's share of event.FillFloor
 
 	sessions map[string]int // the run's hparams sessions by sessionKey: index in HParams.Sessions
+	ms       *msState       // what MindSpore files need, nil until one is read
 
 	// SessionLog STARTs, applied to a tag's series when it is next added
 	// to or finished (see start and catchUp): starts counts them, and
@@ -208,6 +209,14 @@ func (rr *runReader) readFile(df discover.File) {
 		rr.file.Records++
 		rr.pos = r.Offset()
 		rec := record{rr: rr, rel: df.Rel, data: r.Record(), base: r.DataOffset()}
+		switch df.Kind {
+		case discover.MindSpore:
+			rr.mindSporeEvent(rec, r.Offset())
+			continue
+		case discover.MindSporeLineage:
+			rr.lineageEvent(rec, r.Offset())
+			continue
+		}
 		if !rr.fullOnly && rr.fastEvent(rec.data, rec, r.Offset()) {
 			continue
 		}
