@@ -221,7 +221,10 @@ func (rr *runReader) addMindSporeTensor(ev *mspb.Event, t *mspb.Tensor, ts *tagS
 
 // lineageEvent reads one record of a MindSpore lineage file into the
 // run's session: the training's hyperparameters, dataset and model, the
-// evaluation's metrics, and what the user added.
+// evaluation's metrics, and what the user added. Names are those of
+// MindInsight's lineage table (its "[U]" user entries are "user/..."
+// here), but for the training's final loss, "train_loss", a metric apart
+// from the evaluation's "loss".
 func (rr *runReader) lineageEvent(rec record, offset int64) {
 	ms := rr.msState()
 	ev := &ms.lineage
@@ -268,7 +271,9 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 		}
 		if a := t.GetAlgorithm(); a != nil {
 			str("network", a.GetNetwork())
-			rr.lineageMetric("loss", float64(a.GetLoss()))
+			// "loss" is the evaluation's metric of that name, when
+			// there is one.
+			rr.lineageMetric("train_loss", float64(a.GetLoss()))
 		}
 		if m := t.GetModel(); m != nil {
 			str("model_path", m.GetPath())
@@ -280,8 +285,8 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 			rr.warn(offset, "evaluation lineage: %v", err)
 		}
 		if d := e.GetValidDataset(); d != nil {
-			str("valid_dataset_path", d.GetPath())
-			num("valid_dataset_count", float64(d.GetSize()))
+			str("test_dataset_path", d.GetPath())
+			num("test_dataset_count", float64(d.GetSize()))
 		}
 	case *mspb.LineageEvent_UserDefinedInfo:
 		rr.userLineage(w.UserDefinedInfo, "user/", 0, str, num)
