@@ -13,10 +13,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/mindspore"
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -30,6 +32,10 @@ const (
 	msFieldEncoded = 4 // Image.encoded
 	msFieldTensor  = 8 // Value.tensor
 )
+
+// fileFormats are the model's names of the formats discovery tells apart
+// by name; a TensorBoard event file has none.
+var fileFormats = map[discover.Kind]string{discover.MindSpore: model.FormatMindSpore, discover.MindSporeLineage: model.FormatMindSporeLineage}
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
 // (the metrics' JSON, paths, user-defined entries); MindSpore writes a few

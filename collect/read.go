@@ -180,7 +180,7 @@ func (rr *runReader) warn(offset int64, format string, args ...any) {
 }
 
 func (rr *runReader) readFile(df discover.File) {
-	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok"})
+	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: fileFormats[df.Kind]})
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)

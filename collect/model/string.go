@@ -118,7 +118,11 @@ func (p printer) run(r *Run) {
 		p.line(1, "attempt %d steps %d..%d points %d superseded %d files %s", k+1, a.FirstStep, a.LastStep, a.Points, a.Superseded, strings.Join(fs, " "))
 	}
 	for _, f := range r.Files {
-		p.line(1, "file %s %d bytes %d records %s", q(f.Rel), f.Size, f.Records, f.Status)
+		format := ""
+		if f.Format != "" {
+			format = " " + f.Format
+		}
+		p.line(1, "file %s %d bytes %d records %s%s", q(f.Rel), f.Size, f.Records, f.Status, format)
 	}
 	for _, f := range r.SideFiles {
 		p.line(1, "side file %s %d bytes %d records %s", q(f.Rel), f.Size, f.Records, f.Status)
