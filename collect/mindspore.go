@@ -1,6 +1,6 @@
 package collect
 
-// MindSpore summary and lineage files (docs/FORMATS.md section 10): the
+// MindSpore summary and lineage files (docs/FORMATS.md section 21): the
 // framing of TensorBoard's event files, MindSpore's own Event messages.
 // Their values are kept in the same series as TensorBoard's, by the same
 // restart rule; the lineage becomes the run's hparams session.
@@ -23,7 +23,7 @@ import (
 )
 
 // Field numbers on the paths to MindSpore payloads (docs/FORMATS.md
-// section 10).
+// section 21).
 const (
 	msFieldGraph   = 4 // Event.graph
 	msFieldSummary = 5 // Event.summary
@@ -49,7 +49,7 @@ type msState struct {
 	seed    maphash.Seed
 	// last is each tag's latest value: its file, step and a hash of its
 	// bytes. SummaryCollector writes the values of an epoch's last step
-	// twice (docs/FORMATS.md section 10); the copy is not a restart.
+	// twice (docs/FORMATS.md section 21); the copy is not a restart.
 	last map[*tagState]msSeen
 	// session gathers the run's lineage, nil until a lineage record.
 	session      *SessionStart

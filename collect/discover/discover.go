@@ -24,7 +24,7 @@ const (
 	Empty
 	// ProfileEmpty is the marker a profiler run leaves; it holds no summaries.
 	ProfileEmpty
-	// MindSpore is a MindSpore summary file (docs/FORMATS.md section 10):
+	// MindSpore is a MindSpore summary file (docs/FORMATS.md section 21):
 	// the same record framing, MindSpore's own Event messages.
 	MindSpore
 	// MindSporeLineage is the lineage file a MindSpore SummaryCollector

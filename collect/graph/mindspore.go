@@ -14,7 +14,7 @@ import (
 )
 
 // DecodeMindSpore decodes the graph of a MindSpore summary file (an anf_ir
-// GraphProto, docs/FORMATS.md section 10) into nodes: its parameters
+// GraphProto, docs/FORMATS.md section 21) into nodes: its parameters
 // (op "Parameter", their shape and type), its constants (op "Const", their
 // value) and its operators. An operator is named by its full name, the
 // slash-separated scope MindSpore gives it and its op with its number

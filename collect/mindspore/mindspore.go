@@ -1,5 +1,5 @@
 // Package mindspore decodes the values of MindSpore summary and lineage
-// files (docs/FORMATS.md section 10) into the report model's: tensors,
+// files (docs/FORMATS.md section 21) into the report model's: tensors,
 // histograms and tags. Package collect reads the files (their framing is
 // TensorBoard's) and keeps what this package decodes; the graph is decoded
 // by package graph.

@@ -204,7 +204,7 @@ type File struct {
 // The formats of files that are not TensorBoard event files.
 const (
 	// FormatMindSpore is a MindSpore summary file (docs/FORMATS.md
-	// section 10).
+	// section 21).
 	FormatMindSpore = "mindspore"
 	// FormatMindSporeLineage is a MindSpore lineage file.
 	FormatMindSporeLineage = "mindspore-lineage"

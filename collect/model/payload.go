@@ -120,7 +120,7 @@ type Decoders struct {
 	// (docs/FORMATS.md section 4): TensorEntry.Load.
 	Tensor func(TensorEntry) ([]float64, error)
 	// MindSporeTensor decodes the serialized MindSpore TensorProto of a
-	// tensor entry of EncodingMindSpore (docs/FORMATS.md section 10).
+	// tensor entry of EncodingMindSpore (docs/FORMATS.md section 21).
 	MindSporeTensor func(TensorEntry) ([]float64, error)
 	// TensorFile decodes a projector tensor (docs/FORMATS.md sections 16
 	// and 17), row-major: TensorRef.Load and ExceptionEntry.Load.

@@ -18,7 +18,7 @@ type HistogramEntry struct {
 	Summary
 	Buckets []Bucket
 	// NaN, PosInf and NegInf count the values no bucket holds, which
-	// MindSpore's histograms count apart (docs/FORMATS.md section 10);
+	// MindSpore's histograms count apart (docs/FORMATS.md section 21);
 	// Count is then that of the finite values, those of the buckets.
 	// TensorBoard's histograms have no such counts: all are 0.
 	NaN, PosInf, NegInf int64
@@ -144,7 +144,7 @@ type TensorEntry struct {
 }
 
 // EncodingMindSpore marks a TensorEntry whose Data is a MindSpore (anf_ir)
-// TensorProto (docs/FORMATS.md section 10).
+// TensorProto (docs/FORMATS.md section 21).
 const EncodingMindSpore = "mindspore"
 
 // Load reads the tensor back from its file and decodes its values,

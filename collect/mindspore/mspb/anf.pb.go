@@ -1,5 +1,5 @@
 // MindSpore's ANF IR messages that summary files carry: tensors and the
-// computation graph (docs/FORMATS.md section 10), written for trainreport
+// computation graph (docs/FORMATS.md section 21), written for trainreport
 // from the field numbers there and checked against the mindspore wheel's
 // output. The writer is proto2: repeated numbers arrive unpacked, which a
 // proto3 decoder accepts as well.

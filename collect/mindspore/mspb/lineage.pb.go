@@ -1,5 +1,5 @@
 // MindSpore lineage files, the "_lineage" file beside a summary file
-// (docs/FORMATS.md section 10), written for trainreport from the field
+// (docs/FORMATS.md section 21), written for trainreport from the field
 // numbers there and checked against the mindspore wheel's output. The
 // dataset graph is skipped as an unknown field.
 

@@ -1,4 +1,4 @@
-// MindSpore summary files (docs/FORMATS.md section 10), written for
+// MindSpore summary files (docs/FORMATS.md section 21), written for
 // trainreport from the field numbers there, checked against files the
 // mindspore wheel writes. Only what the reader needs is declared: the
 // explainer's and the loss landscape's messages are skipped as unknown
