@@ -40,7 +40,7 @@ func DecodeMindSpore(b []byte) (*Graph, error) {
 	g.Nodes = make([]Node, 0, len(gp.GetParameters())+len(gp.GetConstVals())+len(gp.GetNode()))
 	for _, p := range gp.GetParameters() {
 		n := Node{Name: p.GetName(), Op: "Parameter"}
-		typ, shape := msType(p.GetType())
+		typ, shape := msType(p.GetType(), 0)
 		if typ != "" {
 			n.Attrs = append(n.Attrs, Attr{Name: "type", Value: typ})
 		}
@@ -68,7 +68,7 @@ func DecodeMindSpore(b []byte) (*Graph, error) {
 		if s := np.GetInstanceName(); s != "" {
 			n.Attrs = append(n.Attrs, Attr{Name: "instance_name", Value: shorten(s)})
 		}
-		typ, shape := msType(np.GetOutputType())
+		typ, shape := msType(np.GetOutputType(), 0)
 		if typ != "" {
 			n.Attrs = append(n.Attrs, Attr{Name: "output_type", Value: typ})
 		}
@@ -101,11 +101,14 @@ func msNodeName(n *mspb.Node) string {
 	return name
 }
 
-// msType summarises a type ("float32", "tuple(float32, int32)") and
-// returns a tensor type's shape.
-func msType(t *mspb.Type) (string, *Shape) {
+// msType summarises a type ("float32", "tuple[float32, int32]") and
+// returns a tensor type's shape; nesting is cut at maxDepth.
+func msType(t *mspb.Type, depth int) (string, *Shape) {
 	if t == nil {
 		return "", nil
+	}
+	if depth >= maxDepth {
+		return "…", nil
 	}
 	switch v := t.GetValue().(type) {
 	case *mspb.Type_TensorType:
@@ -119,10 +122,10 @@ func msType(t *mspb.Type) (string, *Shape) {
 		return mindspore.DTypeName(v.TensorType.GetElemType()), s
 	case *mspb.Type_SequenceType:
 		elems := v.SequenceType.GetElemTypes()
-		return "tuple" + listString(len(elems), func(i int) string {
-			s, _ := msType(elems[i])
+		return shorten("tuple" + listString(len(elems), func(i int) string {
+			s, _ := msType(elems[i], depth+1)
 			return s
-		}), nil
+		})), nil
 	}
 	if t.GetDataType() == mspb.DataType_DT_UNDEFINED {
 		return "", nil
@@ -155,9 +158,9 @@ func msValue(v *mspb.IRValue, depth int) string {
 		return shorten(strconv.Quote(v.GetStrVal()))
 	case mspb.DataType_DT_TENSOR:
 		t := v.GetTensorVal()
-		return mindspore.DTypeName(t.GetDataType()) + (Shape{Dims: t.GetDims()}).String()
+		return shorten(mindspore.DTypeName(t.GetDataType()) + (Shape{Dims: t.GetDims()}).String())
 	case mspb.DataType_DT_TYPE:
-		s, _ := msType(v.GetTypeVal())
+		s, _ := msType(v.GetTypeVal(), depth+1)
 		return s
 	case mspb.DataType_DT_NONE:
 		return "None"
@@ -194,9 +197,9 @@ func msValue(v *mspb.IRValue, depth int) string {
 		return shorten(listString(len(vs), func(i int) string { return shorten(strconv.Quote(vs[i])) }))
 	case len(v.GetTensorVals()) > 0:
 		vs := v.GetTensorVals()
-		return listString(len(vs), func(i int) string {
-			return mindspore.DTypeName(vs[i].GetDataType()) + (Shape{Dims: vs[i].GetDims()}).String()
-		})
+		return shorten(listString(len(vs), func(i int) string {
+			return shorten(mindspore.DTypeName(vs[i].GetDataType()) + (Shape{Dims: vs[i].GetDims()}).String())
+		}))
 	}
 	return strings.TrimPrefix(v.GetDtype().String(), "DT_")
 }
