@@ -26,12 +26,12 @@ func testMindSporeGraph() *mspb.Graph {
 				{Dtype: mspb.DataType_DT_INT64, IntVal: 1}, {Dtype: mspb.DataType_DT_STRING, StrVal: "<b>"}}}}},
 		Node: []*mspb.Node{
 			{Name: "1", OpType: "MatMul", Scope: "Default/net/fc-Dense", FullName: "Default/net/fc-Dense/MatMul-op0",
-				Input:     []*mspb.Input{{Name: "x"}, {Name: "fc.weight"}, {Name: "cst1"}},
-				Attribute: []*mspb.Attribute{{Name: "transpose_b", Value: &mspb.IRValue{Dtype: mspb.DataType_DT_BOOL, BoolVal: true}}},
+				Input:      []*mspb.Input{{Name: "x"}, {Name: "fc.weight"}, {Name: "cst1"}},
+				Attribute:  []*mspb.Attribute{{Name: "transpose_b", Value: &mspb.IRValue{Dtype: mspb.DataType_DT_BOOL, BoolVal: true}}},
 				OutputType: f32(8, 2), InstanceName: "matmul"},
 			// No full name: scope, op type and id.
 			{Name: "2", OpType: "ReLU", Scope: "Default/net/",
-				Input:      []*mspb.Input{{Name: "1"}, {Name: "3", Type: mspb.Input_CONTROL_EDGE}},
+				Input: []*mspb.Input{{Name: "1"}, {Name: "3", Type: mspb.Input_CONTROL_EDGE}},
 				OutputType: &mspb.Type{DataType: mspb.DataType_DT_TUPLE, Value: &mspb.Type_SequenceType{SequenceType: &mspb.SequenceType{
 					ElemTypes: []*mspb.Type{f32(1), {DataType: mspb.DataType_DT_INT32}}}}}},
 			{Name: "3", OpType: "Depend", Input: []*mspb.Input{{Name: "cst2"}}},
