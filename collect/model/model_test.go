@@ -263,6 +263,7 @@ func TestCheckValidFindsProblems(t *testing.T) {
 		{"superseded points kept under the latest rule", func(r *Report) { r.RestartRule = RestartsLatest }, "1 superseded points kept, 1 dropped"},
 		{"attempt of another file", func(r *Report) { r.Runs[0].Attempts[1].Files[0] = "elsewhere" }, `file "elsewhere" is not one of the run's`},
 		{"unknown restart rule", func(r *Report) { r.RestartRule = "newest" }, `restart rule "newest"`},
+		{"unknown file format", func(r *Report) { r.Runs[0].Files[0].Format = "xml" }, `has format "xml"`},
 		{"metric of no run", func(r *Report) { r.Runs[0].HParams.Sessions[0].Metrics["loss"] = MetricValue{Run: "gone"} }, "does not hold"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
