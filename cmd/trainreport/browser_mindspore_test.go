@@ -7,7 +7,8 @@ package main
 // tag, and a histogram's tooltip at a step with NaN and infinite values says
 // how many no bucket holds; the tensors page slices the values package
 // collect reads; the images load; the lineage is a session on the HParams
-// page whose lines pass through their axes.
+// page whose lines pass through their axes. The single file draws the
+// histograms, images and tensors too.
 
 import (
 	"context"
@@ -79,6 +80,16 @@ func TestBrowserMindSpore(t *testing.T) {
 		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "images.html"), ""))
 		waitFor(tb, pageJS("media.js", "imagesLoaded"), 10*time.Second, "every image loads")
 		tb.screenshot(shots, "mindspore-images")
+	})
+	// The single file: the same pages from one HTML file, images inline.
+	t.Run("single-file", func(t *testing.T) {
+		tb := openTab(t, browser, fileURL(r.single, "page=histograms"))
+		checkStatPage(t, tb, "histograms", 6, false)
+		tb = openTab(t, browser, fileURL(r.single, "page=images"))
+		waitFor(tb, pageJS("media.js", "imagesLoaded"), 10*time.Second, "every image loads")
+		tb = openTab(t, browser, fileURL(r.single, "page=tensors"))
+		checkTensorCharts(t, tb)
+		tb.screenshot(shots, "mindspore-single-tensors")
 	})
 	t.Run("hparams", func(t *testing.T) {
 		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "hparams.html"), ""))
