@@ -215,3 +215,36 @@ func TestMindSporeLineageBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestMindSporeRankLayout reads MindInsight's multi-device layout,
+// summary/rank_<n>/, each rank a run, and an empty file of a rank that
+// wrote nothing: listed as empty, with its format.
+func TestMindSporeRankLayout(t *testing.T) {
+	dir := t.TempDir()
+	for rank, b := range map[string][]byte{
+		"rank_0": msFile(t, &mspb.Event{What: &mspb.Event_Version{Version: "MindSpore.Event:1"}}, msScalar(1, "loss", 0.5)),
+		"rank_1": nil,
+	} {
+		p := filepath.Join(dir, "summary", rank)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "events.out.events.summary.100."+rank[5:]+".host_MS"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := Collect(context.Background(), []Logdir{{Name: "ms", Path: dir}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close()
+	if len(rep.Runs) != 2 || rep.Runs[0].Name != "summary/rank_0" || rep.Runs[1].Name != "summary/rank_1" {
+		t.Fatalf("runs %v", runNames(rep))
+	}
+	if r := rep.Runs[0]; len(r.Scalars) != 1 || r.Files[0].Status != "ok" || r.Files[0].Format != FormatMindSpore {
+		t.Errorf("rank 0: %+v, scalars %v", r.Files, r.Scalars)
+	}
+	if f := rep.Runs[1].Files[0]; f.Status != "empty" || f.Format != FormatMindSpore || len(rep.Runs[1].Warnings) != 0 {
+		t.Errorf("rank 1: %+v, warnings %v", f, rep.Runs[1].Warnings)
+	}
+}

@@ -98,6 +98,12 @@ const (
 // EncodingMindSpore marks a tensor entry holding a MindSpore TensorProto.
 const EncodingMindSpore = model.EncodingMindSpore
 
+// The formats of files that are not TensorBoard event files.
+const (
+	FormatMindSpore        = model.FormatMindSpore
+	FormatMindSporeLineage = model.FormatMindSporeLineage
+)
+
 // NewBlobRef returns a reference to n bytes at offset off of the file path
 // of the log directory named logdir, read through src: model.NewBlobRef,
 // for the tests of package collect's callers until they import model.

@@ -184,11 +184,11 @@ func (rr *runReader) readFile(df discover.File) {
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)
-	switch df.Kind {
-	case discover.Empty:
+	switch {
+	case df.Kind == discover.Empty, df.Size == 0 && rr.file.Format != "":
 		rr.file.Status = "empty"
 		return
-	case discover.ProfileEmpty:
+	case df.Kind == discover.ProfileEmpty:
 		rr.file.Status = "profile-empty"
 		return
 	}

@@ -25,7 +25,8 @@ const (
 	// ProfileEmpty is the marker a profiler run leaves; it holds no summaries.
 	ProfileEmpty
 	// MindSpore is a MindSpore summary file (docs/FORMATS.md section 21):
-	// the same record framing, MindSpore's own Event messages.
+	// the same record framing, MindSpore's own Event messages. A MindSpore
+	// file of zero bytes keeps its kind, so that its format is known.
 	MindSpore
 	// MindSporeLineage is the lineage file a MindSpore SummaryCollector
 	// writes beside its summary file: LineageEvent messages.
@@ -251,9 +252,6 @@ func addEvents(runs map[string]*Run, rel string, size int64) {
 		f.Kind = MindSpore
 		if strings.HasSuffix(name, mindSporeLineage) {
 			f.Kind = MindSporeLineage
-		}
-		if size == 0 {
-			f.Kind = Empty
 		}
 	case strings.HasSuffix(name, ".profile-empty"):
 		f.Kind = ProfileEmpty

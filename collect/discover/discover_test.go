@@ -101,7 +101,7 @@ func TestDiscover(t *testing.T) {
 		"a/train a/train/events.out.tfevents.5.host.v2 empty",
 		"ms ms/events.out.events.summary.1700000000.0.host_MS mindspore",
 		"ms ms/events.out.events.summary.1700000000.0.host_lineage mindspore-lineage",
-		"ms/summary/rank_1 ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS empty",
+		"ms/summary/rank_1 ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS mindspore",
 		"of of/event/event.100.log events",
 	}
 	if !slices.Equal(got, want) {
