@@ -141,19 +141,27 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 		rr.warn(offset, "tag %q at step %d holds a %s after %s values; value skipped", tag, ev.Step, kind, ts.kind)
 		return
 	}
-	valuePath := []event.Step{{Num: msFieldSummary}, {Num: msFieldValue, N: idx}}
-	s, e, ok := event.Locate(rec.data, valuePath...)
-	if !ok {
-		rr.warn(offset, "tag %q at step %d: cannot locate the value", tag, ev.Step)
-		return
+	// A scalar is told from its predecessor by its bits; other values,
+	// by a hash of their bytes in the record.
+	seen := msSeen{file: rec.rel, step: ev.Step}
+	if sc, ok := v.Value.(*mspb.SummaryValue_Scalar); ok {
+		seen.hash = uint64(math.Float32bits(sc.Scalar))
+	} else {
+		s, e, ok := event.Locate(rec.data, event.Step{Num: msFieldSummary}, event.Step{Num: msFieldValue, N: idx})
+		if !ok {
+			rr.warn(offset, "tag %q at step %d: cannot locate the value", tag, ev.Step)
+			return
+		}
+		seen.hash = maphash.Bytes(ms.seed, rec.data[s:e])
 	}
-	seen := msSeen{file: rec.rel, step: ev.Step, hash: maphash.Bytes(ms.seed, rec.data[s:e])}
 	if last, ok := ms.last[ts]; ok && last == seen {
 		return // the same value again: SummaryCollector's epoch end
 	}
 	ms.last[ts] = seen
 	ts.saw(ev.Step, ev.WallTime)
-	at := func(path ...event.Step) (BlobRef, bool) { return rec.blob(append(slices.Clip(valuePath), path...)...) }
+	at := func(path ...event.Step) (BlobRef, bool) {
+		return rec.blob(append([]event.Step{{Num: msFieldSummary}, {Num: msFieldValue, N: idx}}, path...)...)
+	}
 	var err error
 	switch w := v.Value.(type) {
 	case *mspb.SummaryValue_Scalar:
