@@ -221,7 +221,7 @@ func (rr *runReader) addMindSporeTensor(ev *mspb.Event, t *mspb.Tensor, ts *tagS
 	if err != nil {
 		return err
 	}
-	if _, err := mindspore.Values(t); err != nil {
+	if err := mindspore.Check(t); err != nil {
 		return err
 	}
 	ref, ok := at(event.Step{Num: msFieldTensor})

@@ -76,6 +76,41 @@ func Shape(t *mspb.Tensor) ([]int64, int64, error) {
 	return dims, n, nil
 }
 
+// Check reports whether Values would decode t, without decoding it: a
+// numeric type, dimensions within bounds, and as many values as they
+// claim.
+func Check(t *mspb.Tensor) error {
+	dt := t.GetDataType()
+	d, ok := dtypes[dt]
+	if !ok {
+		return fmt.Errorf("tensor of type %s is not numeric", DTypeName(dt))
+	}
+	dims, n, err := Shape(t)
+	if err != nil {
+		return err
+	}
+	if raw := t.GetRawData(); len(raw) > 0 {
+		if int64(len(raw)) != n*int64(d.size) {
+			return fmt.Errorf("tensor of shape %v and type %s has %d raw bytes, want %d", dims, d.name, len(raw), n*int64(d.size))
+		}
+		return nil
+	}
+	if got := storedValues(t); int64(got) != n {
+		return fmt.Errorf("tensor of shape %v holds %d values, want %d", dims, got, n)
+	}
+	return nil
+}
+
+// storedValues counts the values of the typed list Values reads.
+func storedValues(t *mspb.Tensor) int {
+	for _, n := range []int{len(t.GetFloatData()), len(t.GetDoubleData()), len(t.GetInt32Data()), len(t.GetInt64Data()), len(t.GetUint64Data())} {
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
 // Values decodes the elements of a numeric tensor, row-major, as float64.
 // MindSpore's SummaryRecord writes every value into float_data whatever
 // the tensor's type (so at single precision: a float64 tensor's 1e300 is
@@ -83,22 +118,16 @@ func Shape(t *mspb.Tensor) ([]int64, int64, error) {
 // There is no filling: a tensor must hold as many values as its
 // dimensions claim.
 func Values(t *mspb.Tensor) ([]float64, error) {
-	dt := t.GetDataType()
-	d, ok := dtypes[dt]
-	if !ok {
-		return nil, fmt.Errorf("tensor of type %s is not numeric", DTypeName(dt))
-	}
-	dims, n, err := Shape(t)
-	if err != nil {
+	if err := Check(t); err != nil {
 		return nil, err
 	}
+	dt := t.GetDataType()
+	d := dtypes[dt]
+	_, n, _ := Shape(t)
 	var out []float64
 	switch {
 	case len(t.GetRawData()) > 0:
 		raw := t.GetRawData()
-		if int64(len(raw)) != n*int64(d.size) {
-			return nil, fmt.Errorf("tensor of shape %v and type %s has %d raw bytes, want %d", dims, d.name, len(raw), n*int64(d.size))
-		}
 		out = make([]float64, n)
 		for i := range out {
 			out[i] = rawElem(dt, raw[i*d.size:(i+1)*d.size])
@@ -114,12 +143,8 @@ func Values(t *mspb.Tensor) ([]float64, error) {
 		out = conv(t.GetInt64Data(), func(v int64) float64 { return float64(v) })
 	case len(t.GetUint64Data()) > 0:
 		out = conv(t.GetUint64Data(), func(v uint64) float64 { return float64(v) })
-	}
-	if int64(len(out)) != n {
-		return nil, fmt.Errorf("tensor of shape %v holds %d values, want %d", dims, len(out), n)
-	}
-	if out == nil {
-		out = []float64{}
+	default:
+		out = []float64{} // n is 0: Check counted the values
 	}
 	return out, nil
 }
