@@ -63,6 +63,7 @@ generate:
 	GOBIN=$(TOOLS) $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
 	GOBIN=$(TOOLS) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	cd collect/eventpb && PATH="$(TOOLS):$$PATH" buf generate
+	cd collect/mindspore/mspb && PATH="$(TOOLS):$$PATH" buf generate
 
 # bench runs the Go micro-benchmarks, then cmd/benchpeers: trainreport
 # against TensorBoard's Rust and Python loaders and tbparse on a generated

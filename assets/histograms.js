@@ -251,7 +251,17 @@
     }
     if (k < 0) return null;
     return card.data.run + '\nstep ' + util.fmtStep(h.steps[k][0]) + '\n' +
-      fmtRange(binEdge(h, j) * h.scale, binEdge(h, j + 1) * h.scale) + ': ' + util.fmtNum(h.counts[k][j]) + ' (re-binned)';
+      fmtRange(binEdge(h, j) * h.scale, binEdge(h, j + 1) * h.scale) + ': ' + util.fmtNum(h.counts[k][j]) + ' (re-binned)' +
+      nonFiniteLine(h.steps[k][2]);
+  }
+
+  // nonFiniteLine says what a step counted apart from its buckets
+  // (MindSpore's NaN, +Inf and -Inf counts), or nothing.
+  function nonFiniteLine(nf) {
+    if (!nf) return '';
+    var parts = [];
+    ['NaN', '+Inf', '\u2212Inf'].forEach(function (name, i) { if (nf[i]) parts.push(util.fmtNum(nf[i]) + ' ' + name); });
+    return '\nnot in any bucket: ' + parts.join(', ');
   }
 
   // ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
@@ -54,6 +55,46 @@ func benchLogdir(b *testing.B, runs, tags, steps int) (string, int64) {
 func BenchmarkCollect(b *testing.B) {
 	const runs, tags, steps = 8, 10, 2500
 	dir, size := benchLogdir(b, runs, tags, steps)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Collect(context.Background(), []Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(runs*tags*steps)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}
+
+// BenchmarkCollectMindSpore reads 200,000 MindSpore scalar points (8 runs x
+// 10 tags x 2,500 steps, one summary per step), the MindSpore counterpart
+// of BenchmarkCollect: MindSpore records go through the generated decoder,
+// with no fast path.
+func BenchmarkCollectMindSpore(b *testing.B) {
+	const runs, tags, steps = 8, 10, 2500
+	dir := b.TempDir()
+	var size int64
+	for r := range runs {
+		var buf bytes.Buffer
+		w := tfrecord.NewWriter(&buf)
+		for s := range steps {
+			sum := &mspb.Summary{}
+			for t := range tags {
+				sum.Value = append(sum.Value, &mspb.SummaryValue{Tag: fmt.Sprintf("group%d/metric%d", t%3, t),
+					Value: &mspb.SummaryValue_Scalar{Scalar: float32(s) * 0.001}})
+			}
+			data, err := proto.Marshal(&mspb.Event{WallTime: 1.7e9 + float64(s), Step: int64(s), What: &mspb.Event_Summary{Summary: sum}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.Write(data)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("run%d", r), "events.out.events.summary.1.0.bench_MS")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		size += int64(buf.Len())
+	}
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -16,7 +16,7 @@ import (
 
 // graphSourceOrder is the order of a run's graphs by source: that of the
 // GraphSource constants.
-var graphSourceOrder = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow}
+var graphSourceOrder = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow, SourceMindSpore}
 
 // Field numbers on the paths to graph payloads (docs/FORMATS.md sections 3
 // and 14).
@@ -157,6 +157,8 @@ func decodeGraph(g *Graph) error {
 		dec, err = graph.DecodeRunMetadata(b)
 	case SourceKeras:
 		dec, err = graph.DecodeKeras(b)
+	case SourceMindSpore:
+		dec, err = graph.DecodeMindSpore(b)
 	default:
 		return fmt.Errorf("unknown source")
 	}

@@ -92,6 +92,16 @@ const (
 	SourceRunMetadata  = model.SourceRunMetadata
 	SourceKeras        = model.SourceKeras
 	SourceOneFlow      = model.SourceOneFlow
+	SourceMindSpore    = model.SourceMindSpore
+)
+
+// EncodingMindSpore marks a tensor entry holding a MindSpore TensorProto.
+const EncodingMindSpore = model.EncodingMindSpore
+
+// The formats of files that are not TensorBoard event files.
+const (
+	FormatMindSpore        = model.FormatMindSpore
+	FormatMindSporeLineage = model.FormatMindSporeLineage
 )
 
 // NewBlobRef returns a reference to n bytes at offset off of the file path

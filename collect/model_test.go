@@ -46,6 +46,7 @@ func modelInputs(t *testing.T) []modelInput {
 	for _, w := range []string{"keras", "tensorboardx", "tf2", "torch"} {
 		ins = append(ins, modelInput{"writers-" + w, Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
+	ins = append(ins, modelInput{"mindspore", Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})
 	return ins
 }
 

@@ -4,6 +4,7 @@ package collect
 // run is read.
 func (rr *runReader) finishPlugins() {
 	rr.finishProjector()
+	rr.finishLineage()
 	rr.finishHParams()
 	rr.finishGraphs()
 }

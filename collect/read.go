@@ -131,6 +131,7 @@ type runReader struct {
 	runs                int   // in the collection, for the run's share of event.FillFloor
 
 	sessions map[string]int // the run's hparams sessions by sessionKey: index in HParams.Sessions
+	ms       *msState       // what MindSpore files need, nil until one is read
 
 	// SessionLog STARTs, applied to a tag's series when it is next added
 	// to or finished (see start and catchUp): starts counts them, and
@@ -179,15 +180,15 @@ func (rr *runReader) warn(offset int64, format string, args ...any) {
 }
 
 func (rr *runReader) readFile(df discover.File) {
-	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok"})
+	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: fileFormats[df.Kind]})
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)
-	switch df.Kind {
-	case discover.Empty:
+	switch {
+	case df.Kind == discover.Empty, df.Size == 0 && rr.file.Format != "":
 		rr.file.Status = "empty"
 		return
-	case discover.ProfileEmpty:
+	case df.Kind == discover.ProfileEmpty:
 		rr.file.Status = "profile-empty"
 		return
 	}
@@ -208,6 +209,14 @@ func (rr *runReader) readFile(df discover.File) {
 		rr.file.Records++
 		rr.pos = r.Offset()
 		rec := record{rr: rr, rel: df.Rel, data: r.Record(), base: r.DataOffset()}
+		switch df.Kind {
+		case discover.MindSpore:
+			rr.mindSporeEvent(rec, r.Offset())
+			continue
+		case discover.MindSporeLineage:
+			rr.lineageEvent(rec, r.Offset())
+			continue
+		}
 		if !rr.fullOnly && rr.fastEvent(rec.data, rec, r.Offset()) {
 			continue
 		}

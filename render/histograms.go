@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"math"
 	"strconv"
@@ -149,7 +150,19 @@ func (r *Report) histogramsPage() (*statisticPage, error) {
 				}
 				b = appendCount(b, c)
 			}
-			b = append(b, "]]"...)
+			b = append(b, ']')
+			if nonFinite(e) {
+				// MindSpore counts NaN and infinite values apart from
+				// the buckets: the tooltip says so.
+				b = append(b, ",["...)
+				b = strconv.AppendInt(b, e.NaN, 10)
+				b = append(b, ',')
+				b = strconv.AppendInt(b, e.PosInf, 10)
+				b = append(b, ',')
+				b = strconv.AppendInt(b, e.NegInf, 10)
+				b = append(b, ']')
+			}
+			b = append(b, ']')
 		}
 		return append(b, "]}"...)
 	})
@@ -250,7 +263,13 @@ func seriesFile(tag string, entries []model.HistogramEntry, entry func([]byte, m
 	return append(b, "\n]}\n"...)
 }
 
-// appendHistogram appends [wall_time, step, min, max, [[left, right, count], ...]].
+// nonFinite reports whether a histogram counts values no bucket holds
+// (MindSpore's NaN and infinite values).
+func nonFinite(e model.HistogramEntry) bool { return e.NaN != 0 || e.PosInf != 0 || e.NegInf != 0 }
+
+// appendHistogram appends [wall_time, step, min, max, [[left, right, count], ...]],
+// and {"nan": n, "pos_inf": n, "neg_inf": n} after the rows when the
+// histogram counts values no bucket holds.
 func appendHistogram(b []byte, e model.HistogramEntry) []byte {
 	b = append(b, '[')
 	b = appendWallTime(b, e.WallTime)
@@ -270,5 +289,9 @@ func appendHistogram(b []byte, e model.HistogramEntry) []byte {
 		b = appendValue(append(b, ','), bk.Count, false)
 		b = append(b, ']')
 	}
-	return append(b, "]]"...)
+	b = append(b, ']')
+	if nonFinite(e) {
+		b = fmt.Appendf(b, `,{"nan":%d,"pos_inf":%d,"neg_inf":%d}`, e.NaN, e.PosInf, e.NegInf)
+	}
+	return append(b, ']')
 }

@@ -46,6 +46,9 @@ type inspectFile struct {
 	Bytes   int64  `json:"bytes"`
 	Records int    `json:"records"`
 	Status  string `json:"status"`
+	// Format names a format other than TensorBoard's event files
+	// ("mindspore", "mindspore-lineage").
+	Format string `json:"format,omitempty"`
 }
 
 // inspectAttempt is an attempt of a run that restarted (docs/FORMATS.md
@@ -163,7 +166,7 @@ func inspectOf(rep *collect.Report) inspectJSON {
 			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
 		}
 		for _, f := range r.Files {
-			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status})
+			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status, f.Format})
 		}
 		for _, a := range r.Attempts {
 			ir.Attempts = append(ir.Attempts, inspectAttempt{Files: a.Files, FirstStep: a.FirstStep, LastStep: a.LastStep,
@@ -203,7 +206,11 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		// Files and tags are two tables, each aligned on its own.
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Files {
-			fmt.Fprintf(tw, "  file\t%s\t%s\t%s\t%s\n", quoteIfOdd(f.Rel), plural(f.Size, "byte"), plural(f.Records, "record"), f.Status)
+			format := ""
+			if f.Format != "" {
+				format = "\t" + f.Format
+			}
+			fmt.Fprintf(tw, "  file\t%s\t%s\t%s\t%s%s\n", quoteIfOdd(f.Rel), plural(f.Size, "byte"), plural(f.Records, "record"), f.Status, format)
 		}
 		tw.Flush()
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -115,3 +115,52 @@ func TestInspectNamesEmbeddingsEscaped(t *testing.T) {
 		t.Errorf("the embedding is not named with its shape:\n%s", out.String())
 	}
 }
+
+// TestInspectMindSpore lists a MindSpore summary folder: each file with its
+// format, each tag with its kind, the graph as not drawn yet.
+func TestInspectMindSpore(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "collect", "testdata", "mindspore")
+	var out, errb bytes.Buffer
+	if code := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got inspectJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string]int{}
+	kinds := map[string]string{}
+	graphs := 0
+	for _, r := range got.Runs {
+		for _, f := range r.Files {
+			formats[f.Format]++
+		}
+		for _, tg := range r.Tags {
+			kinds[r.Name+"|"+tg.Tag] = tg.Kind
+		}
+		for _, nd := range r.NotDrawn {
+			if nd.What == "graph" {
+				graphs += nd.Count
+			}
+		}
+	}
+	if formats["mindspore"] != 2 || formats["mindspore-lineage"] != 2 || len(formats) != 2 {
+		t.Errorf("file formats %v, want 2 mindspore and 2 mindspore-lineage", formats)
+	}
+	for k, v := range map[string]string{"records|loss": "scalar", "records|old/acc": "scalar", "records|digits": "image",
+		"records|weights": "tensor", "records|activations": "histogram", "train|fc1.weight/auto": "histogram", "train|mean": "scalar"} {
+		if kinds[k] != v {
+			t.Errorf("%s: kind %q, want %q", k, kinds[k], v)
+		}
+	}
+	if graphs != 1 {
+		t.Errorf("%d graphs not drawn, want 1", graphs)
+	}
+	out.Reset()
+	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "ok  mindspore-lineage\n") {
+		t.Errorf("text output names no lineage file:\n%s", out.String())
+	}
+}

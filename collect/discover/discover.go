@@ -24,6 +24,13 @@ const (
 	Empty
 	// ProfileEmpty is the marker a profiler run leaves; it holds no summaries.
 	ProfileEmpty
+	// MindSpore is a MindSpore summary file (docs/FORMATS.md section 21):
+	// the same record framing, MindSpore's own Event messages. A MindSpore
+	// file of zero bytes keeps its kind, so that its format is known.
+	MindSpore
+	// MindSporeLineage is the lineage file a MindSpore SummaryCollector
+	// writes beside its summary file: LineageEvent messages.
+	MindSporeLineage
 )
 
 func (k Kind) String() string {
@@ -34,6 +41,10 @@ func (k Kind) String() string {
 		return "empty"
 	case ProfileEmpty:
 		return "profile-empty"
+	case MindSpore:
+		return "mindspore"
+	case MindSporeLineage:
+		return "mindspore-lineage"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -197,7 +208,7 @@ func Discover(ctx context.Context, dir *logfs.Dir, warn func(name string, err er
 		if kind, run, ok := SideFileOf(d, name); ok {
 			runOf(runs, run).Side = append(runOf(runs, run).Side, SideFile{Rel: rel, Size: size, Kind: kind})
 		}
-		if IsEventFile(d, name) {
+		if IsEventFile(d, name) || isMindSpore(name) {
 			addEvents(runs, rel, size)
 		}
 		return nil
@@ -237,6 +248,11 @@ func addEvents(runs map[string]*Run, rel string, size int64) {
 	dir, name := path.Dir(rel), path.Base(rel)
 	f := File{Rel: rel, Size: size, Kind: Events}
 	switch {
+	case isMindSpore(name):
+		f.Kind = MindSpore
+		if strings.HasSuffix(name, mindSporeLineage) {
+			f.Kind = MindSporeLineage
+		}
 	case strings.HasSuffix(name, ".profile-empty"):
 		f.Kind = ProfileEmpty
 	case size == 0:
@@ -272,5 +288,32 @@ func IsInput(rel string) bool {
 	if _, _, ok := SideFileOf(dir, name); ok {
 		return true
 	}
-	return IsEventFile(dir, name) || slices.Contains(readBeside, name)
+	return IsEventFile(dir, name) || isMindSpore(name) || slices.Contains(readBeside, name)
+}
+
+// The markers of MindSpore's file names: SummaryRecord names its files
+// <prefix>.out.events.summary.<seconds>[.<device>].<host><suffix>, the
+// suffix "_MS" by default, "_lineage" for the lineage stream and
+// "_explain" for the explainer's, which we do not read.
+const (
+	mindSporeMark    = ".summary."
+	mindSporeLineage = "_lineage"
+	mindSporeExplain = "_explain"
+)
+
+// isMindSpore reports whether a file's base name is that of a MindSpore
+// summary or lineage file: MindInsight's rule, "summary." and the digits
+// of a timestamp, behind the "events" of SummaryRecord's names (so that
+// a user's summary.1.csv is not taken for one). Explainer files are not.
+func isMindSpore(name string) bool {
+	i := strings.Index(name, ".events"+mindSporeMark)
+	if i < 0 || strings.HasSuffix(name, mindSporeExplain) {
+		return false
+	}
+	rest := name[i+len(".events"+mindSporeMark):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && n < len(rest) && rest[n] == '.'
 }

@@ -36,6 +36,31 @@ func TestIsEventFile(t *testing.T) {
 	}
 }
 
+func TestIsMindSpore(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"events.out.events.summary.1700000000.0.host_MS", true},
+		{"train.out.events.summary.1700000000.host_MS", true}, // older: no device id
+		{"events.out.events.summary.1700000000.0.host_lineage", true},
+		{"events.out.events.summary.1700000000.0.host_custom", true}, // a file_suffix of the user's
+		{"events.out.events.summary.1700000000.0.host_explain", false},
+		{"events.out.events.summary.host_MS", false},
+		{"events.out.events.summary.1700000000", false},
+		{"summary.1700000000.csv", false},
+		{"events.out.tfevents.1700000000.host", false},
+	}
+	for _, tc := range tests {
+		if got := isMindSpore(tc.name); got != tc.want {
+			t.Errorf("isMindSpore(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := IsInput("run/" + tc.name); tc.want && !got {
+			t.Errorf("IsInput(%q) = false", tc.name)
+		}
+	}
+}
+
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel string, size int) {
@@ -51,6 +76,14 @@ func TestDiscover(t *testing.T) {
 	write("a/train/events.out.tfevents.5.host.v2", 0)
 	write("a/notes.txt", 5)
 	write("of/event/event.100.log", 10)
+	// MindSpore: a summary file and its lineage file, MindInsight's
+	// summary/rank_N/ layout, an empty file, and an explainer file
+	// (not read).
+	write("ms/events.out.events.summary.1700000000.0.host_MS", 10)
+	write("ms/events.out.events.summary.1700000000.0.host_lineage", 10)
+	write("ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS", 0)
+	write("ms/events.out.events.summary.1700000000.0.host_explain", 10)
+	write("ms/summary.1.csv", 10)
 	runs, err := Discover(context.Background(), openDir(t, root), func(string, error) {})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +99,9 @@ func TestDiscover(t *testing.T) {
 		". events.out.tfevents.2.host events",
 		"a/train a/train/events.out.tfevents.5.host.profile-empty profile-empty",
 		"a/train a/train/events.out.tfevents.5.host.v2 empty",
+		"ms ms/events.out.events.summary.1700000000.0.host_MS mindspore",
+		"ms ms/events.out.events.summary.1700000000.0.host_lineage mindspore-lineage",
+		"ms/summary/rank_1 ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS mindspore",
 		"of of/event/event.100.log events",
 	}
 	if !slices.Equal(got, want) {

@@ -10,7 +10,7 @@ import (
 
 // FuzzGraphDef decodes arbitrary bytes as every payload a graph comes in:
 // GraphDef, MetaGraphDef, RunMetadata, Keras model JSON and OneFlow
-// structure graph. None may panic, and what decodes must be a usable node
+// structure graph, MindSpore GraphProto. None may panic, and what decodes must be a usable node
 // model. Found inputs are kept under testdata/fuzz/FuzzGraphDef.
 func FuzzGraphDef(f *testing.F) {
 	gd := marshal(f, testGraphDef())
@@ -26,8 +26,9 @@ func FuzzGraphDef(f *testing.F) {
 		"input_layers": [], "output_layers": []}}`))
 	f.Add([]byte(`[{"config": {"name": "j", "layers": [{"class_name": "relu", "inbound_nodes": ["a", ["b", 0]],
 		"config": {"user_conf": {"attr": [{"key": "k", "value": {"at_list_int64": {"val": [1, 2]}}}, {"key": 1}]}}}]}}]`))
+	f.Add(marshal(f, testMindSporeGraph()))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, decode := range []func([]byte) (*Graph, error){DecodeGraphDef, DecodeMetaGraphDef, DecodeRunMetadata, DecodeKeras} {
+		for _, decode := range []func([]byte) (*Graph, error){DecodeGraphDef, DecodeMetaGraphDef, DecodeRunMetadata, DecodeKeras, DecodeMindSpore} {
 			g, err := decode(b)
 			if err != nil {
 				continue

@@ -1,7 +1,7 @@
 // Package graph decodes the model graphs training logs carry into one node
 // model: TensorFlow GraphDefs (alone, inside a MetaGraphDef, or inside the
-// RunMetadata of a traced step), Keras model JSON, and OneFlow structure
-// graphs (docs/FORMATS.md section 14). It reads payloads handed to it
+// RunMetadata of a traced step), Keras model JSON, OneFlow structure
+// graphs (docs/FORMATS.md section 14) and MindSpore graphs (section 21). It reads payloads handed to it
 // and opens no file; every decoder returns an error for input it cannot
 // read and never panics.
 package graph

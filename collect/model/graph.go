@@ -24,10 +24,13 @@ const (
 	// SourceOneFlow is a job of a OneFlow structure_graph.json beside the
 	// run's event files.
 	SourceOneFlow GraphSource = "oneflow"
+	// SourceMindSpore is the graph of a MindSpore summary file's
+	// Event.graph_def (an anf_ir GraphProto).
+	SourceMindSpore GraphSource = "mindspore"
 )
 
 // graphSources are the sources of graphs in the order a run lists them.
-var graphSources = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow}
+var graphSources = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow, SourceMindSpore}
 
 // Graph is a model graph of a run, decoded to its nodes (docs/FORMATS.md
 // section 14).

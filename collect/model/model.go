@@ -196,7 +196,19 @@ type File struct {
 	// Status is "ok", "empty", "profile-empty", "truncated", "damaged" or
 	// "lfs-pointer".
 	Status string
+	// Format is the file's format when it is not a TensorBoard event
+	// file: FormatMindSpore or FormatMindSporeLineage.
+	Format string
 }
+
+// The formats of files that are not TensorBoard event files.
+const (
+	// FormatMindSpore is a MindSpore summary file (docs/FORMATS.md
+	// section 21).
+	FormatMindSpore = "mindspore"
+	// FormatMindSporeLineage is a MindSpore lineage file.
+	FormatMindSporeLineage = "mindspore-lineage"
+)
 
 // Warning is a problem with the input, located by file and byte offset.
 type Warning struct {

@@ -119,6 +119,9 @@ type Decoders struct {
 	// Tensor decodes the serialized TensorProto of a tensor entry
 	// (docs/FORMATS.md section 4): TensorEntry.Load.
 	Tensor func(TensorEntry) ([]float64, error)
+	// MindSporeTensor decodes the serialized MindSpore TensorProto of a
+	// tensor entry of EncodingMindSpore (docs/FORMATS.md section 21).
+	MindSporeTensor func(TensorEntry) ([]float64, error)
 	// TensorFile decodes a projector tensor (docs/FORMATS.md sections 16
 	// and 17), row-major: TensorRef.Load and ExceptionEntry.Load.
 	TensorFile func(TensorRef) ([]float64, error)
@@ -141,6 +144,9 @@ var errNoDecoder = errors.New("no decoder registered (import package collect)")
 func RegisterDecoders(d Decoders) {
 	if d.Tensor != nil {
 		decoders.Tensor = d.Tensor
+	}
+	if d.MindSporeTensor != nil {
+		decoders.MindSporeTensor = d.MindSporeTensor
 	}
 	if d.TensorFile != nil {
 		decoders.TensorFile = d.TensorFile

@@ -17,6 +17,11 @@ type HistogramEntry struct {
 	Step     int64
 	Summary
 	Buckets []Bucket
+	// NaN, PosInf and NegInf count the values no bucket holds, which
+	// MindSpore's histograms count apart (docs/FORMATS.md section 21);
+	// Count is then that of the finite values, those of the buckets.
+	// TensorBoard's histograms have no such counts: all are 0.
+	NaN, PosInf, NegInf int64
 }
 
 // Bucket is one row of a histogram: values in [Left, Right) counted Count
@@ -133,14 +138,25 @@ type TensorEntry struct {
 	DType    string // numpy's name
 	Shape    []int64
 	Data     BlobRef
+	// Encoding says what Data holds: a TensorFlow TensorProto ("") or a
+	// MindSpore one (EncodingMindSpore).
+	Encoding string
 }
 
+// EncodingMindSpore marks a TensorEntry whose Data is a MindSpore (anf_ir)
+// TensorProto (docs/FORMATS.md section 21).
+const EncodingMindSpore = "mindspore"
+
 // Load reads the tensor back from its file and decodes its values,
-// row-major, with the decoder registered for TensorProtos (docs/FORMATS.md
-// section 4).
+// row-major, with the decoder registered for its encoding (docs/FORMATS.md
+// sections 4 and 10).
 func (e TensorEntry) Load() ([]float64, error) {
-	if decoders.Tensor == nil {
-		return nil, fmt.Errorf("%s: offset %d: %w for tensors", e.Data.Path, e.Data.Offset, errNoDecoder)
+	dec := decoders.Tensor
+	if e.Encoding == EncodingMindSpore {
+		dec = decoders.MindSporeTensor
 	}
-	return decoders.Tensor(e)
+	if dec == nil {
+		return nil, fmt.Errorf("%s: offset %d: %w for %q tensors", e.Data.Path, e.Data.Offset, errNoDecoder, e.Encoding)
+	}
+	return dec(e)
 }

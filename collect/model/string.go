@@ -118,7 +118,11 @@ func (p printer) run(r *Run) {
 		p.line(1, "attempt %d steps %d..%d points %d superseded %d files %s", k+1, a.FirstStep, a.LastStep, a.Points, a.Superseded, strings.Join(fs, " "))
 	}
 	for _, f := range r.Files {
-		p.line(1, "file %s %d bytes %d records %s", q(f.Rel), f.Size, f.Records, f.Status)
+		format := ""
+		if f.Format != "" {
+			format = " " + f.Format
+		}
+		p.line(1, "file %s %d bytes %d records %s%s", q(f.Rel), f.Size, f.Records, f.Status, format)
 	}
 	for _, f := range r.SideFiles {
 		p.line(1, "side file %s %d bytes %d records %s", q(f.Rel), f.Size, f.Records, f.Status)
@@ -149,8 +153,12 @@ func (p printer) run(r *Run) {
 		p.line(1, "histogram %s dropped %d: %d entries #%s", q(s.Tag), s.Dropped, len(s.Entries), hash(s.Entries))
 		p.entries(2, len(s.Entries), func(i int) {
 			e := s.Entries[i]
-			p.line(2, "step %d wall %s min %s max %s count %s sum %s: %d buckets #%s",
-				e.Step, g(e.WallTime), g(e.Min), g(e.Max), g(e.Count), g(e.Sum), len(e.Buckets), hash(e.Buckets))
+			nonFinite := ""
+			if e.NaN != 0 || e.PosInf != 0 || e.NegInf != 0 {
+				nonFinite = fmt.Sprintf(" nan %d +inf %d -inf %d", e.NaN, e.PosInf, e.NegInf)
+			}
+			p.line(2, "step %d wall %s min %s max %s count %s sum %s%s: %d buckets #%s",
+				e.Step, g(e.WallTime), g(e.Min), g(e.Max), g(e.Count), g(e.Sum), nonFinite, len(e.Buckets), hash(e.Buckets))
 		})
 	}
 	for _, s := range r.Images {
@@ -198,7 +206,11 @@ func (p printer) run(r *Run) {
 			p.line(1, "%s %s plugin %s dropped %d: %d entries #%s", list.what, q(s.Tag), q(s.Plugin), s.Dropped, len(s.Entries), hash(s.Entries))
 			p.entries(2, len(s.Entries), func(i int) {
 				e := s.Entries[i]
-				p.line(2, "step %d wall %s %s %v %s", e.Step, g(e.WallTime), e.DType, e.Shape, ref(e.Data))
+				enc := ""
+				if e.Encoding != "" {
+					enc = " " + e.Encoding
+				}
+				p.line(2, "step %d wall %s %s %v%s %s", e.Step, g(e.WallTime), e.DType, e.Shape, enc, ref(e.Data))
 			})
 		}
 	}

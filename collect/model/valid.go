@@ -52,6 +52,8 @@ func (v *validator) fail(format string, args ...any) {
 
 var fileStatuses = []string{"ok", "empty", "profile-empty", "truncated", "damaged", "lfs-pointer"}
 
+var fileFormats = []string{"", FormatMindSpore, FormatMindSporeLineage}
+
 var kinds = []Kind{KindScalar, KindHistogram, KindImage, KindAudio, KindText, KindPRCurve, KindHParams,
 	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindOther}
 
@@ -103,6 +105,9 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	for i, f := range r.Files {
 		if !slices.Contains(fileStatuses, f.Status) {
 			v.fail("file %q has status %q", f.Rel, f.Status)
+		}
+		if !slices.Contains(fileFormats, f.Format) {
+			v.fail("file %q has format %q", f.Rel, f.Format)
 		}
 		if i > 0 && path.Base(r.Files[i-1].Rel) > path.Base(f.Rel) {
 			v.fail("files %q and %q out of reading order", r.Files[i-1].Rel, f.Rel)
@@ -156,6 +161,11 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	sortedBy(v, "histograms", r.Histograms, func(s *Histogram) string { return s.Tag })
 	for _, s := range r.Histograms {
 		series(KindHistogram, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		for _, e := range s.Entries {
+			if e.NaN < 0 || e.PosInf < 0 || e.NegInf < 0 {
+				v.fail("histogram %q at step %d: negative counts of values outside the buckets", s.Tag, e.Step)
+			}
+		}
 	}
 	sortedBy(v, "images", r.Images, func(s *Image) string { return s.Tag })
 	for _, s := range r.Images {
@@ -194,6 +204,11 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 		sortedBy(v, string(ts.kind)+" series", ts.list, func(s *Tensor) string { return s.Tag })
 		for _, s := range ts.list {
 			series(ts.kind, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+			for _, e := range s.Entries {
+				if e.Encoding != "" && e.Encoding != EncodingMindSpore {
+					v.fail("%s %q at step %d has encoding %q", ts.kind, s.Tag, e.Step, e.Encoding)
+				}
+			}
 		}
 	}
 	sortedBy(v, "exceptions", r.Exceptions, func(s *Exception) string { return s.Tag })

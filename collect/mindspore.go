@@ -1,0 +1,396 @@
+package collect
+
+// MindSpore summary and lineage files (docs/FORMATS.md section 21): the
+// framing of TensorBoard's event files, MindSpore's own Event messages.
+// Their values are kept in the same series as TensorBoard's, by the same
+// restart rule; the lineage becomes the run's hparams session.
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/discover"
+	"github.com/trainreport/trainreport/collect/event"
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/mindspore"
+	"github.com/trainreport/trainreport/collect/mindspore/mspb"
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// Field numbers on the paths to MindSpore payloads (docs/FORMATS.md
+// section 21).
+const (
+	msFieldGraph   = 4 // Event.graph
+	msFieldSummary = 5 // Event.summary
+	msFieldValue   = 1 // Summary.value
+	msFieldImage   = 4 // Value.image
+	msFieldEncoded = 4 // Image.encoded
+	msFieldTensor  = 8 // Value.tensor
+)
+
+// fileFormats are the model's names of the formats discovery tells apart
+// by name; a TensorBoard event file has none.
+var fileFormats = map[discover.Kind]string{discover.MindSpore: model.FormatMindSpore, discover.MindSporeLineage: model.FormatMindSporeLineage}
+
+// maxLineageBytes bounds the strings a run's lineage adds to its session
+// (the metrics' JSON, paths, user-defined entries); MindSpore writes a few
+// hundred bytes.
+const maxLineageBytes = 1 << 20
+
+// msState is what a run remembers while it reads MindSpore files.
+type msState struct {
+	ev      mspb.Event        // reused by the decoder
+	lineage mspb.LineageEvent // reused by the decoder
+	seed    maphash.Seed
+	// last is each tag's latest value: its file, step and a hash of its
+	// bytes. SummaryCollector writes the values of an epoch's last step
+	// twice (docs/FORMATS.md section 21); the copy is not a restart.
+	last map[*tagState]msSeen
+	// session gathers the run's lineage, nil until a lineage record.
+	session      *SessionStart
+	lineageBytes int
+}
+
+type msSeen struct {
+	file string
+	step int64
+	hash uint64
+}
+
+func (rr *runReader) msState() *msState {
+	if rr.ms == nil {
+		rr.ms = &msState{seed: maphash.MakeSeed(), last: map[*tagState]msSeen{}}
+	}
+	return rr.ms
+}
+
+// mindSporeEvent reads one record of a MindSpore summary file.
+func (rr *runReader) mindSporeEvent(rec record, offset int64) {
+	ms := rr.msState()
+	ev := &ms.ev
+	if err := rr.unmarshal.Unmarshal(rec.data, ev); err != nil {
+		rr.file.Status = "damaged"
+		rr.warn(offset, "record is not a MindSpore Event: %v", err)
+		return
+	}
+	version, isVersion := ev.What.(*mspb.Event_Version)
+	if isVersion && version.Version != mindspore.Version {
+		rr.warn(offset, "version %q, not %q: read as %s", version.Version, mindspore.Version, mindspore.Version)
+	}
+	rr.bounds(ev.WallTime, ev.Step, isVersion)
+	_, summary := ev.What.(*mspb.Event_Summary)
+	if summary {
+		rr.summaries++
+	}
+	rr.tensorBoardEvent(ev.Step, summary)
+	switch w := ev.What.(type) {
+	case *mspb.Event_Graph:
+		ref, ok := rec.blob(event.Step{Num: msFieldGraph})
+		if !ok {
+			ref = rec.ref(rec.base, 0) // an empty graph proto3 left out
+		}
+		rr.keepGraph(SourceMindSpore, "", &eventpb.Event{WallTime: ev.WallTime, Step: ev.Step}, ref)
+	case *mspb.Event_Summary:
+		for i, v := range w.Summary.GetValue() {
+			rr.mindSporeValue(ev, v, rec, i, offset)
+		}
+	case nil:
+		if !isVersion {
+			// The explainer's records and what later versions add.
+			rr.warn(offset, "MindSpore event at step %d of a kind not read; skipped", ev.Step)
+		}
+	}
+}
+
+// msKind says what a MindSpore value holds.
+func msKind(v *mspb.SummaryValue) Kind {
+	switch w := v.Value.(type) {
+	case *mspb.SummaryValue_Scalar:
+		return KindScalar
+	case *mspb.SummaryValue_Image:
+		return KindImage
+	case *mspb.SummaryValue_Histogram:
+		return KindHistogram
+	case *mspb.SummaryValue_Tensor:
+		if mindspore.IsNumeric(w.Tensor.GetDataType()) {
+			return KindTensor
+		}
+	}
+	return KindOther // loss landscapes, tensors of no numbers
+}
+
+// mindSporeValue reads the idx-th value of a MindSpore summary.
+func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec record, idx int, offset int64) {
+	ms := rr.msState()
+	tag := mindspore.StripTag(v.GetTag())
+	ts := rr.tags[tag]
+	if ts == nil {
+		ts = &tagState{name: tag}
+		rr.tags[tag] = ts
+	}
+	kind := msKind(v)
+	switch {
+	case ts.kind == "":
+		ts.kind = kind
+	case kind != ts.kind:
+		rr.warn(offset, "tag %q at step %d holds a %s after %s values; value skipped", tag, ev.Step, kind, ts.kind)
+		return
+	}
+	// A scalar is told from its predecessor by its bits; other values,
+	// by a hash of their bytes in the record.
+	seen := msSeen{file: rec.rel, step: ev.Step}
+	if sc, ok := v.Value.(*mspb.SummaryValue_Scalar); ok {
+		seen.hash = uint64(math.Float32bits(sc.Scalar))
+	} else {
+		s, e, ok := event.Locate(rec.data, event.Step{Num: msFieldSummary}, event.Step{Num: msFieldValue, N: idx})
+		if !ok {
+			rr.warn(offset, "tag %q at step %d: cannot locate the value", tag, ev.Step)
+			return
+		}
+		seen.hash = maphash.Bytes(ms.seed, rec.data[s:e])
+	}
+	if last, ok := ms.last[ts]; ok && last == seen {
+		return // the same value again: SummaryCollector's epoch end
+	}
+	ms.last[ts] = seen
+	ts.saw(ev.Step, ev.WallTime)
+	at := func(path ...event.Step) (BlobRef, bool) {
+		return rec.blob(append([]event.Step{{Num: msFieldSummary}, {Num: msFieldValue, N: idx}}, path...)...)
+	}
+	var err error
+	switch w := v.Value.(type) {
+	case *mspb.SummaryValue_Scalar:
+		rr.addMindSporeScalar(ev, float64(w.Scalar), ts)
+	case *mspb.SummaryValue_Image:
+		err = rr.addMindSporeImage(ev, w.Image, ts, at)
+	case *mspb.SummaryValue_Histogram:
+		err = rr.addMindSporeHistogram(ev, w.Histogram, ts)
+	case *mspb.SummaryValue_Tensor:
+		if kind == KindTensor {
+			err = rr.addMindSporeTensor(ev, w.Tensor, ts, at, rec)
+		}
+	}
+	if err != nil {
+		rr.warn(offset, "tag %q at step %d: %v", tag, ev.Step, err)
+	}
+}
+
+func (rr *runReader) addMindSporeScalar(ev *mspb.Event, value float64, ts *tagState) {
+	ss := rr.scalarsFor(ts)
+	if n := len(ss.Points); n > 0 && ev.Step <= ss.Points[n-1].Step {
+		rr.stepBack(ss, ss.Points[n-1].Step, ss.LastAttempt(), ev.Step)
+	}
+	ss.Add(series.Point{WallTime: ev.WallTime, Step: ev.Step, Value: value}, rr.attempt, rr.noRule)
+}
+
+func (rr *runReader) addMindSporeImage(ev *mspb.Event, im *mspb.Image, ts *tagState, at locator) error {
+	if len(im.GetEncoded()) == 0 {
+		return fmt.Errorf("image holds no bytes; value skipped")
+	}
+	ref, ok := at(event.Step{Num: msFieldImage}, event.Step{Num: msFieldEncoded})
+	if !ok {
+		return fmt.Errorf("cannot locate the image bytes")
+	}
+	item := ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
+	if f, w, h := imageConfig(im.GetEncoded()); f != "" {
+		item.Format, item.Width, item.Height = f, w, h
+	}
+	keep(rr, ts, imageList, ev.Step, ImageEntry{WallTime: ev.WallTime, Step: ev.Step, Images: []ImageItem{item}})
+	return nil
+}
+
+func (rr *runReader) addMindSporeHistogram(ev *mspb.Event, h *mspb.Histogram, ts *tagState) error {
+	e, err := mindspore.Histogram(h)
+	if err != nil {
+		return err
+	}
+	e.WallTime, e.Step = ev.WallTime, ev.Step
+	keep(rr, ts, histogramList, ev.Step, e)
+	return nil
+}
+
+// addMindSporeTensor keeps a numeric tensor as a reference to its bytes,
+// once its values are known to match its dimensions.
+func (rr *runReader) addMindSporeTensor(ev *mspb.Event, t *mspb.Tensor, ts *tagState, at locator, rec record) error {
+	shape, _, err := mindspore.Shape(t)
+	if err != nil {
+		return err
+	}
+	if err := mindspore.Check(t); err != nil {
+		return err
+	}
+	ref, ok := at(event.Step{Num: msFieldTensor})
+	if !ok {
+		ref = rec.ref(rec.base, 0) // an empty tensor proto3 left out
+	}
+	keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+		DType: mindspore.DTypeName(t.GetDataType()), Shape: shape, Data: ref, Encoding: EncodingMindSpore})
+	return nil
+}
+
+// lineageEvent reads one record of a MindSpore lineage file into the
+// run's session: the training's hyperparameters, dataset and model, the
+// evaluation's metrics, and what the user added. Names are those of
+// MindInsight's lineage table (its "[U]" user entries are "user/..."
+// here), but for the training's final loss, "train_loss", a metric apart
+// from the evaluation's "loss".
+func (rr *runReader) lineageEvent(rec record, offset int64) {
+	ms := rr.msState()
+	ev := &ms.lineage
+	if err := rr.unmarshal.Unmarshal(rec.data, ev); err != nil {
+		rr.file.Status = "damaged"
+		rr.warn(offset, "record is not a MindSpore LineageEvent: %v", err)
+		return
+	}
+	if ev.What == nil {
+		return // the dataset graph, which the report does not show
+	}
+	if _, ok := ev.What.(*mspb.LineageEvent_Version); ok {
+		return
+	}
+	if ms.session == nil {
+		ms.session = &SessionStart{Source: "mindspore-lineage", HParams: map[string]HParamValue{}, StartTime: ev.WallTime}
+	}
+	s := ms.session
+	str := func(name, v string) {
+		if v == "" {
+			return
+		}
+		if ms.lineageBytes += len(name) + len(v); ms.lineageBytes > maxLineageBytes {
+			return
+		}
+		s.HParams[name] = HParamValue{Kind: StringValue, Str: v}
+	}
+	num := func(name string, v float64) { s.HParams[name] = HParamValue{Kind: NumberValue, Number: v} }
+	switch w := ev.What.(type) {
+	case *mspb.LineageEvent_TrainLineage:
+		t := w.TrainLineage
+		if h := t.GetHyperParameters(); h != nil {
+			str("optimizer", h.GetOptimizer())
+			num("learning_rate", float64(h.GetLearningRate()))
+			str("loss_function", h.GetLossFunction())
+			num("epoch", float64(h.GetEpoch()))
+			str("parallel_mode", h.GetParallelMode())
+			num("device_num", float64(h.GetDeviceNum()))
+			num("batch_size", float64(h.GetBatchSize()))
+		}
+		if d := t.GetTrainDataset(); d != nil {
+			str("train_dataset_path", d.GetPath())
+			num("train_dataset_count", float64(d.GetSize()))
+		}
+		if a := t.GetAlgorithm(); a != nil {
+			str("network", a.GetNetwork())
+			// "loss" is the evaluation's metric of that name, when
+			// there is one.
+			rr.lineageMetric("train_loss", float64(a.GetLoss()))
+		}
+		if m := t.GetModel(); m != nil {
+			str("model_path", m.GetPath())
+			num("model_size", float64(m.GetSize()))
+		}
+	case *mspb.LineageEvent_EvaluationLineage:
+		e := w.EvaluationLineage
+		if err := rr.lineageMetrics(e.GetMetric()); err != nil {
+			rr.warn(offset, "evaluation lineage: %v", err)
+		}
+		if d := e.GetValidDataset(); d != nil {
+			str("test_dataset_path", d.GetPath())
+			num("test_dataset_count", float64(d.GetSize()))
+		}
+	case *mspb.LineageEvent_UserDefinedInfo:
+		rr.userLineage(w.UserDefinedInfo, "user/", 0, str, num)
+	}
+}
+
+// lineageMetric records a metric of the run's lineage.
+func (rr *runReader) lineageMetric(name string, v float64) {
+	s := rr.ms.session
+	if s.Metrics == nil {
+		s.Metrics = map[string]HParamValue{}
+	}
+	s.Metrics[name] = HParamValue{Kind: NumberValue, Number: v}
+}
+
+// maxLineageMetrics bounds the metrics of an evaluation lineage.
+const maxLineageMetrics = 1000
+
+// lineageMetrics records an evaluation's metrics, a JSON object of name to
+// number (MindSpore writes json.dumps of Model.eval's result).
+func (rr *runReader) lineageMetrics(metric string) error {
+	if metric == "" {
+		return nil
+	}
+	if len(metric) > maxLineageBytes {
+		return fmt.Errorf("metrics of %d bytes, more than %d; not read", len(metric), maxLineageBytes)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(metric), &m); err != nil {
+		return fmt.Errorf("metrics are not a JSON object: %w", err)
+	}
+	if len(m) > maxLineageMetrics {
+		return fmt.Errorf("%d metrics, more than %d; not read", len(m), maxLineageMetrics)
+	}
+	var skipped []string
+	for name, v := range m {
+		f, ok := v.(float64)
+		if !ok {
+			skipped = append(skipped, name)
+			continue
+		}
+		rr.lineageMetric(name, f)
+	}
+	if len(skipped) > 0 {
+		slices.Sort(skipped)
+		return fmt.Errorf("metrics %s are not numbers; not read", strings.Join(skipped, ", "))
+	}
+	return nil
+}
+
+// maxUserLineageDepth bounds the nesting of user-defined lineage.
+const maxUserLineageDepth = 4
+
+// userLineage adds what a user added to the lineage (custom_lineage_data)
+// as hyperparameters named "user/<key>", nested dictionaries joined with
+// "/".
+func (rr *runReader) userLineage(u *mspb.UserDefinedInfo, prefix string, depth int, str func(string, string), num func(string, float64)) {
+	if depth > maxUserLineageDepth {
+		return
+	}
+	for _, info := range u.GetUserInfo() {
+		rr.userLineage(info, prefix, depth+1, str, num)
+	}
+	for k, v := range u.GetMapStr() {
+		str(prefix+k, v)
+	}
+	for k, v := range u.GetMapInt32() {
+		num(prefix+k, float64(v))
+	}
+	for k, v := range u.GetMapDouble() {
+		if !math.IsNaN(v) {
+			num(prefix+k, v)
+		}
+	}
+	for k, v := range u.GetMapDict() {
+		rr.userLineage(v, prefix+k+"/", depth+1, str, num)
+	}
+}
+
+// finishLineage makes the run's lineage its hparams session.
+func (rr *runReader) finishLineage() {
+	if rr.ms == nil || rr.ms.session == nil {
+		return
+	}
+	if rr.ms.lineageBytes > maxLineageBytes {
+		rr.run.Warnings = append(rr.run.Warnings, Warning{File: rr.run.Path, Offset: -1,
+			Msg: fmt.Sprintf("lineage strings of more than %d bytes; the rest not read", maxLineageBytes)})
+	}
+	if rr.run.HParams == nil {
+		rr.run.HParams = &HParams{}
+	}
+	rr.addSession(rr.run.HParams, rr.ms.session)
+}
