@@ -14,6 +14,7 @@ import (
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
 
@@ -49,6 +50,8 @@ type Options struct {
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
+	// Baseline is an earlier report to compare with, nil for none.
+	Baseline *Baseline
 }
 
 // Defaults of Options.
@@ -77,6 +80,8 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// gates are the verdicts of --fail-on, failed first (SetGates).
+	gates []gate.Result
 }
 
 // tagView is one scalar tag across the runs that have it.

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/gate"
 )
 
 // MarkdownForm is what summary.md is written for: each has its own limit
@@ -231,6 +232,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		return comment
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
+	// What a CI user reads first: the verdicts, then the comparison.
+	r.mdGates(md, bound(commentGateRuns, gate.MaxHeld))
+	r.mdBaseline(md, bound(commentDeltaRows, 0))
 	r.mdHeadline(md)
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
@@ -489,6 +493,17 @@ const (
 	lowerBetter
 	higherBetter
 )
+
+// String is the direction as summary.json writes it.
+func (d direction) String() string {
+	switch d {
+	case lowerBetter:
+		return "lower"
+	case higherBetter:
+		return "higher"
+	}
+	return ""
+}
 
 // order says how a ranking by a metric of this direction is ordered.
 func (d direction) order() string {

@@ -33,6 +33,7 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -68,6 +69,13 @@ type config struct {
 	quiet         bool
 	cpuProfile    string
 	version       bool
+	// gates are the --fail-on conditions (and --fail-on-warnings');
+	// baseline and threshold are --baseline's.
+	gates          []*gate.Gate
+	failOnWarnings bool
+	baseline       string
+	threshold      float64
+	email          string
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -96,6 +104,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 		})
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
+	gateFlags(fs, &c)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
@@ -133,6 +142,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
 		return nil, nil, err
 	}
+	if err := checkGates(&c); err != nil {
+		return nil, nil, err
+	}
 	if c.maxPoints < 1 {
 		return nil, nil, errors.New("-max-points must be at least 1")
 	}
@@ -154,12 +166,14 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	return &c, logdirs, nil
 }
 
-// Exit statuses.
+// Exit statuses. A gate's failure has its own, 3, as CI scripts read it:
+// the report was written and says what failed.
 const (
 	exitOK       = 0
 	exitFailed   = 1 // the logs held nothing readable, or the output could not be written
-	exitUsage    = 2 // bad flags or arguments, or an output path the report must not write
-	exitInternal = 3 // a bug: please report it with the message
+	exitUsage    = 2 // bad flags or arguments (an error in a --fail-on expression), or an output path the report must not write
+	exitGate     = 3 // a --fail-on condition held (or --fail-on-warnings'): the report was written
+	exitInternal = 4 // a bug: please report it with the message
 )
 
 // usageError is an error of the command line, reported before any log is
@@ -194,8 +208,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status i
 	}
 	if err := build(ctx, c, logdirArgs, stderr); err != nil {
 		fmt.Fprintf(stderr, "trainreport: %s\n", printable(err.Error()))
-		if errors.As(err, new(usageError)) {
+		switch {
+		case errors.As(err, new(usageError)):
 			return exitUsage
+		case errors.As(err, new(gateError)):
+			return exitGate
 		}
 		return exitFailed
 	}
@@ -266,6 +283,14 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		}()
 	}
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
+	var base *render.Baseline
+	if c.baseline != "" {
+		// Read first: a baseline that cannot be read is an error of the
+		// command line, better known before the logs are read.
+		if base, err = loadBaseline(ctx, c, opt); err != nil {
+			return err
+		}
+	}
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && !c.quiet && term.IsTerminal(int(f.Fd())) {
 		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
@@ -335,7 +360,12 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		debug.SetGCPercent(25)
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
-		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm})
+		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+		Baseline: base})
+	failedGates, err := evalGates(r, c.gates, base)
+	if err != nil {
+		return err
+	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
@@ -357,6 +387,10 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
+	}
+	if errOut == nil && len(failedGates) > 0 {
+		// The report is written: the verdict comes last, as CI reads it.
+		errOut = gateError{failedGates}
 	}
 	return errOut
 }
