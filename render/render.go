@@ -298,6 +298,15 @@ func (r *Report) eachFile(emit func(file) error) error {
 	if err := emit(file{"summary.md", md.Bytes()}); err != nil {
 		return err
 	}
+	for _, c := range r.StaticCharts() {
+		b, err := r.Chart(c, "svg")
+		if err != nil {
+			return err
+		}
+		if err := emit(file{ChartsDir + c.Name + ".svg", b}); err != nil {
+			return err
+		}
+	}
 	var extra []*pageData
 	// An error of a page's data that does not come from emit is one of
 	// the logs' content: it becomes a note in data/index.json, and the

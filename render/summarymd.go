@@ -220,13 +220,28 @@ func byteLen(s string) int { return len(s) }
 // warnings. It holds no data: URIs, and stays within its form's limit,
 // listing fewer rows and saying what it left out and where the rest is.
 func (r *Report) WriteMarkdown(w io.Writer) error {
+	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return ChartsDir + c.Name + ".svg" })
+}
+
+// MarkdownWithCharts is WriteMarkdown for a summary.md written elsewhere
+// than in the site (--markdown FILE): its charts are named by prefix (the
+// site's charts folder as seen from the file's), then their name.
+func (r *Report) MarkdownWithCharts(prefix string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
+	}
+}
+
+// writeMarkdown writes summary.md in form, each chart's image at
+// chartURL.
+func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string) error {
 	md := &mdWriter{budget: commentBudget - closingReserve, measure: utf16Len, nameRunes: commentNameRunes}
-	comment := r.opt.MarkdownForm != MarkdownJob
+	comment := form != MarkdownJob
 	if !comment {
 		md.budget, md.measure, md.nameRunes = jobBudget-closingReserve, byteLen, jobNameRunes
 	}
 	bound := func(comment, job int) int {
-		if r.opt.MarkdownForm == MarkdownJob {
+		if form == MarkdownJob {
 			return job
 		}
 		return comment
@@ -236,6 +251,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.mdGates(md, bound(commentGateRuns, gate.MaxHeld))
 	r.mdBaseline(md, bound(commentDeltaRows, 0))
 	r.mdHeadline(md)
+	r.mdCharts(md, chartURL)
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
 	r.mdRuns(md, bound(commentRunRows, 0))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
@@ -141,4 +142,17 @@ func (e gateError) Error() string {
 		lines[i] = "gate failed: " + f.String()
 	}
 	return strings.Join(lines, "\ntrainreport: ")
+}
+
+// chartsFrom is the site's charts folder as summary.md written at file
+// names it: relative to the file's folder, with slashes.
+func chartsFrom(file, out string) string {
+	dir, err1 := filepath.Abs(filepath.Dir(file))
+	site, err2 := filepath.Abs(out)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(dir, site); err == nil {
+			return filepath.ToSlash(rel) + "/" + render.ChartsDir
+		}
+	}
+	return filepath.ToSlash(out) + "/" + render.ChartsDir
 }

@@ -102,6 +102,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 			c.markdownForm, err = render.ParseMarkdownForm(s)
 			return err
 		})
+	fs.StringVar(&c.email, "email", "", "also write the report as an email to `FILE`: a MIME message whose HTML body needs no script, with its charts as inline PNG parts")
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
 	gateFlags(fs, &c)
@@ -229,7 +230,7 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 	if err := outdir.Check(c.out, paths); err != nil {
 		return usageError{err}
 	}
-	for _, f := range []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}} {
+	for _, f := range outputFiles(c) {
 		if f.name == "" {
 			continue
 		}
@@ -237,7 +238,10 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 			return usageError{fmt.Errorf("%s: %w", f.flag, err)}
 		}
 	}
-	files := []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}}
+	files := outputFiles(c)
+	if c.baseline != "" {
+		files = append(files, struct{ flag, name string }{"--baseline", c.baseline})
+	}
 	for i, a := range files {
 		for _, b := range files[i+1:] {
 			if a.name != "" && b.name != "" && outdir.SamePath(a.name, b.name) {
@@ -248,10 +252,15 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 	return nil
 }
 
+// outputFiles are the files given by flags that the report writes.
+func outputFiles(c *config) []struct{ flag, name string } {
+	return []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--email", c.email}, {"--cpuprofile", c.cpuProfile}}
+}
+
 // checkNotRead refuses output files that name a file the report read:
 // files a projector config names are known only once it is read.
 func checkNotRead(c *config, rep *collect.Report) error {
-	for _, f := range []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}} {
+	for _, f := range outputFiles(c) {
 		if f.name != "" && collect.WasRead(rep, f.name) {
 			return usageError{fmt.Errorf("%s %s names a file the report reads", f.flag, f.name)}
 		}
@@ -375,7 +384,12 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		}
 	}
 	if c.markdown != "" {
-		if err := outdir.WriteFileAtomic(c.markdown, r.WriteMarkdown); err != nil {
+		if err := outdir.WriteFileAtomic(c.markdown, r.MarkdownWithCharts(chartsFrom(c.markdown, c.out))); err != nil {
+			return err
+		}
+	}
+	if c.email != "" {
+		if err := outdir.WriteFileAtomic(c.email, r.WriteEmail); err != nil {
 			return err
 		}
 	}
