@@ -29,6 +29,10 @@ type delta struct {
 	run, tag string
 	sv       *seriesView
 	better   direction
+	// f32: the series is of float32 values; the baseline's, read back
+	// from their shortest decimal form, are rounded to float32 too, so
+	// that an unchanged value compares equal.
+	f32 bool
 	// last and step: this report's last value and step, and the
 	// baseline's.
 	last, baseLast float64
@@ -91,8 +95,9 @@ func (r *Report) deltas() []*delta {
 				continue
 			}
 			st := sv.stats
-			d := &delta{run: sv.run.Name, tag: tv.tag, sv: sv, better: betterOf(tv.tag),
-				last: st.Last.Value, baseLast: bm.Last.Value, step: st.Last.Step, baseStep: bm.Last.Step}
+			f32 := sv.scalar.Float32
+			d := &delta{run: sv.run.Name, tag: tv.tag, sv: sv, better: betterOf(tv.tag), f32: f32,
+				last: st.Last.Value, baseLast: asStored(bm.Last.Value, f32), step: st.Last.Step, baseStep: bm.Last.Step}
 			if d.better != unknownBetter && st.HasFinite {
 				d.best = st.Min.Value
 				if d.better == higherBetter {
@@ -103,7 +108,7 @@ func (r *Report) deltas() []*delta {
 					bb = bm.Max
 				}
 				if bb != nil {
-					d.baseBest, d.hasBest = bb.Value, true
+					d.baseBest, d.hasBest = asStored(bb.Value, f32), true
 				}
 			}
 			finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -190,8 +195,17 @@ type summaryStep struct {
 	Change   int64 `json:"change"`
 }
 
-func changeJSON(v, base float64) summaryChange {
-	return summaryChange{jsonScalar{v: v}, jsonScalar{v: base}, jsonScalar{v: v - base}, jsonScalar{v: relChange(v, base)}}
+func changeJSON(v, base float64, f32 bool) summaryChange {
+	return summaryChange{jsonScalar{v, f32}, jsonScalar{base, f32}, jsonScalar{v: v - base}, jsonScalar{v: relChange(v, base)}}
+}
+
+// asStored rounds a value read back from summary.json as its series
+// stores it: to float32 for a float32 series.
+func asStored(v float64, f32 bool) float64 {
+	if f32 {
+		return float64(float32(v))
+	}
+	return v
 }
 
 // baselineJSON is summary.json's "baseline", nil without one.
@@ -205,13 +219,13 @@ func (r *Report) baselineJSON() *summaryBaseline {
 	}
 	sb := &summaryBaseline{Source: r.opt.Baseline.Source, Threshold: th, Metrics: map[string]map[string]summaryDeltaStat{}}
 	for _, d := range r.deltas() {
-		ds := summaryDeltaStat{Last: changeJSON(d.last, d.baseLast), Regressed: d.regressed, Why: d.why,
+		ds := summaryDeltaStat{Last: changeJSON(d.last, d.baseLast, d.f32), Regressed: d.regressed, Why: d.why,
 			Step: summaryStep{d.step, d.baseStep, d.step - d.baseStep}}
 		if ds.Why == nil {
 			ds.Why = []string{}
 		}
 		if d.hasBest {
-			c := changeJSON(d.best, d.baseBest)
+			c := changeJSON(d.best, d.baseBest, d.f32)
 			ds.Best = &c
 		}
 		if sb.Metrics[d.run] == nil {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-analyze/charts"
@@ -28,7 +30,7 @@ const (
 	// chartColumns is how many steps a chart's lines are resampled at.
 	chartColumns = 120
 	chartWidth   = 560
-	chartHeight  = 260
+	chartHeight  = 300
 	// chartNameRunes bounds a name (title, legend) drawn on a chart.
 	chartNameRunes = 40
 )
@@ -114,7 +116,7 @@ func (r *Report) Chart(c StaticChart, format string) ([]byte, error) {
 	if lo > hi {
 		return nil, fmt.Errorf("chart of %q: no point", c.Tag)
 	}
-	cols := columnSteps(lo, hi, chartColumns)
+	cols, labels, nLabels := stepGrid(lo, hi, chartColumns)
 	var values [][]float64
 	var names []string
 	var colors []charts.Color
@@ -123,26 +125,20 @@ func (r *Report) Chart(c StaticChart, format string) ([]byte, error) {
 		names = append(names, cutName(sv.run.Name))
 		colors = append(colors, charts.ColorFromHex(colorAt(runIndex[sv.run])))
 	}
-	labels := make([]string, len(cols))
-	for i, s := range cols {
-		labels[i] = fmtStep(s)
-	}
 	theme := charts.GetTheme(charts.ThemeLight).WithSeriesColors(colors)
 	opt := charts.NewLineChartOptionWithData(values)
 	opt.Theme = theme
 	opt.Title.Text = cutName(c.Tag)
 	opt.Title.FontStyle.FontSize = 13
 	opt.Legend.SeriesNames = names
-	opt.Legend.Offset = charts.OffsetRight
+	opt.Legend.Offset = charts.OffsetStr{Left: "center", Top: "bottom"}
+	opt.Legend.FontStyle.FontSize = 9
 	opt.XAxis.Labels = labels
-	opt.XAxis.LabelCount = 6
+	opt.XAxis.LabelCount = nLabels
 	opt.XAxis.BoundaryGap = charts.Ptr(false)
 	opt.Symbol = charts.Symbol{Shape: charts.SymbolNone}
 	opt.LineStrokeWidth = 1.5
 	opt.YAxis = []charts.YAxisOption{{ValueFormatter: func(v float64) string { return fmtValue(v) }}}
-	if len(names) > 3 {
-		opt.Legend.Show = charts.Ptr(false) // the table below names the runs; a legend of many would cover the lines
-	}
 	out := charts.ChartOutputPNG
 	if format == "svg" {
 		out = charts.ChartOutputSVG
@@ -152,23 +148,6 @@ func (r *Report) Chart(c StaticChart, format string) ([]byte, error) {
 		return nil, fmt.Errorf("chart of %q: %w", c.Tag, err)
 	}
 	return p.Bytes()
-}
-
-// columnSteps spreads n steps evenly over [lo, hi] (fewer when the range
-// holds fewer steps).
-func columnSteps(lo, hi int64, n int) []int64 {
-	if hi-lo+1 < int64(n) {
-		n = int(hi - lo + 1)
-	}
-	out := make([]int64, n)
-	for i := range out {
-		if n == 1 {
-			out[i] = lo
-			continue
-		}
-		out[i] = lo + int64(math.Round(float64(hi-lo)*float64(i)/float64(n-1)))
-	}
-	return out
 }
 
 // resample gives a series' value at each column: the mean of its finite
@@ -215,6 +194,43 @@ func resample(sv *seriesView, cols []int64) []float64 {
 	return out
 }
 
+// stepGrid lays the columns over [lo, hi] so that round steps (about 5:
+// 0, 5k, 10k...) fall on every m-th column, evenly spaced as the x axis
+// spaces its labels, and returns the columns, their labels (blank but at
+// the round steps) and how many labels there are.
+func stepGrid(lo, hi int64, columns int) (cols []int64, labels []string, nLabels int) {
+	if hi <= lo {
+		return []int64{lo}, []string{fmtStep(lo)}, 1
+	}
+	tick := niceStep(float64(hi-lo) / 5)
+	t0 := math.Floor(float64(lo)/tick) * tick
+	t1 := math.Ceil(float64(hi)/tick) * tick
+	k := int(math.Round((t1-t0)/tick)) + 1
+	m := max(1, (columns-1)/(k-1))
+	n := (k-1)*m + 1
+	for i := range n {
+		c := int64(math.Round(t0 + tick*float64(i)/float64(m)))
+		cols = append(cols, c)
+		l := ""
+		if i%m == 0 {
+			l = fmtStep(c)
+		}
+		labels = append(labels, l)
+	}
+	return cols, labels, k
+}
+
+// niceStep rounds x up to 1, 2 or 5 times a power of ten.
+func niceStep(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
 // fmtStep writes a step short: 1200, 15k, 2.5M.
 func fmtStep(s int64) string {
 	a := math.Abs(float64(s))
@@ -227,8 +243,15 @@ func fmtStep(s int64) string {
 	return strconv.FormatInt(s, 10)
 }
 
-// cutName bounds a name drawn on a chart.
+// cutName bounds a name drawn on a chart, its control characters
+// (a line break starts a new line of a title) made spaces.
 func cutName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 	if utf8.RuneCountInString(s) > chartNameRunes {
 		return string([]rune(s)[:chartNameRunes-1]) + "…"
 	}

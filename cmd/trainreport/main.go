@@ -208,6 +208,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status i
 		return exitOK
 	}
 	if err := build(ctx, c, logdirArgs, stderr); err != nil {
+		var ge gateError
+		if errors.As(err, &ge) {
+			// A line per failed gate, each made printable alone.
+			for _, f := range ge.failed {
+				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.String()))
+			}
+			return exitGate
+		}
 		fmt.Fprintf(stderr, "trainreport: %s\n", printable(err.Error()))
 		switch {
 		case errors.As(err, new(usageError)):
