@@ -113,6 +113,51 @@ func readSummaryDoc(t *testing.T, path string) summaryDoc {
 	return s
 }
 
+// scenario is the outputs of issue 15's scenario.
+type scenario struct {
+	main, pr, baseJSON, site, eml, stderr string
+}
+
+// buildScenario runs the scenario in dir: the demo reported as the
+// baseline, then a copy with a NaN and a worse loss reported against it
+// with gates and --email, which must exit 3.
+func buildScenario(t *testing.T, dir string) scenario {
+	t.Helper()
+	sc := scenario{main: filepath.Join(dir, "main-logs"), pr: filepath.Join(dir, "runs"),
+		baseJSON: filepath.Join(dir, "main-summary.json"), site: filepath.Join(dir, "report"), eml: filepath.Join(dir, "mail.eml")}
+	for _, d := range []string{sc.main, sc.pr} {
+		os.RemoveAll(d)
+		if err := demolog.Write(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	injectEvents(t, sc.pr, nanRun, float32(math.NaN()))
+	injectEvents(t, sc.pr, worseRun, worseLoss)
+
+	mainSite := filepath.Join(dir, "main-report")
+	if code, stderr := runCLI(t, "-o", mainSite, "-quiet", sc.main); code != exitOK {
+		t.Fatalf("baseline report: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(mainSite, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sc.baseJSON, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-o", sc.site, "--baseline", sc.baseJSON, "--email", sc.eml, "-quiet",
+		"--fail-on", "loss.last > baseline.loss.last * 1.02",
+		"--fail-on", `"metrics/loss".non_finite > 0`,
+		"--fail-on", "accuracy.max < 0.5", // holds for no run
+		sc.pr}
+	code, stderr := runCLI(t, args...)
+	if code != exitGate {
+		t.Fatalf("exit %d, want %d (a gate failed)\n%s", code, exitGate, stderr)
+	}
+	sc.stderr = stderr
+	return sc
+}
+
 // TestCIScenario is issue 15's scenario, as a CI step runs it: a report of
 // the demo is the baseline (main-summary.json); a second copy of the demo
 // with a NaN and a regression injected is reported with --baseline,
@@ -129,41 +174,9 @@ func TestCIScenario(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	main, pr := filepath.Join(dir, "main-logs"), filepath.Join(dir, "runs")
-	for _, d := range []string{main, pr} {
-		os.RemoveAll(d)
-		if err := demolog.Write(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	injectEvents(t, pr, nanRun, float32(math.NaN()))
-	injectEvents(t, pr, worseRun, worseLoss)
-
-	mainSite := filepath.Join(dir, "main-report")
-	if code, stderr := runCLI(t, "-o", mainSite, "-quiet", main); code != exitOK {
-		t.Fatalf("baseline report: exit %d\n%s", code, stderr)
-	}
-	baseJSON := filepath.Join(dir, "main-summary.json")
-	b, err := os.ReadFile(filepath.Join(mainSite, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(baseJSON, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := readSummaryDoc(t, baseJSON)
-
-	site, eml := filepath.Join(dir, "report"), filepath.Join(dir, "mail.eml")
-	gates := []string{
-		"--fail-on", "loss.last > baseline.loss.last * 1.02",
-		"--fail-on", `"metrics/loss".non_finite > 0`,
-		"--fail-on", "accuracy.max < 0.5", // holds for no run
-	}
-	args := append([]string{"-o", site, "--baseline", baseJSON, "--email", eml, "-quiet"}, gates...)
-	code, stderr := runCLI(t, append(args, pr)...)
-	if code != exitGate {
-		t.Fatalf("exit %d, want %d (a gate failed)\n%s", code, exitGate, stderr)
-	}
+	sc := buildScenario(t, dir)
+	site, eml, main, pr, stderr := sc.site, sc.eml, sc.main, sc.pr, sc.stderr
+	base := readSummaryDoc(t, sc.baseJSON)
 	for _, want := range []string{`gate failed: loss.last > baseline.loss.last * 1.02: holds for run "lr=0.003/train"`,
 		`gate failed: "metrics/loss".non_finite > 0: holds for run "lr=0.01/train"`} {
 		if !strings.Contains(stderr, want) {
