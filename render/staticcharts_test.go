@@ -5,10 +5,16 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/go-analyze/charts"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/series"
 )
 
 // TestPaletteMatchesApp: the static charts' run colours are the pages'.
@@ -73,4 +79,67 @@ func checkPNG(t *testing.T, b []byte) {
 	if r := img.Bounds(); r.Dx() != chartWidth || r.Dy() != chartHeight {
 		t.Errorf("PNG of %v, want %dx%d", r, chartWidth, chartHeight)
 	}
+}
+
+// The charts of hostile names are well-formed SVG with no script, and
+// PNGs of the chart's size; the same report draws the same bytes.
+func TestStaticChartsInert(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for i, name := range mdHostile {
+		runs[name] = map[string][]float64{"loss " + name: {3, 2, 1}, "<script>alert(1)</script>\n]]>": {float64(i), 1, 2}}
+	}
+	r := New(synthetic(runs), Options{})
+	cs := r.StaticCharts()
+	if len(cs) != maxStaticCharts {
+		t.Fatalf("%d charts, want %d", len(cs), maxStaticCharts)
+	}
+	for _, c := range cs {
+		svg, err := r.Chart(c, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSVG(t, svg)
+		if bytes.Contains(svg, []byte("<script")) {
+			t.Errorf("%s: SVG holds <script", c.Name)
+		}
+		again, _ := r.Chart(c, "svg")
+		if !bytes.Equal(svg, again) {
+			t.Errorf("%s: two drawings differ", c.Name)
+		}
+		p, err := r.Chart(c, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPNG(t, p)
+	}
+}
+
+// resample: the mean of the points nearest each column, linear between
+// columns with points, null outside the series and for non-finite values.
+func TestResample(t *testing.T) {
+	sv := seriesOf([]int64{10, 11, 20, 40}, []float64{1, 3, math.NaN(), 8})
+	got := resample(sv, []int64{0, 10, 20, 30, 40, 50})
+	null := charts.GetNullValue()
+	want := []float64{null, 2, 4, 6, 8, null} // 20 holds only a NaN: drawn between its neighbours
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("column %d: %v, want %v (all %v)", i, got[i], want[i], got)
+		}
+	}
+	cols, labels, n := stepGrid(0, 20000, chartColumns)
+	if n != 5 || cols[0] != 0 || cols[len(cols)-1] != 20000 || labels[0] != "0" || labels[len(labels)-1] != "20k" {
+		t.Errorf("stepGrid(0, 20000): %d labels, cols %d..%d, labels %q..%q", n, cols[0], cols[len(cols)-1], labels[0], labels[len(labels)-1])
+	}
+}
+
+// seriesOf is a view of a series of these steps and values, every point
+// drawn.
+func seriesOf(steps []int64, values []float64) *seriesView {
+	sc := &model.Scalar{Tag: "t"}
+	sv := &seriesView{scalar: sc}
+	for i, s := range steps {
+		sc.Points = append(sc.Points, series.Point{Step: s, Value: values[i]})
+		sv.draw = append(sv.draw, i)
+	}
+	return sv
 }

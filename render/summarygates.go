@@ -12,6 +12,10 @@ const (
 	// comment; commentDeltaRows the rows of the baseline table.
 	commentGateRuns  = 3
 	commentDeltaRows = 30
+	// sectionShare is the share of the form's budget the gates, and then
+	// the baseline table, may take at most: they come first, and the
+	// headline and the runs must still fit after them.
+	sectionShare = 0.3
 )
 
 // mdGates writes the verdicts of --fail-on, failed first: what a CI user

@@ -197,6 +197,16 @@ func (w *mdWriter) table(head string, rows []string, limit int, unit string) {
 	w.leave(len(rows)-kept, unit)
 }
 
+// within runs section with at most share of the whole budget left to
+// it (and never more than what is left), so that one section cannot
+// starve those after it.
+func (w *mdWriter) within(share float64, section func()) {
+	whole := w.budget
+	w.budget = min(whole, w.used+int(share*float64(whole)))
+	section()
+	w.budget = whole
+}
+
 // fitsTogether reports whether a and b fit in the budget together.
 func (w *mdWriter) fitsTogether(a, b string) bool {
 	return w.used+w.measure(a)+w.measure(b)+1 <= w.budget
@@ -248,8 +258,8 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
 	// What a CI user reads first: the verdicts, then the comparison.
-	r.mdGates(md, bound(commentGateRuns, gate.MaxHeld))
-	r.mdBaseline(md, bound(commentDeltaRows, 0))
+	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, gate.MaxHeld)) })
+	md.within(sectionShare, func() { r.mdBaseline(md, bound(commentDeltaRows, 0)) })
 	r.mdHeadline(md)
 	r.mdCharts(md, chartURL)
 	sk := skippedFiles(r.rep)
