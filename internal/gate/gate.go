@@ -9,7 +9,7 @@
 //	run("lr_0.1").accuracy.max < 0.9     one run's metric
 //	loss.last > baseline.loss.last * 1.02  the same run in the baseline
 //	max(loss.last) > 1 or all(accuracy.max < 0.5)  over all runs
-//	any(anomaly) or count(anomaly("nonfinite")) > 0 or any(damaged)
+//	any(anomaly) or count(anomaly("scalar.nonfinite")) > 0 or any(damaged)
 //
 // An expression that names a metric of no particular run (loss.last, not
 // run("x").loss.last) outside any, all, count, min, max and mean is

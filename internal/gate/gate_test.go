@@ -44,8 +44,8 @@ func TestEval(t *testing.T) {
 		{expr: `run("a")."train/accuracy".max < 0.9`},
 		{expr: `run("b")."train/accuracy".max < 0.9`, failed: true, runs: []string{""}},
 		{expr: "any(anomaly)", failed: true, runs: []string{""}},
-		{expr: `any(anomaly("divergence"))`},
-		{expr: `count(anomaly("nonfinite")) > 0`, failed: true, runs: []string{""}},
+		{expr: `any(anomaly("scalar.diverged"))`},
+		{expr: `count(anomaly("scalar.nonfinite")) > 0`, failed: true, runs: []string{""}},
 		{expr: "any(damaged)", failed: true, runs: []string{""}},
 		{expr: "count(warning) > 1"},
 		{expr: "loss.last > baseline.loss.last * 1.02", failed: true, runs: []string{"a"}},
@@ -66,7 +66,7 @@ func TestEval(t *testing.T) {
 		{expr: "loss.min_step == 30 || loss.max_step != 0", failed: true, runs: []string{"b"}},
 		{expr: `run("zz").loss.last > 0`, failed: true, err: `no metrics of run "zz"`},
 		{expr: "loss.last > 0.3 or any(anomaly)", failed: true, runs: []string{"a", "b"}},
-		{expr: `loss.last > 0.3 and any(anomaly("nonfinite"))`}, // a has no nonfinite anomaly; b's NaN > 0.3 fails
+		{expr: `loss.last > 0.3 and any(anomaly("scalar.nonfinite"))`}, // a has no nonfinite anomaly; b's NaN > 0.3 fails
 		{expr: "abs(loss.last - baseline.loss.last) >= 0.02", failed: true, runs: []string{"a"}},
 	} {
 		g, err := Parse(tc.expr)
