@@ -52,6 +52,9 @@ type Options struct {
 	MarkdownForm MarkdownForm
 	// Baseline is an earlier report to compare with, nil for none.
 	Baseline *Baseline
+	// ChartsURL is where summary.md finds its static charts, the chart's
+	// file name appended: "" for ChartsDir, beside it in the site.
+	ChartsURL string
 }
 
 // Defaults of Options.

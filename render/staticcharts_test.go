@@ -143,3 +143,31 @@ func seriesOf(steps []int64, values []float64) *seriesView {
 	}
 	return sv
 }
+
+// BenchmarkChart draws one chart of 4 runs of 5,000 points, as SVG and as
+// PNG.
+func BenchmarkChart(b *testing.B) {
+	runs := map[string]map[string][]float64{}
+	for r := range 4 {
+		vals := make([]float64, 5000)
+		for i := range vals {
+			vals[i] = 0.3 + 2*math.Exp(-float64(i)/(500*float64(r+1))) + 0.05*math.Sin(float64(i))
+		}
+		runs[string(rune('a'+r))] = map[string][]float64{"loss": vals}
+	}
+	r := New(synthetic(runs), Options{})
+	c := r.StaticCharts()[0]
+	for _, format := range []string{"svg", "png"} {
+		b.Run(format, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				out, err := r.Chart(c, format)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(out)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
+}

@@ -230,13 +230,20 @@ func byteLen(s string) int { return len(s) }
 // warnings. It holds no data: URIs, and stays within its form's limit,
 // listing fewer rows and saying what it left out and where the rest is.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return ChartsDir + c.Name + ".svg" })
+	prefix := ChartsDir
+	if r.opt.ChartsURL != "" {
+		prefix = r.opt.ChartsURL
+	}
+	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
 }
 
 // MarkdownWithCharts is WriteMarkdown for a summary.md written elsewhere
 // than in the site (--markdown FILE): its charts are named by prefix (the
 // site's charts folder as seen from the file's), then their name.
 func (r *Report) MarkdownWithCharts(prefix string) func(io.Writer) error {
+	if r.opt.ChartsURL != "" {
+		prefix = r.opt.ChartsURL
+	}
 	return func(w io.Writer) error {
 		return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
 	}

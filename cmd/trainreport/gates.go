@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,18 @@ func gateFlags(fs *flag.FlagSet, c *config) {
 	})
 	fs.BoolVar(&c.failOnWarnings, "fail-on-warnings", false, "fail with exit status 3 when the logs raised a warning or a file was damaged, truncated or skipped (empty files aside): the gate '"+warningsGate+"'")
 	fs.StringVar(&c.baseline, "baseline", "", "compare with an earlier report: its summary.json `PATH`, or a log directory (read too); regressions are flagged and gates can read baseline.TAG.FIELD")
+	fs.Func("charts-url", "summary.md shows its charts from `URL` (chart-1.svg... appended) instead of charts/ beside it: where a CI step uploaded the site's charts/, for a comment or job summary, which show no relative image", func(s string) error {
+		u, err := url.Parse(s)
+		// Nothing that could end the Markdown image's address early.
+		if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" || strings.ContainsAny(s, " \t\n()<>[]\"'`\\") {
+			return fmt.Errorf("%q: want an http or https URL", s)
+		}
+		if !strings.HasSuffix(s, "/") {
+			s += "/"
+		}
+		c.chartsURL = s
+		return nil
+	})
 	fs.Float64Var(&c.threshold, "baseline-threshold", render.DefaultRegressionThreshold, "flag a metric as a regression when its last or best value is worse than the baseline's by more than this `FRACTION`")
 }
 

@@ -42,6 +42,8 @@ func TestGateUsageErrors(t *testing.T) {
 		{[]string{"--fail-on", "baseline.loss.last > 1"}, "reads the baseline: give --baseline PATH"},
 		{[]string{"--baseline-threshold", "-1"}, "--baseline-threshold must be"},
 		{[]string{"--baseline", filepath.Join(logs, "nope.json")}, "--baseline:"},
+		{[]string{"--charts-url", "javascript:alert(1)"}, "want an http or https URL"},
+		{[]string{"--charts-url", "https://x.example/a)b"}, "want an http or https URL"},
 	} {
 		out := filepath.Join(t.TempDir(), "site")
 		code, stderr := runCLI(t, append(append([]string{"-o", out}, tc.args...), logs)...)
@@ -407,4 +409,25 @@ func descendants(n *html.Node) []*html.Node {
 		out = append(out, descendants(c)...)
 	}
 	return out
+}
+
+// --fail-on-warnings fails a report of damaged files (exit 3, the report
+// written), and passes a clean one.
+func TestFailOnWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		code int
+	}{{"tf1-estimator-truncated", exitGate}, {"keras-tf21-standard-profile", exitOK}} {
+		site := filepath.Join(t.TempDir(), "site")
+		code, stderr := runCLI(t, "-o", site, "--fail-on-warnings", "-quiet", sharedCorpus(t, tc.dir))
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s", tc.dir, code, tc.code, stderr)
+		}
+		if tc.code == exitGate && !strings.Contains(stderr, "gate failed: any(warning) or any(damaged): holds for the report (warning: 2)") {
+			t.Errorf("%s: stderr %s", tc.dir, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(site, "summary.md")); err != nil {
+			t.Errorf("%s: no report: %v", tc.dir, err)
+		}
+	}
 }

@@ -76,6 +76,7 @@ type config struct {
 	baseline       string
 	threshold      float64
 	email          string
+	chartsURL      string
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -378,7 +379,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Baseline: base})
+		Baseline: base, ChartsURL: c.chartsURL})
 	failedGates, err := evalGates(r, c.gates, base)
 	if err != nil {
 		return err
