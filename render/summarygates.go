@@ -104,7 +104,12 @@ func (r *Report) mdBaseline(md *mdWriter, limit int) {
 	}
 	head += "| | Tag | Run | Last (baseline, change) | Best (baseline, change) | Step (baseline) | Why |\n|---|---|---|--:|--:|--:|---|\n"
 	var rows []string
+	unchanged := 0
 	for _, d := range ds {
+		if !d.regressed && d.last == d.baseLast && d.step == d.baseStep && (!d.hasBest || d.best == d.baseBest) {
+			unchanged++ // counted, not listed: a comparison is read for what changed
+			continue
+		}
 		flag := ""
 		if d.regressed {
 			flag = "⚠️"
@@ -115,6 +120,9 @@ func (r *Report) mdBaseline(md *mdWriter, limit int) {
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %d (%d) | %s |\n", flag, md.name(d.tag), md.name(d.run),
 			fmtChange(d.last, d.baseLast), best, d.step, d.baseStep, md.name(strings.Join(d.why, "; "))))
+	}
+	if unchanged > 0 {
+		rows = append(rows, fmt.Sprintf("| | %s unchanged | | | | | |\n", plural(unchanged, "series", "series")))
 	}
 	md.table(head, rows, limit, "rows of the baseline table")
 }
