@@ -83,14 +83,16 @@ type StaticChart struct {
 }
 
 // StaticCharts lists the charts summary.md and the email carry: the first
-// maxStaticCharts tags whose series hold a finite value.
+// maxStaticCharts tags with a series of two finite values or more.
 func (r *Report) StaticCharts() []StaticChart {
 	var out []StaticChart
 	for _, tv := range r.orderedTags() {
 		if len(out) == maxStaticCharts {
 			break
 		}
-		if !slices.ContainsFunc(tv.series, func(sv *seriesView) bool { return sv.stats.HasFinite }) {
+		// A line needs two points: a tag logged once (hp_metric) is a
+		// number, which the tables show.
+		if !slices.ContainsFunc(tv.series, func(sv *seriesView) bool { return sv.stats.HasFinite && sv.stats.Count-sv.stats.NonFinite >= 2 }) {
 			continue
 		}
 		n := min(len(tv.series), maxChartRuns)

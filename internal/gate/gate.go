@@ -400,7 +400,16 @@ func evalCall(n *call, e env) (value, error) {
 			out.n = sum / float64(len(got))
 		}
 	}
-	if n.fn != "any" && n.fn != "all" {
+	switch n.fn {
+	case "any", "all", "count":
+		held := 0
+		for _, v := range got {
+			if v.b {
+				held++
+			}
+		}
+		*e.values = append(*e.values, fmt.Sprintf("%s(...): holds for %d of %d runs", n.fn, held, len(got)))
+	default:
 		*e.values = append(*e.values, fmt.Sprintf("%s(...) over %d runs = %s", n.fn, len(got), fmtNum(out.n)))
 	}
 	return out, nil
