@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -149,7 +150,14 @@ func (r *Report) Chart(c StaticChart, format string) ([]byte, error) {
 	if err := p.LineChart(opt); err != nil {
 		return nil, fmt.Errorf("chart of %q: %w", c.Tag, err)
 	}
-	return p.Bytes()
+	b, err := p.Bytes()
+	if err != nil || format != "svg" {
+		return b, err
+	}
+	// The SVG has a viewBox only, and an image of it would fill the
+	// width of a page: give it its size.
+	box := fmt.Sprintf(`viewBox="0 0 %d %d"`, chartWidth, chartHeight)
+	return bytes.Replace(b, []byte(box), []byte(fmt.Sprintf(`width="%d" height="%d" %s`, chartWidth, chartHeight, box)), 1), nil
 }
 
 // resample gives a series' value at each column: the mean of its finite

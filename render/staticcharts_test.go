@@ -98,7 +98,7 @@ func TestStaticChartsInert(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkSVG(t, svg)
+		checkSVG(t, svg, `width="560" height="300"`)
 		if bytes.Contains(svg, []byte("<script")) {
 			t.Errorf("%s: SVG holds <script", c.Name)
 		}
