@@ -27,7 +27,7 @@ const warningsGate = "any(warning) or any(damaged)"
 // column, before any log is read.
 func gateFlags(fs *flag.FlagSet, c *config) {
 	fs.Func("fail-on", "fail with exit status 3 when `EXPR` holds over summary.json, e.g. 'loss.last > 0.5', 'any(anomaly)', "+
-		"'loss.last > baseline.loss.last * 1.02' (repeatable; the language is in docs/GATES.md)", func(s string) error {
+		"'loss.last > baseline.loss.last * 1.02', 'any(regression)' (repeatable; the language is in docs/GATES.md)", func(s string) error {
 		g, err := gate.Parse(s)
 		if err != nil {
 			return fmt.Errorf("%q: %w", s, err)

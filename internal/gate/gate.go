@@ -437,6 +437,14 @@ func (e env) list(l *listRef) int {
 		return e.cur.Warnings
 	case "damaged":
 		return e.cur.Damaged
+	case "regression":
+		n := 0
+		for _, r := range e.cur.Regressions {
+			if !e.bound || r.Run == e.run {
+				n++
+			}
+		}
+		return n
 	}
 	n := 0
 	for _, a := range e.cur.Anomalies {

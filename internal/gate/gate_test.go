@@ -68,6 +68,9 @@ func TestEval(t *testing.T) {
 		{expr: "loss.last > 0.3 or any(anomaly)", failed: true, runs: []string{"a", "b"}},
 		{expr: `loss.last > 0.3 and any(anomaly("scalar.nonfinite"))`}, // a has no nonfinite anomaly; b's NaN > 0.3 fails
 		{expr: "abs(loss.last - baseline.loss.last) >= 0.02", failed: true, runs: []string{"a"}},
+		{expr: "any(regression)", failed: true, runs: []string{""}},
+		{expr: "count(regression) > 1"},
+		{expr: "loss.points > 0 and any(regression)", failed: true, runs: []string{"a"}}, // per run: a's own
 	} {
 		g, err := Parse(tc.expr)
 		if err != nil {

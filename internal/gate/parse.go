@@ -40,7 +40,7 @@ type metricRef struct {
 	c        int
 }
 
-// listRef is anomaly, anomaly("RULE"), warning or damaged.
+// listRef is anomaly, anomaly("RULE"), warning, damaged or regression.
 type listRef struct {
 	what string
 	rule *string
@@ -106,7 +106,7 @@ var fields = []string{"last", "min", "max", "best", "step", "min_step", "max_ste
 var (
 	overRuns  = []string{"any", "all", "count", "min", "max", "mean"}
 	ofNumber  = []string{"abs", "isnan", "isfinite"}
-	listNames = []string{"anomaly", "warning", "damaged"}
+	listNames = []string{"anomaly", "warning", "damaged", "regression"}
 )
 
 type parser struct {

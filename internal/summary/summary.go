@@ -6,10 +6,12 @@ package summary
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // MaxSize bounds the summary.json read back: a report's own lists every
@@ -25,6 +27,9 @@ type File struct {
 	Metrics map[string]map[string]Metric
 	// Anomalies are those the report found (summary.json's anomalies).
 	Anomalies []Anomaly
+	// Regressions are the series the comparison with a baseline flagged
+	// (summary.json's baseline), by run and tag.
+	Regressions []Regression
 	// Warnings counts the report's warnings, of runs and of log
 	// directories; Damaged counts files skipped or read in part for a
 	// reason other than being empty.
@@ -52,6 +57,12 @@ func (m Metric) Best() *Point {
 		return m.Max
 	}
 	return nil
+}
+
+// Regression is a series flagged as worse than the baseline's.
+type Regression struct {
+	Run, Tag string
+	Why      []string
 }
 
 // Point is a step and its value (NaN and ±Inf included).
@@ -99,6 +110,12 @@ func Read(b []byte) (*File, error) {
 			Message string `json:"message"`
 		} `json:"anomalies"`
 		Warnings []json.RawMessage `json:"warnings"`
+		Baseline *struct {
+			Metrics map[string]map[string]struct {
+				Regressed bool     `json:"regressed"`
+				Why       []string `json:"why"`
+			} `json:"metrics"`
+		} `json:"baseline"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("not a summary.json: %w", err)
@@ -134,6 +151,18 @@ func Read(b []byte) (*File, error) {
 			m[tag] = mt
 		}
 		f.Metrics[run] = m
+	}
+	if raw.Baseline != nil {
+		for run, tags := range raw.Baseline.Metrics {
+			for tag, d := range tags {
+				if d.Regressed {
+					f.Regressions = append(f.Regressions, Regression{Run: run, Tag: tag, Why: d.Why})
+				}
+			}
+		}
+		slices.SortFunc(f.Regressions, func(a, b Regression) int {
+			return cmp.Or(cmp.Compare(a.Run, b.Run), cmp.Compare(a.Tag, b.Tag))
+		})
 	}
 	for _, a := range raw.Anomalies {
 		f.Anomalies = append(f.Anomalies, Anomaly{Rule: a.Rule, Run: a.Run, Tag: a.Tag, Step: a.Step, Message: a.Message})
