@@ -234,6 +234,12 @@ func TestCIScenario(t *testing.T) {
 		t.Errorf("--baseline LOGDIR compares otherwise than --baseline summary.json")
 	}
 
+	// The flags of the comparison, as a gate.
+	code, stderr2 := runCLI(t, "-o", filepath.Join(t.TempDir(), "site"), "--baseline", sc.baseJSON, "--fail-on", "any(regression)", "-quiet", pr)
+	if code != exitGate || !strings.Contains(stderr2, "gate failed: any(regression): holds for the report (regression: 2)") {
+		t.Errorf("--fail-on any(regression): exit %d\n%s", code, stderr2)
+	}
+
 	checkScenarioMarkdown(t, site)
 	checkEmail(t, eml)
 }
