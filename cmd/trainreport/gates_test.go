@@ -43,6 +43,7 @@ func TestGateUsageErrors(t *testing.T) {
 		{[]string{"--baseline-threshold", "-1"}, "--baseline-threshold must be"},
 		{[]string{"--baseline", filepath.Join(logs, "nope.json")}, "--baseline:"},
 		{[]string{"--charts-url", "javascript:alert(1)"}, "want an http or https URL"},
+		{[]string{"--email", filepath.Join(logs, "..", "main.json"), "--baseline", filepath.Join(logs, "..", "main.json")}, "--email and --baseline both name"},
 		{[]string{"--charts-url", "https://x.example/a)b"}, "want an http or https URL"},
 	} {
 		out := filepath.Join(t.TempDir(), "site")
