@@ -193,6 +193,10 @@ type summaryJSON struct {
 	Runs     []summaryRun                      `json:"runs"`
 	Metrics  map[string]map[string]summaryStat `json:"metrics"` // run -> tag -> stats
 	Warnings []summaryWarning                  `json:"warnings"`
+	// Gates are the verdicts of --fail-on, when given; Baseline compares
+	// with --baseline, when given.
+	Gates    []summaryGate    `json:"gates,omitempty"`
+	Baseline *summaryBaseline `json:"baseline,omitempty"`
 }
 
 type summaryRun struct {
@@ -229,6 +233,9 @@ type summaryStat struct {
 	Last      summaryPoint  `json:"last"`
 	Min       *summaryPoint `json:"min"`
 	Max       *summaryPoint `json:"max"`
+	// Better is which way the tag's name says is better: "lower",
+	// "higher", or "" when it says neither (or both).
+	Better string `json:"better"`
 }
 
 type summaryPoint struct {
@@ -257,7 +264,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 			m := map[string]summaryStat{}
 			for _, sc := range runScalars(run) {
 				st := r.views[sc].stats
-				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32)}
+				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
 				if st.HasFinite {
 					mn, mx := pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
 					ss.Min, ss.Max = &mn, &mx
@@ -267,6 +274,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 			s.Metrics[run.Name] = m
 		}
 	}
+	s.Gates, s.Baseline = r.gatesJSON(), r.baselineJSON()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", " ")

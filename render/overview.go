@@ -30,6 +30,10 @@ type overviewPage struct {
 	NotDrawn notDrawn
 	// Restarts accounts for the runs that restarted, nil when none did.
 	Restarts *restartsSection
+	// Gates are the verdicts of --fail-on, failed first; Baseline
+	// compares with --baseline, nil without one.
+	Gates    []gateRow
+	Baseline *baselineSection
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -185,6 +189,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	}
 	p.NumPoints = points
 	p.Restarts = r.restarts()
+	p.Gates, p.Baseline = r.gateRows(), r.baselineSection()
 	if series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
 			fmtCount(len(p.Metrics)), fmtCount(series))

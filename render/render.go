@@ -14,6 +14,7 @@ import (
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
 
@@ -49,6 +50,11 @@ type Options struct {
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
+	// Baseline is an earlier report to compare with, nil for none.
+	Baseline *Baseline
+	// ChartsURL is where summary.md finds its static charts, the chart's
+	// file name appended: "" for ChartsDir, beside it in the site.
+	ChartsURL string
 }
 
 // Defaults of Options.
@@ -77,6 +83,8 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// gates are the verdicts of --fail-on, failed first (SetGates).
+	gates []gate.Result
 }
 
 // tagView is one scalar tag across the runs that have it.
@@ -292,6 +300,15 @@ func (r *Report) eachFile(emit func(file) error) error {
 	}
 	if err := emit(file{"summary.md", md.Bytes()}); err != nil {
 		return err
+	}
+	for _, c := range r.StaticCharts() {
+		b, err := r.Chart(c, "svg")
+		if err != nil {
+			return err
+		}
+		if err := emit(file{ChartsDir + c.Name + ".svg", b}); err != nil {
+			return err
+		}
 	}
 	var extra []*pageData
 	// An error of a page's data that does not come from emit is one of

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -427,12 +428,17 @@ func TestUntrustedNamesStayInert(t *testing.T) {
 			}
 		}
 	}
+	// The static charts are the only images: ours, named by number.
+	mdText := ownChartImage.ReplaceAllString(md.String(), "")
 	for _, bad := range []string{"<script", "<img", "](", "\n|pipe"} {
-		if strings.Contains(md.String(), bad) {
+		if strings.Contains(mdText, bad) {
 			t.Errorf("Markdown holds %q unescaped", bad)
 		}
 	}
 }
+
+// ownChartImage matches summary.md's images of its static charts.
+var ownChartImage = regexp.MustCompile(`(?m)^!\[chart-[0-9]+\]\(charts/chart-[0-9]+\.svg\)`)
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

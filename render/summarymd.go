@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/gate"
 )
 
 // MarkdownForm is what summary.md is written for: each has its own limit
@@ -196,6 +197,16 @@ func (w *mdWriter) table(head string, rows []string, limit int, unit string) {
 	w.leave(len(rows)-kept, unit)
 }
 
+// within runs section with at most share of the whole budget left to
+// it (and never more than what is left), so that one section cannot
+// starve those after it.
+func (w *mdWriter) within(share float64, section func()) {
+	whole := w.budget
+	w.budget = min(whole, w.used+int(share*float64(whole)))
+	section()
+	w.budget = whole
+}
+
 // fitsTogether reports whether a and b fit in the budget together.
 func (w *mdWriter) fitsTogether(a, b string) bool {
 	return w.used+w.measure(a)+w.measure(b)+1 <= w.budget
@@ -219,19 +230,45 @@ func byteLen(s string) int { return len(s) }
 // warnings. It holds no data: URIs, and stays within its form's limit,
 // listing fewer rows and saying what it left out and where the rest is.
 func (r *Report) WriteMarkdown(w io.Writer) error {
+	prefix := ChartsDir
+	if r.opt.ChartsURL != "" {
+		prefix = r.opt.ChartsURL
+	}
+	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
+}
+
+// MarkdownWithCharts is WriteMarkdown for a summary.md written elsewhere
+// than in the site (--markdown FILE): its charts are named by prefix (the
+// site's charts folder as seen from the file's), then their name.
+func (r *Report) MarkdownWithCharts(prefix string) func(io.Writer) error {
+	if r.opt.ChartsURL != "" {
+		prefix = r.opt.ChartsURL
+	}
+	return func(w io.Writer) error {
+		return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
+	}
+}
+
+// writeMarkdown writes summary.md in form, each chart's image at
+// chartURL.
+func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string) error {
 	md := &mdWriter{budget: commentBudget - closingReserve, measure: utf16Len, nameRunes: commentNameRunes}
-	comment := r.opt.MarkdownForm != MarkdownJob
+	comment := form != MarkdownJob
 	if !comment {
 		md.budget, md.measure, md.nameRunes = jobBudget-closingReserve, byteLen, jobNameRunes
 	}
 	bound := func(comment, job int) int {
-		if r.opt.MarkdownForm == MarkdownJob {
+		if form == MarkdownJob {
 			return job
 		}
 		return comment
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
+	// What a CI user reads first: the verdicts, then the comparison.
+	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, gate.MaxHeld)) })
+	md.within(sectionShare, func() { r.mdBaseline(md, bound(commentDeltaRows, 0)) })
 	r.mdHeadline(md)
+	r.mdCharts(md, chartURL)
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
 	r.mdRuns(md, bound(commentRunRows, 0))
@@ -489,6 +526,17 @@ const (
 	lowerBetter
 	higherBetter
 )
+
+// String is the direction as summary.json writes it.
+func (d direction) String() string {
+	switch d {
+	case lowerBetter:
+		return "lower"
+	case higherBetter:
+		return "higher"
+	}
+	return ""
+}
 
 // order says how a ranking by a metric of this direction is ordered.
 func (d direction) order() string {

@@ -33,6 +33,7 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -68,6 +69,14 @@ type config struct {
 	quiet         bool
 	cpuProfile    string
 	version       bool
+	// gates are the --fail-on conditions (and --fail-on-warnings');
+	// baseline and threshold are --baseline's.
+	gates          []*gate.Gate
+	failOnWarnings bool
+	baseline       string
+	threshold      float64
+	email          string
+	chartsURL      string
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -94,8 +103,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 			c.markdownForm, err = render.ParseMarkdownForm(s)
 			return err
 		})
+	fs.StringVar(&c.email, "email", "", "also write the report as an email to `FILE`: a MIME message whose HTML body needs no script, with its charts as inline PNG parts")
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
+	gateFlags(fs, &c)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	fs.Usage = func() {
@@ -133,6 +144,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
 		return nil, nil, err
 	}
+	if err := checkGates(&c); err != nil {
+		return nil, nil, err
+	}
 	if c.maxPoints < 1 {
 		return nil, nil, errors.New("-max-points must be at least 1")
 	}
@@ -154,12 +168,14 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	return &c, logdirs, nil
 }
 
-// Exit statuses.
+// Exit statuses. A gate's failure has its own, 3, as CI scripts read it:
+// the report was written and says what failed.
 const (
 	exitOK       = 0
 	exitFailed   = 1 // the logs held nothing readable, or the output could not be written
-	exitUsage    = 2 // bad flags or arguments, or an output path the report must not write
-	exitInternal = 3 // a bug: please report it with the message
+	exitUsage    = 2 // bad flags or arguments (an error in a --fail-on expression), or an output path the report must not write
+	exitGate     = 3 // a --fail-on condition held (or --fail-on-warnings'): the report was written
+	exitInternal = 4 // a bug: please report it with the message
 )
 
 // usageError is an error of the command line, reported before any log is
@@ -193,9 +209,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status i
 		return exitOK
 	}
 	if err := build(ctx, c, logdirArgs, stderr); err != nil {
+		var ge gateError
+		if errors.As(err, &ge) {
+			// A line per failed gate, each made printable alone.
+			for _, f := range ge.failed {
+				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.String()))
+			}
+			return exitGate
+		}
 		fmt.Fprintf(stderr, "trainreport: %s\n", printable(err.Error()))
-		if errors.As(err, new(usageError)) {
+		switch {
+		case errors.As(err, new(usageError)):
 			return exitUsage
+		case errors.As(err, new(gateError)):
+			return exitGate
 		}
 		return exitFailed
 	}
@@ -212,7 +239,7 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 	if err := outdir.Check(c.out, paths); err != nil {
 		return usageError{err}
 	}
-	for _, f := range []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}} {
+	for _, f := range outputFiles(c) {
 		if f.name == "" {
 			continue
 		}
@@ -220,7 +247,10 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 			return usageError{fmt.Errorf("%s: %w", f.flag, err)}
 		}
 	}
-	files := []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}}
+	files := outputFiles(c)
+	if c.baseline != "" {
+		files = append(files, struct{ flag, name string }{"--baseline", c.baseline})
+	}
 	for i, a := range files {
 		for _, b := range files[i+1:] {
 			if a.name != "" && b.name != "" && outdir.SamePath(a.name, b.name) {
@@ -231,10 +261,15 @@ func checkOutputs(c *config, logdirs []collect.Logdir) error {
 	return nil
 }
 
+// outputFiles are the files given by flags that the report writes.
+func outputFiles(c *config) []struct{ flag, name string } {
+	return []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--email", c.email}, {"--cpuprofile", c.cpuProfile}}
+}
+
 // checkNotRead refuses output files that name a file the report read:
 // files a projector config names are known only once it is read.
 func checkNotRead(c *config, rep *collect.Report) error {
-	for _, f := range []struct{ flag, name string }{{"--single-file", c.singleFile}, {"--markdown", c.markdown}, {"--cpuprofile", c.cpuProfile}} {
+	for _, f := range outputFiles(c) {
 		if f.name != "" && collect.WasRead(rep, f.name) {
 			return usageError{fmt.Errorf("%s %s names a file the report reads", f.flag, f.name)}
 		}
@@ -266,6 +301,14 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		}()
 	}
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
+	var base *render.Baseline
+	if c.baseline != "" {
+		// Read first: a baseline that cannot be read is an error of the
+		// command line, better known before the logs are read.
+		if base, err = loadBaseline(ctx, c, opt); err != nil {
+			return err
+		}
+	}
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && !c.quiet && term.IsTerminal(int(f.Fd())) {
 		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
@@ -335,7 +378,12 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		debug.SetGCPercent(25)
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
-		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm})
+		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+		Baseline: base, ChartsURL: c.chartsURL})
+	failedGates, err := evalGates(r, c.gates, base)
+	if err != nil {
+		return err
+	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
@@ -345,7 +393,12 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		}
 	}
 	if c.markdown != "" {
-		if err := outdir.WriteFileAtomic(c.markdown, r.WriteMarkdown); err != nil {
+		if err := outdir.WriteFileAtomic(c.markdown, r.MarkdownWithCharts(chartsFrom(c.markdown, c.out))); err != nil {
+			return err
+		}
+	}
+	if c.email != "" {
+		if err := outdir.WriteFileAtomic(c.email, r.WriteEmail); err != nil {
 			return err
 		}
 	}
@@ -357,6 +410,10 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
+	}
+	if errOut == nil && len(failedGates) > 0 {
+		// The report is written: the verdict comes last, as CI reads it.
+		errOut = gateError{failedGates}
 	}
 	return errOut
 }
