@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trainreport/trainreport/collect/anomaly"
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
@@ -77,6 +78,9 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// anoms are what collect/anomaly found (see anomalies), found once.
+	anomaliesOnce sync.Once
+	anoms         []anomaly.Anomaly
 }
 
 // tagView is one scalar tag across the runs that have it.

