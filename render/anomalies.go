@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 
@@ -77,6 +78,7 @@ type summaryAnomaly struct {
 	Step     *int64    `json:"step"`
 	Value    jsonFloat `json:"value"`
 	Count    int       `json:"count"`
+	Detail   string    `json:"detail"`
 	Message  string    `json:"message"`
 	Page     string    `json:"page"`
 	Href     string    `json:"href"`
@@ -86,7 +88,7 @@ func (r *Report) anomaliesJSON() []summaryAnomaly {
 	out := []summaryAnomaly{}
 	for _, a := range r.anomalies() {
 		sa := summaryAnomaly{Rule: a.Rule, Severity: string(a.Severity), Kind: string(a.Kind), Run: a.Run, Tag: a.Tag,
-			Value: jsonFloat(a.Value), Count: a.Count, Message: a.Message, Page: anomalyPage(a.Kind), Href: r.anomalyHref(a, false)}
+			Value: jsonFloat(a.Value), Count: a.Count, Detail: a.Detail, Message: a.Message, Page: anomalyPage(a.Kind), Href: r.anomalyHref(a, false)}
 		if a.HasStep {
 			step := a.Step
 			sa.Step = &step
@@ -94,4 +96,65 @@ func (r *Report) anomaliesJSON() []summaryAnomaly {
 		out = append(out, sa)
 	}
 	return out
+}
+
+// overviewAnomalyRows bounds the overview's list of anomalies; summary.json
+// holds them all.
+const overviewAnomalyRows = 500
+
+// anomalyRow is one anomaly in the overview's list.
+type anomalyRow struct {
+	Severity, Rule, Run, Tag, Step, Message string
+	// Href links to the page and series that draw it.
+	Href string
+}
+
+// anomalyRows lists the first limit anomalies for the overview, errors
+// first.
+func (r *Report) anomalyRows(single bool, limit int) []anomalyRow {
+	var rows []anomalyRow
+	for _, sev := range []anomaly.Severity{anomaly.Error, anomaly.Warning} {
+		for _, a := range r.anomalies() {
+			if a.Severity != sev || len(rows) == limit {
+				continue
+			}
+			row := anomalyRow{Severity: string(a.Severity), Rule: a.Rule, Run: a.Run, Tag: a.Tag, Message: a.Message,
+				Href: r.anomalyHref(a, single)}
+			if a.HasStep {
+				row.Step = fmt.Sprint(a.Step)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// commentAnomalies bounds the anomalies summary.md lists in a comment; the
+// job summary lists every one that fits.
+const commentAnomalies = 50
+
+// mdAnomalies writes summary.md's list of anomalies, errors first, each
+// linked to the page that draws it.
+func (r *Report) mdAnomalies(md *mdWriter, limit int) {
+	var rows []string
+	for _, sev := range []anomaly.Severity{anomaly.Error, anomaly.Warning} {
+		for _, a := range r.anomalies() {
+			if a.Severity != sev {
+				continue
+			}
+			step := ""
+			if a.HasStep {
+				step = fmt.Sprint(a.Step)
+			}
+			rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %s | %s | %s |\n",
+				a.Severity, a.Rule, md.name(a.Run), md.name(a.Tag), step, mdText(a.Detail)))
+		}
+	}
+	total := len(rows)
+	if limit > 0 && len(rows) > limit {
+		md.leave(len(rows)-limit, "anomalies (summary.json and the overview list them all)")
+		rows = rows[:limit]
+	}
+	md.table(fmt.Sprintf("## Anomalies\n\n%s found by the build's checks (docs/ANOMALIES.md), errors first; the overview links each to its chart.\n\n| Severity | Rule | Run | Tag | Step | Finding |\n|---|---|---|---|---:|---|\n",
+		plural(total, "anomaly", "anomalies")), rows, 0, "anomalies")
 }

@@ -30,6 +30,10 @@ type overviewPage struct {
 	NotDrawn notDrawn
 	// Restarts accounts for the runs that restarted, nil when none did.
 	Restarts *restartsSection
+	// Anomalies are what collect/anomaly found, the first
+	// overviewAnomalyRows of them; NumAnomalies counts them all.
+	Anomalies    []anomalyRow
+	NumAnomalies int
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -185,6 +189,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	}
 	p.NumPoints = points
 	p.Restarts = r.restarts()
+	p.Anomalies, p.NumAnomalies = r.anomalyRows(single, overviewAnomalyRows), len(r.anomalies())
 	if series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
 			fmtCount(len(p.Metrics)), fmtCount(series))

@@ -232,6 +232,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
 	r.mdHeadline(md)
+	r.mdAnomalies(md, bound(commentAnomalies, 0))
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
 	r.mdRuns(md, bound(commentRunRows, 0))

@@ -11,6 +11,7 @@ package anomaly
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -40,8 +41,9 @@ type Anomaly struct {
 	// series or run (one Anomaly stands for all of them, reported at the
 	// first).
 	Count int
-	// Message says what was found, in words, naming run and tag.
-	Message string
+	// Detail says what was found, in words, without naming run and tag;
+	// Message says it naming them.
+	Detail, Message string
 }
 
 // Severity says how bad an anomaly is.
@@ -79,20 +81,49 @@ type Rule struct {
 // fired, sorted by run, kind, tag and rule. It stops early, returning what
 // it found, when ctx is cancelled.
 func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
-	var out []Anomaly
+	out := runRules(rep, th)
 	for _, run := range rep.Runs {
 		if ctx.Err() != nil {
 			break
 		}
-		out = append(out, findRun(ctx, rep, run, th)...)
+		out = append(out, seriesRules(ctx, run, th)...)
+	}
+	for i := range out {
+		a := &out[i]
+		if a.Tag == "" {
+			a.Message = fmt.Sprintf("run %q: %s", a.Run, a.Detail)
+		} else {
+			a.Message = fmt.Sprintf("%s %q of run %q: %s", a.Kind, a.Tag, a.Run, a.Detail)
+		}
 	}
 	sortAnomalies(out)
 	return out
 }
 
-// findRun runs the rules of each kind over one run.
-func findRun(_ context.Context, _ *model.Report, _ *model.Run, _ Thresholds) []Anomaly {
-	return nil
+// seriesRules runs the rules of each kind of series over one run.
+func seriesRules(ctx context.Context, run *model.Run, th Thresholds) []Anomaly {
+	var out []Anomaly
+	for _, s := range run.Scalars {
+		out = append(out, scalarRules(run.Name, s, th)...)
+	}
+	for _, h := range run.Histograms {
+		out = append(out, stepRules(KindHistogram, run.Name, h.Tag, histogramSteps(h), th)...)
+	}
+	for _, t := range run.Tensors {
+		steps := loadSteps(ctx, t.Entries, func(e model.TensorEntry) (int64, []float64, error) {
+			v, err := e.Load()
+			return e.Step, v, err
+		})
+		out = append(out, stepRules(KindTensor, run.Name, t.Tag, steps, th)...)
+	}
+	for _, x := range run.Exceptions {
+		steps := loadSteps(ctx, x.Entries, func(e model.ExceptionEntry) (int64, []float64, error) {
+			v, err := e.Load()
+			return e.Step, v, err
+		})
+		out = append(out, stepRules(KindException, run.Name, x.Tag, steps, th)...)
+	}
+	return out
 }
 
 func sortAnomalies(as []Anomaly) {

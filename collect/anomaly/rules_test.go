@@ -1,0 +1,182 @@
+package anomaly
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// points makes a scalar series of vals at steps 0, 1, 2, ...
+func points(vals ...float64) []model.Point {
+	pts := make([]model.Point, len(vals))
+	for i, v := range vals {
+		pts[i] = model.Point{Step: int64(i), Value: v, WallTime: float64(i)}
+	}
+	return pts
+}
+
+// decay is a loss that falls from 2 towards 0.1 with a small, fixed
+// wobble: what a healthy loss looks like to the rules.
+func decay(n int) []float64 {
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = 0.1 + 1.9*math.Exp(-float64(i)/30) + 0.01*math.Sin(float64(i)*1.7)
+	}
+	return vals
+}
+
+func scalarReport(tag string, vals []float64) *model.Report {
+	return &model.Report{Runs: []*model.Run{{Name: "train", Scalars: []*model.Scalar{{Tag: tag, Points: points(vals...)}}}}}
+}
+
+// rulesOf returns rule -> (step, count) of what Find finds.
+func rulesOf(t *testing.T, rep *model.Report) map[string][2]int64 {
+	t.Helper()
+	got := map[string][2]int64{}
+	for _, a := range Find(context.Background(), rep, DefaultThresholds) {
+		if _, dup := got[a.Rule]; dup {
+			t.Errorf("rule %s fired twice on one series", a.Rule)
+		}
+		got[a.Rule] = [2]int64{a.Step, int64(a.Count)}
+		if a.Message == "" || a.Detail == "" {
+			t.Errorf("%s: no message", a.Rule)
+		}
+	}
+	return got
+}
+
+func TestScalarRules(t *testing.T) {
+	nan := math.NaN()
+	spiky := decay(200)
+	spiky[90] *= 10
+	spiky[150] += 5
+	diverging := decay(200)
+	for i := 120; i < 200; i++ {
+		diverging[i] = diverging[119] + float64(i-119)*0.05 // back up by 4 after falling 1.9
+	}
+	overfit := decay(200) // a validation loss creeping up by a tenth of its minimum
+	for i := 150; i < 200; i++ {
+		overfit[i] = overfit[149] + float64(i-149)*0.0002
+	}
+	lrSteps := make([]float64, 200) // a step schedule: levels, no spikes
+	for i := range lrSteps {
+		lrSteps[i] = 0.1 / math.Pow(10, float64(i/50))
+	}
+	lrZero := []float64{0, 0.1, 0.1, 0.1, 0, 0, 0, 0.1}
+	flat := make([]float64, 40)
+	for i := range flat {
+		flat[i] = 2.302585 + 1e-5*float64(i%3)
+	}
+	for _, tc := range []struct {
+		name, tag string
+		vals      []float64
+		want      map[string][2]int64
+	}{
+		{"healthy loss", "loss", decay(200), map[string][2]int64{}},
+		{"first NaN", "loss", append(decay(30), 0.5, nan, math.Inf(1), 0.4), map[string][2]int64{"scalar.nonfinite": {31, 2}}},
+		{"two spikes", "loss", spiky, map[string][2]int64{"scalar.spike": {90, 2}}},
+		{"diverged", "train/loss", diverging, map[string][2]int64{"scalar.diverged": {199, 1}}},
+		{"overfitting is not divergence", "val_loss", overfit, map[string][2]int64{}},
+		{"a step schedule has no spikes", "lr", lrSteps, map[string][2]int64{}},
+		{"plateau", "loss", flat, map[string][2]int64{"scalar.plateau": {0, 40}}},
+		{"flat accuracy is no plateau rule's", "accuracy", flat, map[string][2]int64{}},
+		{"learning rate zero", "lr-Adam", lrZero, map[string][2]int64{"scalar.lr_zero": {4, 3}}},
+		{"warm-up from zero", "learning_rate", []float64{0, 0.01, 0.1, 0.1, 0}, map[string][2]int64{}},
+		{"zero but not a learning rate", "clr_loss_weight", []float64{0, 0, 0, 0}, map[string][2]int64{}},
+		{"always zero", "optim/lr", []float64{0, 0}, map[string][2]int64{"scalar.lr_zero": {0, 2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rulesOf(t, scalarReport(tc.tag, tc.vals))
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for rule, w := range tc.want {
+				if got[rule] != w {
+					t.Errorf("%s: (step, count) = %v, want %v", rule, got[rule], w)
+				}
+			}
+		})
+	}
+}
+
+// tensorReport makes a run with a numeric tensor series whose steps hold
+// vals[i]; the values are decoded by a stand-in of the TensorProto decoder
+// that hands back the step's values.
+func histogramReport(entries ...model.HistogramEntry) *model.Report {
+	return &model.Report{Runs: []*model.Run{{Name: "r", Histograms: []*model.Histogram{{Tag: "w", Entries: entries}}}}}
+}
+
+func hist(step int64, lo, hi float64) model.HistogramEntry {
+	return model.HistogramEntry{Step: step, Summary: model.Summary{Min: lo, Max: hi, Count: 100, Sum: (lo + hi) * 50},
+		Buckets: []model.Bucket{{Left: lo, Right: hi, Count: 100}}}
+}
+
+func TestHistogramRules(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		entries []model.HistogramEntry
+		want    map[string][2]int64
+	}{
+		{"healthy", []model.HistogramEntry{hist(0, -1, 1), hist(1, -1.2, 1.1), hist(2, -1.3, 1.2)}, map[string][2]int64{}},
+		{"NaN appears", []model.HistogramEntry{hist(0, -1, 1), hist(1, math.NaN(), 1), hist(2, math.NaN(), math.NaN())}, map[string][2]int64{"histogram.nonfinite": {1, 2}}},
+		{"zero at the end", []model.HistogramEntry{hist(0, -1, 1), hist(5, 0, 0)}, map[string][2]int64{"histogram.all_zero": {5, 100}}},
+		{"zero at init only", []model.HistogramEntry{hist(0, 0, 0), hist(5, -0.1, 0.1)}, map[string][2]int64{}},
+		{"constant", []model.HistogramEntry{hist(0, 0.9, 1.1), hist(5, 1, 1)}, map[string][2]int64{"histogram.constant": {5, 100}}},
+		{"exploding", []model.HistogramEntry{hist(0, -1, 1), hist(1, -10, 10), hist(2, -5000, 2)}, map[string][2]int64{"histogram.exploding": {2, 1}}},
+		{"vanishing", []model.HistogramEntry{hist(0, -1, 1), hist(1, -1e-4, 1e-4)}, map[string][2]int64{"histogram.vanishing": {1, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rulesOf(t, histogramReport(tc.entries...))
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for rule, w := range tc.want {
+				if got[rule] != w {
+					t.Errorf("%s: (step, count) = %v, want %v", rule, got[rule], w)
+				}
+			}
+		})
+	}
+}
+
+func TestRunRules(t *testing.T) {
+	run := func(name string, last int64) *model.Run {
+		return &model.Run{Name: name, Logdir: "d", Path: name, Scalars: []*model.Scalar{{Tag: "loss", Points: points(make([]float64, last+1)...)}}}
+	}
+	short := run("c", 30)
+	short.Files = []model.File{{Rel: "c/a", Status: "ok"}, {Rel: "c/b", Status: "truncated"}}
+	restarted := run("b", 100)
+	restarted.Attempts = []model.Attempt{{Superseded: 5}, {}}
+	rep := &model.Report{Runs: []*model.Run{run("a", 100), restarted, short, run("d", 90)}}
+	want := map[string]string{"run.stopped_early": "c", "run.restarted": "b", "run.damaged_files": "c"}
+	got := map[string]string{}
+	for _, a := range Find(context.Background(), rep, DefaultThresholds) {
+		if a.Kind == KindRun {
+			got[a.Rule] += a.Run
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s fired on %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+// Every rule Find can name is in Rules, which docs/ANOMALIES.md documents.
+func TestRulesListed(t *testing.T) {
+	names := map[string]bool{}
+	for _, r := range Rules() {
+		if names[r.Name] {
+			t.Errorf("rule %s listed twice", r.Name)
+		}
+		names[r.Name] = true
+	}
+	if len(names) != 5+3*len(tensorKindRules)+3 {
+		t.Errorf("%d rules", len(names))
+	}
+}
