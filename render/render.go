@@ -78,6 +78,10 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// exceptions are the Exceptions page's series with what it draws of
+	// them (see exceptionTags), read once.
+	exceptionsOnce sync.Once
+	exceptions     []tagSeries[*exceptionSeries]
 	// anoms are what collect/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly
