@@ -2,10 +2,14 @@ package anomaly
 
 import (
 	"context"
+	"maps"
 	"math"
+	"path/filepath"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/tensorstat"
 )
 
 // points makes a scalar series of vals at steps 0, 1, 2, ...
@@ -101,9 +105,6 @@ func TestScalarRules(t *testing.T) {
 	}
 }
 
-// tensorReport makes a run with a numeric tensor series whose steps hold
-// vals[i]; the values are decoded by a stand-in of the TensorProto decoder
-// that hands back the step's values.
 func histogramReport(entries ...model.HistogramEntry) *model.Report {
 	return &model.Report{Runs: []*model.Run{{Name: "r", Histograms: []*model.Histogram{{Tag: "w", Entries: entries}}}}}
 }
@@ -178,5 +179,56 @@ func TestRulesListed(t *testing.T) {
 	}
 	if len(names) != 5+3*len(tensorKindRules)+3 {
 		t.Errorf("%d rules", len(names))
+	}
+}
+
+// The rules on tensors and exception tensors look at the statistics of
+// each step's values.
+func TestTensorRules(t *testing.T) {
+	steps := func(vals ...[]float64) []stepStats {
+		out := make([]stepStats, len(vals))
+		for i, v := range vals {
+			out[i] = fromTensorStats(int64(10*i), tensorstat.Of(v))
+		}
+		return out
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		name  string
+		steps []stepStats
+		want  map[string][2]int64
+	}{
+		{"healthy", steps([]float64{-1, 0, 1}, []float64{-0.5, 0.2, 0.7}), map[string][2]int64{}},
+		{"Inf then NaN", steps([]float64{1, 2}, []float64{1, inf}, []float64{nan, 1}), map[string][2]int64{"tensor.nonfinite": {10, 2}}},
+		{"all zero", steps([]float64{0.1, -0.2}, []float64{0, 0, 0}), map[string][2]int64{"tensor.all_zero": {10, 3}}},
+		{"constant", steps([]float64{0.1, -0.2}, []float64{7, 7}), map[string][2]int64{"tensor.constant": {10, 2}}},
+		{"one value is no constant", steps([]float64{0.1}, []float64{7}), map[string][2]int64{}},
+		{"exploding", steps([]float64{0.01, -0.02}, []float64{1, -30}), map[string][2]int64{"tensor.exploding": {10, 1}}},
+		{"vanishing", steps([]float64{1, -2}, []float64{1e-4, -1e-3}, []float64{1e-6, 1e-7}), map[string][2]int64{"tensor.vanishing": {20, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[string][2]int64{}
+			for _, a := range stepRules(KindTensor, "r", "w", tc.steps, DefaultThresholds) {
+				got[a.Rule] = [2]int64{a.Step, int64(a.Count)}
+			}
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The OneFlow exception fixture (collect/testdata/oneflow-exceptions)
+// holds one NaN step in one of its two watched gradients, and nothing
+// else the rules look for.
+func TestExceptionFixture(t *testing.T) {
+	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "exc", Path: filepath.Join("..", "testdata", "oneflow-exceptions", "logs")}}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close()
+	as := Find(context.Background(), rep, DefaultThresholds)
+	if len(as) != 1 || as[0].Rule != "exception.nonfinite" || as[0].Tag != "conv1.weight.grad" || as[0].Step != 10 || as[0].Count != 1 || !math.IsNaN(as[0].Value) {
+		t.Errorf("found %+v, want exception.nonfinite on conv1.weight.grad at step 10", as)
 	}
 }

@@ -67,7 +67,21 @@ func Layout(shape []int) (rows, cols int, at func(i int) (int, int)) {
 
 // HeatmapOf flattens vals (C order, of shape) with Layout and shrinks the
 // matrix by whole blocks to at most maxSide cells each way.
+// A shape that does not hold len(vals) elements (a writer's mistake) is
+// taken as one row.
 func HeatmapOf(vals []float64, shape []int, maxSide int) Heatmap {
+	n := 1
+	for _, d := range shape {
+		if d < 0 || d > 0 && n > len(vals)/d {
+			n = -1
+			break
+		}
+		n *= d
+	}
+	if n != len(vals) {
+		shape = []int{len(vals)}
+	}
+	maxSide = max(maxSide, 1)
 	rows, cols, at := Layout(shape)
 	hm := Heatmap{Rows: rows, Cols: cols, BlockRows: 1, BlockCols: 1}
 	if rows == 0 || cols == 0 {
@@ -77,7 +91,7 @@ func HeatmapOf(vals []float64, shape []int, maxSide int) Heatmap {
 	hm.BlockCols = (cols + maxSide - 1) / maxSide
 	hm.CellRows = (rows + hm.BlockRows - 1) / hm.BlockRows
 	hm.CellCols = (cols + hm.BlockCols - 1) / hm.BlockCols
-	n := hm.CellRows * hm.CellCols
+	n = hm.CellRows * hm.CellCols
 	sum := make([]float64, n)
 	cnt := make([]int, n)
 	seen := make([]bool, n)

@@ -1,6 +1,9 @@
 package tensorview
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Bins is the number of bins of a Histogram, Tianshu's.
 const Bins = 100
@@ -31,6 +34,27 @@ func HistogramOf(vals []float64) (Histogram, bool) {
 	if lo == hi {
 		lo, hi = lo-0.5, hi+0.5
 	}
+	if math.IsInf(hi-lo, 0) {
+		// A range wider than the largest float64 (numpy's bins are
+		// garbage there): edges from a step that does not overflow, and
+		// each value's bin found among them.
+		step := hi/Bins - lo/Bins
+		h.Edges = make([]float64, Bins+1)
+		for i := range h.Edges {
+			h.Edges[i] = lo + float64(i)*step
+		}
+		h.Edges[Bins] = hi
+		for _, v := range vals {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				i, _ := slices.BinarySearch(h.Edges, v)
+				if i == len(h.Edges) || h.Edges[i] != v {
+					i--
+				}
+				h.Counts[max(0, min(i, Bins-1))]++
+			}
+		}
+		return h, true
+	}
 	h.Edges = linspace(lo, hi, Bins+1)
 	// numpy's bin of a value: (v - lo) * (bins / (hi - lo)) truncated, then
 	// moved by one where the edges say otherwise, the last bin closed.
@@ -39,11 +63,8 @@ func HistogramOf(vals []float64) (Histogram, bool) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}
-		i := int((v - lo) * norm)
-		if i >= Bins {
-			i = Bins - 1
-		}
-		if v < h.Edges[i] {
+		i := min(max(int((v-lo)*norm), 0), Bins-1)
+		if v < h.Edges[i] && i > 0 {
 			i--
 		} else if i != Bins-1 && v >= h.Edges[i+1] {
 			i++
