@@ -21,6 +21,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/tensorview"
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
@@ -170,4 +171,33 @@ func TestBrowserExceptions(t *testing.T) {
 			t.Errorf("the anomaly's link shows %q, want the conv card alone", shown)
 		}
 	})
+}
+
+// On the demo the page draws its numeric tensors (no exception records):
+// every card draws, the attention tensor's slider starts on its NaN step,
+// and its NaN shows in the heat map.
+func TestBrowserExceptionsDemo(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, logs)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "exceptions.html"), ""))
+	n := eval[int](tb, pageJS("exceptions.js", "cards"))
+	if n < 2 {
+		t.Fatalf("%d cards", n)
+	}
+	for i := range n {
+		eval[bool](tb, fmt.Sprintf(`(() => { document.querySelectorAll('article.exc-card')[%d].scrollIntoView(); return true; })()`, i))
+		waitFor(tb, fmt.Sprintf(`!!echarts.getInstanceByDom(document.querySelectorAll('article.exc-card')[%d].querySelector("[data-exc-hist]"))`, i),
+			5*time.Second, fmt.Sprintf("card %d draws", i))
+	}
+	att := eval[excCard](tb, pageJS("exceptions.js", "card", "layers/attention"))
+	att3750 := demoTensor(t, logs, "layers/attention")
+	if !strings.HasPrefix(att.Step, "step 3,750 ") || att.HeatBad == 0 || len(att.Boxes) != len(att3750.Entries) {
+		t.Errorf("layers/attention: slider on %q, %d non-finite heat-map cells, %d boxes of %d steps", att.Step, att.HeatBad, len(att.Boxes), len(att3750.Entries))
+	}
+	tb.screenshot(shots, "exceptions-demo")
 }

@@ -232,3 +232,15 @@ func TestExceptionFixture(t *testing.T) {
 		t.Errorf("found %+v, want exception.nonfinite on conv1.weight.grad at step 10", as)
 	}
 }
+
+// medianMADSorted agrees with sorting the deviations.
+func TestMedianMADSorted(t *testing.T) {
+	for _, vs := range [][]float64{{1}, {1, 2}, {3, 1, 2}, {5, 1, 1, 1}, {-3, 10, 2, 2, 7, 0}, {0, 0, 0, 9, 9}, decay(21), decay(20)} {
+		s := sortedWindow(vs)
+		med, mad := medianMADSorted(s)
+		wmed, wmad := medianMAD(vs, make([]float64, len(vs)))
+		if med != wmed || mad != wmad {
+			t.Errorf("%v: median, MAD = %v, %v; want %v, %v", vs, med, mad, wmed, wmad)
+		}
+	}
+}

@@ -20,10 +20,11 @@ func scalarRules(run string, s *model.Scalar, th Thresholds) []Anomaly {
 		}
 	}
 	add(scalarNonFinite(s.Points))
-	add(scalarSpikes(s.Points, th))
+	vals, idx := finiteValues(s.Points)
+	add(scalarSpikes(s.Points, vals, idx, th))
 	if lossLike(s.Tag) {
-		add(scalarDiverged(s.Points, th))
-		add(scalarPlateau(s.Points, th))
+		add(scalarDiverged(s.Points, vals, idx, th))
+		add(scalarPlateau(s.Points, vals, idx, th))
 	}
 	if learningRateLike(s.Tag) {
 		add(learningRateZero(s.Points, th))
@@ -70,21 +71,34 @@ func scalarNonFinite(pts []model.Point) *Anomaly {
 // window of th.SpikeWindow points than th.SpikeMADs scaled MADs and
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
-func scalarSpikes(pts []model.Point, th Thresholds) *Anomaly {
-	vals, idx := finiteValues(pts)
+func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
 	w := th.SpikeWindow
 	if w < 3 || len(vals) < 2*w+1 {
 		return nil
 	}
-	var first, n int
-	buf := make([]float64, w)
+	// Both windows are kept sorted as they slide, so that a point costs
+	// O(w) rather than four sorts.
+	before := sortedWindow(vals[:w])
+	after := sortedWindow(vals[w+1 : 2*w+1])
 	outside := func(x float64, win []float64) bool {
-		med, mad := medianMAD(win, buf)
+		med := win[len(win)/2]
+		if len(win)%2 == 0 {
+			med = (win[len(win)/2-1] + med) / 2
+		}
 		d := math.Abs(x - med)
-		return d > th.SpikeMADs*1.4826*mad && d > th.SpikeMinRel*math.Abs(med) && d > 0
+		if d == 0 || d <= th.SpikeMinRel*math.Abs(med) { // most points: no MAD needed
+			return false
+		}
+		_, mad := medianMADSorted(win)
+		return d > th.SpikeMADs*1.4826*mad
 	}
+	var first, n int
 	for i := w; i+w < len(vals); i++ {
-		if outside(vals[i], vals[i-w:i]) && outside(vals[i], vals[i+1:i+1+w]) {
+		if i > w {
+			before = slideWindow(before, vals[i-w-1], vals[i-1])
+			after = slideWindow(after, vals[i], vals[i+w])
+		}
+		if outside(vals[i], before) && outside(vals[i], after) {
 			if n == 0 {
 				first = i
 			}
@@ -99,14 +113,82 @@ func scalarSpikes(pts []model.Point, th Thresholds) *Anomaly {
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
 }
 
+// sortedWindow returns a sorted copy of vs.
+func sortedWindow(vs []float64) []float64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	return s
+}
+
+// slideWindow takes out (a value of the sorted window s) out of s and puts
+// in in, keeping s sorted.
+func slideWindow(s []float64, out, in float64) []float64 {
+	i := search(s, out)
+	copy(s[i:], s[i+1:])
+	s = s[:len(s)-1]
+	j := search(s, in)
+	s = append(s, 0)
+	copy(s[j+1:], s[j:])
+	s[j] = in
+	return s
+}
+
+// search returns the first index of the sorted s whose value is not below
+// v: slices.BinarySearch without its care for NaN, which the windows of
+// finite values never hold, at a third of its cost.
+func search(s []float64, v float64) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s[m] < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// medianMADSorted returns the median of the sorted s and the median of the
+// absolute deviations from it, found by walking out from the middle: the
+// deviations below the median shrink towards it, those above grow away.
+func medianMADSorted(s []float64) (float64, float64) {
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	lo, hi := n/2-1, n/2 // next candidates below and at or above the median
+	if n%2 == 1 {
+		hi = n / 2
+	}
+	var prev, cur float64
+	for k := 0; k <= n/2; k++ {
+		prev = cur
+		switch {
+		case lo < 0:
+			cur, hi = s[hi]-med, hi+1
+		case hi >= n:
+			cur, lo = med-s[lo], lo-1
+		case med-s[lo] <= s[hi]-med:
+			cur, lo = med-s[lo], lo-1
+		default:
+			cur, hi = s[hi]-med, hi+1
+		}
+	}
+	if n%2 == 0 {
+		return med, (prev + cur) / 2
+	}
+	return med, cur
+}
+
 // scalarDiverged fires when a loss ends far above its minimum: the median
 // of its last five finite values is above the minimum by more than
 // th.DivergeFactor of the larger of what it fell from its first value to
 // its minimum and the minimum's magnitude. A validation loss that creeps
 // up by a tenth as a model overfits does not fire; one that climbs back
 // up half the way it came down, or doubles, does.
-func scalarDiverged(pts []model.Point, th Thresholds) *Anomaly {
-	vals, idx := finiteValues(pts)
+func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
 	if len(vals) < th.DivergeMinPoints {
 		return nil
 	}
@@ -125,8 +207,7 @@ func scalarDiverged(pts []model.Point, th Thresholds) *Anomaly {
 
 // scalarPlateau fires when a loss never moves: over at least th.MinPoints
 // finite values, its range is within th.PlateauRel of its magnitude.
-func scalarPlateau(pts []model.Point, th Thresholds) *Anomaly {
-	vals, idx := finiteValues(pts)
+func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
 	if len(vals) < th.MinPoints {
 		return nil
 	}
@@ -165,7 +246,8 @@ func learningRateZero(pts []model.Point, th Thresholds) *Anomaly {
 		Detail: fmt.Sprintf("learning rate is zero for %d points in a row from step %d", best, p.Step)}
 }
 
-// finiteValues returns the finite values of pts and their indices.
+// finiteValues returns the finite values of pts and their indices, which
+// the rules on a series' shape share.
 func finiteValues(pts []model.Point) ([]float64, []int) {
 	vals, idx := make([]float64, 0, len(pts)), make([]int, 0, len(pts))
 	for i, p := range pts {
