@@ -104,6 +104,7 @@ const overviewAnomalyRows = 500
 
 // anomalyRow is one anomaly in the overview's list.
 type anomalyRow struct {
+	// Message says what was found; the row's cells name run and tag.
 	Severity, Rule, Run, Tag, Step, Message string
 	// Href links to the page and series that draw it.
 	Href string
@@ -118,7 +119,7 @@ func (r *Report) anomalyRows(single bool, limit int) []anomalyRow {
 			if a.Severity != sev || len(rows) == limit {
 				continue
 			}
-			row := anomalyRow{Severity: string(a.Severity), Rule: a.Rule, Run: a.Run, Tag: a.Tag, Message: a.Message,
+			row := anomalyRow{Severity: string(a.Severity), Rule: a.Rule, Run: a.Run, Tag: a.Tag, Message: a.Detail,
 				Href: r.anomalyHref(a, single)}
 			if a.HasStep {
 				row.Step = fmt.Sprint(a.Step)

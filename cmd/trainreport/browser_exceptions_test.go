@@ -200,4 +200,19 @@ func TestBrowserExceptionsDemo(t *testing.T) {
 		t.Errorf("layers/attention: slider on %q, %d non-finite heat-map cells, %d boxes of %d steps", att.Step, att.HeatBad, len(att.Boxes), len(att3750.Entries))
 	}
 	tb.screenshot(shots, "exceptions-demo")
+
+	// An anomaly on a scalar links to the scalars page showing that one
+	// chart and that one run.
+	idx := openTab(t, browser, fileURL(filepath.Join(r.site, "index.html"), ""))
+	href := eval[string](idx, `(() => { const a = document.querySelector("table.anomalies a[href^='scalars.html']"); return a ? a.getAttribute("href") : ""; })()`)
+	if href == "" {
+		t.Fatal("no anomaly links to the scalars page")
+	}
+	sc := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), strings.TrimPrefix(href, "scalars.html#")))
+	eval[bool](sc, `window.trainreport.ready().then(() => true)`)
+	shown := eval[[]string](sc, `[...document.querySelectorAll("figure.chart-card")].filter(e => e.offsetParent !== null).map(e => e.dataset.tag)`)
+	if !slices.Equal(shown, []string{"optim/grad_norm"}) {
+		t.Errorf("%s shows the charts of %q, want optim/grad_norm alone", href, shown)
+	}
+	sc.screenshot(shots, "exceptions-demo-anomaly-scalars")
 }
