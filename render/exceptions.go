@@ -16,9 +16,14 @@ import (
 // Budgets of the Exceptions page.
 const (
 	// exceptionBoxSteps bounds the steps of one series whose boxes the
-	// page draws, spread evenly with the last kept; the data file holds
-	// every step's.
+	// page draws, spread evenly with the last kept (fewer when the page
+	// holds many series, exceptionPageBoxes); the data file holds every
+	// step's.
 	exceptionBoxSteps = 1_000
+	// exceptionPageBoxes bounds the boxes of the whole page: with many
+	// series each draws fewer (at least exceptionMinBoxSteps).
+	exceptionPageBoxes   = 200_000
+	exceptionMinBoxSteps = 50
 	// exceptionDetailSteps bounds the steps of one series with a heat
 	// map, histogram and outliers (the step slider's stops), fewer when
 	// the page holds many series (exceptionPageCells).
@@ -336,13 +341,19 @@ type exceptionCardJSON struct {
 func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 	p := &exceptionsPage{BoxSteps: fmtCount(exceptionBoxSteps), DetailSteps: fmtCount(exceptionDetailSteps),
 		HeatSide: fmt.Sprint(exceptionHeatSide), Limit: fmtCount(exceptionOutliers)}
-	for _, tt := range r.exceptionTags() {
+	tags := r.exceptionTags()
+	boxSteps := exceptionBoxSteps
+	if n := countSeries(tags); n > 0 {
+		boxSteps = min(exceptionBoxSteps, max(exceptionMinBoxSteps, exceptionPageBoxes/n))
+	}
+	p.BoxSteps = fmtCount(boxSteps)
+	for _, tt := range tags {
 		t := exceptionTag{Tag: tt.tag}
 		for _, rs := range tt.runs {
 			s := rs.series
 			n := len(s.src.steps)
 			cj := exceptionCardJSON{Steps: []int64{}, Box: []any{}, NonFinite: []int{}, Details: []exceptionDetailJSON{}}
-			for _, i := range downsample.Even(n, exceptionBoxSteps) {
+			for _, i := range downsample.Even(n, boxSteps) {
 				cj.Steps = append(cj.Steps, s.src.steps[i])
 				cj.Box = append(cj.Box, s.boxJSON(i, exceptionK))
 				cj.NonFinite = append(cj.NonFinite, s.nonFinite[i])
