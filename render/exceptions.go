@@ -55,6 +55,7 @@ type exceptionSource struct {
 	steps  []int64
 	wall   []float64
 	shape  func(i int) []int64
+	dtype  func(i int) string // numpy's name
 	load   func(i int) ([]float64, error)
 }
 
@@ -70,6 +71,7 @@ func exceptionSources(run *model.Run) []*exceptionSource {
 		es := x.Entries
 		s := &exceptionSource{run: run, tag: x.Tag, source: x.Source,
 			shape: func(i int) []int64 { return es[i].Tensor.Shape },
+			dtype: func(i int) string { return es[i].Tensor.DType },
 			load:  func(i int) ([]float64, error) { return es[i].Load() }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
@@ -83,6 +85,7 @@ func exceptionSources(run *model.Run) []*exceptionSource {
 		}
 		s := &exceptionSource{run: run, tag: t.Tag, source: "tensor",
 			shape: func(i int) []int64 { return es[i].Shape },
+			dtype: func(i int) string { return es[i].DType },
 			load:  func(i int) ([]float64, error) { return es[i].Load() }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
@@ -278,24 +281,36 @@ type exceptionDetailJSON struct {
 	Histogram []any  `json:"histogram"`
 }
 
+// detailJSON writes the tensor's own values (outliers, extremes, cells of
+// one element) at its precision, float32's shortest form for float32 and
+// narrower, as the other data files do.
 func (s *exceptionSeries) detailJSON(d exceptionDetail) exceptionDetailJSON {
 	i := d.index
+	f32 := isFloat32(s.src.dtype(i))
+	own := func(vs ...float64) []jsonScalar {
+		out := make([]jsonScalar, len(vs))
+		for k, v := range vs {
+			out[k] = jsonScalar{v, f32}
+		}
+		return out
+	}
+	one := d.heat.BlockRows == 1 && d.heat.BlockCols == 1
 	out := exceptionDetailJSON{Step: s.src.steps[i], WallTime: jsonFloat(s.src.wall[i]),
-		Outliers:     [2]any{floats(d.outliers.Values...), d.outliers.Indices},
+		Outliers:     [2]any{own(d.outliers.Values...), d.outliers.Indices},
 		OutlierTotal: d.outliers.Total, OutlierK: exceptionOutlierK,
 		Block: [2]int{d.heat.BlockRows, d.heat.BlockCols}, Flat: [2]int{d.heat.Rows, d.heat.Cols}, Histogram: []any{}}
-	rows := make([][]*jsonFloat, d.heat.CellRows)
+	rows := make([][]*jsonScalar, d.heat.CellRows)
 	for r := range rows {
-		rows[r] = make([]*jsonFloat, d.heat.CellCols)
+		rows[r] = make([]*jsonScalar, d.heat.CellCols)
 		for c := range rows[r] {
 			k := r*d.heat.CellCols + c
 			if !d.heat.Pad[k] {
-				v := jsonFloat(d.heat.Cells[k])
-				rows[r][c] = &v
+				rows[r][c] = &jsonScalar{d.heat.Cells[k], f32 && one} // a block's mean is a float64
 			}
 		}
 	}
-	out.Matrix = [5]any{nonNil(d.shape), jsonFloat(d.stats[0]), jsonFloat(d.stats[1]), jsonFloat(d.stats[2]), rows}
+	ext := own(d.stats[0], d.stats[1])
+	out.Matrix = [5]any{nonNil(d.shape), ext[0], ext[1], jsonFloat(d.stats[2]), rows}
 	if d.hasHist {
 		bins := make([][3]jsonFloat, len(d.hist.Counts))
 		for b, c := range d.hist.Counts {

@@ -16,6 +16,7 @@ func TestExceptionDetailSteps(t *testing.T) {
 	const steps = 100
 	src := &exceptionSource{run: &model.Run{Name: "r"}, tag: "g", source: "tensor",
 		shape: func(int) []int64 { return []int64{2, 3} },
+		dtype: func(int) string { return "float64" },
 		load: func(i int) ([]float64, error) {
 			switch i {
 			case 37:
