@@ -57,7 +57,7 @@ func TestBrowserExceptions(t *testing.T) {
 	}
 	defer rep.Close()
 	values := map[string][][]float64{}
-	for _, x := range rep.Runs[0].Exceptions {
+	for _, x := range slices.Concat(rep.Runs[0].Exceptions, rep.Runs[1].Exceptions) {
 		for _, e := range x.Entries {
 			v, err := e.Load()
 			if err != nil {
@@ -66,7 +66,7 @@ func TestBrowserExceptions(t *testing.T) {
 			values[x.Tag] = append(values[x.Tag], v)
 		}
 	}
-	if len(values) != 2 || len(values["conv1.weight.grad"]) != 16 {
+	if len(values) != 3 || len(values["conv1.weight.grad"]) != 16 || len(values["layer2.grad"]) != 8 {
 		t.Fatalf("fixture: %d exception series", len(values))
 	}
 	checkBoxes := func(t *testing.T, tag string, got [][]float64, k float64) {
@@ -93,10 +93,10 @@ func TestBrowserExceptions(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := openTab(t, browser, c.url)
-			if n := eval[int](tb, pageJS("exceptions.js", "cards")); n != 2 {
-				t.Fatalf("%d cards, want 2", n)
+			if n := eval[int](tb, pageJS("exceptions.js", "cards")); n != 3 {
+				t.Fatalf("%d cards, want 3", n)
 			}
-			for i := range 2 {
+			for i := range 3 {
 				eval[bool](tb, fmt.Sprintf(`(() => { document.querySelectorAll('article.exc-card')[%d].scrollIntoView(); return true; })()`, i))
 				waitFor(tb, fmt.Sprintf(`!!echarts.getInstanceByDom(document.querySelectorAll('article.exc-card')[%d].querySelector("[data-exc-hist]"))`, i),
 					5*time.Second, fmt.Sprintf("card %d draws", i))
@@ -132,6 +132,14 @@ func TestBrowserExceptions(t *testing.T) {
 			}
 			if found != 3 || !strings.Contains(conv.Summary, "2 NaN or infinite") {
 				t.Errorf("outliers %q (%s): want indices 24, 91 and 179", conv.Rows, conv.Summary)
+			}
+			// TS-VIS's gradient: rank 3, [3, 4, 5], tiled two slices wide
+			// (8 x 10 with a tile of padding); all zero at its last step, a
+			// constant box there.
+			ts := eval[excCard](tb, pageJS("exceptions.js", "card", "layer2.grad"))
+			checkBoxes(t, "layer2.grad", ts.Boxes, 1.5)
+			if !strings.HasPrefix(ts.Step, "step 7 ") || ts.HeatFinite != 60 || ts.HeatBad != 0 || !slices.Equal(ts.Boxes[7], []float64{0, 0, 0, 0, 0}) {
+				t.Errorf("layer2.grad: slider on %q, heat map %d+%d cells, last box %v", ts.Step, ts.HeatFinite, ts.HeatBad, ts.Boxes[7])
 			}
 			tb.screenshot(shots, "exceptions-"+c.name)
 

@@ -218,9 +218,9 @@ func TestTensorRules(t *testing.T) {
 	}
 }
 
-// The OneFlow exception fixture (collect/testdata/oneflow-exceptions)
-// holds one NaN step in one of its two watched gradients, and nothing
-// else the rules look for.
+// The exception fixture (collect/testdata/oneflow-exceptions) holds one
+// NaN step in one of its two OneFlow gradients and a TS-VIS gradient all
+// zero at its last step, and nothing else the rules look for.
 func TestExceptionFixture(t *testing.T) {
 	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "exc", Path: filepath.Join("..", "testdata", "oneflow-exceptions", "logs")}}, collect.Options{})
 	if err != nil {
@@ -228,19 +228,13 @@ func TestExceptionFixture(t *testing.T) {
 	}
 	defer rep.Close()
 	as := Find(context.Background(), rep, DefaultThresholds)
-	if len(as) != 1 || as[0].Rule != "exception.nonfinite" || as[0].Tag != "conv1.weight.grad" || as[0].Step != 10 || as[0].Count != 1 || !math.IsNaN(as[0].Value) {
-		t.Errorf("found %+v, want exception.nonfinite on conv1.weight.grad at step 10", as)
+	if len(as) != 2 {
+		t.Fatalf("found %+v, want 2", as)
 	}
-}
-
-// medianMADSorted agrees with sorting the deviations.
-func TestMedianMADSorted(t *testing.T) {
-	for _, vs := range [][]float64{{1}, {1, 2}, {3, 1, 2}, {5, 1, 1, 1}, {-3, 10, 2, 2, 7, 0}, {0, 0, 0, 9, 9}, decay(21), decay(20)} {
-		s := sortedWindow(vs)
-		med, mad := medianMADSorted(s)
-		wmed, wmad := medianMAD(vs, make([]float64, len(vs)))
-		if med != wmed || mad != wmad {
-			t.Errorf("%v: median, MAD = %v, %v; want %v, %v", vs, med, mad, wmed, wmad)
-		}
+	if a := as[0]; a.Rule != "exception.nonfinite" || a.Run != "." || a.Tag != "conv1.weight.grad" || a.Step != 10 || a.Count != 1 || !math.IsNaN(a.Value) {
+		t.Errorf("found %+v, want exception.nonfinite on conv1.weight.grad at step 10", a)
+	}
+	if a := as[1]; a.Rule != "exception.all_zero" || a.Run != "tsvis" || a.Tag != "layer2.grad" || a.Step != 7 || a.Count != 60 {
+		t.Errorf("found %+v, want exception.all_zero on layer2.grad at step 7", a)
 	}
 }

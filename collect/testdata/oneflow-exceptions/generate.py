@@ -12,7 +12,9 @@ wall time and numpy tensor (dtype name, shape, C-order little-endian bytes).
 Two watched gradients over 16 steps, seeded: conv1.weight.grad, [2, 5, 6, 3]
 (read as NHWC), whose scale shrinks and which holds a NaN, a +Inf and a big
 outlier at step 10; fc.weight.grad, [12, 20], with a few large values every
-step. Run with any Python that has numpy:
+step. Beside them, in tsvis/, a TS-VIS run: a loss and, in its projector
+event file, exception records of layer2.grad, [3, 4, 5], over 8 steps, all
+zero at the last. Run with any Python that has numpy:
     python generate.py
 """
 import os
@@ -103,6 +105,30 @@ def main():
         msg += ld(6, key(1, 0) + varint(1))  # MetaData{type: EXCEPTION}
         with open(os.path.join(out, "projector.gradit.%d.log" % (t0 + 10 * step)), "wb") as f:
             f.write(msg)
+
+    # TS-VIS: a run of its own, tsvis/, its exception records in a
+    # projector event file beside the main one (Summary.Value field 7, the
+    # plugin "exceptions"): layer2.grad, [3, 4, 5] (tiled), all zero at its
+    # last step, a layer that stopped learning.
+    ts = os.path.join(os.path.dirname(out), "tsvis")
+    os.makedirs(ts, exist_ok=True)
+    for name in os.listdir(ts):
+        os.remove(os.path.join(ts, name))
+    main_recs = record(event(t0, 0, ld(3, b"brain.Event:2")))
+    proj_recs = record(event(t0, 0, ld(3, b"brain.Event:2")))
+    meta = ld(1, ld(1, b"exceptions"))  # SummaryMetadata{plugin_data{plugin_name}}
+    for step in range(8):
+        value = ld(1, b"loss") + key(2, 5) + struct.pack("<f", 1.5 * 0.9 ** step)
+        main_recs += record(event(t0 + 5.0 * step, step, ld(5, ld(1, value))))
+        g = rng.normal(0, 0.02, size=(3, 4, 5)).astype(np.float32)
+        if step == 7:
+            g[:] = 0
+        exc = ld(1, b"layer2.grad") + ld(9, meta) + ld(7, ld(2, ld(1, tensor(g))))
+        proj_recs += record(event(t0 + 5.0 * step, step, ld(5, ld(1, exc))))
+    with open(os.path.join(ts, "events.out.231114-221320.trainhost"), "wb") as f:
+        f.write(main_recs)
+    with open(os.path.join(ts, "projector.events.out.231114-221320.trainhost"), "wb") as f:
+        f.write(proj_recs)
 
 
 main()
