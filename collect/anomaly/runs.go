@@ -25,9 +25,10 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 		}
 	}
 	for _, run := range rep.Runs {
-		add := func(rule string, severity Severity, value float64, count int, msg string) {
+		add := func(rule string, severity Severity, value float64, count int, msg string) *Anomaly {
 			out = append(out, Anomaly{Rule: rule, Severity: severity, Kind: KindRun, Run: run.Name, Value: value, Count: count,
 				Detail: msg})
+			return &out[len(out)-1]
 		}
 		if last, ok := reached[run]; ok {
 			var others []float64
@@ -39,9 +40,9 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 			if len(others) >= th.EarlySiblings {
 				med := median(others)
 				if float64(last) < th.EarlyFraction*med {
-					add("run.stopped_early", Warning, float64(last), 1,
+					a := add("run.stopped_early", Warning, float64(last), 1,
 						fmt.Sprintf("stopped at step %d, below %.0f%% of its %d siblings' median last step %.0f", last, 100*th.EarlyFraction, len(others), med))
-					out[len(out)-1].HasStep, out[len(out)-1].Step = true, last
+					a.HasStep, a.Step = true, last
 				}
 			}
 		}

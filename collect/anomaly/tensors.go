@@ -44,7 +44,11 @@ func fromTensorStats(step int64, st tensorstat.Stats) stepStats {
 func histogramSteps(h *model.Histogram) []stepStats {
 	out := make([]stepStats, 0, len(h.Entries))
 	for _, e := range h.Entries {
-		s := stepStats{step: e.Step, count: int(min(e.Count, math.MaxInt32)), min: e.Min, max: e.Max}
+		count := 0
+		if e.Count > 0 { // false for NaN, which a damaged histogram may hold
+			count = int(min(e.Count, math.MaxInt32))
+		}
+		s := stepStats{step: e.Step, count: count, min: e.Min, max: e.Max}
 		for _, v := range []float64{e.Min, e.Max, e.Sum} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				s.nonFinite, s.bad = 1, v
