@@ -99,7 +99,12 @@
     };
   }
 
-  function heatOption(det) {
+  // heatOption draws a step's heat map. Its colour scale spans the step's
+  // whiskers at the page's k, not its extremes: one outlier would otherwise
+  // paint every other cell the same colour. Cells beyond take the end
+  // colours (their value is clipped for the colour only; the tooltip says
+  // the value).
+  function heatOption(det, whisk) {
     var m = det.matrix[4], rows = m.length, cols = rows ? m[0].length : 0;
     var cells = [], bad = [], lo = Infinity, hi = -Infinity;
     for (var r = 0; r < rows; r++) {
@@ -108,7 +113,7 @@
         if (v === null) continue; // padding of a tiled layout
         var x = num(v);
         if (isFinite(x)) {
-          cells.push([c, r, x]);
+          cells.push([c, r, x, x]);
           lo = Math.min(lo, x); hi = Math.max(hi, x);
         } else {
           bad.push({ value: [c, r, 0], label: util.nonFiniteLabel(x) });
@@ -116,6 +121,12 @@
       }
     }
     if (!isFinite(lo)) { lo = 0; hi = 1; }
+    var clipped = false;
+    if (whisk && whisk[1] > whisk[0] && (whisk[0] > lo || whisk[1] < hi)) {
+      lo = Math.max(lo, whisk[0]); hi = Math.min(hi, whisk[1]);
+      clipped = true;
+      cells.forEach(function (cell) { cell[2] = Math.min(hi, Math.max(lo, cell[2])); });
+    }
     if (lo === hi) { lo -= 0.5; hi += 0.5; }
     var block = det.block[0] > 1 || det.block[1] > 1;
     var idx = function (n) { var a = []; for (var i = 0; i < n; i++) a.push(String(i)); return a; };
@@ -128,14 +139,15 @@
         confine: true,
         formatter: function (p) {
           var r = p.value[1] * det.block[0], c = p.value[0] * det.block[1];
-          var v = p.seriesIndex === 1 ? p.data.label : util.fmtNum(p.value[2]);
+          var v = p.seriesIndex === 1 ? p.data.label : util.fmtNum(p.value[3]);
           var where = block ? 'rows ' + r + '–' + (Math.min(det.flat[0], r + det.block[0]) - 1) + ', cols ' + c + '–' + (Math.min(det.flat[1], c + det.block[1]) - 1) : 'row ' + r + ', col ' + c;
           return util.escapeHTML(where + ': ' + v);
         }
       },
       xAxis: { type: 'category', data: idx(cols), splitArea: { show: false }, axisLabel: { show: cols <= 32 } },
       yAxis: { type: 'category', data: idx(rows), inverse: true, axisLabel: { show: rows <= 32 } },
-      visualMap: { min: lo, max: hi, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120, seriesIndex: 0,
+      visualMap: { min: lo, max: hi, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120, seriesIndex: 0, dimension: 2,
+        text: clipped ? ['≥ up', '≤ down'] : null,
         precision: 4, inRange: { color: ['#313695', '#74add1', '#ffffbf', '#f46d43', '#a50026'] } },
       series: [
         { name: 'values', type: 'heatmap', data: cells, progressive: 0 },
@@ -226,7 +238,8 @@
     drawOutliers(card);
     if (!st.h || !st.h.charts.length) return;
     st.box.setOption(boxOption(card), true);
-    st.heat.setOption(heatOption(det), true);
+    var at = st.data.steps.indexOf(det.step), b = at >= 0 ? st.data.box[at] : null;
+    st.heat.setOption(heatOption(det, b ? whiskers(b[1], state.k) : null), true);
     if (det.histogram.length) { st.hist.getDom().hidden = false; st.hist.setOption(histOption(det, util.colorOf(card.getAttribute('data-run'))), true); }
     else st.hist.getDom().hidden = true;
   }
