@@ -49,13 +49,30 @@ func anomalyHash(a anomaly.Anomaly) string {
 // the site, the page key of the hash in the single file.
 func (r *Report) anomalyHref(a anomaly.Anomaly, single bool) string {
 	page := anomalyPage(a.Kind)
-	if !r.hasPage(page) {
-		page = "index"
+	if page == "index" || !r.hasPage(page) {
+		// A run's finding is shown by a section of the overview: in the
+		// site its anchor (the overview keeps no state in the hash).
+		if single {
+			return "#page=index"
+		}
+		return "index.html#" + runSection(a.Rule)
 	}
 	if single {
 		return "#page=" + page + "&" + anomalyHash(a)
 	}
 	return page + ".html#" + anomalyHash(a)
+}
+
+// runSection names the overview's section that shows what a rule on a
+// run found.
+func runSection(rule string) string {
+	switch rule {
+	case "run.restarted":
+		return "restarts"
+	case "run.damaged_files":
+		return "skipped"
+	}
+	return "runs"
 }
 
 // hasPage reports whether the report has the page called name.
