@@ -197,6 +197,8 @@ type summaryJSON struct {
 	// with --baseline, when given.
 	Gates    []summaryGate    `json:"gates,omitempty"`
 	Baseline *summaryBaseline `json:"baseline,omitempty"`
+	// Anomalies are what collect/anomaly's rules found (docs/ANOMALIES.md).
+	Anomalies []summaryAnomaly `json:"anomalies"`
 }
 
 type summaryRun struct {
@@ -247,7 +249,7 @@ type summaryPoint struct {
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
 	s := summaryJSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
-		Warnings: warningsJSON(r.rep.Warnings)}
+		Warnings: warningsJSON(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
 			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Warnings: warningsJSON(run.Warnings)}

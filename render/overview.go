@@ -34,6 +34,10 @@ type overviewPage struct {
 	// compares with --baseline, nil without one.
 	Gates    []gateRow
 	Baseline *baselineSection
+	// Anomalies are what collect/anomaly found, the first
+	// overviewAnomalyRows of them; NumAnomalies counts them all.
+	Anomalies    []anomalyRow
+	NumAnomalies int
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -190,6 +194,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	p.NumPoints = points
 	p.Restarts = r.restarts()
 	p.Gates, p.Baseline = r.gateRows(), r.baselineSection()
+	p.Anomalies, p.NumAnomalies = r.anomalyRows(single, overviewAnomalyRows), len(r.anomalies())
 	if series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
 			fmtCount(len(p.Metrics)), fmtCount(series))

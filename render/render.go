@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trainreport/trainreport/collect/anomaly"
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
@@ -85,6 +86,13 @@ type Report struct {
 	tensors     []tagSeries[*tensorSeries]
 	// gates are the verdicts of --fail-on, failed first (SetGates).
 	gates []gate.Result
+	// exceptions are the Exceptions page's series with what it draws of
+	// them (see exceptionTags), read once.
+	exceptionsOnce sync.Once
+	exceptions     []tagSeries[*exceptionSeries]
+	// anoms are what collect/anomaly found (see anomalies), found once.
+	anomaliesOnce sync.Once
+	anoms         []anomaly.Anomaly
 }
 
 // tagView is one scalar tag across the runs that have it.

@@ -97,7 +97,7 @@ func checkGolden(t *testing.T, golden string, files map[string][]byte, keep func
 // golden directory that lost a kind of output fails even under -update.
 var goldenInputs = []struct {
 	name   string // of its golden directory
-	corpus bool   // in the shared corpus, else a writer's fixture (writers-<name>, mindspore)
+	corpus bool   // in the shared corpus, else a fixture under collect/testdata (goldenReport)
 	wants  []string
 }{
 	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/"}},
@@ -109,6 +109,7 @@ var goldenInputs = []struct {
 	{"tf2-custom-loop-tensors", true, []string{"data/scalars/", "summary.md"}},
 	{"tf2-hparams-api-experiment", true, []string{"data/hparams.json"}},
 	{"tsvis-oneflow-logs", true, []string{"data/images/"}},
+	{"oneflow-exceptions", false, []string{"data/exceptions/"}},
 	{"writers-keras", false, []string{"data/histograms/", "data/images/"}},
 	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
 	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
@@ -120,8 +121,11 @@ var goldenInputs = []struct {
 func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
 	t.Helper()
 	dir := filepath.Join("..", "collect", "testdata", "writers", strings.TrimPrefix(name, "writers-"))
-	if !strings.HasPrefix(name, "writers-") {
-		dir = filepath.Join("..", "collect", "testdata", name) // another writer's fixture: mindspore
+	switch name {
+	case "mindspore": // the MindSpore generator's runs
+		dir = filepath.Join("..", "collect", "testdata", name)
+	case "oneflow-exceptions": // a fixture whose generator sits beside its logs
+		dir = filepath.Join("..", "collect", "testdata", name, "logs")
 	}
 	if inCorpus {
 		dir = filepath.Join(corpus(t), name)

@@ -264,8 +264,10 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 		return comment
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
-	// What a CI user reads first: the verdicts, then the comparison.
+	// What a CI user reads first: the verdicts, what went wrong, then the
+	// comparison.
 	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, gate.MaxHeld)) })
+	md.within(sectionShare, func() { r.mdAnomalies(md, bound(commentAnomalies, 0)) })
 	md.within(sectionShare, func() { r.mdBaseline(md, bound(commentDeltaRows, 0)) })
 	r.mdHeadline(md)
 	r.mdCharts(md, chartURL)

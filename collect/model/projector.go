@@ -157,9 +157,9 @@ type Sample struct {
 
 // Exception is the series of one tag of an exception projector (OneFlow's
 // exception files, TS-VIS's "exceptions" values): a watched tensor, such as
-// a gradient, per step. An Exceptions page (none draws them yet) would
-// load each entry's tensor to draw its percentiles, outliers, heat map and
-// histogram (docs/FORMATS.md section 17).
+// a gradient, per step. The Exceptions page loads each entry's tensor to
+// draw its percentiles, outliers, heat map and histogram (docs/FORMATS.md
+// section 17).
 type Exception struct {
 	Tag    string
 	Source string // "oneflow" or "tsvis"
