@@ -90,7 +90,8 @@ func TestSummaryMarkdownGatesAndBaselineWithinLimits(t *testing.T) {
 					t.Errorf("job summary.md is %d bytes, past its budget of %d", len(md), jobBudget)
 				}
 				gates, baseline, headline := strings.Index(md, "## Gates: "), strings.Index(md, "## Against the baseline"), strings.Index(md, " runs · ")
-				if gates < 0 || baseline < gates || headline < baseline {
+				// The one-line headline, then the verdicts and the comparison.
+				if headline < 0 || gates < headline || baseline < gates {
 					t.Errorf("sections out of order: gates %d, baseline %d, headline %d\n%.3000s", gates, baseline, headline, md)
 				}
 				if !strings.Contains(md, "| ⚠️ | loss/") {

@@ -264,12 +264,12 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 		return comment
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
-	// What a CI user reads first: the verdicts, what went wrong, then the
-	// comparison.
+	r.mdHeadline(md)
+	// What a CI user reads first, after the one-line headline: the
+	// verdicts, what went wrong, then the comparison.
 	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, gate.MaxHeld)) })
 	md.within(sectionShare, func() { r.mdAnomalies(md, bound(commentAnomalies, 0)) })
 	md.within(sectionShare, func() { r.mdBaseline(md, bound(commentDeltaRows, 0)) })
-	r.mdHeadline(md)
 	r.mdCharts(md, chartURL)
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))

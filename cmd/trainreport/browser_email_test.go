@@ -34,8 +34,8 @@ func TestBrowserScenario(t *testing.T) {
 				regressed: rows.filter(r => r.classList.contains('regressed')).map(r => r.cells[1].textContent).join(','),
 				first: rows.length ? rows[0].cells[2].textContent : ''};
 		})()`)
-		if ids := got["ids"].(string); !strings.HasPrefix(ids, "gates,baseline,runs") {
-			t.Errorf("overview sections %s: want gates and baseline first", ids)
+		if ids := got["ids"].(string); !strings.HasPrefix(ids, "gates,baseline,anomalies,runs") {
+			t.Errorf("overview sections %s: want gates, baseline and anomalies first", ids)
 		}
 		if got["gates"] != 3.0 || got["failed"] != 2.0 {
 			t.Errorf("overview gates: %v", got)
