@@ -1,0 +1,173 @@
+package layout
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	graphviz "github.com/goccy/go-graphviz"
+
+	"github.com/trainreport/trainreport/collect/graph/hierarchy"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// Spacing of a view, in pixels.
+const (
+	margin  = 20 // around the drawing
+	sideGap = 40 // between the graph and the side box
+	sideSep = 10 // between boxes of the side box
+	dpi     = 72 // Graphviz's points per inch
+)
+
+// layOut lays out one group: its boxes by dot, from a graph whose nodes
+// are named by index (no name from a log reaches dot), then the side box
+// as a column to the right.
+func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g *model.NodeGraph, v *View) error {
+	n := len(grp.Children)
+	v.Boxes = make([]Rect, n)
+	v.Sizes = make([]Size, n)
+	v.Edges = make([][]Point, len(grp.Edges))
+	var src bytes.Buffer
+	src.WriteString("digraph{rankdir=BT;nodesep=0.25;ranksep=0.4;node[shape=box,fixedsize=true,label=\"\"];edge[dir=none];\n")
+	main := 0
+	for ci, c := range grp.Children {
+		w, h, s := childSize(c)
+		v.Sizes[ci] = s
+		v.Boxes[ci] = Rect{W: w, H: h}
+		if c.Annotated || c.Side {
+			continue
+		}
+		main++
+		fmt.Fprintf(&src, "n%d[width=%.3f,height=%.3f];\n", ci, w/dpi, h/dpi)
+	}
+	for _, e := range grp.Edges {
+		fmt.Fprintf(&src, "n%d->n%d;\n", e.From, e.To)
+	}
+	src.WriteString("}\n")
+	width, height := 0.0, 0.0
+	if main > 0 {
+		var err error
+		if width, height, err = runDot(ctx, gv, src.Bytes(), grp, v); err != nil {
+			return err
+		}
+	}
+	// The side box: a column right of the graph, top-aligned.
+	x, y := margin+width, float64(margin)
+	if main > 0 {
+		x += sideGap
+	}
+	sideW := 0.0
+	for ci, c := range grp.Children {
+		if !c.Side {
+			continue
+		}
+		b := &v.Boxes[ci]
+		b.X, b.Y = round(x), round(y)
+		y += b.H + sideSep
+		sideW = max(sideW, b.W)
+		height = max(height, y-sideSep-margin)
+	}
+	for ci, c := range grp.Children {
+		if c.Annotated {
+			v.Boxes[ci] = Rect{}
+		}
+	}
+	v.Width = round(x + sideW + margin)
+	if sideW == 0 {
+		v.Width = round(margin + width + margin)
+	}
+	v.Height = round(height + 2*margin)
+	return nil
+}
+
+// runDot runs dot on src and reads its plain output into v's main boxes
+// and edges, returning the drawing's size in pixels.
+func runDot(ctx context.Context, gv *graphviz.Graphviz, src []byte, grp *hierarchy.Group, v *View) (w, h float64, err error) {
+	gr, err := graphviz.ParseBytes(src)
+	if err != nil {
+		return 0, 0, fmt.Errorf("dot input: %w", err)
+	}
+	defer gr.Close()
+	var out bytes.Buffer
+	if err := gv.Render(ctx, gr, graphviz.Format("plain"), &out); err != nil {
+		return 0, 0, fmt.Errorf("dot: %w", err)
+	}
+	edgeOf := make(map[[2]int]int, len(grp.Edges))
+	for ei, e := range grp.Edges {
+		edgeOf[[2]int{e.From, e.To}] = ei
+	}
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<24)
+	var gh float64 // the drawing's height in inches, to turn y down
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "graph":
+			if len(f) < 4 {
+				return 0, 0, fmt.Errorf("dot output: short graph line")
+			}
+			gw, err1 := strconv.ParseFloat(f[2], 64)
+			g2, err2 := strconv.ParseFloat(f[3], 64)
+			if err1 != nil || err2 != nil {
+				return 0, 0, fmt.Errorf("dot output: graph size %q %q", f[2], f[3])
+			}
+			gh, w, h = g2, gw*dpi, g2*dpi
+		case "node":
+			if len(f) < 4 {
+				return 0, 0, fmt.Errorf("dot output: short node line")
+			}
+			ci, err := childIndex(f[1], len(v.Boxes))
+			if err != nil {
+				return 0, 0, err
+			}
+			x, err1 := strconv.ParseFloat(f[2], 64)
+			y, err2 := strconv.ParseFloat(f[3], 64)
+			if err1 != nil || err2 != nil {
+				return 0, 0, fmt.Errorf("dot output: node position %q %q", f[2], f[3])
+			}
+			b := &v.Boxes[ci]
+			b.X = round(margin + x*dpi - b.W/2)
+			b.Y = round(margin + (gh-y)*dpi - b.H/2)
+		case "edge":
+			if len(f) < 4 {
+				return 0, 0, fmt.Errorf("dot output: short edge line")
+			}
+			from, err1 := childIndex(f[1], len(v.Boxes))
+			to, err2 := childIndex(f[2], len(v.Boxes))
+			k, err3 := strconv.Atoi(f[3])
+			if err1 != nil || err2 != nil || err3 != nil || k < 0 || len(f) < 4+2*k {
+				return 0, 0, fmt.Errorf("dot output: edge %q", strings.Join(f[:4], " "))
+			}
+			ei, ok := edgeOf[[2]int{from, to}]
+			if !ok {
+				return 0, 0, fmt.Errorf("dot output: edge n%d->n%d not asked for", from, to)
+			}
+			pts := make([]Point, k)
+			for i := range k {
+				x, err1 := strconv.ParseFloat(f[4+2*i], 64)
+				y, err2 := strconv.ParseFloat(f[5+2*i], 64)
+				if err1 != nil || err2 != nil {
+					return 0, 0, fmt.Errorf("dot output: edge point %q %q", f[4+2*i], f[5+2*i])
+				}
+				pts[i] = Point{round(margin + x*dpi), round(margin + (gh-y)*dpi)}
+			}
+			v.Edges[ei] = pts
+		}
+	}
+	return w, h, sc.Err()
+}
+
+// childIndex reads a node name "n12" of the dot input back.
+func childIndex(name string, n int) (int, error) {
+	i, err := strconv.Atoi(strings.TrimPrefix(name, "n"))
+	if err != nil || i < 0 || i >= n || !strings.HasPrefix(name, "n") {
+		return 0, fmt.Errorf("dot output: node %q not asked for", name)
+	}
+	return i, nil
+}

@@ -1,0 +1,132 @@
+// Package layout places the views of a graph's hierarchy: each group's
+// children as boxes and its edges as curves, bottom to top like
+// TensorBoard, one group at a time so that every layout stays small and
+// opening a scope is a drill-down into a view laid out in advance. The
+// layered layout is Graphviz's dot (github.com/goccy/go-graphviz: dot
+// compiled to WebAssembly, run by wazero, no cgo).
+package layout
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	graphviz "github.com/goccy/go-graphviz"
+
+	"github.com/trainreport/trainreport/collect/graph/hierarchy"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// DefaultMaxBoxes is the default budget of boxes in one view: dot lays out
+// 1,000 boxes in about 0.3 s; a scope with more children is listed on the
+// page rather than drawn.
+const DefaultMaxBoxes = 1000
+
+// Options bound the layout.
+type Options struct {
+	// MaxBoxes is the most boxes a view may have to be laid out;
+	// DefaultMaxBoxes when 0.
+	MaxBoxes int
+}
+
+// Point is a position in pixels, y down.
+type Point struct{ X, Y float64 }
+
+// Rect is a box in pixels: its top-left corner and size.
+type Rect struct{ X, Y, W, H float64 }
+
+// Contains reports whether q lies inside r, borders included.
+func (r Rect) Contains(q Rect) bool {
+	const eps = 0.05 // positions are rounded to 0.1 px
+	return q.X >= r.X-eps && q.Y >= r.Y-eps && q.X+q.W <= r.X+r.W+eps && q.Y+q.H <= r.Y+r.H+eps
+}
+
+// Overlaps reports whether r and q share more than a border.
+func (r Rect) Overlaps(q Rect) bool {
+	return r.X < q.X+q.W && q.X < r.X+r.W && r.Y < q.Y+q.H && q.Y < r.Y+r.H
+}
+
+// View is the layout of one group: a box per child (the zero Rect for a
+// child drawn as annotations) and a curve per edge of the group.
+type View struct {
+	Width, Height float64
+	Boxes         []Rect
+	// Sizes are each child's annotation columns: the widths of the in
+	// annotations drawn left of the node and of the out annotations drawn
+	// right of it, inside its box.
+	Sizes []Size
+	// Edges are, per edge of the group, the control points of a cubic
+	// Bézier spline from the producer's box to the consumer's: 1 + 3k
+	// points.
+	Edges [][]Point
+	// Skipped says why the view was not laid out (too many boxes, the time
+	// ran out, dot failed); the page lists the children instead.
+	Skipped string
+}
+
+// Views lays out every group of h, the deepest first, and returns a view
+// per group. A view that cannot be laid out says why in Skipped; when ctx
+// is done the remaining views are skipped, so that a deadline bounds the
+// whole.
+func Views(ctx context.Context, h *hierarchy.Hierarchy, g *model.NodeGraph, opt Options) []View {
+	if opt.MaxBoxes <= 0 {
+		opt.MaxBoxes = DefaultMaxBoxes
+	}
+	views := make([]View, len(h.Groups))
+	order := make([]int, len(h.Groups))
+	for i := range order {
+		order[i] = i
+	}
+	// Deepest first, then by index: the order never changes the result,
+	// but a deadline then leaves the top views, the ones opened first,
+	// for last; so the root is laid out before anything else.
+	sortByDepth(order, h)
+	gv, err := graphviz.New(ctx)
+	if err != nil {
+		for i := range views {
+			views[i].Skipped = fmt.Sprintf("not laid out: starting Graphviz: %v", err)
+		}
+		return views
+	}
+	defer gv.Close()
+	for _, gi := range order {
+		grp := h.Groups[gi]
+		v := &views[gi]
+		if err := ctx.Err(); err != nil {
+			v.Skipped = "not laid out: the layout's time budget ran out"
+			continue
+		}
+		boxes := 0
+		for _, c := range grp.Children {
+			if !c.Annotated {
+				boxes++
+			}
+		}
+		if boxes > opt.MaxBoxes {
+			v.Skipped = fmt.Sprintf("not laid out: %d boxes, above the budget of %d a view", boxes, opt.MaxBoxes)
+			continue
+		}
+		if err := layOut(ctx, gv, grp, g, v); err != nil {
+			*v = View{Skipped: fmt.Sprintf("not laid out: %v", err)}
+		}
+	}
+	return views
+}
+
+// sortByDepth orders groups with the root first, then the deepest first,
+// then by index.
+func sortByDepth(order []int, h *hierarchy.Hierarchy) {
+	depth := func(gi int) int {
+		if gi == 0 {
+			return math.MaxInt
+		}
+		return h.Groups[gi].Depth
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(depth(b), depth(a)) })
+}
+
+// round keeps a coordinate to 0.1 px, so that output bytes do not depend
+// on float noise.
+func round(x float64) float64 { return math.Round(x*10) / 10 }
