@@ -103,4 +103,3 @@ func cmpNumber(a, b string) int {
 	}
 	return strings.Compare(a, b)
 }
-
