@@ -77,6 +77,9 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// graphs are the runs' graphs laid out (see graphViews), once.
+	graphsOnce sync.Once
+	graphs     []*graphView
 }
 
 // tagView is one scalar tag across the runs that have it.

@@ -58,7 +58,7 @@ func (b *builder) edges() {
 			if dataIndex == 1 && isVariable(prod.Op) && takesRef(n.Op) {
 				e.Ref++
 			}
-			if s, ok := outputShape(prod, in.Name); ok {
+			if s, ok := OutputShape(prod, in.Name); ok {
 				if e.Shape == "" {
 					e.Shape = s.String()
 				}
@@ -68,8 +68,8 @@ func (b *builder) edges() {
 	}
 }
 
-// outputShape is the recorded shape of the output input names ("node:1").
-func outputShape(n *model.Node, input string) (model.NodeShape, bool) {
+// OutputShape is the recorded shape of the output input names ("node:1").
+func OutputShape(n *model.Node, input string) (model.NodeShape, bool) {
 	k := 0
 	if _, out, ok := strings.Cut(input, ":"); ok {
 		// "node:output:0" inside function bodies names outputs by arg.

@@ -31,7 +31,7 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	v.Sizes = make([]Size, n)
 	v.Edges = make([][]Point, len(grp.Edges))
 	var src bytes.Buffer
-	src.WriteString("digraph{rankdir=BT;nodesep=0.25;ranksep=0.4;node[shape=box,fixedsize=true,label=\"\"];edge[dir=none];\n")
+	src.WriteString("digraph{rankdir=BT;nodesep=0.25;ranksep=0.4;node[shape=box,fixedsize=true,label=\".\"];edge[dir=none];\n")
 	main := 0
 	for ci, c := range grp.Children {
 		w, h, s := childSize(c)
@@ -48,7 +48,15 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	}
 	src.WriteString("}\n")
 	width, height := 0.0, 0.0
-	if main > 0 {
+	if main == 1 && len(grp.Edges) == 0 {
+		// One box: no layout to compute.
+		for ci, c := range grp.Children {
+			if !c.Annotated && !c.Side {
+				v.Boxes[ci].X, v.Boxes[ci].Y = margin, margin
+				width, height = v.Boxes[ci].W, v.Boxes[ci].H
+			}
+		}
+	} else if main > 0 {
 		var err error
 		if width, height, err = runDot(ctx, gv, src.Bytes(), grp, v); err != nil {
 			return err
@@ -83,23 +91,52 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	return nil
 }
 
+// needsDot reports whether a group's view needs dot: more than one box
+// outside the side box.
+func needsDot(grp *hierarchy.Group) bool {
+	main := 0
+	for _, c := range grp.Children {
+		if !c.Annotated && !c.Side {
+			main++
+		}
+	}
+	return main > 1 || len(grp.Edges) > 0
+}
+
 // runDot runs dot on src and reads its plain output into v's main boxes
 // and edges, returning the drawing's size in pixels.
 func runDot(ctx context.Context, gv *graphviz.Graphviz, src []byte, grp *hierarchy.Group, v *View) (w, h float64, err error) {
+	out, err := dot(ctx, gv, src)
+	if err != nil {
+		return 0, 0, err
+	}
+	return readPlain(out, grp, v)
+}
+
+// dot runs dot on src and returns its plain output.
+func dot(ctx context.Context, gv *graphviz.Graphviz, src []byte) (*bytes.Buffer, error) {
+	dotMu.Lock()
+	defer dotMu.Unlock()
 	gr, err := graphviz.ParseBytes(src)
 	if err != nil {
-		return 0, 0, fmt.Errorf("dot input: %w", err)
+		return nil, fmt.Errorf("dot input: %w", err)
 	}
 	defer gr.Close()
 	var out bytes.Buffer
 	if err := gv.Render(ctx, gr, graphviz.Format("plain"), &out); err != nil {
-		return 0, 0, fmt.Errorf("dot: %w", err)
+		return nil, fmt.Errorf("dot: %w", err)
 	}
+	return &out, nil
+}
+
+// readPlain reads dot's plain output into v's main boxes and edges,
+// returning the drawing's size in pixels.
+func readPlain(out *bytes.Buffer, grp *hierarchy.Group, v *View) (w, h float64, err error) {
 	edgeOf := make(map[[2]int]int, len(grp.Edges))
 	for ei, e := range grp.Edges {
 		edgeOf[[2]int{e.From, e.To}] = ei
 	}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 1<<24)
 	var gh float64 // the drawing's height in inches, to turn y down
 	for sc.Scan() {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	graphviz "github.com/goccy/go-graphviz"
 
@@ -83,36 +84,67 @@ func Views(ctx context.Context, h *hierarchy.Hierarchy, g *model.NodeGraph, opt 
 	// but a deadline then leaves the top views, the ones opened first,
 	// for last; so the root is laid out before anything else.
 	sortByDepth(order, h)
-	gv, err := graphviz.New(ctx)
-	if err != nil {
-		for i := range views {
-			views[i].Skipped = fmt.Sprintf("not laid out: starting Graphviz: %v", err)
-		}
-		return views
-	}
-	defer gv.Close()
+	// go-graphviz keeps one WebAssembly module for the whole process
+	// (package cgraph's parser shares it), so its calls cannot run
+	// concurrently: views are laid out one at a time, under dotMu.
+	w := worker{opt: opt}
+	defer w.close()
 	for _, gi := range order {
-		grp := h.Groups[gi]
-		v := &views[gi]
-		if err := ctx.Err(); err != nil {
-			v.Skipped = "not laid out: the layout's time budget ran out"
-			continue
-		}
-		boxes := 0
-		for _, c := range grp.Children {
-			if !c.Annotated {
-				boxes++
-			}
-		}
-		if boxes > opt.MaxBoxes {
-			v.Skipped = fmt.Sprintf("not laid out: %d boxes, above the budget of %d a view", boxes, opt.MaxBoxes)
-			continue
-		}
-		if err := layOut(ctx, gv, grp, g, v); err != nil {
-			*v = View{Skipped: fmt.Sprintf("not laid out: %v", err)}
-		}
+		w.view(ctx, h.Groups[gi], g, &views[gi])
 	}
 	return views
+}
+
+// dotMu serialises every use of go-graphviz in the process: its
+// WebAssembly module is a package variable of the library, shared by all
+// its instances.
+var dotMu sync.Mutex
+
+// worker lays out views with a Graphviz started when first needed: a
+// view of one box needs none.
+type worker struct {
+	opt   Options
+	gv    *graphviz.Graphviz
+	gvErr error
+	tried bool
+}
+
+func (w *worker) close() {
+	if w.gv != nil {
+		dotMu.Lock()
+		w.gv.Close()
+		dotMu.Unlock()
+	}
+}
+
+func (w *worker) view(ctx context.Context, grp *hierarchy.Group, g *model.NodeGraph, v *View) {
+	if err := ctx.Err(); err != nil {
+		v.Skipped = "not laid out: the layout's time budget ran out"
+		return
+	}
+	boxes := 0
+	for _, c := range grp.Children {
+		if !c.Annotated {
+			boxes++
+		}
+	}
+	if boxes > w.opt.MaxBoxes {
+		v.Skipped = fmt.Sprintf("not laid out: %d boxes, above the budget of %d a view", boxes, w.opt.MaxBoxes)
+		return
+	}
+	if needsDot(grp) && !w.tried {
+		w.tried = true
+		dotMu.Lock()
+		w.gv, w.gvErr = graphviz.New(ctx)
+		dotMu.Unlock()
+	}
+	if needsDot(grp) && w.gvErr != nil {
+		v.Skipped = fmt.Sprintf("not laid out: starting Graphviz: %v", w.gvErr)
+		return
+	}
+	if err := layOut(ctx, w.gv, grp, g, v); err != nil {
+		*v = View{Skipped: fmt.Sprintf("not laid out: %v", err)}
+	}
 }
 
 // sortByDepth orders groups with the root first, then the deepest first,
