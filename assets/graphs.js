@@ -116,6 +116,15 @@
     d.groups.forEach(function (g, gi) { data.groupByName.set(g.name, gi); });
     message(notesOf(d));
     main.setAttribute('data-graph-loaded', e.id);
+    if (!net.length) {
+      clear();
+      var p = document.createElement('p');
+      p.className = 'note graph-empty';
+      p.textContent = 'This graph holds no node.';
+      el.canvas.appendChild(p);
+      main.setAttribute('data-graph-drawn', st.graph + '\u0000');
+      return;
+    }
     draw();
   }
 
@@ -208,7 +217,7 @@
     });
     var defs = svgEl('defs', {}, svg);
     [['gr-arrow', '#777'], ['gr-arrow-ref', '#d2691e']].forEach(function (m) {
-      var mk = svgEl('marker', { id: m[0], viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse', markerUnits: 'strokeWidth' }, defs);
+      var mk = svgEl('marker', { id: m[0], viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto-start-reverse', markerUnits: 'userSpaceOnUse' }, defs);
       svgEl('path', { d: 'M0,0 L10,5 L0,10 z', fill: m[1] }, mk);
     });
     svgEl('rect', { x: 0, y: 0, width: g.width, height: g.height, fill: '#ffffff' }, svg);

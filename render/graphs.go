@@ -185,7 +185,7 @@ type graphInline struct {
 
 func (r *Report) graphsPage(single bool) (*graphsPage, error) {
 	p := &graphsPage{ViewBoxes: fmtCount(graphViewBoxes), AttrBytes: fmtCount(graphAttrBytes),
-		PageSize: fmtBytes(graphSingleBytes), LayoutTime: graphLayoutTime.String()}
+		PageSize: fmtBytes(graphSingleBytes), LayoutTime: fmt.Sprintf("%d s", int(graphLayoutTime.Seconds()))}
 	inlined := 0
 	for _, gv := range r.graphViews() {
 		e := graphEntry{ID: gv.file, Run: gv.run.Name, Source: string(gv.graph.Source), Tag: gv.graph.Tag,

@@ -99,15 +99,15 @@ var goldenInputs = []struct {
 	corpus bool   // in the shared corpus, else a writer's fixture (writers-<name>)
 	wants  []string
 }{
-	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/"}},
-	{"keras-tf22-images", true, []string{"data/histograms/", "data/distributions/", "data/images/"}},
+	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/", "data/graphs/"}},
+	{"keras-tf22-images", true, []string{"data/histograms/", "data/distributions/", "data/images/", "data/graphs/"}},
 	{"lightning-hparams-only", true, []string{"data/hparams.json"}},
 	{"tbreducer-torch-runs", true, []string{"data/scalars/", "summary.md"}},
-	{"tbx12-2018-no-file-version", true, []string{"data/images/"}},
-	{"tf1-estimator-truncated", true, []string{"data/text/"}},
-	{"tf2-custom-loop-tensors", true, []string{"data/scalars/", "summary.md"}},
+	{"tbx12-2018-no-file-version", true, []string{"data/images/", "data/graphs/"}},
+	{"tf1-estimator-truncated", true, []string{"data/text/", "data/graphs/"}},
+	{"tf2-custom-loop-tensors", true, []string{"data/scalars/", "summary.md", "data/graphs/"}},
 	{"tf2-hparams-api-experiment", true, []string{"data/hparams.json"}},
-	{"tsvis-oneflow-logs", true, []string{"data/images/"}},
+	{"tsvis-oneflow-logs", true, []string{"data/images/", "data/graphs/"}},
 	{"writers-keras", false, []string{"data/histograms/", "data/images/"}},
 	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
 	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},

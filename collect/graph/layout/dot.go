@@ -32,12 +32,23 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	v.Edges = make([][]Point, len(grp.Edges))
 	var src bytes.Buffer
 	src.WriteString("digraph{rankdir=BT;nodesep=0.25;ranksep=0.4;node[shape=box,fixedsize=true,label=\".\"];edge[dir=none];\n")
+	linked := make([]bool, n)
+	for _, e := range grp.Edges {
+		linked[e.From], linked[e.To] = true, true
+	}
+	// Boxes with no edge in the view are left out of dot, which would put
+	// them all in one row, and set in rows under its drawing.
+	var loose []int
 	main := 0
 	for ci, c := range grp.Children {
 		w, h, s := childSize(c)
 		v.Sizes[ci] = s
 		v.Boxes[ci] = Rect{W: w, H: h}
 		if c.Annotated || c.Side {
+			continue
+		}
+		if !linked[ci] {
+			loose = append(loose, ci)
 			continue
 		}
 		main++
@@ -48,23 +59,18 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	}
 	src.WriteString("}\n")
 	width, height := 0.0, 0.0
-	if main == 1 && len(grp.Edges) == 0 {
-		// One box: no layout to compute.
-		for ci, c := range grp.Children {
-			if !c.Annotated && !c.Side {
-				v.Boxes[ci].X, v.Boxes[ci].Y = margin, margin
-				width, height = v.Boxes[ci].W, v.Boxes[ci].H
-			}
-		}
-	} else if main > 0 {
+	if main > 0 {
 		var err error
 		if width, height, err = runDot(ctx, gv, src.Bytes(), grp, v); err != nil {
 			return err
 		}
 	}
+	if len(loose) > 0 {
+		width, height = placeRows(v, loose, width, height)
+	}
 	// The side box: a column right of the graph, top-aligned.
 	x, y := margin+width, float64(margin)
-	if main > 0 {
+	if width > 0 {
 		x += sideGap
 	}
 	sideW := 0.0
@@ -91,16 +97,36 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	return nil
 }
 
-// needsDot reports whether a group's view needs dot: more than one box
-// outside the side box.
-func needsDot(grp *hierarchy.Group) bool {
-	main := 0
-	for _, c := range grp.Children {
-		if !c.Annotated && !c.Side {
-			main++
-		}
+// needsDot reports whether a group's view needs dot: whether it has an
+// edge.
+func needsDot(grp *hierarchy.Group) bool { return len(grp.Edges) > 0 }
+
+// rowWidth is the least width rows of loose boxes wrap at.
+const rowWidth = 900
+
+// placeRows sets the boxes loose in rows under a drawing of width w and
+// height h (0 when there is none), wrapping at the wider of w and
+// rowWidth, and returns the size of the whole.
+func placeRows(v *View, loose []int, w, h float64) (float64, float64) {
+	const gap = 12
+	limit := max(w, rowWidth)
+	y := margin + h
+	if h > 0 {
+		y += 2 * gap
 	}
-	return main > 1 || len(grp.Edges) > 0
+	x, rowH := 0.0, 0.0
+	for _, ci := range loose {
+		b := &v.Boxes[ci]
+		if x > 0 && x+b.W > limit {
+			y += rowH + gap
+			x, rowH = 0, 0
+		}
+		b.X, b.Y = round(margin+x), round(y)
+		x += b.W + gap
+		rowH = max(rowH, b.H)
+		w = max(w, x-gap)
+	}
+	return w, y + rowH - margin
 }
 
 // runDot runs dot on src and reads its plain output into v's main boxes
