@@ -19,8 +19,6 @@ import (
 	"github.com/trainreport/trainreport/render"
 )
 
-
-
 type overviewLists struct {
 	Note          string `json:"note"`
 	NoteShown     bool   `json:"noteShown"`
