@@ -59,7 +59,9 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	}
 	src.WriteString("}\n")
 	width, height := 0.0, 0.0
-	if main > 0 {
+	if chain := chainOf(grp, linked); chain != nil {
+		width, height = placeChain(v, grp, chain)
+	} else if main > 0 {
 		var err error
 		if width, height, err = runDot(ctx, gv, src.Bytes(), grp, v); err != nil {
 			return err
@@ -97,9 +99,91 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	return nil
 }
 
-// needsDot reports whether a group's view needs dot: whether it has an
-// edge.
-func needsDot(grp *hierarchy.Group) bool { return len(grp.Edges) > 0 }
+// needsDot reports whether a group's view needs dot: whether its edges
+// are more than one chain.
+func needsDot(grp *hierarchy.Group) bool {
+	if len(grp.Edges) == 0 {
+		return false
+	}
+	linked := make([]bool, len(grp.Children))
+	for _, e := range grp.Edges {
+		linked[e.From], linked[e.To] = true, true
+	}
+	return chainOf(grp, linked) == nil
+}
+
+// chainOf returns the boxes of a view whose edges form one chain, a -> b
+// -> c, in order from its start, or nil when they do not. Most scopes of
+// real graphs are chains (a variable and its read, a layer's ops), and dot
+// would stack them: they are stacked here without calling it, in the
+// same way.
+func chainOf(grp *hierarchy.Group, linked []bool) []int {
+	if len(grp.Edges) == 0 {
+		return nil
+	}
+	next := map[int]int{}
+	hasPrev := map[int]bool{}
+	for _, e := range grp.Edges {
+		if _, dup := next[e.From]; dup || hasPrev[e.To] {
+			return nil
+		}
+		next[e.From] = e.To
+		hasPrev[e.To] = true
+	}
+	start := -1
+	for ci := range grp.Children {
+		if linked[ci] && !hasPrev[ci] {
+			if start >= 0 {
+				return nil // two chains
+			}
+			start = ci
+		}
+	}
+	if start < 0 {
+		return nil // a cycle
+	}
+	chain := []int{start}
+	for c := start; ; {
+		n, ok := next[c]
+		if !ok {
+			break
+		}
+		chain = append(chain, n)
+		c = n
+	}
+	if len(chain) != len(grp.Edges)+1 {
+		return nil // a cycle beside the chain
+	}
+	return chain
+}
+
+// chainGap is the vertical gap between the boxes of a chain: dot's ranksep
+// of 0.4 inch.
+const chainGap = 0.4 * dpi
+
+// placeChain stacks a chain's boxes bottom to top, centred, and draws
+// each edge as a straight cubic from the top of a box to the bottom of the
+// next, returning the drawing's size.
+func placeChain(v *View, grp *hierarchy.Group, chain []int) (w, h float64) {
+	for _, ci := range chain {
+		w = max(w, v.Boxes[ci].W)
+		h += v.Boxes[ci].H
+	}
+	h += chainGap * float64(len(chain)-1)
+	y := margin + h
+	for _, ci := range chain {
+		b := &v.Boxes[ci]
+		y -= b.H
+		b.X, b.Y = round(margin+(w-b.W)/2), round(y)
+		y -= chainGap
+	}
+	cx := round(margin + w/2)
+	for ei, e := range grp.Edges {
+		y0, y1 := v.Boxes[e.From].Y, v.Boxes[e.To].Y+v.Boxes[e.To].H
+		v.Edges[ei] = []Point{{cx, y0}, {cx, round(y0 + (y1-y0)/3)}, {cx, round(y0 + 2*(y1-y0)/3)}, {cx, y1}}
+	}
+	return w, h
+}
 
 // rowWidth is the least width rows of loose boxes wrap at.
 const rowWidth = 900
