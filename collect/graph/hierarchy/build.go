@@ -40,18 +40,38 @@ type builder struct {
 	slot, groupSlot []int
 }
 
-// scopes makes the tree of name scopes: every proper prefix of a node's
-// name ending before a "/" is a scope. A node whose whole name is also a
-// scope (TensorFlow allows "dense" beside "dense/kernel") goes inside that
-// scope, labelled "(dense)" as TensorBoard labels it.
+// maxScopeDepth bounds the nesting of scopes: a name's slashes past the
+// 32nd stay in its label. Each scope keeps its full name, so without a
+// bound a 10 KB name of slashes would cost 25 MB of names.
+const maxScopeDepth = 32
+
+// scopeCut returns the index of the slash ending name's last scope, at
+// most maxScopeDepth deep, or -1 when the name has no scope.
+func scopeCut(name string) int {
+	cut, depth := -1, 0
+	for i := 0; i < len(name) && depth < maxScopeDepth; i++ {
+		if name[i] == '/' {
+			cut, depth = i, depth+1
+		}
+	}
+	return cut
+}
+
+// scopes makes the tree of name scopes: every prefix of a node's name
+// ending before one of its first maxScopeDepth slashes is a scope. A node
+// whose whole name is also a scope (TensorFlow allows "dense" beside
+// "dense/kernel") goes inside that scope, labelled "(dense)" as
+// TensorBoard labels it.
 func (b *builder) scopes() {
 	h := b.h
 	h.Groups = append(h.Groups, &Group{Kind: Scope, Parent: -1})
 	isScope := map[string]bool{}
 	for _, n := range b.g.Nodes {
-		for i := range len(n.Name) {
+		depth := 0
+		for i := 0; i < len(n.Name) && depth < maxScopeDepth; i++ {
 			if n.Name[i] == '/' {
 				isScope[n.Name[:i]] = true
+				depth++
 			}
 		}
 	}
@@ -59,7 +79,7 @@ func (b *builder) scopes() {
 		parent, label := "", n.Name
 		if isScope[n.Name] {
 			parent, label = n.Name, "("+lastPart(n.Name)+")"
-		} else if j := strings.LastIndexByte(n.Name, '/'); j >= 0 {
+		} else if j := scopeCut(n.Name); j >= 0 {
 			parent, label = n.Name[:j], n.Name[j+1:]
 		}
 		gi := b.group(parent)

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -184,5 +185,23 @@ func TestAnnotationsAndSideBox(t *testing.T) {
 				t.Errorf("edge %+v drawn to %q", e, c.Label)
 			}
 		}
+	}
+}
+
+// A name of many slashes nests at most maxScopeDepth scopes: the rest
+// stays in its label, so the scopes' names cost at most maxScopeDepth
+// times the name.
+func TestScopeDepthBounded(t *testing.T) {
+	name := strings.Repeat("a/", 5000) + "op"
+	h := Build(graphOf([]string{name, "NoOp"}, []string{"b", "NoOp", name}))
+	if len(h.Groups) != maxScopeDepth+1 {
+		t.Errorf("%d groups, want %d", len(h.Groups), maxScopeDepth+1)
+	}
+	deepest := h.Groups[h.Parent[0]]
+	if deepest.Depth != maxScopeDepth || deepest.Children[0].Label != strings.Repeat("a/", 5000-maxScopeDepth)+"op" {
+		t.Errorf("deepest group %q at depth %d holds %q", deepest.Name, deepest.Depth, deepest.Children[0].Label)
+	}
+	if h.Edges != 1 {
+		t.Errorf("%d edges, want 1", h.Edges)
 	}
 }
