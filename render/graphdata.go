@@ -34,6 +34,7 @@ type graphJSON struct {
 
 type graphBudgets struct {
 	ViewBoxes     int `json:"view_boxes"`
+	ViewEdges     int `json:"view_edges"`
 	AttrBytes     int `json:"attr_bytes"`
 	LayoutSeconds int `json:"layout_seconds"`
 }
@@ -124,7 +125,7 @@ func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []g
 	j := &graphJSON{Run: run.Name, Source: string(g.Source), Tag: g.Tag, Step: g.Step, WallTime: jsonFloat(g.WallTime),
 		Seen: g.Seen, Nodes: len(g.Nodes), Edges: h.Edges, Dangling: h.Dangling, Duplicates: h.Duplicates,
 		Functions: nonNil(g.Functions), Notes: nonNil(g.Notes),
-		Budgets: graphBudgets{ViewBoxes: graphViewBoxes, AttrBytes: graphAttrBytes, LayoutSeconds: int(graphLayoutTime.Seconds())}}
+		Budgets: graphBudgets{ViewBoxes: graphViewBoxes, ViewEdges: graphViewEdges, AttrBytes: graphAttrBytes, LayoutSeconds: int(graphLayoutTime.Seconds())}}
 	tg := &tianshuGraph{Net: make([]netNode, len(g.Nodes)), Operator: []operatorCount{}}
 	if slices.Contains(structureSources, g.Source) {
 		j.SGraph = tg

@@ -20,6 +20,9 @@ const (
 	// graphViewBoxes bounds the boxes one view (a scope's children) lays
 	// out; a larger scope is listed, not drawn.
 	graphViewBoxes = graphlayout.DefaultMaxBoxes
+	// graphViewEdges bounds the edges one view lays out: dot's time grows
+	// fast with them, and one call cannot be interrupted.
+	graphViewEdges = graphlayout.DefaultMaxEdges
 	// graphAttrBytes bounds the bytes of attribute names and values a
 	// node's details keep (each value is already shortened by collect).
 	graphAttrBytes = 2048
@@ -101,7 +104,7 @@ func layOutGraph(g *model.NodeGraph) *laidOutGraph {
 	lg := &laidOutGraph{h: hierarchy.Build(g)}
 	ctx, cancel := context.WithTimeout(context.Background(), graphLayoutTime)
 	defer cancel()
-	lg.views = graphlayout.Views(ctx, lg.h, g, graphlayout.Options{MaxBoxes: graphViewBoxes})
+	lg.views = graphlayout.Views(ctx, lg.h, g, graphlayout.Options{MaxBoxes: graphViewBoxes, MaxEdges: graphViewEdges})
 	return lg
 }
 
@@ -158,9 +161,9 @@ type graphsPage struct {
 	// List is Graphs for assets/graphs.js.
 	List template.JS
 	// Inline holds, in the single file, each graph's data by id.
-	Inline                         []graphInline
-	ViewBoxes, AttrBytes, PageSize string
-	LayoutTime                     string
+	Inline                                    []graphInline
+	ViewBoxes, ViewEdges, AttrBytes, PageSize string
+	LayoutTime                                string
 }
 
 // graphEntry is one graph of the selector.
@@ -184,7 +187,7 @@ type graphInline struct {
 }
 
 func (r *Report) graphsPage(single bool) (*graphsPage, error) {
-	p := &graphsPage{ViewBoxes: fmtCount(graphViewBoxes), AttrBytes: fmtCount(graphAttrBytes),
+	p := &graphsPage{ViewBoxes: fmtCount(graphViewBoxes), ViewEdges: fmtCount(graphViewEdges), AttrBytes: fmtCount(graphAttrBytes),
 		PageSize: fmtBytes(graphSingleBytes), LayoutTime: fmt.Sprintf("%d s", int(graphLayoutTime.Seconds()))}
 	inlined := 0
 	for _, gv := range r.graphViews() {

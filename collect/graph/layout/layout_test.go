@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/graph/hierarchy"
@@ -87,6 +88,13 @@ func TestBudget(t *testing.T) {
 	views := Views(context.Background(), h, g, Options{MaxBoxes: 20})
 	if views[0].Skipped == "" {
 		t.Errorf("30 boxes laid out under a budget of 20")
+	}
+	for i := 1; i < len(g.Nodes); i++ { // 29 edges, a chain
+		g.Nodes[i].Inputs = []model.NodeInput{{Name: g.Nodes[i-1].Name}}
+	}
+	h = hierarchy.Build(g)
+	if v := Views(context.Background(), h, g, Options{MaxEdges: 20}); !strings.Contains(v[0].Skipped, "29 edges") {
+		t.Errorf("29 edges laid out under a budget of 20: %q", v[0].Skipped)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
