@@ -116,6 +116,7 @@
     d.groups.forEach(function (g, gi) { data.groupByName.set(g.name, gi); });
     message(notesOf(d));
     main.setAttribute('data-graph-loaded', e.id);
+    if (!st.scope) st.scope = soleScope(d);
     if (!net.length) {
       clear();
       var p = document.createElement('p');
@@ -136,6 +137,19 @@
     if (d.duplicate_names) parts.push(d.duplicate_names + ' nodes repeat an earlier name');
     if (d.source === 'run_metadata') parts.push('compute time and memory per node are not read from run metadata yet, so there is nothing to colour by them');
     return parts.length ? 'This graph: ' + parts.join('; ') + '.' : '';
+  }
+
+  // soleScope is the scope to open first: a graph whose top level is one
+  // scope (a Keras model, a module) opens at the first level that holds
+  // more than one box, as TensorBoard expands it.
+  function soleScope(d) {
+    var gi = 0;
+    for (var depth = 0; depth < 32; depth++) {
+      var drawn = d.groups[gi].children.filter(function (c) { return !c.annotated; });
+      if (drawn.length !== 1 || drawn[0].kind === 'op') break;
+      gi = drawn[0].ref;
+    }
+    return d.groups[gi].name;
   }
 
   function message(s) { el.msg.textContent = s || ''; }
