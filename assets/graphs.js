@@ -116,6 +116,12 @@
     d.groups.forEach(function (g, gi) { data.groupByName.set(g.name, gi); });
     message(notesOf(d));
     main.setAttribute('data-graph-loaded', e.id);
+    data.range = statRanges(net);
+    ['compute', 'memory'].forEach(function (k) {
+      var o = el.color.querySelector('option[value="' + k + '"]');
+      if (o) o.disabled = !data.range[k];
+    });
+    if (!data.range[st.color] && (st.color === 'compute' || st.color === 'memory')) st.color = 'op';
     if (!st.scope) st.scope = soleScope(d);
     if (!net.length) {
       clear();
@@ -129,13 +135,53 @@
     draw();
   }
 
+  // statRanges returns, per statistic the nodes have, the least and most
+  // positive value: {compute: [lo, hi], memory: [lo, hi]}.
+  function statRanges(net) {
+    var r = {};
+    [['compute', 'compute_micros'], ['memory', 'memory_bytes']].forEach(function (s) {
+      var lo = Infinity, hi = -Infinity;
+      net.forEach(function (n) {
+        var v = n[s[1]];
+        if (typeof v === 'number' && v > 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
+      if (hi > 0) r[s[0]] = [lo, hi];
+    });
+    return r;
+  }
+
+  function statOf(n, k) { return k === 'compute' ? n.compute_micros : n.memory_bytes; }
+
+  // statColor is the colour of a node's value v of statistic k: from light
+  // to dark orange on a log scale over the graph's range.
+  function statColor(k, v) {
+    var r = data.range[k];
+    if (typeof v !== 'number' || !r) return '#eeeeee';
+    var t = r[1] > r[0] && v > 0 ? (Math.log(v) - Math.log(r[0])) / (Math.log(r[1]) - Math.log(r[0])) : 1;
+    t = Math.max(0, Math.min(1, t));
+    return 'hsl(25,90%,' + Math.round(92 - t * 52) + '%)';
+  }
+
+  function fmtMicros(v) {
+    if (v >= 1e6) return util.fmtNum(v / 1e6) + ' s';
+    if (v >= 1e3) return util.fmtNum(v / 1e3) + ' ms';
+    return v + ' \u00b5s';
+  }
+
+  function fmtBytes(v) {
+    if (v >= 1 << 30) return util.fmtNum(v / (1 << 30)) + ' GiB';
+    if (v >= 1 << 20) return util.fmtNum(v / (1 << 20)) + ' MiB';
+    if (v >= 1 << 10) return util.fmtNum(v / (1 << 10)) + ' KiB';
+    return v + ' B';
+  }
+
   function netOf(d) { return (d.c_graph || d.s_graph || { net: [] }).net; }
 
   function notesOf(d) {
     var parts = (d.notes || []).slice();
     if (d.dangling_inputs) parts.push(d.dangling_inputs + ' inputs name no node of the graph');
     if (d.duplicate_names) parts.push(d.duplicate_names + ' nodes repeat an earlier name');
-    if (d.source === 'run_metadata') parts.push('compute time and memory per node are not read from run metadata yet, so there is nothing to colour by them');
+    if (d.stats_from) parts.push('compute time and memory per node from ' + d.stats_from);
     return parts.length ? 'This graph: ' + parts.join('; ') + '.' : '';
   }
 
@@ -196,7 +242,7 @@
   }
 
   function colorKey(c) {
-    if (c.kind !== 'op' || st.color === 'none') return null;
+    if (c.kind !== 'op' || st.color === 'none' || st.color === 'compute' || st.color === 'memory') return null;
     var n = netOf(data)[c.ref];
     return st.color === 'device' ? (n.device || '') : n.op;
   }
@@ -204,6 +250,7 @@
   function fillOf(c) {
     if (c.kind === 'scope') return '#dde7f3';
     if (c.kind === 'series') return '#e6e0f0';
+    if (st.color === 'compute' || st.color === 'memory') return statColor(st.color, statOf(netOf(data)[c.ref], st.color));
     var k = colorKey(c);
     if (k === null) return '#f4f4f4';
     if (k === '') return '#eeeeee';
@@ -384,6 +431,25 @@
   }
 
   function legend(keys) {
+    var r = data.range[st.color];
+    if (r && (st.color === 'compute' || st.color === 'memory')) {
+      var f = st.color === 'compute' ? fmtMicros : fmtBytes;
+      [[r[0], 'least'], [r[1], 'most']].forEach(function (p) {
+        var s = document.createElement('span');
+        var i = document.createElement('i');
+        i.style.background = statColor(st.color, p[0]);
+        s.appendChild(i);
+        s.appendChild(document.createTextNode(p[1] + ': ' + f(p[0])));
+        el.legend.appendChild(s);
+      });
+      var none = document.createElement('span');
+      var ni = document.createElement('i');
+      ni.style.background = '#eeeeee';
+      none.appendChild(ni);
+      none.appendChild(document.createTextNode('not measured'));
+      el.legend.appendChild(none);
+      return;
+    }
     if (!keys.size) return;
     var all = Array.from(keys.entries()).sort(function (a, b) { return b[1] - a[1] || (a[0] < b[0] ? -1 : 1); });
     all.slice(0, 16).forEach(function (kv) {
@@ -555,6 +621,8 @@
     row(t, 'device', n.device || '(none recorded)');
     row(t, 'scope', data.groups[n.group].name || '(top level)');
     if (n.output_shapes.length) row(t, 'outputs', n.output_shapes.join(' '));
+    if (typeof n.compute_micros === 'number') row(t, 'compute time', fmtMicros(n.compute_micros)).setAttribute('data-detail-compute', '');
+    if (typeof n.memory_bytes === 'number') row(t, 'memory', fmtBytes(n.memory_bytes)).setAttribute('data-detail-memory', '');
     var ins = section('Inputs (' + n.inputs.length + ')');
     n.inputs.forEach(function (inp) {
       row(ins, inp.control ? 'control' : 'data', inp.name + (inp.shape ? ' ' + inp.shape : '') + (inp.dtype ? ' ' + inp.dtype : '')).setAttribute('data-detail-input', '');

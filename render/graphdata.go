@@ -14,22 +14,27 @@ import (
 // s_graph for structure graphs), whose net entries are also the node
 // details, then the hierarchy with each group's laid-out view.
 type graphJSON struct {
-	Run        string         `json:"run"`
-	Source     string         `json:"source"`
-	Tag        string         `json:"tag"`
-	Step       int64          `json:"step"`
-	WallTime   jsonFloat      `json:"wall_time"`
-	Seen       int            `json:"seen"`
-	Nodes      int            `json:"nodes"`
-	Edges      int            `json:"edges"`
-	Dangling   int            `json:"dangling_inputs"`
-	Duplicates int            `json:"duplicate_names"`
-	Functions  []string       `json:"functions"`
-	Notes      []string       `json:"notes"`
-	Budgets    graphBudgets   `json:"budgets"`
-	CGraph     *tianshuGraph  `json:"c_graph,omitempty"`
-	SGraph     *tianshuGraph  `json:"s_graph,omitempty"`
-	Groups     []graphGroupJS `json:"groups"`
+	Run        string       `json:"run"`
+	Source     string       `json:"source"`
+	Tag        string       `json:"tag"`
+	Step       int64        `json:"step"`
+	WallTime   jsonFloat    `json:"wall_time"`
+	Seen       int          `json:"seen"`
+	Nodes      int          `json:"nodes"`
+	Edges      int          `json:"edges"`
+	Dangling   int          `json:"dangling_inputs"`
+	Duplicates int          `json:"duplicate_names"`
+	Functions  []string     `json:"functions"`
+	Notes      []string     `json:"notes"`
+	Budgets    graphBudgets `json:"budgets"`
+	// StatsFrom names the graph whose step stats give the nodes' compute
+	// time and memory (this one, or the run's first run metadata with
+	// stats for an op graph, as TensorBoard joins them by node name); ""
+	// when none.
+	StatsFrom string         `json:"stats_from"`
+	CGraph    *tianshuGraph  `json:"c_graph,omitempty"`
+	SGraph    *tianshuGraph  `json:"s_graph,omitempty"`
+	Groups    []graphGroupJS `json:"groups"`
 }
 
 type graphBudgets struct {
@@ -58,6 +63,10 @@ type netNode struct {
 	// AttrsCut counts the rest.
 	Attrs    [][2]string `json:"attrs"`
 	AttrsCut int         `json:"attrs_cut,omitempty"`
+	// ComputeMicros and MemoryBytes are the node's step stats, when
+	// stats_from names a graph that has them for it.
+	ComputeMicros *int64 `json:"compute_micros,omitempty"`
+	MemoryBytes   *int64 `json:"memory_bytes,omitempty"`
 }
 
 type netInput struct {
@@ -136,11 +145,16 @@ func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []g
 	for i, n := range g.Nodes {
 		byName[n.Name] = i
 	}
+	stats, from := statsFor(run, g)
+	j.StatsFrom = from
 	ops := map[string]int{}
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		ops[n.Op]++
 		tg.Net[i] = netNodeOf(g, n, h.Parent[i], byName)
+		if s, ok := stats[n.Name]; ok {
+			tg.Net[i].ComputeMicros, tg.Net[i].MemoryBytes = &s.Micros, &s.Bytes
+		}
 	}
 	for op, c := range ops {
 		tg.Operator = append(tg.Operator, operatorCount{op, c})
@@ -156,6 +170,28 @@ func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []g
 		j.Groups[gi] = groupJSON(grp, views[gi])
 	}
 	return j
+}
+
+// statsFor returns the step stats that colour g's nodes, by node name, and
+// the key of the graph they come from: g's own, or, for an op graph, the
+// first run metadata of the run that has any.
+func statsFor(run *model.Run, g *model.Graph) (map[string]model.NodeStats, string) {
+	src := g
+	if len(g.Stats) == 0 {
+		if g.Source != model.SourceGraphDef && g.Source != model.SourceMetaGraphDef {
+			return nil, ""
+		}
+		i := slices.IndexFunc(run.Graphs, func(o *model.Graph) bool { return o.Source == model.SourceRunMetadata && len(o.Stats) > 0 })
+		if i < 0 {
+			return nil, ""
+		}
+		src = run.Graphs[i]
+	}
+	m := make(map[string]model.NodeStats, len(src.Stats))
+	for _, s := range src.Stats {
+		m[s.Node] = s
+	}
+	return m, graphKey(src)
 }
 
 // netNodeOf is a node's entry in net: its inputs with the shape and dtype

@@ -137,6 +137,23 @@ func TestBrowserGraphsCorpus(t *testing.T) {
 			} else {
 				checkGraphView(t, readGraphView(t, tb))
 			}
+			if name == "tsvis-oneflow-logs" {
+				// Its profiler run metadata holds step stats of 16 nodes of
+				// the op graph: colour by memory reaches them, and only them.
+				eval[bool](tb, pageJS("graphs.js", "open", 1)) // the Minist scope
+				var c struct {
+					Enabled       bool
+					Colored, Want int
+					Legend        string
+				}
+				if err := json.Unmarshal([]byte(eval[string](tb, pageJS("graphs.js", "colorBy", "memory"))), &c); err != nil {
+					t.Fatal(err)
+				}
+				if !c.Enabled || c.Want == 0 || c.Colored != c.Want || !strings.Contains(c.Legend, "most") {
+					t.Errorf("colour by memory: %+v", c)
+				}
+				tb.screenshot(shots, "graphs-"+name+"-memory")
+			}
 			tb.screenshot(shots, "graphs-"+name)
 		})
 	}

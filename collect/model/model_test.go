@@ -170,8 +170,8 @@ func TestReadRefusesOtherFormats(t *testing.T) {
 	for _, c := range []struct {
 		name, header, want string
 	}{
-		{"bumped version", strings.Replace(string(header), " 2 ", " 3 ", 1), "of version 3; this trainreport reads version 2"},
-		{"version 0", strings.Replace(string(header), " 2 ", " 0 ", 1), "of version 0"},
+		{"bumped version", strings.Replace(string(header), " 3 ", " 4 ", 1), "of version 4; this trainreport reads version 3"},
+		{"version 0", strings.Replace(string(header), " 3 ", " 0 ", 1), "of version 0"},
 		{"other schema", string(header[:len(header)-4]) + "0000", "of schema"},
 		{"other format", "pprof-profile 1 x", "not a trainreport-model file"},
 		{"no header", strings.Repeat("x", 300), "no header line"},
@@ -232,9 +232,9 @@ func FuzzRead(f *testing.F) {
 // of another version, not of another schema) and set want to the new
 // schema.
 func TestSchemaPinned(t *testing.T) {
-	const want = "70997b5dc2828da2"
-	if got := schema(); got != want || formatVersion != 2 {
-		t.Errorf("version %d, schema %s; pinned: version 2, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
+	const want = "54be7f0d26815659"
+	if got := schema(); got != want || formatVersion != 3 {
+		t.Errorf("version %d, schema %s; pinned: version 3, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
 	}
 }
 

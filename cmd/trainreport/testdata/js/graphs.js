@@ -89,6 +89,30 @@
 			scope: n ? d.groups[n.group].name : null, selected: sel, hash: location.hash});
 	},
 
+	// colorBy picks "Colour by" k and returns, for the drawn view, the op
+	// boxes drawn in a statistic's colour and those the data gives the
+	// statistic to, and whether the option could be chosen.
+	async colorBy(k) {
+		const m = this.main();
+		const sel = m.querySelector('[data-graph-color]');
+		const opt = sel.querySelector('option[value="' + k + '"]');
+		sel.value = k;
+		sel.dispatchEvent(new Event('change'));
+		const d = await this.data();
+		const net = (d.c_graph || d.s_graph).net;
+		const svg = m.querySelector('[data-graph-canvas] svg');
+		const g = d.groups[Number(svg.getAttribute('data-group'))];
+		let colored = 0, want = 0;
+		svg.querySelectorAll('g[data-child]').forEach(n => {
+			const c = g.children[Number(n.getAttribute('data-child'))];
+			if (c.kind !== 'op') return;
+			const v = k === 'compute' ? net[c.ref].compute_micros : net[c.ref].memory_bytes;
+			if (typeof v === 'number') want++;
+			if (n.querySelector('rect[data-core]').getAttribute('fill').startsWith('hsl(25,')) colored++;
+		});
+		return JSON.stringify({enabled: !!opt && !opt.disabled, colored: colored, want: want, legend: m.querySelector('[data-graph-legend]').textContent});
+	},
+
 	// deepNode returns the name of a node three or more scopes deep, the
 	// deepest first met.
 	async deepNode() {
