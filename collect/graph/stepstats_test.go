@@ -67,3 +67,22 @@ func TestDecodeStepStats(t *testing.T) {
 		t.Error("a length past the end read without error")
 	}
 }
+
+// FuzzStepStats: no input panics, and the stats read name each node once.
+func FuzzStepStats(f *testing.F) {
+	f.Add(stepStats(map[string][][]any{"/cpu": {{"a", 10, 100, 28}, {"b", 5}}}, "/cpu"))
+	f.Add([]byte{10, 200})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		stats, err := DecodeStepStats(b)
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, s := range stats {
+			if s.Node == "" || seen[s.Node] {
+				t.Fatalf("node %q empty or repeated", s.Node)
+			}
+			seen[s.Node] = true
+		}
+	})
+}
