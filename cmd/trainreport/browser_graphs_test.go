@@ -6,8 +6,9 @@ package main
 // single-file report: the view drawn is the data's (every box where the
 // layout put it, every edge, control edges dashed), a scope opens on
 // double-click and the breadcrumbs lead back, the search opens the scopes
-// of the node it finds and selects it, and the details panel says what
-// the data says of the node.
+// of the node it finds and selects it, the details panel says what the
+// data says of the node, and the SVG and PNG exports are made (the SVG
+// holding the boxes and edges drawn).
 
 import (
 	"encoding/json"
@@ -71,6 +72,20 @@ func TestBrowserGraphs(t *testing.T) {
 				t.Error("the Estimator's top level draws no control edge")
 			}
 			tb.screenshot(shots, "graphs-tf1-"+c.name)
+
+			// Export: the SVG holds the view drawn, the PNG is made.
+			var exp []struct {
+				Name, Type         string
+				Size, Boxes, Edges int
+				Parses             bool
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("graphs.js", "exported"))), &exp); err != nil {
+				t.Fatal(err)
+			}
+			if len(exp) != 2 || exp[0].Type != "image/svg+xml" || !exp[0].Parses || exp[0].Boxes != root.Boxes || exp[0].Edges != root.Edges ||
+				!strings.HasSuffix(exp[0].Name, ".svg") || exp[1].Type != "image/png" || exp[1].Size < 1000 || !strings.HasSuffix(exp[1].Name, ".png") {
+				t.Errorf("exports %+v; want an SVG of %d boxes and %d edges and a PNG", exp, root.Boxes, root.Edges)
+			}
 
 			// Open a scope, then back by the breadcrumbs.
 			if root.FirstScope < 0 {

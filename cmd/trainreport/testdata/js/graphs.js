@@ -113,6 +113,36 @@
 		return JSON.stringify({enabled: !!opt && !opt.disabled, colored: colored, want: want, legend: m.querySelector('[data-graph-legend]').textContent});
 	},
 
+	// exported clicks the SVG and PNG buttons with the page's download
+	// caught, and returns what each would have saved: its name, type and
+	// size, and for the SVG its boxes and edges and whether it parses.
+	async exported() {
+		const m = this.main();
+		const util = window.trainreport.util;
+		const saved = util.download;
+		const got = [];
+		util.download = (blob, name) => got.push({blob, name});
+		try {
+			m.querySelector('[data-graph-export="svg"]').click();
+			m.querySelector('[data-graph-export="png"]').click();
+			for (let i = 0; i < 100 && got.length < 2; i++) await new Promise(r => setTimeout(r, 50));
+		} finally {
+			util.download = saved;
+		}
+		const out = [];
+		for (const g of got) {
+			const e = {name: g.name, type: g.blob.type, size: g.blob.size};
+			if (g.blob.type === 'image/svg+xml') {
+				const doc = new DOMParser().parseFromString(await g.blob.text(), 'image/svg+xml');
+				e.parses = !doc.querySelector('parsererror');
+				e.boxes = doc.querySelectorAll('g[data-child]').length;
+				e.edges = doc.querySelectorAll('path[data-edge]').length;
+			}
+			out.push(e);
+		}
+		return JSON.stringify(out);
+	},
+
 	// deepNode returns the name of a node three or more scopes deep, the
 	// deepest first met.
 	async deepNode() {
