@@ -34,7 +34,7 @@ func TestFastPathAgreesWithFullDecoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	dirs := map[string]string{"demo": demo}
-	for _, w := range []string{"tensorboardx", "tf2", "keras", "torch"} {
+	for _, w := range []string{"tensorboardx", "tf2", "keras", "keras_nested", "torch"} {
 		dirs["writers/"+w] = filepath.Join("testdata", "writers", w)
 	}
 	for _, e := range entries {

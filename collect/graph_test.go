@@ -296,8 +296,13 @@ func TestCorpusGraphs(t *testing.T) {
 	}
 	rep = collectDir(t, filepath.Join(corpus, "tsvis-oneflow-logs"), Options{})
 	if r := findRun(rep, "tests/test_logs"); r != nil && len(r.Graphs) == 2 {
-		if notes := r.Graphs[1].Notes; !slices.Equal(notes, []string{"the RunMetadata holds no graph", "step stats (823 bytes) not read"}) {
+		if notes := r.Graphs[1].Notes; !slices.Equal(notes, []string{"the RunMetadata holds no graph"}) {
 			t.Errorf("TS-VIS profiler run metadata notes %q", notes)
+		}
+		// Its step stats measure the 16 nodes of its PyTorch graph, 42 us
+		// each (as TensorBoard's config_pb2 reads them).
+		if st := r.Graphs[1].Stats; len(st) != 16 || st[0].Node != "Input/input.1" || st[0].Micros != 42 || st[0].Bytes != 3136 || st[0].Device != "/device:CPU:0" {
+			t.Errorf("TS-VIS profiler step stats: %d nodes, first %+v", len(st), st)
 		}
 	}
 }
@@ -317,6 +322,9 @@ func TestWriterGraphs(t *testing.T) {
 		{"torch", map[string][]string{".": {`graph_def "" 0 1 9`, `run_metadata "step1" 0 1 0`}}},
 		{"tf2", map[string][]string{"trace": {`graph_def "" 0 1 7`, `run_metadata "affine_trace" 0 1 12`}}},
 		{"keras", map[string][]string{"train": {`keras "keras" 0 1 3`}}},
+		// Nested sub-models: TensorBoard's keras_util makes 10 nodes and
+		// 10 edges of it.
+		{"keras_nested", map[string][]string{"train": {`keras "keras" 0 1 10`}}},
 	} {
 		t.Run(c.writer, func(t *testing.T) {
 			dir := filepath.Join(root, c.writer)
@@ -346,6 +354,34 @@ func TestWriterGraphs(t *testing.T) {
 					}
 					if !slices.Equal(edges, want) {
 						t.Errorf("keras edges %q, want %q", edges, want)
+					}
+				case c.writer == "keras_nested" && r.Name == "train" && len(r.Graphs) == 1:
+					// TensorBoard's keras_util.keras_model_to_graph_def on
+					// the same JSON, node for node.
+					want := []string{
+						"nested/features <- ",
+						"nested/encoder/input_layer <- nested/features",
+						"nested/encoder/enc_dense <- nested/encoder/input_layer",
+						"nested/encoder/enc_out <- nested/encoder/enc_dense",
+						"nested/residual <- nested/encoder/enc_out, nested/features",
+						"nested/head/head_in <- nested/residual",
+						"nested/head/head_dense <- nested/head/head_in",
+						"nested/head/inner/input_layer_1 <- nested/head/head_dense",
+						"nested/head/inner/inner_dense <- nested/head/inner/input_layer_1",
+						"nested/head/head_out <- nested/head/inner/inner_dense",
+					}
+					var edges []string
+					for _, n := range r.Graphs[0].Nodes {
+						var ins []string
+						for _, in := range n.Inputs {
+							ins = append(ins, in.String())
+						}
+						edges = append(edges, n.Name+" <- "+strings.Join(ins, ", "))
+					}
+					slices.Sort(edges)
+					slices.Sort(want)
+					if !slices.Equal(edges, want) {
+						t.Errorf("nested keras edges\n%q\nwant\n%q", edges, want)
 					}
 				}
 			}

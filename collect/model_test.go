@@ -43,7 +43,7 @@ func modelInputs(t *testing.T) []modelInput {
 			ins = append(ins, modelInput{e.Name(), Logdir{Name: e.Name(), Path: filepath.Join("..", "..", "shared", "corpus", e.Name())}})
 		}
 	}
-	for _, w := range []string{"keras", "tensorboardx", "tf2", "torch"} {
+	for _, w := range []string{"keras", "keras_nested", "tensorboardx", "tf2", "torch"} {
 		ins = append(ins, modelInput{"writers-" + w, Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
 	ins = append(ins, modelInput{"mindspore", Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})

@@ -213,7 +213,10 @@ type summaryRun struct {
 	DurationSeconds *jsonFloat       `json:"duration_seconds"`
 	RestartDropped  int              `json:"restart_dropped_points"`
 	Attempts        []summaryAttempt `json:"attempts,omitempty"`
-	Warnings        []summaryWarning `json:"warnings"`
+	// Graphs are the run's model graphs with their node and edge counts,
+	// for runs that have any.
+	Graphs   []GraphCount     `json:"graphs,omitempty"`
+	Warnings []summaryWarning `json:"warnings"`
 }
 
 type summaryFile struct {
@@ -252,7 +255,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		Warnings: warningsJSON(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
-			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Warnings: warningsJSON(run.Warnings)}
+			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: GraphCounts(run), Warnings: warningsJSON(run.Warnings)}
 		for _, f := range run.Files {
 			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
 		}

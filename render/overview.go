@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -38,6 +39,20 @@ type overviewPage struct {
 	// overviewAnomalyRows of them; NumAnomalies counts them all.
 	Anomalies    []anomalyRow
 	NumAnomalies int
+	// Graphs lists the first overviewGraphRows graphs of the runs with
+	// their counts; GraphsMore says how many more there are.
+	Graphs     []overviewGraph
+	GraphsMore int
+}
+
+// overviewGraphRows bounds the graphs the overview lists; summary.json and
+// `trainreport inspect` list them all.
+const overviewGraphRows = 50
+
+// overviewGraph is a graph in the overview's list, linked to its view.
+type overviewGraph struct {
+	Run, Label, Href string
+	Nodes, Edges     int
 }
 
 // overviewMetricRows bounds the rows of the overview's key-metrics table,
@@ -135,6 +150,20 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 			href = "#page=" + pg.name
 		}
 		p.Contents = append(p.Contents, contentsRow{Title: pg.title, Href: href, countLine: pg.count(r, pg.kinds)})
+	}
+	for _, run := range r.rep.Runs {
+		for i, gc := range GraphCounts(run) {
+			if len(p.Graphs) == overviewGraphRows {
+				p.GraphsMore++
+				continue
+			}
+			g := run.Graphs[i]
+			href := "graphs.html#graph=" + url.QueryEscape(dataFile("graphs", run.Name, graphKey(g)))
+			if single {
+				href = "#page=graphs&graph=" + url.QueryEscape(dataFile("graphs", run.Name, graphKey(g)))
+			}
+			p.Graphs = append(p.Graphs, overviewGraph{Run: run.Name, Label: graphLabel(g), Href: href, Nodes: gc.Nodes, Edges: gc.Edges})
+		}
 	}
 	points := 0
 	for _, w := range r.rep.Warnings {

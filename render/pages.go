@@ -87,6 +87,9 @@ func init() {
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
 			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},
+		{name: "graphs", title: "Graphs", kinds: []model.Kind{model.KindGraph}, has: hasAny(runGraphs), count: countGraphs,
+			body: bodyOf((*Report).graphsPage), data: (*Report).graphsData,
+			scripts: []string{"graphs.js"}, styles: []string{"graphs.css"}},
 	}
 }
 

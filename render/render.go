@@ -93,6 +93,9 @@ type Report struct {
 	// anoms are what collect/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly
+	// graphs are the runs' graphs laid out (see graphViews), once.
+	graphsOnce sync.Once
+	graphs     []*graphView
 }
 
 // tagView is one scalar tag across the runs that have it.

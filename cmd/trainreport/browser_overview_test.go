@@ -1,10 +1,11 @@
 package main
 
 // Browser test of the overview's lists of the files skipped or read in
-// part and of the data no page draws yet, on a real log with truncated
-// files and graphs (tf1-estimator-truncated), in the site and the single
-// file: each skipped file of the model is named with its status and why,
-// each run's graphs are counted, and the lead's links lead to the lists.
+// part and of the graphs, on a real log with truncated files and graphs
+// (tf1-estimator-truncated), in the site and the single file: each
+// skipped file of the model is named with its status and why, each graph
+// is listed with its node and edge counts and a link to its view, nothing
+// is listed as not drawn, and the lead's link leads to the list of files.
 
 import (
 	"context"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/render"
 )
 
 type overviewLists struct {
@@ -30,6 +32,7 @@ type overviewLists struct {
 		} `json:"files"`
 	} `json:"skipped"`
 	NotDrawn []string `json:"notDrawn"`
+	Graphs   []string `json:"graphs"`
 }
 
 func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
@@ -63,11 +66,11 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 			}
 			skipped = append(skipped, file{run.Name, f.Rel, f.Status, fmt.Sprintf("offset %d: %s", run.Warnings[i].Offset, run.Warnings[i].Msg)})
 		}
-		if n := len(run.Graphs); n > 0 {
-			graphs = append(graphs, fmt.Sprintf("%s: %d graphs: not drawn yet", run.Name, n))
+		for _, g := range render.GraphCounts(run) {
+			graphs = append(graphs, fmt.Sprintf("%s | op graph%s | %s | %s", run.Name, map[string]string{"meta_graph_def": " (meta graph)"}[g.Source], fmtThousands(int64(g.Nodes)), fmtThousands(int64(g.Edges))))
 		}
 	}
-	if len(skipped) != 2 || len(graphs) != 3 {
+	if len(skipped) != 2 || len(graphs) != 6 {
 		t.Fatalf("the corpus changed: %d skipped files, %d runs with graphs", len(skipped), len(graphs))
 	}
 
@@ -78,7 +81,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tb := openTab(t, browser, c.url)
 			got := eval[overviewLists](tb, pageJS("overview.js", "lists"))
-			if want := "2 files skipped or read in part (2 truncated) · 6 graphs: not drawn yet"; !got.NoteShown || got.Note != want {
+			if want := "2 files skipped or read in part (2 truncated)"; !got.NoteShown || got.Note != want {
 				t.Errorf("lead note %q (shown %v), want %q", got.Note, got.NoteShown, want)
 			}
 			var seen []file
@@ -93,8 +96,19 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 			if !got.SkippedShown || !slices.Equal(seen, skipped) {
 				t.Errorf("skipped files (shown %v):\n%q\nwant\n%q", got.SkippedShown, seen, skipped)
 			}
-			if !got.NotDrawnShown || !slices.Equal(got.NotDrawn, graphs) {
-				t.Errorf("not drawn (shown %v): %q, want %q", got.NotDrawnShown, got.NotDrawn, graphs)
+			if got.NotDrawnShown || len(got.NotDrawn) > 0 {
+				t.Errorf("not drawn (shown %v): %q, want nothing: the graphs page draws the graphs", got.NotDrawnShown, got.NotDrawn)
+			}
+			var rows []string
+			for _, g := range got.Graphs {
+				row, href, _ := strings.Cut(g, " -> ")
+				rows = append(rows, row)
+				if !strings.Contains(href, "graph=graphs") {
+					t.Errorf("graph %s links to %q, not to its view", row, href)
+				}
+			}
+			if !slices.Equal(rows, graphs) {
+				t.Errorf("graphs:\n%q\nwant\n%q", rows, graphs)
 			}
 			for _, w := range skipped {
 				if !strings.Contains(w.why, "the file ends in the record's data") {
@@ -102,7 +116,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 				}
 			}
 			tb.screenshot(shots, "overview-lists-"+c.name)
-			for _, id := range []string{"skipped", "not-drawn"} {
+			for _, id := range []string{"skipped"} {
 				if msg := eval[string](tb, pageJS("overview.js", "follow", id)); msg != "" {
 					t.Errorf("following the lead's link: %s", msg)
 				}

@@ -33,7 +33,9 @@ type inspectRun struct {
 	// NotDrawn is the data the run holds that no page of the report
 	// draws yet (graphs, embeddings...).
 	NotDrawn []inspectNotDrawn `json:"not_drawn"`
-	Warnings []inspectWarning  `json:"warnings"`
+	// Graphs are the run's model graphs with their node and edge counts.
+	Graphs   []render.GraphCount `json:"graphs"`
+	Warnings []inspectWarning    `json:"warnings"`
 }
 
 type inspectNotDrawn struct {
@@ -161,7 +163,10 @@ func inspectOf(rep *collect.Report) inspectJSON {
 	}
 	for _, r := range rep.Runs {
 		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{},
-			NotDrawn: []inspectNotDrawn{}, Warnings: []inspectWarning{}}
+			NotDrawn: []inspectNotDrawn{}, Graphs: render.GraphCounts(r), Warnings: []inspectWarning{}}
+		if ir.Graphs == nil {
+			ir.Graphs = []render.GraphCount{}
+		}
 		for _, it := range notDrawn[r.Name].Items {
 			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
 		}
@@ -228,6 +233,11 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		if u, ok := notDrawn[r.Name]; ok {
 			fmt.Fprintf(w, "  not drawn yet: %s\n", printable(u.String())) // embedding names come from the logs
 		}
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, g := range render.GraphCounts(r) {
+			fmt.Fprintf(tw, "  graph\t%s\t%s\tstep %d\t%s\t%s\n", g.Source, quoteIfOdd(orDash(g.Tag)), g.Step, plural(int64(g.Nodes), "node"), plural(int64(g.Edges), "edge"))
+		}
+		tw.Flush()
 		if len(r.Tags) == 0 {
 			continue
 		}

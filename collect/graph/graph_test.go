@@ -250,7 +250,9 @@ func TestDecodeRunMetadata(t *testing.T) {
 		{"empty: a trace that captured nothing", &pb.RunMetadata{}, nil,
 			[]string{"the RunMetadata holds no graph"}},
 		{"step stats only", &pb.RunMetadata{StepStats: []byte{10, 0}}, nil,
-			[]string{"the RunMetadata holds no graph", "step stats (2 bytes) not read"}},
+			[]string{"the RunMetadata holds no graph"}},
+		{"step stats unreadable", &pb.RunMetadata{StepStats: []byte{10, 5, 1}}, nil,
+			[]string{"the RunMetadata holds no graph", "step stats (3 bytes) not read: step stats: unexpected EOF"}},
 		{"pre-optimization graph preferred", &pb.RunMetadata{
 			PartitionGraphs: []*pb.GraphDef{one("p")},
 			FunctionGraphs: []*pb.RunMetadata_FunctionGraphs{{

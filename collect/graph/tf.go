@@ -70,8 +70,9 @@ func DecodeMetaGraphDef(b []byte) (*Graph, error) {
 // graph_run_metadata_graph): the pre-optimization graphs of its function
 // graphs when there are any, else its partition graphs, else the
 // post-optimization graphs. Several graphs are merged into one, each
-// node's name behind "graph_<i>/". Step stats and cost graphs are only
-// named in the notes.
+// node's name behind "graph_<i>/". Step stats are read to per-node compute
+// time and memory (DecodeStepStats); cost graphs are only named in the
+// notes.
 func DecodeRunMetadata(b []byte) (*Graph, error) {
 	var rm eventpb.RunMetadata
 	if err := unmarshal.Unmarshal(b, &rm); err != nil {
@@ -108,7 +109,11 @@ func DecodeRunMetadata(b []byte) (*Graph, error) {
 		notes = append(notes, "the RunMetadata holds no graph")
 	}
 	if n := len(rm.StepStats); n > 0 {
-		notes = append(notes, fmt.Sprintf("step stats (%d bytes) not read", n))
+		stats, err := DecodeStepStats(rm.StepStats)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("step stats (%d bytes) not read: %v", n, err))
+		}
+		g.Stats = stats
 	}
 	if n := len(rm.CostGraph); n > 0 {
 		notes = append(notes, fmt.Sprintf("cost graph (%d bytes) not read", n))

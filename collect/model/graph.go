@@ -78,6 +78,23 @@ type NodeGraph struct {
 	// Notes say, in words for the report, what the payload held that was
 	// not decoded, or that it held no graph at all.
 	Notes []string
+	// Stats are a RunMetadata's per-node execution statistics (its step
+	// stats), one per node name in the order first met; empty for other
+	// graphs.
+	Stats []NodeStats
+}
+
+// NodeStats is what a traced step measured of one node, as TensorBoard's
+// graph dashboard colours nodes by it.
+type NodeStats struct {
+	Node   string
+	Device string // the first device that ran it
+	// Micros sums the node's compute time over its executions
+	// (NodeExecStats.all_end_rel_micros).
+	Micros int64
+	// Bytes sums the memory the node allocated over its executions
+	// (AllocatorMemoryUsed.total_bytes).
+	Bytes int64
 }
 
 // Node is one operation or layer.

@@ -229,6 +229,10 @@ func (p printer) run(r *Run) {
 		for _, n := range gr.Notes {
 			p.line(2, "note %s", q(n))
 		}
+		if len(gr.Stats) > 0 {
+			s := gr.Stats[0]
+			p.line(2, "step stats of %d nodes, first %s on %s %d us %d bytes", len(gr.Stats), q(s.Node), q(s.Device), s.Micros, s.Bytes)
+		}
 		p.entries(2, len(gr.Nodes), func(i int) {
 			n := gr.Nodes[i]
 			p.line(2, "node %s op %s device %s: %d inputs %d attrs %d shapes", q(n.Name), q(n.Op), q(n.Device), len(n.Inputs), len(n.Attrs), len(n.OutputShapes))

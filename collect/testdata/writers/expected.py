@@ -6,7 +6,7 @@ Run it with the same environment as generate.py (see its docstring)::
 
     /tmp/writers-venv/bin/python expected.py
 
-What is counted, per writer directory (tensorboardx/, tf2/, keras/, torch/):
+What is counted, per writer directory (tensorboardx/, tf2/, keras/, keras_nested/, torch/):
 
 * Every run and tag that TensorBoard's EventMultiplexer (the Python one, with
   size_guidance 0 = keep everything, purge_orphaned_data=False) reports through
@@ -45,7 +45,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 
 HERE = Path(__file__).resolve().parent
-WRITERS = ["tensorboardx", "tf2", "keras", "torch"]
+WRITERS = ["tensorboardx", "tf2", "keras", "keras_nested", "torch"]
 
 KIND = {
     "scalars": "scalar",

@@ -94,6 +94,16 @@ keras/          tf.keras (Keras 3) model.fit with callbacks.TensorBoard(
                     write_graph is "not supported at this time").
     validation      epoch scalars and evaluation_*_vs_iterations.
 
+keras_nested/   tf.keras (Keras 3) model.fit with callbacks.TensorBoard(
+                write_graph=True, update_freq='epoch'), 1 epoch, of a
+                Functional model "nested" whose layers include a Sequential
+                sub-model ("encoder") and a Functional sub-model ("head")
+                that itself holds a Sequential ("inner"), joined by an Add
+                (a residual): the graphs page's nested scopes.
+    train           epoch scalars and the Keras model config
+                    (graph_keras_model).
+    validation      epoch scalars.
+
 torch/          torch.utils.tensorboard.SummaryWriter
     .               add_scalar default (simple_value), new_style=True (float
                     tensor) and new_style + double_precision (DT_DOUBLE);
@@ -111,7 +121,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WRITERS = ["tensorboardx", "tf2", "keras", "torch"]
+WRITERS = ["tensorboardx", "tf2", "keras", "keras_nested", "torch"]
 
 # ---------------------------------------------------------------- shared data
 
@@ -472,6 +482,33 @@ def gen_keras(out):
     model.fit(x, y, epochs=3, batch_size=16, validation_split=0.25, callbacks=[cb], verbose=0, shuffle=False)
 
 
+def gen_keras_nested(out):
+    import numpy as np
+    import tensorflow as tf
+
+    keras = tf.keras
+    layers = keras.layers
+    tf.keras.utils.set_random_seed(0)
+    r = rng(5)
+    x = r.normal(size=(32, 4)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.float32)
+    inp = keras.Input(shape=(4,), name="features")
+    encoder = keras.Sequential([
+        keras.Input(shape=(4,)),
+        layers.Dense(8, activation="relu", name="enc_dense"),
+        layers.Dense(4, name="enc_out"),
+    ], name="encoder")
+    head_in = keras.Input(shape=(4,), name="head_in")
+    h = layers.Dense(4, activation="relu", name="head_dense")(head_in)
+    inner = keras.Sequential([keras.Input(shape=(4,)), layers.Dense(2, name="inner_dense")], name="inner")
+    head = keras.Model(head_in, layers.Dense(1, activation="sigmoid", name="head_out")(inner(h)), name="head")
+    z = layers.Add(name="residual")([encoder(inp), inp])
+    model = keras.Model(inp, head(z), name="nested")
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    cb = tf.keras.callbacks.TensorBoard(log_dir=str(out), histogram_freq=0, write_graph=True, update_freq="epoch")
+    model.fit(x, y, epochs=1, batch_size=16, validation_split=0.25, callbacks=[cb], verbose=0, shuffle=False)
+
+
 # ---------------------------------------------------------------- torch
 
 
@@ -509,7 +546,8 @@ def gen_torch(out):
 
 # ---------------------------------------------------------------- driver
 
-GENERATORS = {"tensorboardx": gen_tensorboardx, "tf2": gen_tf2, "keras": gen_keras, "torch": gen_torch}
+GENERATORS = {"tensorboardx": gen_tensorboardx, "tf2": gen_tf2, "keras": gen_keras, "keras_nested": gen_keras_nested,
+              "torch": gen_torch}
 
 
 def run_one(name):

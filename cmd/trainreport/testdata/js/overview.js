@@ -1,5 +1,5 @@
-// The overview's lists of the files skipped or read in part and of the
-// data no page draws yet (browser_overview_test.go).
+// The overview's lists of the files skipped or read in part, of the
+// data no page draws yet and of the graphs (browser_overview_test.go).
 ({
 	// lists reads both lists as the page shows them, once it is ready.
 	async lists() {
@@ -21,6 +21,7 @@
 			})),
 			notDrawnShown: shown(document.getElementById("not-drawn")),
 			notDrawn: [...document.querySelectorAll("ul.not-drawn > li")].map((li) => li.textContent.replace(/\s+/g, " ").trim()),
+			graphs: [...document.querySelectorAll("table.graphs tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | ") + " -> " + tr.querySelector("a").getAttribute("href")),
 		};
 	},
 
@@ -36,7 +37,8 @@
 		const h = document.getElementById(id);
 		const box = h.getBoundingClientRect();
 		if (h.getClientRects().length === 0) return "#" + id + " is hidden after the click";
-		if (box.top < 0 || box.bottom > window.innerHeight) return "#" + id + " is not in the window: top " + box.top;
+		// Scrolled to the top, to a fraction of a pixel.
+		if (box.top < -1 || box.bottom > window.innerHeight) return "#" + id + " is not in the window: top " + box.top;
 		return "";
 	},
 })

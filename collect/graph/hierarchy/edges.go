@@ -1,0 +1,117 @@
+package hierarchy
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// edges resolves every input of every node to its producer and adds the
+// edge to the lowest group holding both ends, between the children of
+// that group holding them; on the way up each child passed counts an edge
+// to or from outside its group.
+func (b *builder) edges() {
+	h := b.h
+	type key struct{ g, from, to int }
+	at := map[key]int{}
+	for c, n := range b.g.Nodes {
+		dataIndex := 0
+		for _, in := range n.Inputs {
+			p, ok := b.byName[in.Node()]
+			if !in.Control {
+				dataIndex++
+			}
+			if !ok {
+				h.Dangling++
+				continue
+			}
+			if p == c {
+				continue
+			}
+			h.Edges++
+			gp, sp, gc, sc := h.Parent[p], b.slot[p], h.Parent[c], b.slot[c]
+			for gp != gc {
+				if h.Groups[gp].Depth >= h.Groups[gc].Depth {
+					h.Groups[gp].Children[sp].ExtOut++
+					sp, gp = b.groupSlot[gp], h.Groups[gp].Parent
+				} else {
+					h.Groups[gc].Children[sc].ExtIn++
+					sc, gc = b.groupSlot[gc], h.Groups[gc].Parent
+				}
+			}
+			grp := h.Groups[gp]
+			k := key{gp, sp, sc}
+			ei, ok := at[k]
+			if !ok {
+				ei = len(grp.Edges)
+				grp.Edges = append(grp.Edges, Edge{From: sp, To: sc})
+				at[k] = ei
+			}
+			e := &grp.Edges[ei]
+			if in.Control {
+				e.Control++
+				continue
+			}
+			e.Data++
+			prod := &b.g.Nodes[p]
+			if dataIndex == 1 && isVariable(prod.Op) && takesRef(n.Op) {
+				e.Ref++
+			}
+			if s, ok := OutputShape(prod, in.Name); ok {
+				if e.Shape == "" {
+					e.Shape = s.String()
+				}
+				e.Size += elements(s)
+			}
+		}
+	}
+}
+
+// OutputShape is the recorded shape of the output input names ("node:1").
+func OutputShape(n *model.Node, input string) (model.NodeShape, bool) {
+	k := 0
+	if _, out, ok := strings.Cut(input, ":"); ok {
+		// "node:output:0" inside function bodies names outputs by arg.
+		out = out[strings.LastIndexByte(out, ':')+1:]
+		var err error
+		if k, err = strconv.Atoi(out); err != nil {
+			return model.NodeShape{}, false
+		}
+	}
+	if k < 0 || k >= len(n.OutputShapes) {
+		return model.NodeShape{}, false
+	}
+	return n.OutputShapes[k], true
+}
+
+// elements counts a tensor's elements, unknown dimensions as 1, as
+// TensorBoard sizes its edges.
+func elements(s model.NodeShape) float64 {
+	if s.UnknownRank {
+		return 1
+	}
+	size := 1.0
+	for _, d := range s.Dims {
+		if d > 0 {
+			size *= float64(d)
+		}
+	}
+	return size
+}
+
+// isVariable reports whether op is a TF1 reference variable, whose output
+// is a reference.
+func isVariable(op string) bool {
+	return op == "Variable" || op == "VariableV2" || op == "TemporaryVariable"
+}
+
+// takesRef reports whether op's first input is a reference it writes
+// through: assignments, scatters and the optimisers' Apply* kernels.
+func takesRef(op string) bool {
+	switch op {
+	case "Assign", "AssignAdd", "AssignSub", "CountUpTo":
+		return true
+	}
+	return strings.HasPrefix(op, "Apply") || strings.HasPrefix(op, "SparseApply") || strings.HasPrefix(op, "Scatter")
+}

@@ -1,0 +1,79 @@
+package hierarchy
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// FuzzBuild builds the hierarchy of graphs whose node names, ops and
+// inputs come from the fuzzer (one node a line: "name op input ..."), and
+// checks what every view relies on: each node sits in exactly one group,
+// every child refers to something that exists, every edge joins two
+// children of its group, the op counts add up.
+func FuzzBuild(f *testing.F) {
+	f.Add("a/b/c Conv2D a/x\na/x Const\na/b VariableV2\nl_1 Relu\nl_2 Relu l_1\nl_3 Relu l_2\nl_4 Relu l_3\nl_5 Relu ^l_4\ns ScalarSummary l_5")
+	f.Add("a Op a\na Op\n/ Op //\n// Op /:1\nx:y Op ^x:y")
+	f.Fuzz(func(t *testing.T, text string) {
+		g := &model.NodeGraph{}
+		for _, line := range strings.Split(text, "\n") {
+			fields := strings.Fields(line)
+			if len(fields) == 0 || len(g.Nodes) >= 500 {
+				continue
+			}
+			n := model.Node{Name: fields[0]}
+			if len(fields) > 1 {
+				n.Op = fields[1]
+			}
+			for _, in := range fields[min(2, len(fields)):] {
+				n.Inputs = append(n.Inputs, model.NodeInput{Name: strings.TrimPrefix(in, "^"), Control: strings.HasPrefix(in, "^")})
+			}
+			g.Nodes = append(g.Nodes, n)
+		}
+		h := Build(g)
+		placed := make([]int, len(g.Nodes))
+		for gi, grp := range h.Groups {
+			if gi > 0 && (grp.Parent < 0 || grp.Parent >= len(h.Groups)) {
+				t.Fatalf("group %d: parent %d", gi, grp.Parent)
+			}
+			ops := 0
+			for _, c := range grp.Children {
+				switch c.Kind {
+				case Op:
+					placed[c.Ref]++
+					ops++
+					if h.Parent[c.Ref] != gi {
+						t.Fatalf("node %d is in group %d, its parent says %d", c.Ref, gi, h.Parent[c.Ref])
+					}
+				default:
+					if h.Groups[c.Ref].Parent != gi {
+						t.Fatalf("group %d is in group %d, its parent says %d", c.Ref, gi, h.Groups[c.Ref].Parent)
+					}
+					ops += h.Groups[c.Ref].Ops
+				}
+				for _, a := range append(c.In, c.Out...) {
+					if a.Child < 0 || a.Child >= len(grp.Children) {
+						t.Fatalf("annotation of child %d", a.Child)
+					}
+				}
+			}
+			if ops != grp.Ops {
+				t.Fatalf("group %q: %d ops in its children, Ops says %d", grp.Name, ops, grp.Ops)
+			}
+			for _, e := range grp.Edges {
+				if e.From < 0 || e.From >= len(grp.Children) || e.To < 0 || e.To >= len(grp.Children) || e.From == e.To {
+					t.Fatalf("group %q: edge %+v", grp.Name, e)
+				}
+			}
+		}
+		for i, n := range placed {
+			if n != 1 {
+				t.Fatalf("node %d placed %d times", i, n)
+			}
+		}
+		if h.Groups[0].Ops != len(g.Nodes) {
+			t.Fatalf("root holds %d ops of %d", h.Groups[0].Ops, len(g.Nodes))
+		}
+	})
+}

@@ -1,0 +1,207 @@
+package hierarchy
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// graphOf makes a graph from "name op input..." lines.
+func graphOf(nodes ...[]string) *model.NodeGraph {
+	g := &model.NodeGraph{}
+	for _, n := range nodes {
+		nd := model.Node{Name: n[0], Op: n[1]}
+		for _, in := range n[2:] {
+			ctl := in[0] == '^'
+			if ctl {
+				in = in[1:]
+			}
+			nd.Inputs = append(nd.Inputs, model.NodeInput{Name: in, Control: ctl})
+		}
+		g.Nodes = append(g.Nodes, nd)
+	}
+	return g
+}
+
+// group returns the group named name.
+func group(t *testing.T, h *Hierarchy, name string) *Group {
+	t.Helper()
+	for _, g := range h.Groups {
+		if g.Name == name {
+			return g
+		}
+	}
+	t.Fatalf("no group %q", name)
+	return nil
+}
+
+func labels(g *Group) []string {
+	var ls []string
+	for _, c := range g.Children {
+		ls = append(ls, fmt.Sprintf("%s:%s", c.Kind, c.Label))
+	}
+	return ls
+}
+
+func TestScopesAndEdges(t *testing.T) {
+	g := graphOf(
+		[]string{"x", "Placeholder"},
+		[]string{"dense", "Identity", "dense/BiasAdd"}, // a node named like a scope
+		[]string{"dense/kernel", "VariableV2"},
+		[]string{"dense/MatMul", "MatMul", "x", "dense/kernel:0"},
+		[]string{"dense/BiasAdd", "BiasAdd", "dense/MatMul", "^x"},
+		[]string{"dense/kernel/Assign", "Assign", "dense/kernel", "x"},
+		[]string{"y", "Identity", "dense", "missing:0"},
+	)
+	h := Build(g)
+	if h.Edges != 8 || h.Dangling != 1 {
+		t.Errorf("edges %d dangling %d, want 8 and 1", h.Edges, h.Dangling)
+	}
+	root := group(t, h, "")
+	if got := fmt.Sprint(labels(root)); got != "[op:x scope:dense op:y]" {
+		t.Errorf("root children %s", got)
+	}
+	d := group(t, h, "dense")
+	if got := fmt.Sprint(labels(d)); got != "[op:(dense) scope:kernel op:MatMul op:BiasAdd]" {
+		t.Errorf("dense children %s", got)
+	}
+	if d.Ops != 5 || root.Ops != 7 {
+		t.Errorf("ops: dense %d root %d", d.Ops, root.Ops)
+	}
+	// x feeds dense three times by data (MatMul, Assign) and once by
+	// control (BiasAdd): one edge of the root's view.
+	var xd, dy *Edge
+	for i, e := range root.Edges {
+		switch {
+		case root.Children[e.From].Label == "x" && root.Children[e.To].Label == "dense":
+			xd = &root.Edges[i]
+		case root.Children[e.From].Label == "dense" && root.Children[e.To].Label == "y":
+			dy = &root.Edges[i]
+		}
+	}
+	if xd == nil || xd.Data != 2 || xd.Control != 1 {
+		t.Errorf("x -> dense: %+v", xd)
+	}
+	if dy == nil || dy.Data != 1 {
+		t.Errorf("dense -> y: %+v", dy)
+	}
+	// Inside dense, the edges from x come from outside.
+	if c := d.Children[2]; c.ExtIn != 1 { // MatMul
+		t.Errorf("MatMul ext in %d", c.ExtIn)
+	}
+	k := group(t, h, "dense/kernel")
+	// kernel -> Assign is a reference edge, within dense/kernel's view:
+	// "(kernel)" and "Assign".
+	if len(k.Edges) != 1 || k.Edges[0].Ref != 1 {
+		t.Errorf("kernel edges %+v", k.Edges)
+	}
+	var ref int
+	for _, grp := range h.Groups {
+		for _, e := range grp.Edges {
+			ref += e.Ref
+		}
+	}
+	if ref != 1 {
+		t.Errorf("%d reference edges, want 1", ref)
+	}
+}
+
+func TestSeries(t *testing.T) {
+	var nodes [][]string
+	prev := "in"
+	nodes = append(nodes, []string{"in", "Placeholder"})
+	for i := 1; i <= 12; i++ {
+		name := fmt.Sprintf("layer_%d/Relu", i)
+		nodes = append(nodes, []string{name, "Relu", prev})
+		prev = name
+	}
+	for i := 1; i <= 4; i++ { // too few for a series
+		nodes = append(nodes, []string{fmt.Sprintf("head%d", i), "MatMul", prev})
+	}
+	for i := 1; i <= 5; i++ { // alike by name, not by op
+		op := "Add"
+		if i == 3 {
+			op = "Sub"
+		}
+		nodes = append(nodes, []string{fmt.Sprintf("op_%d", i), op, prev})
+	}
+	h := Build(graphOf(nodes...))
+	root := group(t, h, "")
+	want := "[op:in series:layer_[1-12] op:head1 op:head2 op:head3 op:head4 op:op_1 op:op_2 op:op_3 op:op_4 op:op_5]"
+	if got := fmt.Sprint(labels(root)); got != want {
+		t.Errorf("root children\n%s, want\n%s", got, want)
+	}
+	s := group(t, h, "layer_[1-12]")
+	if s.Kind != Series || len(s.Children) != 12 || s.Children[1].Label != "layer_2" || s.Ops != 12 {
+		t.Errorf("series %+v", s)
+	}
+	// The chain layer_1 -> ... -> layer_12 runs inside the series.
+	if len(s.Edges) != 11 {
+		t.Errorf("series edges %d, want 11", len(s.Edges))
+	}
+	if group(t, h, "layer_7").Parent != h.Groups[0].Children[1].Ref {
+		t.Errorf("layer_7 not inside the series")
+	}
+}
+
+func TestAnnotationsAndSideBox(t *testing.T) {
+	nodes := [][]string{
+		{"x", "Placeholder"},
+		{"c", "Const"},
+		{"mul", "Mul", "x", "c"},
+		{"loss", "Mean", "mul"},
+		{"loss_summary", "ScalarSummary", "loss"},
+		{"step", "VariableV2"},
+	}
+	prev := "loss"
+	for i := range 12 { // a chain every node of which depends on step
+		name := fmt.Sprintf("n%c", 'a'+i)
+		nodes = append(nodes, []string{name, "Identity", prev, "^step"})
+		prev = name
+	}
+	h := Build(graphOf(nodes...))
+	root := h.Groups[0]
+	byLabel := map[string]Child{}
+	for _, c := range root.Children {
+		byLabel[c.Label] = c
+	}
+	if !byLabel["c"].Annotated || len(byLabel["mul"].In) != 1 || byLabel["mul"].In[0].Why != "constant" {
+		t.Errorf("constant: c %+v mul %+v", byLabel["c"], byLabel["mul"])
+	}
+	if !byLabel["loss_summary"].Annotated || len(byLabel["loss"].Out) != 1 || byLabel["loss"].Out[0].Why != "summary" {
+		t.Errorf("summary: %+v loss %+v", byLabel["loss_summary"], byLabel["loss"])
+	}
+	if !byLabel["step"].Side || byLabel["na"].Side {
+		t.Errorf("side box: step %+v na %+v", byLabel["step"], byLabel["na"])
+	}
+	if in := byLabel["nc"].In; len(in) != 1 || in[0].Why != "side" || root.Children[in[0].Child].Label != "step" {
+		t.Errorf("nc annotations %+v", in)
+	}
+	for _, e := range root.Edges {
+		for _, end := range []int{e.From, e.To} {
+			if c := root.Children[end]; c.Annotated || c.Side {
+				t.Errorf("edge %+v drawn to %q", e, c.Label)
+			}
+		}
+	}
+}
+
+// A name of many slashes nests at most maxScopeDepth scopes: the rest
+// stays in its label, so the scopes' names cost at most maxScopeDepth
+// times the name.
+func TestScopeDepthBounded(t *testing.T) {
+	name := strings.Repeat("a/", 5000) + "op"
+	h := Build(graphOf([]string{name, "NoOp"}, []string{"b", "NoOp", name}))
+	if len(h.Groups) != maxScopeDepth+1 {
+		t.Errorf("%d groups, want %d", len(h.Groups), maxScopeDepth+1)
+	}
+	deepest := h.Groups[h.Parent[0]]
+	if deepest.Depth != maxScopeDepth || deepest.Children[0].Label != strings.Repeat("a/", 5000-maxScopeDepth)+"op" {
+		t.Errorf("deepest group %q at depth %d holds %q", deepest.Name, deepest.Depth, deepest.Children[0].Label)
+	}
+	if h.Edges != 1 {
+		t.Errorf("%d edges, want 1", h.Edges)
+	}
+}

@@ -1,0 +1,277 @@
+package render
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/graph/hierarchy"
+	graphlayout "github.com/trainreport/trainreport/collect/graph/layout"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// graphJSON is a graph's data file, data/graphs/<run>/<key>.json: the
+// Tianshu graph shape ({net, operator} under c_graph for op graphs,
+// s_graph for structure graphs), whose net entries are also the node
+// details, then the hierarchy with each group's laid-out view.
+type graphJSON struct {
+	Run        string       `json:"run"`
+	Source     string       `json:"source"`
+	Tag        string       `json:"tag"`
+	Step       int64        `json:"step"`
+	WallTime   jsonFloat    `json:"wall_time"`
+	Seen       int          `json:"seen"`
+	Nodes      int          `json:"nodes"`
+	Edges      int          `json:"edges"`
+	Dangling   int          `json:"dangling_inputs"`
+	Duplicates int          `json:"duplicate_names"`
+	Functions  []string     `json:"functions"`
+	Notes      []string     `json:"notes"`
+	Budgets    graphBudgets `json:"budgets"`
+	// StatsFrom names the graph whose step stats give the nodes' compute
+	// time and memory (this one, or the run's first run metadata with
+	// stats for an op graph, as TensorBoard joins them by node name); ""
+	// when none.
+	StatsFrom string         `json:"stats_from"`
+	CGraph    *tianshuGraph  `json:"c_graph,omitempty"`
+	SGraph    *tianshuGraph  `json:"s_graph,omitempty"`
+	Groups    []graphGroupJS `json:"groups"`
+}
+
+type graphBudgets struct {
+	ViewBoxes     int `json:"view_boxes"`
+	ViewEdges     int `json:"view_edges"`
+	AttrBytes     int `json:"attr_bytes"`
+	LayoutSeconds int `json:"layout_seconds"`
+}
+
+// tianshuGraph is Tianshu's graph shape: the nodes (net) and the kinds of
+// operator with how many nodes each has.
+type tianshuGraph struct {
+	Net      []netNode       `json:"net"`
+	Operator []operatorCount `json:"operator"`
+}
+
+type netNode struct {
+	Name   string `json:"name"`
+	Op     string `json:"op"`
+	Device string `json:"device,omitempty"`
+	// Group is the index in groups of the group that holds the node.
+	Group   int        `json:"group"`
+	Inputs  []netInput `json:"inputs"`
+	Outputs []string   `json:"output_shapes"`
+	// Attrs are [name, value] pairs, as many as graphAttrBytes allows;
+	// AttrsCut counts the rest.
+	Attrs    [][2]string `json:"attrs"`
+	AttrsCut int         `json:"attrs_cut,omitempty"`
+	// ComputeMicros and MemoryBytes are the node's step stats, when
+	// stats_from names a graph that has them for it.
+	ComputeMicros *int64 `json:"compute_micros,omitempty"`
+	MemoryBytes   *int64 `json:"memory_bytes,omitempty"`
+}
+
+type netInput struct {
+	Name    string `json:"name"`
+	Control bool   `json:"control,omitempty"`
+	Shape   string `json:"shape,omitempty"`
+	DType   string `json:"dtype,omitempty"`
+}
+
+type operatorCount struct {
+	Op    string `json:"op"`
+	Count int    `json:"count"`
+}
+
+// graphGroupJS is a group (scope or series) and its view: boxes in
+// pixels, y down, edges as cubic Bézier control points.
+type graphGroupJS struct {
+	Name   string  `json:"name"`
+	Label  string  `json:"label"`
+	Kind   string  `json:"kind"`
+	Parent int     `json:"parent"`
+	Ops    int     `json:"ops"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	// Skipped says why the view was not laid out; the page lists the
+	// children instead.
+	Skipped  string           `json:"skipped,omitempty"`
+	Children []graphChildJSON `json:"children"`
+	Edges    []graphEdgeJSON  `json:"edges"`
+}
+
+type graphChildJSON struct {
+	Kind string `json:"kind"`
+	// Ref is the node's index in net, or the group's in groups.
+	Ref       int       `json:"ref"`
+	Label     string    `json:"label"`
+	Box       []float64 `json:"box,omitempty"` // x, y, width, height
+	InWidth   float64   `json:"in_width,omitempty"`
+	OutWidth  float64   `json:"out_width,omitempty"`
+	Annotated bool      `json:"annotated,omitempty"`
+	Side      bool      `json:"side,omitempty"`
+	// In and Out are the annotations: [child index, why].
+	In     [][2]any `json:"in,omitempty"`
+	Out    [][2]any `json:"out,omitempty"`
+	ExtIn  int      `json:"ext_in,omitempty"`
+	ExtOut int      `json:"ext_out,omitempty"`
+}
+
+type graphEdgeJSON struct {
+	From    int       `json:"from"`
+	To      int       `json:"to"`
+	Data    int       `json:"data,omitempty"`
+	Control int       `json:"control,omitempty"`
+	Ref     int       `json:"ref,omitempty"`
+	Shape   string    `json:"shape,omitempty"`
+	Size    float64   `json:"size,omitempty"`
+	Path    []float64 `json:"path,omitempty"` // x0, y0, x1, y1, ...
+}
+
+// structureSources are the sources whose graphs are structure graphs
+// (Tianshu's s_graph) rather than computation graphs (c_graph).
+var structureSources = []model.GraphSource{model.SourceKeras, model.SourceOneFlow}
+
+func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []graphlayout.View) *graphJSON {
+	j := &graphJSON{Run: run.Name, Source: string(g.Source), Tag: g.Tag, Step: g.Step, WallTime: jsonFloat(g.WallTime),
+		Seen: g.Seen, Nodes: len(g.Nodes), Edges: h.Edges, Dangling: h.Dangling, Duplicates: h.Duplicates,
+		Functions: nonNil(g.Functions), Notes: nonNil(g.Notes),
+		Budgets: graphBudgets{ViewBoxes: graphViewBoxes, ViewEdges: graphViewEdges, AttrBytes: graphAttrBytes, LayoutSeconds: int(graphLayoutTime.Seconds())}}
+	tg := &tianshuGraph{Net: make([]netNode, len(g.Nodes)), Operator: []operatorCount{}}
+	if slices.Contains(structureSources, g.Source) {
+		j.SGraph = tg
+	} else {
+		j.CGraph = tg
+	}
+	byName := make(map[string]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		byName[n.Name] = i
+	}
+	stats, from := statsFor(run, g)
+	j.StatsFrom = from
+	ops := map[string]int{}
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		ops[n.Op]++
+		tg.Net[i] = netNodeOf(g, n, h.Parent[i], byName)
+		if s, ok := stats[n.Name]; ok {
+			tg.Net[i].ComputeMicros, tg.Net[i].MemoryBytes = &s.Micros, &s.Bytes
+		}
+	}
+	for op, c := range ops {
+		tg.Operator = append(tg.Operator, operatorCount{op, c})
+	}
+	slices.SortFunc(tg.Operator, func(a, b operatorCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Op, b.Op)
+	})
+	j.Groups = make([]graphGroupJS, len(h.Groups))
+	for gi, grp := range h.Groups {
+		j.Groups[gi] = groupJSON(grp, views[gi])
+	}
+	return j
+}
+
+// statsFor returns the step stats that colour g's nodes, by node name, and
+// the key of the graph they come from: g's own, or, for an op graph, the
+// first run metadata of the run that has any.
+func statsFor(run *model.Run, g *model.Graph) (map[string]model.NodeStats, string) {
+	src := g
+	if len(g.Stats) == 0 {
+		if g.Source != model.SourceGraphDef && g.Source != model.SourceMetaGraphDef {
+			return nil, ""
+		}
+		i := slices.IndexFunc(run.Graphs, func(o *model.Graph) bool { return o.Source == model.SourceRunMetadata && len(o.Stats) > 0 })
+		if i < 0 {
+			return nil, ""
+		}
+		src = run.Graphs[i]
+	}
+	m := make(map[string]model.NodeStats, len(src.Stats))
+	for _, s := range src.Stats {
+		m[s.Node] = s
+	}
+	return m, graphKey(src)
+}
+
+// netNodeOf is a node's entry in net: its inputs with the shape and dtype
+// of the producing output where the graph records them, its attributes up
+// to the budget.
+func netNodeOf(g *model.Graph, n *model.Node, group int, byName map[string]int) netNode {
+	nn := netNode{Name: n.Name, Op: n.Op, Device: n.Device, Group: group,
+		Inputs: make([]netInput, len(n.Inputs)), Outputs: make([]string, len(n.OutputShapes)), Attrs: [][2]string{}}
+	for k, in := range n.Inputs {
+		ni := netInput{Name: in.Name, Control: in.Control}
+		if p, ok := byName[in.Node()]; ok && !in.Control {
+			prod := &g.Nodes[p]
+			if s, ok := hierarchy.OutputShape(prod, in.Name); ok {
+				ni.Shape = s.String()
+			}
+			ni.DType = dtypeOf(prod)
+		}
+		nn.Inputs[k] = ni
+	}
+	for k, s := range n.OutputShapes {
+		nn.Outputs[k] = s.String()
+	}
+	used := 0
+	for k, a := range n.Attrs {
+		used += len(a.Name) + len(a.Value)
+		if used > graphAttrBytes {
+			nn.AttrsCut = len(n.Attrs) - k
+			break
+		}
+		nn.Attrs = append(nn.Attrs, [2]string{a.Name, a.Value})
+	}
+	return nn
+}
+
+// dtypeOf is the element type of a node's outputs as its attributes name
+// it ("dtype" of constants and variables, "T" of most ops), or "".
+func dtypeOf(n *model.Node) string {
+	for _, name := range []string{"dtype", "T", "DstT", "out_type"} {
+		for _, a := range n.Attrs {
+			if a.Name == name {
+				return a.Value
+			}
+		}
+	}
+	return ""
+}
+
+func groupJSON(grp *hierarchy.Group, v graphlayout.View) graphGroupJS {
+	j := graphGroupJS{Name: grp.Name, Label: grp.Label, Kind: grp.Kind.String(), Parent: grp.Parent, Ops: grp.Ops,
+		Width: v.Width, Height: v.Height, Skipped: v.Skipped,
+		Children: make([]graphChildJSON, len(grp.Children)), Edges: make([]graphEdgeJSON, len(grp.Edges))}
+	for ci, c := range grp.Children {
+		cj := graphChildJSON{Kind: c.Kind.String(), Ref: c.Ref, Label: c.Label, Annotated: c.Annotated, Side: c.Side,
+			ExtIn: c.ExtIn, ExtOut: c.ExtOut, In: annotationsJSON(c.In), Out: annotationsJSON(c.Out)}
+		if v.Skipped == "" && !c.Annotated {
+			b := v.Boxes[ci]
+			cj.Box = []float64{b.X, b.Y, b.W, b.H}
+			cj.InWidth, cj.OutWidth = v.Sizes[ci].InW, v.Sizes[ci].OutW
+		}
+		j.Children[ci] = cj
+	}
+	for ei, e := range grp.Edges {
+		ej := graphEdgeJSON{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Size: e.Size}
+		if v.Skipped == "" {
+			for _, p := range v.Edges[ei] {
+				ej.Path = append(ej.Path, p.X, p.Y)
+			}
+		}
+		j.Edges[ei] = ej
+	}
+	return j
+}
+
+func annotationsJSON(as []hierarchy.Annotation) [][2]any {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([][2]any, len(as))
+	for i, a := range as {
+		out[i] = [2]any{a.Child, a.Why}
+	}
+	return out
+}
