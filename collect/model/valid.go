@@ -53,7 +53,7 @@ func (v *validator) fail(format string, args ...any) {
 var fileStatuses = []string{"ok", "empty", "profile-empty", "truncated", "damaged", "lfs-pointer"}
 
 var kinds = []Kind{KindScalar, KindHistogram, KindImage, KindAudio, KindText, KindPRCurve, KindHParams,
-	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindOther}
+	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindVisdom, KindOther}
 
 func (v *validator) check() {
 	if v.rep.KeepAllRecords && v.rep.RestartRule != "" || v.rep.RestartRule != "" && !slices.Contains(restartRules, v.rep.RestartRule) {
