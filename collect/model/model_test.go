@@ -1,9 +1,9 @@
 package model
 
 import (
-	"fmt"
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"strings"
