@@ -187,20 +187,27 @@ func (vr *visdomRun) plot(mw *model.VisdomWindow, traces []visdom.Trace) bool {
 		mw.Traces = append(mw.Traces, model.VisdomTrace{Type: t.Type, Name: t.Name, Mode: t.Mode, X: t.X, Y: t.Y, Z: t.Z,
 			XNames: t.XNames, YNames: t.YNames, Rows: t.Rows, Cols: t.Cols, Labels: t.Labels, Values: t.Values, RightAxis: t.RightAxis})
 		if t.Type == "scatter" && strings.Contains(cmp.Or(t.Mode, "lines"), "lines") && len(t.X) > 0 && len(t.X) == len(t.Y) {
-			if steps(t.X) {
+			switch {
+			case steps(t.X):
 				scalars = append(scalars, i)
-			} else {
+			case slices.ContainsFunc(t.X, math.IsNaN):
+				// Stems and quivers: segments broken by nulls, not a series.
+			default:
 				mw.Notes = append(mw.Notes, fmt.Sprintf("trace %q: x is not a run of increasing whole steps, so it is drawn here only, against its x, and not on the Scalars page", t.Name))
 			}
 		}
 	}
 	for _, i := range scalars {
 		t := &mw.Traces[i]
-		t.Scalar = true
+		// A trace named by the user (a legend) is tagged by window and
+		// name, so that the same window of several environments lines up
+		// on the Scalars page however many traces each holds; one trace
+		// of Visdom's default name ("1") is the window.
 		tag := mw.Tag
-		if len(traces) > 1 {
+		if len(traces) > 1 || !defaultName(t.Name) {
 			tag = vr.unique(mw.Tag+"/"+cmp.Or(t.Name, fmt.Sprint(i+1)), "")
 		}
+		t.ScalarTag = tag
 		pts := make([]model.Point, len(t.X))
 		for k := range t.X {
 			pts[k] = model.Point{Step: int64(t.X[k]), Value: t.Y[k]}
@@ -209,6 +216,17 @@ func (vr *visdomRun) plot(mw *model.VisdomWindow, traces []visdom.Trace) bool {
 		vr.tag(TagInfo{Tag: tag, Kind: model.KindScalar, DataClass: "scalar", Count: len(pts), FirstStep: pts[0].Step, LastStep: pts[len(pts)-1].Step})
 	}
 	return len(scalars) == 0
+}
+
+// defaultName reports whether a trace's name is one Visdom gave it: its
+// number in the window, or none.
+func defaultName(name string) bool {
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // steps reports whether x are whole numbers, strictly increasing, within

@@ -84,6 +84,9 @@ func init() {
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
 			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},
+		{name: "visdom", title: "Visdom", kinds: []model.Kind{model.KindVisdom}, has: hasAny(runVisdom), count: countVisdom,
+			body: bodyOf((*Report).visdomPage), data: (*Report).visdomData,
+			scripts: []string{"visdom.js"}, styles: []string{"histograms.css", "visdom.css"}},
 	}
 }
 

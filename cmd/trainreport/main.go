@@ -295,6 +295,13 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			records += f.Records
 			bytes += f.Size
 		}
+		if len(r.Visdom) > 0 { // Visdom environments and replay logs are logs too
+			for _, f := range r.SideFiles {
+				files++
+				records += f.Records
+				bytes += f.Size
+			}
+		}
 	}
 	// With no event file at all, the error says so: collect's warning of
 	// each log directory without one would say it a second time.

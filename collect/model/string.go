@@ -240,7 +240,7 @@ func (p printer) run(r *Run) {
 		p.line(1, "visdom window %s %s title %s type %s tag %s: %d traces #%s", q(w.Env), q(w.ID), q(w.Title), q(w.Type), q(w.Tag), len(w.Traces), hash(w))
 		for _, t := range w.Traces {
 			p.line(2, "trace %s %s mode %s%s%s: x %d y %d z %d (%dx%d) names %d/%d pie %d", q(t.Type), q(t.Name), q(t.Mode),
-				flag(t.RightAxis, " right"), flag(t.Scalar, " scalar"), len(t.X), len(t.Y), len(t.Z), t.Rows, t.Cols, len(t.XNames), len(t.YNames), len(t.Values))
+				flag(t.RightAxis, " right"), flag(t.ScalarTag != "", " scalar "+q(t.ScalarTag)), len(t.X), len(t.Y), len(t.Z), t.Rows, t.Cols, len(t.XNames), len(t.YNames), len(t.Values))
 		}
 		if len(w.Properties) > 0 || w.Images > 0 || w.Nodes > 0 {
 			p.line(2, "%d properties, %d images, %d nodes, %d edges", len(w.Properties), w.Images, w.Nodes, w.Edges)

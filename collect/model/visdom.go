@@ -49,9 +49,9 @@ type VisdomTrace struct {
 	Values []float64
 	// RightAxis is set for a trace drawn against the second y axis.
 	RightAxis bool
-	// Scalar is set when the trace is also the run's scalar series
-	// (integral, increasing x): Tag names it.
-	Scalar bool
+	// ScalarTag names the run's scalar series the trace also is (whole,
+	// increasing x), "" when it is none.
+	ScalarTag string
 }
 
 // VisdomProperty is a row of a properties window.

@@ -1,0 +1,207 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// visdomPageValues bounds the numbers the Visdom page inlines in all: a
+// window past it is listed with a note and left to its data file.
+const visdomPageValues = 3_000_000
+
+// visdomPage is what templates/visdom.html draws: per run and environment,
+// every window in Visdom's order.
+type visdomPage struct {
+	Envs []visdomEnv
+}
+
+type visdomEnv struct {
+	Run, Env string
+	Windows  []visdomCard
+}
+
+// visdomCard is one window: a chart drawn by assets/visdom.js from Data,
+// a table of properties, or a line saying where its data is shown (line
+// traces on Scalars, images, text) or why it is not drawn.
+type visdomCard struct {
+	Tag, Title, ID, Type string
+	Chart                bool
+	Data                 template.JS
+	Properties           []model.VisdomProperty
+	// Elsewhere links the pages that also show the window's data.
+	Elsewhere []visdomLink
+	Notes     []string
+}
+
+type visdomLink struct {
+	Href, Title, Tag string
+}
+
+func runVisdom(run *model.Run) []*model.VisdomWindow { return run.Visdom }
+
+// visdomWindowJSON is a window as the page and data/visdom/ hold it.
+type visdomWindowJSON struct {
+	ID         string                 `json:"id"`
+	Title      string                 `json:"title"`
+	Type       string                 `json:"type"`
+	Tag        string                 `json:"tag"`
+	XLabel     string                 `json:"xlabel,omitempty"`
+	YLabel     string                 `json:"ylabel,omitempty"`
+	Y2Label    string                 `json:"y2label,omitempty"`
+	Caption    string                 `json:"caption,omitempty"`
+	Traces     []visdomTraceJSON      `json:"traces,omitempty"`
+	Properties []model.VisdomProperty `json:"properties,omitempty"`
+	Images     int                    `json:"images,omitempty"`
+	Nodes      int                    `json:"nodes,omitempty"`
+	Edges      int                    `json:"edges,omitempty"`
+	Notes      []string               `json:"notes,omitempty"`
+}
+
+type visdomTraceJSON struct {
+	Type      string          `json:"type"`
+	Name      string          `json:"name"`
+	Mode      string          `json:"mode,omitempty"`
+	X         json.RawMessage `json:"x,omitempty"`
+	Y         json.RawMessage `json:"y,omitempty"`
+	Z         json.RawMessage `json:"z,omitempty"`
+	XNames    []string        `json:"x_names,omitempty"`
+	YNames    []string        `json:"y_names,omitempty"`
+	Rows      int             `json:"rows,omitempty"`
+	Cols      int             `json:"cols,omitempty"`
+	Labels    []string        `json:"labels,omitempty"`
+	Values    json.RawMessage `json:"values,omitempty"`
+	RightAxis bool            `json:"right_axis,omitempty"`
+	ScalarTag string          `json:"scalar_tag,omitempty"`
+}
+
+func numbers(v []float64) json.RawMessage {
+	if len(v) == 0 {
+		return nil
+	}
+	return appendValues(nil, v, false)
+}
+
+func visdomJSON(w *model.VisdomWindow) visdomWindowJSON {
+	out := visdomWindowJSON{ID: w.ID, Title: w.Title, Type: w.Type, Tag: w.Tag, XLabel: w.XLabel, YLabel: w.YLabel, Y2Label: w.Y2Label,
+		Caption: w.Caption, Properties: w.Properties, Images: w.Images, Nodes: w.Nodes, Edges: w.Edges, Notes: w.Notes}
+	for _, t := range w.Traces {
+		out.Traces = append(out.Traces, visdomTraceJSON{Type: t.Type, Name: t.Name, Mode: t.Mode, X: numbers(t.X), Y: numbers(t.Y), Z: numbers(t.Z),
+			XNames: t.XNames, YNames: t.YNames, Rows: t.Rows, Cols: t.Cols, Labels: t.Labels, Values: numbers(t.Values),
+			RightAxis: t.RightAxis, ScalarTag: t.ScalarTag})
+	}
+	return out
+}
+
+// visdomValues counts the numbers and names a window inlines.
+func visdomValues(w *model.VisdomWindow) int {
+	n := 0
+	for _, t := range w.Traces {
+		n += len(t.X) + len(t.Y) + len(t.Z) + len(t.XNames) + len(t.YNames) + len(t.Labels) + len(t.Values)
+	}
+	return n
+}
+
+// visdomCharted are the window types the page draws as a chart.
+var visdomCharted = map[string]bool{"plot": true, "plot_history": true}
+
+func (r *Report) visdomPage(single bool) (*visdomPage, error) {
+	href := func(page string) string {
+		if single {
+			return "#page=" + page
+		}
+		return page + ".html"
+	}
+	p := &visdomPage{}
+	left := visdomPageValues
+	for _, run := range r.rep.Runs {
+		var env *visdomEnv
+		for _, w := range run.Visdom {
+			if env == nil || env.Env != w.Env {
+				p.Envs = append(p.Envs, visdomEnv{Run: run.Name, Env: w.Env})
+				env = &p.Envs[len(p.Envs)-1]
+			}
+			c := visdomCard{Tag: w.Tag, Title: w.Title, ID: w.ID, Type: w.Type, Properties: w.Properties, Notes: w.Notes}
+			for _, t := range w.Traces {
+				if t.ScalarTag != "" {
+					c.Elsewhere = append(c.Elsewhere, visdomLink{href("scalars"), "Scalars", t.ScalarTag})
+				}
+			}
+			switch {
+			case w.Images > 0:
+				c.Elsewhere = append(c.Elsewhere, visdomLink{href("images"), "Images", w.Tag})
+			case w.Type == "text" && hasText(run, w.Tag):
+				c.Elsewhere = append(c.Elsewhere, visdomLink{href("text"), "Text", w.Tag})
+			}
+			if visdomCharted[w.Type] && len(w.Traces) > 0 {
+				if n := visdomValues(w); n > left {
+					c.Notes = append(c.Notes, fmt.Sprintf("Not drawn: this page already holds %s values, its budget; the data file holds the window.", fmtCount(visdomPageValues)))
+				} else {
+					left -= n
+					js, err := scriptJSON(visdomJSON(w))
+					if err != nil {
+						c.Notes = append(c.Notes, "Not drawn: "+err.Error())
+					} else {
+						c.Chart, c.Data = true, js
+					}
+				}
+			}
+			env.Windows = append(env.Windows, c)
+		}
+	}
+	return p, nil
+}
+
+func hasText(run *model.Run, tag string) bool {
+	for _, t := range run.Texts {
+		if t.Tag == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// countVisdom counts the windows the page shows and the runs holding them.
+func countVisdom(r *Report, _ []model.Kind) countLine {
+	c := countLine{Unit: "window"}
+	for _, run := range r.rep.Runs {
+		if len(run.Visdom) > 0 {
+			c.N += len(run.Visdom)
+			c.Runs++
+		}
+	}
+	return c
+}
+
+// visdomData writes one data file per run and environment,
+// data/visdom/<run>/<env>.json: {env: [window, ...]} in Visdom's order.
+func (r *Report) visdomData(emit func(file) error) (*pageData, error) {
+	d := &pageData{category: "visdom", index: map[string]map[string]string{}}
+	for _, run := range r.rep.Runs {
+		var env string
+		var ws []visdomWindowJSON
+		flush := func() error {
+			if len(ws) == 0 {
+				return nil
+			}
+			err := emitTagFile(d, emit, run.Name, env, dataFile("visdom", run.Name, env), ws)
+			ws = nil
+			return err
+		}
+		for _, w := range run.Visdom {
+			if w.Env != env {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+				env = w.Env
+			}
+			ws = append(ws, visdomJSON(w))
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
