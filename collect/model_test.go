@@ -46,6 +46,8 @@ func modelInputs(t *testing.T) []modelInput {
 	for _, w := range []string{"keras", "tensorboardx", "tf2", "torch"} {
 		ins = append(ins, modelInput{"writers-" + w, Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
+	// Visdom's saved environments and replay log (collect/visdom/testdata).
+	ins = append(ins, modelInput{"visdom", Logdir{Name: "visdom", Path: filepath.Join("visdom", "testdata")}})
 	return ins
 }
 
