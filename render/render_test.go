@@ -96,7 +96,7 @@ func checkGolden(t *testing.T, golden string, files map[string][]byte, keep func
 // golden directory that lost a kind of output fails even under -update.
 var goldenInputs = []struct {
 	name   string // of its golden directory
-	corpus bool   // in the shared corpus, else a writer's fixture (writers-<name>)
+	corpus bool   // in the shared corpus, else a writer's fixture (writers-<name>, or visdom)
 	wants  []string
 }{
 	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/"}},
@@ -112,12 +112,16 @@ var goldenInputs = []struct {
 	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
 	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
 	{"writers-torch", false, []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
+	{"visdom", false, []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/"}},
 }
 
 // goldenReport collects and renders one input of goldenInputs.
 func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
 	t.Helper()
 	dir := filepath.Join("..", "collect", "testdata", "writers", strings.TrimPrefix(name, "writers-"))
+	if name == "visdom" { // Visdom's environments and replay log
+		dir = filepath.Join("..", "collect", "visdom", "testdata")
+	}
 	if inCorpus {
 		dir = filepath.Join(corpus(t), name)
 	}
