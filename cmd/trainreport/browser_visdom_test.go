@@ -33,11 +33,11 @@ type visdomCard struct {
 type visdomWindow struct {
 	Title, XLabel, YLabel string
 	Traces                []struct {
-		Type, Name           string
-		X, Y, Z, Values      []any
-		XNames               []string `json:"x_names"`
-		Rows, Cols           int
-		Labels               []string
+		Type, Name      string
+		X, Y, Z, Values []any
+		XNames          []string `json:"x_names"`
+		Rows, Cols      int
+		Labels          []string
 	}
 }
 
