@@ -13,6 +13,10 @@ import (
 // "<br>") that a text window keeps as it is appended to.
 const maxTextLines = 1000
 
+// maxMoved bounds the heat map cells that a file's column and prepended
+// row updates may copy.
+const maxMoved = 64 << 20
+
 // message is the body of a client request, as a replay log holds it.
 type message struct {
 	Data      []json.RawMessage `json:"data"`
@@ -29,6 +33,10 @@ type message struct {
 // replayer is the state of a replay: the environments by name.
 type replayer struct {
 	*reader
+	// moved counts the heat map cells that row and column updates have
+	// copied, within maxMoved: a log of one-column appends to a big grid
+	// would otherwise cost the square of its length.
+	moved int
 	envs    map[string]map[string]*windowState
 	line    int64 // offset of the line being replayed
 	unnamed int
@@ -165,7 +173,7 @@ func (rp *replayer) create(m *message) {
 		case "text":
 			var s flexString
 			json.Unmarshal(first.Content, &s)
-			ws.text = string(s)
+			ws.lines = strings.Split(string(s), "<br>")
 		case "image_history", "plot_history":
 			ws.items = []json.RawMessage{first.Content}
 		default:
@@ -208,12 +216,12 @@ func (rp *replayer) update(m *message) {
 			Content flexString `json:"content"`
 		}
 		json.Unmarshal(m.Data[0], &d)
-		if len(ws.text)+len(d.Content) > 2*maxTextBytes { // finish keeps maxTextBytes
-			return
-		}
-		ws.text += "<br>" + string(d.Content)
-		if lines := strings.Split(ws.text, "<br>"); len(lines) > maxTextLines {
-			ws.text = strings.Join(lines[len(lines)-maxTextLines:], "<br>")
+		// The server keeps the last maxTextLines lines; trimmed here now
+		// and then, and at the end, which gives the same lines.
+		ws.lines = append(ws.lines, strings.Split(string(d.Content), "<br>")...)
+		ws.appended = true
+		if len(ws.lines) > 2*maxTextLines {
+			ws.lines = slices.Clone(ws.lines[len(ws.lines)-maxTextLines:])
 		}
 		return
 	case "image_history", "plot_history":
@@ -338,6 +346,12 @@ func allNull(x values) bool {
 // or z replaced.
 func (rp *replayer) heatmap(t *rawTrace, nt rawTrace, dir string) {
 	z := nt.Z
+	if dir != "appendRow" && dir != "replace" && dir != "" {
+		if rp.moved += len(t.Z.nums) + len(z.nums); rp.moved > maxMoved {
+			rp.problem(rp.line, "heat map update not replayed: the file's updates have moved more than %d cells", maxMoved)
+			return
+		}
+	}
 	switch dir {
 	case "appendRow", "prependRow":
 		if z.cols != t.Z.cols || z.rows == 0 {
@@ -345,7 +359,7 @@ func (rp *replayer) heatmap(t *rawTrace, nt rawTrace, dir string) {
 			return
 		}
 		if dir == "appendRow" {
-			t.Z.nums = slices.Concat(t.Z.nums, z.nums)
+			t.Z.nums = append(t.Z.nums, z.nums...)
 			if len(t.Y.names) > 0 {
 				t.Y.names = slices.Concat(t.Y.names, nt.Y.names)
 			}

@@ -3,6 +3,7 @@ package visdom
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -306,6 +307,41 @@ func TestSniff(t *testing.T) {
 	} {
 		if got := Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("Sniff(%q) = %v, want %v", c.head, got, c.want)
+		}
+	}
+}
+
+// TestTextAppends checks the server's rule for appended text: joined with
+// "<br>", the last 1000 lines kept once appended to.
+func TestTextAppends(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`["events", {"data": [{"content": "first", "type": "text"}], "win": "t"}]` + "\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, `["update", {"data": [{"content": "line %d", "type": "text"}], "win": "t"}]`+"\n", i)
+	}
+	res := ReadLog([]byte(b.String()))
+	text := res.Envs[0].Windows[0].Text
+	lines := strings.Split(text, "<br>")
+	if len(lines) != maxTextLines || lines[0] != "line 500" || lines[len(lines)-1] != "line 1499" {
+		t.Errorf("%d lines, %q .. %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+}
+
+// BenchmarkReadLogAppends replays a log of one-point appends, the shape
+// of a training loop's vis.line(..., update="append"): each must cost
+// about the same, not the length of the trace so far.
+func BenchmarkReadLogAppends(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`["events", {"data": [{"x": [0], "y": [1], "name": "train", "type": "scatter", "mode": "lines"}], "win": "loss", "eid": "main", "layout": {}}]` + "\n")
+	for i := 1; i <= 200_000; i++ {
+		fmt.Fprintf(&sb, `["update", {"data": [{"x": [%d], "y": [0.5], "name": "train", "type": "scatter", "mode": "lines"}], "win": "loss", "eid": "main", "name": "train", "append": true}]`+"\n", i)
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		res := ReadLog(data)
+		if n := len(res.Envs[0].Windows[0].Traces[0].X); n != 200_001 {
+			b.Fatalf("%d points", n)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,8 +19,10 @@ type windowState struct {
 	traces  []rawTrace
 	layout  rawLayout
 	caption string
-	// Text windows.
-	text string
+	// Text windows: the lines of the HTML (split at "<br>", which the
+	// server joins appended text with), so that appends cost little.
+	lines    []string
+	appended bool // the server keeps the last maxTextLines once appended to
 	// Other windows: their content as written; image_history and
 	// plot_history windows: each item.
 	content json.RawMessage
@@ -79,7 +82,7 @@ func fromSaved(id string, b json.RawMessage) (*windowState, error) {
 		if err := json.Unmarshal(w.Content, &s); err != nil {
 			return nil, fmt.Errorf("window %q: text content: %w", clip(id), err)
 		}
-		ws.text = string(s)
+		ws.lines = strings.Split(string(s), "<br>")
 	case "image_history", "plot_history":
 		if err := json.Unmarshal(w.Content, &ws.items); err != nil {
 			return nil, fmt.Errorf("window %q: %s content: %w", clip(id), ws.typ, err)
@@ -112,7 +115,11 @@ func (r *reader) finish(ws *windowState) *Window {
 			}
 		}
 	case "text":
-		w.Text = ws.text
+		lines := ws.lines
+		if ws.appended && len(lines) > maxTextLines {
+			lines = lines[len(lines)-maxTextLines:]
+		}
+		w.Text = strings.Join(lines, "<br>")
 		if len(w.Text) > maxTextBytes {
 			w.Text = truncUTF8(w.Text, maxTextBytes)
 			w.Cut = joinCut(w.Cut, fmt.Sprintf("the first %d bytes of its text kept", maxTextBytes))
