@@ -36,7 +36,7 @@ type replayer struct {
 	// moved counts the heat map cells that row and column updates have
 	// copied, within maxMoved: a log of one-column appends to a big grid
 	// would otherwise cost the square of its length.
-	moved int
+	moved   int
 	envs    map[string]map[string]*windowState
 	line    int64 // offset of the line being replayed
 	unnamed int
