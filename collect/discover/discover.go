@@ -77,7 +77,7 @@ const (
 	// reader takes its projector values, which Summary.Value field 7 holds.
 	TSVISProjector
 	// VisdomEnv is a saved Visdom environment, <env>.json, told from
-	// other JSON by its first key (docs/FORMATS.md section 11). It is a
+	// other JSON by its first key (docs/FORMATS.md section 21). It is a
 	// run of its own: <dir>/<env>.
 	VisdomEnv
 	// VisdomLog is a Visdom client replay log (log_to_filename), told by

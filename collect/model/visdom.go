@@ -1,7 +1,7 @@
 package model
 
 // VisdomWindow is one window of a Visdom environment (docs/FORMATS.md
-// section 11), kept whole so that the Visdom page draws every window as
+// section 21), kept whole so that the Visdom page draws every window as
 // Visdom did: its line traces are also the run's scalars, its images the
 // run's images and its text the run's text, where Tag names them.
 type VisdomWindow struct {

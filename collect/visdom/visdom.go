@@ -1,6 +1,6 @@
 // Package visdom reads Visdom's saved environments (<env>.json, written by
 // the Visdom server under its env_path) and its client replay logs (written
-// with log_to_filename), docs/FORMATS.md section 11, into windows: the
+// with log_to_filename), docs/FORMATS.md section 21, into windows: the
 // Plotly traces of plot windows reduced to numbers and names, the images of
 // image windows located in the file (not decoded into memory), text, and
 // properties. A replay log is replayed as the server would: "events"
