@@ -31,9 +31,20 @@ type visdomCard struct {
 	Chart                bool
 	Data                 template.JS
 	Properties           []model.VisdomProperty
+	// Image is the image an image window shows (the last of a history),
+	// as the Images page has it.
+	Image *visdomImage
+	// HTML is a text window's text, sanitised as on the Text page.
+	HTML template.HTML
 	// Elsewhere links the pages that also show the window's data.
 	Elsewhere []visdomLink
 	Notes     []string
+}
+
+type visdomImage struct {
+	Src           template.URL // the site's media file, or a data: URI of checked image bytes
+	Width, Height int
+	Error         string
 }
 
 type visdomLink struct {
@@ -116,6 +127,14 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 	}
 	p := &visdomPage{}
 	left := visdomPageValues
+	md := newMarkdown()
+	type at struct{ run, tag string }
+	images := map[at]func() *visdomImage{}
+	for _, mt := range r.imageTags() {
+		for k, ms := range mt.series {
+			images[at{ms.run.Name, mt.tag}] = func() *visdomImage { return lastImage(mt, k, single) }
+		}
+	}
 	for _, run := range r.rep.Runs {
 		var env *visdomEnv
 		for _, w := range run.Visdom {
@@ -132,8 +151,14 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 			switch {
 			case w.Images > 0:
 				c.Elsewhere = append(c.Elsewhere, visdomLink{href("images"), "Images", w.Tag})
-			case w.Type == "text" && hasText(run, w.Tag):
-				c.Elsewhere = append(c.Elsewhere, visdomLink{href("text"), "Text", w.Tag})
+				if img := images[at{run.Name, w.Tag}]; img != nil {
+					c.Image = img()
+				}
+			case w.Type == "text":
+				if t := visdomTextOf(run, w.Tag); t != nil {
+					c.Elsewhere = append(c.Elsewhere, visdomLink{href("text"), "Text", w.Tag})
+					c.HTML = md.sanitizeHTML(t.Entries[0].Values[0], newBudget(mdStepCells, mdStepBytes))
+				}
 			}
 			if visdomCharted[w.Type] && len(w.Traces) > 0 {
 				if n := visdomValues(w); n > left {
@@ -154,13 +179,39 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 	return p, nil
 }
 
-func hasText(run *model.Run, tag string) bool {
+// lastImage is the last kept image of a tag's series k, which the Images
+// page writes (or inlines in the single file).
+func lastImage(mt *mediaTag[*model.Image], k int, single bool) *visdomImage {
+	kept := keptImages(mt, k)
+	if len(kept) == 0 || len(kept[len(kept)-1].Images) == 0 {
+		return nil
+	}
+	e := kept[len(kept)-1]
+	it := e.Images[0]
+	_, mime := imageType(it.Format)
+	img := &visdomImage{Width: it.Width, Height: it.Height}
+	src, err := "", checkBlob(it.Data)
+	if err == nil {
+		src, err = mediaSrc(single, e.names[0], mime, it.Data)
+	}
+	if err != nil {
+		img.Error = "image not shown: " + err.Error()
+		return img
+	}
+	// A path of slugs in the site, or a data: URI of bytes checked to be
+	// a PNG, JPEG or GIF when read: nothing a log names.
+	img.Src = template.URL(src)
+	return img
+}
+
+// visdomTextOf is the run's text series of tag, one Visdom text window's.
+func visdomTextOf(run *model.Run, tag string) *model.Text {
 	for _, t := range run.Texts {
-		if t.Tag == tag {
-			return true
+		if t.Tag == tag && t.Plugin == "visdom" && len(t.Entries) > 0 && len(t.Entries[0].Values) > 0 {
+			return t
 		}
 	}
-	return false
+	return nil
 }
 
 // countVisdom counts the windows the page shows and the runs holding them.

@@ -24,9 +24,9 @@ type visdomCard struct {
 	Chart, Drawn                       bool
 	Series                             []struct{ Type, Name, Data string }
 	XAxis, YAxis                       []string
-	Window                             string
+	Window, Text                       string
 	Properties                         [][]string
-	Links, Notes                       []string
+	Links, Notes, Image                []string
 }
 
 // visdomWindow is a window as the page carries it (render/visdom.go).
@@ -141,13 +141,26 @@ func TestBrowserVisdom(t *testing.T) {
 			if p := byID["properties"].Properties; len(p) != 5 || p[0][0] != "optimizer" || p[0][1] != "adam" || p[2][1] != "true" {
 				t.Errorf("properties: %v", p)
 			}
-			for _, id := range []string{"image", "images"} {
+			// The images are shown, decoded from the logs' base64, at the
+			// size the generator wrote them.
+			for id, size := range map[string]string{"image": "16x8", "images": "36x12"} {
 				if l := byID[id].Links; len(l) != 1 || !strings.Contains(l[0], "images") {
 					t.Errorf("%s: links %v", id, l)
+				}
+				if im := byID[id].Image; len(im) != 1 || im[0] != size {
+					t.Errorf("%s: images %v, want one of %s", id, im, size)
 				}
 			}
 			if l := byID["text"].Links; len(l) != 1 || !strings.Contains(l[0], "text") {
 				t.Errorf("text: links %v", l)
+			}
+			// Text windows show their HTML, sanitised: markup kept, the
+			// hostile one's script, handler and javascript: link gone.
+			if got := byID["text"].Text; got != "<b>hello</b> <i>visdom</i><br><br>second line" {
+				t.Errorf("text: %q", got)
+			}
+			if got := byID["hostile_text"].Text; strings.Contains(got, "alert") || !strings.Contains(got, "link") {
+				t.Errorf("hostile text: %q", got)
 			}
 			for _, id := range []string{"graph", "audio", "svg", "acc_epoch", "surf", "mesh"} {
 				if len(byID[id].Notes) == 0 {

@@ -32,6 +32,8 @@
 				Properties: [...c.querySelectorAll('table.visdom-properties tbody tr')].map(tr => [...tr.cells].map(td => td.textContent)),
 				Links: [...c.querySelectorAll('.visdom-where a')].map(a => a.getAttribute('href') + ' ' + a.closest('p').querySelector('code').textContent),
 				Notes: [...c.querySelectorAll('.visdom-note, .visdom-where:not(:has(a))')].map(p => p.textContent),
+				Text: c.querySelector('.visdom-text') ? c.querySelector('.visdom-text').innerHTML : '',
+				Image: [...c.querySelectorAll('img.visdom-image')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight : 'loading')),
 			};
 		}));
 	},
@@ -40,6 +42,6 @@
 	// made: none may exist.
 	injected() {
 		const main = document.querySelector('main.page[data-page="visdom"]');
-		return main.querySelectorAll('figcaption script, figcaption img, h2 script, td script, td img').length;
+		return main.querySelectorAll('figcaption script, figcaption img, h2 script, td script, td img, .visdom-text script, .visdom-text [onerror], .visdom-text a[href^="javascript"]').length;
 	},
 })
