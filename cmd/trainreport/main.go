@@ -290,17 +290,10 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	runs, files, records, bytes := 0, 0, 0, int64(0)
 	for _, r := range rep.Runs {
 		runs++
-		for _, f := range r.Files {
+		for _, f := range r.LogFiles() { // Visdom environments and replay logs are logs too
 			files++
 			records += f.Records
 			bytes += f.Size
-		}
-		if len(r.Visdom) > 0 { // Visdom environments and replay logs are logs too
-			for _, f := range r.SideFiles {
-				files++
-				records += f.Records
-				bytes += f.Size
-			}
 		}
 	}
 	// With no event file at all, the error says so: collect's warning of

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // VisdomWindow is one window of a Visdom environment (docs/FORMATS.md
 // section 21), kept whole so that the Visdom page draws every window as
 // Visdom did: its line traces are also the run's scalars, its images the
@@ -57,4 +59,15 @@ type VisdomTrace struct {
 // VisdomProperty is a row of a properties window.
 type VisdomProperty struct {
 	Type, Name, Value string
+}
+
+// LogFiles returns the files of the run that are its logs, for the lists
+// of files that pages and the CLI show: its event files and, for a run of
+// Visdom files (which collection keeps as side files, each counting its
+// windows as records), those.
+func (r *Run) LogFiles() []File {
+	if len(r.Visdom) == 0 {
+		return r.Files
+	}
+	return append(slices.Clone(r.Files), r.SideFiles...)
 }
