@@ -146,7 +146,12 @@
         if (!cats) s.barWidth = '60%';
       } else if (t.type === 'scatter' && mode.indexOf('lines') >= 0) {
         s.type = 'line';
-        s.showSymbol = mode.indexOf('markers') >= 0;
+        // A point between two gaps draws no line: its marker shows it,
+        // so that no value written is invisible.
+        var isolated = data.some(function (p, k) {
+          return p[1] !== null && (k === 0 || data[k - 1][1] === null) && (k === data.length - 1 || data[k + 1][1] === null);
+        });
+        s.showSymbol = mode.indexOf('markers') >= 0 || isolated;
         s.connectNulls = false;
         s.symbolSize = 5;
       } else {
