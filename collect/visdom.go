@@ -94,6 +94,7 @@ func readVisdom(run *Run, src *logfs.Dir, side []discover.SideFile) {
 	slices.SortFunc(run.Scalars, func(a, b *Scalar) int { return strings.Compare(a.Tag, b.Tag) })
 	slices.SortFunc(run.Images, func(a, b *Image) int { return strings.Compare(a.Tag, b.Tag) })
 	slices.SortFunc(run.Texts, func(a, b *Text) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.Audio, func(a, b *Audio) int { return strings.Compare(a.Tag, b.Tag) })
 }
 
 // unique returns tag, or tag with the window's id behind it, or a number,
@@ -134,6 +135,10 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 	case "image", "image_history":
 		listed = !vr.images(rel, mw, w.Images)
 	case "text":
+		if len(w.Clips) > 0 {
+			listed = !vr.audio(rel, mw, w.Clips)
+			break
+		}
 		if media := embeddedMedia(w.Text); media != "" {
 			mw.Notes = append(mw.Notes, fmt.Sprintf("its HTML embeds %s, which the report does not play or draw (sanitised away)", media))
 			break
@@ -176,6 +181,27 @@ func embeddedMedia(html string) string {
 		}
 	}
 	return ""
+}
+
+// audio makes the clips of an audio window (text whose HTML embeds them)
+// an audio series, one step per clip; it reports whether there was any.
+func (vr *visdomRun) audio(rel string, mw *model.VisdomWindow, clips []visdom.Clip) bool {
+	s := &Audio{Tag: mw.Tag}
+	for i, c := range clips {
+		ref := model.NewBlobRef(vr.src, vr.run.Logdir, rel, c.Offset, c.Length)
+		ref.Encoding = "base64"
+		ac := AudioClip{ContentType: c.MIME, Data: ref}
+		if c.MIME == "audio/wav" || c.MIME == "audio/x-wav" || c.MIME == "audio/wave" {
+			ac.SampleRate, ac.Channels, ac.Frames = wavInfo(c.Head)
+		}
+		s.Entries = append(s.Entries, model.AudioEntry{Step: int64(i), Clips: []model.AudioClip{ac}})
+	}
+	if len(s.Entries) == 0 {
+		return false
+	}
+	vr.run.Audio = append(vr.run.Audio, s)
+	vr.tag(TagInfo{Tag: mw.Tag, Kind: model.KindAudio, DataClass: "blob_sequence", Count: len(s.Entries), LastStep: int64(len(s.Entries) - 1)})
+	return true
 }
 
 // plot keeps a plot window's traces and makes the line traces scalar

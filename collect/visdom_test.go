@@ -21,9 +21,10 @@ type visdomExpected map[string]struct {
 		X []float64
 		Y []*float64
 	}
-	HTML          string
-	Width, Height int
-	Pixel00       []uint8
+	HTML                   string
+	Width, Height          int
+	Pixel00                []uint8
+	Rate, Frames, Channels int64
 }
 
 func scalarOf(run *Run, tag string) *Scalar {
@@ -114,6 +115,19 @@ func TestVisdomFixtures(t *testing.T) {
 		}
 		if texts["notes"] != exp["text"].HTML || texts["<script>alert('t')</script>"] != exp["hostile_text"].HTML {
 			t.Errorf("%s: texts %q", name, texts)
+		}
+		// The audio window's clip: a WAV of the rate and length written,
+		// read back decoded from the file's base64.
+		if len(run.Audio) != 1 || run.Audio[0].Tag != "audio" {
+			t.Fatalf("%s: audio series %v", name, run.Audio)
+		}
+		c := run.Audio[0].Entries[0].Clips[0]
+		e := exp["audio"]
+		if c.ContentType != "audio/wav" || c.SampleRate != float64(e.Rate) || c.Frames != e.Frames || c.Channels != e.Channels {
+			t.Errorf("%s: clip %+v, want %d Hz, %d frames, %d channel", name, c, e.Rate, e.Frames, e.Channels)
+		}
+		if wav, err := c.Data.Read(); err != nil || string(wav[:4]) != "RIFF" || len(wav) != 44+2*int(e.Frames) {
+			t.Errorf("%s: clip bytes: %d, %v", name, len(wav), err)
 		}
 		warned := false
 		for _, w := range run.Warnings {

@@ -112,7 +112,7 @@ var goldenInputs = []struct {
 	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
 	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
 	{"writers-torch", false, []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
-	{"visdom", false, []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/"}},
+	{"visdom", false, []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/", "data/audio/"}},
 }
 
 // goldenReport collects and renders one input of goldenInputs.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -154,6 +155,8 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 				if img := images[at{run.Name, w.Tag}]; img != nil {
 					c.Image = img()
 				}
+			case w.Type == "text" && visdomAudioOf(run, w.Tag):
+				c.Elsewhere = append(c.Elsewhere, visdomLink{href("audio"), "Audio", w.Tag})
 			case w.Type == "text":
 				if t := visdomTextOf(run, w.Tag); t != nil {
 					c.Elsewhere = append(c.Elsewhere, visdomLink{href("text"), "Text", w.Tag})
@@ -202,6 +205,12 @@ func lastImage(mt *mediaTag[*model.Image], k int, single bool) *visdomImage {
 	// a PNG, JPEG or GIF when read: nothing a log names.
 	img.Src = template.URL(src)
 	return img
+}
+
+// visdomAudioOf reports whether the run has an audio series of tag: the
+// clips of a Visdom audio window.
+func visdomAudioOf(run *model.Run, tag string) bool {
+	return slices.ContainsFunc(run.Audio, func(a *model.Audio) bool { return a.Tag == tag })
 }
 
 // visdomTextOf is the run's text series of tag, one Visdom text window's.

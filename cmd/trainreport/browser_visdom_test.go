@@ -162,7 +162,10 @@ func TestBrowserVisdom(t *testing.T) {
 			if got := byID["hostile_text"].Text; strings.Contains(got, "alert") || !strings.Contains(got, "link") {
 				t.Errorf("hostile text: %q", got)
 			}
-			for _, id := range []string{"graph", "audio", "svg", "acc_epoch", "surf", "mesh"} {
+			if l := byID["audio"].Links; len(l) != 1 || !strings.Contains(l[0], "audio") {
+				t.Errorf("audio: links %v, want the Audio page", l)
+			}
+			for _, id := range []string{"graph", "svg", "acc_epoch", "surf", "mesh"} {
 				if len(byID[id].Notes) == 0 {
 					t.Errorf("%s: no note says what is not drawn as Visdom did", id)
 				}

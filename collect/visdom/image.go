@@ -11,6 +11,7 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -109,4 +110,39 @@ func (r *reader) locate(src string) (Image, error) {
 		return Image{}, fmt.Errorf("bad base64: %w", err)
 	}
 	return Image{Offset: off, Length: int64(len(b64)), Format: format, Width: cfg.Width, Height: cfg.Height}, nil
+}
+
+// audioURI matches the head of an audio data URI in HTML.
+var audioURI = regexp.MustCompile(`data:(audio/[a-zA-Z0-9.+-]{1,40});base64,`)
+
+// clips finds the audio clips a text window's HTML embeds (Visdom's audio
+// windows send <audio><source src="data:audio/wav;base64,...">), each
+// located in the file; a clip that is not there verbatim or not base64
+// is left out with a problem.
+func (r *reader) clips(w *Window) []Clip {
+	if !strings.Contains(strings.ToLower(w.Text[:min(len(w.Text), 4096)]), "<audio") {
+		return nil
+	}
+	var out []Clip
+	for _, m := range audioURI.FindAllStringSubmatchIndex(w.Text, maxClips) {
+		b64 := w.Text[m[1]:]
+		end := 0
+		for end < len(b64) && isBase64(b64[end]) {
+			end++
+		}
+		b64 = b64[:end]
+		off, found := r.images.find(r.data, b64)
+		if !found {
+			r.problem(w.Offset, "window %q: audio clip not kept: its base64 is not written verbatim in the file", clip(w.ID))
+			continue
+		}
+		head := b64[:min(len(b64), base64.StdEncoding.EncodedLen(ClipHeadBytes))]
+		h, err := base64.StdEncoding.DecodeString(head[:len(head)/4*4])
+		if err != nil {
+			r.problem(w.Offset, "window %q: audio clip not kept: bad base64: %v", clip(w.ID), err)
+			continue
+		}
+		out = append(out, Clip{Offset: off, Length: int64(len(b64)), MIME: w.Text[m[2]:m[3]], Head: h})
+	}
+	return out
 }

@@ -68,6 +68,9 @@ type Window struct {
 	Images []Image
 	// Text windows: the HTML (text, svg, audio and video all arrive as text).
 	Text string
+	// Clips are the audio clips a text window's HTML embeds as data URIs
+	// (Visdom's audio windows).
+	Clips []Clip
 	// Properties windows: each row.
 	Properties []Property
 	// Network windows: the number of nodes and edges.
@@ -112,6 +115,22 @@ type Image struct {
 	Width, Height  int
 	Caption        string
 }
+
+// Clip is an audio clip embedded in a text window, located in the file
+// as base64 text.
+type Clip struct {
+	Offset, Length int64
+	MIME           string // the data URI's: "audio/wav", "audio/mpeg", ...
+	// Head is the start of the decoded clip (at most ClipHeadBytes), enough
+	// for a WAV file's header.
+	Head []byte
+}
+
+// ClipHeadBytes is how much of a clip Clip.Head holds.
+const ClipHeadBytes = 4096
+
+// maxClips bounds the clips read from one text window.
+const maxClips = 100
 
 // Property is a row of a properties window.
 type Property struct {

@@ -120,6 +120,7 @@ func (r *reader) finish(ws *windowState) *Window {
 			lines = lines[len(lines)-maxTextLines:]
 		}
 		w.Text = strings.Join(lines, "<br>")
+		w.Clips = r.clips(w)
 		if len(w.Text) > maxTextBytes {
 			w.Text = truncUTF8(w.Text, maxTextBytes)
 			w.Cut = joinCut(w.Cut, fmt.Sprintf("the first %d bytes of its text kept", maxTextBytes))

@@ -155,7 +155,8 @@ def write_windows(vis, expected):
     try:
         t = np.sin(np.linspace(0, 2 * np.pi * 440, 800))
         vis.audio(tensor=t, win="audio", opts=dict(title="audio", sample_frequency=8000))
-        expected["audio"] = dict(type="audio")
+        # visdom writes a 16-bit mono WAV of the samples at that rate.
+        expected["audio"] = dict(type="audio", rate=8000, frames=len(t), channels=1)
     except Exception as e:  # scipy is optional for visdom
         print("audio not written:", e, file=sys.stderr)
     try:
