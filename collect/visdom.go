@@ -140,7 +140,14 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 			break
 		}
 		if media := embeddedMedia(w.Text); media != "" {
-			mw.Notes = append(mw.Notes, fmt.Sprintf("its HTML embeds %s, which the report does not play or draw (sanitised away)", media))
+			// An SVG drawing is kept for the Visdom page, which shows it
+			// as an image (which runs no script and loads nothing).
+			if media == "an SVG drawing" {
+				mw.SVG = svgOf(w.Text)
+			}
+			if mw.SVG == "" {
+				mw.Notes = append(mw.Notes, fmt.Sprintf("its HTML embeds %s, which the report does not play or draw (sanitised away)", media))
+			}
 			break
 		}
 		vr.run.Texts = append(vr.run.Texts, &Text{Tag: tag, Plugin: "visdom",
@@ -169,6 +176,16 @@ func clipName(s string) string {
 		return s[:40] + "…"
 	}
 	return s
+}
+
+// svgOf returns the <svg> element of a Visdom svg window's HTML, or "".
+func svgOf(html string) string {
+	i := strings.Index(strings.ToLower(html), "<svg")
+	j := strings.LastIndex(strings.ToLower(html), "</svg>")
+	if i < 0 || j < i {
+		return ""
+	}
+	return html[i : j+len("</svg>")]
 }
 
 // embeddedMedia names what a text window embeds that sanitised HTML

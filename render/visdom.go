@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -12,6 +13,20 @@ import (
 // visdomPageValues bounds the numbers the Visdom page inlines in all: a
 // window past it is listed with a note and left to its data file.
 const visdomPageValues = 3_000_000
+
+// svgDocument makes an <svg> element written for an HTML page (where its
+// namespace is implied, as Visdom's svg windows rely on) a document of its
+// own, as an image must be.
+func svgDocument(svg string) string {
+	end := strings.IndexByte(svg, '>')
+	if end < 0 || strings.Contains(svg[:end], "xmlns") {
+		return svg
+	}
+	return `<svg xmlns="http://www.w3.org/2000/svg"` + svg[len("<svg"):]
+}
+
+// visdomSVGBytes bounds an SVG drawing the page inlines.
+const visdomSVGBytes = 1 << 20
 
 // visdomPage is what templates/visdom.html draws: per run and environment,
 // every window in Visdom's order.
@@ -35,6 +50,9 @@ type visdomCard struct {
 	// Image is the image an image window shows (the last of a history),
 	// as the Images page has it.
 	Image *visdomImage
+	// SVG is an svg window's drawing as a data: URI, for an <img>, where
+	// it runs no script and loads nothing.
+	SVG template.URL
 	// HTML is a text window's text, sanitised as on the Text page.
 	HTML template.HTML
 	// Elsewhere links the pages that also show the window's data.
@@ -64,6 +82,7 @@ type visdomWindowJSON struct {
 	YLabel     string                 `json:"ylabel,omitempty"`
 	Y2Label    string                 `json:"y2label,omitempty"`
 	Caption    string                 `json:"caption,omitempty"`
+	SVG        string                 `json:"svg,omitempty"`
 	Traces     []visdomTraceJSON      `json:"traces,omitempty"`
 	Properties []model.VisdomProperty `json:"properties,omitempty"`
 	Images     int                    `json:"images,omitempty"`
@@ -98,7 +117,7 @@ func numbers(v []float64) json.RawMessage {
 
 func visdomJSON(w *model.VisdomWindow) visdomWindowJSON {
 	out := visdomWindowJSON{ID: w.ID, Title: w.Title, Type: w.Type, Tag: w.Tag, XLabel: w.XLabel, YLabel: w.YLabel, Y2Label: w.Y2Label,
-		Caption: w.Caption, Properties: w.Properties, Images: w.Images, Nodes: w.Nodes, Edges: w.Edges, Notes: w.Notes}
+		Caption: w.Caption, SVG: w.SVG, Properties: w.Properties, Images: w.Images, Nodes: w.Nodes, Edges: w.Edges, Notes: w.Notes}
 	for _, t := range w.Traces {
 		out.Traces = append(out.Traces, visdomTraceJSON{Type: t.Type, Name: t.Name, Mode: t.Mode, X: numbers(t.X), Y: numbers(t.Y), Z: numbers(t.Z),
 			XNames: t.XNames, YNames: t.YNames, Rows: t.Rows, Cols: t.Cols, Labels: t.Labels, Values: numbers(t.Values),
@@ -161,6 +180,14 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 				if t := visdomTextOf(run, w.Tag); t != nil {
 					c.Elsewhere = append(c.Elsewhere, visdomLink{href("text"), "Text", w.Tag})
 					c.HTML = md.sanitizeHTML(t.Entries[0].Values[0], newBudget(mdStepCells, mdStepBytes))
+				}
+			}
+			if w.SVG != "" {
+				if len(w.SVG) > visdomSVGBytes {
+					c.Notes = append(c.Notes, fmt.Sprintf("SVG drawing of %s not shown: over %s; the data file holds it.", fmtBytes(len(w.SVG)), fmtBytes(visdomSVGBytes)))
+				} else {
+					// Base64 of the drawing: nothing in it can leave the attribute.
+					c.SVG = template.URL(dataURI("image/svg+xml", []byte(svgDocument(w.SVG))))
 				}
 			}
 			if visdomCharted[w.Type] && len(w.Traces) > 0 {

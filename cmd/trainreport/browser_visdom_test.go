@@ -26,7 +26,7 @@ type visdomCard struct {
 	XAxis, YAxis                       []string
 	Window, Text                       string
 	Properties                         [][]string
-	Links, Notes, Image                []string
+	Links, Notes, Image, SVG           []string
 }
 
 // visdomWindow is a window as the page carries it (render/visdom.go).
@@ -83,13 +83,13 @@ func TestBrowserVisdom(t *testing.T) {
 			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("visdom.js", "read"))), &cards); err != nil {
 				t.Fatal(err)
 			}
-			// exp2's one window, then the 23 of the server's environment
-			// and the 23 of the log, in Visdom's order.
-			if len(cards) != 47 {
-				t.Fatalf("%d windows, want 47", len(cards))
+			// exp2's one window, then the 24 of the server's environment
+			// and the 24 of the log, in Visdom's order.
+			if len(cards) != 49 {
+				t.Fatalf("%d windows, want 49", len(cards))
 			}
-			replay := cards[1:24]
-			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "text", "hostile_text", "properties", "svg", "audio", "graph"}
+			replay := cards[1:25]
+			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "text", "hostile_text", "properties", "svg", "audio", "graph", "hostile_svg"}
 			for i, c := range replay {
 				if c.ID != wantOrder[i] {
 					t.Errorf("window %d is %q, want %q", i, c.ID, wantOrder[i])
@@ -138,7 +138,7 @@ func TestBrowserVisdom(t *testing.T) {
 			if dual := byID["dual"]; len(dual.YAxis) != 2 || dual.YAxis[1] != "square" {
 				t.Errorf("dual: y axes %v, want twice and square", dual.YAxis)
 			}
-			if p := byID["properties"].Properties; len(p) != 5 || p[0][0] != "optimizer" || p[0][1] != "adam" || p[2][1] != "true" {
+			if p := byID["properties"].Properties; len(p) != 5 || p[0][0] != "optimizer" || p[0][1] != "adam" || p[2][1] != "true" || p[3][1] != "vit" {
 				t.Errorf("properties: %v", p)
 			}
 			// The images are shown, decoded from the logs' base64, at the
@@ -165,7 +165,16 @@ func TestBrowserVisdom(t *testing.T) {
 			if l := byID["audio"].Links; len(l) != 1 || !strings.Contains(l[0], "audio") {
 				t.Errorf("audio: links %v, want the Audio page", l)
 			}
-			for _, id := range []string{"graph", "svg", "acc_epoch", "surf", "mesh"} {
+			// The SVG drawing shows, as an image of the size it declares.
+			if s := byID["svg"].SVG; len(s) != 1 || s[0] != "30x30" {
+				t.Errorf("svg: %v, want one 30x30 drawing", s)
+			}
+			// Its script and handler would report through the console,
+			// which the tab fails on (assertClean).
+			if s := byID["hostile_svg"].SVG; len(s) != 1 || s[0] != "20x20" {
+				t.Errorf("hostile svg: %v, want one 20x20 drawing", s)
+			}
+			for _, id := range []string{"graph", "acc_epoch", "surf", "mesh"} {
 				if len(byID[id].Notes) == 0 {
 					t.Errorf("%s: no note says what is not drawn as Visdom did", id)
 				}

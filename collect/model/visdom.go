@@ -30,6 +30,9 @@ type VisdomWindow struct {
 	// Nodes and Edges count those of a network window.
 	Nodes, Edges int
 	Caption      string
+	// SVG is the drawing of an svg window (Visdom sends it as text),
+	// which the Visdom page shows as an image.
+	SVG string
 	// Notes say what of the window the report does not show, and why.
 	Notes []string
 }

@@ -212,7 +212,9 @@ func checkWindow(t *testing.T, w *Window, e expected, file []byte) {
 				t.Errorf("%s: row %d %+v, want %v", w.ID, i, p, e.Rows[i])
 			}
 		}
-		if w.Properties[2].Value != "true" || w.Properties[3].Value != "1" {
+		// The select shows its option, as Visdom does: index 1 of
+		// [resnet, vit].
+		if w.Properties[2].Value != "true" || w.Properties[3].Value != "vit" {
 			t.Errorf("%s: values %+v", w.ID, w.Properties)
 		}
 	case "graph":

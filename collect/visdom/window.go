@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -138,9 +139,10 @@ func (r *reader) finish(ws *windowState) *Window {
 		}
 	case "properties":
 		var rows []struct {
-			Type  flexString `json:"type"`
-			Name  flexString `json:"name"`
-			Value flexString `json:"value"`
+			Type   flexString   `json:"type"`
+			Name   flexString   `json:"name"`
+			Value  flexString   `json:"value"`
+			Values []flexString `json:"values"`
 		}
 		if json.Unmarshal(ws.content, &rows) != nil {
 			r.problem(w.Offset, "window %q: properties are not a list of {type, name, value}", clip(w.ID))
@@ -151,7 +153,13 @@ func (r *reader) finish(ws *windowState) *Window {
 			rows = rows[:maxProperties]
 		}
 		for _, p := range rows {
-			w.Properties = append(w.Properties, Property{string(p.Type), string(p.Name), string(p.Value)})
+			v := string(p.Value)
+			// A select's value is the index of the option chosen, which
+			// Visdom shows by its name.
+			if i, err := strconv.Atoi(v); p.Type == "select" && err == nil && i >= 0 && i < len(p.Values) {
+				v = string(p.Values[i])
+			}
+			w.Properties = append(w.Properties, Property{string(p.Type), string(p.Name), v})
 		}
 	case "network":
 		var n struct {

@@ -164,6 +164,12 @@ def write_windows(vis, expected):
         expected["graph"] = dict(type="graph")
     except Exception as e:
         print("graph not written:", e, file=sys.stderr)
+    # An SVG that would run script if it were placed in the page: the
+    # report shows it as an image, where it runs none.
+    vis.svg(svgstr='<svg height="20" width="20"><script>console.error("svg script ran")</script>'
+            '<circle cx="10" cy="10" r="8" fill="blue" onload="console.error(\'svg onload ran\')"/></svg>',
+            win="hostile_svg", opts=dict(title="hostile svg"))
+    expected["hostile_svg"] = dict(type="svg")
     try:
         v = np.zeros((2, 8, 8, 3), dtype=np.uint8)
         vis.video(tensor=v, win="video", opts=dict(title="video"))

@@ -33,6 +33,7 @@
 				Links: [...c.querySelectorAll('.visdom-where a')].map(a => a.getAttribute('href') + ' ' + a.closest('p').querySelector('code').textContent),
 				Notes: [...c.querySelectorAll('.visdom-note, .visdom-where:not(:has(a))')].map(p => p.textContent),
 				Text: c.querySelector('.visdom-text') ? c.querySelector('.visdom-text').innerHTML : '',
+				SVG: [...c.querySelectorAll('img.visdom-svg')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight : 'loading')),
 				Image: [...c.querySelectorAll('img.visdom-image')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight : 'loading')),
 			};
 		}));
