@@ -178,9 +178,32 @@
     };
   }
 
+  // networkOption draws a network window's nodes and edges with a force
+  // layout, as Visdom does (d3's force simulation).
+  function networkOption(w) {
+    var labels = w.node_labels || [], ends = w.edge_ends || [], links = [];
+    for (var k = 0; k + 1 < ends.length; k += 2) links.push({ source: String(ends[k]), target: String(ends[k + 1]) });
+    return {
+      tooltip: { trigger: 'item', confine: true, formatter: function (p) { return tip([p.dataType === 'edge' ? labels[p.data.source] + ' \u2192 ' + labels[p.data.target] : p.name]); } },
+      series: [{
+        type: 'graph', layout: 'force', roam: true, draggable: true, force: { repulsion: 120, edgeLength: 60 },
+        label: { show: labels.length <= 50, position: 'right' }, symbolSize: 12,
+        edgeSymbol: ['none', 'none'],
+        data: labels.map(function (l, i) { return { id: String(i), name: l }; }),
+        links: links
+      }]
+    };
+  }
+
   // option returns the window's chart and a note of what differs from
   // Visdom's drawing, or null for a window of traces it cannot draw.
   function option(w) {
+    if (w.type === 'network') {
+      var n = networkOption(w);
+      n.animation = false;
+      n.title = { text: w.title || '', left: 'center', top: 4, textStyle: { fontSize: 13, fontWeight: 'normal' } };
+      return { o: n, note: '' };
+    }
     var types = w.traces.map(function (t) { return t.type; });
     var first = types[0];
     var o, note = '';
@@ -205,7 +228,7 @@
   function setupCard(card) {
     var w;
     try { w = JSON.parse(card.querySelector('script.stat-data').textContent); } catch (e) { return; }
-    if (!w || !w.traces) return;
+    if (!w || !(w.traces || w.node_labels)) return;
     var div = card.querySelector('.visdom-chart');
     var made = option(w);
     if (made.note) {

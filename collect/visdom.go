@@ -120,7 +120,8 @@ func (vr *visdomRun) tag(info TagInfo) {
 // window maps one window into the run.
 func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 	mw := &model.VisdomWindow{Env: env, ID: w.ID, Title: w.Title, Type: w.Type, Tag: tag,
-		XLabel: w.XLabel, YLabel: w.YLabel, Y2Label: w.Y2Label, Caption: w.Caption, Nodes: w.Nodes, Edges: w.Edges}
+		XLabel: w.XLabel, YLabel: w.YLabel, Y2Label: w.Y2Label, Caption: w.Caption, Nodes: w.Nodes, Edges: w.Edges,
+		NodeLabels: w.NodeLabels, EdgeEnds: w.EdgeEnds}
 	if w.Cut != "" {
 		mw.Notes = append(mw.Notes, "cut: "+w.Cut)
 	}
@@ -158,6 +159,11 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 		for _, p := range w.Properties {
 			mw.Properties = append(mw.Properties, model.VisdomProperty{Type: p.Type, Name: p.Name, Value: p.Value})
 		}
+	case "network":
+		if len(w.NodeLabels) > 0 {
+			break // drawn on the Visdom page
+		}
+		fallthrough
 	default:
 		msg := fmt.Sprintf("a %s window, listed, not drawn (this report does not draw Visdom's %s windows)", clipName(w.Type), clipName(w.Type))
 		if !slices.Contains([]string{"network", "embeddings"}, w.Type) {

@@ -88,6 +88,8 @@ type visdomWindowJSON struct {
 	Images     int                    `json:"images,omitempty"`
 	Nodes      int                    `json:"nodes,omitempty"`
 	Edges      int                    `json:"edges,omitempty"`
+	NodeLabels []string               `json:"node_labels,omitempty"`
+	EdgeEnds   []int                  `json:"edge_ends,omitempty"`
 	Notes      []string               `json:"notes,omitempty"`
 }
 
@@ -117,7 +119,8 @@ func numbers(v []float64) json.RawMessage {
 
 func visdomJSON(w *model.VisdomWindow) visdomWindowJSON {
 	out := visdomWindowJSON{ID: w.ID, Title: w.Title, Type: w.Type, Tag: w.Tag, XLabel: w.XLabel, YLabel: w.YLabel, Y2Label: w.Y2Label,
-		Caption: w.Caption, SVG: w.SVG, Properties: w.Properties, Images: w.Images, Nodes: w.Nodes, Edges: w.Edges, Notes: w.Notes}
+		Caption: w.Caption, SVG: w.SVG, Properties: w.Properties, Images: w.Images, Nodes: w.Nodes, Edges: w.Edges,
+		NodeLabels: w.NodeLabels, EdgeEnds: w.EdgeEnds, Notes: w.Notes}
 	for _, t := range w.Traces {
 		out.Traces = append(out.Traces, visdomTraceJSON{Type: t.Type, Name: t.Name, Mode: t.Mode, X: numbers(t.X), Y: numbers(t.Y), Z: numbers(t.Z),
 			XNames: t.XNames, YNames: t.YNames, Rows: t.Rows, Cols: t.Cols, Labels: t.Labels, Values: numbers(t.Values),
@@ -128,7 +131,7 @@ func visdomJSON(w *model.VisdomWindow) visdomWindowJSON {
 
 // visdomValues counts the numbers and names a window inlines.
 func visdomValues(w *model.VisdomWindow) int {
-	n := 0
+	n := len(w.NodeLabels) + len(w.EdgeEnds)
 	for _, t := range w.Traces {
 		n += len(t.X) + len(t.Y) + len(t.Z) + len(t.XNames) + len(t.YNames) + len(t.Labels) + len(t.Values)
 	}
@@ -136,7 +139,7 @@ func visdomValues(w *model.VisdomWindow) int {
 }
 
 // visdomCharted are the window types the page draws as a chart.
-var visdomCharted = map[string]bool{"plot": true, "plot_history": true}
+var visdomCharted = map[string]bool{"plot": true, "plot_history": true, "network": true}
 
 func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 	href := func(page string) string {
@@ -190,7 +193,7 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 					c.SVG = template.URL(dataURI("image/svg+xml", []byte(svgDocument(w.SVG))))
 				}
 			}
-			if visdomCharted[w.Type] && len(w.Traces) > 0 {
+			if visdomCharted[w.Type] && (len(w.Traces) > 0 || len(w.NodeLabels) > 0) {
 				if n := visdomValues(w); n > left {
 					c.Notes = append(c.Notes, fmt.Sprintf("Not drawn: this page already holds %s values, its budget; the data file holds the window.", fmtCount(visdomPageValues)))
 				} else {

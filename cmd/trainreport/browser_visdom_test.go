@@ -22,7 +22,7 @@ import (
 type visdomCard struct {
 	ID, Type, Caption, Env, ChartTitle string
 	Chart, Drawn                       bool
-	Series                             []struct{ Type, Name, Data string }
+	Series                             []struct{ Type, Name, Data, Links string }
 	XAxis, YAxis                       []string
 	Window, Text                       string
 	Properties                         [][]string
@@ -112,6 +112,10 @@ func TestBrowserVisdom(t *testing.T) {
 				if c.ChartTitle != w.Title || c.Caption != w.Title {
 					t.Errorf("%s: chart title %q, caption %q, want %q", c.ID, c.ChartTitle, c.Caption, w.Title)
 				}
+				if c.Type == "network" {
+					checkVisdomNetwork(t, c)
+					continue
+				}
 				checkVisdomChart(t, c, w)
 			}
 			// Values against what the generator wrote, not only the page's data.
@@ -166,15 +170,15 @@ func TestBrowserVisdom(t *testing.T) {
 				t.Errorf("audio: links %v, want the Audio page", l)
 			}
 			// The SVG drawing shows, as an image of the size it declares.
-			if s := byID["svg"].SVG; len(s) != 1 || s[0] != "30x30" {
-				t.Errorf("svg: %v, want one 30x30 drawing", s)
+			if s := byID["svg"].SVG; len(s) != 1 || s[0] != "30x30 shown 30x30" {
+				t.Errorf("svg: %v, want one 30x30 drawing shown at its size", s)
 			}
 			// Its script and handler would report through the console,
 			// which the tab fails on (assertClean).
-			if s := byID["hostile_svg"].SVG; len(s) != 1 || s[0] != "20x20" {
+			if s := byID["hostile_svg"].SVG; len(s) != 1 || s[0] != "20x20 shown 20x20" {
 				t.Errorf("hostile svg: %v, want one 20x20 drawing", s)
 			}
-			for _, id := range []string{"graph", "acc_epoch", "surf", "mesh"} {
+			for _, id := range []string{"acc_epoch", "surf", "mesh"} {
 				if len(byID[id].Notes) == 0 {
 					t.Errorf("%s: no note says what is not drawn as Visdom did", id)
 				}
@@ -187,6 +191,25 @@ func TestBrowserVisdom(t *testing.T) {
 			}
 			tb.screenshot(shots, "visdom-"+c.name)
 		})
+	}
+}
+
+// checkVisdomNetwork checks the graph window the generator wrote, 0-1-2:
+// three nodes by their labels and the two edges between them.
+func checkVisdomNetwork(t *testing.T, c visdomCard) {
+	t.Helper()
+	var nodes []struct{ ID, Name string }
+	var links []struct{ Source, Target string }
+	if len(c.Series) != 1 || c.Series[0].Type != "graph" {
+		t.Fatalf("%s: %v", c.ID, c.Series)
+	}
+	json.Unmarshal([]byte(c.Series[0].Data), &nodes)
+	json.Unmarshal([]byte(c.Series[0].Links), &links)
+	if len(nodes) != 3 || nodes[0].Name != "0" || nodes[2].Name != "2" {
+		t.Errorf("%s: nodes %v", c.ID, nodes)
+	}
+	if len(links) != 2 || links[0].Source != "0" || links[0].Target != "1" || links[1].Source != "1" || links[1].Target != "2" {
+		t.Errorf("%s: edges %v", c.ID, links)
 	}
 }
 

@@ -27,8 +27,12 @@ type VisdomWindow struct {
 	// Images counts the images of an image window, kept as the run's
 	// images under Tag.
 	Images int
-	// Nodes and Edges count those of a network window.
+	// Nodes and Edges count those of a network window; NodeLabels label
+	// its nodes and EdgeEnds are its edges' ends, indices into NodeLabels,
+	// two an edge.
 	Nodes, Edges int
+	NodeLabels   []string
+	EdgeEnds     []int
 	Caption      string
 	// SVG is the drawing of an svg window (Visdom sends it as text),
 	// which the Visdom page shows as an image.

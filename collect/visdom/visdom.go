@@ -40,6 +40,8 @@ const (
 	maxTextBytes = 4 << 20
 	// maxProperties bounds the rows of a properties window.
 	maxProperties = 10_000
+	// maxNodes bounds the nodes of a network window kept.
+	maxNodes = 10_000
 	// maxProblems bounds the problems listed for one file.
 	maxProblems = 50
 )
@@ -73,8 +75,11 @@ type Window struct {
 	Clips []Clip
 	// Properties windows: each row.
 	Properties []Property
-	// Network windows: the number of nodes and edges.
+	// Network windows: the number of nodes and edges, each node's label
+	// and each edge's ends (indices into NodeLabels, two an edge).
 	Nodes, Edges int
+	NodeLabels   []string
+	EdgeEnds     []int
 	// Caption is the caption of a plot or image.
 	Caption string
 	// Cut says what of the window was left out by a bound, "" when nothing.

@@ -163,11 +163,34 @@ func (r *reader) finish(ws *windowState) *Window {
 		}
 	case "network":
 		var n struct {
-			Nodes []json.RawMessage `json:"nodes"`
-			Edges []json.RawMessage `json:"edges"`
+			Nodes []struct {
+				Name  flexString `json:"name"`
+				Label flexString `json:"label"`
+			} `json:"nodes"`
+			Edges []struct {
+				Source flexString `json:"source"`
+				Target flexString `json:"target"`
+			} `json:"edges"`
 		}
 		json.Unmarshal(ws.content, &n)
 		w.Nodes, w.Edges = len(n.Nodes), len(n.Edges)
+		if !r.take(len(n.Nodes)+2*len(n.Edges), w.Offset, fmt.Sprintf("window %q", clip(w.ID))) || len(n.Nodes) > maxNodes {
+			w.Cut = joinCut(w.Cut, fmt.Sprintf("a network of %d nodes and %d edges, not kept", len(n.Nodes), len(n.Edges)))
+			break
+		}
+		// Edges name their ends by the nodes' names.
+		at := map[flexString]int{}
+		for i, nd := range n.Nodes {
+			at[nd.Name] = i
+			w.NodeLabels = append(w.NodeLabels, string(cmp.Or(nd.Label, nd.Name)))
+		}
+		for _, e := range n.Edges {
+			s, ok1 := at[e.Source]
+			t, ok2 := at[e.Target]
+			if ok1 && ok2 {
+				w.EdgeEnds = append(w.EdgeEnds, s, t)
+			}
+		}
 	}
 	return w
 }

@@ -25,7 +25,7 @@
 				Env: c.closest('section').querySelector('h2').textContent,
 				Chart: !!div, Drawn: !!opt,
 				ChartTitle: opt && opt.title && opt.title[0] ? opt.title[0].text : '',
-				Series: opt ? opt.series.map(s => ({Type: s.type, Name: s.name || '', Data: JSON.stringify(s.data)})) : [],
+				Series: opt ? opt.series.map(s => ({Type: s.type, Name: s.name || '', Data: JSON.stringify(s.data), Links: JSON.stringify(s.links || [])})) : [],
 				XAxis: opt && opt.xAxis ? opt.xAxis.map(a => a.name || '') : [],
 				YAxis: opt && opt.yAxis ? opt.yAxis.map(a => a.name || '') : [],
 				Window: data ? data.textContent : '',
@@ -33,7 +33,7 @@
 				Links: [...c.querySelectorAll('.visdom-where a')].map(a => a.getAttribute('href') + ' ' + a.closest('p').querySelector('code').textContent),
 				Notes: [...c.querySelectorAll('.visdom-note, .visdom-where:not(:has(a))')].map(p => p.textContent),
 				Text: c.querySelector('.visdom-text') ? c.querySelector('.visdom-text').innerHTML : '',
-				SVG: [...c.querySelectorAll('img.visdom-svg')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight : 'loading')),
+				SVG: [...c.querySelectorAll('img.visdom-svg')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight + ' shown ' + i.clientWidth + 'x' + i.clientHeight : 'loading')),
 				Image: [...c.querySelectorAll('img.visdom-image')].map(i => (i.complete ? i.naturalWidth + 'x' + i.naturalHeight : 'loading')),
 			};
 		}));
