@@ -147,7 +147,9 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 				mw.SVG = svgOf(w.Text)
 			}
 			if mw.SVG == "" {
-				mw.Notes = append(mw.Notes, fmt.Sprintf("its HTML embeds %s, which the report does not play or draw (sanitised away)", media))
+				msg := fmt.Sprintf("its HTML embeds %s, which the report does not play or draw (sanitised away): listed on the Visdom page", media)
+				mw.Notes = append(mw.Notes, msg)
+				warn("%s", msg)
 			}
 			break
 		}

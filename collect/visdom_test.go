@@ -136,8 +136,9 @@ func TestVisdomFixtures(t *testing.T) {
 				t.Errorf("%s: network %v %v", name, w.NodeLabels, w.EdgeEnds)
 			}
 		}
-		if len(run.Warnings) != 0 {
-			t.Errorf("%s: warnings %v", name, run.Warnings)
+		// The one window not shown, the video, is listed with a warning.
+		if len(run.Warnings) != 1 || !strings.Contains(run.Warnings[0].Msg, `window "video": its HTML embeds a video, which the report does not play`) {
+			t.Errorf("%s: warnings %v, want one of the video", name, run.Warnings)
 		}
 	}
 }

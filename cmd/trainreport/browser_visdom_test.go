@@ -83,13 +83,13 @@ func TestBrowserVisdom(t *testing.T) {
 			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("visdom.js", "read"))), &cards); err != nil {
 				t.Fatal(err)
 			}
-			// exp2's one window, then the 24 of the server's environment
-			// and the 24 of the log, in Visdom's order.
-			if len(cards) != 49 {
-				t.Fatalf("%d windows, want 49", len(cards))
+			// exp2's one window, then the 25 of the server's environment
+			// and the 25 of the log, in Visdom's order.
+			if len(cards) != 51 {
+				t.Fatalf("%d windows, want 51", len(cards))
 			}
-			replay := cards[1:25]
-			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "text", "hostile_text", "properties", "svg", "audio", "graph", "hostile_svg"}
+			replay := cards[1:26]
+			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "text", "hostile_text", "properties", "svg", "audio", "graph", "hostile_svg", "video"}
 			for i, c := range replay {
 				if c.ID != wantOrder[i] {
 					t.Errorf("window %d is %q, want %q", i, c.ID, wantOrder[i])
@@ -178,7 +178,7 @@ func TestBrowserVisdom(t *testing.T) {
 			if s := byID["hostile_svg"].SVG; len(s) != 1 || s[0] != "20x20 shown 20x20" {
 				t.Errorf("hostile svg: %v, want one 20x20 drawing", s)
 			}
-			for _, id := range []string{"acc_epoch", "surf", "mesh"} {
+			for _, id := range []string{"acc_epoch", "surf", "mesh", "video"} {
 				if len(byID[id].Notes) == 0 {
 					t.Errorf("%s: no note says what is not drawn as Visdom did", id)
 				}

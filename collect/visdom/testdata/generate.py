@@ -3,7 +3,7 @@
 Run by hand (it needs visdom 0.3, numpy and pillow, Python 3.12):
 
     python3.12 -m venv .cache/visdom-venv
-    .cache/visdom-venv/bin/pip install visdom==0.3.0
+    .cache/visdom-venv/bin/pip install visdom==0.3.0 av   # av (PyAV) for the video window
     .cache/visdom-venv/bin/python collect/visdom/testdata/generate.py
 
 It writes, beside itself:
