@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/logfs"
@@ -14,14 +15,11 @@ import (
 	"github.com/trainreport/trainreport/collect/visdom"
 )
 
-// drawnVisdomTypes are the window types the report shows; others are
-// listed on the Visdom page with a warning.
-var drawnVisdomTypes = []string{"plot", "plot_history", "image", "image_history", "text", "properties"}
-
 // visdomRun maps the Visdom files of a run into it (docs/FORMATS.md section
-// 11): each line trace with integral, increasing x becomes a scalar series,
-// images become image series, text becomes text series (HTML, which the
-// Text page sanitises), and every window is kept whole for the Visdom page.
+// 21): each line trace with whole, increasing x becomes a scalar series,
+// images image series, audio clips audio series, text text series (HTML,
+// which the Text page sanitises), and every window is kept whole for the
+// Visdom page.
 type visdomRun struct {
 	run  *Run
 	src  *logfs.Dir
@@ -179,11 +177,17 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 	}
 }
 
+// clipName shortens a window type from a log for a message, at a
+// character boundary.
 func clipName(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if len(s) <= 40 {
+		return s
 	}
-	return s
+	n := 40
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // svgOf returns the <svg> element of a Visdom svg window's HTML, or "".
