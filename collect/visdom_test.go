@@ -169,6 +169,8 @@ func TestVisdomHostile(t *testing.T) {
 		{"package.json", []byte(`{"name": "x", "jsons": {}}`)},
 		{"train.log", []byte("epoch 1 loss 0.3\n")},
 		{"other.log", []byte(`["events", not json`)},
+		// A file named only by its extension is a run named by the file.
+		{"dot/.json", []byte(`{"jsons": {}, "reload": {}}`)},
 	})
 	rep := collectDir(t, dir, Options{})
 	defer rep.Close()
@@ -176,10 +178,10 @@ func TestVisdomHostile(t *testing.T) {
 	for _, r := range rep.Runs {
 		names = append(names, r.Name)
 	}
-	if strings.Join(names, ",") != "esc,main,other" {
-		t.Fatalf("runs %v, want esc, main (and other, a damaged log)", names)
+	if strings.Join(names, ",") != "dot/.json,esc,main,other" {
+		t.Fatalf("runs %v, want dot/.json, esc, main (and other, a damaged log)", names)
 	}
-	run := rep.Runs[1]
+	run := rep.Runs[2]
 	msgs := ""
 	for _, r := range rep.Runs {
 		for _, w := range r.Warnings {
@@ -210,7 +212,7 @@ func TestVisdomHostile(t *testing.T) {
 			}
 		}
 	}
-	other := rep.Runs[2]
+	other := rep.Runs[3]
 	if len(other.SideFiles) != 1 || other.SideFiles[0].Status != "damaged" || len(other.Warnings) == 0 {
 		t.Errorf("a damaged log: %+v %v", other.SideFiles, other.Warnings)
 	}

@@ -264,7 +264,11 @@ func visdomFile(dir *logfs.Dir, rel string, size int64) (SideKind, bool) {
 // addVisdom adds the Visdom file rel as a run of its own, named by the
 // file without its extension.
 func addVisdom(runs map[string]*Run, rel string, size int64, kind SideKind) {
-	r := runOf(runs, strings.TrimSuffix(rel, path.Ext(rel)))
+	name := strings.TrimSuffix(rel, path.Ext(rel))
+	if path.Base(rel) == path.Ext(rel) { // ".json": no name without it
+		name = rel
+	}
+	r := runOf(runs, name)
 	r.Side = append(r.Side, SideFile{Rel: rel, Size: size, Kind: kind})
 }
 
