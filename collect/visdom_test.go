@@ -25,6 +25,7 @@ type visdomExpected map[string]struct {
 	HTML                   string
 	Width, Height          int
 	Pixel00                []uint8
+	Count                  int
 	Rate, Frames, Channels int64
 }
 
@@ -53,6 +54,10 @@ func TestVisdomFixtures(t *testing.T) {
 	}
 	rep := collectDir(t, dir, Options{})
 	defer rep.Close()
+	// env/exp2's image history: one step per image, as its slider.
+	if exp2 := findRun(rep, "env/exp2"); exp2 == nil || len(exp2.Images) != 1 || len(exp2.Images[0].Entries) != 3 {
+		t.Errorf("env/exp2: images %+v, want a history of 3", exp2)
+	}
 	if got := len(rep.Runs); got != 3 {
 		t.Fatalf("%d runs, want 3 (env/exp2, env/replay, replay)", got)
 	}
@@ -61,8 +66,14 @@ func TestVisdomFixtures(t *testing.T) {
 		if run == nil {
 			t.Fatalf("no run %q", name)
 		}
-		// Every window, in Visdom's order: the 23 the generator wrote.
-		if got, want := len(run.Visdom), len(exp)-1; got != want {
+		// Every window, in Visdom's order: those the generator wrote.
+		want := 0
+		for id := range exp {
+			if !strings.Contains(id, "/") {
+				want++
+			}
+		}
+		if got := len(run.Visdom); got != want {
 			t.Errorf("%s: %d windows, want %d", name, got, want)
 		}
 		for _, c := range []struct{ tag, window, trace string }{
@@ -86,6 +97,9 @@ func TestVisdomFixtures(t *testing.T) {
 		}
 		for _, im := range run.Images {
 			e := exp[im.Tag]
+			if e.Count > 0 && len(im.Entries) != e.Count {
+				t.Errorf("%s: image %q: %d steps, want %d", name, im.Tag, len(im.Entries), e.Count)
+			}
 			data, err := im.Entries[0].Images[0].Data.Read()
 			if err != nil {
 				t.Fatalf("%s: image %q: %v", name, im.Tag, err)
@@ -104,8 +118,8 @@ func TestVisdomFixtures(t *testing.T) {
 				}
 			}
 		}
-		if len(run.Images) != 2 {
-			t.Errorf("%s: %d image series, want 2", name, len(run.Images))
+		if len(run.Images) != 3 {
+			t.Errorf("%s: %d image series, want 3", name, len(run.Images))
 		}
 		texts := map[string]string{}
 		for _, tx := range run.Texts {

@@ -83,13 +83,16 @@ func TestBrowserVisdom(t *testing.T) {
 			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("visdom.js", "read"))), &cards); err != nil {
 				t.Fatal(err)
 			}
-			// exp2's one window, then the 25 of the server's environment
-			// and the 25 of the log, in Visdom's order.
-			if len(cards) != 51 {
-				t.Fatalf("%d windows, want 51", len(cards))
+			// exp2's two windows, then the 26 of the server's environment
+			// and the 26 of the log, in Visdom's order.
+			if len(cards) != 54 {
+				t.Fatalf("%d windows, want 54", len(cards))
 			}
-			replay := cards[1:26]
-			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "text", "hostile_text", "properties", "svg", "audio", "graph", "hostile_svg", "video"}
+			if cards[1].ID != "history" || len(cards[1].Image) != 1 || cards[1].Image[0] != "6x4" {
+				t.Errorf("exp2's image history: %+v", cards[1])
+			}
+			replay := cards[2:28]
+			wantOrder := []string{"loss", "acc_epoch", "hostile_line", "scatter", "stem", "heatmap", "bar", "histogram", "boxplot", "surf", "contour", "quiver", "pie", "mesh", "dual", "image", "images", "history", "text", "hostile_text", "properties", "svg", "audio", "graph", "hostile_svg", "video"}
 			for i, c := range replay {
 				if c.ID != wantOrder[i] {
 					t.Errorf("window %d is %q, want %q", i, c.ID, wantOrder[i])

@@ -37,6 +37,7 @@ type expected struct {
 	HTML          string
 	Rows          []map[string]any
 	Width, Height int
+	Count         int
 	Caption       string
 	XLabel        string
 	YLabel        string
@@ -96,7 +97,7 @@ func TestFixtures(t *testing.T) {
 				}
 				checkWindow(t, w, e, readFixture(t, name))
 			}
-			if got, want := len(ws), len(exp)-1; got != want {
+			if got, want := len(ws), ownWindows(exp); got != want {
 				t.Errorf("%d windows, want %d", got, want)
 			}
 		})
@@ -187,6 +188,18 @@ func checkWindow(t *testing.T, w *Window, e expected, file []byte) {
 		tr := w.Traces[0]
 		if tr.Type != "pie" || !reflect.DeepEqual(tr.Labels, e.Labels) || !sameFloats(tr.Values, e.Values) {
 			t.Errorf("%s: %+v", w.ID, tr)
+		}
+	case "image_history":
+		if w.Type != "image_history" || len(w.Images) != e.Count {
+			t.Fatalf("%s: %s with %d images, want %d", w.ID, w.Type, len(w.Images), e.Count)
+		}
+		for _, im := range w.Images {
+			if im.Format != "png" || im.Width != e.Width || im.Height != e.Height {
+				t.Errorf("%s: %+v", w.ID, im)
+			}
+		}
+		if last := w.Images[len(w.Images)-1]; last.Caption != e.Caption {
+			t.Errorf("%s: last caption %q, want %q", w.ID, last.Caption, e.Caption)
 		}
 	case "image", "images":
 		if w.Type != "image" || len(w.Images) != 1 {
@@ -283,13 +296,29 @@ func nanless(x []float64) []*float64 {
 	return out
 }
 
+// ownWindows counts the windows of the generator's replay environment:
+// those not named "<other env>/<id>".
+func ownWindows(exp map[string]expected) int {
+	n := 0
+	for id := range exp {
+		if !strings.Contains(id, "/") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSecondEnvironment reads the environment the server saved after the
+// online client wrote to it: its line, and an image history of three.
 func TestSecondEnvironment(t *testing.T) {
 	res := ReadEnv(readFixture(t, "env/exp2.json"), "exp2")
 	exp := loadExpected(t)
-	if len(res.Envs) != 1 || len(res.Envs[0].Windows) != 1 {
+	if len(res.Envs) != 1 || len(res.Envs[0].Windows) != 2 || len(res.Problems) > 0 {
 		t.Fatalf("%+v", res)
 	}
-	checkWindow(t, res.Envs[0].Windows[0], exp["exp2/loss"], nil)
+	ws := windows(res.Envs[0])
+	checkWindow(t, ws["loss"], exp["exp2/loss"], nil)
+	checkWindow(t, ws["history"], exp["exp2/history"], nil)
 }
 
 func TestSniff(t *testing.T) {

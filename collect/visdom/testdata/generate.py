@@ -131,6 +131,13 @@ def write_windows(vis, expected):
     # visdom's grid pads each image by 2 on every side: 3 * (8 + 4) wide.
     expected["images"] = dict(type="images", width=3 * (8 + 2 * 2), height=8 + 2 * 2)
 
+    # An image history: a slider over the images sent to one window. An
+    # offline client cannot ask whether the window exists, so each image
+    # is logged as a new window (events), and the log holds the last.
+    for s in range(3):
+        vis.image(png(6, 4, 10 + s), win="history", opts=dict(title="history", store_history=True, caption="epoch %d" % s))
+    expected["history"] = dict(type="image_history", width=6, height=4, count=1, caption="epoch 2")
+
     vis.text("<b>hello</b> <i>visdom</i>", win="text", opts=dict(title="notes"))
     vis.text("<br>second line", win="text", append=True)
     # The server joins an appended text with "<br>".
@@ -216,6 +223,11 @@ def main():
     online.replay_log(log)
     online.line(X=np.array([0, 1, 2]), Y=np.array([2.0, 1.0, 0.5]), win="loss", env="exp2",
                 opts=dict(title="loss", legend=["train"]))
+    # Through the server, the history keeps every image.
+    for s in range(3):
+        online.image(png(6, 4, 10 + s), win="history", env="exp2",
+                     opts=dict(title="history", store_history=True, caption="epoch %d" % s))
+    expected["exp2/history"] = dict(type="image_history", width=6, height=4, count=3, caption="epoch 2")
     online.save([ENV, "exp2"])
     expected["exp2/loss"] = dict(type="line", traces={"train": dict(x=[0, 1, 2], y=[2.0, 1.0, 0.5])})
     time.sleep(0.5)
