@@ -180,6 +180,7 @@ func readRun(ctx context.Context, run *Run, src *logfs.Dir, dr discover.Run, siz
 		progress(f.Size)
 	}
 	rr.finish()
+	readVisdom(run, src, dr.Side)
 }
 
 // discoverLogdir opens the log directory at p, through which everything

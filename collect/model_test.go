@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -47,6 +48,8 @@ func modelInputs(t *testing.T) []modelInput {
 		ins = append(ins, modelInput{"writers-" + w, Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
 	ins = append(ins, modelInput{"mindspore", Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})
+	// Visdom's saved environments and replay log (collect/visdom/testdata).
+	ins = append(ins, modelInput{"visdom", Logdir{Name: "visdom", Path: filepath.Join("visdom", "testdata")}})
 	return ins
 }
 
@@ -168,7 +171,7 @@ func TestModelRoundTrip(t *testing.T) {
 				if len(opened) != 1 || opened[0] != in.ld.Name {
 					t.Errorf("Read opened %q, want [%q]", opened, in.ld.Name)
 				}
-				if !reflect.DeepEqual(rep, back) {
+				if !deepEqual(rep, back) {
 					t.Errorf("KeepAllRecords %v: the model read back differs:\n%s", keepAll, firstDiff(rep.String(), back.String()))
 				}
 				if got, want := back.String(), rep.String(); got != want {
@@ -258,7 +261,7 @@ func TestModelMergeShards(t *testing.T) {
 			if got.String() != whole.String() {
 				t.Errorf("merged shards differ from the whole:\n%s", firstDiff(whole.String(), got.String()))
 			}
-			if !reflect.DeepEqual(got.Runs, whole.Runs) || !reflect.DeepEqual(got.Logdirs, whole.Logdirs) ||
+			if !deepEqual(got.Runs, whole.Runs) || !deepEqual(got.Logdirs, whole.Logdirs) ||
 				!reflect.DeepEqual(got.Warnings, whole.Warnings) || got.KeepAllRecords != whole.KeepAllRecords {
 				t.Errorf("merged shards differ from the whole in a field String does not print")
 			}
@@ -269,5 +272,94 @@ func TestModelMergeShards(t *testing.T) {
 	}
 	if merged == 0 && !testing.Short() {
 		t.Errorf("no input had several runs to merge")
+	}
+}
+
+// deepEqual is reflect.DeepEqual with NaN equal to NaN: models hold NaN
+// where logs do (Visdom writes NaN as null), and a NaN read back or
+// collected again is the same value.
+func deepEqual(a, b any) bool {
+	return equalValues(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func equalValues(a, b reflect.Value) bool {
+	if a.IsValid() != b.IsValid() || a.IsValid() && a.Type() != b.Type() {
+		return false
+	}
+	if !a.IsValid() {
+		return true
+	}
+	switch a.Kind() {
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y || x != x && y != y
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Kind() == reflect.Pointer && a.Pointer() == b.Pointer() {
+			return true
+		}
+		return equalValues(a.Elem(), b.Elem())
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		fallthrough
+	case reflect.Array:
+		for i := range a.Len() {
+			if !equalValues(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			if !b.MapIndex(k).IsValid() || !equalValues(a.MapIndex(k), b.MapIndex(k)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !equalValues(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	}
+	// Functions, channels and the like: the model holds none; compare as
+	// DeepEqual would, by identity.
+	return a.Kind() == reflect.Func && a.IsNil() && b.IsNil() || a.CanInterface() && b.CanInterface() && reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+func TestDeepEqual(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		a, b any
+		want bool
+	}{
+		{[]float64{1, nan}, []float64{1, nan}, true},
+		{[]float64{1, nan}, []float64{1, 2}, false},
+		{&model.VisdomTrace{Name: "a", Y: []float64{nan}}, &model.VisdomTrace{Name: "b", Y: []float64{nan}}, false},
+		{map[string]float64{"x": nan}, map[string]float64{"x": nan}, true},
+		{map[string]float64{"x": 1}, map[string]float64{"y": 1}, false},
+		{[]int(nil), []int{}, false},
+		{model.NewBlobRef(nil, "a", "p", 0, 1), model.NewBlobRef(&logfs.Dir{}, "a", "p", 0, 1), false}, // unexported source
+	} {
+		if got := deepEqual(c.a, c.b); got != c.want {
+			t.Errorf("deepEqual(%v, %v) = %v", c.a, c.b, got)
+		}
 	}
 }

@@ -256,7 +256,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
 			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: GraphCounts(run), Warnings: warningsJSON(run.Warnings)}
-		for _, f := range run.Files {
+		for _, f := range run.LogFiles() {
 			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
 		}
 		if run.HasEvents {

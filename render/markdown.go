@@ -136,6 +136,26 @@ func (m *markdown) render(src string, b *mdBudget) template.HTML {
 	return b.take(template.HTML(m.policy.SanitizeBytes(out.Bytes()))) // sanitised here
 }
 
+// sanitizeHTML renders src, untrusted HTML (a Visdom text window), within
+// what is left of b: through the same policy as rendered Markdown, so that
+// scripts, event handlers, styles and links to anything but http, https
+// and mailto are dropped and images load nothing; what would pass the
+// budget shows as plain text, cut.
+func (m *markdown) sanitizeHTML(src string, b *mdBudget) template.HTML {
+	if src == "" {
+		return ""
+	}
+	if len(src) > b.bytes || len(src) > m.left {
+		return b.take(plainCut(src, b.bytes, "this HTML is "+fmtBytes(len(src))))
+	}
+	m.left -= len(src)
+	h := m.policy.Sanitize(src)
+	if len(h) > b.bytes {
+		return b.take(plainCut(src, b.bytes, "this HTML is "+fmtBytes(len(src))))
+	}
+	return b.take(template.HTML(h)) // sanitised here
+}
+
 // take counts h against the budget of bytes and returns it.
 func (b *mdBudget) take(h template.HTML) template.HTML {
 	b.bytes = max(0, b.bytes-len(h))

@@ -86,7 +86,7 @@ func TestMarkdownPageBudget(t *testing.T) {
 	tr := &textRenderer{md: newMarkdown(), memo: map[string]template.HTML{}}
 	plain := 0
 	for _, e := range es {
-		s, _ := tr.step(e, mdStepBytes)
+		s, _ := tr.step(e, mdStepBytes, false)
 		if strings.Contains(string(s.Block), "this page already renders") {
 			plain++
 		}

@@ -20,6 +20,9 @@ type overviewPage struct {
 	NumPoints int
 	NumTags   int
 	NumFiles  int
+	// LogFiles is set when Visdom's files are among the files counted,
+	// which are then not all event files.
+	LogFiles bool
 	// Contents links every other page with what it shows.
 	Contents []contentsRow
 	// MetricsCut says how many series the key-metrics table leaves out,
@@ -169,12 +172,13 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	for _, w := range r.rep.Warnings {
 		p.Warnings = append(p.Warnings, warningRow{Text: w.String()})
 	}
+	p.LogFiles = hasVisdom(r.rep)
 	for _, run := range r.rep.Runs {
-		row := runRow{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: len(run.Files),
+		row := runRow{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: len(run.LogFiles()),
 			Warnings: len(run.Warnings), Restarts: run.Restarts, Attempts: len(run.Attempts)}
-		p.NumFiles += len(run.Files)
+		p.NumFiles += len(run.LogFiles())
 		status := map[string]int{}
-		for _, f := range run.Files {
+		for _, f := range run.LogFiles() {
 			status[f.Status]++
 		}
 		for _, s := range []string{"ok", "empty", "profile-empty", "truncated", "damaged", "lfs-pointer"} {

@@ -90,6 +90,9 @@ func init() {
 		{name: "graphs", title: "Graphs", kinds: []model.Kind{model.KindGraph}, has: hasAny(runGraphs), count: countGraphs,
 			body: bodyOf((*Report).graphsPage), data: (*Report).graphsData,
 			scripts: []string{"graphs.js"}, styles: []string{"graphs.css"}},
+		{name: "visdom", title: "Visdom", kinds: []model.Kind{model.KindVisdom}, has: hasAny(runVisdom), count: countVisdom,
+			body: bodyOf((*Report).visdomPage), data: (*Report).visdomData,
+			scripts: []string{"visdom.js"}, styles: []string{"histograms.css", "visdom.css"}},
 	}
 }
 

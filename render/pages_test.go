@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html"
 	"io/fs"
@@ -54,8 +55,14 @@ func TestPageTable(t *testing.T) {
 		}
 	}
 
-	// The TF2 writers' fixture has data for every page.
-	r := New(collectWriters(t, "tf2"), Options{})
+	// The TF2 writers' fixture and Visdom's have data for every page.
+	rep, err := collect.Collect(context.Background(), []collect.Logdir{
+		{Name: "tf2", Path: filepath.Join("..", "collect", "testdata", "writers", "tf2")},
+		{Name: "visdom", Path: filepath.Join("..", "collect", "visdom", "testdata")}}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(rep, Options{})
 	files := filesByName(t, r)
 	var single bytes.Buffer
 	if err := r.WriteSingleFile(&single); err != nil {

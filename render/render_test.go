@@ -116,6 +116,7 @@ var goldenInputs = []struct {
 	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
 	{"writers-torch", false, []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
 	{"mindspore", false, []string{"data/scalars/", "data/histograms/", "data/distributions/", "data/images/", "data/tensors/", "data/hparams.json"}},
+	{"visdom", false, []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/", "data/audio/"}},
 }
 
 // goldenReport collects and renders one input of goldenInputs.
@@ -127,6 +128,8 @@ func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
 		dir = filepath.Join("..", "collect", "testdata", name)
 	case "oneflow-exceptions": // a fixture whose generator sits beside its logs
 		dir = filepath.Join("..", "collect", "testdata", name, "logs")
+	case "visdom": // Visdom's environments and replay log
+		dir = filepath.Join("..", "collect", "visdom", "testdata")
 	}
 	if inCorpus {
 		dir = filepath.Join(corpus(t), name)

@@ -322,7 +322,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 		dirWarnings += warningCount(w)
 	}
 	for _, run := range r.rep.Runs {
-		files += len(run.Files)
+		files += len(run.LogFiles())
 		n := 0
 		for _, w := range run.Warnings {
 			n += warningCount(w)
@@ -346,7 +346,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", plural(len(r.rep.Runs), "run", "runs"), plural(files, "event file", "event files"),
+	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", plural(len(r.rep.Runs), "run", "runs"), filesPlural(r.rep, files),
 		plural(len(r.tags), "scalar tag", "scalar tags"), plural(points, "point", "points"), plural(runWarnings+dirWarnings, "warning", "warnings"))
 	var where []string
 	if runWarnings > 0 {
@@ -439,7 +439,7 @@ func (r *Report) mdRuns(md *mdWriter, limit int) {
 	var rows []string
 	for _, run := range r.rep.Runs {
 		status := map[string]int{}
-		for _, f := range run.Files {
+		for _, f := range run.LogFiles() {
 			status[f.Status]++
 		}
 		var files []string
@@ -975,4 +975,17 @@ func sparkText(sv *seriesView) string {
 		}
 	}
 	return b.String()
+}
+
+// filesPlural counts a report's files as "event files", or as "log files"
+// when Visdom's files are among them.
+func filesPlural(rep *model.Report, n int) string {
+	if hasVisdom(rep) {
+		return plural(n, "log file", "log files")
+	}
+	return plural(n, "event file", "event files")
+}
+
+func hasVisdom(rep *model.Report) bool {
+	return slices.ContainsFunc(rep.Runs, func(r *model.Run) bool { return len(r.Visdom) > 0 })
 }

@@ -87,7 +87,7 @@ func (r *Report) textPage() (*textPage, error) {
 			left := textCardBytes
 			for k := len(idx) - 1; k >= 0; k-- {
 				var used int
-				c.Steps[k], used = tr.step(es[idx[k]], min(mdStepBytes, left))
+				c.Steps[k], used = tr.step(es[idx[k]], min(mdStepBytes, left), s.series.Plugin == "visdom")
 				left -= used
 			}
 			c.Label, c.Last = stepsLabel(len(c.Steps), len(es)), len(c.Steps)-1
@@ -131,8 +131,9 @@ func (tr *textRenderer) cell(src string, b *mdBudget) template.HTML {
 // step renders one text tensor in at most bytes of HTML (besides the
 // markup of its table) and mdStepCells cells, and returns it with the
 // bytes it used. A rank-1 or rank-2 tensor shows as many of its rows as
-// fit, and says how many it leaves out.
-func (tr *textRenderer) step(e model.TextEntry, bytes int) (textStep, int) {
+// fit, and says how many it leaves out. A rank-0 tensor is Markdown, or
+// HTML when isHTML is set (Visdom's text windows), sanitised alike.
+func (tr *textRenderer) step(e model.TextEntry, bytes int, isHTML bool) (textStep, int) {
 	s := textStep{Step: e.Step, Wall: fmtTime(e.WallTime), Empty: len(e.Values) == 0}
 	if bytes <= 0 && !s.Empty {
 		s.Note = fmt.Sprintf("Not shown: this card already holds %s of text, its budget; the data file holds this step.", fmtBytes(textCardBytes))
@@ -141,6 +142,8 @@ func (tr *textRenderer) step(e model.TextEntry, bytes int) (textStep, int) {
 	b := newBudget(mdStepCells, bytes)
 	switch {
 	case s.Empty:
+	case len(e.Shape) == 0 && isHTML:
+		s.Block = tr.md.sanitizeHTML(e.Values[0], b)
 	case len(e.Shape) == 0:
 		s.Block = tr.md.render(e.Values[0], b)
 	default:

@@ -170,7 +170,7 @@ func inspectOf(rep *collect.Report) inspectJSON {
 		for _, it := range notDrawn[r.Name].Items {
 			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
 		}
-		for _, f := range r.Files {
+		for _, f := range r.LogFiles() {
 			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status, f.Format})
 		}
 		for _, a := range r.Attempts {
@@ -210,7 +210,7 @@ func writeInspectText(w io.Writer, rep *collect.Report) error {
 		fmt.Fprintf(w, "run %s\n", quoteIfOdd(r.Name))
 		// Files and tags are two tables, each aligned on its own.
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, f := range r.Files {
+		for _, f := range r.LogFiles() {
 			format := ""
 			if f.Format != "" {
 				format = "\t" + f.Format

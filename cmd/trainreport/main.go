@@ -333,7 +333,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	runs, files, records, bytes := 0, 0, 0, int64(0)
 	for _, r := range rep.Runs {
 		runs++
-		for _, f := range r.Files {
+		for _, f := range r.LogFiles() { // Visdom environments and replay logs are logs too
 			files++
 			records += f.Records
 			bytes += f.Size

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/collect/visdom"
 )
 
 // Kind says what a discovered file is.
@@ -86,6 +87,13 @@ const (
 	// event file as well, and is listed in the run's Files too: the side
 	// reader takes its projector values, which Summary.Value field 7 holds.
 	TSVISProjector
+	// VisdomEnv is a saved Visdom environment, <env>.json, told from
+	// other JSON by its first key (docs/FORMATS.md section 21). It is a
+	// run of its own: <dir>/<env>.
+	VisdomEnv
+	// VisdomLog is a Visdom client replay log (log_to_filename), told by
+	// its first line; a run of its own, named by the file without ".log".
+	VisdomLog
 )
 
 func (k SideKind) String() string {
@@ -98,6 +106,10 @@ func (k SideKind) String() string {
 		return "oneflow-exceptions"
 	case TSVISProjector:
 		return "tsvis-projector"
+	case VisdomEnv:
+		return "visdom-env"
+	case VisdomLog:
+		return "visdom-log"
 	}
 	return fmt.Sprintf("SideKind(%d)", int(k))
 }
@@ -210,6 +222,8 @@ func Discover(ctx context.Context, dir *logfs.Dir, warn func(name string, err er
 		}
 		if IsEventFile(d, name) || isMindSpore(name) {
 			addEvents(runs, rel, size)
+		} else if kind, ok := visdomFile(dir, rel, size); ok {
+			addVisdom(runs, rel, size, kind)
 		}
 		return nil
 	}, warn)
@@ -230,8 +244,43 @@ func Single(dir *logfs.Dir, name string) ([]Run, error) {
 		return nil, fmt.Errorf("%s: %w", name, logfs.ErrNotRegular)
 	}
 	runs := map[string]*Run{}
-	addEvents(runs, name, fi.Size())
+	if kind, ok := visdomFile(dir, name, fi.Size()); ok && !IsEventFile(path.Dir(name), path.Base(name)) {
+		addVisdom(runs, name, fi.Size(), kind)
+	} else {
+		addEvents(runs, name, fi.Size())
+	}
 	return sorted(runs), nil
+}
+
+// visdomFile reports whether the file rel is a Visdom file, by its name
+// (".json" or ".log") and its first bytes, and of which kind.
+func visdomFile(dir *logfs.Dir, rel string, size int64) (SideKind, bool) {
+	ext := path.Ext(rel)
+	if ext != ".json" && ext != ".log" || size == 0 {
+		return 0, false
+	}
+	head, err := dir.ReadAt(rel, 0, min(size, visdom.SniffBytes))
+	if err != nil {
+		return 0, false
+	}
+	switch k := visdom.Sniff(head); {
+	case k == visdom.EnvFile && ext == ".json":
+		return VisdomEnv, true
+	case k == visdom.LogFile:
+		return VisdomLog, true
+	}
+	return 0, false
+}
+
+// addVisdom adds the Visdom file rel as a run of its own, named by the
+// file without its extension.
+func addVisdom(runs map[string]*Run, rel string, size int64, kind SideKind) {
+	name := strings.TrimSuffix(rel, path.Ext(rel))
+	if path.Base(rel) == path.Ext(rel) { // ".json": no name without it
+		name = rel
+	}
+	r := runOf(runs, name)
+	r.Side = append(r.Side, SideFile{Rel: rel, Size: size, Kind: kind})
 }
 
 func runOf(runs map[string]*Run, dir string) *Run {

@@ -112,6 +112,9 @@ type Run struct {
 	// Exceptions are the run's exception-projector series (OneFlow, TS-VIS),
 	// sorted by tag.
 	Exceptions []*Exception
+	// Visdom are the windows of the run's Visdom environments, by
+	// environment and then in the order Visdom shows them.
+	Visdom []*VisdomWindow
 	// SideFiles are the files read beside the event files (projector
 	// configs, OneFlow projector files), sorted by path; Records counts the
 	// embeddings and exception tensors each yielded.
@@ -242,6 +245,9 @@ const (
 	KindGraph         Kind = "graph"
 	KindMesh          Kind = "mesh"
 	KindTensor        Kind = "tensor"
+	// KindVisdom is a Visdom window that only the Visdom page draws
+	// (bar, heatmap, box, surface and other plots, properties, ...).
+	KindVisdom Kind = "visdom"
 	// KindOther is a value no reader claims (a plugin we do not know with
 	// a non-numeric payload); it is listed, not shown.
 	KindOther Kind = "other"

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,10 @@ type BlobRef struct {
 	Path   string // the file, slash-separated, relative to the log directory
 	Offset int64
 	Length int64
+	// Encoding is "base64" when the bytes in the file are the payload's
+	// standard base64 text (a Visdom image inside JSON), which Read
+	// decodes; "" when they are the payload.
+	Encoding string
 
 	src Source
 }
@@ -52,7 +57,19 @@ func (b BlobRef) Read() ([]byte, error) {
 	if b.src == nil {
 		return nil, fmt.Errorf("%s: %w", b.Path, errNoSource)
 	}
-	return b.src.ReadAt(b.Path, b.Offset, b.Length)
+	data, err := b.src.ReadAt(b.Path, b.Offset, b.Length)
+	if err != nil || b.Encoding == "" {
+		return data, err
+	}
+	if b.Encoding != "base64" {
+		return nil, fmt.Errorf("%s: offset %d: unknown encoding %q", b.Path, b.Offset, b.Encoding)
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(data)))
+	n, err := base64.StdEncoding.Decode(out, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: offset %d: %w", b.Path, b.Offset, err)
+	}
+	return out[:n], nil
 }
 
 // Check reports whether the referenced bytes can be read, without reading
@@ -84,7 +101,12 @@ const readChunk = 1 << 20
 // Reader returns a reader of the referenced bytes, for payloads decoded as
 // a stream (a projector's TSV tensor). It reads through the source in
 // chunks and holds no file open.
-func (b BlobRef) Reader() io.Reader { return &blobReader{ref: b} }
+func (b BlobRef) Reader() io.Reader {
+	if b.Encoding == "base64" {
+		return base64.NewDecoder(base64.StdEncoding, &blobReader{ref: b})
+	}
+	return &blobReader{ref: b}
+}
 
 type blobReader struct {
 	ref  BlobRef

@@ -77,7 +77,11 @@ func flag(set bool, s string) string {
 // String method: TensorRef would take it over, and fmt would print a
 // TensorRef as its bytes' place alone.)
 func ref(r BlobRef) string {
-	return fmt.Sprintf("%s:%s@%d+%d", r.Logdir, r.Path, r.Offset, r.Length)
+	s := fmt.Sprintf("%s:%s@%d+%d", r.Logdir, r.Path, r.Offset, r.Length)
+	if r.Encoding != "" {
+		s += " " + r.Encoding
+	}
+	return s
 }
 
 // hash returns a short hash (FNV-1a) of every exported field of v, in the
@@ -247,6 +251,19 @@ func (p printer) run(r *Run) {
 			e := s.Entries[i]
 			p.line(2, "step %d wall %s file %s %s", e.Step, g(e.WallTime), q(e.File), tensorRef(e.Tensor))
 		})
+	}
+	for _, w := range r.Visdom {
+		p.line(1, "visdom window %s %s title %s type %s tag %s: %d traces #%s", q(w.Env), q(w.ID), q(w.Title), q(w.Type), q(w.Tag), len(w.Traces), hash(w))
+		for _, t := range w.Traces {
+			p.line(2, "trace %s %s mode %s%s%s: x %d y %d z %d (%dx%d) names %d/%d pie %d", q(t.Type), q(t.Name), q(t.Mode),
+				flag(t.RightAxis, " right"), flag(t.ScalarTag != "", " scalar "+q(t.ScalarTag)), len(t.X), len(t.Y), len(t.Z), t.Rows, t.Cols, len(t.XNames), len(t.YNames), len(t.Values))
+		}
+		if len(w.Properties) > 0 || w.Images > 0 || w.Nodes > 0 {
+			p.line(2, "%d properties, %d images, %d nodes, %d edges", len(w.Properties), w.Images, w.Nodes, w.Edges)
+		}
+		for _, n := range w.Notes {
+			p.line(2, "note %s", q(n))
+		}
 	}
 	if n := len(r.SessionLogs); n > 0 {
 		p.line(1, "session logs: %d #%s", n, hash(r.SessionLogs))

@@ -55,7 +55,7 @@ var fileStatuses = []string{"ok", "empty", "profile-empty", "truncated", "damage
 var fileFormats = []string{"", FormatMindSpore, FormatMindSporeLineage}
 
 var kinds = []Kind{KindScalar, KindHistogram, KindImage, KindAudio, KindText, KindPRCurve, KindHParams,
-	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindOther}
+	KindCustomScalars, KindGraph, KindMesh, KindTensor, KindVisdom, KindOther}
 
 func (v *validator) check() {
 	if v.rep.KeepAllRecords && v.rep.RestartRule != "" || v.rep.RestartRule != "" && !slices.Contains(restartRules, v.rep.RestartRule) {
