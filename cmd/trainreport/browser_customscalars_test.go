@@ -1,0 +1,270 @@
+package main
+
+// Browser test of the Custom Scalars page on the real writers' fixtures
+// (tensorboardX's add_custom_scalars and TF2's custom_scalar summary both
+// write a layout), from file:// with the network blocked, in the site and
+// in the single file: the merged layout's charts draw every series their
+// patterns match across runs, with the values the logs hold; the margin
+// chart draws its band between the lower and upper tags; a chart pinned on
+// the Scalars page is drawn on this page, carried by the URL hash and by
+// the browser's storage.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trainreport/trainreport/collect"
+)
+
+type csLine struct {
+	Name   string       `json:"name"`
+	Points [][2]float64 `json:"points"`
+}
+
+type csChartInfo struct {
+	Title  string   `json:"title"`
+	Kind   string   `json:"kind"`
+	Pinned bool     `json:"pinned"`
+	Error  string   `json:"error"`
+	Width  int      `json:"width"`
+	Lines  []csLine `json:"lines"`
+	Bands  []struct {
+		Name     string       `json:"name"`
+		Segments [][6]float64 `json:"segments"`
+	} `json:"bands"`
+}
+
+func readCustomCharts(t *testing.T, tb *tab) []csChartInfo {
+	t.Helper()
+	waitFor(tb, pageJS("customscalars.js", "loaded"), 20*time.Second, "every chart drawn")
+	var out []csChartInfo
+	if err := json.Unmarshal([]byte(eval[string](tb, pageJS("customscalars.js", "charts"))), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBrowserCustomScalars(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
+	r := buildReport(t, writers)
+	values := scalarValues(t, writers)
+
+	// What TensorBoard draws of the writers' layouts, worked out by hand
+	// from them: runs in order of name merge their categories; the TF2
+	// layout's margin chart equals tensorboardX's and is not repeated.
+	// A multiline pattern matches at the start of a tag, in every run
+	// (Python's re.match): "train/loss" takes torch's train/loss_double,
+	// "acc.*" the hparams runs' accuracy.
+	want := []struct {
+		title, kind string
+		lines       []string
+	}{
+		{"loss and acc", "multiline", []string{"train/acc (tensorboardx)", "train/loss (tensorboardx)",
+			"train/loss (torch)", "train/loss_double (torch)", "train/loss_new_style (torch)"}},
+		{"loss band", "margin", []string{"tensorboardx", "tf2/train"}},
+		{"losses", "multiline", []string{"accuracy (tf2/hparam_tuning/run-0)", "accuracy (tf2/hparam_tuning/run-1)",
+			"accuracy (tf2/hparam_tuning/run-2)", "accuracy (tf2/train)", "loss (tf2/train)"}},
+	}
+	lineSeries := func(chart, name string) (run, tag string) {
+		if chart == "loss band" {
+			return name, "band/mid"
+		}
+		tag, run, _ = strings.Cut(strings.TrimSuffix(name, ")"), " (")
+		return run, tag
+	}
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0")},
+		{"single-file", fileURL(r.single, "page=custom_scalars&smoothing=0")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			waitFor(tb, pageJS("customscalars.js", "shown"), 10*time.Second, "the page")
+			charts := readCustomCharts(t, tb)
+			var layout []csChartInfo
+			for _, ch := range charts {
+				if !ch.Pinned {
+					layout = append(layout, ch)
+				}
+			}
+			if len(layout) != len(want) {
+				t.Fatalf("%d layout charts, want %d: %+v", len(layout), len(want), layout)
+			}
+			for i, w := range want {
+				got := layout[i]
+				if got.Title != w.title || got.Kind != w.kind || got.Error != "" || got.Width <= 0 {
+					t.Errorf("chart %d: %q %s (error %q, width %d), want %q %s", i, got.Title, got.Kind, got.Error, got.Width, w.title, w.kind)
+				}
+				var names []string
+				for _, l := range got.Lines {
+					names = append(names, l.Name)
+					run, tag := lineSeries(w.title, l.Name)
+					checkLine(t, w.title, l, values[run][tag])
+				}
+				if !slices.Equal(names, w.lines) {
+					t.Errorf("chart %q draws %q, want %q", w.title, names, w.lines)
+				}
+				if w.kind != "margin" {
+					if len(got.Bands) != 0 {
+						t.Errorf("chart %q draws %d bands", w.title, len(got.Bands))
+					}
+					continue
+				}
+				// The band of each run: from band/low to band/high at every
+				// pair of consecutive steps.
+				if len(got.Bands) != len(w.lines) {
+					t.Fatalf("margin chart: %d bands, want %d", len(got.Bands), len(w.lines))
+				}
+				for _, b := range got.Bands {
+					lo, hi := values[b.Name]["band/low"], values[b.Name]["band/high"]
+					if len(b.Segments) != len(lo)-1 || len(lo) < 2 {
+						t.Errorf("band of %s: %d segments, want %d", b.Name, len(b.Segments), len(lo)-1)
+						continue
+					}
+					for _, s := range b.Segments {
+						s0, s1 := int64(s[0]), int64(s[1])
+						if !sameF32(s[2], lo[s0]) || !sameF32(s[3], hi[s0]) || !sameF32(s[4], lo[s1]) || !sameF32(s[5], hi[s1]) || s[2] >= s[3] {
+							t.Errorf("band of %s: segment %v, want [%d %d %v %v %v %v]", b.Name, s, s0, s1, lo[s0], hi[s0], lo[s1], hi[s1])
+						}
+					}
+				}
+			}
+			csv := eval[string](tb, pageJS("customscalars.js", "csv", "loss and acc"))
+			if !strings.HasPrefix(csv, "run,tag,step,wall_time,value\r\n") || !strings.Contains(csv, "\r\ntorch,train/loss_double,0,") {
+				t.Errorf("CSV of a multiline chart:\n%.300s", csv)
+			}
+			tb.screenshot(shots, "customscalars-"+c.name)
+			tb.assertClean()
+		})
+	}
+
+	// Pins: in the site, pinned on the Scalars page, the chart is on the
+	// Custom Scalars page opened from the navigation (the browser's
+	// storage) and from a link (the hash); in the single file, on the
+	// page the navigation shows next.
+	t.Run("pin-site", func(t *testing.T) {
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), ""))
+		forgetPins(t, tb)
+		pinned := eval[string](tb, pageJS("customscalars.js", "pin", "loss"))
+		if pressed, hash, _ := strings.Cut(pinned, " "); pressed != "true" || parseHash(hash)["pins"] != "loss" {
+			t.Fatalf("after pinning loss: aria-pressed and hash %q", pinned)
+		}
+		tb.screenshot(shots, "customscalars-pin-scalars")
+		tb.assertClean()
+		for _, u := range []string{fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0"),
+			fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&pins=loss")} {
+			tb := openTab(t, browser, u)
+			checkPinned(t, readCustomCharts(t, tb), values, "loss", []string{"tf2/train"})
+			tb.screenshot(shots, "customscalars-pinned-site")
+			if n := eval[int](tb, pageJS("customscalars.js", "unpin", "loss")); n != 0 {
+				t.Errorf("after unpinning: %d pinned charts", n)
+			}
+			tb.assertClean()
+		}
+	})
+	t.Run("pin-single-file", func(t *testing.T) {
+		tb := openTab(t, browser, fileURL(r.single, "page=scalars&smoothing=0"))
+		forgetPins(t, tb)
+		// A tag's slash is encoded twice, as the run selector's names are.
+		pinned := eval[string](tb, pageJS("customscalars.js", "pin", "train/loss"))
+		if pressed, hash, _ := strings.Cut(pinned, " "); pressed != "true" || parseHash(hash)["pins"] != "train%252Floss" {
+			t.Fatalf("after pinning train/loss: aria-pressed and hash %q", pinned)
+		}
+		eval[bool](tb, `(() => { document.querySelector('nav a[data-page="custom_scalars"]').click(); return true; })()`)
+		waitFor(tb, pageJS("customscalars.js", "shown"), 10*time.Second, "the page")
+		checkPinned(t, readCustomCharts(t, tb), values, "train/loss", []string{"tensorboardx", "torch"})
+		tb.screenshot(shots, "customscalars-pinned-single")
+		tb.assertClean()
+	})
+}
+
+// forgetPins empties the browser's storage of the file:// pages, which
+// the tabs share, and reloads tb: pins of an earlier test are gone.
+func forgetPins(t *testing.T, tb *tab) {
+	t.Helper()
+	eval[bool](tb, `(() => { localStorage.clear(); location.reload(); return true; })()`)
+	time.Sleep(300 * time.Millisecond)
+	eval[[]any](tb, pageJS("scalars.js", "figures"))
+}
+
+// checkPinned checks that charts has one pinned chart, of tag, drawing
+// the runs that have it with their values.
+func checkPinned(t *testing.T, charts []csChartInfo, values map[string]map[string]map[int64]float64, tag string, runs []string) {
+	t.Helper()
+	var pinned []csChartInfo
+	for _, c := range charts {
+		if c.Pinned {
+			pinned = append(pinned, c)
+		}
+	}
+	if len(pinned) != 1 || pinned[0].Title != tag || pinned[0].Error != "" {
+		t.Fatalf("pinned charts %+v, want one of %s", pinned, tag)
+	}
+	var names []string
+	for _, l := range pinned[0].Lines {
+		names = append(names, l.Name)
+		checkLine(t, tag, l, values[l.Name][tag])
+	}
+	if !slices.Equal(names, runs) {
+		t.Errorf("pinned %s draws %q, want %q", tag, names, runs)
+	}
+}
+
+// checkLine checks that a line draws, unsmoothed and by step, a point per
+// step of want with its value.
+func checkLine(t *testing.T, chart string, l csLine, want map[int64]float64) {
+	t.Helper()
+	if len(want) == 0 || len(l.Points) != len(want) {
+		t.Errorf("chart %q, %s: %d points, want %d", chart, l.Name, len(l.Points), len(want))
+		return
+	}
+	for _, p := range l.Points {
+		if v, ok := want[int64(p[0])]; !ok || !sameF32(v, p[1]) {
+			t.Errorf("chart %q, %s: point %v, want %v at step %v", chart, l.Name, p, v, p[0])
+			return
+		}
+	}
+}
+
+// sameF32 reports whether a and b are the same float32: the pages write a
+// float32 value in its shortest form.
+func sameF32(a, b float64) bool { return float32(a) == float32(b) }
+
+// scalarValues reads logdir with package collect: run -> tag -> step ->
+// value of the line (the last write of a step).
+func scalarValues(t *testing.T, logdir string) map[string]map[string]map[int64]float64 {
+	t.Helper()
+	logdirs, err := collect.ParseLogdirs([]string{logdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := collect.Collect(context.Background(), logdirs, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]map[int64]float64{}
+	for _, run := range rep.Runs {
+		out[run.Name] = map[string]map[int64]float64{}
+		for _, s := range run.Scalars {
+			m := map[int64]float64{}
+			for _, p := range s.Points {
+				if !math.IsNaN(p.Value) {
+					m[p.Step] = p.Value
+				}
+			}
+			out[run.Name][s.Tag] = m
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal(fmt.Sprintf("no run in %s", logdir))
+	}
+	return out
+}
