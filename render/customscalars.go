@@ -114,10 +114,10 @@ type csChart struct {
 
 // customIndex is the page's index of the scalar series: the runs in
 // report order with their start times (the relative x axis needs them),
-// and per tag, [run index, data file] per run that has it; the data file
-// is "" in the single file, which has none.
+// and per tag, the runs that have it with the data file of each (left
+// out in the single file, which has none).
 type customIndex struct {
-	Runs []customIndexRun       `json:"runs"`
+	Runs []customIndexRun              `json:"runs"`
 	Tags map[string][]customIndexEntry `json:"tags"`
 }
 
