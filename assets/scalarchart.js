@@ -519,12 +519,18 @@
       if (log && !(lo0 > 0 && lo1 > 0)) continue;
       data.push([xValue(mode, r, b.steps[j - 1], b.walls[j - 1]), xValue(mode, r, b.steps[j], b.walls[j]), lo0, hi0, lo1, hi1]);
     }
+    return bandSeries('margin:' + i, r.name, data, r.color);
+  }
+
+  // bandSeries draws a band: data holds [x0, x1, lo0, hi0, lo1, hi1] per
+  // segment (a group's deviation, a margin chart's bounds).
+  function bandSeries(id, name, data, color) {
     return {
-      id: 'margin:' + i, type: 'custom', name: r.name, data: data,
-      renderItem: bandRenderer(r.color),
+      id: id, type: 'custom', name: name, data: data,
+      renderItem: bandRenderer(color),
       encode: { x: [0, 1], y: [2, 3, 4, 5] },
       dimensions: ['x0', 'x1', 'lo0', 'hi0', 'lo1', 'hi1'],
-      color: r.color, itemStyle: { color: r.color, opacity: 0.18 },
+      color: color, itemStyle: { color: color, opacity: 0.18 },
       silent: true, z: 1, tooltip: { show: false }, legendHoverLink: false,
       emphasis: { disabled: true }, animation: false
     };
@@ -722,15 +728,7 @@
         lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
         emphasis: { focus: 'none', lineStyle: { width: 2.5 } }, animation: false
       },
-      {
-        id: 'band:' + gi, type: 'custom', name: g.label, data: band,
-        renderItem: bandRenderer(g.color),
-        encode: { x: [0, 1], y: [2, 3, 4, 5] },
-        dimensions: ['x0', 'x1', 'lo0', 'hi0', 'lo1', 'hi1'],
-        color: g.color, itemStyle: { color: g.color, opacity: 0.18 },
-        silent: true, z: 1, tooltip: { show: false }, legendHoverLink: false,
-        emphasis: { disabled: true }, animation: false
-      }
+      bandSeries('band:' + gi, g.label, band, g.color)
     ];
   }
 

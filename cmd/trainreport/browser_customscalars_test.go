@@ -10,17 +10,18 @@ package main
 // the browser's storage.
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"math"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/trainreport/trainreport/collect"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
 )
 
 type csLine struct {
@@ -242,14 +243,7 @@ func sameF32(a, b float64) bool { return float32(a) == float32(b) }
 // value of the line (the last write of a step).
 func scalarValues(t *testing.T, logdir string) map[string]map[string]map[int64]float64 {
 	t.Helper()
-	logdirs, err := collect.ParseLogdirs([]string{logdir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := collect.Collect(context.Background(), logdirs, collect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := collectReport(t, logdir)
 	out := map[string]map[string]map[int64]float64{}
 	for _, run := range rep.Runs {
 		out[run.Name] = map[string]map[int64]float64{}
@@ -264,7 +258,98 @@ func scalarValues(t *testing.T, logdir string) map[string]map[string]map[int64]f
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal(fmt.Sprintf("no run in %s", logdir))
+		t.Fatalf("no run in %s", logdir)
 	}
 	return out
+}
+
+// writeHostileLayout writes a run whose scalar tags and layout carry
+// markup, patterns RE2 refuses and a margin series without its upper
+// bound.
+func writeHostileLayout(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "logs")
+	const bad = `<img src=x onerror="window.__pwned=1">`
+	layout, err := proto.Marshal(&eventpb.Layout{Category: []*eventpb.Category{{
+		Title: "<script>window.__pwned=1</script>", Closed: true,
+		Chart: []*eventpb.Chart{
+			{Title: bad, Content: &eventpb.Chart_Multiline{Multiline: &eventpb.MultilineChartContent{
+				Tag: []string{"<img", `(?=x)`, `(a)\1`}}}},
+			{Title: "margin", Content: &eventpb.Chart_Margin{Margin: &eventpb.MarginChartContent{
+				Series: []*eventpb.MarginChartContent_Series{{Value: "loss", Lower: "loss", Upper: "absent"}}}}},
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalar := func(tag string, v float32) *eventpb.SummaryValue {
+		return &eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}}
+	}
+	events := []*eventpb.Event{{WallTime: 1.7e9, What: &eventpb.Event_FileVersion{FileVersion: "brain.Event:2"}},
+		{WallTime: 1.7e9, What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: []*eventpb.SummaryValue{{
+			Tag:      "custom_scalars__config__",
+			Metadata: &eventpb.SummaryMetadata{PluginData: &eventpb.PluginData{PluginName: "custom_scalars"}},
+			Value: &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING,
+				TensorShape: &eventpb.TensorShapeProto{}, StringVal: [][]byte{layout}}},
+		}}}}},
+	}
+	for step := range 5 {
+		events = append(events, &eventpb.Event{WallTime: 1.7e9 + float64(step), Step: int64(step),
+			What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: []*eventpb.SummaryValue{
+				scalar(bad, float32(step)), scalar("loss", 1/float32(step+1))}}}})
+	}
+	writeEventFile(t, filepath.Join(dir, bad, "events.out.tfevents.1700000000.host"), events)
+	return dir
+}
+
+// Hostile names stay text: the layout's titles and patterns, the tags and
+// the run; patterns Go's RE2 refuses are named in notes, and a margin
+// series without its upper bound draws its line without a band.
+func TestBrowserCustomScalarsHostile(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	r := buildReport(t, writeHostileLayout(t))
+	const bad = `<img src=x onerror="window.__pwned=1">`
+	// As the page writes it: the tag URI-encoded, then the hash's value.
+	uri := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
+	pins := "pins=" + uri(uri(bad))
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&"+pins)},
+		{"single-file", fileURL(r.single, "page=custom_scalars&smoothing=0&"+pins)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			waitFor(tb, pageJS("customscalars.js", "shown"), 10*time.Second, "the page")
+			if eval[bool](tb, `document.querySelector('details.layout-category').open`) {
+				t.Error("the category the layout marks closed starts open")
+			}
+			charts := readCustomCharts(t, tb)
+			if len(charts) != 3 {
+				t.Fatalf("%d charts, want a pinned one and two of the layout: %+v", len(charts), charts)
+			}
+			pinned, multi, margin := charts[0], charts[1], charts[2]
+			if !pinned.Pinned || pinned.Title != bad || len(pinned.Lines) != 1 || pinned.Lines[0].Name != bad || len(pinned.Lines[0].Points) != 5 {
+				t.Errorf("pinned chart %+v", pinned)
+			}
+			// "<img" matches the tag at its start; the others are refused.
+			if multi.Title != bad || len(multi.Lines) != 1 || multi.Lines[0].Name != bad {
+				t.Errorf("multiline chart %+v", multi)
+			}
+			if len(margin.Lines) != 1 || len(margin.Bands) != 1 || len(margin.Bands[0].Segments) != 0 {
+				t.Errorf("margin chart without an upper bound: %+v", margin)
+			}
+			text := eval[string](tb, `document.querySelector('main.page[data-page="custom_scalars"]').textContent`)
+			for _, want := range []string{"<script>window.__pwned=1</script>", `The pattern "(?=x)" is not one Go's RE2 syntax accepts`,
+				`The pattern "(a)\\1" is not one`, "has no scalar tag absent"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the page does not say %q", want)
+				}
+			}
+			if eval[bool](tb, `window.__pwned === 1 || !!document.querySelector('main img, main script:not([type="application/json"])')`) {
+				t.Error("markup from the logs became elements")
+			}
+			tb.screenshot(shots, "customscalars-hostile-"+c.name)
+			tb.assertClean()
+		})
+	}
 }
