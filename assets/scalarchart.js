@@ -236,7 +236,7 @@
     if (load) {
       // Drawn once its data arrived, with the state of then.
       draw = function (h) {
-        Promise.resolve().then(function () { return load(fig); }).then(function (data) {
+        return Promise.resolve().then(function () { return load(fig); }).then(function (data) {
           if (h.disposed) return;
           rec.data = data;
           initChart(rec, h);
