@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 type csLine struct {
@@ -352,4 +353,66 @@ func TestBrowserCustomScalarsHostile(t *testing.T) {
 			tb.assertClean()
 		})
 	}
+}
+
+// With no layout the page still holds the pins. The demo's baseline run
+// has 20,001 points of metrics/loss: its chart draws at most 4,000 of
+// them, from the data file, keeping the extremes.
+func TestBrowserCustomScalarsPinsWithoutLayout(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, logs)
+	values := scalarValues(t, logs)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&pins=metrics%252Floss"))
+	waitFor(tb, pageJS("customscalars.js", "shown"), 10*time.Second, "the page")
+	charts := readCustomCharts(t, tb)
+	if len(charts) != 1 || !charts[0].Pinned || charts[0].Error != "" {
+		t.Fatalf("charts %+v, want the pinned one", charts)
+	}
+	if !strings.Contains(eval[string](tb, `document.body.textContent`), "No run of the report wrote a custom-scalars layout.") {
+		t.Error("the page does not say that no run wrote a layout")
+	}
+	var runs []string
+	for _, l := range charts[0].Lines {
+		runs = append(runs, l.Name)
+		want := values[l.Name]["metrics/loss"]
+		if len(want) <= 4000 {
+			checkLine(t, "metrics/loss", l, want)
+			continue
+		}
+		if len(l.Points) > 4000 || len(l.Points) < 3000 {
+			t.Errorf("%s: %d of %d points drawn, want at most 4,000", l.Name, len(l.Points), len(want))
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range want {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		dlo, dhi := math.Inf(1), math.Inf(-1)
+		for _, p := range l.Points {
+			if v, ok := want[int64(p[0])]; !ok || !sameF32(v, p[1]) {
+				t.Fatalf("%s: point %v is not the data's (%v)", l.Name, p, v)
+			}
+			dlo, dhi = math.Min(dlo, p[1]), math.Max(dhi, p[1])
+		}
+		if !sameF32(lo, dlo) || !sameF32(hi, dhi) {
+			t.Errorf("%s: drawn range [%v, %v], the data's [%v, %v]", l.Name, dlo, dhi, lo, hi)
+		}
+	}
+	if len(runs) < 2 {
+		t.Errorf("pinned metrics/loss draws %q", runs)
+	}
+	tb.screenshot(shots, "customscalars-demo-pinned")
+	tb.assertClean()
+
+	sc := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "pins=metrics%252Floss"))
+	eval[[]any](sc, pageJS("scalars.js", "figures"))
+	if got := eval[string](sc, `document.querySelector('figure.chart-card[data-tag="metrics/loss"] [data-action="pin"]').getAttribute("aria-pressed")`); got != "true" {
+		t.Errorf("the pinned chart's button on the Scalars page: aria-pressed %q", got)
+	}
+	sc.screenshot(shots, "customscalars-demo-scalars")
+	sc.assertClean()
 }
