@@ -68,6 +68,10 @@ var valueKinds = []valueKind{
 		add: func(rr *runReader, x *valueAt) error { return rr.addTensor(x.ev, x.v, x.ts, x.at, x.rec) }},
 }
 
+// tsvisTextPlugins are TS-VIS's plugins whose string tensors are text:
+// the words of hidden states, the sentences of attention.
+var tsvisTextPlugins = []string{"hiddenstate", "transformer"}
+
 // kindOf finds the entry of a kind; every Kind classify returns but
 // KindOther has one.
 func kindOf(k Kind) *valueKind {
@@ -100,8 +104,8 @@ func classify(v *eventpb.SummaryValue, ts *tagState) Kind {
 	case ts.plugin == "" && ts.dataClass == eventpb.SummaryMetadata_DATA_CLASS_SCALAR:
 		return KindScalar
 	case dt == eventpb.DataType_DT_STRING || dt == eventpb.DataType_DT_STRING+100:
-		if ts.plugin == "" {
-			return KindText // Estimator's checkpoint_path and the like
+		if ts.plugin == "" || slices.Contains(tsvisTextPlugins, ts.plugin) {
+			return KindText // Estimator's checkpoint_path and the like; TS-VIS's words and sentences
 		}
 		return KindOther
 	case event.IsNumeric(dt):

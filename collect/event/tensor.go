@@ -26,6 +26,7 @@ func loadEntry(e model.TensorEntry) ([]float64, error) {
 	if err := proto.Unmarshal(b, &t); err != nil {
 		return nil, fmt.Errorf("%s: offset %d: %w", e.Data.Path, e.Data.Offset, err)
 	}
+	NumpyDType(&t)
 	return Values(&t)
 }
 
