@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -415,4 +416,86 @@ func TestBrowserCustomScalarsPinsWithoutLayout(t *testing.T) {
 	}
 	sc.screenshot(shots, "customscalars-demo-scalars")
 	sc.assertClean()
+}
+
+// TS-VIS's own kinds (collect/testdata/tsvis): on the Tensors page, the
+// hidden states and the attention draw as heat maps of the values the
+// writer wrote, the feature maps as grids of their images; the words of
+// the hidden states are on the Text page.
+func TestBrowserTSVisKinds(t *testing.T) {
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	fixture := filepath.Join(repoRoot(t), "collect", "testdata", "tsvis")
+	raw, err := os.ReadFile(filepath.Join(fixture, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]struct {
+		Shape  []int     `json:"shape"`
+		Values []float64 `json:"values"`
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, fixture)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "tensors.html"), ""))
+	var cards []struct {
+		Tag    string       `json:"tag"`
+		Heat   [][3]float64 `json:"heat"`
+		Images []struct {
+			W, H  int
+			First []int `json:"first"`
+		} `json:"images"`
+	}
+	if err := json.Unmarshal([]byte(eval[string](tb, pageJS("tsvis.js", "cards"))), &cards); err != nil {
+		t.Fatal(err)
+	}
+	byTag := map[string]int{}
+	for i, c := range cards {
+		byTag[c.Tag] = i
+	}
+	// The default index takes the last two dimensions whole: the hidden
+	// states (positions x units), the first layer and head of the
+	// attention (tokens x tokens).
+	for _, tag := range []string{"hidden_state", "bert-transformertext-0/all"} {
+		i, ok := byTag[tag]
+		if !ok {
+			t.Fatalf("no card of %s in %v", tag, byTag)
+		}
+		w := want[tag]
+		rows, cols := w.Shape[len(w.Shape)-2], w.Shape[len(w.Shape)-1]
+		if len(cards[i].Heat) != rows*cols {
+			t.Errorf("%s: %d cells in the heat map, want %d", tag, len(cards[i].Heat), rows*cols)
+		}
+		for _, c := range cards[i].Heat {
+			if v := w.Values[int(c[1])*cols+int(c[0])]; !sameF32(v, c[2]) {
+				t.Errorf("%s: cell %v, want %v", tag, c, v)
+				break
+			}
+		}
+	}
+	// Each feature map draws its 3 images of 8 x 8, the first pixel of each
+	// the written RGB.
+	for _, tag := range []string{"conv1-GradCam", "conv2-GradCam", "conv2-Gray", "fc-PFV"} {
+		c := cards[byTag[tag]]
+		w := want[tag]
+		if c.Tag != tag || len(c.Images) != w.Shape[0] {
+			t.Errorf("%s: %d images, want %d", tag, len(c.Images), w.Shape[0])
+			continue
+		}
+		size := w.Shape[1] * w.Shape[2] * w.Shape[3]
+		for k, img := range c.Images {
+			px := []int{int(w.Values[k*size]), int(w.Values[k*size+1]), int(w.Values[k*size+2]), 255}
+			if img.W != w.Shape[2] || img.H != w.Shape[1] || !slices.Equal(img.First, px) {
+				t.Errorf("%s image %d: %dx%d, first pixel %v, want %dx%d %v", tag, k, img.W, img.H, img.First, w.Shape[2], w.Shape[1], px)
+			}
+		}
+	}
+	tb.screenshot(shots, "tsvis-tensors")
+	tb.assertClean()
+
+	text := openTab(t, browser, fileURL(filepath.Join(r.site, "text.html"), ""))
+	waitFor(text, `document.body.textContent.includes("the cat sat on the mat")`, 10*time.Second, "the hidden states' words")
+	text.screenshot(shots, "tsvis-text")
+	text.assertClean()
 }
