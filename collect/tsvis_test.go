@@ -1,7 +1,9 @@
 package collect
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math"
 	"os"
 	"slices"
 	"testing"
@@ -62,6 +64,39 @@ func TestTSVisKinds(t *testing.T) {
 			if got[i] != w.Values[i] && !(w.DType == "float32" && float32(got[i]) == float32(w.Values[i])) {
 				t.Errorf("tensor %q: value %d is %v, want %v", ts.Tag, i, got[i], w.Values[i])
 				break
+			}
+		}
+	}
+	// Feature maps are images: per batch an image step of its images,
+	// each referring to its pixel values in the log.
+	for _, im := range run.Images {
+		seen[im.Tag] = true
+		w, ok := want[im.Tag]
+		if !ok || len(w.Shape) != 4 || len(im.Entries) != 1 {
+			t.Errorf("image %q: %d entries, not written as a batch of images", im.Tag, len(im.Entries))
+			continue
+		}
+		items := im.Entries[0].Images
+		n, h, wd, c := int(w.Shape[0]), int(w.Shape[1]), int(w.Shape[2]), int(w.Shape[3])
+		if len(items) != n {
+			t.Errorf("image %q: %d images, want %d", im.Tag, len(items), n)
+			continue
+		}
+		for k, it := range items {
+			if it.Width != wd || it.Height != h || it.Format != "png" || it.Pixels == nil || *it.Pixels != (Pixels{DType: w.DType, Channels: c}) {
+				t.Errorf("image %q %d: %dx%d %q %+v", im.Tag, k, it.Width, it.Height, it.Format, it.Pixels)
+				continue
+			}
+			b, err := it.Data.Read()
+			if err != nil || len(b) != h*wd*c*8 {
+				t.Errorf("image %q %d: %d bytes, %v", im.Tag, k, len(b), err)
+				continue
+			}
+			for i := range h * wd * c {
+				if v := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])); v != w.Values[k*h*wd*c+i] {
+					t.Errorf("image %q %d: value %d is %v, want %v", im.Tag, k, i, v, w.Values[k*h*wd*c+i])
+					break
+				}
 			}
 		}
 	}

@@ -48,7 +48,12 @@ var valueKinds = []valueKind{
 	{kind: KindHistogram, plugins: []string{"histograms"}, field: isField[*eventpb.SummaryValue_Histo],
 		add: func(rr *runReader, x *valueAt) error { return rr.addHistogram(x.ev, x.v, x.ts, x.rec) }},
 	{kind: KindImage, plugins: []string{"images"}, field: isField[*eventpb.SummaryValue_Image],
-		add: func(rr *runReader, x *valueAt) error { return rr.addImage(x.ev, x.v, x.ts, x.at, x.rec) }},
+		add: func(rr *runReader, x *valueAt) error {
+			if x.ts.plugin == "featuremap" {
+				return rr.addFeatureMap(x.ev, x.v, x.ts, x.at)
+			}
+			return rr.addImage(x.ev, x.v, x.ts, x.at, x.rec)
+		}},
 	{kind: KindAudio, plugins: []string{"audio"}, field: isField[*eventpb.SummaryValue_Audio],
 		add: func(rr *runReader, x *valueAt) error { return rr.addAudio(x.ev, x.v, x.ts, x.at, x.rec, x.offset) }},
 	{kind: KindText, plugins: []string{"text"},
@@ -98,6 +103,10 @@ func classify(v *eventpb.SummaryValue, ts *tagState) Kind {
 	}
 	if !isTensor {
 		return KindOther
+	}
+	// TS-VIS's feature maps: batches of images stored as tensors.
+	if _, _, _, _, ok := featureMapShape(tensor.Tensor); ok && ts.plugin == "featuremap" {
+		return KindImage
 	}
 	dt := tensor.Tensor.GetDtype()
 	switch {

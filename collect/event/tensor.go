@@ -58,6 +58,15 @@ var elemSize = map[eventpb.DataType]int{
 	eventpb.DataType_DT_UINT64: 8,
 }
 
+// ElemSize is the size in tensor_content of one element of dt, 0 when it
+// is not a number.
+func ElemSize(dt eventpb.DataType) int {
+	if dt > 100 {
+		dt -= 100
+	}
+	return elemSize[dt]
+}
+
 // IsNumeric reports whether dt holds numbers.
 func IsNumeric(dt eventpb.DataType) bool {
 	if dt > 100 {

@@ -22,4 +22,27 @@
 			};
 		}));
 	},
+
+	// images waits for the Images page's images to load and returns, as
+	// JSON, per tag its images' src, natural sizes and first pixels' RGBA
+	// (null where the page may not read its pixels: a file of the site,
+	// from file://).
+	async images() {
+		await awaitReady();
+		const imgs = [...document.querySelectorAll("section.media-tag img.media-img")];
+		await Promise.all(imgs.map(im => im.complete ? null : new Promise(r => { im.onload = im.onerror = r; })));
+		const out = {};
+		for (const sec of document.querySelectorAll("section.media-tag")) {
+			out[sec.dataset.filterTag] = [...sec.querySelectorAll("img.media-img")].map(im => {
+				const cv = document.createElement("canvas");
+				cv.width = im.naturalWidth; cv.height = im.naturalHeight;
+				const ctx = cv.getContext("2d");
+				ctx.drawImage(im, 0, 0);
+				let first = null;
+				try { first = [...ctx.getImageData(0, 0, 1, 1).data]; } catch (e) { /* tainted */ }
+				return {src: im.getAttribute("src"), w: im.naturalWidth, h: im.naturalHeight, first};
+			});
+		}
+		return JSON.stringify(out);
+	},
 })
