@@ -1,5 +1,4 @@
-// TS-VIS's own kinds on the Tensors page (browser_customscalars_test.go's
-// TestBrowserTSVisKinds): per card, its value heat map and image grid.
+// TS-VIS's own kinds on the Tensors and Images pages (browser_tsvis_test.go).
 ({
 	// cards scrolls every tensor card into view in turn and returns, as
 	// JSON, per card its tag, the heat map's [column, row, value] cells,
