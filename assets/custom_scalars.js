@@ -37,10 +37,16 @@
     var single = document.body.hasAttribute('data-single-file');
     var own = Object.prototype.hasOwnProperty;
 
-    // entriesOf lists the runs that have tag: [{run, file}].
+    // entriesOf lists the runs that have tag: [{run, file}], file being
+    // the series' data file (its run's directory and its tag's file), ''
+    // in the single file.
     function entriesOf(tag) {
-      var list = own.call(tags, tag) && Array.isArray(tags[tag]) ? tags[tag] : [];
-      return list.filter(function (e) { return e && runs[e.run]; });
+      var t = own.call(tags, tag) && tags[tag] && typeof tags[tag] === 'object' ? tags[tag] : {};
+      var list = Array.isArray(t.runs) ? t.runs : [];
+      return list.filter(function (i) { return runs[i]; }).map(function (i) {
+        var dir = runs[i].dir, file = t.file;
+        return { run: i, file: typeof dir === 'string' && typeof file === 'string' && dir && file ? dir + file : '' };
+      });
     }
 
     function fileOf(run, tag) {

@@ -119,22 +119,39 @@ func TestLayoutChartMatches(t *testing.T) {
 		"Run a has no scalar tag hi: its band is drawn where both bounds are."}; !slices.Equal(band.Notes, want) {
 		t.Errorf("margin notes %q, want %q", band.Notes, want)
 	}
-	// The index names every run's data file, the single file's none.
+	// The index gives every series' data file as its run's directory and
+	// its tag's file; the single file's, none.
 	var idx customIndex
 	if err := json.Unmarshal([]byte(p.Index), &idx); err != nil {
 		t.Fatal(err)
 	}
-	if e := idx.Tags["loss"]; len(e) != 2 || e[0].File != "scalars/"+slug("a")+"/"+slug("loss")+".json" || e[1].Run != 1 {
-		t.Errorf("index of loss %+v", e)
+	r := New(rep, Options{})
+	n := 0
+	for _, tv := range r.tags {
+		it := idx.Tags[tv.tag]
+		if len(it.Runs) != len(tv.series) {
+			t.Errorf("index of %s: runs %v, want %d", tv.tag, it.Runs, len(tv.series))
+			continue
+		}
+		for k, sv := range tv.series {
+			if got := idx.Runs[it.Runs[k]].Dir + it.File; got != sv.file || idx.Runs[it.Runs[k]].Name != sv.run.Name {
+				t.Errorf("index of %s, run %s: file %q, want %q", tv.tag, sv.run.Name, got, sv.file)
+			}
+			n++
+		}
+	}
+	if n != 7 { // a's 4 tags, b's 3
+		t.Errorf("the index names %d series, want 7", n)
 	}
 	ps, err := New(rep, Options{}).customScalarsPage(true)
 	if err != nil {
 		t.Fatal(err)
 	}
+	idx = customIndex{}
 	if err := json.Unmarshal([]byte(ps.Index), &idx); err != nil {
 		t.Fatal(err)
 	}
-	if e := idx.Tags["loss"]; len(e) != 2 || e[0].File != "" {
-		t.Errorf("single file's index of loss %+v", e)
+	if it := idx.Tags["loss"]; len(it.Runs) != 2 || it.File != "" || idx.Runs[0].Dir != "" {
+		t.Errorf("single file's index of loss %+v, runs %+v", it, idx.Runs)
 	}
 }
