@@ -167,10 +167,13 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 		idx.Runs = append(idx.Runs, ir)
 		names = append(names, run.Name)
 	}
-	// tagsOf lists each run's scalar tags, sorted, for matching.
+	// tagsOf lists each run's scalar tags, sorted, for matching; tags
+	// lists them all once, so that a pattern sees each tag once.
 	tagsOf := map[int][]string{}
+	tags := make([]string, len(r.tags))
 	has := map[[2]string]bool{} // run name, tag
-	for _, tv := range r.tags {
+	for k, tv := range r.tags {
+		tags[k] = tv.tag
 		it := customIndexTag{}
 		if !single {
 			it.File = dataStem(tv.tag)
@@ -199,7 +202,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 				continue
 			}
 			charts++
-			cc, err := layoutChart(ch, idx.Runs, tagsOf, has)
+			cc, err := layoutChart(ch, idx.Runs, tags, tagsOf, has)
 			if err != nil {
 				return nil, err
 			}
@@ -222,7 +225,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 //
 // A margin chart draws, in every run that has its value tag, the value
 // line with a band from its lower to its upper tag, named exactly.
-func layoutChart(ch model.LayoutChart, runs []customIndexRun, tagsOf map[int][]string, has map[[2]string]bool) (csChart, error) {
+func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tagsOf map[int][]string, has map[[2]string]bool) (csChart, error) {
 	c := csChart{Title: ch.Title}
 	d := csChartData{Title: ch.Title, Series: []csSeries{}}
 	more := 0
@@ -255,22 +258,35 @@ func layoutChart(ch model.LayoutChart, runs []customIndexRun, tagsOf map[int][]s
 	default:
 		c.Kind, d.Kind = "multiline", "multiline"
 		c.What = ch.Multiline
-		var res []*regexp.Regexp
+		// The patterns that compile, joined as TensorBoard joins them, and
+		// matched once against each distinct tag of the report.
+		var valid []string
 		for _, src := range ch.Multiline {
 			if len(src) > maxPatternLen {
 				c.Notes = append(c.Notes, fmt.Sprintf("A pattern of %d bytes is longer than %d: not matched.", len(src), maxPatternLen))
 				continue
 			}
-			re, err := regexp.Compile(`^(?:` + src + `)`)
-			if err != nil {
+			if _, err := regexp.Compile(src); err != nil {
 				c.Notes = append(c.Notes, fmt.Sprintf("The pattern %q is not one Go's RE2 syntax accepts (%v): not matched.", src, err))
 				continue
 			}
-			res = append(res, re)
+			valid = append(valid, "(?:"+src+")")
+		}
+		matched := map[string]bool{}
+		if len(valid) > 0 {
+			re, err := regexp.Compile(`^(?:` + strings.Join(valid, "|") + `)`)
+			if err != nil {
+				return csChart{}, fmt.Errorf("chart %q: patterns that compile alone do not together: %w", ch.Title, err)
+			}
+			for _, tag := range tags {
+				if re.MatchString(tag) {
+					matched[tag] = true
+				}
+			}
 		}
 		for i := range runs {
 			for _, tag := range tagsOf[i] {
-				if slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(tag) }) {
+				if matched[tag] {
 					add(csSeries{Run: i, Tag: tag})
 				}
 			}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -153,5 +154,35 @@ func TestLayoutChartMatches(t *testing.T) {
 	}
 	if it := idx.Tags["loss"]; len(it.Runs) != 2 || it.File != "" || idx.Runs[0].Dir != "" {
 		t.Errorf("single file's index of loss %+v, runs %+v", it, idx.Runs)
+	}
+}
+
+// BenchmarkCustomScalarsPage builds the page of 20,000 tags in 2 runs with
+// a layout of 100 multiline charts, each matching its patterns against
+// every tag of every run, and reports the page's data size.
+func BenchmarkCustomScalarsPage(b *testing.B) {
+	runs := map[string]map[string][]float64{"a": {}, "b": {}}
+	for i := range 20000 {
+		tag := fmt.Sprintf("group%d/tag%05d", i%50, i)
+		runs["a"][tag], runs["b"][tag] = []float64{1, 2, 3}, []float64{3, 2, 1}
+	}
+	rep := synthetic(runs)
+	var charts []model.LayoutChart
+	for i := range 100 {
+		charts = append(charts, multiline(fmt.Sprint(i), fmt.Sprintf(`group%d/`, i%50), fmt.Sprintf(`.*/tag0%d.*`, i%10)))
+	}
+	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: charts}}}
+	r := New(rep, Options{})
+	b.ResetTimer()
+	for range b.N {
+		p, err := r.customScalarsPage(false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := len(p.Index)
+		for _, c := range p.Categories[0].Charts {
+			n += len(c.Data)
+		}
+		b.ReportMetric(float64(n), "bytes/page")
 	}
 }
