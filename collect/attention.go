@@ -1,6 +1,8 @@
 package collect
 
 import (
+	"slices"
+
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 )
@@ -12,8 +14,9 @@ const maxAttentionItems = 64
 // addAttention keeps a TS-VIS transformer value (Value field 10, which
 // TensorBoard's Value lacks): each attention item's tensor, of layers,
 // heads and tokens, as a tensor of the tag "<tag>/<item>", drawn on the
-// Tensors page with the other tensors. Its token lists are not kept.
-// It reports whether v was one.
+// Tensors page with the other tensors, and its tokens as text of the tag
+// "<tag>/<item>/tokens" (the rows'; "/tokens_right" for the columns' when
+// they differ). It reports whether v was one.
 func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, tag string, rec record, idx int, offset int64) bool {
 	items, ok, err := event.TransformerItems(v, maxAttentionItems)
 	if !ok {
@@ -42,6 +45,28 @@ func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, ta
 		}
 		keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
 			DType: event.DTypeName(it.Attn.GetDtype()), Shape: event.Shape(it.Attn), Data: ref})
+		rr.keepTokens(ev, name+"/tokens", it.Left, offset)
+		if !slices.Equal(it.Left, it.Right) {
+			rr.keepTokens(ev, name+"/tokens_right", it.Right, offset)
+		}
 	}
 	return true
+}
+
+// keepTokens keeps an attention item's tokens as a text of tag.
+func (rr *runReader) keepTokens(ev *eventpb.Event, tag string, tokens []string, offset int64) {
+	if tokens == nil {
+		return
+	}
+	ts := rr.tags[tag]
+	if ts == nil {
+		ts = &tagState{name: tag, metadata: true, plugin: "transformer", kind: KindText}
+		rr.tags[tag] = ts
+	}
+	ts.saw(ev.Step, ev.WallTime)
+	if ts.kind != KindText {
+		rr.warn(offset, "tag %q at step %d holds tokens after %s values; value skipped", tag, ev.Step, ts.kind)
+		return
+	}
+	keep(rr, ts, textList, ev.Step, TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: []int64{int64(len(tokens))}, Values: tokens})
 }

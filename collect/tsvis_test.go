@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -14,7 +15,8 @@ import (
 // maps, scores and labels (plugin featuremap), hidden states and their
 // words (hiddenstate), attention values (transformer, Value field 10) and
 // attention maps with their images (transformer) read with the values,
-// dtypes and shapes the generator wrote; numpy text reads as text.
+// dtypes and shapes the generator wrote; numpy text reads as text, an
+// attention item's tokens too.
 func TestTSVisKinds(t *testing.T) {
 	raw, err := os.ReadFile("testdata/tsvis/expected.json")
 	if err != nil {
@@ -25,6 +27,7 @@ func TestTSVisKinds(t *testing.T) {
 		Shape  []int64   `json:"shape"`
 		Values []float64 `json:"values"`
 		Text   []string  `json:"text"`
+		Left   []string  `json:"left"`
 	}
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
@@ -103,6 +106,10 @@ func TestTSVisKinds(t *testing.T) {
 	for _, tx := range run.Texts {
 		seen[tx.Tag] = true
 		w, ok := want[tx.Tag]
+		if item, isTokens := strings.CutSuffix(tx.Tag, "/tokens"); isTokens {
+			w, ok = want[item] // an attention item's tokens
+			w.Text = w.Left
+		}
 		if !ok || w.Text == nil || len(tx.Entries) != 1 || !slices.Equal(tx.Entries[0].Values, w.Text) {
 			t.Errorf("text %q: %+v, want %q", tx.Tag, tx.Entries, w.Text)
 		}

@@ -31,7 +31,13 @@ type AttentionItem struct {
 	// N is the item's place among the value's items, for a BlobRef.
 	N    int
 	Attn *eventpb.TensorProto
+	// Left and Right are the tokens of the attention's rows and columns
+	// (nil when the item has none, or they are not numpy text).
+	Left, Right []string
 }
+
+// maxTokens bounds the tokens of one list.
+const maxTokens = 1 << 14
 
 // TransformerItems decodes the attention items of v's TS-VIS transformer
 // field (10), which TensorBoard's Summary.Value lacks, so that v holds it
@@ -93,7 +99,25 @@ func attentionItem(raw []byte, n int) (AttentionItem, error) {
 	if !NumpyDType(it.Attn) && !IsNumeric(it.Attn.GetDtype()) {
 		return it, fmt.Errorf("attention item %q: its tensor is not numeric", it.Tag)
 	}
+	it.Left, it.Right = tokens(raw, 3), tokens(raw, 4)
 	return it, nil
+}
+
+// tokens returns the numpy text at field num of an attention item.
+func tokens(raw []byte, num protowire.Number) []string {
+	b, found, err := unknownField(raw, num)
+	if !found || err != nil {
+		return nil
+	}
+	var t eventpb.TensorProto
+	if proto.Unmarshal(b, &t) != nil || !NumpyText(&t, maxTokens) {
+		return nil
+	}
+	out := make([]string, len(t.GetStringVal()))
+	for i, s := range t.GetStringVal() {
+		out[i] = string(s)
+	}
+	return out
 }
 
 // unknownField returns the last length-delimited field num of the
