@@ -10,6 +10,7 @@ package main
 // the browser's storage.
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"net/url"
@@ -153,8 +154,9 @@ func TestBrowserCustomScalars(t *testing.T) {
 	// storage) and from a link (the hash); in the single file, on the
 	// page the navigation shows next.
 	t.Run("pin-site", func(t *testing.T) {
+		forgetPins(t, browser, fileURL(filepath.Join(r.site, "index.html"), ""))
 		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), ""))
-		forgetPins(t, tb)
+		eval[[]any](tb, pageJS("scalars.js", "figures"))
 		pinned := eval[string](tb, pageJS("customscalars.js", "pin", "loss"))
 		if pressed, hash, _ := strings.Cut(pinned, " "); pressed != "true" || parseHash(hash)["pins"] != "loss" {
 			t.Fatalf("after pinning loss: aria-pressed and hash %q", pinned)
@@ -173,8 +175,9 @@ func TestBrowserCustomScalars(t *testing.T) {
 		}
 	})
 	t.Run("pin-single-file", func(t *testing.T) {
+		forgetPins(t, browser, fileURL(filepath.Join(r.site, "index.html"), ""))
 		tb := openTab(t, browser, fileURL(r.single, "page=scalars&smoothing=0"))
-		forgetPins(t, tb)
+		eval[[]any](tb, pageJS("scalars.js", "figures"))
 		// A tag's slash is encoded twice, as the run selector's names are.
 		pinned := eval[string](tb, pageJS("customscalars.js", "pin", "train/loss"))
 		if pressed, hash, _ := strings.Cut(pinned, " "); pressed != "true" || parseHash(hash)["pins"] != "train%252Floss" {
@@ -189,12 +192,12 @@ func TestBrowserCustomScalars(t *testing.T) {
 }
 
 // forgetPins empties the browser's storage of the file:// pages, which
-// the tabs share, and reloads tb: pins of an earlier test are gone.
-func forgetPins(t *testing.T, tb *tab) {
+// the tabs share, from a tab of its own opened at url: the pins of an
+// earlier test are gone from the tabs opened after.
+func forgetPins(t *testing.T, browser context.Context, url string) {
 	t.Helper()
-	eval[bool](tb, `(() => { localStorage.clear(); location.reload(); return true; })()`)
-	time.Sleep(300 * time.Millisecond)
-	eval[[]any](tb, pageJS("scalars.js", "figures"))
+	tb := openTab(t, browser, url)
+	eval[bool](tb, `(() => { localStorage.clear(); return localStorage.length === 0; })()`)
 }
 
 // checkPinned checks that charts has one pinned chart, of tag, drawing
