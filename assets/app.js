@@ -352,7 +352,8 @@
   //     now (with a key, only when the key changed);
   //   - h.dispose() disposes its charts and forgets it.
   // h.draw() and h.resize() draw and resize now (an export needs the chart
-  // as it is shown).
+  // as it is shown). A draw(h) that waits for its data (a data file) returns
+  // a promise: ready() waits for it too.
 
   var charts = [];          // every handle, in order of registration
   var dirty = [];           // handles that may need drawing, updating or resizing, in order
@@ -443,7 +444,12 @@
     h.drawn = true;
     h.key = h.opts.key ? h.opts.key() : null;
     try {
-      h.drawFn(h);
+      var p = h.drawFn(h);
+      if (p && typeof p.then === 'function') {
+        h.pending = true;
+        var settle = function () { h.pending = false; markDirty(h); schedule(true); checkReady(); };
+        p.then(settle, settle);
+      }
     } catch (e) {
       // One chart's failure must not stop the others: report it, go on.
       later(function () { throw e; });
@@ -572,7 +578,7 @@
     for (var i = 0; i < charts.length; i++) {
       var h = charts[i];
       if (!h.eager || !pageShown(h)) continue;
-      if (!h.drawn) return false;
+      if (!h.drawn || h.pending) return false;
       if (isShown(h) && h.opts.key && h.opts.update && h.charts.length && h.opts.key() !== h.key) return false;
     }
     return true;

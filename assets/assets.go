@@ -4,7 +4,8 @@
 // (the runtime every page shares: state, filters, the chart lifecycle),
 // regexp.js (the linear-time matcher of the pages' filter and group
 // patterns, loaded before app.js) and style.css, and each page's own script
-// (<page>.js, scalars.js for the scalars page) and style (<page>.css).
+// (<page>.js, over scalarchart.js for the two pages of line charts) and
+// style (<page>.css).
 package assets
 
 import "embed"

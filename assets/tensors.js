@@ -2,7 +2,8 @@
  * trainreport tensors page: per (run, tag) card, a chart of the statistics
  * over steps, a heat map of the histograms re-binned onto one shared grid
  * (step x bin), and a table of one step's values sliced with a numpy-style
- * index. Everything is computed in Go and inlined in the card's
+ * index, with a heat map of the slice when it has two dimensions and a
+ * grid of images when the step holds images. Everything is computed in Go and inlined in the card's
  * <script type="application/json" class="tensor-data">; this script only
  * draws it. A card's charts are drawn when it comes into view (app.js's
  * lifecycle), their options built here. Scoped to
@@ -14,6 +15,8 @@
   var util = tr.util;
   var MAX_CELLS = 100000; // the most values a table shows
   var DEFAULT_CELLS = 2000; // the most the first table of a step shows
+  var MAX_HEAT_CELLS = 40000; // the most a heat map of values draws
+  var MAX_IMAGES = 64, MAX_IMAGE_SIDE = 1024; // a grid's images and their sides
 
   // ---------------------------------------------------------------------------
   // Index parsing: numpy's basic indexing with integers, slices and one
@@ -182,6 +185,109 @@
     }
     frag.appendChild(tbody);
     table.replaceChildren(frag);
+    drawValues(card, t, v.step, input.value);
+  }
+
+  // ---------------------------------------------------------------------------
+  // A step's values as pictures: the slice as a heat map (rows x columns,
+  // a colour per value, diverging around 0 when values of both signs are
+  // there), and a step of images as a grid.
+
+  function drawValues(card, t, step, index) {
+    var div = card.querySelector('[data-tensor-values]');
+    var st = card.__tensor;
+    if (!div || !st.handle || typeof echarts === 'undefined') return;
+    var cells = t.rows.n * t.cols.n;
+    var show = t.sliced === 2 && cells > 1 && cells <= MAX_HEAT_CELLS;
+    if (div.hidden === show) div.hidden = !show;
+    if (!show) return;
+    var data = [], lo = Infinity, hi = -Infinity;
+    for (var r = 0; r < t.rows.n; r++) {
+      var off = t.base + t.rows.at(r);
+      for (var c = 0; c < t.cols.n; c++) {
+        var x = t.values[off + t.cols.at(c)];
+        if (typeof x !== 'number') continue; // non-finite: left blank
+        data.push([c, r, x]);
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+    }
+    if (!(lo <= hi)) { lo = 0; hi = 1; }
+    var diverging = lo < 0 && hi > 0;
+    var m = Math.max(-lo, hi);
+    if (!st.valuesChart) st.valuesChart = st.handle.init(div);
+    var rowLabels = [], colLabels = [];
+    for (var i = 0; i < t.rows.n; i++) rowLabels.push(String(t.rows.label(i)));
+    for (var j = 0; j < t.cols.n; j++) colLabels.push(String(t.cols.label(j)));
+    st.valuesChart.setOption({
+      animation: false,
+      title: { text: 'values at step ' + util.fmtStep(step) + ', ' + index, left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
+      tooltip: { formatter: function (p) {
+        return util.escapeHTML('[' + rowLabels[p.value[1]] + ', ' + colLabels[p.value[0]] + '] = ' + util.fmtNum(p.value[2]));
+      } },
+      grid: { left: 48, right: 16, top: 32, bottom: 64 },
+      xAxis: { type: 'category', data: colLabels, splitArea: { show: false }, axisLabel: { fontSize: 10 } },
+      yAxis: { type: 'category', data: rowLabels, inverse: true, axisLabel: { fontSize: 10 } },
+      visualMap: { min: diverging ? -m : lo, max: diverging ? m : hi, orient: 'horizontal', left: 'center', bottom: 0,
+        itemHeight: 160, itemWidth: 12, calculable: false, precision: 3,
+        text: [util.fmtNum(diverging ? m : hi), util.fmtNum(diverging ? -m : lo)], textGap: 6,
+        inRange: { color: diverging ? ['#b2182b', '#f7f7f7', '#2166ac'] : ['#f7fbff', '#6baed6', '#08306b'] } },
+      series: [{ name: 'value', type: 'heatmap', data: data, progressive: 0 }]
+    }, true);
+    div.setAttribute('data-cells', String(data.length));
+  }
+
+  // imageShape returns [images, height, width, channels] when a step of
+  // shape holds images: (N, H, W, C) or (H, W, C) with C of 1, 3 or 4.
+  function imageShape(shape) {
+    var s = shape.length === 3 ? [1].concat(shape) : shape;
+    if (s.length !== 4 || [1, 3, 4].indexOf(s[3]) < 0) return null;
+    if (s[0] < 1 || s[1] < 1 || s[2] < 1 || s[1] > MAX_IMAGE_SIDE || s[2] > MAX_IMAGE_SIDE) return null;
+    return s;
+  }
+
+  // drawImages draws a step of images as a grid, each on a canvas: values
+  // in [0, 255] as they are (TS-VIS's feature maps), others stretched from
+  // the step's least to its greatest finite value.
+  function drawImages(card, v) {
+    var box = card.querySelector('[data-tensor-images]');
+    if (!box) return;
+    var s = imageShape(v.shape);
+    box.hidden = !s;
+    box.replaceChildren();
+    if (!s) return;
+    var lo = Infinity, hi = -Infinity;
+    v.values.forEach(function (x) { if (typeof x === 'number') { if (x < lo) lo = x; if (x > hi) hi = x; } });
+    var scale = lo >= 0 && hi <= 255 && hi > 1 ? function (x) { return x; }
+      : function (x) { return hi > lo ? (x - lo) / (hi - lo) * 255 : 0; };
+    var n = Math.min(s[0], MAX_IMAGES), h = s[1], w = s[2], ch = s[3], size = h * w * ch;
+    for (var k = 0; k < n; k++) {
+      var canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      var ctx = canvas.getContext('2d');
+      if (!ctx) return;
+      var img = ctx.createImageData(w, h);
+      for (var p = 0; p < h * w; p++) {
+        var at = k * size + p * ch;
+        var px = function (c) { var x = v.values[at + c]; return typeof x === 'number' ? scale(x) : 0; };
+        var r = px(0);
+        img.data[p * 4] = r;
+        img.data[p * 4 + 1] = ch >= 3 ? px(1) : r;
+        img.data[p * 4 + 2] = ch >= 3 ? px(2) : r;
+        img.data[p * 4 + 3] = ch === 4 ? px(3) : 255;
+      }
+      ctx.putImageData(img, 0, 0);
+      var fig = document.createElement('figure');
+      fig.appendChild(canvas);
+      var cap = document.createElement('figcaption');
+      cap.textContent = s[0] > 1 || v.shape.length === 4 ? String(k) : h + '\u00d7' + w;
+      fig.appendChild(cap);
+      box.appendChild(fig);
+    }
+    if (s[0] > n) {
+      box.appendChild(el('p', 'and ' + (s[0] - n) + ' more images', 'steps'));
+    }
   }
 
   function setStep(card, i) {
@@ -196,6 +302,7 @@
     }
     var out = card.querySelector('[data-tensor-step-label]');
     if (out) out.textContent = 'step ' + util.fmtStep(v.step) + ' (' + (i + 1) + ' of ' + st.data.values.length + ')';
+    drawImages(card, v);
     drawTable(card);
   }
 
@@ -274,6 +381,7 @@
   function drawCharts(card, h) {
     var st = card.__tensor;
     if (typeof echarts === 'undefined') return;
+    st.handle = h;
     var color = util.colorOf(card.getAttribute('data-run'));
     var statsDiv = card.querySelector('[data-tensor-stats]');
     h.init(statsDiv).setOption(statsOption(st.data, color));

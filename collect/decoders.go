@@ -31,12 +31,13 @@ type locator func(path ...event.Step) (BlobRef, bool)
 // Field numbers on the paths to payloads (docs/FORMATS.md sections 3, 4, 8,
 // 9 and 11).
 const (
-	fieldImage       = 4 // Value.image
-	fieldAudio       = 6 // Value.audio
-	fieldTensor      = 8 // Value.tensor
-	fieldEncoded     = 4 // Image.encoded_image_string, Audio.encoded_audio_string
-	fieldStringVal   = 8 // TensorProto.string_val
-	prThresholdField = 2 // PrCurvePluginData.num_thresholds
+	fieldImage         = 4 // Value.image
+	fieldAudio         = 6 // Value.audio
+	fieldTensor        = 8 // Value.tensor
+	fieldEncoded       = 4 // Image.encoded_image_string, Audio.encoded_audio_string
+	fieldStringVal     = 8 // TensorProto.string_val
+	fieldTensorContent = 4 // TensorProto.tensor_content
+	prThresholdField   = 2 // PrCurvePluginData.num_thresholds
 )
 
 func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, rec record) error {

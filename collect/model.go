@@ -27,6 +27,7 @@ type (
 	Image           = model.Image
 	ImageEntry      = model.ImageEntry
 	ImageItem       = model.ImageItem
+	Pixels          = model.Pixels
 	Audio           = model.Audio
 	AudioEntry      = model.AudioEntry
 	AudioClip       = model.AudioClip

@@ -306,6 +306,9 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	if tag == "" {
 		tag = v.GetNodeName()
 	}
+	if skip == nil && rr.addAttention(ev, v, tag, rec, idx, offset) {
+		return
+	}
 	ts := rr.tags[tag]
 	if ts == nil {
 		ts = &tagState{name: tag}
@@ -320,6 +323,11 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 		ts.desc = md.GetSummaryDescription()
 	}
 	ts.saw(ev.Step, ev.WallTime)
+	// TS-VIS names a tensor's dtype with numpy's string: read as the
+	// enum, numpy text as strings.
+	if t := v.GetTensor(); !event.NumpyDType(t) {
+		event.NumpyText(t, maxTensorStrings)
+	}
 	kind := classify(v, ts)
 	switch {
 	case ts.kind == "":

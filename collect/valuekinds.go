@@ -48,7 +48,12 @@ var valueKinds = []valueKind{
 	{kind: KindHistogram, plugins: []string{"histograms"}, field: isField[*eventpb.SummaryValue_Histo],
 		add: func(rr *runReader, x *valueAt) error { return rr.addHistogram(x.ev, x.v, x.ts, x.rec) }},
 	{kind: KindImage, plugins: []string{"images"}, field: isField[*eventpb.SummaryValue_Image],
-		add: func(rr *runReader, x *valueAt) error { return rr.addImage(x.ev, x.v, x.ts, x.at, x.rec) }},
+		add: func(rr *runReader, x *valueAt) error {
+			if x.ts.plugin == "featuremap" {
+				return rr.addFeatureMap(x.ev, x.v, x.ts, x.at)
+			}
+			return rr.addImage(x.ev, x.v, x.ts, x.at, x.rec)
+		}},
 	{kind: KindAudio, plugins: []string{"audio"}, field: isField[*eventpb.SummaryValue_Audio],
 		add: func(rr *runReader, x *valueAt) error { return rr.addAudio(x.ev, x.v, x.ts, x.at, x.rec, x.offset) }},
 	{kind: KindText, plugins: []string{"text"},
@@ -67,6 +72,10 @@ var valueKinds = []valueKind{
 	{kind: KindTensor,
 		add: func(rr *runReader, x *valueAt) error { return rr.addTensor(x.ev, x.v, x.ts, x.at, x.rec) }},
 }
+
+// tsvisTextPlugins are TS-VIS's plugins whose string tensors are text:
+// the words of hidden states, the sentences of attention.
+var tsvisTextPlugins = []string{"hiddenstate", "transformer"}
 
 // kindOf finds the entry of a kind; every Kind classify returns but
 // KindOther has one.
@@ -95,13 +104,17 @@ func classify(v *eventpb.SummaryValue, ts *tagState) Kind {
 	if !isTensor {
 		return KindOther
 	}
+	// TS-VIS's feature maps: batches of images stored as tensors.
+	if _, _, _, _, ok := featureMapShape(tensor.Tensor); ok && ts.plugin == "featuremap" {
+		return KindImage
+	}
 	dt := tensor.Tensor.GetDtype()
 	switch {
 	case ts.plugin == "" && ts.dataClass == eventpb.SummaryMetadata_DATA_CLASS_SCALAR:
 		return KindScalar
 	case dt == eventpb.DataType_DT_STRING || dt == eventpb.DataType_DT_STRING+100:
-		if ts.plugin == "" {
-			return KindText // Estimator's checkpoint_path and the like
+		if ts.plugin == "" || slices.Contains(tsvisTextPlugins, ts.plugin) {
+			return KindText // Estimator's checkpoint_path and the like; TS-VIS's words and sentences
 		}
 		return KindOther
 	case event.IsNumeric(dt):

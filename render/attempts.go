@@ -61,7 +61,7 @@ func supersededLengths(s *model.Scalar) []int {
 
 // appendSuperseded appends to a run's chart data, when its series has
 // superseded points, the field the page draws them from (see
-// assets/scalars.js, supersededSeries): per attempt, its number, its
+// assets/scalarchart.js, supersededSeries): per attempt, its number, its
 // number of points, how many its data file keeps (the downloads say when
 // --max-data-points capped them) and the drawn ones, [step, value,
 // wall_time] each.

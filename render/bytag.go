@@ -86,7 +86,15 @@ func withEntries[S any](ss []S, n func(S) int) []S {
 }
 
 // dataFile names the data file of a (run, tag) series, relative to data/:
-// <dir>/<run slug>/<tag slug>.json.
+// <dir>/<run slug>/<tag slug>.json, the run's directory (dataDir) and the
+// tag's file (dataStem).
 func dataFile(dir, run, tag string) string {
-	return dir + "/" + slug(run) + "/" + slug(tag) + ".json"
+	return dataDir(dir, run) + dataStem(tag)
 }
+
+// dataDir is the directory of a run's data files of a kind, with its
+// final slash.
+func dataDir(dir, run string) string { return dir + "/" + slug(run) + "/" }
+
+// dataStem is the name of a tag's data file in a run's directory.
+func dataStem(tag string) string { return slug(tag) + ".json" }

@@ -126,7 +126,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 					im := imageSrcJSON{Width: it.Width, Height: it.Height, Format: it.Format}
 					src, err := "", checkBlob(it.Data)
 					if err == nil {
-						src, err = mediaSrc(single, e.names[i], mime, it.Data)
+						src, err = imageSrc(single, e.names[i], mime, it)
 					}
 					if err != nil {
 						im.Error = "image not shown: " + err.Error()
@@ -147,7 +147,8 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 }
 
 // imagesData returns the images' data files and the image files of the
-// site, byte for byte as the logs hold them.
+// site, byte for byte as the logs hold them (pixel values, TS-VIS's
+// feature maps, encoded as PNG).
 func (r *Report) imagesData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "image", section: "media", index: map[string]map[string]string{}}
 	for _, mt := range r.imageTags() {
@@ -157,7 +158,7 @@ func (r *Report) imagesData(emit func(file) error) (*pageData, error) {
 				ej := imageEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Images: []imageJSON{}}
 				for i, it := range e.Images {
 					ij := imageJSON{File: e.names[i], Format: it.Format, Width: it.Width, Height: it.Height}
-					if b, err := readBlob(it.Data); err != nil {
+					if b, err := imageBytes(it); err != nil {
 						ij.File, ij.Error = "", fmt.Sprintf("step %d image %d: %v", e.Step, i, err)
 					} else if err := emit(file{e.names[i], b}); err != nil {
 						return nil, err

@@ -110,11 +110,12 @@ func TestPageTable(t *testing.T) {
 		}
 	}
 
-	// A report of scalars alone has the overview and the scalars page.
+	// A report of scalars alone has the overview, the scalars page and
+	// the custom scalars page, where the charts pinned on it go.
 	r = New(synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}}), Options{})
 	files = filesByName(t, r)
 	for _, p := range pageTable {
-		want := p.name == "index" || p.name == "scalars"
+		want := p.name == "index" || p.name == "scalars" || p.name == "custom_scalars"
 		if p.has(r) != want || (files[p.file()] != nil) != want {
 			t.Errorf("%s: has data %v, written %v; want %v", p.name, p.has(r), files[p.file()] != nil, want)
 		}

@@ -98,6 +98,9 @@ type Report struct {
 	graphs     []*graphView
 }
 
+// scalarsDir is the directory of the scalars' data files in data/.
+const scalarsDir = "scalars"
+
 // tagView is one scalar tag across the runs that have it.
 type tagView struct {
 	tag    string
@@ -145,7 +148,7 @@ func New(rep *model.Report, opt Options) *Report {
 	for _, ts := range byTag(rep.Runs, runScalars, func(s *model.Scalar) string { return s.Tag }) {
 		tv := &tagView{tag: ts.tag, group: tagGroup(ts.tag)}
 		for _, rs := range ts.runs {
-			sv := &seriesView{run: rs.run, scalar: rs.series, file: dataFile("scalars", rs.run.Name, ts.tag)}
+			sv := &seriesView{run: rs.run, scalar: rs.series, file: dataFile(scalarsDir, rs.run.Name, ts.tag)}
 			tv.series = append(tv.series, sv)
 			r.views[rs.series] = sv
 			all = append(all, sv)

@@ -151,9 +151,9 @@ func pointsLabel(shown, total int) string {
 }
 
 // chartJSON is the chart-data block the page script draws from (see
-// assets/scalars.js): per run, its drawn points and what the page needs
+// assets/scalarchart.js): per run, its drawn points and what the page needs
 // to draw them. No ECharts option is written, for the page or per chart:
-// assets/scalars.js builds them (the rule is in assets/app.js's header).
+// assets/scalarchart.js builds them (the rule is in assets/app.js's header).
 type chartJSON struct {
 	Tag  string     `json:"tag"`
 	Runs []chartRun `json:"runs"`

@@ -73,7 +73,8 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 }
 
 // Undrawn lists, per run, what the model holds that no page draws, from
-// pageTable's kinds: a page that draws a kind removes its line.
+// pageTable's kinds: a page that draws a kind removes its line (the
+// custom scalars page draws the layout).
 func TestUndrawnFollowsPageTable(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}, "b": {"loss": {1}}})
 	a := rep.Runs[0]
@@ -82,18 +83,18 @@ func TestUndrawnFollowsPageTable(t *testing.T) {
 	a.Layout = &model.Layout{}
 	a.Tags = []model.TagInfo{{Tag: "keras", Kind: model.KindGraph}, {Tag: "odd", Kind: model.KindOther}, {Tag: "loss", Kind: model.KindScalar}}
 	got := Undrawn(rep)
-	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "1 embedding (embed0: no points), 1 custom-scalars layout, 1 tag of kind other" { // the graphs page draws graphs
+	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "1 embedding (embed0: no points), 1 tag of kind other" { // graphs and layouts have their pages
 		t.Fatalf("Undrawn = %+v", got)
 	}
 	idx := string(filesByName(t, New(rep, Options{}))["index.html"])
-	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 1 embedding (embed0: no points), 1 custom-scalars layout, 1 tag of kind other: not drawn yet</li>") {
+	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 1 embedding (embed0: no points), 1 tag of kind other: not drawn yet</li>") {
 		t.Errorf("the overview does not list run a's undrawn data:\n%s", section(t, idx, "not-drawn"))
 	}
 
 	saved := slices.Clone(pageTable)
 	defer func() { pageTable = saved }()
 	pageTable = append(pageTable, page{name: "embeddings", kinds: []model.Kind{kindEmbedding}})
-	if got := Undrawn(rep); len(got) != 1 || got[0].String() != "1 custom-scalars layout, 1 tag of kind other" {
+	if got := Undrawn(rep); len(got) != 1 || got[0].String() != "1 tag of kind other" {
 		t.Errorf("with an embeddings page, Undrawn = %+v", got)
 	}
 }

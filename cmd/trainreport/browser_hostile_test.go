@@ -108,7 +108,7 @@ func TestBrowserHostileRecords(t *testing.T) {
 	// holds its three points. (ECharts draws an empty plot for it: its
 	// value axis cannot map a span wider than float64 holds. The
 	// histograms and distributions pages draw such spans in halves;
-	// assets/scalars.js does not yet.)
+	// assets/scalarchart.js does not yet.)
 	t.Run("scalars", func(t *testing.T) {
 		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), ""))
 		figs := eval[[]figureInfo](tb, pageJS("hostile.js", "scalarFigures"))

@@ -8,7 +8,6 @@ package main
 // is listed as not drawn, and the lead's link leads to the list of files.
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -43,15 +42,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 
 	// The truth, from package collect: files not read whole, with their
 	// first warning, and each run's graphs.
-	logdirs, err := collect.ParseLogdirs([]string{logdir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := collect.Collect(context.Background(), logdirs, collect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rep.Close()
+	rep := collectReport(t, logdir)
 	type file struct{ run, path, status, why string }
 	var skipped []file
 	var graphs []string

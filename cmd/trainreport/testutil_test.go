@@ -51,8 +51,9 @@ type scalarTruth struct {
 	finite map[string]map[string]bool
 }
 
-// readScalars reads logdir with package collect.
-func readScalars(t *testing.T, logdir string) scalarTruth {
+// collectReport reads logdir with package collect, the truth pages are
+// checked against; the report is closed when the test ends.
+func collectReport(t *testing.T, logdir string) *collect.Report {
 	t.Helper()
 	logdirs, err := collect.ParseLogdirs([]string{logdir})
 	if err != nil {
@@ -62,6 +63,14 @@ func readScalars(t *testing.T, logdir string) scalarTruth {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { rep.Close() })
+	return rep
+}
+
+// readScalars reads logdir with package collect.
+func readScalars(t *testing.T, logdir string) scalarTruth {
+	t.Helper()
+	rep := collectReport(t, logdir)
 	st := scalarTruth{finite: map[string]map[string]bool{}}
 	for _, r := range rep.Runs {
 		for _, s := range r.Scalars {

@@ -26,6 +26,7 @@ func loadEntry(e model.TensorEntry) ([]float64, error) {
 	if err := proto.Unmarshal(b, &t); err != nil {
 		return nil, fmt.Errorf("%s: offset %d: %w", e.Data.Path, e.Data.Offset, err)
 	}
+	NumpyDType(&t)
 	return Values(&t)
 }
 
@@ -55,6 +56,15 @@ var elemSize = map[eventpb.DataType]int{
 	eventpb.DataType_DT_INT64: 8, eventpb.DataType_DT_BOOL: 1, eventpb.DataType_DT_BFLOAT16: 2,
 	eventpb.DataType_DT_UINT16: 2, eventpb.DataType_DT_HALF: 2, eventpb.DataType_DT_UINT32: 4,
 	eventpb.DataType_DT_UINT64: 8,
+}
+
+// ElemSize is the size in tensor_content of one element of dt, 0 when it
+// is not a number.
+func ElemSize(dt eventpb.DataType) int {
+	if dt > 100 {
+		dt -= 100
+	}
+	return elemSize[dt]
 }
 
 // IsNumeric reports whether dt holds numbers.

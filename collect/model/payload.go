@@ -51,6 +51,15 @@ var errNoSource = errors.New("no log directory to read it from")
 // cannot name without importing a reader.
 var errNotRegular = errors.New("not a regular file")
 
+// Sub returns a reference to the n bytes at offset off of what b refers
+// to (a part of a payload: one image of a batch); off and n must lie
+// within b.
+func (b BlobRef) Sub(off, n int64) BlobRef {
+	b.Offset += off
+	b.Length = n
+	return b
+}
+
 // Read returns the referenced bytes, read through the log directory that
 // held them, which must still be open (see Report.Close).
 func (b BlobRef) Read() ([]byte, error) {

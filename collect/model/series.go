@@ -56,6 +56,18 @@ type ImageItem struct {
 	Width, Height int
 	Format        string // "png", "jpeg", "gif", or "" when unknown
 	Data          BlobRef
+	// Pixels, when set, says that Data holds an image's pixel values, not
+	// an encoded image: a TS-VIS feature map, which its writer stores as
+	// a tensor. Format is then the format the report writes it in.
+	Pixels *Pixels
+}
+
+// Pixels describes pixel values: Height x Width x Channels elements of
+// DType (numpy's name), in C order, little-endian. Channels is 1 (gray),
+// 3 (RGB) or 4 (RGBA).
+type Pixels struct {
+	DType    string
+	Channels int
 }
 
 // Audio is the series of one audio tag of a run.

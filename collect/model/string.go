@@ -172,6 +172,10 @@ func (p printer) run(r *Run) {
 			p.line(2, "step %d wall %s: %d images", e.Step, g(e.WallTime), len(e.Images))
 			p.entries(3, len(e.Images), func(j int) {
 				im := e.Images[j]
+				if px := im.Pixels; px != nil {
+					p.line(3, "%dx%d %s %s pixels %s x%d", im.Width, im.Height, q(im.Format), ref(im.Data), q(px.DType), px.Channels)
+					return
+				}
 				p.line(3, "%dx%d %s %s", im.Width, im.Height, q(im.Format), ref(im.Data))
 			})
 		})

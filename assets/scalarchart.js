@@ -1,0 +1,1434 @@
+/*
+ * The line charts of scalars, shared by the Scalars page (scalars.js) and
+ * the Custom Scalars page (custom_scalars.js): a chart per figure with a
+ * line per series (a run's tag), TensorBoard's debiased smoothing,
+ * the x axis by step, relative or wall time, log scale, run groups drawn as
+ * their mean with a band of one standard deviation, the min/max envelopes
+ * of downsampled series, marks for non-finite values, dots for points
+ * with no drawn neighbour, one run selector for every chart, tooltips, and
+ * CSV, JSON (every point of the data files) and PNG downloads, pins (a
+ * chart's tag kept in the URL hash and the browser's storage, which the
+ * Custom Scalars page draws), and the bands of margin charts. Every
+ * ECharts option is built here, from each chart's data (see the rule in
+ * app.js's header). The charts go through
+ * app.js's lifecycle as eager charts: those in view draw first, the others
+ * when the browser is idle, and trainreport.ready() waits for them all.
+ * A page sets its charts up with trainreport.scalarCharts.setup(main,
+ * opts): a figure's data is its script.chart-data element (the Scalars
+ * page) or what opts.load(figure) resolves with, in the same form (the
+ * Custom Scalars page, from the data files).
+ * Plain ES2019, no globals besides what it adds to window.trainreport.
+ */
+(function () {
+  'use strict';
+
+  var T = window.trainreport;
+  if (!T) return;
+  var util = T.util;
+  var escapeHTML = util.escapeHTML, toNumber = util.toNumber, fmtNum = util.fmtNum;
+  var fmtStep = util.fmtStep, fmtDate = util.fmtDate, colorOf = util.colorOf;
+
+  var MARK_COLOR = '#c62828';
+  var MAX_MARKS = 20;
+  var DEFAULT_SMOOTHING = 0.6;
+  var MAX_SMOOTHING = 0.999;
+  var X_MODES = { step: 1, relative: 1, wall: 1 };
+  var MAX_PINS = 100;
+
+  function nonFiniteName(v) {
+    if (v === Infinity) return 'Infinity';
+    if (v === -Infinity) return '-Infinity';
+    return 'NaN';
+  }
+
+  function fmtX(x, mode) {
+    if (mode === 'wall') return fmtDate(x);
+    if (mode === 'relative') return (Math.round(x * 1000) / 1000) + ' h';
+    return 'step ' + fmtStep(x);
+  }
+
+  function safeFileName(tag, ext) {
+    var base = String(tag == null ? '' : tag).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, function (m) {
+      return m.replace(/\./g, '_');
+    });
+    if (base.length > 120) base = base.slice(0, 120);
+    if (!base) base = 'scalars';
+    return base + '.' + ext;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Smoothing: TensorBoard's debiased exponential moving average.
+
+  function smooth(values, weight) {
+    var src = values || [];
+    var n = src.length;
+    var out = new Array(n);
+    var w = Number(weight);
+    if (!(w > 0)) w = 0;
+    if (w > MAX_SMOOTHING) w = MAX_SMOOTHING;
+    var first, constant = true, any = false, i, v;
+    for (i = 0; i < n; i++) {
+      v = toNumber(src[i]);
+      if (!isFinite(v)) continue;
+      if (!any) { first = v; any = true; } else if (v !== first) { constant = false; break; }
+    }
+    if (!any || constant) {
+      for (i = 0; i < n; i++) out[i] = src[i];
+      return out;
+    }
+    var last = 0, count = 0;
+    for (i = 0; i < n; i++) {
+      v = toNumber(src[i]);
+      if (!isFinite(v)) { out[i] = src[i]; continue; }
+      last = last * w + (1 - w) * v;
+      count += 1;
+      out[i] = w === 0 ? v : last / (1 - Math.pow(w, count));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Page state, in the URL hash beside the Runs and Tags patterns of app.js:
+  // smoothing, x axis, log scale and the Group pattern.
+
+  var state = { smoothing: DEFAULT_SMOOTHING, x: 'step', log: false };
+  var runsRE = T.state.pattern('runs');
+  var groupRE = T.state.pattern('group');
+  // off holds the runs unchecked in the run selector, by name; offKey
+  // names them for renderKey.
+  var off = new Set();
+  var offKey = '';
+
+  function smoothingString(v) {
+    return String(Math.round(v * 1000) / 1000);
+  }
+
+  T.state.key('smoothing', function (v) {
+    state.smoothing = DEFAULT_SMOOTHING;
+    if (v !== null && v !== '') {
+      var f = parseFloat(v);
+      if (isFinite(f)) state.smoothing = Math.min(MAX_SMOOTHING, Math.max(0, f));
+    }
+  }, function () { return smoothingString(state.smoothing); });
+  T.state.key('x', function (v) {
+    state.x = v && Object.prototype.hasOwnProperty.call(X_MODES, v) ? v : 'step';
+  }, function () { return state.x; });
+  T.state.key('log', function (v) {
+    state.log = v === '1' || v === 'true' || v === 'on';
+  }, function () { return state.log ? '1' : null; });
+  // The unchecked runs, each name URI-encoded (so a comma in one cannot
+  // split it), joined by commas.
+  T.state.key('off', function (v) {
+    off = new Set();
+    if (v) v.split(',').forEach(function (n) { off.add(decodePart(n)); });
+    offChanged();
+  }, function () {
+    if (!off.size) return null;
+    return Array.from(off).sort().map(encodeURIComponent).join(',');
+  });
+  T.state.onApply(function () {
+    syncControls();
+    applyTagFilter();
+    syncRunList();
+  });
+
+  function decodePart(s) {
+    try { return decodeURIComponent(s); } catch (e) { return s; }
+  }
+
+  function offChanged() {
+    offKey = Array.from(off).sort().join('\u0000');
+  }
+
+  // shownRun reports whether run name is drawn: matched by the Runs
+  // pattern and checked in the run selector.
+  function shownRun(name) {
+    return (!runsRE.re || runsRE.re.test(name)) && !off.has(name);
+  }
+
+  // renderKey names everything a chart's option depends on.
+  function renderKey() {
+    return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
+      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey].join('\u0001');
+  }
+
+  function field(form, name) {
+    return form.querySelector('[name="' + name + '"]');
+  }
+
+  // syncControls writes the state into the controls.
+  function syncControls() {
+    document.querySelectorAll('form[data-controls]').forEach(function (form) {
+      var sm = field(form, 'smoothing');
+      if (sm && parseFloat(sm.value) !== state.smoothing) sm.value = String(state.smoothing);
+      var out = field(form, 'smoothing-value');
+      if (out) out.textContent = state.smoothing.toFixed(3);
+      var x = field(form, 'x');
+      if (x) x.value = state.x;
+      var lg = field(form, 'log');
+      if (lg) lg.checked = state.log;
+    });
+  }
+
+  function onControl(e) {
+    var t = e.target;
+    if (!t || !t.name) return;
+    switch (t.name) {
+      case 'smoothing': {
+        var v = parseFloat(t.value);
+        state.smoothing = isFinite(v) ? Math.min(MAX_SMOOTHING, Math.max(0, v)) : DEFAULT_SMOOTHING;
+        var out = t.form && field(t.form, 'smoothing-value');
+        if (out) out.textContent = state.smoothing.toFixed(3);
+        T.state.apply();
+        if (e.type === 'change') T.state.save();
+        break;
+      }
+      case 'x':
+        if (e.type !== 'change') return;
+        state.x = X_MODES[t.value] ? t.value : 'step';
+        T.state.apply();
+        T.state.save();
+        break;
+      case 'log':
+        if (e.type !== 'change') return;
+        state.log = !!t.checked;
+        T.state.apply();
+        T.state.save();
+        break;
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Chart records: one per figure.chart-card.
+
+  var records = [];
+
+  // setup sets up a page's charts: every figure.chart-card of main, its
+  // controls and its run selector. opts.load(figure), when given, returns
+  // a promise of a figure's data, in the form of a script.chart-data
+  // element; without it the figure holds that element.
+  function setup(main, opts) {
+    opts = opts || {};
+    main.querySelectorAll('form[data-controls]').forEach(function (form) {
+      form.addEventListener('input', onControl);
+      form.addEventListener('change', onControl);
+    });
+    main.addEventListener('click', onAction);
+    setupRunList(main);
+    syncControls();
+    main.querySelectorAll('figure.chart-card').forEach(function (fig) { addChart(main, fig, opts.load); });
+    applyTagFilter();
+    syncPins();
+  }
+
+  // addChart registers the chart of fig, a figure.chart-card of main, with
+  // the lifecycle; load is setup's opts.load.
+  function addChart(main, fig, load) {
+    var div = fig.querySelector('[data-chart]') || fig.querySelector('.chart');
+    if (!div) return null;
+    var rec = {
+      figure: fig, div: div, page: main, group: fig.closest('section.tag-group, details'), chart: null, model: null,
+      load: load || null
+    };
+    fig.__trainreportRec = rec;
+    records.push(rec);
+    var draw = function (h) { initChart(rec, h); };
+    if (load) {
+      // Drawn once its data arrived, with the state of then.
+      draw = function (h) {
+        return Promise.resolve().then(function () { return load(fig); }).then(function (data) {
+          if (h.disposed) return;
+          rec.data = data;
+          initChart(rec, h);
+        }, function (err) {
+          if (h.disposed) return;
+          rec.error = 'The data of this chart could not be loaded: ' + (err && err.message || err);
+          showError(rec);
+        });
+      };
+    }
+    rec.handle = T.lazyChart(div, draw, {
+      eager: true, key: renderKey, update: function () { if (rec.chart) updateChart(rec); }
+    });
+    return rec;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Pins: the tags whose charts the Custom Scalars page draws, pinned with
+  // a chart's pin button. They are kept in the URL hash (pins=, so a link
+  // carries them) and in the browser's local storage under a key of the
+  // report (its title and runs), so that the site's other page, opened
+  // from the navigation, finds them. Storage may be missing or refuse
+  // (file:// in some browsers, private windows): pins then live in the
+  // hash only.
+
+  var pins = [];
+  var pinListeners = [];
+  var pinsShown = null; // the pins syncPins last showed
+
+  function storageKey() {
+    var runs = document.getElementById('trainreport-runs');
+    var title = String(document.title || '').replace(/ \u00b7 [^\u00b7]*$/, '');
+    var text = title + '\n' + (runs ? runs.textContent : '');
+    // FNV-1a, enough to tell reports apart in one browser.
+    var h = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return 'trainreport.pins.' + h.toString(16);
+  }
+
+  function storedPins() {
+    try {
+      var v = window.localStorage && window.localStorage.getItem(storageKey());
+      var list = v ? JSON.parse(v) : [];
+      return Array.isArray(list) ? list.filter(function (t) { return typeof t === 'string'; }).slice(0, MAX_PINS) : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function storePins() {
+    try {
+      if (window.localStorage) window.localStorage.setItem(storageKey(), JSON.stringify(pins));
+    } catch (e) { /* the hash keeps them */ }
+  }
+
+  // The pinned tags, each URI-encoded, joined by commas.
+  T.state.key('pins', function (v) {
+    if (v === null) { pins = storedPins(); return; }
+    pins = [];
+    v.split(',').forEach(function (t) {
+      if (!t) return;
+      t = decodePart(t);
+      if (pins.indexOf(t) < 0 && pins.length < MAX_PINS) pins.push(t);
+    });
+  }, function () {
+    return pins.length ? pins.map(encodeURIComponent).join(',') : null;
+  });
+  T.state.onApply(syncPins);
+
+  function togglePin(tag) {
+    var i = pins.indexOf(tag);
+    if (i >= 0) pins.splice(i, 1);
+    else if (pins.length < MAX_PINS) pins.push(tag);
+    storePins();
+    syncPins();
+    T.state.save();
+  }
+
+  // syncPins writes the pins into the pin buttons and tells the pages'
+  // listeners when they changed.
+  function syncPins() {
+    document.querySelectorAll('[data-action="pin"]').forEach(function (b) {
+      var fig = b.closest('figure.chart-card');
+      var on = !!fig && pins.indexOf(fig.getAttribute('data-tag') || '') >= 0;
+      if (b.getAttribute('aria-pressed') !== String(on)) b.setAttribute('aria-pressed', String(on));
+      var text = on ? 'Unpin' : 'Pin';
+      if (b.textContent !== text) b.textContent = text;
+      b.title = on ? 'Remove this chart from the Custom Scalars page' : 'Pin this chart to the Custom Scalars page';
+    });
+    var key = pins.join('\u0000');
+    if (key === pinsShown) return;
+    pinsShown = key;
+    pinListeners.forEach(function (fn) { fn(pins.slice()); });
+  }
+
+  // removeChart disposes of the chart of fig and removes fig.
+  function removeChart(fig) {
+    var rec = fig.__trainreportRec;
+    if (rec) {
+      rec.handle.dispose();
+      records.splice(records.indexOf(rec), 1);
+    }
+    fig.remove();
+  }
+
+  // ---------------------------------------------------------------------------
+  // The run selector: one list for every chart of the page, as
+  // TensorBoard's: per run a checkbox, its colour and its full name. The
+  // Runs pattern narrows the list; All and None act on what it lists.
+
+  var runLists = [];
+
+  function setupRunList(main) {
+    main.querySelectorAll('[data-run-selector]').forEach(function (box) {
+      var names = [];
+      try {
+        var parsed = JSON.parse((box.querySelector('script.run-names') || {}).textContent || 'null');
+        if (Array.isArray(parsed)) names = parsed.map(String);
+      } catch (e) { names = []; }
+      var ul = box.querySelector('ul.run-list');
+      var items = names.map(function (name) {
+        var li = document.createElement('li');
+        var label = document.createElement('label');
+        var cb = document.createElement('input');
+        cb.type = 'checkbox';
+        cb.checked = !off.has(name);
+        cb.__trainreportRun = name;
+        var sw = document.createElement('span');
+        sw.className = 'run-swatch';
+        sw.style.background = colorOf(name);
+        var text = document.createElement('span');
+        text.className = 'run-label';
+        text.textContent = name;
+        label.title = name;
+        label.appendChild(cb);
+        label.appendChild(sw);
+        label.appendChild(text);
+        li.appendChild(label);
+        ul.appendChild(li);
+        return { name: name, li: li, cb: cb };
+      });
+      var list = { box: box, items: items, count: box.querySelector('.run-count') };
+      runLists.push(list);
+      ul.addEventListener('change', function (e) {
+        var name = e.target && e.target.__trainreportRun;
+        if (name == null) return;
+        if (e.target.checked) off.delete(name); else off.add(name);
+        offChanged();
+        T.state.apply();
+        T.state.save();
+      });
+      box.addEventListener('click', function (e) {
+        var b = e.target && e.target.closest && e.target.closest('[data-runs]');
+        if (!b) return;
+        var all = b.getAttribute('data-runs') === 'all';
+        list.items.forEach(function (it) {
+          if (runsRE.re && !runsRE.re.test(it.name)) return;
+          if (all) off.delete(it.name); else off.add(it.name);
+        });
+        offChanged();
+        T.state.apply();
+        T.state.save();
+      });
+    });
+    syncRunList();
+  }
+
+  // syncRunList writes the state into the run lists.
+  function syncRunList() {
+    runLists.forEach(function (list) {
+      var listed = 0, shown = 0;
+      list.items.forEach(function (it) {
+        var match = !runsRE.re || runsRE.re.test(it.name);
+        if (it.li.hidden === match) it.li.hidden = !match;
+        var on = !off.has(it.name);
+        if (it.cb.checked !== on) it.cb.checked = on;
+        if (match) listed++;
+        if (match && on) shown++;
+      });
+      if (list.count) {
+        list.count.textContent = shown + ' of ' + list.items.length + ' shown' +
+          (listed < list.items.length ? ' (' + listed + ' match the Runs filter)' : '');
+      }
+    });
+  }
+
+  function parseModel(rec) {
+    if (rec.model || rec.error) return rec.model;
+    var data = rec.data;
+    if (data === undefined && rec.load) return null; // not loaded yet
+    if (data === undefined) {
+      var script = rec.figure.querySelector('script.chart-data');
+      try {
+        data = JSON.parse(script ? script.textContent : 'null');
+      } catch (e) {
+        data = null;
+      }
+    }
+    if (!data || typeof data !== 'object') {
+      rec.error = 'The data of this chart could not be read.';
+      return null;
+    }
+    // Per run its drawn points, [step, value, wall_time] each (non-finite
+    // values as strings), and what the page needs to draw them.
+    var runs = (Array.isArray(data.runs) ? data.runs : []).map(function (r, i) {
+      r = r || {};
+      var pts = Array.isArray(r.points) ? r.points : [];
+      var n = pts.length;
+      var steps = new Float64Array(n), values = new Float64Array(n), walls = new Float64Array(n);
+      var nonFinite = 0, minWall = Infinity;
+      for (var j = 0; j < n; j++) {
+        var p = Array.isArray(pts[j]) ? pts[j] : [NaN, NaN, NaN];
+        steps[j] = toNumber(p[0]);
+        values[j] = toNumber(p[1]);
+        walls[j] = toNumber(p[2]);
+        if (!isFinite(values[j])) nonFinite++;
+        if (walls[j] < minWall) minWall = walls[j];
+      }
+      var start = toNumber(r.start);
+      if (!isFinite(start)) start = isFinite(minWall) ? minWall : 0;
+      var env = [];
+      if (Array.isArray(r.envelope)) {
+        r.envelope.forEach(function (e) {
+          if (!Array.isArray(e) || e.length < 6) return;
+          env.push([toNumber(e[0]), toNumber(e[1]), toNumber(e[2]), toNumber(e[3]), toNumber(e[4]), toNumber(e[5])]);
+        });
+      }
+      var name = r.name != null ? String(r.name) : 'run ' + (i + 1);
+      var run = r.run != null ? String(r.run) : name;
+      return {
+        // name labels the series; run is its run, which the filters and
+        // the run selector act on; tag, set in charts of several tags,
+        // keeps their groups apart.
+        name: name, run: run, tag: r.tag != null ? String(r.tag) : '',
+        color: typeof r.color === 'string' && /^#[0-9a-f]{6}$/i.test(r.color) ? r.color : colorOf(run),
+        band: parseBand(r.band),
+        steps: steps, values: values, walls: walls, start: start,
+        envelope: env, nonFinite: nonFinite,
+        total: toNumber(r.total), shown: toNumber(r.shown), kept: toNumber(r.kept),
+        file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : '',
+        supFile: typeof r.superseded_file === 'string' ? r.superseded_file : '',
+        supScript: typeof r.superseded_script === 'string' ? r.superseded_script : '',
+        superseded: parseSuperseded(r.superseded)
+      };
+    });
+    rec.model = {
+      tag: data.tag != null ? String(data.tag) : (rec.figure.getAttribute('data-tag') || ''),
+      runs: runs
+    };
+    describeDownloads(rec);
+    return rec.model;
+  }
+
+  // parseBand reads the band of a margin chart's series: [step, lower,
+  // upper, wall_time] per step where both bounds are.
+  function parseBand(list) {
+    if (!Array.isArray(list)) return null;
+    var n = list.length;
+    var b = { steps: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), walls: new Float64Array(n) };
+    for (var j = 0; j < n; j++) {
+      var p = Array.isArray(list[j]) ? list[j] : [NaN, NaN, NaN, NaN];
+      b.steps[j] = toNumber(p[0]);
+      b.lo[j] = toNumber(p[1]);
+      b.hi[j] = toNumber(p[2]);
+      b.walls[j] = toNumber(p[3]);
+    }
+    return b;
+  }
+
+  // marginSeries draws the band of run r (the i-th of its chart): a
+  // segment per pair of consecutive steps, as a group's band.
+  function marginSeries(r, i, mode, log) {
+    var b = r.band, data = [];
+    for (var j = 1; j < b.steps.length; j++) {
+      var lo0 = b.lo[j - 1], hi0 = b.hi[j - 1], lo1 = b.lo[j], hi1 = b.hi[j];
+      if (!isFinite(lo0) || !isFinite(hi0) || !isFinite(lo1) || !isFinite(hi1)) continue;
+      if (log && !(lo0 > 0 && lo1 > 0)) continue;
+      data.push([xValue(mode, r, b.steps[j - 1], b.walls[j - 1]), xValue(mode, r, b.steps[j], b.walls[j]), lo0, hi0, lo1, hi1]);
+    }
+    return bandSeries('margin:' + i, r.name, data, r.color);
+  }
+
+  // bandSeries draws a band: data holds [x0, x1, lo0, hi0, lo1, hi1] per
+  // segment (a group's deviation, a margin chart's bounds).
+  function bandSeries(id, name, data, color) {
+    return {
+      id: id, type: 'custom', name: name, data: data,
+      renderItem: bandRenderer(color),
+      encode: { x: [0, 1], y: [2, 3, 4, 5] },
+      dimensions: ['x0', 'x1', 'lo0', 'hi0', 'lo1', 'hi1'],
+      color: color, itemStyle: { color: color, opacity: 0.18 },
+      silent: true, z: 1, tooltip: { show: false }, legendHoverLink: false,
+      emphasis: { disabled: true }, animation: false
+    };
+  }
+
+  // ---------------------------------------------------------------------------
+  // Superseded points: what earlier attempts of a run (a rerun, a second
+  // fit(), a resume from a checkpoint) wrote at steps a later attempt wrote
+  // again. Each attempt's are drawn behind the run's line, in its colour,
+  // faded, thinner and dashed, raw (never smoothed), with no tooltip rows;
+  // the legend entry of the run toggles them with its line.
+
+  // parseSuperseded reads a run's superseded field: per attempt, its
+  // number, its number of points, how many its data file keeps and the
+  // drawn ones, [step, value, wall_time] each.
+  function parseSuperseded(list) {
+    if (!Array.isArray(list)) return [];
+    return list.map(function (a) {
+      a = a || {};
+      var pts = Array.isArray(a.points) ? a.points : [];
+      var n = pts.length;
+      var steps = new Float64Array(n), values = new Float64Array(n), walls = new Float64Array(n);
+      for (var j = 0; j < n; j++) {
+        var p = Array.isArray(pts[j]) ? pts[j] : [NaN, NaN, NaN];
+        steps[j] = toNumber(p[0]);
+        values[j] = toNumber(p[1]);
+        walls[j] = toNumber(p[2]);
+      }
+      return {
+        attempt: toNumber(a.attempt), total: toNumber(a.total), kept: toNumber(a.kept),
+        steps: steps, values: values, walls: walls
+      };
+    });
+  }
+
+  // supersededSeries returns the faded series of run r (the i-th of its
+  // chart), one per attempt.
+  function supersededSeries(r, i, mode, log, color) {
+    return r.superseded.map(function (a, k) {
+      var n = a.steps.length;
+      var data = new Array(n);
+      for (var j = 0; j < n; j++) data[j] = [xValue(mode, r, a.steps[j], a.walls[j]), yOrGap(a.values[j], log)];
+      return {
+        id: 'sup:' + i + ':' + k, type: 'line', name: r.name, data: data,
+        showSymbol: n < 2, symbolSize: 3, connectNulls: false, z: 0, silent: true,
+        color: color,
+        lineStyle: { color: color, width: 1, opacity: 0.5, type: 'dashed' },
+        itemStyle: { color: color, opacity: 0.5 },
+        emphasis: { disabled: true },
+        tooltip: { show: false }, legendHoverLink: false, animation: false
+      };
+    });
+  }
+
+  // xValue returns the x of a point of run r in the current mode.
+  function xValue(mode, r, step, wall) {
+    if (mode === 'wall') return wall * 1000;
+    if (mode === 'relative') return (wall - r.start) / 3600;
+    return step;
+  }
+
+  function yOrGap(v, log) {
+    if (!isFinite(v)) return null;
+    if (log && !(v > 0)) return null;
+    return v;
+  }
+
+  function envelopeRenderer(color) {
+    return function (params, api) {
+      var x0 = api.value(0), x1 = api.value(1), lo = api.value(2), hi = api.value(3);
+      var cs = params.coordSys;
+      if (!cs || !isFinite(x0) || !isFinite(x1) || !isFinite(lo) || !isFinite(hi)) return null;
+      var top = api.value(5) ? cs.y : api.coord([x0, hi])[1];
+      var bottom = api.value(4) ? cs.y + cs.height : api.coord([x0, lo])[1];
+      var left = api.coord([x0, hi])[0];
+      var right = api.coord([x1, hi])[0];
+      if (!isFinite(top) || !isFinite(bottom) || !isFinite(left) || !isFinite(right)) return null;
+      var rect = {
+        x: Math.min(left, right), y: Math.min(top, bottom),
+        width: Math.max(Math.abs(right - left), 1), height: Math.max(Math.abs(bottom - top), 1)
+      };
+      var clipped = echarts.graphic.clipRectByRect(rect, { x: cs.x, y: cs.y, width: cs.width, height: cs.height });
+      if (!clipped) return null;
+      return { type: 'rect', shape: clipped, style: { fill: color, opacity: 0.15 }, silent: true };
+    };
+  }
+
+  // ---------------------------------------------------------------------------
+  // Run groups: runs whose names differ only in what the Group pattern
+  // matches (seeds, say) are drawn as their mean with a band of one
+  // standard deviation.
+
+  // groupKey returns the group of the run called name: the name without
+  // every match of the pattern, or null when the pattern does not match.
+  function groupKey(name) {
+    if (!groupRE.re) return null;
+    var spans = groupRE.re.matchAll(name);
+    if (!spans.length) return null;
+    var key = '', at = 0;
+    spans.forEach(function (m) {
+      key += name.slice(at, m[0]);
+      at = m[1];
+    });
+    return key + name.slice(at);
+  }
+
+  // aggregate returns, at every step any member run has, the mean and the
+  // sample standard deviation of the members' values there (smoothed first
+  // when w > 0) and how many members have one. A member counts only
+  // between its first and last finite values, taken linearly between its
+  // own steps, so members logged at other steps still line up; non-finite
+  // values are left out. x is the members' mean x at the step (their wall
+  // or relative times differ).
+  function aggregate(members, mode, w) {
+    var all = [];
+    var prep = members.map(function (r) {
+      var vals = w > 0 ? smooth(r.values, w) : r.values;
+      var p = { st: [], v: [], x: [], k: 0 };
+      for (var j = 0; j < r.steps.length; j++) {
+        var v = toNumber(vals[j]);
+        all.push(r.steps[j]);
+        if (!isFinite(v) || (p.st.length && r.steps[j] <= p.st[p.st.length - 1])) continue;
+        p.st.push(r.steps[j]); p.v.push(v); p.x.push(xValue(mode, r, r.steps[j], r.walls[j]));
+      }
+      return p;
+    });
+    all.sort(function (a, b) { return a - b; });
+    var out = { steps: [], x: [], mean: [], std: [], n: [] };
+    var vals = [];
+    for (var i = 0; i < all.length; i++) {
+      var s = all[i];
+      if (i > 0 && s === all[i - 1]) continue;
+      var xsum = 0;
+      vals.length = 0;
+      prep.forEach(function (p) {
+        var m = p.st.length;
+        if (!m || s < p.st[0] || s > p.st[m - 1]) return;
+        while (p.k < m - 1 && p.st[p.k + 1] <= s) p.k++;
+        var k = p.k, t = p.st[k] === s ? 0 : (s - p.st[k]) / (p.st[k + 1] - p.st[k]);
+        vals.push(t === 0 ? p.v[k] : p.v[k] + t * (p.v[k + 1] - p.v[k]));
+        xsum += t === 0 ? p.x[k] : p.x[k] + t * (p.x[k + 1] - p.x[k]);
+      });
+      if (!vals.length) continue;
+      var mean = 0, ss = 0;
+      vals.forEach(function (v) { mean += v; });
+      mean /= vals.length;
+      vals.forEach(function (v) { ss += (v - mean) * (v - mean); });
+      out.steps.push(s);
+      out.x.push(xsum / vals.length);
+      out.mean.push(mean);
+      out.std.push(vals.length > 1 ? Math.sqrt(ss / (vals.length - 1)) : 0);
+      out.n.push(vals.length);
+    }
+    return out;
+  }
+
+  // bandRenderer draws one segment of a group's band: the quadrilateral
+  // between consecutive points' mean - std and mean + std.
+  function bandRenderer(color) {
+    return function (params, api) {
+      var cs = params.coordSys;
+      var pts = [[api.value(0), api.value(3)], [api.value(1), api.value(5)], [api.value(1), api.value(4)], [api.value(0), api.value(2)]];
+      var shape = [];
+      for (var i = 0; i < 4; i++) {
+        var c = api.coord(pts[i]);
+        if (!isFinite(c[0]) || !isFinite(c[1])) return null;
+        shape.push(c);
+      }
+      return {
+        type: 'polygon', shape: { points: shape }, silent: true,
+        style: { fill: color, opacity: 0.18 },
+        clipPath: { type: 'rect', shape: { x: cs.x, y: cs.y, width: cs.width, height: cs.height } }
+      };
+    };
+  }
+
+  // groupSeries returns the series drawing group g (index gi): the mean
+  // line, and the band of one standard deviation around it, a segment per
+  // pair of consecutive steps.
+  function groupSeries(g, gi, log) {
+    var a = g.agg, n = a.steps.length;
+    var mean = new Array(n), band = [];
+    for (var j = 0; j < n; j++) {
+      mean[j] = [a.x[j], yOrGap(a.mean[j], log)];
+      if (j === 0) continue;
+      var lo0 = a.mean[j - 1] - a.std[j - 1], hi0 = a.mean[j - 1] + a.std[j - 1];
+      var lo1 = a.mean[j] - a.std[j], hi1 = a.mean[j] + a.std[j];
+      if (log && !(lo0 > 0 && lo1 > 0)) continue;
+      band.push([a.x[j - 1], a.x[j], lo0, hi0, lo1, hi1]);
+    }
+    return [
+      {
+        id: 'group:' + gi, type: 'line', name: g.label, data: mean,
+        showSymbol: false, symbolSize: 4, connectNulls: false, z: 3, color: g.color,
+        lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
+        emphasis: { focus: 'none', lineStyle: { width: 2.5 } }, animation: false
+      },
+      bandSeries('band:' + gi, g.label, band, g.color)
+    ];
+  }
+
+  // isolatedPoints returns the points of a line's data ([x, y] each, y
+  // null for a gap) that have no drawn neighbour: a line draws nothing for
+  // them (a series of one point, a value between non-finite ones), so they
+  // are drawn as dots. Only those, so that long lines stay fast.
+  function isolatedPoints(data) {
+    var out = [], n = data.length;
+    for (var j = 0; j < n; j++) {
+      if (data[j][1] == null) continue;
+      if (j > 0 && data[j - 1][1] != null) continue;
+      if (j < n - 1 && data[j + 1][1] != null) continue;
+      out.push(data[j]);
+    }
+    return out;
+  }
+
+  // dotSeries draws the points of isolatedPoints; the line they belong to
+  // keeps their tooltip.
+  function dotSeries(id, name, data, color) {
+    return {
+      id: id, type: 'scatter', name: name, data: data,
+      symbol: 'circle', symbolSize: 7, z: 4, silent: true,
+      color: color, itemStyle: { color: color, opacity: 1 },
+      tooltip: { show: false }, legendHoverLink: false,
+      emphasis: { disabled: true }, animation: false
+    };
+  }
+
+  // ---------------------------------------------------------------------------
+  // Options
+
+  // baseOption is the part of a chart's option that does not follow the
+  // controls; buildDynamic makes the rest.
+  function baseOption(rec) {
+    return {
+      animation: false,
+      backgroundColor: 'transparent',
+      color: util.palette.slice(),
+      grid: [{ left: 56, top: 48, right: 24, bottom: 54 }],
+      tooltip: {
+        show: true, trigger: 'axis', confine: true, formatter: tooltipFormatter(rec),
+        axisPointer: { type: 'line' }, order: 'seriesAsc'
+      },
+      // No legend: the page's run selector names every run in full with
+      // its colour, and toggles it on every chart at once (a legend per
+      // chart cut long names that differ at the end to the same text).
+      legend: { show: false },
+      dataZoom: [
+        // Let the wheel scroll the page; Alt + wheel zooms (as in TensorBoard).
+        { type: 'inside', filterMode: 'none', zoomOnMouseWheel: 'alt', moveOnMouseWheel: false },
+        { type: 'slider', filterMode: 'none', labelFormatter: sliderLabel, bottom: 6, height: 18 }
+      ],
+      toolbox: {
+        show: true, right: 10, top: 4, itemSize: 13,
+        feature: {
+          saveAsImage: {
+            show: true, title: 'Save as PNG', name: safeFileName(rec.model.tag, 'png').replace(/\.png$/, ''),
+            backgroundColor: '#fff', pixelRatio: 2
+          },
+          dataZoom: { show: true, yAxisIndex: false, title: { zoom: 'Box zoom', back: 'Undo box zoom' } },
+          restore: { show: true, title: 'Reset zoom' }
+        }
+      }
+    };
+  }
+
+  function sliderLabel(v) {
+    if (state.x === 'wall') return fmtDate(v);
+    if (state.x === 'relative') return (Math.round(v * 100) / 100) + ' h';
+    return fmtStep(Math.round(v));
+  }
+
+  // buildDynamic returns the parts of a chart's option that depend on the
+  // controls: axes, series, legend, empty-message graphic.
+  function buildDynamic(rec) {
+    var m = rec.model;
+    var mode = state.x;
+    var log = state.log;
+    var w = state.smoothing;
+    var series = [], legendNames = [];
+    var drawn = [];
+    var groups = [], byKey = new Map(); // keys are run names: no plain object
+    var xMin = Infinity, xMax = -Infinity; // of the runs drawn
+    m.runs.forEach(function (r, i) {
+      if (!shownRun(r.run)) return;
+      var key = groupKey(r.run);
+      if (key !== null) {
+        // A chart of several tags groups each tag's runs apart.
+        if (r.tag) key = r.tag + (key ? ' (' + key + ')' : '');
+        var g = byKey.get(key);
+        if (!g) {
+          g = { key: key, members: [], color: r.color };
+          byKey.set(key, g);
+          groups.push(g);
+        }
+        g.members.push(r);
+        return;
+      }
+      var color = r.color;
+      var n = r.steps.length;
+      var xs = new Array(n);
+      var j;
+      for (j = 0; j < n; j++) {
+        xs[j] = xValue(mode, r, r.steps[j], r.walls[j]);
+        if (xs[j] < xMin) xMin = xs[j];
+        if (xs[j] > xMax) xMax = xs[j];
+      }
+      var raw = new Array(n);
+      for (j = 0; j < n; j++) raw[j] = [xs[j], yOrGap(r.values[j], log)];
+      var main = raw;
+      if (w > 0) {
+        var sm = smooth(r.values, w);
+        main = new Array(n);
+        for (j = 0; j < n; j++) main[j] = [xs[j], yOrGap(sm[j], log)];
+      }
+      // Markers for non-finite values.
+      var marks = [];
+      if (r.nonFinite) {
+        var seen = 0;
+        for (j = 0; j < n; j++) {
+          var v = r.values[j];
+          if (isFinite(v)) continue;
+          seen++;
+          if (seen <= MAX_MARKS) {
+            marks.push({ xAxis: xs[j], label: { formatter: util.nonFiniteLabel(v) } });
+          } else if (seen === MAX_MARKS + 1) {
+            marks.push({ xAxis: xs[j], label: { formatter: '+' + (r.nonFinite - MAX_MARKS) + ' more' } });
+          }
+        }
+      }
+      var s = {
+        id: 'run:' + i, type: 'line', name: r.name, data: main,
+        showSymbol: false, symbolSize: 4, connectNulls: false, z: 3,
+        color: color,
+        lineStyle: { color: color, width: 1.5 },
+        itemStyle: { color: color },
+        emphasis: { focus: 'none', lineStyle: { width: 2 } },
+        animation: false
+      };
+      if (marks.length) {
+        s.markLine = {
+          silent: true, symbol: 'none', animation: false, precision: 10,
+          lineStyle: { color: MARK_COLOR, type: 'dashed', width: 1, opacity: 0.8 },
+          label: { show: true, position: 'end', color: MARK_COLOR, fontSize: 10, fontWeight: 'bold' },
+          emphasis: { disabled: true },
+          data: marks
+        };
+      }
+      series.push(s);
+      var dots = isolatedPoints(main);
+      if (dots.length) series.push(dotSeries('dots:' + i, r.name, dots, color));
+      legendNames.push(r.name);
+      drawn.push(i);
+      if (w > 0) {
+        series.push({
+          id: 'raw:' + i, type: 'line', name: r.name, data: raw,
+          showSymbol: false, connectNulls: false, z: 2, silent: true,
+          color: color,
+          lineStyle: { color: color, width: 1, opacity: 0.25 },
+          itemStyle: { color: color, opacity: 0.25 },
+          emphasis: { disabled: true },
+          tooltip: { show: false }, legendHoverLink: false, animation: false
+        });
+      }
+      if (r.envelope.length) {
+        var env = [];
+        r.envelope.forEach(function (e) {
+          var x0 = mode === 'step' ? e[0] : xValue(mode, r, 0, e[2]);
+          var x1 = mode === 'step' ? e[1] : xValue(mode, r, 0, e[3]);
+          var lo = e[4], hi = e[5], extLo = 0, extHi = 0;
+          if (isNaN(lo) || isNaN(hi)) { if (isNaN(lo) && isNaN(hi)) return; }
+          if (lo === -Infinity || isNaN(lo)) { extLo = 1; lo = isFinite(hi) ? hi : NaN; }
+          if (hi === Infinity || isNaN(hi)) { extHi = 1; hi = isFinite(lo) ? lo : NaN; }
+          if (log) {
+            if (!(hi > 0)) return;
+            if (!(lo > 0)) { extLo = 1; lo = hi; }
+          }
+          if (!isFinite(lo) || !isFinite(hi) || !isFinite(x0) || !isFinite(x1)) return;
+          env.push([x0, x1, lo, hi, extLo, extHi]);
+        });
+        series.push({
+          id: 'env:' + i, type: 'custom', name: r.name, data: env,
+          renderItem: envelopeRenderer(color),
+          encode: { x: [0, 1], y: [2, 3] },
+          dimensions: ['x0', 'x1', 'min', 'max', 'extLo', 'extHi'],
+          color: color,
+          itemStyle: { color: color, opacity: 0.15 },
+          clip: true, silent: true, z: 1,
+          tooltip: { show: false }, legendHoverLink: false,
+          emphasis: { disabled: true }, animation: false
+        });
+      }
+      if (r.band) series.push(marginSeries(r, i, mode, log));
+      supersededSeries(r, i, mode, log, color).forEach(function (s) { series.push(s); });
+    });
+    groups.forEach(function (g, gi) {
+      var n = g.members.length;
+      g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
+      g.agg = aggregate(g.members, mode, w);
+      g.agg.x.forEach(function (x) {
+        if (x < xMin) xMin = x;
+        if (x > xMax) xMax = x;
+      });
+      var gs = groupSeries(g, gi, log);
+      gs.forEach(function (s) { series.push(s); });
+      var gd = isolatedPoints(gs[0].data);
+      if (gd.length) series.push(dotSeries('groupdots:' + gi, g.label, gd, g.color));
+      legendNames.push(g.label);
+    });
+    rec.groups = groups;
+    var xAxis = {
+      type: mode === 'wall' ? 'time' : 'value',
+      name: mode === 'wall' ? '' : (mode === 'relative' ? 'hours' : 'step'),
+      min: 'dataMin', max: 'dataMax',
+      // Keep the x axis at the bottom of the grid even when values cross zero.
+      axisLine: { onZero: false },
+      // The name right-aligned just above the end of the axis: never clipped.
+      nameLocation: 'end', nameGap: 0,
+      nameTextStyle: { align: 'right', verticalAlign: 'bottom', padding: [0, 0, 4, 0], color: '#555' }
+    };
+    if (mode !== 'wall') xAxis.scale = true;
+    // Steps are integers: no ticks between them. Relative hours start and
+    // end at data values: round their labels.
+    if (mode === 'step') xAxis.minInterval = 1;
+    if (mode === 'relative') xAxis.min = 0;
+    // Every point at one x (one-point series: hp_metric): that x in the
+    // middle, not on the edge of an axis ECharts would make up.
+    if (xMin === xMax && isFinite(xMin)) {
+      var pad = mode === 'wall' ? 60000 : (mode === 'relative' ? 0.01 : 1);
+      xAxis.min = xMin - pad;
+      xAxis.max = xMax + pad;
+    }
+    if (mode !== 'wall') {
+      xAxis.axisLabel = {
+        hideOverlap: true,
+        formatter: function (v) { return mode === 'step' ? fmtStep(Math.round(v)) : String(+Number(v).toPrecision(4)); }
+      };
+    }
+    var yAxis = log ? { type: 'log', logBase: 10, scale: true } : { type: 'value', scale: true };
+    // Keep the y axis at the left of the grid when steps cross zero.
+    yAxis.axisLine = { onZero: false };
+    rec.drawn = drawn;
+    return {
+      xAxis: [xAxis],
+      yAxis: [yAxis],
+      series: series,
+      graphic: {
+        elements: [{
+          id: 'empty', type: 'text', left: 'center', top: 'middle', silent: true,
+          invisible: drawn.length + groups.length > 0,
+          style: { text: 'No run matches the filter', fill: '#555', fontSize: 13 }
+        }]
+      },
+      // The raw and envelope series share the run's name, so one legend
+      // entry toggles all three; listing the names keeps one entry per run.
+      legend: { data: legendNames }
+    };
+  }
+
+  function tooltipFormatter(rec) {
+    return function (params) {
+      if (!Array.isArray(params)) params = [params];
+      var rows = [];
+      var header = null;
+      var mode = state.x;
+      var w = state.smoothing;
+      params.forEach(function (p) {
+        var id = String(p.seriesId || '');
+        if (id.indexOf('group:') === 0) {
+          var g = rec.groups && rec.groups[parseInt(id.slice(6), 10)];
+          var k = p.dataIndex;
+          if (!g || !(k >= 0 && k < g.agg.steps.length)) return;
+          if (header === null) header = p.axisValue != null ? p.axisValue : g.agg.x[k];
+          // The mean under the smoothed (or only) value, the deviation and
+          // how many runs had a value under the raw one, or beside it.
+          var mean = escapeHTML(fmtNum(g.agg.mean[k]));
+          var dev = '\u00b1 ' + escapeHTML(fmtNum(g.agg.std[k])) + ' (' + g.agg.n[k] + ')';
+          var gc = '<td class="tt-run"><span class="tt-dot" style="background:' + g.color + '"></span>' +
+            escapeHTML(g.label) + '</td>' + (w > 0
+            ? '<td class="tt-num">' + mean + '</td><td class="tt-num tt-raw">' + dev + '</td>'
+            : '<td class="tt-num">' + mean + ' ' + dev + '</td>');
+          rows.push('<tr>' + gc + '<td class="tt-num tt-step">' + escapeHTML(fmtStep(g.agg.steps[k])) + '</td></tr>');
+          return;
+        }
+        if (id.indexOf('run:') !== 0) return;
+        var i = parseInt(id.slice(4), 10);
+        var r = rec.model && rec.model.runs[i];
+        if (!r) return;
+        var j = p.dataIndex;
+        if (!(j >= 0 && j < r.steps.length)) return;
+        if (header === null) header = p.axisValue != null ? p.axisValue : xValue(mode, r, r.steps[j], r.walls[j]);
+        var raw = r.values[j];
+        var cells = '<td class="tt-run"><span class="tt-dot" style="background:' + r.color + '"></span>' +
+          escapeHTML(r.name) + '</td>';
+        if (w > 0) {
+          var smv = smoothPoint(rec, i, w, j);
+          cells += '<td class="tt-num">' + escapeHTML(fmtNum(smv)) + '</td>' +
+            '<td class="tt-num tt-raw">' + escapeHTML(fmtNum(raw)) + '</td>';
+        } else {
+          cells += '<td class="tt-num">' + escapeHTML(fmtNum(raw)) + '</td>';
+        }
+        cells += '<td class="tt-num tt-step">' + escapeHTML(fmtStep(r.steps[j])) + '</td>';
+        rows.push('<tr>' + cells + '</tr>');
+      });
+      if (!rows.length) return '';
+      var head = '<tr><th>run</th>' + (w > 0 ? '<th>smoothed</th><th>value</th>' : '<th>value</th>') +
+        '<th>step</th></tr>';
+      return '<div class="trainreport-tooltip"><div class="tt-x">' + escapeHTML(fmtX(Number(header), mode)) +
+        '</div><table>' + head + rows.join('') + '</table></div>';
+    };
+  }
+
+  // smoothPoint returns the smoothed value of point j of run i, cached per
+  // weight so tooltips stay cheap.
+  function smoothPoint(rec, i, w, j) {
+    var cache = rec.smoothCache || (rec.smoothCache = {});
+    var key = i + ':' + w;
+    if (!cache[key]) {
+      if (Object.keys(cache).length > 64) cache = rec.smoothCache = {};
+      cache[key] = smooth(rec.model.runs[i].values, w);
+    }
+    return cache[key][j];
+  }
+
+  // ---------------------------------------------------------------------------
+  // Drawing, through app.js's lifecycle
+
+  function showError(rec) {
+    rec.div.textContent = rec.error;
+    rec.div.classList.add('chart-error');
+    rec.figure.setAttribute('data-ready', '1');
+    rec.figure.setAttribute('data-error', '1');
+  }
+
+  function seriesIds(dyn) {
+    return dyn.series.map(function (x) { return x.id; }).join(',');
+  }
+
+  // initChart draws rec the first time (the lifecycle's draw).
+  function initChart(rec, h) {
+    if (!parseModel(rec)) { showError(rec); return; }
+    if (typeof echarts === 'undefined') {
+      rec.error = 'The chart library (assets/echarts.min.js) is missing.';
+      showError(rec);
+      return;
+    }
+    rec.chart = h.init(rec.div);
+    var option = baseOption(rec);
+    var dyn = buildDynamic(rec);
+    Object.keys(dyn).forEach(function (k) {
+      option[k] = k === 'legend' ? Object.assign({}, option.legend, dyn.legend) : dyn[k];
+    });
+    rec.chart.setOption(option);
+    rec.ids = seriesIds(dyn);
+    rec.div.setAttribute('role', 'img');
+    rec.div.setAttribute('aria-label', 'Line chart of ' + rec.model.tag + ', ' +
+      rec.model.runs.length + (rec.model.runs.length === 1 ? ' run' : ' runs'));
+    rec.figure.setAttribute('data-ready', '1');
+  }
+
+  // updateChart re-draws rec for the current state (the lifecycle's update,
+  // called when renderKey changed).
+  function updateChart(rec) {
+    var dyn = buildDynamic(rec);
+    var ids = seriesIds(dyn);
+    if (ids !== rec.ids) {
+      // A tooltip still showing removed series makes ECharts throw on its
+      // next refresh: hide it first.
+      rec.chart.dispatchAction({ type: 'hideTip' });
+      rec.chart.dispatchAction({ type: 'updateAxisPointer', currTrigger: 'leave' });
+      // replaceMerge leaves null holes where series were removed (ECharts
+      // keeps component indices); clear first so getOption().series stays
+      // dense. lazyUpdate: both calls render once.
+      rec.chart.setOption({ series: [] }, { replaceMerge: ['series'], lazyUpdate: true });
+    }
+    rec.chart.setOption(dyn, { replaceMerge: ['series'] });
+    rec.ids = ids;
+  }
+
+  // applyTagFilter shows the charts whose tag the Tags pattern matches, and
+  // their groups, and says so when it leaves none.
+  function applyTagFilter() {
+    var tagsRE = T.state.pattern('tags');
+    var groups = new Map();
+    records.forEach(function (rec) {
+      var tag = rec.figure.getAttribute('data-tag') || '';
+      var show = !tagsRE.re || tagsRE.re.test(tag);
+      if (rec.figure.hidden === show) rec.figure.hidden = !show;
+      if (rec.group) {
+        var g = groups.get(rec.group) || { any: false };
+        g.any = g.any || show;
+        groups.set(rec.group, g);
+      }
+    });
+    groups.forEach(function (g, el) {
+      if (el.hidden === g.any) el.hidden = !g.any;
+    });
+    document.querySelectorAll('main.page').forEach(function (page) {
+      var p = page.querySelector('.empty-filter');
+      var figs = records.filter(function (r) { return r.page === page; });
+      if (!p || !figs.length) return;
+      var hide = figs.some(function (r) { return !r.figure.hidden; });
+      if (p.hidden !== hide) p.hidden = hide;
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Downloads: every point of the data files, for every run of the tag.
+  // The site writes each data file also as a script, which loads from
+  // file:// where fetch cannot (trainreport.loadData); the single-file
+  // report has no data files, so its downloads hold the drawn points and
+  // say so, as does a download of a series the data files cap.
+
+  function csvField(s) {
+    s = String(s);
+    return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  function numOut(v) {
+    return isFinite(v) ? String(v) : nonFiniteName(v);
+  }
+
+  function sum(runs, key) {
+    return runs.reduce(function (a, r) { return a + (isFinite(r[key]) ? r[key] : 0); }, 0);
+  }
+
+  // supTotal is how many superseded points the runs of m have.
+  function supTotal(m) {
+    return m.runs.reduce(function (a, r) { return a + sum(r.superseded, 'total'); }, 0);
+  }
+
+  // supShown is how many of them the chart draws.
+  function supShown(m) {
+    return m.runs.reduce(function (a, r) {
+      return a + r.superseded.reduce(function (b, s) { return b + s.steps.length; }, 0);
+    }, 0);
+  }
+
+  // supKept is how many superseded points the data files of m keep.
+  function supKept(m) {
+    return m.runs.reduce(function (a, r) { return a + sum(r.superseded, 'kept'); }, 0);
+  }
+
+  // exportNote says what a download of m holds when it is not every point
+  // the logs have ('' when it is): the drawn points only (no data files to
+  // load, full false), or the data files' points of series they cap (an
+  // attempt's superseded points are a series).
+  function exportNote(m, full) {
+    var total = sum(m.runs, 'total') + supTotal(m);
+    if (!full) {
+      var shown = sum(m.runs, 'shown') + supShown(m);
+      if (shown === total) return '';
+      return 'Drawn points only: ' + fmtStep(shown) + ' of ' + fmtStep(total) +
+        '. The report\u2019s site form (its data files) has every point.';
+    }
+    var capped = m.runs.filter(function (r) { return r.kept < r.total; }).length;
+    m.runs.forEach(function (r) {
+      capped += r.superseded.filter(function (s) { return s.kept < s.total; }).length;
+    });
+    if (!capped) return '';
+    return 'The data files cap ' + capped + ' series' +
+      ' (--max-data-points): ' + fmtStep(sum(m.runs, 'kept') + supKept(m)) + ' of ' + fmtStep(total) +
+      ' points, downsampled keeping extremes.';
+  }
+
+  // canLoad reports whether every run of m names its data files' scripts.
+  function canLoad(m) {
+    return m.runs.length > 0 && m.runs.every(function (r) {
+      return r.script && r.file && (!r.superseded.length || (r.supScript && r.supFile));
+    });
+  }
+
+  // describeDownloads says on the CSV and JSON buttons what they give.
+  function describeDownloads(rec) {
+    var m = rec.model;
+    var full = canLoad(m);
+    var note = exportNote(m, full);
+    var sup = supTotal(m);
+    var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
+      (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
+    if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
+    rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
+      b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
+    });
+  }
+
+  // exportRows loads the points the download holds: per run of the tag,
+  // [wall_time, step, value] each (value a number or "NaN"-like string),
+  // and its superseded points, [{attempt, total, points}] with points as
+  // the line's, from the data files when it can, else the drawn points;
+  // and the note saying what they are, if not every point.
+  function exportRows(rec) {
+    var m = parseModel(rec);
+    if (!m) return Promise.resolve(null);
+    var drawnPoints = function (steps, values, walls) {
+      var pts = new Array(steps.length);
+      for (var j = 0; j < steps.length; j++) {
+        var v = values[j];
+        pts[j] = [walls[j], steps[j], isFinite(v) ? v : nonFiniteName(v)];
+      }
+      return pts;
+    };
+    var drawn = function (why) {
+      var note = exportNote(m, false);
+      if (why) note = why + (note ? ' ' + note : '');
+      return {
+        note: note,
+        runs: m.runs.map(function (r) { return drawnPoints(r.steps, r.values, r.walls); }),
+        superseded: m.runs.map(function (r) {
+          return r.superseded.map(function (s) {
+            return { attempt: s.attempt, total: s.total, points: drawnPoints(s.steps, s.values, s.walls) };
+          });
+        })
+      };
+    };
+    if (!canLoad(m) || typeof T.loadData !== 'function') return Promise.resolve(drawn(''));
+    var sups = Promise.all(m.runs.map(function (r) {
+      return r.superseded.length ? T.loadData(r.supFile, r.supScript) : Promise.resolve([]);
+    }));
+    var lines = Promise.all(m.runs.map(function (r) { return T.loadData(r.file, r.script); }));
+    return Promise.all([lines, sups]).then(function (both) {
+      var superseded = both[1].map(function (list) {
+        return (Array.isArray(list) ? list : []).map(function (a) {
+          a = a || {};
+          return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: Array.isArray(a.points) ? a.points : [] };
+        });
+      });
+      return {
+        note: exportNote(m, true),
+        runs: both[0].map(function (pts) { return Array.isArray(pts) ? pts : []; }),
+        superseded: superseded
+      };
+    }, function () {
+      return drawn('The data files could not be loaded.');
+    });
+  }
+
+  function cell(v) {
+    if (typeof v === 'number') return numOut(v);
+    return numOut(toNumber(v));
+  }
+
+  // exportCSV returns a promise of the tag's CSV: a line per point, runs
+  // in report order; a first line starting with # says what it holds when
+  // it is not every point. When runs restarted, a last column, attempt,
+  // is empty for the points of the runs' lines and holds the attempt of
+  // each superseded point, which follow their run's line.
+  function exportCSV(rec) {
+    return exportRows(rec).then(function (x) {
+      if (!x) return '';
+      var m = rec.model;
+      var withSup = x.superseded.some(function (l) { return l.length > 0; });
+      // A chart of several tags (a multiline chart) says each line's tag.
+      var withTag = m.runs.some(function (r) { return r.tag; });
+      var lines = [];
+      if (x.note) lines.push('# ' + x.note.replace(/[\r\n]+/g, ' '));
+      lines.push('run,' + (withTag ? 'tag,' : '') + 'step,wall_time,value' + (withSup ? ',attempt' : ''));
+      var row = function (name, p, attempt) {
+        return name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]) + attempt;
+      };
+      m.runs.forEach(function (r, i) {
+        var name = csvField(r.run) + (withTag ? ',' + csvField(r.tag) : '');
+        x.runs[i].forEach(function (p) { lines.push(row(name, p, withSup ? ',' : '')); });
+        x.superseded[i].forEach(function (a) {
+          a.points.forEach(function (p) { lines.push(row(name, p, ',' + numOut(a.attempt))); });
+        });
+      });
+      return lines.join('\r\n') + '\r\n';
+    });
+  }
+
+  // exportJSON returns a promise of the tag's JSON: {"tag", "note" when
+  // it is not every point, "runs": {run: [[wall_time, step, value], ...]},
+  // and when runs restarted "superseded": {run: [{"attempt", "total",
+  // "points"}, ...]}}, values as in the data files.
+  function exportJSON(rec) {
+    return exportRows(rec).then(function (x) {
+      if (!x) return '';
+      var m = rec.model;
+      var point = function (p) {
+        var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
+        return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
+      };
+      // Without a prototype, a run called "__proto__" is a key like any
+      // other.
+      var byRun = Object.create(null), supByRun = Object.create(null), anySup = false;
+      m.runs.forEach(function (r, i) {
+        byRun[r.name] = x.runs[i].map(point);
+        if (x.superseded[i].length) {
+          anySup = true;
+          supByRun[r.name] = x.superseded[i].map(function (a) {
+            return { attempt: a.attempt, total: a.total, points: a.points.map(point) };
+          });
+        }
+      });
+      var out = { tag: m.tag };
+      if (x.note) out.note = x.note;
+      out.runs = byRun;
+      if (anySup) out.superseded = supByRun;
+      return JSON.stringify(out);
+    });
+  }
+
+  function dataURLToBlob(url) {
+    var comma = url.indexOf(',');
+    var meta = url.slice(5, comma);
+    var bin = atob(url.slice(comma + 1));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Blob([bytes], { type: meta.split(';')[0] || 'image/png' });
+  }
+
+  // pngWithLegend returns the chart as a PNG data URL with a legend of the
+  // runs it draws, in full, below it: the page's run selector does not go
+  // with the image. The chart grows by the legend's rows for the capture,
+  // then is drawn as before.
+  function pngWithLegend(rec) {
+    var chart = rec.chart;
+    var opt = chart.getOption();
+    var names = [];
+    (opt.series || []).forEach(function (s) {
+      var id = s && String(s.id);
+      if (id && (id.indexOf('run:') === 0 || id.indexOf('group:') === 0)) names.push(String(s.name));
+    });
+    var width = chart.getWidth(), height = chart.getHeight();
+    // Rows as a plain legend lays them out: per name the icon (16px), 5px,
+    // the text, and 12px to the next; a row 20px high.
+    var ctx = document.createElement('canvas').getContext('2d');
+    if (ctx) ctx.font = '11px sans-serif';
+    var rows = names.length ? 1 : 0, x = 0;
+    names.forEach(function (n) {
+      var w = 21 + Math.ceil(ctx ? ctx.measureText(n).width : 6.5 * n.length) + 12;
+      if (x > 0 && x + w - 12 > width - 16) { rows++; x = 0; }
+      x += w;
+    });
+    var extra = rows * 20 + (rows ? 12 : 0);
+    chart.setOption({
+      legend: { show: rows > 0, type: 'plain', data: names, bottom: 4, left: 8, right: 8, itemHeight: 8, itemWidth: 16,
+        itemGap: 12, textStyle: { fontSize: 11 } },
+      grid: [{ bottom: 54 + extra }],
+      dataZoom: [{}, { bottom: 6 + extra }]
+    });
+    chart.resize({ width: width, height: height + extra });
+    var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
+    chart.setOption({ legend: { show: false }, grid: [{ bottom: 54 }], dataZoom: [{}, { bottom: 6 }] });
+    chart.resize({ width: 'auto', height: 'auto' });
+    return url;
+  }
+
+  function recordOf(el) {
+    var fig = el.closest && el.closest('figure.chart-card');
+    return fig && fig.__trainreportRec || null;
+  }
+
+  function onAction(e) {
+    var btn = e.target && e.target.closest && e.target.closest('[data-action]');
+    if (!btn) return;
+    var rec = recordOf(btn);
+    if (!rec) return;
+    var action = btn.getAttribute('data-action');
+    if (action === 'pin') {
+      togglePin(rec.figure.getAttribute('data-tag') || '');
+      return;
+    }
+    if (!parseModel(rec)) return;
+    var tag = rec.model.tag || rec.figure.getAttribute('data-tag') || '';
+    if (action === 'csv') {
+      exportCSV(rec).then(function (text) {
+        util.download(new Blob([text], { type: 'text/csv;charset=utf-8' }), safeFileName(tag, 'csv'));
+      });
+    } else if (action === 'json') {
+      exportJSON(rec).then(function (text) {
+        util.download(new Blob([text], { type: 'application/json' }), safeFileName(tag, 'json'));
+      });
+    } else if (action === 'png') {
+      // As it is shown: drawn, current and at its size, even if it was not yet.
+      rec.handle.draw();
+      if (!rec.chart) return;
+      rec.handle.update();
+      rec.handle.resize();
+      util.download(dataURLToBlob(pngWithLegend(rec)), safeFileName(tag, 'png'));
+    }
+  }
+
+  T.smooth = smooth;
+  T.scalarCharts = {
+    setup: setup,
+    addChart: addChart,
+    removeChart: removeChart,
+    // refresh applies the Tags filter and the pins to charts added later.
+    refresh: function () { applyTagFilter(); syncPins(); },
+    // onPins(fn) calls fn(tags) with the pinned tags now and when they
+    // change.
+    onPins: function (fn) { pinListeners.push(fn); fn(pins.slice()); },
+    pins: function () { return pins.slice(); }
+  };
+  // exportCSV(figure) and exportJSON(figure) return promises of what the
+  // figure's downloads hold.
+  T.exportCSV = function (figure) { var r = recordOf(figure); return r ? exportCSV(r) : Promise.resolve(''); };
+  T.exportJSON = function (figure) { var r = recordOf(figure); return r ? exportJSON(r) : Promise.resolve(''); };
+})();

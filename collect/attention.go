@@ -1,0 +1,72 @@
+package collect
+
+import (
+	"slices"
+
+	"github.com/trainreport/trainreport/collect/event"
+	"github.com/trainreport/trainreport/collect/eventpb"
+)
+
+// maxAttentionItems bounds the attention items of one TS-VIS transformer
+// value (TS-VIS writes one, "all", or five for a sentence pair).
+const maxAttentionItems = 64
+
+// addAttention keeps a TS-VIS transformer value (Value field 10, which
+// TensorBoard's Value lacks): each attention item's tensor, of layers,
+// heads and tokens, as a tensor of the tag "<tag>/<item>", drawn on the
+// Tensors page with the other tensors, and its tokens as text of the tag
+// "<tag>/<item>/tokens" (the rows'; "/tokens_right" for the columns' when
+// they differ). It reports whether v was one.
+func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, tag string, rec record, idx int, offset int64) bool {
+	items, ok, err := event.TransformerItems(v, maxAttentionItems)
+	if !ok {
+		return false
+	}
+	if err != nil {
+		rr.warn(offset, "tag %q at step %d: %v", tag, ev.Step, err)
+	}
+	for _, it := range items {
+		name := tag + "/" + it.Tag
+		ts := rr.tags[name]
+		if ts == nil {
+			ts = &tagState{name: name, metadata: true, plugin: "transformer", kind: KindTensor}
+			rr.tags[name] = ts
+		}
+		ts.saw(ev.Step, ev.WallTime)
+		if ts.kind != KindTensor {
+			rr.warn(offset, "tag %q at step %d holds attention after %s values; value skipped", name, ev.Step, ts.kind)
+			continue
+		}
+		ref, ok := rec.blob(event.Step{Num: 5}, event.Step{Num: 1, N: idx}, event.Step{Num: event.FieldTransformer},
+			event.Step{Num: event.FieldAttentionItem, N: it.N}, event.Step{Num: event.FieldAttention})
+		if !ok {
+			rr.warn(offset, "tag %q at step %d: cannot locate the attention tensor; value skipped", name, ev.Step)
+			continue
+		}
+		keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+			DType: event.DTypeName(it.Attn.GetDtype()), Shape: event.Shape(it.Attn), Data: ref})
+		rr.keepTokens(ev, name+"/tokens", it.Left, offset)
+		if !slices.Equal(it.Left, it.Right) {
+			rr.keepTokens(ev, name+"/tokens_right", it.Right, offset)
+		}
+	}
+	return true
+}
+
+// keepTokens keeps an attention item's tokens as a text of tag.
+func (rr *runReader) keepTokens(ev *eventpb.Event, tag string, tokens []string, offset int64) {
+	if tokens == nil {
+		return
+	}
+	ts := rr.tags[tag]
+	if ts == nil {
+		ts = &tagState{name: tag, metadata: true, plugin: "transformer", kind: KindText}
+		rr.tags[tag] = ts
+	}
+	ts.saw(ev.Step, ev.WallTime)
+	if ts.kind != KindText {
+		rr.warn(offset, "tag %q at step %d holds tokens after %s values; value skipped", tag, ev.Step, ts.kind)
+		return
+	}
+	keep(rr, ts, textList, ev.Step, TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: []int64{int64(len(tokens))}, Values: tokens})
+}

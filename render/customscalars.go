@@ -1,0 +1,309 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// The Custom Scalars page draws the runs' custom-scalars layouts
+// (TensorBoard's dashboard of the same name) and the charts a reader pins
+// on the Scalars page (Tianshu's "custom" page): it exists whenever the
+// report has scalars or a layout, so that pins always have a place. It
+// holds no points of its own: assets/custom_scalars.js loads the scalars
+// page's data files (data/scalars/..., as scripts), or in the single file
+// reads the scalars page's own chart data, which is in the same document.
+
+// Bounds on what a layout, which comes from a log, may cost the page.
+const (
+	// maxLayoutCharts is how many charts of the merged layout are drawn;
+	// the rest are counted in a note.
+	maxLayoutCharts = 500
+	// maxChartSeries is how many (run, tag) series one chart draws.
+	maxChartSeries = 200
+	// maxPatternLen bounds a multiline chart's regular expression: Go's
+	// are matched in linear time, but compiling one costs its length.
+	maxPatternLen = 1000
+)
+
+// hasCustomScalars is the page's has-data test: some run has scalars or a
+// layout.
+func (r *Report) hasCustomScalars() bool {
+	return len(r.tags) > 0 || r.anyRun(func(run *model.Run) bool { return run.Layout != nil })
+}
+
+// countLayoutCharts is what the overview says of the page: the charts of
+// the merged layout and the runs that wrote a layout.
+func countLayoutCharts(r *Report, _ []model.Kind) countLine {
+	c := countLine{Unit: "layout chart"}
+	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
+		c.N += len(cat.Charts)
+	}
+	for _, run := range r.rep.Runs {
+		if run.Layout != nil {
+			c.Runs++
+		}
+	}
+	return c
+}
+
+// mergeLayouts merges the runs' layouts as TensorBoard's custom-scalars
+// plugin does: runs in order of name, the first run's categories first; a
+// category whose title was seen takes the charts it lacks (an equal chart
+// is not repeated), others are appended. (TensorBoard's own merge loses
+// the charts of a third layout's category that only the second one had
+// introduced; here every layout's charts land in their category.)
+func mergeLayouts(runs []*model.Run) model.Layout {
+	withLayout := slices.Clone(runs)
+	withLayout = slices.DeleteFunc(withLayout, func(run *model.Run) bool { return run.Layout == nil })
+	slices.SortStableFunc(withLayout, func(a, b *model.Run) int { return strings.Compare(a.Name, b.Name) })
+	var merged model.Layout
+	at := map[string]int{} // category title -> index in merged
+	for _, run := range withLayout {
+		for _, cat := range run.Layout.Categories {
+			i, ok := at[cat.Title]
+			if !ok {
+				at[cat.Title] = len(merged.Categories)
+				merged.Categories = append(merged.Categories, model.LayoutCategory{Title: cat.Title, Closed: cat.Closed, Charts: slices.Clone(cat.Charts)})
+				continue
+			}
+			for _, ch := range cat.Charts {
+				if !slices.ContainsFunc(merged.Categories[i].Charts, func(c model.LayoutChart) bool { return reflect.DeepEqual(c, ch) }) {
+					merged.Categories[i].Charts = append(merged.Categories[i].Charts, ch)
+				}
+			}
+		}
+	}
+	return merged
+}
+
+// customScalarsPage is what templates/custom_scalars.html draws.
+type customScalarsPage struct {
+	Categories []csCategory
+	// RunNames names the runs with scalars, for the run selector.
+	RunNames template.JS
+	// Index says, per scalar tag, which runs have it and their data files
+	// (see customIndex): what pinned charts and layout charts load.
+	Index template.JS
+	// Skipped counts the layout's charts beyond maxLayoutCharts.
+	Skipped int
+}
+
+type csCategory struct {
+	Title  string
+	Closed bool
+	Charts []csChart
+}
+
+type csChart struct {
+	Title string
+	Kind  string // "multiline" or "margin"
+	// What lists the chart's regular expressions or margin series, as
+	// the layout gives them.
+	What []string
+	// Matched says how many series the chart draws.
+	Matched string
+	Notes   []string
+	Data    template.JS
+}
+
+// customIndex is the page's index of the scalar series: the runs in
+// report order with their start times (the relative x axis needs them),
+// and per tag the runs that have it. A series' data file is its run's
+// Dir followed by its tag's File (both left out in the single file, which
+// has no data files): the page of a report of 20,000 tags in 2 runs
+// (examples/synth -runs 2 -tags 20000 -steps 3) is 1.9 MB where a path
+// per series made it 4.9 MB.
+type customIndex struct {
+	Runs []customIndexRun          `json:"runs"`
+	Tags map[string]customIndexTag `json:"tags"`
+}
+
+type customIndexRun struct {
+	Name  string    `json:"name"`
+	Start jsonFloat `json:"start"`
+	Dir   string    `json:"dir,omitempty"`
+}
+
+type customIndexTag struct {
+	File string `json:"file,omitempty"`
+	Runs []int  `json:"runs"`
+}
+
+// csSeries is one line of a layout chart: the run's index in the page's
+// index and its tag; a margin chart's also names the tags of its band.
+type csSeries struct {
+	Run   int    `json:"run"`
+	Tag   string `json:"tag"`
+	Lower string `json:"lower,omitempty"`
+	Upper string `json:"upper,omitempty"`
+}
+
+type csChartData struct {
+	Title  string     `json:"title"`
+	Kind   string     `json:"kind"`
+	Series []csSeries `json:"series"`
+}
+
+func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
+	p := &customScalarsPage{}
+	idx := customIndex{Tags: map[string]customIndexTag{}}
+	runIndex := map[*model.Run]int{}
+	var names []string
+	for _, run := range r.rep.Runs {
+		if len(runScalars(run)) == 0 {
+			continue
+		}
+		runIndex[run] = len(idx.Runs)
+		ir := customIndexRun{Name: run.Name, Start: jsonFloat(run.Start)}
+		if !single {
+			ir.Dir = dataDir(scalarsDir, run.Name)
+		}
+		idx.Runs = append(idx.Runs, ir)
+		names = append(names, run.Name)
+	}
+	// tagsOf lists each run's scalar tags, sorted, for matching; tags
+	// lists them all once, so that a pattern sees each tag once.
+	tagsOf := map[int][]string{}
+	tags := make([]string, len(r.tags))
+	has := map[[2]string]bool{} // run name, tag
+	for k, tv := range r.tags {
+		tags[k] = tv.tag
+		it := customIndexTag{}
+		if !single {
+			it.File = dataStem(tv.tag)
+		}
+		for _, sv := range tv.series {
+			i := runIndex[sv.run]
+			it.Runs = append(it.Runs, i)
+			tagsOf[i] = append(tagsOf[i], tv.tag)
+			has[[2]string{sv.run.Name, tv.tag}] = true
+		}
+		idx.Tags[tv.tag] = it
+	}
+	var err error
+	if p.RunNames, err = scriptJSON(names); err != nil {
+		return nil, err
+	}
+	if p.Index, err = scriptJSON(idx); err != nil {
+		return nil, err
+	}
+	charts := 0
+	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
+		c := csCategory{Title: cat.Title, Closed: cat.Closed}
+		for _, ch := range cat.Charts {
+			if charts == maxLayoutCharts {
+				p.Skipped++
+				continue
+			}
+			charts++
+			cc, err := layoutChart(ch, idx.Runs, tags, tagsOf, has)
+			if err != nil {
+				return nil, err
+			}
+			c.Charts = append(c.Charts, cc)
+		}
+		p.Categories = append(p.Categories, c)
+	}
+	return p, nil
+}
+
+// layoutChart resolves one chart of the layout to the series it draws.
+//
+// A multiline chart draws, in every run, each tag that one of its regular
+// expressions matches at its start: TensorBoard joins them as
+// (r1)|(r2)|... and keeps the tags Python's re.match accepts, a match
+// anchored at the start only ("loss" takes "loss_ema" too). They are
+// compiled with Go's RE2, which has the usual syntax but no
+// backreferences or lookaround: a pattern it refuses is named in a note
+// and the chart's other patterns still match.
+//
+// A margin chart draws, in every run that has its value tag, the value
+// line with a band from its lower to its upper tag, named exactly.
+func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tagsOf map[int][]string, has map[[2]string]bool) (csChart, error) {
+	c := csChart{Title: ch.Title}
+	d := csChartData{Title: ch.Title, Series: []csSeries{}}
+	more := 0
+	add := func(s csSeries) {
+		if len(d.Series) == maxChartSeries {
+			more++
+			return
+		}
+		d.Series = append(d.Series, s)
+	}
+	switch {
+	case ch.Margin != nil:
+		c.Kind, d.Kind = "margin", "margin"
+		for _, m := range ch.Margin {
+			c.What = append(c.What, fmt.Sprintf("%s between %s and %s", m.Value, m.Lower, m.Upper))
+		}
+		for i, run := range runs {
+			for _, m := range ch.Margin {
+				if !has[[2]string{run.Name, m.Value}] {
+					continue
+				}
+				add(csSeries{Run: i, Tag: m.Value, Lower: m.Lower, Upper: m.Upper})
+				for _, t := range []string{m.Lower, m.Upper} {
+					if !has[[2]string{run.Name, t}] {
+						c.Notes = append(c.Notes, fmt.Sprintf("Run %s has no scalar tag %s: its band is drawn where both bounds are.", run.Name, t))
+					}
+				}
+			}
+		}
+	default:
+		c.Kind, d.Kind = "multiline", "multiline"
+		c.What = ch.Multiline
+		// The patterns that compile, joined as TensorBoard joins them, and
+		// matched once against each distinct tag of the report.
+		var valid []string
+		for _, src := range ch.Multiline {
+			if len(src) > maxPatternLen {
+				c.Notes = append(c.Notes, fmt.Sprintf("A pattern of %d bytes is longer than %d: not matched.", len(src), maxPatternLen))
+				continue
+			}
+			if _, err := regexp.Compile(src); err != nil {
+				c.Notes = append(c.Notes, fmt.Sprintf("The pattern %q is not one Go's RE2 syntax accepts (%v): not matched.", src, err))
+				continue
+			}
+			valid = append(valid, "(?:"+src+")")
+		}
+		matched := map[string]bool{}
+		if len(valid) > 0 {
+			re, err := regexp.Compile(`^(?:` + strings.Join(valid, "|") + `)`)
+			if err != nil {
+				return csChart{}, fmt.Errorf("chart %q: patterns that compile alone do not together: %w", ch.Title, err)
+			}
+			for _, tag := range tags {
+				if re.MatchString(tag) {
+					matched[tag] = true
+				}
+			}
+		}
+		for i := range runs {
+			for _, tag := range tagsOf[i] {
+				if matched[tag] {
+					add(csSeries{Run: i, Tag: tag})
+				}
+			}
+		}
+	}
+	if more > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("This chart draws its first %d series; %d more match.", maxChartSeries, more))
+	}
+	c.Notes = slices.Compact(c.Notes)
+	c.Matched = plural(len(d.Series), "series", "series")
+	if len(d.Series) == 0 {
+		c.Notes = append(c.Notes, "No scalar series of the report matches this chart.")
+	}
+	b, err := scriptJSON(d)
+	if err != nil {
+		return csChart{}, err
+	}
+	c.Data = b
+	return c, nil
+}

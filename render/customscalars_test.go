@@ -1,0 +1,188 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+func multiline(title string, patterns ...string) model.LayoutChart {
+	return model.LayoutChart{Title: title, Multiline: patterns}
+}
+
+// The runs' layouts merge as TensorBoard's plugin merges them: runs by
+// name, whatever their order in the report; categories by title, the
+// first seen keeping its place and its closed flag; a chart equal to one
+// its category has is not repeated, one that differs (by a pattern) is.
+func TestMergeLayouts(t *testing.T) {
+	runs := []*model.Run{
+		{Name: "c", Layout: &model.Layout{Categories: []model.LayoutCategory{
+			{Title: "B", Charts: []model.LayoutChart{multiline("z", "z")}},
+			{Title: "A", Charts: []model.LayoutChart{multiline("y", "y.*"), multiline("x", "x")}},
+		}}},
+		{Name: "none"},
+		{Name: "a", Layout: &model.Layout{Categories: []model.LayoutCategory{
+			{Title: "A", Closed: true, Charts: []model.LayoutChart{multiline("x", "x"), multiline("y", "y")}},
+		}}},
+		{Name: "b", Layout: &model.Layout{Categories: []model.LayoutCategory{
+			{Title: "B", Charts: []model.LayoutChart{{Title: "m", Margin: []model.MarginSeries{{Value: "v", Lower: "l", Upper: "u"}}}}},
+		}}},
+	}
+	got := mergeLayouts(runs)
+	type cat struct {
+		title  string
+		closed bool
+		charts []string
+	}
+	var flat []cat
+	for _, c := range got.Categories {
+		fc := cat{title: c.Title, closed: c.Closed}
+		for _, ch := range c.Charts {
+			fc.charts = append(fc.charts, ch.Title+"="+string(mustJSON(t, ch)))
+		}
+		flat = append(flat, fc)
+	}
+	want := []cat{
+		{"A", true, []string{
+			"x=" + string(mustJSON(t, multiline("x", "x"))),
+			"y=" + string(mustJSON(t, multiline("y", "y"))),
+			"y=" + string(mustJSON(t, multiline("y", "y.*"))),
+		}},
+		{"B", false, []string{
+			"m=" + string(mustJSON(t, model.LayoutChart{Title: "m", Margin: []model.MarginSeries{{Value: "v", Lower: "l", Upper: "u"}}})),
+			"z=" + string(mustJSON(t, multiline("z", "z"))),
+		}},
+	}
+	if len(flat) != len(want) {
+		t.Fatalf("merged %+v, want %+v", flat, want)
+	}
+	for i := range want {
+		if flat[i].title != want[i].title || flat[i].closed != want[i].closed || !slices.Equal(flat[i].charts, want[i].charts) {
+			t.Errorf("category %d: %+v, want %+v", i, flat[i], want[i])
+		}
+	}
+	// The runs' own layouts are left as they were.
+	if n := len(runs[2].Layout.Categories[0].Charts); n != 2 {
+		t.Errorf("run a's layout now has %d charts", n)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A multiline chart's patterns match at the start of a tag and not
+// necessarily at its end (Python's re.match), in every run; a pattern
+// RE2 refuses is noted and the others still match; a margin chart's tags
+// are exact, and a missing bound is noted.
+func TestLayoutChartMatches(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{
+		"a": {"loss": {1}, "loss_ema": {1}, "val/loss": {1}, "acc": {1}},
+		"b": {"loss": {1}, "lo": {1}, "hi": {1}},
+	})
+	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: []model.LayoutChart{
+		multiline("m", "loss", `(?<!x)acc`, "nothing"),
+		{Title: "band", Margin: []model.MarginSeries{{Value: "loss", Lower: "lo", Upper: "hi"}}},
+	}}}}
+	p, err := New(rep, Options{}).customScalarsPage(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Categories) != 1 || len(p.Categories[0].Charts) != 2 {
+		t.Fatalf("page %+v", p)
+	}
+	series := func(c csChart) []csSeries {
+		var d csChartData
+		if err := json.Unmarshal([]byte(c.Data), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Series
+	}
+	m, band := p.Categories[0].Charts[0], p.Categories[0].Charts[1]
+	if got, want := series(m), []csSeries{{Run: 0, Tag: "loss"}, {Run: 0, Tag: "loss_ema"}, {Run: 1, Tag: "loss"}}; !slices.Equal(got, want) {
+		t.Errorf("multiline series %+v, want %+v", got, want)
+	}
+	if len(m.Notes) != 1 || m.Notes[0] == "" || m.Kind != "multiline" {
+		t.Errorf("multiline notes %q, want one on the lookbehind", m.Notes)
+	}
+	if got, want := series(band), []csSeries{{Run: 0, Tag: "loss", Lower: "lo", Upper: "hi"}, {Run: 1, Tag: "loss", Lower: "lo", Upper: "hi"}}; !slices.Equal(got, want) {
+		t.Errorf("margin series %+v, want %+v", got, want)
+	}
+	if want := []string{"Run a has no scalar tag lo: its band is drawn where both bounds are.",
+		"Run a has no scalar tag hi: its band is drawn where both bounds are."}; !slices.Equal(band.Notes, want) {
+		t.Errorf("margin notes %q, want %q", band.Notes, want)
+	}
+	// The index gives every series' data file as its run's directory and
+	// its tag's file; the single file's, none.
+	var idx customIndex
+	if err := json.Unmarshal([]byte(p.Index), &idx); err != nil {
+		t.Fatal(err)
+	}
+	r := New(rep, Options{})
+	n := 0
+	for _, tv := range r.tags {
+		it := idx.Tags[tv.tag]
+		if len(it.Runs) != len(tv.series) {
+			t.Errorf("index of %s: runs %v, want %d", tv.tag, it.Runs, len(tv.series))
+			continue
+		}
+		for k, sv := range tv.series {
+			if got := idx.Runs[it.Runs[k]].Dir + it.File; got != sv.file || idx.Runs[it.Runs[k]].Name != sv.run.Name {
+				t.Errorf("index of %s, run %s: file %q, want %q", tv.tag, sv.run.Name, got, sv.file)
+			}
+			n++
+		}
+	}
+	if n != 7 { // a's 4 tags, b's 3
+		t.Errorf("the index names %d series, want 7", n)
+	}
+	ps, err := New(rep, Options{}).customScalarsPage(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx = customIndex{}
+	if err := json.Unmarshal([]byte(ps.Index), &idx); err != nil {
+		t.Fatal(err)
+	}
+	if it := idx.Tags["loss"]; len(it.Runs) != 2 || it.File != "" || idx.Runs[0].Dir != "" {
+		t.Errorf("single file's index of loss %+v, runs %+v", it, idx.Runs)
+	}
+}
+
+// BenchmarkCustomScalarsPage builds the page of 20,000 tags in 2 runs with
+// a layout of 100 multiline charts, each matching its patterns against
+// every tag of every run, and reports the page's data size.
+func BenchmarkCustomScalarsPage(b *testing.B) {
+	runs := map[string]map[string][]float64{"a": {}, "b": {}}
+	for i := range 20000 {
+		tag := fmt.Sprintf("group%d/tag%05d", i%50, i)
+		runs["a"][tag], runs["b"][tag] = []float64{1, 2, 3}, []float64{3, 2, 1}
+	}
+	rep := synthetic(runs)
+	var charts []model.LayoutChart
+	for i := range 100 {
+		charts = append(charts, multiline(fmt.Sprint(i), fmt.Sprintf(`group%d/`, i%50), fmt.Sprintf(`.*/tag0%d.*`, i%10)))
+	}
+	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: charts}}}
+	r := New(rep, Options{})
+	b.ResetTimer()
+	for range b.N {
+		p, err := r.customScalarsPage(false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := len(p.Index)
+		for _, c := range p.Categories[0].Charts {
+			n += len(c.Data)
+		}
+		b.ReportMetric(float64(n), "bytes/page")
+	}
+}
