@@ -84,6 +84,9 @@ func init() {
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
 			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},
+		{name: "embeddings", title: "Embeddings", kinds: []model.Kind{kindEmbedding}, has: hasAny(runEmbeddings), count: countEmbeddings,
+			body: bodyOf((*Report).embeddingsPage), data: (*Report).embeddingsData,
+			scripts: []string{"echarts-gl.min.js", "embeddings.js"}, styles: []string{"embeddings.css"}},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
@@ -49,6 +50,8 @@ type Options struct {
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
+	// Embeddings chooses the embeddings page's methods and caps.
+	Embeddings project.Options
 }
 
 // Defaults of Options.
@@ -77,6 +80,10 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
+	// embViews are the embeddings by (run, name) (embeddingViews), reduced
+	// once by ComputeEmbeddings.
+	embGroupOnce, embOnce sync.Once
+	embViews              []*embeddingView
 }
 
 // tagView is one scalar tag across the runs that have it.

@@ -33,6 +33,7 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -65,6 +66,7 @@ type config struct {
 	restarts      string
 	mediaSteps    int
 	histSteps     int
+	embeddings    project.Options
 	quiet         bool
 	cpuProfile    string
 	version       bool
@@ -87,6 +89,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
+	embeddingFlags(fs, &c.embeddings)
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
 	fs.Func("markdown-form", "write summary.md for `FORM`: comment (a pull-request comment, under 65,536 characters; the default) or job (a CI job summary, every row up to 1 MiB)",
@@ -335,7 +338,11 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		debug.SetGCPercent(25)
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
-		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm})
+		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+		Embeddings: c.embeddings})
+	if err := r.ComputeEmbeddings(ctx); err != nil {
+		return fmt.Errorf("laying out the embeddings: %w", err)
+	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
