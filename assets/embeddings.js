@@ -119,12 +119,13 @@
     // a legend text.
     function colourer(s, col) {
       if (col < 0) return null;
-      var values = s.metadata.map(function (r) { return r[col]; });
+      // Rows of points no view shows are null (render/embeddingsjson.go).
+      var values = s.metadata.map(function (r) { return r ? r[col] : undefined; });
       var nums = values.map(function (v) { return v === '' || v == null ? NaN : Number(v); });
       var numeric = values.length > 0 && nums.every(function (v, i) { return isFinite(v) || values[i] === '' || values[i] == null; }) &&
         nums.some(isFinite);
       var distinct = new Map();
-      values.forEach(function (v) { if (!distinct.has(v)) distinct.set(v, distinct.size); });
+      values.forEach(function (v) { if (v !== undefined && !distinct.has(v)) distinct.set(v, distinct.size); });
       if (numeric && distinct.size > MAX_CATEGORIES) {
         var lo = Infinity, hi = -Infinity;
         nums.forEach(function (v) { if (isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
@@ -308,11 +309,12 @@
         el.neighbors.appendChild(none);
         return;
       }
-      [['euclidean', 'Euclidean distance'], ['cosine', 'cosine distance']].forEach(function (m) {
+      [['euclidean', 'Euclidean'], ['cosine', 'Cosine']].forEach(function (m) {
         var t = document.createElement('table');
         t.setAttribute('data-emb-metric', m[0]);
+        t.createCaption().textContent = m[1];
         var head = t.createTHead().insertRow();
-        ['#', 'neighbour', m[1]].forEach(function (x) { var th = document.createElement('th'); th.textContent = x; head.appendChild(th); });
+        ['#', 'neighbour', 'distance'].forEach(function (x) { var th = document.createElement('th'); th.textContent = x; head.appendChild(th); });
         var body = t.createTBody();
         nb[m[0]][row].forEach(function (q, k) {
           var tr = body.insertRow();

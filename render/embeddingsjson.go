@@ -96,7 +96,7 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 		sj := embeddingStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Source: e.Source, File: e.File,
 			Shape: e.Shape, Columns: []string{}, Metadata: [][]string{}, Projections: []projectionJSON{}}
 		if e.Metadata != nil {
-			sj.Columns, sj.Metadata = e.Metadata.Columns, e.Metadata.Rows
+			sj.Columns, sj.Metadata = e.Metadata.Columns, shownRows(e.Metadata.Rows, s.res, e.NumPoints())
 		}
 		if e.Sprite != nil {
 			sp := &spriteJSON{Width: e.Sprite.Width, Height: e.Sprite.Height, SingleImageDim: e.Sprite.SingleImageDim}
@@ -147,6 +147,45 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 	}
 	f.Tianshu.Index["sample"], f.Tianshu.Index["sample_type"] = sample, sampleType
 	return json.Marshal(f)
+}
+
+// shownRows returns the metadata rows of the points some projection or
+// neighbour list shows, indexed by point, null for the others: a cap
+// leaves most points of a big embedding out, and their rows would be most
+// of the file. Rows past the points (a metadata file longer than the
+// tensor) belong to no point.
+func shownRows(rows [][]string, res *project.Result, n int) [][]string {
+	rows = rows[:min(len(rows), n)]
+	if res == nil {
+		return rows
+	}
+	shown := make([]bool, len(rows))
+	mark := func(sample []int32) bool {
+		if len(sample) == res.N {
+			return true // every point
+		}
+		for _, p := range sample {
+			if int(p) < len(shown) {
+				shown[p] = true
+			}
+		}
+		return false
+	}
+	for _, p := range res.Projections {
+		if mark(p.Sample) {
+			return rows
+		}
+	}
+	if res.Neighbors != nil && mark(res.Neighbors.Sample) {
+		return rows
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		if shown[i] {
+			out[i] = r
+		}
+	}
+	return out
 }
 
 func projectionOf(p project.Projection, n int) projectionJSON {

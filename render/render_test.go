@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
@@ -98,28 +99,41 @@ var goldenInputs = []struct {
 	name   string // of its golden directory
 	corpus bool   // in the shared corpus, else a writer's fixture (writers-<name>)
 	wants  []string
+	// dir, when set, is the input's directory relative to the repository
+	// (a reader's own fixture).
+	dir string
+	// embeddings are the embeddings page's caps: smaller than the defaults
+	// for big embeddings, so that the test lays out samples in seconds.
+	embeddings project.Options
 }{
-	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/"}},
-	{"keras-tf22-images", true, []string{"data/histograms/", "data/distributions/", "data/images/"}},
-	{"lightning-hparams-only", true, []string{"data/hparams.json"}},
-	{"tbreducer-torch-runs", true, []string{"data/scalars/", "summary.md"}},
-	{"tbx12-2018-no-file-version", true, []string{"data/images/"}},
-	{"tf1-estimator-truncated", true, []string{"data/text/"}},
-	{"tf2-custom-loop-tensors", true, []string{"data/scalars/", "summary.md"}},
-	{"tf2-hparams-api-experiment", true, []string{"data/hparams.json"}},
-	{"tsvis-oneflow-logs", true, []string{"data/images/"}},
-	{"writers-keras", false, []string{"data/histograms/", "data/images/"}},
-	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
-	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
-	{"writers-torch", false, []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
+	{name: "keras-tf21-standard-profile", corpus: true, wants: []string{"data/histograms/", "data/distributions/"}},
+	{name: "keras-tf22-images", corpus: true, wants: []string{"data/histograms/", "data/distributions/", "data/images/"}},
+	{name: "lightning-hparams-only", corpus: true, wants: []string{"data/hparams.json"}},
+	{name: "tbreducer-torch-runs", corpus: true, wants: []string{"data/scalars/", "summary.md"}},
+	{name: "tbx12-2018-no-file-version", corpus: true, wants: []string{"data/images/", "data/embeddings/"}},
+	{name: "tf1-estimator-truncated", corpus: true, wants: []string{"data/text/"}},
+	{name: "tf2-custom-loop-tensors", corpus: true, wants: []string{"data/scalars/", "summary.md"}},
+	{name: "tf2-hparams-api-experiment", corpus: true, wants: []string{"data/hparams.json"}},
+	// Three checkpoint-backed embeddings of 10,000 points: sampled by caps.
+	{name: "tf2-projector-ckpt", corpus: true, wants: []string{"data/embeddings/"},
+		embeddings: project.Options{MaxPCA: 1000, MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}},
+	{name: "tsvis-oneflow-logs", corpus: true, wants: []string{"data/images/"}},
+	{name: "projector-tsvis", dir: "collect/projector/testdata/tsvis", wants: []string{"data/embeddings/"}},
+	{name: "writers-keras", wants: []string{"data/histograms/", "data/images/"}},
+	{name: "writers-tensorboardx", wants: []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json", "data/embeddings/", "media/embeddings/"}},
+	{name: "writers-tf2", wants: []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/", "data/embeddings/"}},
+	{name: "writers-torch", wants: []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json", "data/embeddings/", "media/embeddings/"}},
 }
 
 // goldenReport collects and renders one input of goldenInputs.
-func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
+func goldenReport(t *testing.T, name string, inCorpus bool, own string) *collect.Report {
 	t.Helper()
 	dir := filepath.Join("..", "collect", "testdata", "writers", strings.TrimPrefix(name, "writers-"))
-	if inCorpus {
+	switch {
+	case inCorpus:
 		dir = filepath.Join(corpus(t), name)
+	case own != "":
+		dir = filepath.Join("..", filepath.FromSlash(own))
 	}
 	return collectDir(t, name, dir)
 }
@@ -132,7 +146,7 @@ func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
 func TestGolden(t *testing.T) {
 	for _, in := range goldenInputs {
 		t.Run(in.name, func(t *testing.T) {
-			files := filesByName(t, New(goldenReport(t, in.name, in.corpus), Options{Title: in.name}))
+			files := filesByName(t, New(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name, Embeddings: in.embeddings}))
 			golden := filepath.Join("testdata", "golden", in.name)
 			checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
 			for _, want := range in.wants {

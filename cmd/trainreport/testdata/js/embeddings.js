@@ -1,0 +1,55 @@
+// The embeddings page (browser_embeddings_test.go).
+({
+	main() { return document.querySelector('main.page[data-page="embeddings"]'); },
+
+	// drawn is the page's data-emb-drawn: "" while loading, "error", or
+	// "<embedding>/<step>/<method>/<dims>" once drawn.
+	drawn() {
+		const m = this.main();
+		return m && !m.hidden ? m.getAttribute('data-emb-drawn') || '' : '';
+	},
+
+	// set changes a control as a user would and returns nothing.
+	set(name, value) {
+		const el = this.main().querySelector('[data-emb-' + name + ']');
+		if (el.type === 'checkbox') el.checked = value; else el.value = value;
+		el.dispatchEvent(new Event(el.tagName === 'INPUT' && el.type === 'text' ? 'input' : 'change'));
+	},
+
+	// chart returns, as JSON, what the chart draws: the series type, and
+	// per drawn item its value ([coords..., index in the projection]),
+	// colour, opacity and symbol size; with the status line.
+	chart() {
+		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
+		const opt = inst.getOption();
+		const s = opt.series[0];
+		return JSON.stringify({
+			Type: s.type,
+			Items: s.data.map(d => ({Value: d.value, Color: (d.itemStyle && d.itemStyle.color) || '', Opacity: d.itemStyle && d.itemStyle.opacity != null ? d.itemStyle.opacity : 1})),
+			Status: this.main().querySelector('[data-emb-status]').textContent,
+			Variance: this.main().querySelector('[data-emb-variance]').textContent,
+		});
+	},
+
+	// pointPixel returns the page coordinates of the chart's item i.
+	pointPixel(i) {
+		const div = this.main().querySelector('[data-emb-chart]');
+		div.scrollIntoView();
+		const inst = echarts.getInstanceByDom(div);
+		const v = inst.getOption().series[0].data[i].value;
+		const p = inst.convertToPixel({seriesIndex: 0}, [v[0], v[1]]);
+		const r = div.getBoundingClientRect();
+		return [r.left + p[0], r.top + p[1]];
+	},
+
+	// neighbours returns, as JSON, the clicked point and per metric the
+	// neighbours listed: point indices and distances as shown.
+	neighbours() {
+		const box = this.main().querySelector('[data-emb-neighbors]');
+		const out = {Point: Number(new URLSearchParams(location.hash.slice(1)).get('point') ?? -1), Heading: (box.querySelector('h3') || {}).textContent || ''};
+		for (const t of box.querySelectorAll('table[data-emb-metric]')) {
+			out[t.dataset.embMetric] = [...t.tBodies[0].rows].map(r => ({Point: Number(r.dataset.point), Dist: Number(r.cells[2].textContent), Text: r.cells[1].textContent}));
+		}
+		return JSON.stringify(out);
+	},
+})
