@@ -235,7 +235,8 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 			continue
 		}
 		rep := collectDir(t, e.Name(), filepath.Join(root, e.Name()))
-		files := filesByName(t, New(rep, Options{}))
+		// Small embedding caps: this test is about the scalars.
+		files := filesByName(t, New(rep, Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
 		var index dataIndex
 		if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
 			t.Fatalf("%s: data/index.json: %v", e.Name(), err)
