@@ -30,6 +30,24 @@
     return o;
   }
 
+  // hasWebGL tells whether the browser can draw the 3-D view (ECharts GL
+  // draws with WebGL).
+  var webgl = null;
+  function hasWebGL() {
+    if (webgl === null) {
+      try {
+        var c = document.createElement('canvas');
+        webgl = !!(window.WebGLRenderingContext && (c.getContext('webgl') || c.getContext('experimental-webgl')));
+      } catch (e) {
+        webgl = false;
+      }
+    }
+    return webgl;
+  }
+
+  // count writes 10000 as "10,000", as the pages' Go side does.
+  function count(n) { return Number(n).toLocaleString('en-US'); }
+
   function hexRGB(h) { return [1, 3, 5].map(function (i) { return parseInt(h.substr(i, 2), 16); }); }
 
   function gradient(t) {
@@ -145,7 +163,7 @@
     }
 
     function syncSelect(sel, values, titles, value) {
-      var key = values.join('\u0000');
+      var key = values.join('\u0000') + '\u0001' + titles.join('\u0000');
       if (sel.__key !== key) {
         sel.textContent = '';
         values.forEach(function (v, i) { option(sel, v, titles[i]); });
@@ -176,6 +194,7 @@
       if (s.error && !s.projections.length) return { error: 'step ' + s.step + ': ' + s.error };
       if (!proj) return { error: 'no projection of step ' + s.step };
       if (proj.error) return { error: (METHOD_TITLES[proj.method] || proj.method) + ': ' + proj.error };
+      if (st.dims === '3' && !hasWebGL()) return { error: 'The 3-D view needs WebGL, which this browser does not offer: choose 2-D.' };
       var n = s.shape[0];
       var points = proj.sample || proj.coords_2d.map(function (_, i) { return i; });
       var labelCol = columnIndex(s, el.label.value);
@@ -305,7 +324,7 @@
       if (row < 0) {
         var none = document.createElement('p');
         none.className = 'note';
-        none.textContent = nb ? 'This point is not among the ' + nb.sample.length + ' points with neighbour lists.' : 'No neighbour lists for this embedding.';
+        none.textContent = nb ? 'This point is not among the ' + count(nb.sample.length) + ' points with neighbour lists.' : 'No neighbour lists for this embedding.';
         el.neighbors.appendChild(none);
         return;
       }
@@ -348,12 +367,12 @@
         return;
       }
       var name = METHOD_TITLES[v.proj.method] || v.proj.method;
-      var text = name + ' in ' + v.dims + '-D of ' + (v.proj.sampled ? 'a seeded random sample of ' + util.fmtNum(v.points.length) + ' of ' : 'all ') +
-        util.fmtNum(v.n) + ' points of ' + v.s.shape.slice(1).join('×') + ' values, step ' + v.s.step + '.';
+      var text = name + ' in ' + v.dims + '-D of ' + (v.proj.sampled ? 'a seeded random sample of ' + count(v.points.length) + ' of ' : 'all ') +
+        count(v.n) + ' points of ' + v.s.shape.slice(1).join('×') + ' values, step ' + v.s.step + '.';
       if (v.proj.sampled) text += ' The cap on ' + name + ' left the others out.';
       if (v.s.non_finite) text += ' ' + v.s.non_finite + ' NaN or infinite values taken as 0.';
       if (v.colour) text += ' Colour: ' + el.color.value + ', ' + v.colour.legend + '.';
-      if (v.match) text += ' Search: ' + v.match.filter(Boolean).length + ' of ' + v.points.length + ' shown points match.';
+      if (v.match) text += ' Search: ' + count(v.match.filter(Boolean).length) + ' of ' + count(v.points.length) + ' shown points match.';
       if (v.reError) text += ' Search pattern invalid: ' + v.reError + '.';
       el.status.textContent = text;
       if (v.proj.method === 'pca' && v.proj.explained) {

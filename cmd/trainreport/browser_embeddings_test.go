@@ -311,3 +311,79 @@ func checkListed(t *testing.T, metric string, got []embNeighbour, want []ranked,
 		}
 	}
 }
+
+// Every embedding of the corpus's checkpoint-backed projector, the
+// writers' add_embedding and projector API fixtures and the TS-VIS
+// projector records draws every point of each projection in 2-D and 3-D,
+// in the site, with no console error; each has its labels, and a sprite
+// where the writer wrote one.
+func TestBrowserEmbeddingsEveryInput(t *testing.T) {
+	browser := startBrowser(t, chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("use-angle", "swiftshader"))
+	shots := screenshotDir(t)
+	root := repoRoot(t)
+	writers := filepath.Join(root, "collect", "testdata", "writers")
+	for _, c := range []struct {
+		name    string
+		logdirs []string
+		sprites int // embeddings with a sprite
+	}{
+		// Small caps: three embeddings of 10,000 points take minutes at the
+		// defaults; the views then show samples, as the status line says.
+		{"tf2-projector-ckpt", []string{"--embedding-max-points", "pca=3000,tsne=500,umap=300,neighbors=500", sharedCorpus(t, "tf2-projector-ckpt")}, 0},
+		{"writers", []string{filepath.Join(writers, "tensorboardx"), filepath.Join(writers, "tf2"), filepath.Join(writers, "torch")}, 4},
+		{"tsvis-projector", []string{filepath.Join(root, "collect", "projector", "testdata", "tsvis")}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := buildReport(t, c.logdirs[len(c.logdirs)-1], c.logdirs[:len(c.logdirs)-1]...)
+			tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), ""))
+			js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+			n := eval[int](tb, js("count"))
+			if n == 0 {
+				t.Fatal("no embedding listed")
+			}
+			sprites := 0
+			for i := range n {
+				var want []struct {
+					Points         map[string]int
+					Step           int64
+					Sprite, Labels bool
+					Error          string
+				}
+				if err := json.Unmarshal([]byte(eval[string](tb, js("expected", i))), &want); err != nil {
+					t.Fatal(err)
+				}
+				eval[any](tb, js("set", "select", strconv.Itoa(i)))
+				for si, s := range want {
+					if s.Error != "" || !s.Labels || s.Points["pca"] == 0 {
+						t.Errorf("embedding %d step %d: error %q, labels %v, %d PCA points", i, si, s.Error, s.Labels, s.Points["pca"])
+					}
+					if s.Sprite {
+						sprites++
+					}
+					eval[any](tb, js("set", "step", strconv.Itoa(si)))
+					for _, m := range []string{"pca", "tsne", "umap"} {
+						eval[any](tb, js("set", "method", m))
+						for _, dims := range []string{"2", "3"} {
+							eval[any](tb, js("set", "dims", dims))
+							waitFor(tb, js("drawn")+" === "+strconv.Quote(fmt.Sprintf("%d/%d/%s/%s", i, si, m, dims)), 20*time.Second, "the view")
+							if got := eval[[]string](tb, js("stepShown")); got[0] != fmt.Sprintf("step %d", s.Step) || !strings.Contains(got[1], fmt.Sprintf(", step %d.", s.Step)) {
+								t.Errorf("embedding %d step %d: the step list says %q, the status %q; want step %d", i, si, got[0], got[1], s.Step)
+							}
+							if got := eval[int](tb, js("items")); got != s.Points[m] {
+								t.Errorf("embedding %d step %d %s %s-D: %d items drawn, want %d", i, si, m, dims, got, s.Points[m])
+							}
+							if m == "pca" || m == "umap" && dims == "2" {
+								tb.screenshot(shots, fmt.Sprintf("embeddings-%s-%d-%d-%s-%s", c.name, i, si, m, dims))
+							}
+						}
+					}
+				}
+				eval[any](tb, js("set", "dims", "2"))
+			}
+			if sprites != c.sprites {
+				t.Errorf("%d embeddings with a sprite, want %d", sprites, c.sprites)
+			}
+			tb.assertClean()
+		})
+	}
+}

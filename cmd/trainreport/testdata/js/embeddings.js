@@ -42,6 +42,33 @@
 		return [r.left + p[0], r.top + p[1]];
 	},
 
+	// stepShown returns the step list's chosen text and the status line.
+	stepShown() {
+		const sel = this.main().querySelector('[data-emb-step]');
+		return [sel.options[sel.selectedIndex].textContent, this.main().querySelector('[data-emb-status]').textContent];
+	},
+
+	// count is the number of embeddings in the page's list.
+	count() { return this.main().querySelector('[data-emb-select]').options.length; },
+
+	// items is the number of items the chart draws.
+	items() {
+		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
+		return inst.getOption().series[0].data.length;
+	},
+
+	// expected returns, as JSON, per step of embedding i (loaded), the
+	// points of each projection and whether it has a sprite and labels.
+	async expected(i) {
+		const e = JSON.parse(document.getElementById('embedding-index').textContent)[i];
+		const text = e.inline ? null : await window.trainreport.loadData(e.file, e.script);
+		const d = JSON.parse(text === null ? document.getElementById(e.inline).textContent : text);
+		return JSON.stringify(d.steps.map(s => ({
+			Points: Object.fromEntries(s.projections.map(p => [p.method, p.coords_2d.length])),
+			Step: s.step, Sprite: !!(s.sprite && s.sprite.src), Labels: s.columns.length > 0, Error: s.error || '',
+		})));
+	},
+
 	// neighbours returns, as JSON, the clicked point and per metric the
 	// neighbours listed: point indices and distances as shown.
 	neighbours() {
