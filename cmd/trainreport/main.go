@@ -340,8 +340,18 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		Embeddings: c.embeddings})
+	// The layouts of big embeddings take minutes (t-SNE at its cap of
+	// 10,000 points, most): say what is being done.
+	embeddings := 0
+	for _, run := range rep.Runs {
+		embeddings += len(run.Embeddings)
+	}
+	embStart := time.Now()
 	if err := r.ComputeEmbeddings(ctx); err != nil {
 		return fmt.Errorf("laying out the embeddings: %w", err)
+	}
+	if !c.quiet && embeddings > 0 {
+		fmt.Fprintf(stderr, "laid out %s in %.2fs\n", plural(embeddings, "embedding"), time.Since(embStart).Seconds())
 	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
