@@ -220,6 +220,30 @@ func TestBrowserEmbeddings(t *testing.T) {
 			tb.assertClean()
 		})
 	}
+	// The state comes back from the URL hash: a link shows the same view.
+	t.Run("hash", func(t *testing.T) {
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "method=umap&dims=3&color=label&esearch=%5C(7%5C)%24&point=3&thumbs=0"))
+		js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+		waitFor(tb, js("drawn")+` === "0/0/umap/3"`, 20*time.Second, "the view of the hash")
+		var got map[string]string
+		if err := json.Unmarshal([]byte(eval[string](tb, js("controls"))), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"select": "0", "step": "0", "method": "umap", "dims": "3", "color": "label", "label": "label", "search": `\(7\)$`, "sprites": "false"}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("control %s is %q, want %q", k, got[k], v)
+			}
+		}
+		var nb embNeighbours
+		if err := json.Unmarshal([]byte(eval[string](tb, js("neighbours"))), &nb); err != nil {
+			t.Fatal(err)
+		}
+		if nb.Point != 3 || !strings.Contains(nb.Heading, "(point 3)") || len(nb.Cosine) != step.Neighbors.K {
+			t.Errorf("neighbours of the hash's point: %+v", nb)
+		}
+		tb.assertClean()
+	})
 }
 
 // checkItems compares the chart's items with the data file's coordinates:

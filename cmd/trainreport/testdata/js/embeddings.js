@@ -48,6 +48,12 @@
 		return [sel.options[sel.selectedIndex].textContent, this.main().querySelector('[data-emb-status]').textContent];
 	},
 
+	// controls returns, as JSON, the values of the page's controls.
+	controls() {
+		const v = n => { const el = this.main().querySelector('[data-emb-' + n + ']'); return el.type === 'checkbox' ? String(el.checked) : el.value; };
+		return JSON.stringify(Object.fromEntries(['select', 'step', 'method', 'dims', 'color', 'label', 'search', 'sprites'].map(n => [n, v(n)])));
+	},
+
 	// count is the number of embeddings in the page's list.
 	count() { return this.main().querySelector('[data-emb-select]').options.length; },
 
