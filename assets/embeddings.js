@@ -370,6 +370,7 @@
       var text = name + ' in ' + v.dims + '-D of ' + (v.proj.sampled ? 'a seeded random sample of ' + count(v.points.length) + ' of ' : 'all ') +
         count(v.n) + ' points of ' + v.s.shape.slice(1).join('×') + ' values, step ' + v.s.step + '.';
       if (v.proj.sampled) text += ' The cap on ' + name + ' left the others out.';
+      if (v.s.skipped) text += ' ' + v.s.skipped.join('; ') + '.';
       if (v.s.non_finite) text += ' ' + v.s.non_finite + ' NaN or infinite values taken as 0.';
       if (v.colour) text += ' Colour: ' + el.color.value + ', ' + v.colour.legend + '.';
       if (v.match) text += ' Search: ' + count(v.match.filter(Boolean).length) + ' of ' + count(v.points.length) + ' shown points match.';

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,8 @@ type embeddingStep struct {
 	emb *model.Embedding
 	res *project.Result
 	err error // the points could not be read or reduced
+	// skipped says which methods the report's budgets left out, and why.
+	skipped []string
 }
 
 func runEmbeddings(run *model.Run) []*model.Embedding { return run.Embeddings }
@@ -93,12 +96,41 @@ func (r *Report) ComputeEmbeddings(ctx context.Context) error {
 }
 
 func (r *Report) computeEmbeddings(ctx context.Context) error {
+	// The report's budgets of points laid out by t-SNE and UMAP, the costly
+	// methods: a small config can name one tensor file a thousand times.
+	total := map[project.Method]int{
+		project.TSNE: capOf(r.opt.EmbeddingTotalTSNE, DefaultEmbeddingTotalTSNE),
+		project.UMAP: capOf(r.opt.EmbeddingTotalUMAP, DefaultEmbeddingTotalUMAP),
+	}
+	left := maps.Clone(total)
+	caps := map[project.Method]int{
+		project.TSNE: capOf(r.opt.Embeddings.MaxTSNE, project.DefaultMaxTSNE),
+		project.UMAP: capOf(r.opt.Embeddings.MaxUMAP, project.DefaultMaxUMAP),
+	}
 	for _, v := range r.embeddingViews() {
 		for _, s := range v.steps {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s.res, s.err = reduceEmbedding(ctx, s.emb, r.opt.Embeddings)
+			opt := r.opt.Embeddings
+			if opt.Methods == nil {
+				opt.Methods = project.Methods
+			}
+			opt.Methods = slices.DeleteFunc(slices.Clone(opt.Methods), func(m project.Method) bool {
+				budget, costly := left[m]
+				if !costly {
+					return false
+				}
+				need := min(s.emb.NumPoints(), caps[m])
+				if need > budget {
+					s.skipped = append(s.skipped, fmt.Sprintf("%s not computed: the report's budget of %s points laid out by %s over all embeddings was spent",
+						methodTitle(m), fmtCount(total[m]), methodTitle(m)))
+					return true
+				}
+				left[m] -= need
+				return false
+			})
+			s.res, s.err = reduceEmbedding(ctx, s.emb, opt)
 			if s.err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}

@@ -150,3 +150,51 @@ func singleFile(t *testing.T, r *Report) string {
 	}
 	return b.String()
 }
+
+// A config may name one small tensor file many times: the report's
+// budgets of t-SNE and UMAP points bound the work, in report order, and
+// the embeddings past them say so.
+func TestEmbeddingBudgets(t *testing.T) {
+	dir := writeProjector(t, 30)
+	var config strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&config, "embeddings {\n  tensor_name: \"e%d\"\n  tensor_path: \"tensors.tsv\"\n}\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "projector_config.pbtxt"), []byte(config.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := collectDir(t, "proj", dir)
+	defer rep.Close()
+	r := New(rep, Options{EmbeddingTotalTSNE: 60, EmbeddingTotalUMAP: 90})
+	files := filesByName(t, r)
+	for i, v := range r.embeddingViews() {
+		var f struct {
+			Steps []struct {
+				Skipped     []string
+				Projections []struct{ Method string }
+			}
+		}
+		if err := json.Unmarshal(files["data/"+v.file], &f); err != nil {
+			t.Fatal(err)
+		}
+		var methods []string
+		for _, p := range f.Steps[0].Projections {
+			methods = append(methods, p.Method)
+		}
+		want := []string{"pca", "tsne", "umap"}
+		switch {
+		case i >= 3:
+			want = []string{"pca"}
+		case i == 2:
+			want = []string{"pca", "umap"}
+		}
+		if fmt.Sprint(methods) != fmt.Sprint(want) || len(f.Steps[0].Skipped) != 3-len(want) {
+			t.Errorf("embedding %d (%s): methods %v, skipped %q; want %v", i, v.name, methods, f.Steps[0].Skipped, want)
+		}
+		for _, s := range f.Steps[0].Skipped {
+			if !strings.Contains(s, "budget of 60 points laid out by t-SNE") && !strings.Contains(s, "budget of 90 points laid out by UMAP") {
+				t.Errorf("embedding %d: note %q", i, s)
+			}
+		}
+	}
+}

@@ -31,6 +31,8 @@ type embeddingStepJSON struct {
 	// zeros.
 	NonFinite int    `json:"non_finite,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Skipped says which methods the report's budgets left out.
+	Skipped []string `json:"skipped,omitempty"`
 	// Columns and Metadata are the per-point table, a row per point.
 	Columns     []string             `json:"columns"`
 	Metadata    [][]string           `json:"metadata"`
@@ -113,6 +115,7 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 		if s.err != nil {
 			sj.Error = s.err.Error()
 		}
+		sj.Skipped = s.skipped
 		if res := s.res; res != nil {
 			sj.NonFinite = res.NonFinite
 			for _, p := range res.Projections {

@@ -52,6 +52,11 @@ type Options struct {
 	MarkdownForm MarkdownForm
 	// Embeddings chooses the embeddings page's methods and caps.
 	Embeddings project.Options
+	// EmbeddingTotalTSNE and EmbeddingTotalUMAP bound the points t-SNE
+	// and UMAP lay out over all the report's embeddings, in report order;
+	// past them, an embedding gets the other methods and a note. Zero
+	// means the defaults.
+	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
 }
 
 // Defaults of Options.
@@ -62,6 +67,10 @@ const (
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
 	DefaultMaxCharts      = 2000
+	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
+	// and ten embeddings at the methods' caps: minutes on two cores.
+	DefaultEmbeddingTotalTSNE = 50_000
+	DefaultEmbeddingTotalUMAP = 50_000
 )
 
 // Report is a report model prepared for writing: series downsampled for

@@ -8,20 +8,29 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/render"
 )
 
+// embeddingConfig is what the embedding flags set: the methods and caps of
+// each embedding, and the report's budgets of t-SNE and UMAP points.
+type embeddingConfig struct {
+	opt                  project.Options
+	totalTSNE, totalUMAP int
+}
+
 // embeddingFlags adds --embedding-methods and --embedding-max-points,
-// which fill opt.
-func embeddingFlags(fs *flag.FlagSet, opt *project.Options) {
+// which fill c.
+func embeddingFlags(fs *flag.FlagSet, c *embeddingConfig) {
+	opt := &c.opt
 	fs.Func("embedding-methods", "lay embeddings out by `LIST`, comma-separated among pca, tsne and umap (default pca,tsne,umap; PCA is always computed)",
 		func(s string) error {
 			m, err := parseEmbeddingMethods(s)
 			opt.Methods = m
 			return err
 		})
-	fs.Func("embedding-max-points", fmt.Sprintf("cap the points each embedding method lays out, as `LIST` of method=N among pca, tsne, umap and neighbors (default pca=%d,tsne=%d,umap=%d,neighbors=%d); beyond a cap, a seeded random sample",
-		project.DefaultMaxPCA, project.DefaultMaxTSNE, project.DefaultMaxUMAP, project.DefaultMaxNeighbors),
-		func(s string) error { return parseEmbeddingCaps(s, opt) })
+	fs.Func("embedding-max-points", fmt.Sprintf("cap the points each embedding method lays out, as `LIST` of method=N among pca, tsne, umap and neighbors, and the points t-SNE and UMAP lay out over all embeddings, tsne-total and umap-total (default pca=%d,tsne=%d,umap=%d,neighbors=%d,tsne-total=%d,umap-total=%d); beyond a cap, a seeded random sample",
+		project.DefaultMaxPCA, project.DefaultMaxTSNE, project.DefaultMaxUMAP, project.DefaultMaxNeighbors, render.DefaultEmbeddingTotalTSNE, render.DefaultEmbeddingTotalUMAP),
+		func(s string) error { return parseEmbeddingCaps(s, c) })
 }
 
 // parseEmbeddingMethods parses "pca,tsne,umap".
@@ -42,8 +51,9 @@ func parseEmbeddingMethods(s string) ([]project.Method, error) {
 	return methods, nil
 }
 
-// parseEmbeddingCaps parses "tsne=2000,umap=1000" into opt's caps.
-func parseEmbeddingCaps(s string, opt *project.Options) error {
+// parseEmbeddingCaps parses "tsne=2000,umap=1000" into c's caps.
+func parseEmbeddingCaps(s string, c *embeddingConfig) error {
+	opt := &c.opt
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		if f == "" {
@@ -63,8 +73,12 @@ func parseEmbeddingCaps(s string, opt *project.Options) error {
 			opt.MaxUMAP = n
 		case "neighbors", "neighbours":
 			opt.MaxNeighbors = n
+		case "tsne-total":
+			c.totalTSNE = n
+		case "umap-total":
+			c.totalUMAP = n
 		default:
-			return fmt.Errorf("unknown method %q in %q (pca, tsne, umap or neighbors)", name, f)
+			return fmt.Errorf("unknown cap %q in %q (pca, tsne, umap, neighbors, tsne-total or umap-total)", name, f)
 		}
 	}
 	return nil

@@ -33,7 +33,6 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -66,7 +65,7 @@ type config struct {
 	restarts      string
 	mediaSteps    int
 	histSteps     int
-	embeddings    project.Options
+	embeddings    embeddingConfig
 	quiet         bool
 	cpuProfile    string
 	version       bool
@@ -339,7 +338,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Embeddings: c.embeddings})
+		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP})
 	// The layouts of big embeddings take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	embeddings := 0
