@@ -7,9 +7,10 @@
  * original space. Everything is computed in Go (render/embeddings.go): the
  * page's list is inline (#embedding-index), each embedding's data is its
  * data file loaded as a script (data/embeddings/...js) or, in the single
- * file, an inline element. State in the URL hash: emb, estep, method,
- * dims, color, label, esearch, point. No HTML is built from strings but
- * the tooltip's, from escaped text.
+ * file, an inline element. State in the URL hash: emb, estep, emethod,
+ * edims, ecolor, elabel, esearch, epoint, ethumbs (prefixed: the single
+ * file's pages share one hash, and the hparams page has a color). No HTML
+ * is built from strings but the tooltip's, from escaped text.
  */
 (function () {
   'use strict';
@@ -77,13 +78,13 @@
     T.state.key('emb', function (v) { st.emb = Math.max(0, Math.min(index.length - 1, parseInt(v, 10) || 0)); },
       function () { return st.emb ? String(st.emb) : null; });
     T.state.key('estep', function (v) { st.step = v == null ? -1 : parseInt(v, 10); }, function () { return st.step >= 0 ? String(st.step) : null; });
-    T.state.key('method', function (v) { st.method = v || 'pca'; }, function () { return st.method !== 'pca' ? st.method : null; });
-    T.state.key('dims', function (v) { st.dims = v === '3' ? '3' : '2'; }, function () { return st.dims === '3' ? '3' : null; });
-    T.state.key('color', function (v) { st.color = v || ''; }, function () { return st.color || null; });
-    T.state.key('label', function (v) { st.label = v || ''; }, function () { return st.label || null; });
+    T.state.key('emethod', function (v) { st.method = v || 'pca'; }, function () { return st.method !== 'pca' ? st.method : null; });
+    T.state.key('edims', function (v) { st.dims = v === '3' ? '3' : '2'; }, function () { return st.dims === '3' ? '3' : null; });
+    T.state.key('ecolor', function (v) { st.color = v || ''; }, function () { return st.color || null; });
+    T.state.key('elabel', function (v) { st.label = v || ''; }, function () { return st.label || null; });
     T.state.key('esearch', function (v) { st.search = v || ''; }, function () { return st.search || null; });
-    T.state.key('point', function (v) { st.point = v == null ? -1 : parseInt(v, 10); }, function () { return st.point >= 0 ? String(st.point) : null; });
-    T.state.key('thumbs', function (v) { st.sprites = v !== '0'; }, function () { return st.sprites ? null : '0'; });
+    T.state.key('epoint', function (v) { st.point = v == null ? -1 : parseInt(v, 10); }, function () { return st.point >= 0 ? String(st.point) : null; });
+    T.state.key('ethumbs', function (v) { st.sprites = v !== '0'; }, function () { return st.sprites ? null : '0'; });
 
     function changed(save) {
       if (save !== false) T.state.save();

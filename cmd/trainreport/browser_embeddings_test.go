@@ -222,7 +222,7 @@ func TestBrowserEmbeddings(t *testing.T) {
 	}
 	// The state comes back from the URL hash: a link shows the same view.
 	t.Run("hash", func(t *testing.T) {
-		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "method=umap&dims=3&color=label&esearch=%5C(7%5C)%24&point=3&thumbs=0"))
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "emethod=umap&edims=3&ecolor=label&esearch=%5C(7%5C)%24&epoint=3&ethumbs=0"))
 		js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
 		waitFor(tb, js("drawn")+` === "0/0/umap/3"`, 20*time.Second, "the view of the hash")
 		var got map[string]string

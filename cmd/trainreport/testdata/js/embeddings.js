@@ -79,7 +79,7 @@
 	// neighbours listed: point indices and distances as shown.
 	neighbours() {
 		const box = this.main().querySelector('[data-emb-neighbors]');
-		const out = {Point: Number(new URLSearchParams(location.hash.slice(1)).get('point') ?? -1), Heading: (box.querySelector('h3') || {}).textContent || ''};
+		const out = {Point: Number(new URLSearchParams(location.hash.slice(1)).get('epoint') ?? -1), Heading: (box.querySelector('h3') || {}).textContent || ''};
 		for (const t of box.querySelectorAll('table[data-emb-metric]')) {
 			out[t.dataset.embMetric] = [...t.tBodies[0].rows].map(r => ({Point: Number(r.dataset.point), Dist: Number(r.cells[2].textContent), Text: r.cells[1].textContent}));
 		}
