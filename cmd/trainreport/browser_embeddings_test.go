@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -406,6 +407,61 @@ func TestBrowserEmbeddingsEveryInput(t *testing.T) {
 			}
 			if sprites != c.sprites {
 				t.Errorf("%d embeddings with a sprite, want %d", sprites, c.sprites)
+			}
+			tb.assertClean()
+		})
+	}
+}
+
+// Names and labels from the logs stay text on the page: in the lists, the
+// status line, the tooltip and the neighbour lists, nothing they hold runs.
+func TestBrowserEmbeddingsHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	const hostile = `<img src=x onerror="window.__pwned=1">`
+	var tsv, meta strings.Builder
+	meta.WriteString("label\t" + hostile + "\n")
+	for i := range 12 {
+		fmt.Fprintf(&tsv, "%d\t%d\n", i%3, i%4)
+		fmt.Fprintf(&meta, "%s%d\t%s\n", hostile, i, hostile)
+	}
+	config := "embeddings {\n  tensor_name: \"</script><script>window.__pwned=2</script>\"\n  tensor_path: \"t.tsv\"\n  metadata_path: \"m.tsv\"\n}\n"
+	for name, text := range map[string]string{"projector_config.pbtxt": config, "t.tsv": tsv.String(), "m.tsv": meta.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browser := startBrowser(t)
+	r := buildReport(t, dir)
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "embeddings.html"), "ecolor="+url.QueryEscape(hostile)+"&epoint=0")},
+		{"single-file", fileURL(r.single, "page=embeddings&ecolor="+url.QueryEscape(hostile)+"&epoint=0")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+			waitFor(tb, js("drawn")+` === "0/0/pca/2"`, 20*time.Second, "the chart")
+			var tip struct {
+				Text string
+				Tags []string
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, js("tip", 0))), &tip); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(tip.Text, hostile+"0") || slices.Contains(tip.Tags, "IMG") {
+				t.Errorf("tooltip %q with elements %v, want the label as text", tip.Text, tip.Tags)
+			}
+			var nb embNeighbours
+			if err := json.Unmarshal([]byte(eval[string](tb, js("neighbours"))), &nb); err != nil {
+				t.Fatal(err)
+			}
+			if len(nb.Euclidean) == 0 || !strings.Contains(nb.Euclidean[0].Text, hostile) || !strings.Contains(nb.Heading, hostile+"0") {
+				t.Errorf("neighbour lists %+v, want the labels as text", nb)
+			}
+			if n := eval[int](tb, `document.querySelectorAll('main img[src="x"], main b img').length`); n != 0 {
+				t.Errorf("%d elements made from the labels", n)
+			}
+			if p := eval[any](tb, `window.__pwned === undefined ? null : window.__pwned`); p != nil {
+				t.Errorf("a label ran: window.__pwned = %v", p)
 			}
 			tb.assertClean()
 		})

@@ -2,7 +2,10 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/reduce/project"
@@ -31,6 +34,31 @@ func TestEmbeddingFlags(t *testing.T) {
 	} {
 		if _, _, err := parseArgs(append(bad, "logs"), io.Discard, io.Discard); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// A log directory holding only projector files (TF's projector API used
+// without tf.summary) gets a report of its embeddings, not "no event files".
+func TestEmbeddingsOnlyLogdir(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"projector_config.pbtxt": "embeddings {\n  tensor_name: \"e\"\n  tensor_path: \"t.tsv\"\n}\n",
+		"t.tsv":                  "1\t2\n3\t4\n5\t7\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	code, stderr := runCLI(t, "-o", out, dir)
+	if code != 0 || !strings.Contains(stderr, "laid out 1 embedding in ") {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	for _, f := range []string{"embeddings.html", "index.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -301,7 +302,10 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	// With no event file at all, the error says so: collect's warning of
 	// each log directory without one would say it a second time.
 	nwarn := printWarnings(stderr, rep, files == 0)
-	if records == 0 {
+	// A log directory may hold projector files and no event file (TF's
+	// projector API used on its own): its embeddings are the report.
+	embeddingsOnly := files == 0 && slices.ContainsFunc(rep.Runs, func(r *collect.Run) bool { return len(r.Embeddings) > 0 })
+	if records == 0 && !embeddingsOnly {
 		names := make([]string, len(logdirs))
 		for i, l := range logdirs {
 			names[i] = l.Path
