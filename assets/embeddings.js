@@ -213,11 +213,14 @@
       };
     }
 
+    // thumbStyle is the CSS of a span showing point p's cell of the sprite
+    // at size pixels wide: encodeURI leaves no quote in the URL, and
+    // the tooltip's HTML escapes the whole for its attribute.
     function thumbStyle(s, p, size) {
       var sp = s.sprite, dim = sp.single_image_dim, per = Math.floor(sp.width / dim[0]);
       var scale = size / dim[0];
       return 'width:' + size + 'px;height:' + Math.round(dim[1] * scale) + 'px;background-image:url("' +
-        util.escapeHTML(encodeURI(sp.src)) + '");background-size:' + (sp.width * scale) + 'px ' + (sp.height * scale) +
+        encodeURI(sp.src) + '");background-size:' + (sp.width * scale) + 'px ' + (sp.height * scale) +
         'px;background-position:-' + ((p % per) * dim[0] * scale) + 'px -' + (Math.floor(p / per) * dim[1] * scale) + 'px';
     }
 
@@ -230,7 +233,7 @@
         if (row && v.s.columns.length > 1) {
           v.s.columns.forEach(function (c, k) { html += '<br>' + util.escapeHTML(c) + ': ' + util.escapeHTML(String(row[k])); });
         }
-        if (v.s.sprite && v.s.sprite.src) html += '<br><span class="emb-thumb" style="' + thumbStyle(v.s, p, 64) + '"></span>';
+        if (v.s.sprite && v.s.sprite.src) html += '<br><span class="emb-thumb" style="' + util.escapeHTML(thumbStyle(v.s, p, 64)) + '"></span>';
         return html;
       };
     }

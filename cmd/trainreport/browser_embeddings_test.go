@@ -127,6 +127,18 @@ func TestBrowserEmbeddings(t *testing.T) {
 				t.Errorf("variance line %q, want it to say %q", ch.Variance, want)
 			}
 			tb.screenshot(shots, "embeddings-"+c.name+"-pca-thumbs")
+			// The hover card: the point's label and its sprite thumbnail.
+			var tip struct {
+				Text, Thumb string
+				Tags        []string
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, js("tip", 5))), &tip); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(tip.Text, step.Metadata[5][0]+"point 5") || !strings.Contains(tip.Thumb, "sprite-0.png") && !strings.Contains(tip.Thumb, "data:image/png") {
+				t.Errorf("hover card %q with thumbnail %.80q, want label %q, the point and the sprite", tip.Text, tip.Thumb, step.Metadata[5][0])
+			}
+			tb.screenshot(shots, "embeddings-"+c.name+"-tooltip")
 
 			// Plain points; colour by the label column.
 			eval[any](tb, js("set", "sprites", false))

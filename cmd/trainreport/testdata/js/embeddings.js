@@ -55,13 +55,16 @@
 	},
 
 	// tip shows the tooltip of the chart's item i and returns, as JSON,
-	// its text and the tags of the elements in it.
+	// its text, the tags of the elements in it and its thumbnail's
+	// background image.
 	async tip(i) {
 		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
 		inst.dispatchAction({type: 'showTip', seriesIndex: 0, dataIndex: i});
 		await new Promise(r => setTimeout(r, 300));
 		const box = [...this.main().querySelectorAll('[data-emb-chart] div')].find(d => d.style.position === 'absolute' && d.textContent.includes('point'));
-		return JSON.stringify({Text: box ? box.textContent : '', Tags: box ? [...box.querySelectorAll('*')].map(e => e.tagName) : []});
+		const thumb = box && box.querySelector('span.emb-thumb');
+		return JSON.stringify({Text: box ? box.textContent : '', Tags: box ? [...box.querySelectorAll('*')].map(e => e.tagName) : [],
+			Thumb: thumb ? getComputedStyle(thumb).backgroundImage : ''});
 	},
 
 	// count is the number of embeddings in the page's list.
