@@ -479,3 +479,63 @@ func TestBrowserEmbeddingsHostileNames(t *testing.T) {
 		})
 	}
 }
+
+// A numeric column of many values colours by a gradient, from its
+// minimum (viridis' purple) to its maximum (yellow); a column of few
+// values by the categorical palette.
+func TestBrowserEmbeddingsGradient(t *testing.T) {
+	dir := t.TempDir()
+	var tsv, meta strings.Builder
+	meta.WriteString("class\tscore\n")
+	for i := range 30 {
+		fmt.Fprintf(&tsv, "%d\t%d\t%d\n", i, (i*7)%11, i%3)
+		fmt.Fprintf(&meta, "c%d\t%g\n", i%3, float64((i*13)%30)/4)
+	}
+	config := "embeddings {\n  tensor_name: \"e\"\n  tensor_path: \"t.tsv\"\n  metadata_path: \"m.tsv\"\n}\n"
+	for name, text := range map[string]string{"projector_config.pbtxt": config, "t.tsv": tsv.String(), "m.tsv": meta.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browser := startBrowser(t)
+	r := buildReport(t, dir)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "ecolor=score"))
+	js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+	waitFor(tb, js("drawn")+` === "0/0/pca/2"`, 20*time.Second, "the chart")
+	var ch embChart
+	if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range ch.Items {
+		score := float64((i*13)%30) / 4
+		want := ""
+		switch score {
+		case 0:
+			want = "rgb(68,1,84)"
+		case 29.0 / 4:
+			want = "rgb(253,231,37)"
+		}
+		if want != "" && it.Color != want {
+			t.Errorf("point %d, score %g: colour %s, want %s", i, score, it.Color, want)
+		}
+		if !strings.HasPrefix(it.Color, "rgb(") {
+			t.Errorf("point %d: colour %q is not of the gradient", i, it.Color)
+		}
+	}
+	if !strings.Contains(ch.Status, "gradient from 0 (purple) to 7.25 (yellow)") {
+		t.Errorf("status %q", ch.Status)
+	}
+	eval[any](tb, js("set", "color", "class"))
+	time.Sleep(300 * time.Millisecond)
+	if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
+		t.Fatal(err)
+	}
+	colours := map[string]bool{}
+	for _, it := range ch.Items {
+		colours[it.Color] = true
+	}
+	if len(colours) != 3 || !strings.Contains(ch.Status, "class, 3 values") {
+		t.Errorf("class: %d colours, status %q", len(colours), ch.Status)
+	}
+	tb.assertClean()
+}
