@@ -95,6 +95,17 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 					})
 				}
 			}
+			// Sprites of the embeddings, a file per (run, embedding, step).
+			for _, v := range New(rep, Options{}).embeddingViews() {
+				for j, s := range v.steps {
+					if s.emb.Sprite == nil {
+						continue
+					}
+					if b, err := readBlob(s.emb.Sprite.Data); err == nil {
+						want[spriteFile(v, j, s.emb.Sprite)] = sha256.Sum256(b)
+					}
+				}
+			}
 			if len(want) == 0 {
 				t.Fatal("no media")
 			}
@@ -118,6 +129,19 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 							for _, x := range e.Clips {
 								named[x.File] = true
 							}
+						}
+					}
+				}
+				if strings.HasPrefix(name, "data/embeddings/") && strings.HasSuffix(name, ".json") {
+					var e struct {
+						Steps []struct{ Sprite *struct{ Src string } }
+					}
+					if err := json.Unmarshal(data, &e); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for _, st := range e.Steps {
+						if st.Sprite != nil {
+							named[st.Sprite.Src] = true
 						}
 					}
 				}

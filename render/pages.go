@@ -96,6 +96,9 @@ func init() {
 		{name: "visdom", title: "Visdom", kinds: []model.Kind{model.KindVisdom}, has: hasAny(runVisdom), count: countVisdom,
 			body: bodyOf((*Report).visdomPage), data: (*Report).visdomData,
 			scripts: []string{"visdom.js"}, styles: []string{"histograms.css", "visdom.css"}},
+		{name: "embeddings", title: "Embeddings", kinds: []model.Kind{kindEmbedding}, has: hasAny(runEmbeddings), count: countEmbeddings,
+			body: bodyOf((*Report).embeddingsPage), data: (*Report).embeddingsData,
+			scripts: []string{"echarts-gl.min.js", "embeddings.js"}, styles: []string{"embeddings.css"}},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/trainreport/trainreport/collect/anomaly"
 	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
@@ -56,6 +57,13 @@ type Options struct {
 	// ChartsURL is where summary.md finds its static charts, the chart's
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
+	// Embeddings chooses the embeddings page's methods and caps.
+	Embeddings project.Options
+	// EmbeddingTotalTSNE and EmbeddingTotalUMAP bound the points t-SNE
+	// and UMAP lay out over all the report's embeddings, in report order;
+	// past them, an embedding gets the other methods and a note. Zero
+	// means the defaults.
+	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
 }
 
 // Defaults of Options.
@@ -66,6 +74,10 @@ const (
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
 	DefaultMaxCharts      = 2000
+	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
+	// and ten embeddings at the methods' caps: minutes on two cores.
+	DefaultEmbeddingTotalTSNE = 50_000
+	DefaultEmbeddingTotalUMAP = 50_000
 )
 
 // Report is a report model prepared for writing: series downsampled for
@@ -96,6 +108,10 @@ type Report struct {
 	// graphs are the runs' graphs laid out (see graphViews), once.
 	graphsOnce sync.Once
 	graphs     []*graphView
+	// embViews are the embeddings by (run, name) (embeddingViews), reduced
+	// once by ComputeEmbeddings.
+	embGroupOnce, embOnce sync.Once
+	embViews              []*embeddingView
 }
 
 // scalarsDir is the directory of the scalars' data files in data/.

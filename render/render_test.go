@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
@@ -99,40 +100,45 @@ var goldenInputs = []struct {
 	name   string // of its golden directory
 	corpus bool   // in the shared corpus, else a fixture under collect/testdata (goldenReport)
 	wants  []string
+	// dir, when set, is the input's directory relative to the repository
+	// (a reader's own fixture).
+	dir string
+	// embeddings are the embeddings page's caps: smaller than the defaults
+	// for big embeddings, so that the test lays out samples in seconds.
+	embeddings project.Options
 }{
-	{"keras-tf21-standard-profile", true, []string{"data/histograms/", "data/distributions/", "data/graphs/"}},
-	{"keras-tf22-images", true, []string{"data/histograms/", "data/distributions/", "data/images/", "data/graphs/"}},
-	{"lightning-hparams-only", true, []string{"data/hparams.json"}},
-	{"tbreducer-torch-runs", true, []string{"data/scalars/", "summary.md"}},
-	{"tbx12-2018-no-file-version", true, []string{"data/images/", "data/graphs/"}},
-	{"tf1-estimator-truncated", true, []string{"data/text/", "data/graphs/"}},
-	{"tf2-custom-loop-tensors", true, []string{"data/scalars/", "summary.md", "data/graphs/"}},
-	{"tf2-hparams-api-experiment", true, []string{"data/hparams.json"}},
-	{"tsvis-oneflow-logs", true, []string{"data/images/", "data/graphs/"}},
-	{"oneflow-exceptions", false, []string{"data/exceptions/"}},
-	{"writers-keras", false, []string{"data/histograms/", "data/images/", "data/graphs/"}},
-	{"writers-keras_nested", false, []string{"data/graphs/"}},
-	{"writers-tensorboardx", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
-	{"writers-tf2", false, []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/"}},
-	{"writers-torch", false, []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json"}},
-	{"mindspore", false, []string{"data/scalars/", "data/histograms/", "data/distributions/", "data/images/", "data/tensors/", "data/hparams.json"}},
-	{"visdom", false, []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/", "data/audio/"}},
+	{name: "keras-tf21-standard-profile", corpus: true, wants: []string{"data/histograms/", "data/distributions/", "data/graphs/"}},
+	{name: "keras-tf22-images", corpus: true, wants: []string{"data/histograms/", "data/distributions/", "data/images/", "data/graphs/"}},
+	{name: "lightning-hparams-only", corpus: true, wants: []string{"data/hparams.json"}},
+	{name: "tbreducer-torch-runs", corpus: true, wants: []string{"data/scalars/", "summary.md"}},
+	{name: "tbx12-2018-no-file-version", corpus: true, wants: []string{"data/images/", "data/graphs/", "data/embeddings/"}},
+	{name: "tf1-estimator-truncated", corpus: true, wants: []string{"data/text/", "data/graphs/"}},
+	{name: "tf2-custom-loop-tensors", corpus: true, wants: []string{"data/scalars/", "summary.md", "data/graphs/"}},
+	{name: "tf2-hparams-api-experiment", corpus: true, wants: []string{"data/hparams.json"}},
+	// Three checkpoint-backed embeddings of 10,000 points: sampled by caps.
+	{name: "tf2-projector-ckpt", corpus: true, wants: []string{"data/embeddings/"},
+		embeddings: project.Options{MaxPCA: 1000, MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}},
+	{name: "tsvis-oneflow-logs", corpus: true, wants: []string{"data/images/", "data/graphs/"}},
+	{name: "oneflow-exceptions", dir: "collect/testdata/oneflow-exceptions/logs", wants: []string{"data/exceptions/"}},
+	{name: "projector-tsvis", dir: "collect/projector/testdata/tsvis", wants: []string{"data/embeddings/"}},
+	{name: "writers-keras", wants: []string{"data/histograms/", "data/images/", "data/graphs/"}},
+	{name: "writers-keras_nested", wants: []string{"data/graphs/"}},
+	{name: "writers-tensorboardx", wants: []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/pr_curves/", "data/hparams.json", "data/embeddings/", "media/embeddings/"}},
+	{name: "writers-tf2", wants: []string{"data/histograms/", "data/images/", "data/audio/", "data/text/", "data/tensors/", "data/pr_curves/", "data/embeddings/"}},
+	{name: "writers-torch", wants: []string{"data/histograms/", "data/images/", "data/text/", "data/pr_curves/", "data/hparams.json", "data/embeddings/", "media/embeddings/"}},
+	{name: "mindspore", dir: "collect/testdata/mindspore", wants: []string{"data/scalars/", "data/histograms/", "data/distributions/", "data/images/", "data/tensors/", "data/hparams.json"}},
+	{name: "visdom", dir: "collect/visdom/testdata", wants: []string{"data/visdom/", "data/scalars/", "data/images/", "data/text/", "data/audio/"}},
 }
 
 // goldenReport collects and renders one input of goldenInputs.
-func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
+func goldenReport(t *testing.T, name string, inCorpus bool, own string) *collect.Report {
 	t.Helper()
 	dir := filepath.Join("..", "collect", "testdata", "writers", strings.TrimPrefix(name, "writers-"))
-	switch name {
-	case "mindspore": // the MindSpore generator's runs
-		dir = filepath.Join("..", "collect", "testdata", name)
-	case "oneflow-exceptions": // a fixture whose generator sits beside its logs
-		dir = filepath.Join("..", "collect", "testdata", name, "logs")
-	case "visdom": // Visdom's environments and replay log
-		dir = filepath.Join("..", "collect", "visdom", "testdata")
-	}
-	if inCorpus {
+	switch {
+	case inCorpus:
 		dir = filepath.Join(corpus(t), name)
+	case own != "":
+		dir = filepath.Join("..", filepath.FromSlash(own))
 	}
 	return collectDir(t, name, dir)
 }
@@ -145,7 +151,7 @@ func goldenReport(t *testing.T, name string, inCorpus bool) *collect.Report {
 func TestGolden(t *testing.T) {
 	for _, in := range goldenInputs {
 		t.Run(in.name, func(t *testing.T) {
-			files := filesByName(t, New(goldenReport(t, in.name, in.corpus), Options{Title: in.name}))
+			files := filesByName(t, New(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name, Embeddings: in.embeddings}))
 			golden := filepath.Join("testdata", "golden", in.name)
 			checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
 			for _, want := range in.wants {
@@ -234,7 +240,8 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 			continue
 		}
 		rep := collectDir(t, e.Name(), filepath.Join(root, e.Name()))
-		files := filesByName(t, New(rep, Options{}))
+		// Small embedding caps: this test is about the scalars.
+		files := filesByName(t, New(rep, Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
 		var index dataIndex
 		if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
 			t.Fatalf("%s: data/index.json: %v", e.Name(), err)

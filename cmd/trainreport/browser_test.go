@@ -107,11 +107,12 @@ func chromiumPath(t *testing.T) string {
 }
 
 // startBrowser starts one headless chromium for every sub-test and returns
-// its context; tabs are child contexts of it.
-func startBrowser(t *testing.T) context.Context {
+// its context; tabs are child contexts of it. Extra options come before
+// the common ones.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	exe := chromiumPath(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	opts := append(append(chromedp.DefaultExecAllocatorOptions[:], extra...),
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,

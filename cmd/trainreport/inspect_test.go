@@ -93,8 +93,10 @@ func TestInspectListsAttempts(t *testing.T) {
 	}
 }
 
-// inspect names embeddings with their shapes; their names come from the
-// logs and are escaped, so that a config cannot drive the terminal.
+// An embedding whose name would drive the terminal: the embeddings page
+// draws it, so inspect no longer lists it as not drawn, and nothing of its
+// name reaches the terminal. (render's TestNotDrawnNamesEmbeddingsWithTheirShapes
+// keeps the naming of embeddings no page draws, for a report without the page.)
 func TestInspectNamesEmbeddingsEscaped(t *testing.T) {
 	dir := t.TempDir()
 	tsv := "1\t2\n3\t4\n5\t6\n"
@@ -111,8 +113,8 @@ func TestInspectNamesEmbeddingsEscaped(t *testing.T) {
 	if strings.ContainsAny(out.String(), "\x1b\x07") {
 		t.Errorf("a control character reached the terminal:\n%q", out.String())
 	}
-	if !strings.Contains(out.String(), `not drawn yet: 1 embedding (emb\x1b]0;pwned\a: 3×2)`) {
-		t.Errorf("the embedding is not named with its shape:\n%s", out.String())
+	if strings.Contains(out.String(), "not drawn yet") {
+		t.Errorf("the embedding is listed as not drawn:\n%s", out.String())
 	}
 }
 

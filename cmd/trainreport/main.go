@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -66,6 +67,7 @@ type config struct {
 	restarts      string
 	mediaSteps    int
 	histSteps     int
+	embeddings    embeddingConfig
 	quiet         bool
 	cpuProfile    string
 	version       bool
@@ -96,6 +98,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
+	embeddingFlags(fs, &c.embeddings)
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
 	fs.Func("markdown-form", "write summary.md for `FORM`: comment (a pull-request comment, under 65,536 characters; the default) or job (a CI job summary, every row up to 1 MiB)",
@@ -342,7 +345,10 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	// With no event file at all, the error says so: collect's warning of
 	// each log directory without one would say it a second time.
 	nwarn := printWarnings(stderr, rep, files == 0)
-	if records == 0 {
+	// A log directory may hold projector files and no event file (TF's
+	// projector API used on its own): its embeddings are the report.
+	embeddingsOnly := files == 0 && slices.ContainsFunc(rep.Runs, func(r *collect.Run) bool { return len(r.Embeddings) > 0 })
+	if records == 0 && !embeddingsOnly {
 		names := make([]string, len(logdirs))
 		for i, l := range logdirs {
 			names[i] = l.Path
@@ -379,7 +385,21 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Baseline: base, ChartsURL: c.chartsURL})
+		Baseline: base, ChartsURL: c.chartsURL,
+		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP})
+	// The layouts of big embeddings take minutes (t-SNE at its cap of
+	// 10,000 points, most): say what is being done.
+	embeddings := 0
+	for _, run := range rep.Runs {
+		embeddings += len(run.Embeddings)
+	}
+	embStart := time.Now()
+	if err := r.ComputeEmbeddings(ctx); err != nil {
+		return fmt.Errorf("laying out the embeddings: %w", err)
+	}
+	if !c.quiet && embeddings > 0 {
+		fmt.Fprintf(stderr, "laid out %s in %.2fs\n", plural(embeddings, "embedding"), time.Since(embStart).Seconds())
+	}
 	failedGates, err := evalGates(r, c.gates, base)
 	if err != nil {
 		return err

@@ -47,15 +47,17 @@ func TestClosingMessageCountsSkippedFiles(t *testing.T) {
 	}
 }
 
-// inspect lists what no page draws yet, per run, in text and JSON.
+// inspect lists what no page draws yet, per run, in text and JSON: the
+// graphs of TS-VIS's logs, and no longer tf2-projector-ckpt's embeddings,
+// which the embeddings page draws.
 func TestInspectListsUndrawnData(t *testing.T) {
-	dir := filepath.Join(corpusRoot(t), "tf2-projector-ckpt")
+	dir := filepath.Join(corpusRoot(t), "tsvis-oneflow-logs")
 	var out, errb bytes.Buffer
 	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "\n  not drawn yet: 3 embeddings (embed0:0: 10000×16; embed1:0: 10000×16; embed2:0: 10000×16)\n") {
-		t.Errorf("text output does not list the embeddings:\n%s", out.String())
+	if !strings.Contains(out.String(), "run tests/test_logs\n  file  tests/test_logs/events.out.FX50-PRO  1846076 bytes  566 records  ok\n  not drawn yet: 2 graphs\n") {
+		t.Errorf("text output does not list the graphs:\n%s", out.String())
 	}
 	out.Reset()
 	if code := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); code != 0 {
@@ -65,8 +67,15 @@ func TestInspectListsUndrawnData(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Runs) != 1 || len(got.Runs[0].NotDrawn) != 1 || got.Runs[0].NotDrawn[0] != (inspectNotDrawn{What: "embedding", Count: 3}) {
-		t.Errorf("JSON runs = %+v, want one run with 3 embeddings not drawn", got.Runs)
+	if len(got.Runs) == 0 || len(got.Runs[0].NotDrawn) != 1 || got.Runs[0].NotDrawn[0] != (inspectNotDrawn{What: "graph", Count: 2}) {
+		t.Errorf("JSON runs = %+v, want the first with 2 graphs not drawn", got.Runs)
+	}
+	out.Reset()
+	if code := runInspect(context.Background(), []string{filepath.Join(corpusRoot(t), "tf2-projector-ckpt")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "not drawn yet") {
+		t.Errorf("tf2-projector-ckpt's embeddings are listed as not drawn:\n%s", out.String())
 	}
 }
 

@@ -1,0 +1,541 @@
+package main
+
+// Browser test of the embeddings page on the shared corpus's MNIST
+// projector (100 points of 784 values, a label column and a sprite), from
+// file:// with the network blocked, in the site and in the single-file
+// report: the 2-D and 3-D views draw every point of the data file where
+// it says, colouring by a column colours each label alike and labels
+// apart, a search highlights exactly the labels it matches, and a clicked
+// point lists the neighbours a brute-force search in Go finds in the
+// original vectors.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// embeddingData is the part of a data/embeddings file the test checks.
+type embeddingData struct {
+	Name  string `json:"name"`
+	Steps []struct {
+		Shape       []int64    `json:"shape"`
+		Columns     []string   `json:"columns"`
+		Metadata    [][]string `json:"metadata"`
+		Projections []struct {
+			Method    string      `json:"method"`
+			Sample    []int32     `json:"sample"`
+			Explained []float64   `json:"explained"`
+			Coords2   [][]float64 `json:"coords_2d"`
+			Coords3   [][]float64 `json:"coords_3d"`
+		} `json:"projections"`
+		Neighbors struct {
+			K int `json:"k"`
+		} `json:"neighbors"`
+	} `json:"steps"`
+}
+
+type embChart struct {
+	Type  string
+	Items []struct {
+		Value   []float64
+		Color   string
+		Opacity float64
+	}
+	Status, Variance string
+}
+
+type embNeighbour struct {
+	Point int
+	Dist  float64
+	Text  string
+}
+
+type embNeighbours struct {
+	Point     int
+	Heading   string
+	Euclidean []embNeighbour `json:"euclidean"`
+	Cosine    []embNeighbour `json:"cosine"`
+}
+
+func TestBrowserEmbeddings(t *testing.T) {
+	// WebGL for the 3-D view: chromium's software renderer.
+	browser := startBrowser(t, chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("use-angle", "swiftshader"))
+	shots := screenshotDir(t)
+	logdir := sharedCorpus(t, "tbx12-2018-no-file-version")
+	r := buildReport(t, logdir)
+	files, _ := filepath.Glob(filepath.Join(r.site, "data", "embeddings", "*", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("embedding data files %q, want 1", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data embeddingData
+	if err := json.Unmarshal(b, &data); err != nil {
+		t.Fatal(err)
+	}
+	step := data.Steps[0]
+	vectors, dims := embeddingVectors(t, logdir, data.Name)
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "embeddings.html"), "")},
+		{"single-file", fileURL(r.single, "page=embeddings")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+			waitDrawn := func(want string) {
+				t.Helper()
+				waitFor(tb, js("drawn")+` === `+strconv.Quote(want), 20*time.Second, "the chart "+want)
+			}
+			readChart := func() embChart {
+				t.Helper()
+				var ch embChart
+				if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
+					t.Fatal(err)
+				}
+				return ch
+			}
+			waitDrawn("0/0/pca/2")
+			// PCA in 2-D, sprite thumbnails as points (a custom series).
+			ch := readChart()
+			pca := step.Projections[0]
+			if ch.Type != "custom" {
+				t.Errorf("2-D with a sprite draws a %q series, want custom (thumbnails)", ch.Type)
+			}
+			checkItems(t, "PCA 2-D", ch, pca.Coords2)
+			if !strings.Contains(ch.Status, "all 100 points of 784 values") {
+				t.Errorf("status %q", ch.Status)
+			}
+			if want := fmt.Sprintf("component 1 %.1f%%", 100*pca.Explained[0]); !strings.Contains(ch.Variance, want) {
+				t.Errorf("variance line %q, want it to say %q", ch.Variance, want)
+			}
+			tb.screenshot(shots, "embeddings-"+c.name+"-pca-thumbs")
+			// The hover card: the point's label and its sprite thumbnail.
+			var tip struct {
+				Text, Thumb string
+				Tags        []string
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, js("tip", 5))), &tip); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(tip.Text, step.Metadata[5][0]+"point 5") || !strings.Contains(tip.Thumb, "sprite-0.png") && !strings.Contains(tip.Thumb, "data:image/png") {
+				t.Errorf("hover card %q with thumbnail %.80q, want label %q, the point and the sprite", tip.Text, tip.Thumb, step.Metadata[5][0])
+			}
+			tb.screenshot(shots, "embeddings-"+c.name+"-tooltip")
+
+			// Plain points; colour by the label column.
+			eval[any](tb, js("set", "sprites", false))
+			eval[any](tb, js("set", "color", "label"))
+			time.Sleep(300 * time.Millisecond)
+			ch = readChart()
+			if ch.Type != "scatter" {
+				t.Fatalf("without thumbnails a %q series, want scatter", ch.Type)
+			}
+			colourOf := map[string]string{}
+			for i, it := range ch.Items {
+				label := step.Metadata[i][0]
+				if it.Color == "" {
+					t.Fatalf("point %d not coloured", i)
+				}
+				if c, ok := colourOf[label]; ok && c != it.Color {
+					t.Errorf("label %q drawn in %s and %s", label, c, it.Color)
+				}
+				colourOf[label] = it.Color
+			}
+			distinct := map[string]bool{}
+			for _, c := range colourOf {
+				distinct[c] = true
+			}
+			if len(distinct) != len(colourOf) || len(colourOf) < 2 {
+				t.Errorf("%d labels in %d colours", len(colourOf), len(distinct))
+			}
+			tb.screenshot(shots, "embeddings-"+c.name+"-pca-colour")
+
+			// Search: exactly the points whose label matches are opaque.
+			eval[any](tb, js("set", "search", "\\([37]\\)$"))
+			time.Sleep(500 * time.Millisecond)
+			ch = readChart()
+			re := regexp.MustCompile("\\([37]\\)$")
+			matches := 0
+			for i, it := range ch.Items {
+				want := re.MatchString(step.Metadata[i][0])
+				if got := it.Opacity == 1; got != want {
+					t.Errorf("point %d (label %q): highlighted %v, want %v", i, step.Metadata[i][0], got, want)
+				}
+				if want {
+					matches++
+				}
+			}
+			if !strings.Contains(ch.Status, fmt.Sprintf("%d of 100 shown points match", matches)) || matches == 0 {
+				t.Errorf("status %q, want %d matches", ch.Status, matches)
+			}
+			tb.screenshot(shots, "embeddings-"+c.name+"-search")
+			eval[any](tb, js("set", "search", ""))
+
+			// Click a point: its neighbours are those of a brute-force
+			// search in the original vectors.
+			xy := eval[[]float64](tb, js("pointPixel", 17))
+			if _, err := chromedp.Run(tb.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(tb, `!!document.querySelector('[data-emb-neighbors] table')`, 5*time.Second, "the neighbour lists")
+			var nb embNeighbours
+			if err := json.Unmarshal([]byte(eval[string](tb, js("neighbours"))), &nb); err != nil {
+				t.Fatal(err)
+			}
+			if nb.Point < 0 || !strings.Contains(nb.Heading, fmt.Sprintf("(point %d)", nb.Point)) {
+				t.Fatalf("clicked point %d, heading %q", nb.Point, nb.Heading)
+			}
+			checkListed(t, "Euclidean", nb.Euclidean, bruteNeighbours(vectors, dims, nb.Point, false), step.Neighbors.K)
+			checkListed(t, "cosine", nb.Cosine, bruteNeighbours(vectors, dims, nb.Point, true), step.Neighbors.K)
+			tb.screenshot(shots, "embeddings-"+c.name+"-neighbours")
+
+			// 3-D: every point at its PCA coordinates, then t-SNE and UMAP.
+			eval[any](tb, js("set", "dims", "3"))
+			waitDrawn("0/0/pca/3")
+			ch = readChart()
+			if ch.Type != "scatter3D" {
+				t.Errorf("3-D draws a %q series", ch.Type)
+			}
+			checkItems(t, "PCA 3-D", ch, pca.Coords3)
+			tb.screenshot(shots, "embeddings-"+c.name+"-pca-3d")
+			for k, m := range []string{"tsne", "umap"} {
+				p := step.Projections[k+1]
+				if p.Method != m {
+					t.Fatalf("projection %d is %s, want %s", k+1, p.Method, m)
+				}
+				eval[any](tb, js("set", "method", m))
+				waitDrawn("0/0/" + m + "/3")
+				checkItems(t, m+" 3-D", readChart(), p.Coords3)
+				eval[any](tb, js("set", "dims", "2"))
+				waitDrawn("0/0/" + m + "/2")
+				checkItems(t, m+" 2-D", readChart(), p.Coords2)
+				tb.screenshot(shots, "embeddings-"+c.name+"-"+m)
+				eval[any](tb, js("set", "dims", "3"))
+			}
+			tb.assertClean()
+		})
+	}
+	// The state comes back from the URL hash: a link shows the same view.
+	t.Run("hash", func(t *testing.T) {
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "emethod=umap&edims=3&ecolor=label&esearch=%5C(7%5C)%24&epoint=3&ethumbs=0"))
+		js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+		waitFor(tb, js("drawn")+` === "0/0/umap/3"`, 20*time.Second, "the view of the hash")
+		var got map[string]string
+		if err := json.Unmarshal([]byte(eval[string](tb, js("controls"))), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"select": "0", "step": "0", "method": "umap", "dims": "3", "color": "label", "label": "label", "search": `\(7\)$`, "sprites": "false"}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("control %s is %q, want %q", k, got[k], v)
+			}
+		}
+		var nb embNeighbours
+		if err := json.Unmarshal([]byte(eval[string](tb, js("neighbours"))), &nb); err != nil {
+			t.Fatal(err)
+		}
+		if nb.Point != 3 || !strings.Contains(nb.Heading, "(point 3)") || len(nb.Cosine) != step.Neighbors.K {
+			t.Errorf("neighbours of the hash's point: %+v", nb)
+		}
+		tb.assertClean()
+	})
+}
+
+// checkItems compares the chart's items with the data file's coordinates:
+// one item per point, in order, at its coordinates.
+func checkItems(t *testing.T, what string, ch embChart, coords [][]float64) {
+	t.Helper()
+	if len(ch.Items) != len(coords) {
+		t.Fatalf("%s: %d items drawn, want %d", what, len(ch.Items), len(coords))
+	}
+	for i, it := range ch.Items {
+		w := len(coords[i])
+		if len(it.Value) != w+1 || int(it.Value[w]) != i || !slices.Equal(it.Value[:w], coords[i]) {
+			t.Fatalf("%s: item %d is %v, want %v then %d", what, i, it.Value, coords[i], i)
+		}
+	}
+}
+
+// embeddingVectors reads the embedding's points with package collect.
+func embeddingVectors(t *testing.T, logdir, name string) ([]float32, int) {
+	t.Helper()
+	logdirs, err := collect.ParseLogdirs([]string{logdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := collect.Collect(context.Background(), logdirs, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range rep.Runs {
+		if i := slices.IndexFunc(run.Embeddings, func(e *model.Embedding) bool { return e.Name == name }); i >= 0 {
+			e := run.Embeddings[i]
+			v, err := e.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v, e.Dims()
+		}
+	}
+	t.Fatalf("no embedding %q in %s", name, logdir)
+	return nil, 0
+}
+
+type ranked struct {
+	point int
+	dist  float64
+}
+
+// bruteNeighbours ranks every other point by its distance to p.
+func bruteNeighbours(v []float32, d, p int, cosine bool) []ranked {
+	n := len(v) / d
+	var out []ranked
+	for q := range n {
+		if q == p {
+			continue
+		}
+		var dot, np, nq, sq float64
+		for j := range d {
+			x, y := float64(v[p*d+j]), float64(v[q*d+j])
+			dot, np, nq, sq = dot+x*y, np+x*x, nq+y*y, sq+(x-y)*(x-y)
+		}
+		dist := math.Sqrt(sq)
+		if cosine {
+			dist = 1 - dot/math.Sqrt(np*nq)
+		}
+		out = append(out, ranked{q, dist})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].dist < out[j].dist })
+	return out
+}
+
+// checkListed compares the page's list with the brute-force ranking: the
+// same points (ties aside) at the distances shown to 4 digits.
+func checkListed(t *testing.T, metric string, got []embNeighbour, want []ranked, k int) {
+	t.Helper()
+	if len(got) != k || k == 0 {
+		t.Fatalf("%s: %d neighbours listed, want %d", metric, len(got), k)
+	}
+	for i, g := range got {
+		w := want[i]
+		if math.Abs(g.Dist-w.dist) > 5e-4*math.Max(1e-3, math.Abs(w.dist)) {
+			t.Errorf("%s neighbour %d: distance %v, want %v", metric, i, g.Dist, w.dist)
+		}
+		if g.Point != w.point {
+			// A tie may order differently; the point must be as near.
+			j := slices.IndexFunc(want, func(r ranked) bool { return r.point == g.Point })
+			if j < 0 || math.Abs(want[j].dist-w.dist) > 1e-6 {
+				t.Errorf("%s neighbour %d: point %d, want %d (distance %v)", metric, i, g.Point, w.point, w.dist)
+			}
+		}
+	}
+}
+
+// Every embedding of the corpus's checkpoint-backed projector, the
+// writers' add_embedding and projector API fixtures and the TS-VIS
+// projector records draws every point of each projection in 2-D and 3-D,
+// in the site, with no console error; each has its labels, and a sprite
+// where the writer wrote one.
+func TestBrowserEmbeddingsEveryInput(t *testing.T) {
+	browser := startBrowser(t, chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("use-angle", "swiftshader"))
+	shots := screenshotDir(t)
+	root := repoRoot(t)
+	writers := filepath.Join(root, "collect", "testdata", "writers")
+	for _, c := range []struct {
+		name    string
+		logdirs []string
+		sprites int // embeddings with a sprite
+	}{
+		// Small caps: three embeddings of 10,000 points take minutes at the
+		// defaults; the views then show samples, as the status line says.
+		{"tf2-projector-ckpt", []string{"--embedding-max-points", "pca=3000,tsne=500,umap=300,neighbors=500", sharedCorpus(t, "tf2-projector-ckpt")}, 0},
+		{"writers", []string{filepath.Join(writers, "tensorboardx"), filepath.Join(writers, "tf2"), filepath.Join(writers, "torch")}, 4},
+		{"tsvis-projector", []string{filepath.Join(root, "collect", "projector", "testdata", "tsvis")}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := buildReport(t, c.logdirs[len(c.logdirs)-1], c.logdirs[:len(c.logdirs)-1]...)
+			tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), ""))
+			js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+			n := eval[int](tb, js("count"))
+			if n == 0 {
+				t.Fatal("no embedding listed")
+			}
+			sprites := 0
+			for i := range n {
+				var want []struct {
+					Points         map[string]int
+					Step           int64
+					Sprite, Labels bool
+					Error          string
+				}
+				if err := json.Unmarshal([]byte(eval[string](tb, js("expected", i))), &want); err != nil {
+					t.Fatal(err)
+				}
+				eval[any](tb, js("set", "select", strconv.Itoa(i)))
+				for si, s := range want {
+					if s.Error != "" || !s.Labels || s.Points["pca"] == 0 {
+						t.Errorf("embedding %d step %d: error %q, labels %v, %d PCA points", i, si, s.Error, s.Labels, s.Points["pca"])
+					}
+					if s.Sprite {
+						sprites++
+					}
+					eval[any](tb, js("set", "step", strconv.Itoa(si)))
+					for _, m := range []string{"pca", "tsne", "umap"} {
+						eval[any](tb, js("set", "method", m))
+						for _, dims := range []string{"2", "3"} {
+							eval[any](tb, js("set", "dims", dims))
+							waitFor(tb, js("drawn")+" === "+strconv.Quote(fmt.Sprintf("%d/%d/%s/%s", i, si, m, dims)), 20*time.Second, "the view")
+							if got := eval[[]string](tb, js("stepShown")); got[0] != fmt.Sprintf("step %d", s.Step) || !strings.Contains(got[1], fmt.Sprintf(", step %d.", s.Step)) {
+								t.Errorf("embedding %d step %d: the step list says %q, the status %q; want step %d", i, si, got[0], got[1], s.Step)
+							}
+							if got := eval[int](tb, js("items")); got != s.Points[m] {
+								t.Errorf("embedding %d step %d %s %s-D: %d items drawn, want %d", i, si, m, dims, got, s.Points[m])
+							}
+							if m == "pca" || m == "umap" && dims == "2" {
+								tb.screenshot(shots, fmt.Sprintf("embeddings-%s-%d-%d-%s-%s", c.name, i, si, m, dims))
+							}
+						}
+					}
+				}
+				eval[any](tb, js("set", "dims", "2"))
+			}
+			if sprites != c.sprites {
+				t.Errorf("%d embeddings with a sprite, want %d", sprites, c.sprites)
+			}
+			tb.assertClean()
+		})
+	}
+}
+
+// Names and labels from the logs stay text on the page: in the lists, the
+// status line, the tooltip and the neighbour lists, nothing they hold runs.
+func TestBrowserEmbeddingsHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	const hostile = `<img src=x onerror="window.__pwned=1">`
+	var tsv, meta strings.Builder
+	meta.WriteString("label\t" + hostile + "\n")
+	for i := range 12 {
+		fmt.Fprintf(&tsv, "%d\t%d\n", i%3, i%4)
+		fmt.Fprintf(&meta, "%s%d\t%s\n", hostile, i, hostile)
+	}
+	config := "embeddings {\n  tensor_name: \"</script><script>window.__pwned=2</script>\"\n  tensor_path: \"t.tsv\"\n  metadata_path: \"m.tsv\"\n}\n"
+	for name, text := range map[string]string{"projector_config.pbtxt": config, "t.tsv": tsv.String(), "m.tsv": meta.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browser := startBrowser(t)
+	r := buildReport(t, dir)
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "embeddings.html"), "ecolor="+url.QueryEscape(hostile)+"&epoint=0")},
+		{"single-file", fileURL(r.single, "page=embeddings&ecolor="+url.QueryEscape(hostile)+"&epoint=0")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+			waitFor(tb, js("drawn")+` === "0/0/pca/2"`, 20*time.Second, "the chart")
+			var tip struct {
+				Text string
+				Tags []string
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, js("tip", 0))), &tip); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(tip.Text, hostile+"0") || slices.Contains(tip.Tags, "IMG") {
+				t.Errorf("tooltip %q with elements %v, want the label as text", tip.Text, tip.Tags)
+			}
+			var nb embNeighbours
+			if err := json.Unmarshal([]byte(eval[string](tb, js("neighbours"))), &nb); err != nil {
+				t.Fatal(err)
+			}
+			if len(nb.Euclidean) == 0 || !strings.Contains(nb.Euclidean[0].Text, hostile) || !strings.Contains(nb.Heading, hostile+"0") {
+				t.Errorf("neighbour lists %+v, want the labels as text", nb)
+			}
+			if n := eval[int](tb, `document.querySelectorAll('main img[src="x"], main b img').length`); n != 0 {
+				t.Errorf("%d elements made from the labels", n)
+			}
+			if p := eval[any](tb, `window.__pwned === undefined ? null : window.__pwned`); p != nil {
+				t.Errorf("a label ran: window.__pwned = %v", p)
+			}
+			tb.assertClean()
+		})
+	}
+}
+
+// A numeric column of many values colours by a gradient, from its
+// minimum (viridis' purple) to its maximum (yellow); a column of few
+// values by the categorical palette.
+func TestBrowserEmbeddingsGradient(t *testing.T) {
+	dir := t.TempDir()
+	var tsv, meta strings.Builder
+	meta.WriteString("class\tscore\n")
+	for i := range 30 {
+		fmt.Fprintf(&tsv, "%d\t%d\t%d\n", i, (i*7)%11, i%3)
+		fmt.Fprintf(&meta, "c%d\t%g\n", i%3, float64((i*13)%30)/4)
+	}
+	config := "embeddings {\n  tensor_name: \"e\"\n  tensor_path: \"t.tsv\"\n  metadata_path: \"m.tsv\"\n}\n"
+	for name, text := range map[string]string{"projector_config.pbtxt": config, "t.tsv": tsv.String(), "m.tsv": meta.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browser := startBrowser(t)
+	r := buildReport(t, dir)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "ecolor=score"))
+	js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+	waitFor(tb, js("drawn")+` === "0/0/pca/2"`, 20*time.Second, "the chart")
+	var ch embChart
+	if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range ch.Items {
+		score := float64((i*13)%30) / 4
+		want := ""
+		switch score {
+		case 0:
+			want = "rgb(68,1,84)"
+		case 29.0 / 4:
+			want = "rgb(253,231,37)"
+		}
+		if want != "" && it.Color != want {
+			t.Errorf("point %d, score %g: colour %s, want %s", i, score, it.Color, want)
+		}
+		if !strings.HasPrefix(it.Color, "rgb(") {
+			t.Errorf("point %d: colour %q is not of the gradient", i, it.Color)
+		}
+	}
+	if !strings.Contains(ch.Status, "gradient from 0 (purple) to 7.25 (yellow)") {
+		t.Errorf("status %q", ch.Status)
+	}
+	eval[any](tb, js("set", "color", "class"))
+	time.Sleep(300 * time.Millisecond)
+	if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
+		t.Fatal(err)
+	}
+	colours := map[string]bool{}
+	for _, it := range ch.Items {
+		colours[it.Color] = true
+	}
+	if len(colours) != 3 || !strings.Contains(ch.Status, "class, 3 values") {
+		t.Errorf("class: %d colours, status %q", len(colours), ch.Status)
+	}
+	tb.assertClean()
+}

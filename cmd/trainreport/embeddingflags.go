@@ -1,0 +1,85 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/render"
+)
+
+// embeddingConfig is what the embedding flags set: the methods and caps of
+// each embedding, and the report's budgets of t-SNE and UMAP points.
+type embeddingConfig struct {
+	opt                  project.Options
+	totalTSNE, totalUMAP int
+}
+
+// embeddingFlags adds --embedding-methods and --embedding-max-points,
+// which fill c.
+func embeddingFlags(fs *flag.FlagSet, c *embeddingConfig) {
+	opt := &c.opt
+	fs.Func("embedding-methods", "lay embeddings out by `LIST`, comma-separated among pca, tsne and umap (default pca,tsne,umap; PCA is always computed)",
+		func(s string) error {
+			m, err := parseEmbeddingMethods(s)
+			opt.Methods = m
+			return err
+		})
+	fs.Func("embedding-max-points", fmt.Sprintf("cap the points each embedding method lays out, as `LIST` of method=N among pca, tsne, umap and neighbors, and the points t-SNE and UMAP lay out over all embeddings, tsne-total and umap-total (default pca=%d,tsne=%d,umap=%d,neighbors=%d,tsne-total=%d,umap-total=%d); beyond a cap, a seeded random sample",
+		project.DefaultMaxPCA, project.DefaultMaxTSNE, project.DefaultMaxUMAP, project.DefaultMaxNeighbors, render.DefaultEmbeddingTotalTSNE, render.DefaultEmbeddingTotalUMAP),
+		func(s string) error { return parseEmbeddingCaps(s, c) })
+}
+
+// parseEmbeddingMethods parses "pca,tsne,umap".
+func parseEmbeddingMethods(s string) ([]project.Method, error) {
+	methods := []project.Method{}
+	for _, f := range strings.Split(s, ",") {
+		m := project.Method(strings.ToLower(strings.TrimSpace(f)))
+		if m == "" {
+			continue
+		}
+		if !slices.Contains(project.Methods, m) {
+			return nil, fmt.Errorf("unknown embedding method %q (pca, tsne or umap)", f)
+		}
+		if !slices.Contains(methods, m) {
+			methods = append(methods, m)
+		}
+	}
+	return methods, nil
+}
+
+// parseEmbeddingCaps parses "tsne=2000,umap=1000" into c's caps.
+func parseEmbeddingCaps(s string, c *embeddingConfig) error {
+	opt := &c.opt
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(f, "=")
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if !ok || err != nil || n < 1 {
+			return fmt.Errorf("%q is not method=N with N at least 1", f)
+		}
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "pca":
+			opt.MaxPCA = n
+		case "tsne":
+			opt.MaxTSNE = n
+		case "umap":
+			opt.MaxUMAP = n
+		case "neighbors", "neighbours":
+			opt.MaxNeighbors = n
+		case "tsne-total":
+			c.totalTSNE = n
+		case "umap-total":
+			c.totalUMAP = n
+		default:
+			return fmt.Errorf("unknown cap %q in %q (pca, tsne, umap, neighbors, tsne-total or umap-total)", name, f)
+		}
+	}
+	return nil
+}
