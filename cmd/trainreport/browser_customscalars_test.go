@@ -23,7 +23,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 type csLine struct {
@@ -364,10 +363,7 @@ func TestBrowserCustomScalarsHostile(t *testing.T) {
 func TestBrowserCustomScalarsPinsWithoutLayout(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	r := buildReport(t, logs)
 	values := scalarValues(t, logs)
 	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&pins=metrics%252Floss"))

@@ -21,7 +21,6 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/tensorview"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
@@ -187,10 +186,7 @@ func TestBrowserExceptions(t *testing.T) {
 func TestBrowserExceptionsDemo(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	r := buildReport(t, logs)
 	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "exceptions.html"), ""))
 	n := eval[int](tb, pageJS("exceptions.js", "cards"))

@@ -16,17 +16,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func TestBrowserPageFilters(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	r := buildReport(t, logs)
 	for _, page := range []string{"histograms", "distributions", "images", "audio", "text", "tensors", "pr_curves"} {
 		t.Run(page, func(t *testing.T) {

@@ -18,7 +18,6 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 // seedRuns are the runs of the test and, per run, its steps and value at
@@ -233,10 +232,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // series at most about the lowered budget.
 func TestBrowserScalarsPageBudget(t *testing.T) {
 	browser := startBrowser(t)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	r := buildReport(t, logs, "--max-page-points", "3000")
 	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0"))
 	type view struct {

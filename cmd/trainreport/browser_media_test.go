@@ -29,7 +29,6 @@ import (
 
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func TestBrowserMedia(t *testing.T) {
@@ -88,10 +87,7 @@ func TestBrowserMedia(t *testing.T) {
 
 func writeDemo(t *testing.T) string {
 	t.Helper()
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	return logs
 }
 

@@ -17,16 +17,12 @@ import (
 	"time"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func TestBrowserTensors(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	r := buildReport(t, logs)
 	att := demoTensor(t, logs, "layers/attention") // float32 [4, 8, 8]
 	cm := demoTensor(t, logs, "eval/confusion_matrix")

@@ -19,17 +19,13 @@ import (
 
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 func TestBrowserText(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	demo := buildReport(t, logs)
 	t.Run("demo", func(t *testing.T) {
 		tb := openTab(t, browser, fileURL(filepath.Join(demo.site, "text.html"), ""))

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
@@ -155,10 +154,7 @@ func TestErrors(t *testing.T) {
 // TestTwoBuildsAreIdentical builds the demo report twice, site, single file
 // and Markdown, and compares every byte.
 func TestTwoBuildsAreIdentical(t *testing.T) {
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	build := func() string {
 		dir := t.TempDir()
 		code, stderr := runCLI(t, "-quiet", "-o", filepath.Join(dir, "site"), "--single-file", filepath.Join(dir, "one.html"),
@@ -191,10 +187,7 @@ func TestTwoBuildsAreIdentical(t *testing.T) {
 // TestStepBudgetFlags: --max-media-steps, --max-histogram-steps and
 // --max-page-points reach the pages, which say what they hold.
 func TestStepBudgetFlags(t *testing.T) {
-	logs := filepath.Join(t.TempDir(), "logs")
-	if err := demolog.Write(logs); err != nil {
-		t.Fatal(err)
-	}
+	logs := demoLogs(t)
 	out := filepath.Join(t.TempDir(), "site")
 	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7", "--max-page-points", "3000"); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
 )
 
 // A log directory of Git LFS stubs only still fails, but writes a report
@@ -47,35 +49,47 @@ func TestClosingMessageCountsSkippedFiles(t *testing.T) {
 	}
 }
 
-// inspect lists what no page draws yet, per run, in text and JSON: the
-// graphs of TS-VIS's logs, and no longer tf2-projector-ckpt's embeddings,
-// which the embeddings page draws.
+// inspect lists each graph with its counts, and what no page draws yet,
+// per run, in text and JSON: TS-VIS's graphs and tf2-projector-ckpt's
+// embeddings have their pages; strings of a plugin nobody knows have none.
 func TestInspectListsUndrawnData(t *testing.T) {
-	dir := filepath.Join(corpusRoot(t), "tsvis-oneflow-logs")
-	var out, errb bytes.Buffer
-	if code := runInspect(context.Background(), []string{dir}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	inspect := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := runInspect(context.Background(), args, &out, &errb); code != 0 {
+			t.Fatalf("inspect %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		return out.String()
 	}
-	if !strings.Contains(out.String(), "run tests/test_logs\n  file  tests/test_logs/events.out.FX50-PRO  1846076 bytes  566 records  ok\n  not drawn yet: 2 graphs\n") {
-		t.Errorf("text output does not list the graphs:\n%s", out.String())
-	}
-	out.Reset()
-	if code := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	tsvis := filepath.Join(corpusRoot(t), "tsvis-oneflow-logs")
+	text := inspect(tsvis)
+	if !strings.Contains(text, "  graph  oneflow  eval_job   step 0  24 nodes  23 edges\n") || strings.Contains(text, "not drawn yet") {
+		t.Errorf("text output does not list the graphs with their counts, or lists them as not drawn:\n%s", text)
 	}
 	var got inspectJSON
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+	if err := json.Unmarshal([]byte(inspect("--json", tsvis)), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Runs) == 0 || len(got.Runs[0].NotDrawn) != 1 || got.Runs[0].NotDrawn[0] != (inspectNotDrawn{What: "graph", Count: 2}) {
-		t.Errorf("JSON runs = %+v, want the first with 2 graphs not drawn", got.Runs)
+	if len(got.Runs) == 0 || len(got.Runs[0].Graphs) != 2 || got.Runs[0].Graphs[0].Nodes != 44 || len(got.Runs[0].NotDrawn) != 0 {
+		t.Errorf("JSON runs = %+v, want the first with 2 graphs, drawn", got.Runs)
 	}
-	out.Reset()
-	if code := runInspect(context.Background(), []string{filepath.Join(corpusRoot(t), "tf2-projector-ckpt")}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	if text := inspect(filepath.Join(corpusRoot(t), "tf2-projector-ckpt")); strings.Contains(text, "not drawn yet") {
+		t.Errorf("tf2-projector-ckpt's embeddings are listed as not drawn:\n%s", text)
 	}
-	if strings.Contains(out.String(), "not drawn yet") {
-		t.Errorf("tf2-projector-ckpt's embeddings are listed as not drawn:\n%s", out.String())
+
+	odd := filepath.Join(t.TempDir(), "run", "events.out.tfevents.1.host")
+	writeEventFile(t, odd, []*eventpb.Event{summaryEvent(1, 0, &eventpb.SummaryValue{Tag: "odd",
+		Metadata: &eventpb.SummaryMetadata{PluginData: &eventpb.PluginData{PluginName: "mystery"}},
+		Value:    &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING, StringVal: [][]byte{[]byte("?")}}}})})
+	logs := filepath.Dir(filepath.Dir(odd))
+	if text := inspect(logs); !strings.Contains(text, "  not drawn yet: 1 tag of kind other\n") {
+		t.Errorf("a tag of an unknown plugin is not listed as not drawn:\n%s", text)
+	}
+	if err := json.Unmarshal([]byte(inspect("--json", logs)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 1 || len(got.Runs[0].NotDrawn) != 1 || got.Runs[0].NotDrawn[0] != (inspectNotDrawn{What: "tag of kind other", Count: 1}) {
+		t.Errorf("JSON runs = %+v, want one tag of kind other not drawn", got.Runs)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 	"google.golang.org/protobuf/proto"
 )
@@ -120,6 +121,17 @@ func fileURL(path, fragment string) string {
 		s += "#" + fragment
 	}
 	return s
+}
+
+// demoLogs writes the demo's log directory into a temporary folder and
+// returns it.
+func demoLogs(t *testing.T) string {
+	t.Helper()
+	logs := filepath.Join(t.TempDir(), "logs")
+	if err := demolog.Write(logs); err != nil {
+		t.Fatal(err)
+	}
+	return logs
 }
 
 // writeEventFile writes events as an event file at path, making its
