@@ -38,7 +38,8 @@ func (r *Report) hasCustomScalars() bool {
 }
 
 // countLayoutCharts is what the overview says of the page: the charts of
-// the merged layout and the runs that wrote a layout.
+// the merged layout and the runs that wrote a layout, or, without one, what
+// the page holds instead.
 func countLayoutCharts(r *Report, _ []model.Kind) countLine {
 	c := countLine{Unit: "layout chart"}
 	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
@@ -48,6 +49,9 @@ func countLayoutCharts(r *Report, _ []model.Kind) countLine {
 		if run.Layout != nil {
 			c.Runs++
 		}
+	}
+	if c.Runs == 0 {
+		c.Instead = "no layout: the charts you pin on Scalars"
 	}
 	return c
 }

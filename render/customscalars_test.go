@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -184,5 +185,28 @@ func BenchmarkCustomScalarsPage(b *testing.B) {
 			n += len(c.Data)
 		}
 		b.ReportMetric(float64(n), "bytes/page")
+	}
+}
+
+// The overview's list of pages counts the layout's charts and the runs
+// that wrote one; without a layout it says what the page holds instead,
+// not "0 layout charts in 0 runs".
+func TestOverviewCountsLayoutCharts(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}, "b": {"loss": {3}}})
+	line := func() string {
+		idx := string(filesByName(t, New(rep, Options{}))["index.html"])
+		_, after, ok := strings.Cut(idx, `href="custom_scalars.html">Custom Scalars</a> <span class="muted">`)
+		if !ok {
+			t.Fatalf("no Custom Scalars line in the overview's list of pages")
+		}
+		line, _, _ := strings.Cut(after, "<")
+		return line
+	}
+	if got := line(); got != "no layout: the charts you pin on Scalars" {
+		t.Errorf("without a layout: %q", got)
+	}
+	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: []model.LayoutChart{multiline("x", "loss"), multiline("y", "l.*")}}}}
+	if got := line(); got != "2 layout charts in 1 run" {
+		t.Errorf("with a layout: %q", got)
 	}
 }

@@ -75,6 +75,9 @@ type contentsRow struct {
 type countLine struct {
 	N, Runs int
 	Unit    string // what N counts, in the singular: "tag", "session"
+	// Instead, when set, is said in place of the count: a page with
+	// nothing of its own to count.
+	Instead string
 }
 
 // countTags counts, for a page, the distinct tags it shows and the runs
