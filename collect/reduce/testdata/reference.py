@@ -13,7 +13,8 @@ It writes, beside itself:
   pca.json          a 200 x 12 seeded input, numpy's SVD of it centred:
                     the first 3 coordinates and every component's explained
                     variance ratio
-  tsne-<name>.json.gz  for blobs, swissroll and digits: the points (row-major),
+  tsne-<name>.json.gz  for blobs, swissroll, digits and mnist100 (the
+                    corpus's projector images): the points (row-major),
                     scikit-learn's TSNE trustworthiness (k = 10) on them and,
                     for blobs, sklearn's embedding itself (to check our
                     trustworthiness against sklearn's on the same embedding)
@@ -32,6 +33,11 @@ from sklearn.datasets import load_digits, make_blobs, make_swiss_roll
 from sklearn.manifold import TSNE, trustworthiness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# A real embedding: the 100 MNIST images of the shared corpus's projector,
+# read from ../shared beside the repository.
+CORPUS_MNIST = os.path.join(HERE, "..", "..", "..", "..", "shared", "corpus",
+                            "tbx12-2018-no-file-version", "runs", "May18_10-24-39_NIGSA774680",
+                            "00000", "default", "tensors.tsv")
 
 # The settings of our t-SNE (TensorBoard's), as far as sklearn has them.
 # sklearn always exaggerates for 250 iterations; its angle is measured on a
@@ -78,7 +84,8 @@ def datasets():
     blobs, _ = make_blobs(n_samples=800, n_features=10, centers=6, cluster_std=1.5, random_state=1)
     roll, _ = make_swiss_roll(n_samples=800, noise=0.05, random_state=2)
     digits = load_digits().data  # 1,797 x 64, integers 0..16
-    return {"blobs": blobs, "swissroll": roll, "digits": digits}
+    mnist = np.loadtxt(CORPUS_MNIST, delimiter="\t")  # 100 x 784
+    return {"blobs": blobs, "swissroll": roll, "digits": digits, "mnist100": mnist}
 
 
 def tsne_cases():

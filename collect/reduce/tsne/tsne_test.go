@@ -52,12 +52,13 @@ func graphOf(t testing.TB, data []float32, n, d int) knn.Graph {
 
 // TestEmbedIsAsTrustworthyAsScikitLearn holds our layouts to scikit-learn's
 // TSNE on the same points with the same settings (reference.py): clusters
-// (blobs), a manifold (Swiss roll) and real data (digits).
+// (blobs), a manifold (Swiss roll) and real data (digits, and the MNIST
+// images of the shared corpus's projector).
 func TestEmbedIsAsTrustworthyAsScikitLearn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 20 s of CPU")
 	}
-	for _, name := range []string{"blobs", "swissroll", "digits"} {
+	for _, name := range []string{"blobs", "swissroll", "digits", "mnist100"} {
 		t.Run(name, func(t *testing.T) {
 			ref := readReference(t, name)
 			y, err := Embed(context.Background(), graphOf(t, ref.Data, ref.N, ref.D), 2, Options{Seed: 1})
