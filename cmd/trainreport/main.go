@@ -221,11 +221,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status i
 			return exitGate
 		}
 		fmt.Fprintf(stderr, "trainreport: %s\n", printable(err.Error()))
-		switch {
-		case errors.As(err, new(usageError)):
+		if errors.As(err, new(usageError)) {
 			return exitUsage
-		case errors.As(err, new(gateError)):
-			return exitGate
 		}
 		return exitFailed
 	}
