@@ -307,3 +307,28 @@ func TestCollectShardRefusals(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadMarker feeds readMarker any shard.json: it must not panic, and
+// a marker it accepts must name a shard in range and a log directory.
+func FuzzReadMarker(f *testing.F) {
+	f.Add([]byte(`{"format":"trainreport-shard","version":1,"shard":0,"shards":1,"fingerprint":"x","logdirs":[{"name":"a","path":"a","abs":"/a"}]}`))
+	f.Add([]byte(`{"format":"trainreport-shard","version":1,"shard":5,"shards":3}`))
+	f.Add([]byte(`{"shards":1e30}`))
+	f.Add([]byte(`[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, partMarker), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := readMarker(dir)
+		if err != nil {
+			if !strings.Contains(err.Error(), dir) {
+				t.Errorf("error %q does not name the part", err)
+			}
+			return
+		}
+		if m.Shard < 0 || m.Shard >= m.Shards || m.Shards > maxShards || len(m.Logdirs) == 0 {
+			t.Errorf("accepted shard %d/%d with %d log directories", m.Shard, m.Shards, len(m.Logdirs))
+		}
+	})
+}
