@@ -332,3 +332,37 @@ func FuzzReadMarker(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeElsewhere collects shards of a log directory given by a
+// relative path and merges them from another working directory: the
+// report still shows the path as given (as the direct build from the
+// first directory does) and reads the payloads from the absolute path.
+func TestMergeElsewhere(t *testing.T) {
+	base := t.TempDir()
+	if err := os.CopyFS(filepath.Join(base, "work", "logs"), os.DirFS(sharedCorpus(t, "keras-tf22-images"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(base, "work"))
+	if code, stderr := runCmd(t, "", "--quiet", "-o", filepath.Join(base, "d", "report"), "--single-file", filepath.Join(base, "d", "report.html"), "logs"); code != 0 {
+		t.Fatalf("direct build: exit status %d\n%s", code, stderr)
+	}
+	parts := collectShards(t, filepath.Join(base, "parts"), 3, []string{"logs"})
+	t.Chdir(base)
+	out := filepath.Join(base, "m", "report")
+	args := append([]string{"--quiet", "-o", out, "--single-file", filepath.Join(base, "m", "report.html")}, parts...)
+	if code, stderr := runCmd(t, "merge", args...); code != 0 {
+		t.Fatalf("merge: exit status %d\n%s", code, stderr)
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(base, "d", "report.html")), readFile(t, filepath.Join(base, "m", "report.html"))) {
+		t.Errorf("the single file merged from elsewhere differs from the direct build's")
+	}
+	want, got := siteFiles(t, filepath.Join(base, "d", "report")), siteFiles(t, out)
+	for name, b := range want {
+		if !bytes.Equal(got[name], b) {
+			t.Errorf("%s merged from elsewhere differs from the direct build's", name)
+		}
+	}
+	if !bytes.Contains(readFile(t, filepath.Join(out, "index.html")), []byte("<code>logs</code>")) {
+		t.Errorf("the overview does not show the log directory as given")
+	}
+}
