@@ -211,6 +211,9 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 		return err
 	}
 	defer rep.Close()
+	// The shard's job log says what its runs raised; merge prints them
+	// all again, with every shard's.
+	printWarnings(stderr, rep, false)
 	var buf bytes.Buffer
 	if err := model.Write(&buf, rep); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
