@@ -32,6 +32,12 @@ type Options struct {
 	// far and the bytes of every event file found. It may be called from
 	// several goroutines at once.
 	Progress func(done, total int64)
+	// Keep, when set, is called once for every run discovered, in the
+	// order of discovery, with its log directory's name and its path in
+	// it, and only the runs it returns true for are read: a shard of a
+	// collection (see cmd/trainreport's collect --shard) sees every run
+	// the whole would, so it can fingerprint the discovery.
+	Keep func(logdir, path string) bool
 
 	// fullDecode turns the fast path off, for tests that compare the two.
 	fullDecode bool
@@ -85,6 +91,9 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		}
 		for _, dr := range runs {
 			if opt.runs != nil && !opt.runs(dr.Path) {
+				continue
+			}
+			if opt.Keep != nil && !opt.Keep(ld.Name, dr.Path) {
 				continue
 			}
 			r := &Run{Name: runName(ld.Name, dr.Path, len(logdirs)), Logdir: ld.Name, Path: dr.Path}

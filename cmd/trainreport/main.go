@@ -6,6 +6,8 @@
 //
 //	trainreport [flags] LOGDIR|NAME=LOGDIR ...
 //	trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...
+//	trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...
+//	trainreport merge [flags] PART ...
 //	trainreport --version
 //
 // See README.md for the flags and outputs.
@@ -44,8 +46,15 @@ func main() {
 	// written is abandoned and its temporary folder removed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if len(os.Args) > 1 && os.Args[1] == "inspect" {
-		os.Exit(runInspect(ctx, os.Args[2:], os.Stdout, os.Stderr))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "inspect":
+			os.Exit(runInspect(ctx, os.Args[2:], os.Stdout, os.Stderr))
+		case "collect":
+			os.Exit(runCollect(ctx, os.Args[2:], os.Stdout, os.Stderr))
+		case "merge":
+			os.Exit(runMerge(ctx, os.Args[2:], os.Stdout, os.Stderr))
+		}
 	}
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -115,6 +124,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
 			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport merge [flags] PART ...\n"+
 			"       trainreport --version\n\n"+
 			"Reads every run under each log directory and writes a static report;\n"+
 			"inspect lists what each run's files hold instead.\n\nFlags:\n")
@@ -188,7 +199,15 @@ type usageError struct{ error }
 // run is the whole command; it returns the exit status. Only what was
 // asked for goes to stdout (the usage of --help, the version); progress,
 // warnings and errors go to stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status int) {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runCommand(ctx, args, stdout, stderr, build)
+}
+
+// runCommand parses the report's flags and arguments and hands them to
+// do, which builds the report (from log directories, or from the parts
+// of a sharded collection); it returns the exit status.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
+	do func(ctx context.Context, c *config, args []string, stderr io.Writer) error) (status int) {
 	defer func() {
 		// A panic is a bug of ours, never a verdict on the logs: say so,
 		// with a status of its own, rather than Go's 2, which is ours for
@@ -211,7 +230,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (status i
 		fmt.Fprintln(stdout, versionLine(bi))
 		return exitOK
 	}
-	if err := build(ctx, c, logdirArgs, stderr); err != nil {
+	if err := do(ctx, c, logdirArgs, stderr); err != nil {
 		var ge gateError
 		if errors.As(err, &ge) {
 			// A line per failed gate, each made printable alone.
@@ -326,6 +345,17 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		return err
 	}
 	defer rep.Close()
+	title := c.title
+	if title == "" {
+		title = defaultTitle(logdirArgs, logdirs)
+	}
+	return writeReport(ctx, c, rep, title, base, start, stderr)
+}
+
+// writeReport writes the report of rep, collected or merged from shards,
+// as c asks: the site, the files of the flags, the gates' verdict. rep's
+// log directories name the folders in messages.
+func writeReport(ctx context.Context, c *config, rep *collect.Report, title string, base *render.Baseline, start time.Time, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -346,8 +376,8 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	// projector API used on its own): its embeddings are the report.
 	embeddingsOnly := files == 0 && slices.ContainsFunc(rep.Runs, func(r *collect.Run) bool { return len(r.Embeddings) > 0 })
 	if records == 0 && !embeddingsOnly {
-		names := make([]string, len(logdirs))
-		for i, l := range logdirs {
+		names := make([]string, len(rep.Logdirs))
+		for i, l := range rep.Logdirs {
 			names[i] = l.Path
 		}
 		if files == 0 {
@@ -367,10 +397,6 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 		}
 	}
 
-	title := c.title
-	if title == "" {
-		title = defaultTitle(logdirArgs, logdirs)
-	}
 	if os.Getenv("GOGC") == "" {
 		// From here on the model is most of the heap, and its bulk (the
 		// points) holds no pointers, so the collector costs little per

@@ -1,0 +1,459 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/outdir"
+	"github.com/trainreport/trainreport/render"
+)
+
+// A part is the folder `collect --shard I/N` writes: the model of the runs
+// of shard I (partModel, model.Write's form) and, written last, the
+// completion marker (partMarker) that says which shard of which discovery
+// it holds. The folder is written as a report site is (package outdir): in
+// a temporary folder moved into place whole, so a part that exists is
+// complete, and a part without its marker is not one.
+const (
+	partModel  = "model.bin"
+	partMarker = "shard.json"
+	partFormat = "trainreport-shard"
+	// partVersion is the version of the marker's fields.
+	partVersion = 1
+	// maxShards bounds N: more shards than this would be a typo, and a
+	// GitHub Actions matrix holds at most 256 jobs.
+	maxShards = 65536
+	// maxMarker bounds the marker read: it lists the log directories, not
+	// the runs.
+	maxMarker = 1 << 20
+)
+
+// shardMarker is the content of a part's completion marker.
+type shardMarker struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	Shard   int    `json:"shard"`
+	Shards  int    `json:"shards"`
+	// Fingerprint is the SHA-256 of the discovery every shard makes
+	// (discovery): parts of one collection carry the same.
+	Fingerprint string `json:"fingerprint"`
+	// Runs is the number of runs of this shard, of Discovered.
+	Runs       int `json:"runs"`
+	Discovered int `json:"discovered"`
+	// ModelSHA256 is the hash of the model file, checked before reading.
+	ModelSHA256 string `json:"model_sha256"`
+	// Title is the default title of the report, made from the arguments
+	// as a direct build makes it (defaultTitle).
+	Title   string        `json:"title"`
+	Logdirs []shardLogdir `json:"logdirs"`
+}
+
+// shardLogdir is a log directory of a part: its name, its path as given
+// (what the report shows) and its absolute path, where merge opens it to
+// read the payloads (images, audio, tensors) the model refers to.
+type shardLogdir struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Abs  string `json:"abs"`
+}
+
+// discovery is what every shard of one collection must agree on, hashed
+// into the fingerprint: the log directories and every run discovered in
+// them, and the collection's flags.
+type discovery struct {
+	Logdirs        []shardLogdir `json:"logdirs"`
+	Runs           [][]string    `json:"runs"` // per log directory, in discovery order
+	KeepAllRecords bool          `json:"keep_all_records"`
+	Restarts       string        `json:"restarts"`
+}
+
+// shardOf assigns the run at path in the log directory named logdir to
+// one of n shards: FNV-1a (64 bits) of the name, a zero byte and the path,
+// modulo n. The assignment depends on the run alone, not on its position,
+// so a run added to the logs moves no other run to another shard.
+func shardOf(logdir, path string, n int) int {
+	h := fnv.New64a()
+	h.Write([]byte(logdir))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	return int(h.Sum64() % uint64(n))
+}
+
+// parseShard parses --shard's I/N.
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || n > maxShards || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want I/N with 0 <= I < N <= %d", s, maxShards)
+	}
+	return i, n, nil
+}
+
+// runCollect is `trainreport collect`: it collects the runs of one shard
+// and writes its part. It returns the exit status.
+func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("trainreport collect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	help := helpFlags(fs)
+	out := fs.String("o", "", "write the part into `DIR` (required)")
+	shard := fs.String("shard", "", "collect the runs of shard `I/N` (0 <= I < N), assigned by a hash of each run's log directory name and path")
+	var c config
+	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
+	restartsFlag(fs, &c.restarts)
+	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n\n"+
+			"Reads the runs of shard I of N and writes their model into PART, for\n"+
+			"trainreport merge (see docs/SHARDS.md).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var logdirArgs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return exitUsage
+		}
+		if args = fs.Args(); len(args) == 0 {
+			break
+		}
+		logdirArgs, args = append(logdirArgs, args[0]), args[1:]
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK
+	}
+	usage := func(err error) int {
+		fmt.Fprintf(stderr, "trainreport collect: %s\n", printable(err.Error()))
+		return exitUsage
+	}
+	i, n, err := parseShard(*shard)
+	switch {
+	case *shard == "":
+		return usage(errors.New("--shard I/N is required"))
+	case err != nil:
+		return usage(err)
+	case *out == "":
+		return usage(errors.New("-o PART is required"))
+	case len(logdirArgs) == 0:
+		return usage(errors.New("no log directory given"))
+	}
+	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
+		return usage(err)
+	}
+	if err := collectShard(ctx, &c, i, n, *out, logdirArgs, stderr); err != nil {
+		fmt.Fprintf(stderr, "trainreport collect: %s\n", printable(err.Error()))
+		if errors.As(err, new(usageError)) {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// collectShard collects the runs of shard i of n and writes the part.
+func collectShard(ctx context.Context, c *config, i, n int, out string, logdirArgs []string, stderr io.Writer) error {
+	start := time.Now()
+	logdirs, err := collect.ParseLogdirs(logdirArgs)
+	if err != nil {
+		return err
+	}
+	for _, w := range sameNames(logdirArgs, logdirs) {
+		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
+	}
+	d := discovery{KeepAllRecords: c.keepAll, Restarts: c.restarts, Runs: make([][]string, len(logdirs))}
+	paths := make([]string, len(logdirs))
+	index := map[string]int{}
+	for k, l := range logdirs {
+		abs, err := filepath.Abs(l.Path)
+		if err != nil {
+			return err
+		}
+		d.Logdirs = append(d.Logdirs, shardLogdir{Name: l.Name, Path: l.Path, Abs: abs})
+		paths[k] = l.Path
+		index[l.Name] = k
+	}
+	if c.keepAll {
+		d.Restarts = ""
+	}
+	if err := outdir.Check(out, paths); err != nil {
+		return usageError{err}
+	}
+	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts),
+		Keep: func(logdir, path string) bool {
+			k := index[logdir]
+			d.Runs[k] = append(d.Runs[k], path)
+			return shardOf(logdir, path, n) == i
+		}}
+	rep, err := collect.Collect(ctx, logdirs, opt)
+	if err != nil {
+		return err
+	}
+	defer rep.Close()
+	// The shard's job log says what its runs raised; merge prints them
+	// all again, with every shard's.
+	printWarnings(stderr, rep, false)
+	var buf bytes.Buffer
+	if err := model.Write(&buf, rep); err != nil {
+		return fmt.Errorf("writing the model: %w", err)
+	}
+	fp, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	sum, msum := sha256.Sum256(fp), sha256.Sum256(buf.Bytes())
+	m := shardMarker{Format: partFormat, Version: partVersion, Shard: i, Shards: n,
+		Fingerprint: hex.EncodeToString(sum[:]), Runs: len(rep.Runs), ModelSHA256: hex.EncodeToString(msum[:]),
+		Title: defaultTitle(logdirArgs, logdirs), Logdirs: d.Logdirs}
+	for _, r := range d.Runs {
+		m.Discovered += len(r)
+	}
+	marker, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	site, err := outdir.Create(out)
+	if err != nil {
+		return err
+	}
+	// The marker last: a part is whole when it has one, and the folder
+	// moves into place only then.
+	if err := site.WriteFile(partModel, buf.Bytes()); err != nil {
+		site.Abort()
+		return err
+	}
+	if err := site.WriteFile(partMarker, append(marker, '\n')); err != nil {
+		site.Abort()
+		return err
+	}
+	if err := site.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "shard %d/%d: %s of %d, %.1f MB model, written to %s in %.2fs\n", i, n,
+			plural(len(rep.Runs), "run"), m.Discovered, float64(buf.Len())/1e6, out, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// runMerge is `trainreport merge`: it takes the report's flags, and parts
+// instead of log directories. It returns the exit status.
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runCommand(ctx, args, stdout, stderr, mergeParts)
+}
+
+// readMarker reads and checks the completion marker of the part dir.
+func readMarker(dir string) (*shardMarker, error) {
+	f, err := os.Open(filepath.Join(dir, partMarker))
+	if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, partModel)); err == nil {
+			return nil, fmt.Errorf("part %s has no %s: its collect did not finish", dir, partMarker)
+		}
+		return nil, fmt.Errorf("part %s: no %s, not a part written by trainreport collect", dir, partMarker)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", dir, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxMarker+1))
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", dir, err)
+	}
+	if len(b) > maxMarker {
+		return nil, fmt.Errorf("part %s: %s is over %d bytes", dir, partMarker, maxMarker)
+	}
+	var m shardMarker
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("part %s: %s: %w", dir, partMarker, err)
+	}
+	switch {
+	case m.Format != partFormat || m.Version != partVersion:
+		return nil, fmt.Errorf("part %s: %s is format %q version %d, want %q version %d", dir, partMarker, m.Format, m.Version, partFormat, partVersion)
+	case m.Shards < 1 || m.Shards > maxShards || m.Shard < 0 || m.Shard >= m.Shards:
+		return nil, fmt.Errorf("part %s: shard %d/%d is out of range", dir, m.Shard, m.Shards)
+	case len(m.Logdirs) == 0:
+		return nil, fmt.Errorf("part %s: %s names no log directory", dir, partMarker)
+	}
+	return &m, nil
+}
+
+// checkParts checks that the parts are the N shards of one collection,
+// each once; markers are the parts' markers, in the order of parts.
+func checkParts(parts []string, markers []*shardMarker) error {
+	first := markers[0]
+	byShard := map[int]string{}
+	for k, m := range markers {
+		switch {
+		case m.Shards != first.Shards:
+			return fmt.Errorf("part %s is a shard of %d, part %s of %d", parts[k], m.Shards, parts[0], first.Shards)
+		case m.Fingerprint != first.Fingerprint:
+			return fmt.Errorf("part %s was collected from other log directories, runs or collect flags than part %s (their fingerprints differ)", parts[k], parts[0])
+		}
+		if p, ok := byShard[m.Shard]; ok {
+			return fmt.Errorf("parts %s and %s are both shard %d/%d", p, parts[k], m.Shard, m.Shards)
+		}
+		byShard[m.Shard] = parts[k]
+	}
+	var missing []string
+	for i := range first.Shards {
+		if _, ok := byShard[i]; !ok {
+			missing = append(missing, strconv.Itoa(i))
+			if len(missing) == 20 {
+				missing = append(missing, "...")
+				break
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%d of %d shards given: shard %s missing", len(markers), first.Shards, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// mergeParts reads the parts, checks they are the shards of one
+// collection, merges their models and writes the report as build does.
+// The payloads the models refer to are read from the log directories, at
+// the absolute paths the parts recorded.
+func mergeParts(ctx context.Context, c *config, parts []string, stderr io.Writer) (errOut error) {
+	start := time.Now()
+	if c.keepAll || c.restarts != string(model.RestartsAttempts) {
+		return usageError{errors.New("--keep-all-records and --restarts are collect's flags: give them to every trainreport collect")}
+	}
+	markers := make([]*shardMarker, len(parts))
+	for k, p := range parts {
+		m, err := readMarker(p)
+		if err != nil {
+			return err
+		}
+		markers[k] = m
+	}
+	if err := checkParts(parts, markers); err != nil {
+		return err
+	}
+	lds := markers[0].Logdirs
+	paths := make([]string, 0, len(lds)+len(parts))
+	abs := map[string]string{}
+	for _, l := range lds {
+		paths = append(paths, l.Abs)
+		abs[l.Name] = l.Abs
+	}
+	paths = append(paths, parts...) // -o must not replace a part either
+	if err := checkOutputs(c, pathsAsLogdirs(paths)); err != nil {
+		return err
+	}
+	if c.cpuProfile != "" {
+		stop, err := startCPUProfile(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := stop(); err != nil && errOut == nil {
+				errOut = err
+			}
+		}()
+	}
+	reps := make([]*collect.Report, 0, len(parts))
+	defer func() {
+		for _, r := range reps {
+			r.Close()
+		}
+	}()
+	for k, p := range parts {
+		rep, err := readPart(p, markers[k], abs)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	rep, err := model.Merge(reps...)
+	if err != nil {
+		return fmt.Errorf("merging %s: %w", plural(len(parts), "part"), err)
+	}
+	reps = nil // rep holds their sources now
+	defer rep.Close()
+	if !c.quiet {
+		fmt.Fprintf(stderr, "merged %s of %s in %.2fs\n", plural(len(parts), "part"), plural(len(rep.Runs), "run"), time.Since(start).Seconds())
+	}
+	var base *render.Baseline
+	if c.baseline != "" {
+		if base, err = loadBaseline(ctx, c, collect.Options{KeepAllRecords: rep.KeepAllRecords, Restarts: rep.RestartRule}); err != nil {
+			return err
+		}
+	}
+	title := c.title
+	if title == "" {
+		title = markers[0].Title
+	}
+	return writeReport(ctx, c, rep, title, base, start, stderr)
+}
+
+// pathsAsLogdirs makes paths into the log directories checkOutputs takes.
+func pathsAsLogdirs(paths []string) []collect.Logdir {
+	out := make([]collect.Logdir, len(paths))
+	for i, p := range paths {
+		out[i] = collect.Logdir{Path: p}
+	}
+	return out
+}
+
+// readPart reads the model of the part dir, after checking it against
+// the hash its marker m holds, attaching each log directory's payloads
+// from its absolute path in abs.
+func readPart(dir string, m *shardMarker, abs map[string]string) (*collect.Report, error) {
+	b, err := os.ReadFile(filepath.Join(dir, partModel))
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", dir, err)
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != m.ModelSHA256 {
+		return nil, fmt.Errorf("part %s: %s does not match the hash its %s holds: changed after it was written", dir, partModel, partMarker)
+	}
+	rep, err := model.Read(bytes.NewReader(b), func(name string) (model.Source, error) {
+		p, ok := abs[name]
+		if !ok {
+			return nil, fmt.Errorf("not among the log directories of %s", partMarker)
+		}
+		return openLogdir(p)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", dir, err)
+	}
+	if len(rep.Runs) != m.Runs || !slices.EqualFunc(rep.Logdirs, m.Logdirs, func(a model.Logdir, b shardLogdir) bool { return a.Name == b.Name && a.Path == b.Path }) {
+		rep.Close()
+		return nil, fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", dir, partModel, partMarker)
+	}
+	return rep, nil
+}
+
+// openLogdir opens the log directory at p for its payloads, as collect
+// opened it: a log directory given as one event file at its parent.
+func openLogdir(p string) (model.Source, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("the logs must be readable at the path collect read them from: %w", err)
+	}
+	if !fi.IsDir() {
+		p = filepath.Dir(p)
+	}
+	return logfs.Open(p)
+}
