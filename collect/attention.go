@@ -27,14 +27,8 @@ func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, ta
 	}
 	for _, it := range items {
 		name := tag + "/" + it.Tag
-		ts := rr.tags[name]
-		if ts == nil {
-			ts = &tagState{name: name, metadata: true, plugin: "transformer", kind: KindTensor}
-			rr.tags[name] = ts
-		}
-		ts.saw(ev.Step, ev.WallTime)
-		if ts.kind != KindTensor {
-			rr.warn(offset, "tag %q at step %d holds attention after %s values; value skipped", name, ev.Step, ts.kind)
+		ts, ok := rr.transformerTag(ev, name, KindTensor, "attention", offset)
+		if !ok {
 			continue
 		}
 		ref, ok := rec.blob(event.Step{Num: 5}, event.Step{Num: 1, N: idx}, event.Step{Num: event.FieldTransformer},
@@ -58,15 +52,26 @@ func (rr *runReader) keepTokens(ev *eventpb.Event, tag string, tokens []string, 
 	if tokens == nil {
 		return
 	}
-	ts := rr.tags[tag]
-	if ts == nil {
-		ts = &tagState{name: tag, metadata: true, plugin: "transformer", kind: KindText}
-		rr.tags[tag] = ts
-	}
-	ts.saw(ev.Step, ev.WallTime)
-	if ts.kind != KindText {
-		rr.warn(offset, "tag %q at step %d holds tokens after %s values; value skipped", tag, ev.Step, ts.kind)
+	ts, ok := rr.transformerTag(ev, tag, KindText, "tokens", offset)
+	if !ok {
 		return
 	}
 	keep(rr, ts, textList, ev.Step, TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: []int64{int64(len(tokens))}, Values: tokens})
+}
+
+// transformerTag is the state of tag, a tag the transformer plugin's values
+// make (of kind), seen at ev; false, with a warning, when the tag already
+// holds values of another kind.
+func (rr *runReader) transformerTag(ev *eventpb.Event, tag string, kind Kind, what string, offset int64) (*tagState, bool) {
+	ts := rr.tags[tag]
+	if ts == nil {
+		ts = &tagState{name: tag, metadata: true, plugin: "transformer", kind: kind}
+		rr.tags[tag] = ts
+	}
+	ts.saw(ev.Step, ev.WallTime)
+	if ts.kind != kind {
+		rr.warn(offset, "tag %q at step %d holds %s after %s values; value skipped", tag, ev.Step, what, ts.kind)
+		return nil, false
+	}
+	return ts, true
 }

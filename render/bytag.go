@@ -54,6 +54,21 @@ func countSeries[S any](tags []tagSeries[S]) int {
 	return n
 }
 
+// countItems is the overview's line of a page that shows one kind of item
+// per run (graphs, Visdom windows): how many, in how many runs.
+func countItems[S any](unit string, items func(*model.Run) []S) func(*Report, []model.Kind) countLine {
+	return func(r *Report, _ []model.Kind) countLine {
+		c := countLine{Unit: unit}
+		for _, run := range r.rep.Runs {
+			if n := len(items(run)); n > 0 {
+				c.N += n
+				c.Runs++
+			}
+		}
+		return c
+	}
+}
+
 // hasAny is the has-data test of a page that shows the series of one
 // kind: some run has one.
 func hasAny[S any](series func(*model.Run) []S) func(*Report) bool {

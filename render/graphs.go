@@ -143,18 +143,6 @@ func buildGraphView(run *model.Run, g *model.Graph, lg *laidOutGraph) *graphView
 
 func runGraphs(run *model.Run) []*model.Graph { return run.Graphs }
 
-// countGraphs is the overview's line for the graphs page.
-func countGraphs(r *Report, _ []model.Kind) countLine {
-	c := countLine{Unit: "graph"}
-	for _, run := range r.rep.Runs {
-		if len(run.Graphs) > 0 {
-			c.N += len(run.Graphs)
-			c.Runs++
-		}
-	}
-	return c
-}
-
 // graphsPage is what templates/graphs.html draws.
 type graphsPage struct {
 	Graphs []graphEntry

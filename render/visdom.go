@@ -253,18 +253,6 @@ func visdomTextOf(run *model.Run, tag string) *model.Text {
 	return nil
 }
 
-// countVisdom counts the windows the page shows and the runs holding them.
-func countVisdom(r *Report, _ []model.Kind) countLine {
-	c := countLine{Unit: "window"}
-	for _, run := range r.rep.Runs {
-		if len(run.Visdom) > 0 {
-			c.N += len(run.Visdom)
-			c.Runs++
-		}
-	}
-	return c
-}
-
 // visdomData writes one data file per run and environment,
 // data/visdom/<run>/<env>.json: {env: [window, ...]} in Visdom's order.
 func (r *Report) visdomData(emit func(file) error) (*pageData, error) {

@@ -156,40 +156,27 @@ func want(n node, k kind, what string) error {
 	return nil
 }
 
-func (p *parser) or() (node, error) {
-	l, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for p.isOp("or", "||") {
-		t := p.next()
-		r, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		if err := bothBool(l, r, t.text); err != nil {
-			return nil, err
-		}
-		l = &binary{"or", l, r, t.col}
-	}
-	return l, nil
-}
+func (p *parser) or() (node, error) { return p.logical("or", []string{"or", "||"}, p.and) }
 
-func (p *parser) and() (node, error) {
-	l, err := p.not()
+func (p *parser) and() (node, error) { return p.logical("and", []string{"and", "&&"}, p.not) }
+
+// logical parses a left-associative chain of operands (of next) joined by
+// one of the spellings of the boolean operator op.
+func (p *parser) logical(op string, spellings []string, next func() (node, error)) (node, error) {
+	l, err := next()
 	if err != nil {
 		return nil, err
 	}
-	for p.isOp("and", "&&") {
+	for p.isOp(spellings...) {
 		t := p.next()
-		r, err := p.not()
+		r, err := next()
 		if err != nil {
 			return nil, err
 		}
 		if err := bothBool(l, r, t.text); err != nil {
 			return nil, err
 		}
-		l = &binary{"and", l, r, t.col}
+		l = &binary{op, l, r, t.col}
 	}
 	return l, nil
 }

@@ -199,24 +199,23 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	tsneOn, umapOn := slices.Contains(opt.Methods, TSNE), slices.Contains(opt.Methods, UMAP)
 	// t-SNE's graph is the widest: searched first, UMAP reuses it when it
 	// lays out the same points.
-	if tsneOn {
-		tsneL.p = &Projection{Method: TSNE, Sample: sampleOf(opt.MaxTSNE)}
-		if len(tsneL.p.Sample) < 3 {
-			tsneL.p.Err = fmt.Errorf("t-SNE needs 3 points or more, not %d", len(tsneL.p.Sample))
-		} else {
-			g, tasks := graphFor(tsneL.p.Sample, tsneNeighbors)
-			tsneL.graph, firstTasks = g, append(firstTasks, tasks...)
+	// plan samples the points of one method and queues the search of
+	// their k-NN graph.
+	plan := func(l *layout, m Method, name string, max, k int) {
+		l.p = &Projection{Method: m, Sample: sampleOf(max)}
+		if len(l.p.Sample) < 3 {
+			l.p.Err = fmt.Errorf("%s needs 3 points or more, not %d", name, len(l.p.Sample))
+			return
 		}
+		g, tasks := graphFor(l.p.Sample, k)
+		l.graph, firstTasks = g, append(firstTasks, tasks...)
+	}
+	if tsneOn {
+		plan(&tsneL, TSNE, "t-SNE", opt.MaxTSNE, tsneNeighbors)
 	}
 	umapK := umap.DefaultOptions().Neighbors - 1
 	if umapOn {
-		umapL.p = &Projection{Method: UMAP, Sample: sampleOf(opt.MaxUMAP)}
-		if len(umapL.p.Sample) < 3 {
-			umapL.p.Err = fmt.Errorf("UMAP needs 3 points or more, not %d", len(umapL.p.Sample))
-		} else {
-			g, tasks := graphFor(umapL.p.Sample, umapK)
-			umapL.graph, firstTasks = g, append(firstTasks, tasks...)
-		}
+		plan(&umapL, UMAP, "UMAP", opt.MaxUMAP, umapK)
 	}
 	if opt.MaxNeighbors > 0 && n >= 2 {
 		nb = &Neighbors{Sample: sampleOf(opt.MaxNeighbors)}
