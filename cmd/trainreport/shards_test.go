@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -234,12 +235,33 @@ func TestMergeRefusals(t *testing.T) {
 	os.MkdirAll(garbled, 0o755)
 	os.WriteFile(filepath.Join(garbled, partMarker), []byte(`{"format":"trainreport-shard","version":1,"shard":5,"shards":3}`), 0o644)
 
+	// A part is read like a log: a link or a FIFO in place of its files
+	// is refused, not followed or waited on.
+	linked := filepath.Join(dir, "linked")
+	os.MkdirAll(linked, 0o755)
+	os.Symlink(filepath.Join(three[2], partMarker), filepath.Join(linked, partMarker))
+	os.Symlink(filepath.Join(three[2], partModel), filepath.Join(linked, partModel))
+	fifo := filepath.Join(dir, "fifo")
+	os.MkdirAll(fifo, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(fifo, partMarker), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifoModel := filepath.Join(dir, "fifomodel")
+	os.MkdirAll(fifoModel, 0o755)
+	os.WriteFile(filepath.Join(fifoModel, partMarker), readFile(t, filepath.Join(three[2], partMarker)), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(fifoModel, partModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	cases := []struct {
 		name  string
 		parts []string
 		flags []string
 		want  string
 	}{
+		{"marker is a link", []string{three[0], three[1], linked}, nil, "part " + linked + ": shard.json: not a regular file"},
+		{"marker is a FIFO", []string{three[0], three[1], fifo}, nil, "part " + fifo + ": shard.json: not a regular file"},
+		{"model is a FIFO", []string{three[0], three[1], fifoModel}, nil, "part " + fifoModel + ": model.bin: not a regular file"},
 		{"missing shard", three[:2], nil, "2 of 3 shards given: shard 2 missing"},
 		{"duplicated shard", []string{three[0], three[1], three[1], three[2]}, nil, "parts " + three[1] + " and " + three[1] + " are both shard 1/3"},
 		{"other N", []string{three[0], three[1], three[2], two[1]}, nil, "part " + two[1] + " is a shard of 2, part " + three[0] + " of 3"},
