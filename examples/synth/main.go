@@ -9,9 +9,17 @@
 // scripts log one, and the step cmd/benchpeers watches to see that
 // TensorBoard has loaded a run), in the same event as that step's scalars,
 // after them.
+// With -sweep the runs are the trials of a hyperparameter sweep, as
+// Keras' HParams dashboard example writes them: each trial directory
+// (trial00000, ...) holds its session start (learning rate, batch size,
+// optimizer, dropout, drawn per trial) and end (its status), its curves
+// depend on its hyperparameters, about one trial in twenty diverges and one
+// in twenty fails part-way (status FAILURE, fewer steps), and the root holds
+// the experiment declaring the hyperparameters and the tags as metrics.
 // The output is deterministic: the same flags give byte-identical files.
 //
 //	go run ./examples/synth -runs 8 -tags 10 -steps 12500 -o /tmp/big   # 1,000,000 points
+//	go run ./examples/synth -sweep -runs 2000 -tags 5 -steps 1000 -o /tmp/sweep
 //
 // The benchmark log directory of `make bench` (cmd/benchpeers) is
 //
@@ -51,6 +59,8 @@ type config struct {
 	histEvery         int
 	imgEvery          int
 	imgSize           int
+	sweep             bool
+	runs              int
 }
 
 func main() {
@@ -62,6 +72,7 @@ func main() {
 	imgTags := flag.Int("image-tags", 0, "image tags per run (TF1 Summary.Image, PNG)")
 	imgEvery := flag.Int("image-every", 1000, "write the images every `N` steps and at the last step")
 	imgSize := flag.Int("image-size", 16, "images are `N` x N pixels")
+	sweep := flag.Bool("sweep", false, "write the runs as the trials of a hyperparameter sweep (hparams sessions, curves that depend on them)")
 	out := flag.String("o", "", "output `DIR` (must not exist)")
 	flag.Parse()
 	if *out == "" {
@@ -75,16 +86,27 @@ func main() {
 		log.Fatalf("synth: %s exists", *out)
 	}
 	cfg := config{tags: *tags, steps: *steps, histTags: *histTags, imgTags: *imgTags,
-		histEvery: *histEvery, imgEvery: *imgEvery, imgSize: *imgSize}
+		histEvery: *histEvery, imgEvery: *imgEvery, imgSize: *imgSize, sweep: *sweep, runs: *runs}
 	var bytes int64
-	for r := range *runs {
-		n, err := writeRun(filepath.Join(*out, fmt.Sprintf("run%02d", r)), r, cfg)
+	if cfg.sweep {
+		n, err := writeExperiment(*out, cfg)
 		if err != nil {
 			log.Fatalf("synth: %v", err)
 		}
 		bytes += n
 	}
-	fmt.Printf("wrote %d runs x %d tags x %d steps = %d points", *runs, *tags, *steps, *runs**tags**steps)
+	for r := range *runs {
+		n, err := writeRun(filepath.Join(*out, runName(r, cfg)), r, cfg)
+		if err != nil {
+			log.Fatalf("synth: %v", err)
+		}
+		bytes += n
+	}
+	points := 0
+	for r := range *runs {
+		points += cfg.tags * trialOf(r, cfg).steps
+	}
+	fmt.Printf("wrote %d runs x %d tags x %d steps = %d points", *runs, *tags, *steps, points)
 	if *histTags > 0 {
 		fmt.Printf(", %d histograms", *runs**histTags*everyCount(*steps, *histEvery))
 	}
@@ -140,9 +162,16 @@ func writeRun(dir string, run int, cfg config) (int64, error) {
 	if err := write(); err != nil {
 		return 0, err
 	}
-	names := make([]string, cfg.tags)
-	for t := range names {
-		names[t] = fmt.Sprintf("group%d/metric%02d", t%3, t)
+	names := tagNames(cfg.tags)
+	tr := trialOf(run, cfg)
+	if cfg.sweep {
+		ev = &eventpb.Event{WallTime: 1_700_000_000 + float64(run), What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
+			Value: []*eventpb.SummaryValue{hparamsValue("_hparams_/session_start_info", &eventpb.HParamsPluginData{
+				Data: &eventpb.HParamsPluginData_SessionStartInfo{SessionStartInfo: &eventpb.SessionStartInfo{
+					Hparams: tr.hparams(), StartTimeSecs: 1_700_000_000 + float64(run)}}})}}}}
+		if err := write(); err != nil {
+			return 0, err
+		}
 	}
 	histNames := make([]string, cfg.histTags)
 	for h := range histNames {
@@ -153,10 +182,10 @@ func writeRun(dir string, run int, cfg config) (int64, error) {
 		imgNames[i] = fmt.Sprintf("samples/image%d", i)
 	}
 	steps := cfg.steps
-	for s := range steps {
+	for s := range tr.steps {
 		sum := &eventpb.Summary{}
 		for t := range cfg.tags {
-			v := float32(math.Exp(-float64(s)/float64(steps)*3)*(1+float64(t)) + rng.NormFloat64()*0.05)
+			v := float32(tr.value(t, s, steps, rng))
 			val := &eventpb.SummaryValue{Tag: names[t]}
 			if tf2 {
 				var b [4]byte
@@ -187,6 +216,16 @@ func writeRun(dir string, run int, cfg config) (int64, error) {
 			}
 		}
 		ev = &eventpb.Event{WallTime: 1_700_000_000 + float64(run) + float64(s)*0.1, Step: int64(s), What: &eventpb.Event_Summary{Summary: sum}}
+		if err := write(); err != nil {
+			return 0, err
+		}
+	}
+	if cfg.sweep {
+		end := 1_700_000_000 + float64(run) + float64(tr.steps)*0.1
+		ev = &eventpb.Event{WallTime: end, Step: int64(max(tr.steps-1, 0)), What: &eventpb.Event_Summary{Summary: &eventpb.Summary{
+			Value: []*eventpb.SummaryValue{hparamsValue("_hparams_/session_end_info", &eventpb.HParamsPluginData{
+				Data: &eventpb.HParamsPluginData_SessionEndInfo{SessionEndInfo: &eventpb.SessionEndInfo{
+					Status: tr.status, EndTimeSecs: end}}})}}}}
 		if err := write(); err != nil {
 			return 0, err
 		}
