@@ -159,7 +159,18 @@ func BenchmarkSlurmShards(b *testing.B) {
 			}
 		}
 		m := s.jobs[len(s.jobs)-1]
-		b.Logf("direct build: %.2f s, %.0f MB peak RSS; slurm: %.2f s from submission to merge end", d.wall, d.peakMB, s.wall.Seconds())
+		first, last := s.jobs[0].start, s.jobs[0].end
+		for _, j := range s.jobs[:len(s.jobs)-1] {
+			if j.start.Before(first) {
+				first = j.start
+			}
+			if j.end.After(last) {
+				last = j.end
+			}
+		}
+		b.Logf("direct build: %.2f s, %.0f MB peak RSS; slurm: %.2f s from submission to merge end: "+
+			"the array's tasks from %s to %s (%v), the merge from %s to %s", d.wall, d.peakMB, s.wall.Seconds(),
+			first.Format(time.TimeOnly), last.Format(time.TimeOnly), last.Sub(first), m.start.Format(time.TimeOnly), m.end.Format(time.TimeOnly))
 		b.ReportMetric(d.wall, "direct-s")
 		b.ReportMetric(d.peakMB, "direct-MB")
 		b.ReportMetric(s.wall.Seconds(), "slurm-s")
@@ -249,11 +260,12 @@ type slurmRun struct {
 
 // slurmJob is a job, or a task of an array, once ended.
 type slurmJob struct {
-	id, state string
-	log       string  // its output file
-	usage     string  // its /usr/bin/time line
-	wall      float64 // seconds, from usage
-	peakMB    float64 // peak resident memory, from usage
+	id, state  string
+	start, end time.Time // Slurm's, to the second
+	log        string    // its output file
+	usage      string    // its /usr/bin/time line
+	wall       float64   // seconds, from usage
+	peakMB     float64   // peak resident memory, from usage
 }
 
 // runSlurmShards submits examples/slurm/collect.sbatch as an array of n
@@ -297,14 +309,14 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 	array := sbatch(fmt.Sprintf("--array=0-%d", n-1), filepath.Join(scripts, "collect.sbatch"), s.parts, logs)
 	// merge.sbatch hands the arguments after REPORT to merge.
 	merge := sbatch(append([]string{"--dependency=afterok:" + array, filepath.Join(scripts, "merge.sbatch"), s.parts, s.report.site}, s.report.flags()...)...)
-	var states map[string]string
+	var states map[string]map[string]string
 	for {
 		var err error
 		states, err = jobStates(ctx, c, array, merge)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, c.logs())
 		}
-		if _, ok := terminalStates[states[merge]]; ok {
+		if _, ok := terminalStates[states[merge]["JobState"]]; ok {
 			break
 		}
 		if err := c.exited(); err != nil {
@@ -323,7 +335,11 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 	}
 	sort.Slice(ids, func(i, j int) bool { return jobOrder(ids[i]) < jobOrder(ids[j]) })
 	for _, id := range ids {
-		j := slurmJob{id: id, state: states[id]}
+		f := states[id]
+		j := slurmJob{id: id, state: f["JobState"]}
+		// Unknown or None when the job never started.
+		j.start, _ = time.ParseInLocation("2006-01-02T15:04:05", f["StartTime"], time.Local)
+		j.end, _ = time.ParseInLocation("2006-01-02T15:04:05", f["EndTime"], time.Local)
 		name := "trainreport-merge-" + id + ".out"
 		if a, task, ok := strings.Cut(id, "_"); ok {
 			name = "trainreport-collect-" + a + "_" + task + ".out"
@@ -357,10 +373,11 @@ var terminalStates = map[string]struct{}{
 	"OUT_OF_MEMORY": {}, "PREEMPTED": {}, "BOOT_FAIL": {}, "DEADLINE": {},
 }
 
-// jobStates returns the state of each task of the array and of the merge
-// job, by ID (ARRAY_TASK for a task), from scontrol.
-func jobStates(ctx context.Context, c *slurmCluster, array, merge string) (map[string]string, error) {
-	states := map[string]string{}
+// jobStates returns the fields scontrol shows of each task of the array
+// and of the merge job (JobState, StartTime, ...), by ID (ARRAY_TASK for
+// a task).
+func jobStates(ctx context.Context, c *slurmCluster, array, merge string) (map[string]map[string]string, error) {
+	states := map[string]map[string]string{}
 	for _, id := range []string{array, merge} {
 		out, err := c.command(ctx, "scontrol", "--oneliner", "show", "job", id)
 		if err != nil {
@@ -378,7 +395,7 @@ func jobStates(ctx context.Context, c *slurmCluster, array, merge string) (map[s
 				// A pending array shows as one record of its tasks' range.
 				key = f["ArrayJobId"] + "_" + t
 			}
-			states[key] = f["JobState"]
+			states[key] = f
 		}
 	}
 	return states, nil
