@@ -52,6 +52,9 @@ func startSlurm(t testing.TB) *slurmCluster {
 			t.Fatalf("%s is not installed: make test-slurm installs Debian's slurm-wlm and munge (.ci/install-slurm)", b)
 		}
 	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Fatalf("GNU time is not installed: make test-slurm installs Debian's time (.ci/install-slurm)")
+	}
 	// Not t.TempDir: MUNGE's socket path must stay under the 108 bytes
 	// of a Unix socket address, whatever the test's name.
 	dir, err := os.MkdirTemp("", "trslurm")
