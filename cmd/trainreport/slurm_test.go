@@ -35,7 +35,7 @@ const slurmWait = 10 * time.Minute
 // on a generated sweep of 400 runs: 8 array tasks, each writing its part,
 // then the merge job once they all succeeded; the site, the single file
 // and summary.md it writes are the direct build's, byte for byte, and the
-// parts hold every run once.
+// runs of the parts add up to the sweep's.
 func TestSlurmArrayMergeEqualsDirectBuild(t *testing.T) {
 	c := startSlurm(t)
 	dir := t.TempDir()
@@ -144,7 +144,6 @@ func BenchmarkSlurmShards(b *testing.B) {
 		logs = filepath.Join(dir, "sweep")
 		synthSweep(b, logs, "-runs", "400", "-tags", "5", "-steps", "200")
 	}
-	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), slurmWait)
 		d := directBuild(b, ctx, bin, logs, filepath.Join(dir, fmt.Sprintf("direct%d", i)))
@@ -168,16 +167,16 @@ func BenchmarkSlurmShards(b *testing.B) {
 				last = j.end
 			}
 		}
-		b.Logf("direct build: %.2f s, %.0f MB peak RSS; slurm: %.2f s from submission to merge end: "+
+		b.Logf("direct build: %.2f s, %.0f MiB peak RSS; slurm: %.2f s from submission to merge end: "+
 			"the array's tasks from %s to %s (%v), the merge from %s to %s", d.wall, d.peakMB, s.wall.Seconds(),
 			first.Format(time.TimeOnly), last.Format(time.TimeOnly), last.Sub(first), m.start.Format(time.TimeOnly), m.end.Format(time.TimeOnly))
 		b.ReportMetric(d.wall, "direct-s")
-		b.ReportMetric(d.peakMB, "direct-MB")
+		b.ReportMetric(d.peakMB, "direct-MiB")
 		b.ReportMetric(s.wall.Seconds(), "slurm-s")
 		b.ReportMetric(collectWall, "max-collect-s")
-		b.ReportMetric(collectRSS, "max-collect-MB")
+		b.ReportMetric(collectRSS, "max-collect-MiB")
 		b.ReportMetric(m.wall, "merge-s")
-		b.ReportMetric(m.peakMB, "merge-MB")
+		b.ReportMetric(m.peakMB, "merge-MiB")
 		os.RemoveAll(filepath.Join(dir, fmt.Sprintf("direct%d", i)))
 		os.RemoveAll(filepath.Join(dir, fmt.Sprintf("slurm%d", i)))
 	}
@@ -210,7 +209,7 @@ func synthSweep(t testing.TB, out string, args ...string) {
 // markdown links the charts by their path from it).
 type report struct {
 	site, single, markdown string
-	wall, peakMB           float64 // of the command that wrote it, from /usr/bin/time
+	wall, peakMB           float64 // of the command that wrote it (s, MiB), from /usr/bin/time
 }
 
 func reportIn(dir string) report {
@@ -265,7 +264,7 @@ type slurmJob struct {
 	log        string    // its output file
 	usage      string    // its /usr/bin/time line
 	wall       float64   // seconds, from usage
-	peakMB     float64   // peak resident memory, from usage
+	peakMB     float64   // peak resident memory (MiB), from usage
 }
 
 // runSlurmShards submits examples/slurm/collect.sbatch as an array of n
