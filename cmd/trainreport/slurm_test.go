@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,7 +81,9 @@ func TestSlurmArrayMergeEqualsDirectBuild(t *testing.T) {
 // task fails (its part's folder is taken by another folder, which collect
 // refuses to replace): the other tasks complete, the merge job is
 // cancelled rather than left pending forever, no report is written, and
-// the failed task's log says why.
+// the failed task's log says why. Then, the folder moved away, the failed
+// shard alone run again as docs/SHARDS.md says (TRAINREPORT_SHARDS=4,
+// --array=2) and the merge after it give the direct build's report.
 func TestSlurmFailedShardCancelsMerge(t *testing.T) {
 	c := startSlurm(t)
 	dir := t.TempDir()
@@ -89,7 +92,8 @@ func TestSlurmFailedShardCancelsMerge(t *testing.T) {
 	synthSweep(t, logs, "-runs", "20", "-tags", "2", "-steps", "50")
 	ctx, cancel := context.WithTimeout(context.Background(), slurmWait)
 	defer cancel()
-	taken := filepath.Join(dir, "slurm", "parts", "part-2")
+	jobs := filepath.Join(dir, "slurm")
+	taken := filepath.Join(jobs, "parts", "part-2")
 	if err := os.MkdirAll(taken, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +101,7 @@ func TestSlurmFailedShardCancelsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := submitShards(t, ctx, c, bin, logs, filepath.Join(dir, "slurm"), 4)
+	s := submitShards(t, ctx, c, bin, logs, jobs, "0-3")
 	if len(s.jobs) != 5 {
 		t.Fatalf("want 4 tasks and a merge, got %s", s.states())
 	}
@@ -122,6 +126,18 @@ func TestSlurmFailedShardCancelsMerge(t *testing.T) {
 	if b := readFile(t, filepath.Join(taken, "notes.txt")); string(b) != "not a part" {
 		t.Errorf("the folder in the part's place was changed")
 	}
+	if t.Failed() {
+		return
+	}
+
+	if err := os.Rename(taken, filepath.Join(dir, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	s = submitShards(t, ctx, c, bin, logs, jobs, "2", "TRAINREPORT_SHARDS=4")
+	if len(s.jobs) != 2 || s.jobs[0].state != "COMPLETED" || s.jobs[1].state != "COMPLETED" {
+		t.Fatalf("shard 2 again, then the merge: want both COMPLETED, got %s\n%s", s.states(), jobLogs(jobs))
+	}
+	compareReports(t, directBuild(t, ctx, bin, logs, filepath.Join(dir, "direct")), s.report)
 }
 
 // BenchmarkSlurmShards measures a sweep collected in 8 shards by a Slurm
@@ -274,7 +290,7 @@ type slurmJob struct {
 // completed.
 func runSlurmShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs, dir string, n int) slurmRun {
 	t.Helper()
-	s := submitShards(t, ctx, c, bin, logs, dir, n)
+	s := submitShards(t, ctx, c, bin, logs, dir, fmt.Sprintf("0-%d", n-1))
 	failed := len(s.jobs) != n+1
 	for _, j := range s.jobs {
 		failed = failed || j.state != "COMPLETED"
@@ -285,16 +301,18 @@ func runSlurmShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, log
 	return s
 }
 
-// submitShards submits the jobs as runSlurmShards does and waits for the
-// merge job to end (or to be cancelled), whatever the collect tasks did.
-func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs, dir string, n int) slurmRun {
+// submitShards submits the jobs as runSlurmShards does, the collect tasks
+// of the array given (sbatch's --array), with the variables env added to
+// the jobs' environment, and waits for the merge job to end (or to be
+// cancelled), whatever the collect tasks did.
+func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs, dir, tasks string, env ...string) slurmRun {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	scripts := filepath.Join(repoRoot(t), "examples", "slurm")
 	s := slurmRun{parts: filepath.Join(dir, "parts"), report: reportIn(dir)}
-	env := append(c.env, "TRAINREPORT="+bin)
+	env = append(append(slices.Clip(c.env), "TRAINREPORT="+bin), env...)
 	sbatch := func(args ...string) string {
 		cmd := exec.CommandContext(ctx, "sbatch", append([]string{"--parsable"}, args...)...)
 		cmd.Dir, cmd.Env = dir, env
@@ -305,7 +323,7 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 		return strings.TrimSpace(string(out))
 	}
 	start := time.Now()
-	array := sbatch(fmt.Sprintf("--array=0-%d", n-1), filepath.Join(scripts, "collect.sbatch"), s.parts, logs)
+	array := sbatch("--array="+tasks, filepath.Join(scripts, "collect.sbatch"), s.parts, logs)
 	// merge.sbatch hands the arguments after REPORT to merge.
 	merge := sbatch(append([]string{"--dependency=afterok:" + array, filepath.Join(scripts, "merge.sbatch"), s.parts, s.report.site}, s.report.flags()...)...)
 	var states map[string]map[string]string
