@@ -7,7 +7,7 @@ PYTHON    ?= python3
 VENV      := $(CURDIR)/.cache/venv
 PY_DEPS   := tensorboard==2.21.0
 
-.PHONY: all build test demo generate bench bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz
+.PHONY: all build test demo generate bench bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz test-slurm bench-slurm
 
 all: build
 
@@ -36,6 +36,25 @@ test-deps:
 # collect's TestAgreesWithTensorBoard; it does nothing once it is there.
 test-python:
 	@PYTHON=$(PYTHON) sh ./.ci/python-venv $(VENV) $(PY_DEPS)
+
+# test-slurm runs the Slurm integration tests (build tag slurm,
+# cmd/trainreport/slurm_test.go): a one-node cluster on localhost (munged,
+# slurmctld, slurmd on free ports, everything in a temporary folder) that
+# the test starts and stops, examples/slurm's job array and merge job on a
+# generated sweep, and the merged report compared byte for byte with a
+# direct build. It installs Debian's slurm-wlm and munge first when they
+# are missing (.ci/install-slurm); it runs as root, as slurmd must.
+test-slurm:
+	@sh ./.ci/install-slurm
+	$(GO) test -count=1 -tags slurm -run '^TestSlurm' -timeout 15m -v ./cmd/trainreport
+
+# bench-slurm measures the same on a sweep, once: the direct build against
+# 8 shards collected by the job array and merged (wall time, peak RSS of
+# each job); TRAINREPORT_SLURM_SWEEP=DIR names the sweep (default: one of
+# 400 runs generated for it). See docs/SHARDS.md for the figures.
+bench-slurm:
+	@sh ./.ci/install-slurm
+	$(GO) test -count=1 -tags slurm -run '^$$' -bench '^BenchmarkSlurmShards$$' -benchtime 1x -timeout 30m -v ./cmd/trainreport
 
 # fuzz runs every fuzz target of the repository, one after the other, for
 # FUZZTIME each (all of them, then it fails if any did); it is not part of

@@ -105,7 +105,7 @@ func TestMergedShardsEqualDirectBuild(t *testing.T) {
 }
 
 // siteFiles returns every file of a site by its path in it.
-func siteFiles(t *testing.T, dir string) map[string][]byte {
+func siteFiles(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -125,7 +125,7 @@ func siteFiles(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-func readFile(t *testing.T, p string) []byte {
+func readFile(t testing.TB, p string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -90,7 +90,7 @@ func readScalars(t *testing.T, logdir string) scalarTruth {
 
 // repoRoot is the root of the repository: the directory holding go.mod,
 // found upwards from the test's working directory (cmd/trainreport).
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
