@@ -59,6 +59,9 @@ type scalarChart struct {
 	Superseded string
 	Data       template.JS
 	Note       string // why the chart draws nothing, when its data cannot be encoded
+	// Better is which way the tag improves on a sweep's page ("lower",
+	// "higher", "" when its name does not say).
+	Better string
 }
 
 // scalarsPage builds the page; single is set for the single-file report,

@@ -533,7 +533,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool) (*scalarsPage, error)
 			if sts[i].nonFinite > 0 {
 				label += ", " + fmtCount(sts[i].nonFinite) + " ending non-finite"
 			}
-			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Data: template.JS(string(b))}) // escaped by appendSweepChart
+			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
 		}
 		n := p.inlined()
 		if n <= budget || drawn == 0 {
