@@ -554,6 +554,23 @@
     ];
   }
 
+  // sweepRange returns the y range of a sweep's 10-90 % band and of its
+  // best runs as drawn, padded, or null when they have no finite value.
+  function sweepRange(m) {
+    var sw = m.sweep, lo = Infinity, hi = -Infinity, j;
+    var take = function (v) { if (isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } };
+    for (j = 0; j < sw.steps.length; j++) { take(sw.q[0][j]); take(sw.q[4][j]); }
+    m.runs.forEach(function (r) {
+      if (!r.rank || endRole(m, r) !== 'best') return;
+      for (var k = 0; k < r.values.length; k++) take(r.values[k]);
+    });
+    if (!(lo <= hi)) return null;
+    var pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
+    // Out to a round number, so that the axis' end labels read well.
+    var unit = Math.pow(10, Math.floor(Math.log10(hi - lo + 2 * pad))) / 2;
+    return [Math.floor((lo - pad) / unit) * unit, Math.ceil((hi + pad) / unit) * unit];
+  }
+
   // endLabel names a run at an end of a sweep's ranking: best or worst,
   // by the chart's direction, and its place.
   function endRole(m, r) {
@@ -1060,6 +1077,13 @@
       };
     }
     var yAxis = log ? { type: 'log', logBase: 10, scale: true } : { type: 'value', scale: true };
+    if (banded && !log && SW && SW.fitBand()) {
+      // Fit to the 10-90 % band and the best runs: a diverging worst run
+      // would otherwise flatten everything else; it leaves the chart at
+      // its edge.
+      var fit = sweepRange(m);
+      if (fit) { yAxis.min = fit[0]; yAxis.max = fit[1]; }
+    }
     // Keep the y axis at the left of the grid when steps cross zero.
     yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;

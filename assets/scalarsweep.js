@@ -8,8 +8,8 @@
  * be drawn; whether the best and worst runs are drawn; and which end of
  * each chart's ranking is best. scalarchart.js draws the charts and asks
  * this file (trainreport.scalarSweep) what to draw. The state is in the
- * URL hash: on= (checked runs), ends=0, flip= (tags), page-local filters
- * aside. Plain ES2019, no globals besides trainreport.scalarSweep.
+ * URL hash: on= (checked runs), ends=0, fit=0 (the y axis not fitted to
+ * the band), flip= (tags); the filters, sort and list page are not kept. Plain ES2019, no globals besides trainreport.scalarSweep.
  */
 (function () {
   'use strict';
@@ -32,6 +32,7 @@
   var maxDrawn = 300;
   var on = new Set();     // checked runs, by name
   var ends = true;        // the best and worst runs are drawn
+  var fit = true;         // the y axis fits the band and the best runs
   var flips = new Set();  // tags whose best end is flipped
   var filters = [];       // per hyperparameter: {test(row)}
   var sortTag = -1, desc = false, pageNo = 0;
@@ -56,6 +57,7 @@
 
   T.state.key('on', function (v) { on = decodeSet(v); }, function () { return encodeSet(on); });
   T.state.key('ends', function (v) { ends = v !== '0'; }, function () { return ends ? null : '0'; });
+  T.state.key('fit', function (v) { fit = v !== '0'; }, function () { return fit ? null : '0'; });
   T.state.key('flip', function (v) { flips = decodeSet(v); }, function () { return encodeSet(flips); });
   T.state.onApply(function () { if (table) refresh(); syncFlipButtons(); });
 
@@ -115,6 +117,12 @@
     var endsBox = box.querySelector('[name="sweep-ends"]');
     endsBox.addEventListener('change', function () {
       ends = endsBox.checked;
+      T.state.apply();
+      T.state.save();
+    });
+    var fitBox = box.querySelector('[name="sweep-fit"]');
+    fitBox.addEventListener('change', function () {
+      fit = fitBox.checked;
       T.state.apply();
       T.state.save();
     });
@@ -270,6 +278,8 @@
     drawnKey = Array.from(drawn).join(',');
     var endsBox = box.querySelector('[name="sweep-ends"]');
     if (endsBox.checked !== ends) endsBox.checked = ends;
+    var fitBox = box.querySelector('[name="sweep-fit"]');
+    if (fitBox.checked !== fit) fitBox.checked = fit;
     pageNo = Math.min(pageNo, Math.max(0, pages() - 1));
     renderList();
   }
@@ -442,8 +452,9 @@
 
   T.scalarSweep = {
     // key names what the charts draw of the selection.
-    key: function () { return [drawnKey, ends ? 1 : 0, Array.from(flips).sort().join('\u0000')].join('\u0002'); },
+    key: function () { return [drawnKey, ends ? 1 : 0, fit ? 1 : 0, Array.from(flips).sort().join('\u0000')].join('\u0002'); },
     endsShown: function () { return ends; },
+    fitBand: function () { return fit; },
     drawnRows: function () { return drawn; },
     lowIsBest: lowIsBest,
     flip: flip,
