@@ -314,3 +314,19 @@ func TestScalarsPageBudgetSmall(t *testing.T) {
 			html.UnescapeString(regexp.MustCompile(`each chart draws at most [0-9,]+`).FindString(page.String())))
 	}
 }
+
+// BenchmarkSweepPage builds the scalars page of a sweep of 10,000 runs x
+// 2 tags x 100 steps: the bands (every point of every run), the ends and
+// the run table. go test ./render -run '^$' -bench SweepPage -benchtime 1x
+func BenchmarkSweepPage(b *testing.B) {
+	r := New(scalarSweep(10_000, 100), Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		var buf bytes.Buffer
+		r.bodies = map[bodyKey]any{}
+		if err := r.writePage(&buf, r.pages()[1]); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(buf.Len()), "page-bytes")
+	}
+}
