@@ -38,7 +38,10 @@ type scalarsPage struct {
 type sweepInfo struct {
 	Runs, Threshold, Extremes, MaxDrawn int
 	Single                              bool
-	Table                               template.JS // "null" when left out
+	// ForBudget is set when the page is a sweep's because its charts
+	// drawing every run would pass the budget, not for its runs.
+	ForBudget bool
+	Table     template.JS // "null" when left out
 	// TableNote says what the table leaves out to fit the page's budget.
 	TableNote string
 	// Points is the steps of a band and points of an extreme run a chart
@@ -75,28 +78,33 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 			runs = append(runs, run)
 		}
 	}
+	layoutRuns, err := r.runNames()
+	if err != nil {
+		return nil, err
+	}
+	frame := pageFrameBytes + len(layoutRuns)
 	if len(runs) <= sweepPageRuns {
 		p, err := r.everyRunPage(runs, single)
-		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined() <= r.opt.MaxPageBytes {
+		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined(frame) <= r.opt.MaxPageBytes {
 			return p, err
 		}
 	}
-	return r.sweepPage(runs, single)
+	return r.sweepPage(runs, single, frame)
 }
 
 // Bytes of a page besides what its charts inline, to count against
-// Options.MaxPageBytes: the layout, navigation, controls and the list of
-// runs every page holds (a bound measured on the page of 10,000 runs,
-// with room), and each chart's figure around its data.
+// Options.MaxPageBytes: the layout, navigation and controls (some 8 KB,
+// with room; the list of the report's runs every page holds is counted
+// apart), and each chart's figure around its data.
 const (
-	pageFrameBytes  = 64 << 10
+	pageFrameBytes  = 16 << 10
 	chartFrameBytes = 1 << 10
 )
 
 // inlined estimates the bytes of the page's HTML: what it inlines, and
-// the frame around it.
-func (p *scalarsPage) inlined() int {
-	n := pageFrameBytes + len(p.RunNames)
+// frame, the bytes around it.
+func (p *scalarsPage) inlined(frame int) int {
+	n := frame + len(p.RunNames)
 	if p.Sweep != nil {
 		n += len(p.Sweep.Table)
 	}

@@ -494,14 +494,15 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // table leaves out the hyperparameters, then the final values, then
 // itself when it would take more than half of it; the charts draw fewer
 // steps and points, down to minSweepPoints, then the page fewer charts.
-func (r *Report) sweepPage(runs []*model.Run, single bool) (*scalarsPage, error) {
+func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsPage, error) {
 	budget := r.opt.MaxPageBytes
 	if budget < 0 {
 		budget = math.MaxInt
 	}
 	files := !single
 	p := &scalarsPage{Runs: len(r.rep.Runs), RunNames: "[]", Sweep: &sweepInfo{
-		Runs: len(runs), Threshold: sweepPageRuns, Extremes: sweepExtremes, MaxDrawn: sweepMaxDrawn, Single: single}}
+		Runs: len(runs), Threshold: sweepPageRuns, Extremes: sweepExtremes, MaxDrawn: sweepMaxDrawn, Single: single,
+		ForBudget: len(runs) <= sweepPageRuns}}
 	drawn := r.drawnTags()
 	table := r.appendRunTable(nil, runs, drawn, files, true, true)
 	if len(table) > budget/2 {
@@ -535,14 +536,14 @@ func (r *Report) sweepPage(runs []*model.Run, single bool) (*scalarsPage, error)
 			}
 			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
 		}
-		n := p.inlined()
+		n := p.inlined(frame)
 		if n <= budget || drawn == 0 {
 			break
 		}
 		// Scale down by what passes, with a tenth of room: the sizes of
 		// a chart's data grow about linearly with its points.
-		room := max(budget-pageFrameBytes-len(table), 0)
-		used := max(n-pageFrameBytes-len(table), 1)
+		room := max(budget-frame-len(table), 0)
+		used := max(n-frame-len(table), 1)
 		if points > minSweepPoints {
 			points = max(minSweepPoints, int(float64(points)*float64(room)/float64(used)*0.9))
 			p.Sweep.Points, p.Sweep.Budget = fmtCount(points), fmtBytes(r.opt.MaxPageBytes)
