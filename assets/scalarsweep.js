@@ -324,7 +324,9 @@
     var count = fmt(table.names.length) + ' runs';
     if (matching.length < table.names.length) count += ', ' + fmt(matching.length) + ' match the filters';
     if (!single) {
-      count += ', ' + fmt(on.size) + ' checked';
+      var checked = 0;
+      on.forEach(function (name) { if (rowOf.has(name)) checked++; });
+      count += ', ' + fmt(checked) + ' checked';
       if (checkedKept > drawn.size) count += ': the charts draw the first ' + fmt(drawn.size) + ' of the ' + fmt(checkedKept) + ' listed';
     }
     box.querySelector('.run-count').textContent = count;
