@@ -330,3 +330,62 @@ func BenchmarkSweepPage(b *testing.B) {
 		b.ReportMetric(float64(buf.Len()), "page-bytes")
 	}
 }
+
+// TestSweepPageHostileNames checks that run names, tags and
+// hyperparameters from the logs stay inert in a sweep's page: no script
+// element of theirs, the run table and charts still JSON, names intact,
+// and a long hyperparameter value cut.
+func TestSweepPageHostileNames(t *testing.T) {
+	rep := scalarSweep(sweepPageRuns+1, 5)
+	for i, name := range hostile {
+		run := rep.Runs[i]
+		run.Name = name
+		run.Scalars = append(run.Scalars, &collect.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
+		run.HParams.Sessions[0].Start.HParams[name] = collect.HParamValue{Kind: collect.StringValue, Str: name + strings.Repeat("x", 300)}
+	}
+	r := New(rep, Options{})
+	var page bytes.Buffer
+	if err := r.writePage(&page, r.pages()[1]); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page.String(), "<script>alert"); n != 0 {
+		t.Errorf("%d script elements from names", n)
+	}
+	m := regexp.MustCompile(`(?s)<script type="application/json" class="sweep-runs">(.*?)</script>`).FindSubmatch(page.Bytes())
+	if m == nil {
+		t.Fatal("no run table")
+	}
+	var table struct {
+		Names   []string `json:"names"`
+		HParams []struct {
+			Name   string `json:"name"`
+			Values []any  `json:"values"`
+		} `json:"hparams"`
+	}
+	if err := json.Unmarshal(m[1], &table); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range hostile {
+		if table.Names[i] != strings.ToValidUTF8(name, "\uFFFD") {
+			t.Errorf("name %d: %q, want %q", i, table.Names[i], name)
+		}
+	}
+	cut := 0
+	for _, h := range table.HParams {
+		for _, v := range h.Values {
+			s, ok := v.(string)
+			if ok && len(s) > maxHParamText+len("…") {
+				t.Errorf("hyperparameter %.20q: a value of %d bytes", h.Name, len(s))
+			}
+			if ok && strings.HasSuffix(s, "…") {
+				cut++
+			}
+		}
+	}
+	if cut != len(hostile) {
+		t.Errorf("%d values cut, want %d", cut, len(hostile))
+	}
+	if got := len(chartsOf(t, page.Bytes())); got < 2 {
+		t.Errorf("%d charts", got)
+	}
+}
