@@ -1338,6 +1338,7 @@
     var sup = supTotal(m);
     var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
       (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
+    if (m.sweep) what = 'The runs this chart draws (best, worst and checked): ' + (full ? 'every point of their data files' : 'their drawn points');
     if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
     rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
       b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
@@ -1352,6 +1353,14 @@
   function exportRows(rec) {
     var m = parseModel(rec);
     if (!m) return Promise.resolve(null);
+    var sweepNote = '';
+    if (m.sweep) {
+      // A sweep's chart: the runs it draws, not the band nor every run.
+      var shown = rec.drawn || [];
+      m = { tag: m.tag, runs: m.runs.filter(function (r, i) { return shown.indexOf(i) >= 0; }), sweep: m.sweep };
+      sweepNote = 'The ' + m.runs.length + ' runs this chart draws (best, worst and checked) of the ' +
+        fmtStep(m.sweep.runs) + ' runs with this tag; their data files hold every run.';
+    }
     var drawnPoints = function (steps, values, walls) {
       var pts = new Array(steps.length);
       for (var j = 0; j < steps.length; j++) {
@@ -1363,7 +1372,9 @@
     var drawn = function (why) {
       var note = exportNote(m, false);
       if (why) note = why + (note ? ' ' + note : '');
+      if (sweepNote) note = sweepNote + (note ? ' ' + note : '');
       return {
+        model: m,
         note: note,
         runs: m.runs.map(function (r) { return drawnPoints(r.steps, r.values, r.walls); }),
         superseded: m.runs.map(function (r) {
@@ -1385,8 +1396,11 @@
           return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: Array.isArray(a.points) ? a.points : [] };
         });
       });
+      var note = exportNote(m, true);
+      if (sweepNote) note = sweepNote + (note ? ' ' + note : '');
       return {
-        note: exportNote(m, true),
+        model: m,
+        note: note,
         runs: both[0].map(function (pts) { return Array.isArray(pts) ? pts : []; }),
         superseded: superseded
       };
@@ -1408,7 +1422,7 @@
   function exportCSV(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
-      var m = rec.model;
+      var m = x.model || rec.model;
       var withSup = x.superseded.some(function (l) { return l.length > 0; });
       // A chart of several tags (a multiline chart) says each line's tag.
       var withTag = m.runs.some(function (r) { return r.tag; });
@@ -1436,7 +1450,7 @@
   function exportJSON(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
-      var m = rec.model;
+      var m = x.model || rec.model;
       var point = function (p) {
         var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
         return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
@@ -1445,10 +1459,11 @@
       // other.
       var byRun = Object.create(null), supByRun = Object.create(null), anySup = false;
       m.runs.forEach(function (r, i) {
-        byRun[r.name] = x.runs[i].map(point);
+        var key = m.sweep ? r.run : r.name; // a sweep's ends are named with their place
+        byRun[key] = x.runs[i].map(point);
         if (x.superseded[i].length) {
           anySup = true;
-          supByRun[r.name] = x.superseded[i].map(function (a) {
+          supByRun[key] = x.superseded[i].map(function (a) {
             return { attempt: a.attempt, total: a.total, points: a.points.map(point) };
           });
         }

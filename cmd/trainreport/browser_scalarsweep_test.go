@@ -330,6 +330,14 @@ func TestBrowserScalarsSweep(t *testing.T) {
 			}
 		}
 	}
+	// The download holds the runs drawn, every point of their data files.
+	dl := eval[struct {
+		Note string
+		Runs map[string][][3]any
+	}](tb, pageJS("scalarsweep.js", "exportJSON", "loss"))
+	if len(dl.Runs) != 11 || len(dl.Runs[picked]) != bigSweepSteps || !strings.HasPrefix(dl.Note, "The 11 runs this chart draws") {
+		t.Errorf("loss download: %d runs, %d points of %s, note %q", len(dl.Runs), len(dl.Runs[picked]), picked, dl.Note)
+	}
 	sel = eval[sweepSelectorState](tb, pageJS("scalarsweep.js", "selector"))
 	if !sel.Rows[2].Checked || !strings.HasSuffix(sel.Count, "1 checked") {
 		t.Errorf("after checking %s: %q, row %+v", picked, sel.Count, sel.Rows[2])

@@ -110,6 +110,12 @@
 		});
 	},
 
+	// exportJSON returns the JSON download of the chart of tag, parsed.
+	async exportJSON(tag) {
+		const fig = [...document.querySelectorAll("figure.chart-card")].find(f => f.dataset.tag === tag);
+		return JSON.parse(await window.trainreport.exportJSON(fig));
+	},
+
 	// loaded lists the scripts the page added since check, as URLs.
 	loaded() {
 		return window.__sweepScripts || [];
