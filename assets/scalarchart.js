@@ -907,7 +907,7 @@
       if (m.sweep) {
         // A sweep's chart: the ends unless hidden, and the runs checked.
         if (r.rank) {
-          if (SW && !SW.endsShown()) return;
+          if (SW && (!SW.endsShown() || !SW.kept(r.index))) return;
           var role = endRole(m, r);
           var place = places[role]++;
           r.name = r.run + ' \u00b7 ' + role + ' ' + (place + 1);

@@ -39,6 +39,8 @@
   var rowOf = new Map();  // run name -> row
   var runsRE = T.state.pattern('runs');
   var matching = [];      // rows the filters keep, in list order
+  var kept = null;        // the same as a set, null when the filters keep every row
+  var keptKey = '';       // names kept (a hash of its rows)
   var drawn = new Set();  // rows drawn: checked and kept, the first maxDrawn
   var checkedKept = 0;    // rows checked and kept by the filters
   var drawnKey = '';
@@ -247,12 +249,16 @@
   function refresh() {
     var n = table.names.length;
     matching = [];
+    var h = 0x811c9dc5; // FNV-1a over the rows kept, in row order
     for (var row = 0; row < n; row++) {
       if (runsRE.re && !runsRE.re.test(table.names[row])) continue;
       var keep = true;
       for (var k = 0; k < filters.length && keep; k++) keep = filters[k].test(row);
-      if (keep) matching.push(row);
+      if (!keep) continue;
+      matching.push(row);
+      h = Math.imul(h ^ row, 0x01000193) >>> 0;
     }
+    keptKey = matching.length + ':' + h.toString(16);
     if (sortTag >= 0 && table.tags[sortTag]) {
       var f = table.tags[sortTag].finals;
       // Runs without a finite final value last, either way.
@@ -266,6 +272,7 @@
     } else if (desc) {
       matching.reverse();
     }
+    kept = matching.length < n ? new Set(matching) : null;
     drawn = new Set();
     checkedKept = 0;
     if (!single) {
@@ -454,8 +461,12 @@
 
   T.scalarSweep = {
     // key names what the charts draw of the selection.
-    key: function () { return [drawnKey, ends ? 1 : 0, fit ? 1 : 0, Array.from(flips).sort().join('\u0000')].join('\u0002'); },
+    key: function () { return [drawnKey, keptKey, ends ? 1 : 0, fit ? 1 : 0, Array.from(flips).sort().join('\u0000')].join('\u0002'); },
     endsShown: function () { return ends; },
+    // kept reports whether the filters keep the run of row: they narrow
+    // the best and worst runs drawn too (the band and the ranking stay
+    // over every run).
+    kept: function (row) { return !kept || kept.has(row); },
     fitBand: function () { return fit; },
     drawnRows: function () { return drawn; },
     lowIsBest: lowIsBest,

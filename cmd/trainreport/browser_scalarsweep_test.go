@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -335,8 +336,24 @@ func TestBrowserScalarsSweep(t *testing.T) {
 		Note string
 		Runs map[string][][3]any
 	}](tb, pageJS("scalarsweep.js", "exportJSON", "loss"))
-	if len(dl.Runs) != 11 || len(dl.Runs[picked]) != bigSweepSteps || !strings.HasPrefix(dl.Note, "The 11 runs this chart draws") {
-		t.Errorf("loss download: %d runs, %d points of %s, note %q", len(dl.Runs), len(dl.Runs[picked]), picked, dl.Note)
+	// The filters narrow the best and worst runs drawn too.
+	kept := func(name string) bool {
+		var k int
+		fmt.Sscanf(name, "trial%d", &k)
+		return k%2 == 1 && 16+k >= 100 && 16+k <= 199
+	}
+	low, high := ends(bigSweepFinals("loss"), 5)
+	wantRuns := []string{picked}
+	for _, n := range append(low, high...) {
+		if kept(n) {
+			wantRuns = append(wantRuns, n)
+		}
+	}
+	slices.Sort(wantRuns)
+	gotRuns := slices.Sorted(maps.Keys(dl.Runs))
+	if !slices.Equal(gotRuns, wantRuns) || len(dl.Runs[picked]) != bigSweepSteps ||
+		!strings.HasPrefix(dl.Note, fmt.Sprintf("The %d runs this chart draws", len(wantRuns))) {
+		t.Errorf("loss download: runs %v (want %v), %d points of %s, note %q", gotRuns, wantRuns, len(dl.Runs[picked]), picked, dl.Note)
 	}
 	sel = eval[sweepSelectorState](tb, pageJS("scalarsweep.js", "selector"))
 	if !sel.Rows[2].Checked || !strings.HasSuffix(sel.Count, "1 checked") {
@@ -344,7 +361,10 @@ func TestBrowserScalarsSweep(t *testing.T) {
 	}
 	tb.screenshot(shots, "scalars-sweep-site")
 
-	// Flipping the loss chart's best end swaps its best and worst runs.
+	// Without the filters, flipping the loss chart's best end swaps its
+	// best and worst runs.
+	eval[bool](tb, pageJS("scalarsweep.js", "filter", "optimizer", "\u0000"))
+	eval[bool](tb, pageJS("scalarsweep.js", "range", "width", "", ""))
 	eval[bool](tb, pageJS("scalarsweep.js", "click", `[data-action="flip"]`, "loss"))
 	for _, c := range eval[[]sweepChartState](tb, pageJS("scalarsweep.js", "charts")) {
 		if c.Tag != "loss" {
