@@ -1082,7 +1082,13 @@
       // would otherwise flatten everything else; it leaves the chart at
       // its edge.
       var fit = sweepRange(m);
-      if (fit) { yAxis.min = fit[0]; yAxis.max = fit[1]; }
+      if (fit) {
+        yAxis.min = fit[0];
+        yAxis.max = fit[1];
+        // The ends of a fitted range fall between ticks: no label there,
+        // which would crowd the tick's beside it.
+        yAxis.axisLabel = { showMinLabel: false, showMaxLabel: false };
+      }
     }
     // Keep the y axis at the left of the grid when steps cross zero.
     yAxis.axisLine = { onZero: false };
