@@ -364,7 +364,7 @@ func sessionHParams(run *model.Run, byName map[string]*model.Run) map[string]mod
 // name, its data directory in data/ (files only), each hyperparameter's
 // value (numbers as numbers when every value of it is one; null where a
 // run has none) and each drawn tag's final value (null where a run lacks
-// the tag). parts chooses what it holds: the hyperparameters and final
+// the tag). hparams and finals choose what it holds: the hyperparameters and final
 // values can be left out for a table that fits the budget.
 func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, hparams, finals bool) []byte {
 	b = append(b, `{"names":[`...)
