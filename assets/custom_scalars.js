@@ -168,7 +168,7 @@
     // pinnedData resolves with the chart data of a pinned tag: a line per
     // run that has it, as on the Scalars page.
     function pinnedData(tag) {
-      return Promise.all(entriesOf(tag).map(function (e) {
+      return Promise.all(entriesOf(tag).slice(0, MAX_PINNED_RUNS).map(function (e) {
         return series(e.run, tag).then(function (s) { return entry(e.run, s, runs[e.run].name, '', ''); });
       })).then(function (entries) { return { tag: tag, runs: entries }; });
     }
@@ -207,6 +207,12 @@
     });
   }
 
+  // MAX_PINNED_RUNS is how many runs a pinned chart draws, their data
+  // files loaded each: the first in report order, as a layout chart draws
+  // its first 200 series (render/customscalars.go); a sweep's Scalars page
+  // draws the rest as a band.
+  var MAX_PINNED_RUNS = 200;
+
   // pinnedFigure makes the figure of a pinned tag, which n runs have; its
   // names are set as text, never as markup.
   function pinnedFigure(main, tag, n) {
@@ -220,7 +226,8 @@
     name.textContent = tag;
     var count = document.createElement('span');
     count.className = 'points';
-    count.textContent = n === 1 ? '1 run' : n + ' runs';
+    count.textContent = n === 1 ? '1 run' : n > MAX_PINNED_RUNS
+      ? 'the first ' + MAX_PINNED_RUNS + ' of ' + n + ' runs' : n + ' runs';
     var actions = document.createElement('span');
     actions.className = 'actions';
     [['pin', 'Unpin'], ['csv', 'CSV'], ['json', 'JSON'], ['png', 'PNG']].forEach(function (a) {

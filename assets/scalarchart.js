@@ -34,6 +34,10 @@
   var MAX_SMOOTHING = 0.999;
   var X_MODES = { step: 1, relative: 1, wall: 1 };
   var MAX_PINS = 100;
+  var SWEEP_COLOR = '#37474f';
+  // The colours of a sweep's best and worst runs, by place.
+  var BEST_COLORS = ['#1b5e20', '#2e7d32', '#43a047', '#66bb6a', '#81c784'];
+  var WORST_COLORS = ['#b71c1c', '#d32f2f', '#e53935', '#ef5350', '#e57373'];
 
   function nonFiniteName(v) {
     if (v === Infinity) return 'Infinity';
@@ -149,7 +153,8 @@
   // renderKey names everything a chart's option depends on.
   function renderKey() {
     return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
-      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey].join('\u0001');
+      runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey,
+      T.scalarSweep ? T.scalarSweep.key() : ''].join('\u0001');
   }
 
   function field(form, name) {
@@ -248,7 +253,8 @@
       };
     }
     rec.handle = T.lazyChart(div, draw, {
-      eager: true, key: renderKey, update: function () { if (rec.chart) updateChart(rec); }
+      eager: true, key: function () { return renderKey() + '\u0001' + (rec.gen || 0); },
+      update: function () { if (rec.chart) updateChart(rec); }
     });
     return rec;
   }
@@ -482,15 +488,94 @@
         file: typeof r.file === 'string' ? r.file : '', script: typeof r.script === 'string' ? r.script : '',
         supFile: typeof r.superseded_file === 'string' ? r.superseded_file : '',
         supScript: typeof r.superseded_script === 'string' ? r.superseded_script : '',
-        superseded: parseSuperseded(r.superseded)
+        superseded: parseSuperseded(r.superseded),
+        // rank is "low" or "high" for the runs at the ends of a sweep's
+        // ranking by final value, index their row in its run table.
+        rank: r.rank === 'low' || r.rank === 'high' ? r.rank : '', index: toNumber(r.index)
       };
     });
     rec.model = {
       tag: data.tag != null ? String(data.tag) : (rec.figure.getAttribute('data-tag') || ''),
-      runs: runs
+      runs: runs,
+      sweep: parseSweep(data.sweep)
     };
     describeDownloads(rec);
     return rec.model;
+  }
+
+  // parseSweep reads the band of a sweep's chart (render/scalarsweep.go):
+  // per step the quantiles of the runs' values and how many runs had one.
+  function parseSweep(sw) {
+    if (!sw || typeof sw !== 'object' || !Array.isArray(sw.steps) || !Array.isArray(sw.q)) return null;
+    var n = sw.steps.length;
+    var out = {
+      runs: toNumber(sw.runs), nonFinite: toNumber(sw.non_finite),
+      better: sw.better === 'higher' || sw.better === 'lower' ? sw.better : '',
+      stem: typeof sw.stem === 'string' ? sw.stem : '',
+      steps: new Float64Array(n), n: new Float64Array(n), q: []
+    };
+    for (var j = 0; j < n; j++) {
+      out.steps[j] = toNumber(sw.steps[j]);
+      out.n[j] = Array.isArray(sw.n) ? toNumber(sw.n[j]) : NaN;
+    }
+    for (var k = 0; k < 5; k++) {
+      var src = Array.isArray(sw.q[k]) ? sw.q[k] : [];
+      var col = new Float64Array(n);
+      for (j = 0; j < n; j++) col[j] = toNumber(src[j]);
+      out.q.push(col);
+    }
+    return out;
+  }
+
+  // sweepSeries draws the band of a sweep's chart (steps only: the runs'
+  // times differ): the 10-90 % and 25-75 % bands, and the median.
+  function sweepSeries(m, log) {
+    var sw = m.sweep, q = sw.q, n = sw.steps.length;
+    var outer = [], inner = [], median = new Array(n);
+    for (var j = 0; j < n; j++) {
+      median[j] = [sw.steps[j], yOrGap(q[2][j], log)];
+      if (j === 0) continue;
+      var x0 = sw.steps[j - 1], x1 = sw.steps[j];
+      if (!log || (q[0][j - 1] > 0 && q[0][j] > 0)) outer.push([x0, x1, q[0][j - 1], q[4][j - 1], q[0][j], q[4][j]]);
+      if (!log || (q[1][j - 1] > 0 && q[1][j] > 0)) inner.push([x0, x1, q[1][j - 1], q[3][j - 1], q[1][j], q[3][j]]);
+    }
+    var label = 'median of ' + fmtStep(sw.runs) + ' runs';
+    var outerBand = bandSeries('sweep:outer', label, outer, SWEEP_COLOR);
+    outerBand.itemStyle.opacity = 0.12;
+    return [
+      outerBand,
+      bandSeries('sweep:inner', label, inner, SWEEP_COLOR),
+      {
+        id: 'sweep:median', type: 'line', name: label, data: median,
+        showSymbol: n < 2, symbolSize: 4, connectNulls: false, z: 2, color: SWEEP_COLOR,
+        lineStyle: { color: SWEEP_COLOR, width: 2 }, itemStyle: { color: SWEEP_COLOR },
+        emphasis: { focus: 'none' }, animation: false
+      }
+    ];
+  }
+
+  // sweepRange returns the y range of a sweep's 10-90 % band and of its
+  // best runs as drawn, padded, or null when they have no finite value.
+  function sweepRange(m) {
+    var sw = m.sweep, lo = Infinity, hi = -Infinity, j;
+    var take = function (v) { if (isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } };
+    for (j = 0; j < sw.steps.length; j++) { take(sw.q[0][j]); take(sw.q[4][j]); }
+    m.runs.forEach(function (r) {
+      if (!r.rank || endRole(m, r) !== 'best') return;
+      for (var k = 0; k < r.values.length; k++) take(r.values[k]);
+    });
+    if (!(lo <= hi)) return null;
+    var pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
+    // Out to a round number, so that the axis' end labels read well.
+    var unit = Math.pow(10, Math.floor(Math.log10(hi - lo + 2 * pad))) / 2;
+    return [Math.floor((lo - pad) / unit) * unit, Math.ceil((hi + pad) / unit) * unit];
+  }
+
+  // endLabel names a run at an end of a sweep's ranking: best or worst,
+  // by the chart's direction, and its place.
+  function endRole(m, r) {
+    var lowBest = T.scalarSweep ? T.scalarSweep.lowIsBest(m.tag, m.sweep.better) : m.sweep.better !== 'higher';
+    return (r.rank === 'low') === lowBest ? 'best' : 'worst';
   }
 
   // parseBand reads the band of a margin chart's series: [step, lower,
@@ -814,8 +899,23 @@
     var drawn = [];
     var groups = [], byKey = new Map(); // keys are run names: no plain object
     var xMin = Infinity, xMax = -Infinity; // of the runs drawn
+    var SW = m.sweep ? T.scalarSweep : null;
+    if (SW) SW.load(rec);
+    var places = { best: 0, worst: 0 };
+    var drawnRows = SW ? SW.drawnRows() : null;
     m.runs.forEach(function (r, i) {
-      if (!shownRun(r.run)) return;
+      if (m.sweep) {
+        // A sweep's chart: the ends unless hidden, and the runs checked.
+        if (r.rank) {
+          if (SW && (!SW.endsShown() || !SW.kept(r.index))) return;
+          var role = endRole(m, r);
+          var place = places[role]++;
+          r.name = r.run + ' \u00b7 ' + role + ' ' + (place + 1);
+          r.color = (role === 'best' ? BEST_COLORS : WORST_COLORS)[Math.min(place, 4)];
+        } else if (!drawnRows || !drawnRows.has(r.index)) {
+          return;
+        }
+      } else if (!shownRun(r.run)) return;
       var key = groupKey(r.run);
       if (key !== null) {
         // A chart of several tags groups each tag's runs apart.
@@ -941,6 +1041,13 @@
       legendNames.push(g.label);
     });
     rec.groups = groups;
+    var banded = false;
+    if (m.sweep && mode === 'step' && m.sweep.steps.length) {
+      sweepSeries(m, log).forEach(function (s) { series.push(s); });
+      banded = true;
+      if (m.sweep.steps[0] < xMin) xMin = m.sweep.steps[0];
+      if (m.sweep.steps[m.sweep.steps.length - 1] > xMax) xMax = m.sweep.steps[m.sweep.steps.length - 1];
+    }
     var xAxis = {
       type: mode === 'wall' ? 'time' : 'value',
       name: mode === 'wall' ? '' : (mode === 'relative' ? 'hours' : 'step'),
@@ -970,6 +1077,19 @@
       };
     }
     var yAxis = log ? { type: 'log', logBase: 10, scale: true } : { type: 'value', scale: true };
+    if (banded && !log && SW && SW.fitBand()) {
+      // Fit to the 10-90 % band and the best runs: a diverging worst run
+      // would otherwise flatten everything else; it leaves the chart at
+      // its edge.
+      var fit = sweepRange(m);
+      if (fit) {
+        yAxis.min = fit[0];
+        yAxis.max = fit[1];
+        // The ends of a fitted range fall between ticks: no label there,
+        // which would crowd the tick's beside it.
+        yAxis.axisLabel = { showMinLabel: false, showMaxLabel: false };
+      }
+    }
     // Keep the y axis at the left of the grid when steps cross zero.
     yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
@@ -980,7 +1100,7 @@
       graphic: {
         elements: [{
           id: 'empty', type: 'text', left: 'center', top: 'middle', silent: true,
-          invisible: drawn.length + groups.length > 0,
+          invisible: drawn.length + groups.length > 0 || banded,
           style: { text: 'No run matches the filter', fill: '#555', fontSize: 13 }
         }]
       },
@@ -1013,6 +1133,19 @@
             ? '<td class="tt-num">' + mean + '</td><td class="tt-num tt-raw">' + dev + '</td>'
             : '<td class="tt-num">' + mean + ' ' + dev + '</td>');
           rows.push('<tr>' + gc + '<td class="tt-num tt-step">' + escapeHTML(fmtStep(g.agg.steps[k])) + '</td></tr>');
+          return;
+        }
+        if (id === 'sweep:median') {
+          var sw = rec.model && rec.model.sweep;
+          var q = p.dataIndex;
+          if (!sw || !(q >= 0 && q < sw.steps.length)) return;
+          if (header === null) header = p.axisValue != null ? p.axisValue : sw.steps[q];
+          var f = function (v) { return escapeHTML(fmtNum(v)); };
+          rows.push('<tr><td class="tt-run"><span class="tt-dot" style="background:' + SWEEP_COLOR + '"></span>median of ' +
+            fmtStep(sw.n[q]) + ' runs</td><td class="tt-num">' + f(sw.q[2][q]) + '</td>' + (w > 0 ? '<td class="tt-num tt-raw">' +
+            f(sw.q[1][q]) + ' \u2013 ' + f(sw.q[3][q]) + '</td>' : '') + '<td class="tt-num tt-step">' + escapeHTML(fmtStep(sw.steps[q])) + '</td></tr>');
+          rows.push('<tr><td class="tt-run">25\u201375 %, 10\u201390 %</td><td class="tt-num" colspan="' + (w > 0 ? 3 : 2) + '">' +
+            f(sw.q[1][q]) + ' \u2013 ' + f(sw.q[3][q]) + ', ' + f(sw.q[0][q]) + ' \u2013 ' + f(sw.q[4][q]) + '</td></tr>');
           return;
         }
         if (id.indexOf('run:') !== 0) return;
@@ -1211,6 +1344,7 @@
     var sup = supTotal(m);
     var what = note || (full ? 'Every point of the data files, for the ' + m.runs.length +
       (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
+    if (m.sweep) what = 'The runs this chart draws (best, worst and checked): ' + (full ? 'every point of their data files' : 'their drawn points');
     if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
     rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
       b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
@@ -1225,6 +1359,14 @@
   function exportRows(rec) {
     var m = parseModel(rec);
     if (!m) return Promise.resolve(null);
+    var sweepNote = '';
+    if (m.sweep) {
+      // A sweep's chart: the runs it draws, not the band nor every run.
+      var shown = rec.drawn || [];
+      m = { tag: m.tag, runs: m.runs.filter(function (r, i) { return shown.indexOf(i) >= 0; }), sweep: m.sweep };
+      sweepNote = 'The ' + m.runs.length + ' runs this chart draws (best, worst and checked) of the ' +
+        fmtStep(m.sweep.runs) + ' runs with this tag; their data files hold every run.';
+    }
     var drawnPoints = function (steps, values, walls) {
       var pts = new Array(steps.length);
       for (var j = 0; j < steps.length; j++) {
@@ -1236,7 +1378,9 @@
     var drawn = function (why) {
       var note = exportNote(m, false);
       if (why) note = why + (note ? ' ' + note : '');
+      if (sweepNote) note = sweepNote + (note ? ' ' + note : '');
       return {
+        model: m,
         note: note,
         runs: m.runs.map(function (r) { return drawnPoints(r.steps, r.values, r.walls); }),
         superseded: m.runs.map(function (r) {
@@ -1258,8 +1402,11 @@
           return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: Array.isArray(a.points) ? a.points : [] };
         });
       });
+      var note = exportNote(m, true);
+      if (sweepNote) note = sweepNote + (note ? ' ' + note : '');
       return {
-        note: exportNote(m, true),
+        model: m,
+        note: note,
         runs: both[0].map(function (pts) { return Array.isArray(pts) ? pts : []; }),
         superseded: superseded
       };
@@ -1281,7 +1428,7 @@
   function exportCSV(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
-      var m = rec.model;
+      var m = x.model || rec.model;
       var withSup = x.superseded.some(function (l) { return l.length > 0; });
       // A chart of several tags (a multiline chart) says each line's tag.
       var withTag = m.runs.some(function (r) { return r.tag; });
@@ -1309,7 +1456,7 @@
   function exportJSON(rec) {
     return exportRows(rec).then(function (x) {
       if (!x) return '';
-      var m = rec.model;
+      var m = x.model || rec.model;
       var point = function (p) {
         var v = typeof p[2] === 'number' ? p[2] : toNumber(p[2]);
         return [toNumber(p[0]), toNumber(p[1]), isFinite(v) ? v : nonFiniteName(v)];
@@ -1318,10 +1465,11 @@
       // other.
       var byRun = Object.create(null), supByRun = Object.create(null), anySup = false;
       m.runs.forEach(function (r, i) {
-        byRun[r.name] = x.runs[i].map(point);
+        var key = m.sweep ? r.run : r.name; // a sweep's ends are named with their place
+        byRun[key] = x.runs[i].map(point);
         if (x.superseded[i].length) {
           anySup = true;
-          supByRun[r.name] = x.superseded[i].map(function (a) {
+          supByRun[key] = x.superseded[i].map(function (a) {
             return { attempt: a.attempt, total: a.total, points: a.points.map(point) };
           });
         }
@@ -1395,6 +1543,10 @@
       togglePin(rec.figure.getAttribute('data-tag') || '');
       return;
     }
+    if (action === 'flip') {
+      if (T.scalarSweep) T.scalarSweep.flip(rec.figure.getAttribute('data-tag') || '');
+      return;
+    }
     if (!parseModel(rec)) return;
     var tag = rec.model.tag || rec.figure.getAttribute('data-tag') || '';
     if (action === 'csv') {
@@ -1425,7 +1577,15 @@
     // onPins(fn) calls fn(tags) with the pinned tags now and when they
     // change.
     onPins: function (fn) { pinListeners.push(fn); fn(pins.slice()); },
-    pins: function () { return pins.slice(); }
+    pins: function () { return pins.slice(); },
+    // update(figure) re-draws the chart of figure now (a sweep's runs
+    // loaded).
+    update: function (fig) {
+      var r = fig && fig.__trainreportRec;
+      if (!r) return;
+      r.gen = (r.gen || 0) + 1;
+      r.handle.update();
+    }
   };
   // exportCSV(figure) and exportJSON(figure) return promises of what the
   // figure's downloads hold.

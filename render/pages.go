@@ -59,7 +59,7 @@ func init() {
 			body: func(r *Report, single bool) (any, error) { return r.overviewPage(single), nil }},
 		{name: "scalars", title: "Scalars", kinds: []model.Kind{model.KindScalar}, has: hasAny(runScalars), count: countTags,
 			body: bodyOf((*Report).scalarsPage), data: (*Report).scalarsData,
-			scripts: []string{"scalarchart.js", "scalars.js"}},
+			scripts: []string{"scalarchart.js", "scalarsweep.js", "scalars.js"}, styles: []string{"scalarsweep.css"}},
 		{name: "custom_scalars", title: "Custom Scalars", kinds: []model.Kind{model.KindCustomScalars}, has: (*Report).hasCustomScalars, count: countLayoutCharts,
 			body: bodyOf((*Report).customScalarsPage), scripts: []string{"scalarchart.js", "custom_scalars.js"},
 			styles: []string{"custom_scalars.css"}},

@@ -49,6 +49,11 @@ type Options struct {
 	// their data files are written all the same. Zero means
 	// DefaultMaxCharts; negative means no bound.
 	MaxCharts int
+	// MaxPageBytes bounds the HTML of a page with what it inlines: the
+	// scalars page of more runs than it draws well summarises them (see
+	// sweepPage) and stays under it at any run count. Zero means
+	// DefaultMaxPageBytes; negative means no bound.
+	MaxPageBytes int
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
@@ -74,6 +79,7 @@ const (
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
 	DefaultMaxCharts      = 2000
+	DefaultMaxPageBytes   = 5 << 20
 	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
 	// and ten embeddings at the methods' caps: minutes on two cores.
 	DefaultEmbeddingTotalTSNE = 50_000
@@ -155,6 +161,9 @@ func New(rep *model.Report, opt Options) *Report {
 	}
 	if opt.MaxCharts == 0 {
 		opt.MaxCharts = DefaultMaxCharts
+	}
+	if opt.MaxPageBytes == 0 {
+		opt.MaxPageBytes = DefaultMaxPageBytes
 	}
 	if opt.Title == "" {
 		opt.Title = "Training report"

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -28,6 +29,24 @@ type scalarsPage struct {
 	// draws charts: the tags beyond the budget, listed by name.
 	MaxCharts string
 	Undrawn   []string
+	// Sweep is set when the page summarises its runs (sweepPage).
+	Sweep *sweepInfo
+}
+
+// sweepInfo is what the page of a sweep says of itself, and its run
+// table (appendRunTable), which its run selector lists.
+type sweepInfo struct {
+	Runs, Threshold, Extremes, MaxDrawn int
+	Single                              bool
+	// ForBudget is set when the page is a sweep's because its charts
+	// drawing every run would pass the budget, not for its runs.
+	ForBudget bool
+	Table     template.JS // "null" when left out
+	// TableNote says what the table leaves out to fit the page's budget.
+	TableNote string
+	// Points is the steps of a band and points of an extreme run a chart
+	// draws at most, when the page's budget lowered it; Budget the budget.
+	Points, Budget string
 }
 
 type scalarGroup struct {
@@ -43,37 +62,81 @@ type scalarChart struct {
 	Superseded string
 	Data       template.JS
 	Note       string // why the chart draws nothing, when its data cannot be encoded
+	// Better is which way the tag improves on a sweep's page ("lower",
+	// "higher", "" when its name does not say).
+	Better string
 }
 
 // scalarsPage builds the page; single is set for the single-file report,
-// which has no data files for the downloads to load.
+// which has no data files for the downloads to load. Up to sweepPageRuns runs
+// with scalars, every chart draws every run, unless their points would
+// pass Options.MaxPageBytes; otherwise the page is a sweep's (sweepPage).
 func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
+	var runs []*model.Run
+	for _, run := range r.rep.Runs {
+		if len(runScalars(run)) > 0 {
+			runs = append(runs, run)
+		}
+	}
+	layoutRuns, err := r.runNames()
+	if err != nil {
+		return nil, err
+	}
+	frame := pageFrameBytes + len(layoutRuns)
+	if len(runs) <= sweepPageRuns {
+		p, err := r.everyRunPage(runs, single)
+		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined(frame) <= r.opt.MaxPageBytes {
+			return p, err
+		}
+	}
+	return r.sweepPage(runs, single, frame)
+}
+
+// Bytes of a page besides what its charts inline, to count against
+// Options.MaxPageBytes: the layout, navigation and controls (some 8 KB,
+// with room; the list of the report's runs every page holds is counted
+// apart), and each chart's figure around its data.
+const (
+	pageFrameBytes  = 16 << 10
+	chartFrameBytes = 1 << 10
+)
+
+// inlined estimates the bytes of the page's HTML: what it inlines, and
+// frame, the bytes around it.
+func (p *scalarsPage) inlined(frame int) int {
+	n := frame + len(p.RunNames)
+	if p.Sweep != nil {
+		n += len(p.Sweep.Table)
+	}
+	for _, g := range p.Groups {
+		for _, c := range g.Charts {
+			n += chartFrameBytes + len(c.Data) + len(c.Tag)
+		}
+	}
+	for _, t := range p.Undrawn {
+		n += len(t) + 16
+	}
+	return n
+}
+
+// everyRunPage is the page drawing every run on every chart.
+func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if r.drawCap < r.opt.MaxPoints {
 		p.PerSeries, p.PageBudget = fmtCount(r.drawCap), fmtCount(r.opt.MaxPagePoints)
 	}
-	var names []string
-	for _, run := range r.rep.Runs {
-		if len(runScalars(run)) > 0 {
-			names = append(names, run.Name)
-		}
+	names := make([]string, len(runs))
+	for i, run := range runs {
+		names[i] = run.Name
 	}
 	var err error
 	if p.RunNames, err = scriptJSON(names); err != nil {
 		return nil, err
 	}
 	drawn := r.drawnTags()
-	for _, tv := range r.tags[drawn:] {
-		p.Undrawn = append(p.Undrawn, tv.tag)
-	}
-	if len(p.Undrawn) > 0 {
-		p.MaxCharts = fmtCount(drawn)
-	}
+	r.undrawn(p, drawn)
 	var b []byte
 	for _, tv := range r.tags[:drawn] {
-		if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != tv.group {
-			p.Groups = append(p.Groups, scalarGroup{Name: tv.group})
-		}
 		shown, total := 0, 0
 		for _, sv := range tv.series {
 			shown += len(sv.draw)
@@ -85,10 +148,31 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 		} else {
 			c.Data = template.JS(string(b)) // a copy: b is reused; escaped for a <script> element by appendChartData
 		}
-		g := &p.Groups[len(p.Groups)-1]
-		g.Charts = append(g.Charts, c)
+		p.add(tv, c)
 	}
 	return p, nil
+}
+
+// add adds chart c of tag tv to the page, in a new group when tv's is not
+// the last one's.
+func (p *scalarsPage) add(tv *tagView, c scalarChart) {
+	if n := len(p.Groups); n == 0 || p.Groups[n-1].Name != tv.group {
+		p.Groups = append(p.Groups, scalarGroup{Name: tv.group})
+	}
+	g := &p.Groups[len(p.Groups)-1]
+	g.Charts = append(g.Charts, c)
+}
+
+// undrawn lists the tags past the first drawn as not drawn.
+func (r *Report) undrawn(p *scalarsPage, drawn int) {
+	p.Undrawn = nil
+	for _, tv := range r.tags[drawn:] {
+		p.Undrawn = append(p.Undrawn, tv.tag)
+	}
+	p.MaxCharts = ""
+	if len(p.Undrawn) > 0 {
+		p.MaxCharts = fmtCount(drawn)
+	}
 }
 
 // scalarsData returns data/scalars/<run>/<tag>.json for every series,
@@ -201,59 +285,67 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
 	for i, sv := range tv.series {
-		pts := sv.scalar.Points
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"name":`...)
-		b = appendJSONString(b, sv.run.Name)
-		b = append(b, `,"points":`...)
-		b = appendDrawnPoints(b, sv.scalar.Points, sv.draw, sv.scalar.Float32)
-		b = append(b, `,"total":`...)
-		b = strconv.AppendInt(b, int64(len(pts)), 10)
-		b = append(b, `,"shown":`...)
-		b = strconv.AppendInt(b, int64(len(sv.draw)), 10)
-		b = append(b, `,"start":`...)
-		b = appendValue(b, sv.run.Start, false)
-		b = append(b, `,"envelope":[`...)
-		first := true
-		for _, bk := range sv.buckets {
-			if !bk.HasFinite {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			p0, p1 := pts[bk.First], pts[bk.Last]
-			b = append(b, '[')
-			for k, v := range [6]float64{float64(p0.Step), float64(p1.Step), p0.WallTime, p1.WallTime, bk.Min, bk.Max} {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = appendValue(b, v, false)
-			}
-			b = append(b, ']')
-		}
-		b = append(b, `],"kept":`...)
-		b = strconv.AppendInt(b, int64(len(sv.data)), 10)
-		if files {
-			b = append(b, `,"file":`...)
-			b = appendJSONString(b, sv.file)
-			b = append(b, `,"script":`...)
-			b = appendJSONString(b, dataScriptFile(sv.file))
-			if len(sv.faded) > 0 {
-				sup := supersededFile(sv.file)
-				b = append(b, `,"superseded_file":`...)
-				b = appendJSONString(b, sup)
-				b = append(b, `,"superseded_script":`...)
-				b = appendJSONString(b, dataScriptFile(sup))
-			}
-		}
-		b = appendSuperseded(b, sv)
-		b = append(b, '}')
+		b = appendChartRun(b, sv, sv.draw, sv.buckets, files)
 	}
 	return append(b, "]}"...), nil
+}
+
+// appendChartRun appends the object of one run of a chart's data: the
+// points of sv at the indices draw, the envelope of buckets, and with
+// files its data files.
+func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []downsample.Bucket, files bool) []byte {
+	pts := sv.scalar.Points
+	b = append(b, `{"name":`...)
+	b = appendJSONString(b, sv.run.Name)
+	b = append(b, `,"points":`...)
+	b = appendDrawnPoints(b, sv.scalar.Points, draw, sv.scalar.Float32)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(len(pts)), 10)
+	b = append(b, `,"shown":`...)
+	b = strconv.AppendInt(b, int64(len(draw)), 10)
+	b = append(b, `,"start":`...)
+	b = appendValue(b, sv.run.Start, false)
+	b = append(b, `,"envelope":[`...)
+	first := true
+	for _, bk := range buckets {
+		if !bk.HasFinite {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		p0, p1 := pts[bk.First], pts[bk.Last]
+		b = append(b, '[')
+		for k, v := range [6]float64{float64(p0.Step), float64(p1.Step), p0.WallTime, p1.WallTime, bk.Min, bk.Max} {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, v, false)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `],"kept":`...)
+	b = strconv.AppendInt(b, int64(len(sv.data)), 10)
+	if files {
+		b = append(b, `,"file":`...)
+		b = appendJSONString(b, sv.file)
+		b = append(b, `,"script":`...)
+		b = appendJSONString(b, dataScriptFile(sv.file))
+		if len(sv.faded) > 0 {
+			sup := supersededFile(sv.file)
+			b = append(b, `,"superseded_file":`...)
+			b = appendJSONString(b, sup)
+			b = append(b, `,"superseded_script":`...)
+			b = appendJSONString(b, dataScriptFile(sup))
+		}
+	}
+	b = appendSuperseded(b, sv)
+	b = append(b, '}')
+	return b
 }
 
 // appendJSONString appends s as a JSON string escaped for HTML, exactly

@@ -69,6 +69,7 @@ type config struct {
 	maxPoints     int
 	maxDataPoints int
 	maxPagePoints int
+	maxPageBytes  int
 	singleFile    string
 	markdown      string
 	markdownForm  render.MarkdownForm
@@ -103,6 +104,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
 	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
+	fs.IntVar(&c.maxPageBytes, "max-page-bytes", render.DefaultMaxPageBytes, "keep each page's HTML, with what it inlines, under `N` bytes: the scalars page of a sweep draws the runs' median, bands and extremes, and loads other runs on demand (0: no bound)")
 	fs.IntVar(&c.maxPagePoints, "max-page-points", render.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
@@ -178,6 +180,12 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 		c.maxPagePoints = -1 // render's "no bound"
 	case c.maxPagePoints < 0:
 		return nil, nil, errors.New("-max-page-points must be 0 (no bound) or more")
+	}
+	switch {
+	case c.maxPageBytes == 0:
+		c.maxPageBytes = -1 // render's "no bound"
+	case c.maxPageBytes < 0:
+		return nil, nil, errors.New("-max-page-bytes must be 0 (no bound) or more")
 	}
 	return &c, logdirs, nil
 }
@@ -406,7 +414,7 @@ func writeReport(ctx context.Context, c *config, rep *collect.Report, title stri
 		// 790 MB instead of 960 MB, for no more CPU).
 		debug.SetGCPercent(25)
 	}
-	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints,
+	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		Baseline: base, ChartsURL: c.chartsURL,
 		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP})

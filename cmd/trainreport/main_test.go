@@ -228,3 +228,32 @@ func TestStepBudgetFlags(t *testing.T) {
 		t.Errorf("--max-page-points -1: exit %d, want 2", code)
 	}
 }
+
+// TestMaxPageBytesFlag: --max-page-bytes reaches the scalars page, which
+// then summarises its runs and stays under it; 0 removes the bound and a
+// negative value is refused.
+func TestMaxPageBytesFlag(t *testing.T) {
+	logs := demoLogs(t)
+	for _, tc := range []struct {
+		budget string
+		sweep  bool
+	}{{"0", false}, {"60000", true}} {
+		out := filepath.Join(t.TempDir(), "site")
+		if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-page-bytes", tc.budget); code != 0 {
+			t.Fatalf("--max-page-bytes %s: exit %d:\n%s", tc.budget, code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "scalars.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(b, []byte("data-sweep-selector")); got != tc.sweep {
+			t.Errorf("--max-page-bytes %s: a sweep's page %v, want %v (%d bytes)", tc.budget, got, tc.sweep, len(b))
+		}
+		if tc.sweep && len(b) > 60000 {
+			t.Errorf("--max-page-bytes 60000: scalars.html of %d bytes", len(b))
+		}
+	}
+	if code, _ := runCLI(t, logs, "-o", filepath.Join(t.TempDir(), "site"), "--max-page-bytes", "-1"); code != 2 {
+		t.Errorf("--max-page-bytes -1: exit %d, want 2", code)
+	}
+}

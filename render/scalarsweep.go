@@ -1,0 +1,555 @@
+package render
+
+import (
+	"html/template"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+
+	"github.com/trainreport/trainreport/collect/downsample"
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// The scalars page of a sweep. Past sweepPageRuns runs with scalars (or when
+// drawing every run would pass the page's byte budget), a chart inlines
+// the per-step quantiles of the runs' values and the runs with the lowest
+// and highest final values, not every run's points; the page's run
+// selector loads any other run from its data file's script when it is
+// checked (docs/PAGES.md, "Sweeps").
+
+const (
+	// sweepPageRuns is how many runs with scalars the page draws a line for
+	// each; past it the page summarises them. A hundred lines on a chart
+	// are already hard to tell apart, and their points are most of a page.
+	sweepPageRuns = 100
+	// sweepExtremes is how many runs of each end of the ranking by final
+	// value a chart of a sweep draws as lines.
+	sweepExtremes = 5
+	// sweepMaxDrawn is how many checked runs a chart of a sweep draws at
+	// once, besides the extremes; the page says when it cuts a selection.
+	sweepMaxDrawn = 300
+	// minSweepPoints is the fewest steps of the band, and points of each
+	// extreme run, a chart of a sweep draws before the page draws fewer
+	// charts to stay within its byte budget.
+	minSweepPoints = 20
+	// maxSweepHParams and maxHParamText bound what the run table holds of
+	// the hyperparameters read from the logs.
+	maxSweepHParams = 64
+	maxHParamText   = 200
+)
+
+// sweepQuantiles are the quantiles of a sweep's band, in the order of a
+// chart's "q" arrays: the 10-90 % and 25-75 % bands and the median.
+var sweepQuantiles = [5]float64{0.10, 0.25, 0.50, 0.75, 0.90}
+
+// sweepBand is the per-step summary of one tag across the runs that have
+// it.
+type sweepBand struct {
+	Steps []int64
+	// Q holds, per quantile of sweepQuantiles, its value at each step.
+	Q [len(sweepQuantiles)][]float64
+	// N is how many runs had a finite value at each step.
+	N []int
+}
+
+// quantile returns the p-quantile of sorted (ascending, not empty) by
+// linear interpolation between the order statistics around (n-1)p:
+// numpy's default ("linear", Hyndman and Fan's type 7).
+func quantile(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// computeBand summarises series at every step any of them has: a series'
+// value at step s is that of its last point at or before s, counted from
+// its first step to its last (a run that stopped early does not stand for
+// the steps it never reached); non-finite values are left out. When the
+// steps number more than maxSteps, maxSteps of them evenly spread (first
+// and last included) are summarised.
+func computeBand(series []*seriesView, maxSteps int) sweepBand {
+	var band sweepBand
+	type cursor struct {
+		pts []model.Point // by step
+		k   int
+	}
+	cur := make([]cursor, 0, len(series))
+	var steps []int64
+	same := true // every series has the steps of the first
+	for _, sv := range series {
+		pts := sv.scalar.Points
+		if len(pts) == 0 {
+			continue
+		}
+		if !slices.IsSortedFunc(pts, func(a, b model.Point) int { return cmpInt64(a.Step, b.Step) }) {
+			pts = slices.Clone(pts)
+			slices.SortStableFunc(pts, func(a, b model.Point) int { return cmpInt64(a.Step, b.Step) })
+		}
+		cur = append(cur, cursor{pts: pts})
+		if len(cur) == 1 {
+			continue
+		}
+		first := cur[0].pts
+		if same && (len(pts) != len(first) || pts[0].Step != first[0].Step || pts[len(pts)-1].Step != first[len(first)-1].Step) {
+			same = false
+		}
+	}
+	if len(cur) == 0 {
+		return band
+	}
+	if same {
+		// The common case of a sweep, checked in full: one pass.
+		for _, c := range cur[1:] {
+			for i, p := range c.pts {
+				if p.Step != cur[0].pts[i].Step {
+					same = false
+					break
+				}
+			}
+			if !same {
+				break
+			}
+		}
+	}
+	if same {
+		for _, p := range cur[0].pts {
+			steps = append(steps, p.Step)
+		}
+	} else {
+		for _, c := range cur {
+			for _, p := range c.pts {
+				steps = append(steps, p.Step)
+			}
+		}
+		slices.Sort(steps)
+	}
+	steps = slices.Compact(steps)
+	if maxSteps > 0 && len(steps) > maxSteps {
+		steps = spread(steps, maxSteps)
+	}
+	vals := make([]float64, 0, len(cur))
+	for _, s := range steps {
+		vals = vals[:0]
+		for i := range cur {
+			c := &cur[i]
+			if s < c.pts[0].Step || s > c.pts[len(c.pts)-1].Step {
+				continue
+			}
+			for c.k+1 < len(c.pts) && c.pts[c.k+1].Step <= s {
+				c.k++
+			}
+			if v := c.pts[c.k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		slices.Sort(vals)
+		band.Steps = append(band.Steps, s)
+		band.N = append(band.N, len(vals))
+		for qi, p := range sweepQuantiles {
+			band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+		}
+	}
+	return band
+}
+
+// spread returns n of xs evenly spread by index, the first and last
+// included (n >= 2).
+func spread[T any](xs []T, n int) []T {
+	if n < 2 {
+		n = 2
+	}
+	out := make([]T, 0, n)
+	for i := range n {
+		out = append(out, xs[i*(len(xs)-1)/(n-1)])
+	}
+	return out
+}
+
+// thin returns the band at n of its steps, evenly spread.
+func (b sweepBand) thin(n int) sweepBand {
+	if len(b.Steps) <= n {
+		return b
+	}
+	idx := make([]int, len(b.Steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	idx = spread(idx, n)
+	var out sweepBand
+	for _, i := range idx {
+		out.Steps = append(out.Steps, b.Steps[i])
+		out.N = append(out.N, b.N[i])
+		for qi := range b.Q {
+			out.Q[qi] = append(out.Q[qi], b.Q[qi][i])
+		}
+	}
+	return out
+}
+
+// finalValue is a series' final value: that of its last point (in step
+// order, the line's), NaN when it has none.
+func finalValue(s *model.Scalar) float64 {
+	if len(s.Points) == 0 {
+		return math.NaN()
+	}
+	return s.Points[len(s.Points)-1].Value
+}
+
+// sweepEnds returns the series with the k lowest and the k highest finite
+// final values, lowest first and highest first; a run with a non-finite
+// final value is in neither (the band says how many runs a step counts).
+// With fewer than 2k such series, the ends share none: the lower half
+// (rounded up) is low, the rest high.
+func sweepEnds(series []*seriesView, k int) (low, high []*seriesView) {
+	var ranked []*seriesView
+	for _, sv := range series {
+		if v := finalValue(sv.scalar); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			ranked = append(ranked, sv)
+		}
+	}
+	// Stable, so that ties keep report order.
+	slices.SortStableFunc(ranked, func(a, b *seriesView) int {
+		va, vb := finalValue(a.scalar), finalValue(b.scalar)
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return 0
+	})
+	nl := min(k, (len(ranked)+1)/2)
+	nh := min(k, len(ranked)-nl)
+	low = ranked[:nl]
+	for i := len(ranked) - 1; i >= len(ranked)-nh; i-- {
+		high = append(high, ranked[i])
+	}
+	return low, high
+}
+
+// sweepTag is what a chart of a sweep draws of one tag, computed once.
+type sweepTag struct {
+	band      sweepBand
+	low, high []*seriesView
+	better    direction // by the tag's name (betterOf); unknown is drawn as lower
+	runs      int       // runs with the tag
+	nonFinite int       // of them, runs whose final value is not finite
+}
+
+// sweepTags computes the band and ends of the first n tags, on all cores.
+func (r *Report) sweepTags(n int) []sweepTag {
+	out := make([]sweepTag, n)
+	parallel(n, func(i int) {
+		tv := r.tags[i]
+		st := sweepTag{band: computeBand(tv.series, r.opt.MaxPoints), better: betterOf(tv.tag), runs: len(tv.series)}
+		st.low, st.high = sweepEnds(tv.series, sweepExtremes)
+		for _, sv := range tv.series {
+			if v := finalValue(sv.scalar); math.IsNaN(v) || math.IsInf(v, 0) {
+				st.nonFinite++
+			}
+		}
+		out[i] = st
+	})
+	return out
+}
+
+// appendSweepChart appends the chart data of tag tv of a sweep: the chart
+// data of appendChartData with only the extreme runs, each drawing at
+// most points points (rank "low" or "high", index its row in the page's
+// run table), and "sweep": the band at points steps, which way the tag
+// improves, and the tag's data file name in a run's directory (stem), so
+// that the page can load any run's points. HTML-escaped as
+// appendChartData's.
+func appendSweepChart(b []byte, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int) []byte {
+	b = append(b, `{"tag":`...)
+	b = appendJSONString(b, tv.tag)
+	b = append(b, `,"runs":[`...)
+	first := true
+	for _, end := range []struct {
+		rank string
+		svs  []*seriesView
+	}{{"low", st.low}, {"high", st.high}} {
+		for _, sv := range end.svs {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			draw, buckets := downsample.Points(sv.scalar.Points, points)
+			b = appendChartRun(b, sv, draw, buckets, files)
+			b = b[:len(b)-1] // reopen the run's object
+			b = append(b, `,"rank":"`...)
+			b = append(b, end.rank...)
+			b = append(b, `","index":`...)
+			b = strconv.AppendInt(b, int64(rowOf[sv.run]), 10)
+			b = append(b, '}')
+		}
+	}
+	band := st.band.thin(points)
+	b = append(b, `],"sweep":{"runs":`...)
+	b = strconv.AppendInt(b, int64(st.runs), 10)
+	b = append(b, `,"non_finite":`...)
+	b = strconv.AppendInt(b, int64(st.nonFinite), 10)
+	b = append(b, `,"better":"`...)
+	b = append(b, st.better.String()...)
+	b = append(b, '"')
+	if files {
+		b = append(b, `,"stem":`...)
+		b = appendJSONString(b, dataStem(tv.tag))
+	}
+	b = append(b, `,"quantiles":[`...)
+	for i, q := range sweepQuantiles {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, q, 'g', -1, 64)
+	}
+	b = append(b, `],"steps":[`...)
+	for i, s := range band.Steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, s, 10)
+	}
+	b = append(b, `],"n":[`...)
+	for i, n := range band.N {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	b = append(b, `],"q":[`...)
+	for qi := range band.Q {
+		if qi > 0 {
+			b = append(b, ',')
+		}
+		b = appendValues(b, band.Q[qi], tv.series[0].scalar.Float32 && allFloat32(tv.series))
+	}
+	return append(b, "]}}"...)
+}
+
+func allFloat32(series []*seriesView) bool {
+	for _, sv := range series {
+		if !sv.scalar.Float32 {
+			return false
+		}
+	}
+	return true
+}
+
+// sessionHParams returns the hyperparameters of run's session: its own,
+// or those of the nearest run above it that has one (TensorBoard's
+// writers put a session's runs, train and validation, below it).
+func sessionHParams(run *model.Run, byName map[string]*model.Run) map[string]model.HParamValue {
+	for name := run.Name; ; {
+		if x := byName[name]; x != nil && x.HParams != nil && len(x.HParams.Sessions) > 0 {
+			return x.HParams.Sessions[0].Start.HParams
+		}
+		parent := path.Dir(name)
+		if parent == name || parent == "." || parent == "/" {
+			return nil
+		}
+		name = parent
+	}
+}
+
+// appendRunTable appends the page's run table of a sweep, as JSON escaped
+// for a <script> element: per run with scalars (rows in report order) its
+// name, its data directory in data/ (files only), each hyperparameter's
+// value (numbers as numbers when every value of it is one; null where a
+// run has none) and each drawn tag's final value (null where a run lacks
+// the tag). hparams and finals choose what it holds: the hyperparameters and final
+// values can be left out for a table that fits the budget.
+func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, hparams, finals bool) []byte {
+	b = append(b, `{"names":[`...)
+	for i, run := range runs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, run.Name)
+	}
+	b = append(b, ']')
+	if files {
+		b = append(b, `,"dirs":[`...)
+		for i, run := range runs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, dataDir(scalarsDir, run.Name))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"hparams":[`...)
+	if hparams {
+		byName := make(map[string]*model.Run, len(r.rep.Runs))
+		for _, run := range r.rep.Runs {
+			byName[run.Name] = run
+		}
+		values := make([]map[string]model.HParamValue, len(runs))
+		var names []string
+		seen := map[string]bool{}
+		for i, run := range runs {
+			values[i] = sessionHParams(run, byName)
+			for name := range values[i] {
+				if !seen[name] {
+					seen[name] = true
+					names = append(names, name)
+				}
+			}
+		}
+		slices.Sort(names)
+		if len(names) > maxSweepHParams {
+			names = names[:maxSweepHParams]
+		}
+		for ci, name := range names {
+			if ci > 0 {
+				b = append(b, ',')
+			}
+			numeric := true
+			for _, v := range values {
+				if hv, ok := v[name]; ok && hv.Kind != model.NumberValue {
+					numeric = false
+					break
+				}
+			}
+			b = append(b, `{"name":`...)
+			b = appendJSONString(b, truncateText(name))
+			b = append(b, `,"values":[`...)
+			for i, v := range values {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				hv, ok := v[name]
+				switch {
+				case !ok:
+					b = append(b, "null"...)
+				case numeric && !math.IsNaN(hv.Number) && !math.IsInf(hv.Number, 0):
+					b = strconv.AppendFloat(b, hv.Number, 'g', -1, 64)
+				default:
+					b = appendJSONString(b, truncateText(hv.String()))
+				}
+			}
+			b = append(b, "]}"...)
+		}
+	}
+	b = append(b, `],"tags":[`...)
+	if finals {
+		row := make(map[*model.Run]int, len(runs))
+		for i, run := range runs {
+			row[run] = i
+		}
+		col := make([]*model.Scalar, len(runs))
+		for ti, tv := range r.tags[:drawn] {
+			if ti > 0 {
+				b = append(b, ',')
+			}
+			clear(col)
+			for _, sv := range tv.series {
+				if i, ok := row[sv.run]; ok {
+					col[i] = sv.scalar
+				}
+			}
+			b = append(b, `{"tag":`...)
+			b = appendJSONString(b, tv.tag)
+			b = append(b, `,"finals":[`...)
+			for i, s := range col {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if s == nil || len(s.Points) == 0 {
+					b = append(b, "null"...)
+				} else {
+					b = appendValue(b, finalValue(s), s.Float32)
+				}
+			}
+			b = append(b, "]}"...)
+		}
+	}
+	return append(b, "]}"...)
+}
+
+// truncateText cuts s to maxHParamText bytes, on a rune boundary, with
+// an ellipsis: hyperparameter names and values come from the logs.
+func truncateText(s string) string {
+	if len(s) <= maxHParamText {
+		return s
+	}
+	cut := maxHParamText
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// sweepPage is the page of a sweep: per chart the band and the extreme
+// runs of its tag, and the run table, within Options.MaxPageBytes: the
+// table leaves out the hyperparameters, then the final values, then
+// itself when it would take more than half of it; the charts draw fewer
+// steps and points, down to minSweepPoints, then the page fewer charts.
+func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsPage, error) {
+	budget := r.opt.MaxPageBytes
+	if budget < 0 {
+		budget = math.MaxInt
+	}
+	files := !single
+	p := &scalarsPage{Runs: len(r.rep.Runs), RunNames: "[]", Sweep: &sweepInfo{
+		Runs: len(runs), Threshold: sweepPageRuns, Extremes: sweepExtremes, MaxDrawn: sweepMaxDrawn, Single: single,
+		ForBudget: len(runs) <= sweepPageRuns}}
+	drawn := r.drawnTags()
+	table := r.appendRunTable(nil, runs, drawn, files, true, true)
+	if len(table) > budget/2 {
+		table = r.appendRunTable(table[:0], runs, drawn, files, false, true)
+		p.Sweep.TableNote = "The run selector cannot filter by hyperparameter: their values would pass the page's budget."
+	}
+	if len(table) > budget/2 {
+		table = r.appendRunTable(table[:0], runs, drawn, files, false, false)
+		p.Sweep.TableNote = "The run selector cannot filter by hyperparameter nor sort by final value: they would pass the page's budget."
+	}
+	if len(table) > budget/2 {
+		table = []byte("null")
+		p.Sweep.TableNote = "The run selector lists no run: the runs' names alone would pass the page's budget. Each chart draws the band and the extreme runs."
+	}
+	p.Sweep.Table = template.JS(string(table)) // escaped for a <script> element by appendRunTable
+	rowOf := make(map[*model.Run]int, len(runs))
+	for i, run := range runs {
+		rowOf[run] = i
+	}
+	sts := r.sweepTags(drawn)
+	points := r.opt.MaxPoints
+	var b []byte
+	for {
+		p.Groups = nil
+		r.undrawn(p, drawn)
+		for i, tv := range r.tags[:drawn] {
+			b = appendSweepChart(b[:0], tv, &sts[i], points, files, rowOf)
+			label := plural(sts[i].runs, "run", "runs")
+			if sts[i].nonFinite > 0 {
+				label += ", " + fmtCount(sts[i].nonFinite) + " ending non-finite"
+			}
+			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
+		}
+		n := p.inlined(frame)
+		if n <= budget || drawn == 0 {
+			break
+		}
+		// Scale down by what passes, with a tenth of room: the sizes of
+		// a chart's data grow about linearly with its points.
+		room := max(budget-frame-len(table), 0)
+		used := max(n-frame-len(table), 1)
+		if points > minSweepPoints {
+			points = max(minSweepPoints, int(float64(points)*float64(room)/float64(used)*0.9))
+			p.Sweep.Points, p.Sweep.Budget = fmtCount(points), fmtBytes(r.opt.MaxPageBytes)
+			continue
+		}
+		drawn = min(drawn-1, int(float64(drawn)*float64(room)/float64(used)*0.9))
+	}
+	return p, nil
+}

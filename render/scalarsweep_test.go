@@ -1,0 +1,391 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/series"
+)
+
+// bandSeriesOf is a tag's series of points (step, value) of runs named a, b,
+// c, ... for computeBand and sweepEnds.
+func bandSeriesOf(runs ...[][2]float64) []*seriesView {
+	var out []*seriesView
+	for i, pts := range runs {
+		s := &collect.Scalar{Tag: "loss"}
+		for _, p := range pts {
+			s.Points = append(s.Points, series.Point{Step: int64(p[0]), Value: p[1]})
+		}
+		out = append(out, &seriesView{run: &collect.Run{Name: string(rune('a' + i))}, scalar: s})
+	}
+	return out
+}
+
+// TestComputeBand checks the band against values worked out by hand: at
+// each step the runs that have begun and not ended, each with its last
+// value at or before the step, non-finite ones left out; quantiles
+// interpolated between order statistics at (n-1)p (numpy's default).
+func TestComputeBand(t *testing.T) {
+	nan := math.NaN()
+	band := computeBand(bandSeriesOf(
+		[][2]float64{{0, 1}, {2, 3}, {4, 5}},
+		[][2]float64{{1, 10}, {2, 20}},
+		[][2]float64{{0, -1}, {3, nan}, {4, 7}},
+	), 0)
+	want := []struct {
+		step int64
+		n    int
+		q    [5]float64 // 10, 25, 50, 75, 90 %
+	}{
+		{0, 2, [5]float64{-0.8, -0.5, 0, 0.5, 0.8}}, // a=1, c=-1
+		{1, 3, [5]float64{-0.6, 0, 1, 5.5, 8.2}},    // a=1 (step 0), b=10, c=-1
+		{2, 3, [5]float64{-0.2, 1, 3, 11.5, 16.6}},  // a=3, b=20, c=-1 (step 0)
+		{3, 1, [5]float64{3, 3, 3, 3, 3}},           // a=3; b ended at 2; c is NaN
+		{4, 2, [5]float64{5.2, 5.5, 6, 6.5, 6.8}},   // a=5, c=7
+	}
+	if len(band.Steps) != len(want) {
+		t.Fatalf("steps %v, want %d", band.Steps, len(want))
+	}
+	for i, w := range want {
+		if band.Steps[i] != w.step || band.N[i] != w.n {
+			t.Errorf("row %d: step %d n %d, want step %d n %d", i, band.Steps[i], band.N[i], w.step, w.n)
+		}
+		for qi := range w.q {
+			if got := band.Q[qi][i]; math.Abs(got-w.q[qi]) > 1e-12 {
+				t.Errorf("step %d quantile %v = %v, want %v", w.step, sweepQuantiles[qi], got, w.q[qi])
+			}
+		}
+	}
+	// Thinned to 3 steps: the first, the middle and the last, unchanged.
+	th := band.thin(3)
+	if !slices.Equal(th.Steps, []int64{0, 2, 4}) || th.Q[2][1] != 3 || th.N[2] != 2 {
+		t.Errorf("thinned band %+v", th)
+	}
+	// Too many steps: maxSteps of them evenly spread, first and last kept.
+	var long [][2]float64
+	for s := range 1000 {
+		long = append(long, [2]float64{float64(s), float64(s)})
+	}
+	if b := computeBand(bandSeriesOf(long, long), 11); len(b.Steps) != 11 || b.Steps[0] != 0 || b.Steps[10] != 999 || b.Q[2][10] != 999 {
+		t.Errorf("capped band steps %v", b.Steps)
+	}
+}
+
+// TestSweepEnds checks the ranking by final value: lowest and highest
+// ends, ties in report order, non-finite finals in neither, and small
+// sweeps split without a run in both.
+func TestSweepEnds(t *testing.T) {
+	finals := []float64{5, 1, math.NaN(), 9, 3, math.Inf(1), 7, 1, 8, 2}
+	var runs [][][2]float64
+	for _, v := range finals {
+		runs = append(runs, [][2]float64{{0, 100}, {1, v}})
+	}
+	names := func(svs []*seriesView) string {
+		var b strings.Builder
+		for _, sv := range svs {
+			b.WriteString(sv.run.Name)
+		}
+		return b.String()
+	}
+	low, high := sweepEnds(bandSeriesOf(runs...), 3)
+	// Finals: a=5 b=1 c=NaN d=9 e=3 f=+Inf g=7 h=1 i=8 j=2.
+	if got := names(low); got != "bhj" {
+		t.Errorf("lowest %q, want bhj", got)
+	}
+	if got := names(high); got != "dig" {
+		t.Errorf("highest %q, want dig", got)
+	}
+	low, high = sweepEnds(bandSeriesOf(runs[:3]...), 5) // a=5 b=1 c=NaN
+	if names(low) != "b" || names(high) != "a" {
+		t.Errorf("two ranked runs: low %q high %q", names(low), names(high))
+	}
+	for tag, want := range map[string]direction{"loss": lowerBetter, "val/accuracy": higherBetter, "lr": unknownBetter} {
+		if got := betterOf(tag); got != want {
+			t.Errorf("betterOf(%q) = %v, want %v", tag, got, want)
+		}
+	}
+}
+
+// scalarSweep is a sweep of n runs with a loss and an accuracy of steps
+// points each, and hyperparameters in their sessions.
+func scalarSweep(n, steps int) *collect.Report {
+	runs := map[string]map[string][]float64{}
+	for k := range n {
+		loss, acc := make([]float64, steps), make([]float64, steps)
+		for s := range steps {
+			loss[s] = 1/float64(s+1) + float64(k%97)/100
+			acc[s] = 1 - loss[s]/2
+		}
+		runs[fmt.Sprintf("trial-%05d", k)] = map[string][]float64{"loss": loss, "accuracy": acc}
+	}
+	rep := synthetic(runs)
+	for k, run := range rep.Runs {
+		run.HParams = &collect.HParams{Sessions: []*collect.Session{{Start: collect.SessionStart{HParams: map[string]collect.HParamValue{
+			"lr":        {Kind: collect.NumberValue, Number: float64(k%10) / 1000},
+			"optimizer": {Kind: collect.StringValue, Str: []string{"adam", "sgd"}[k%2]},
+		}}}}}
+	}
+	return rep
+}
+
+var chartDataRE = regexp.MustCompile(`(?s)<script type="application/json" class="chart-data">(.*?)</script>`)
+
+// sweepChartData is what the tests read of a chart of a sweep.
+type sweepChartData struct {
+	Tag  string `json:"tag"`
+	Runs []struct {
+		Name   string   `json:"name"`
+		Rank   string   `json:"rank"`
+		Index  int      `json:"index"`
+		Points [][3]any `json:"points"`
+		Script string   `json:"script"`
+	} `json:"runs"`
+	Sweep *struct {
+		Runs   int         `json:"runs"`
+		Better string      `json:"better"`
+		Stem   string      `json:"stem"`
+		Steps  []int64     `json:"steps"`
+		N      []int       `json:"n"`
+		Q      [][]float64 `json:"q"`
+	} `json:"sweep"`
+}
+
+func chartsOf(t *testing.T, page []byte) []sweepChartData {
+	t.Helper()
+	var out []sweepChartData
+	for _, m := range chartDataRE.FindAllSubmatch(page, -1) {
+		var c sweepChartData
+		if err := json.Unmarshal(m[1], &c); err != nil {
+			t.Fatalf("chart data: %v: %.200s", err, m[1])
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestScalarsPageBudget checks that the scalars page stays under
+// Options.MaxPageBytes as a sweep grows to 10,000 runs, in the site and
+// the single file, and that each chart then holds its band and extreme
+// runs, and the page its run table; and that a page of few runs is as it
+// was.
+func TestScalarsPageBudget(t *testing.T) {
+	for _, tc := range []struct {
+		runs, steps int
+		sweep       bool
+	}{
+		{50, 20, false},
+		{101, 20, true},
+		{2000, 20, true},
+		{10_000, 20, true},
+		{400, 1000, true},
+	} {
+		r := New(scalarSweep(tc.runs, tc.steps), Options{})
+		var page bytes.Buffer
+		if err := r.writePage(&page, r.pages()[1]); err != nil {
+			t.Fatal(err)
+		}
+		if page.Len() > DefaultMaxPageBytes {
+			t.Errorf("%d runs x %d steps: scalars.html is %d bytes, over %d", tc.runs, tc.steps, page.Len(), DefaultMaxPageBytes)
+		}
+		charts := chartsOf(t, page.Bytes())
+		if len(charts) != 2 {
+			t.Fatalf("%d runs: %d charts", tc.runs, len(charts))
+		}
+		got := bytes.Contains(page.Bytes(), []byte("data-sweep-selector"))
+		if got != tc.sweep || (charts[0].Sweep != nil) != tc.sweep {
+			t.Fatalf("%d runs: sweep page %v, want %v", tc.runs, got, tc.sweep)
+		}
+		if !tc.sweep {
+			if len(charts[0].Runs) != tc.runs {
+				t.Errorf("%d runs: the chart draws %d", tc.runs, len(charts[0].Runs))
+			}
+			continue
+		}
+		t.Logf("%d runs x %d steps: %d bytes", tc.runs, tc.steps, page.Len())
+		for _, c := range charts {
+			sw := c.Sweep
+			if sw.Runs != tc.runs || len(sw.Steps) == 0 || len(sw.Q) != 5 || len(sw.Q[2]) != len(sw.Steps) || sw.N[0] != tc.runs {
+				t.Errorf("%d runs, %s: band of %d runs, %d steps, n %v", tc.runs, c.Tag, sw.Runs, len(sw.Steps), sw.N[:1])
+			}
+			if len(c.Runs) != 2*sweepExtremes {
+				t.Errorf("%s: %d extreme runs", c.Tag, len(c.Runs))
+			}
+			if sw.Stem != dataStem(c.Tag) || c.Runs[0].Script == "" {
+				t.Errorf("%s: stem %q, script %q", c.Tag, sw.Stem, c.Runs[0].Script)
+			}
+			// loss falls with k % 97: the lowest final values are runs
+			// 0, 97, 194, ... and the highest those of k % 97 = 96.
+			want := map[string]string{"loss": "lower", "accuracy": "higher"}[c.Tag]
+			if sw.Better != want {
+				t.Errorf("%s: better %q, want %q", c.Tag, sw.Better, want)
+			}
+			// The low end holds the lowest final values, the high end
+			// the highest: the value of run k is its last point.
+			final := func(k int) float64 {
+				loss := 1/float64(tc.steps) + float64(k%97)/100
+				if c.Tag == "accuracy" {
+					return 1 - loss/2
+				}
+				return loss
+			}
+			lowMax, highMin := math.Inf(-1), math.Inf(1)
+			chosen := map[int]bool{}
+			for _, run := range c.Runs {
+				var k int
+				fmt.Sscanf(run.Name, "trial-%d", &k)
+				chosen[k] = true
+				if run.Index != k || len(run.Points) != tc.steps {
+					t.Errorf("%s: run %s at row %d, %d points", c.Tag, run.Name, run.Index, len(run.Points))
+				}
+				if run.Rank == "low" {
+					lowMax = max(lowMax, final(k))
+				} else {
+					highMin = min(highMin, final(k))
+				}
+			}
+			for k := range tc.runs {
+				if !chosen[k] && (final(k) < lowMax || final(k) > highMin) {
+					t.Errorf("%s: run %d (final %v) is not among the ends (low up to %v, high from %v)", c.Tag, k, final(k), lowMax, highMin)
+				}
+			}
+		}
+		m := regexp.MustCompile(`(?s)<script type="application/json" class="sweep-runs">(.*?)</script>`).FindSubmatch(page.Bytes())
+		if m == nil {
+			t.Fatalf("%d runs: no run table", tc.runs)
+		}
+		var table struct {
+			Names   []string `json:"names"`
+			Dirs    []string `json:"dirs"`
+			HParams []struct {
+				Name   string `json:"name"`
+				Values []any  `json:"values"`
+			} `json:"hparams"`
+			Tags []struct {
+				Tag    string    `json:"tag"`
+				Finals []float64 `json:"finals"`
+			} `json:"tags"`
+		}
+		if err := json.Unmarshal(m[1], &table); err != nil {
+			t.Fatal(err)
+		}
+		if len(table.Names) != tc.runs || len(table.Dirs) != tc.runs || len(table.HParams) != 2 || len(table.Tags) != 2 {
+			t.Fatalf("run table: %d names, %d dirs, %d hparams, %d tags", len(table.Names), len(table.Dirs), len(table.HParams), len(table.Tags))
+		}
+		if table.HParams[0].Name != "lr" || table.HParams[0].Values[3] != 0.003 || table.HParams[1].Values[1] != "sgd" {
+			t.Errorf("hparams %v %v", table.HParams[0].Values[:4], table.HParams[1].Values[:2])
+		}
+		if f := table.Tags[1].Finals[5]; table.Tags[1].Tag != "loss" || math.Abs(f-(1/float64(tc.steps)+0.05)) > 1e-12 {
+			t.Errorf("final loss of run 5: %s %v", table.Tags[1].Tag, f)
+		}
+		if table.Dirs[7]+dataStem("loss") != dataFile(scalarsDir, table.Names[7], "loss") {
+			t.Errorf("dir %q", table.Dirs[7])
+		}
+	}
+}
+
+// TestScalarsPageBudgetSmall checks that a small budget turns a page of
+// few runs into a sweep's, and that the page, leaving out what it must,
+// stays under it.
+func TestScalarsPageBudgetSmall(t *testing.T) {
+	for _, budget := range []int{400 << 10, 150 << 10, 80 << 10} {
+		r := New(scalarSweep(60, 2000), Options{MaxPageBytes: budget})
+		var page bytes.Buffer
+		if err := r.writePage(&page, r.pages()[1]); err != nil {
+			t.Fatal(err)
+		}
+		if page.Len() > budget {
+			t.Errorf("budget %d: page of %d bytes", budget, page.Len())
+		}
+		if !bytes.Contains(page.Bytes(), []byte("data-sweep-selector")) {
+			t.Errorf("budget %d: not a sweep's page", budget)
+		}
+		if !bytes.Contains(page.Bytes(), []byte("each chart draws at most")) {
+			t.Errorf("budget %d: the page does not say its charts draw fewer points", budget)
+		}
+		t.Logf("budget %d: %d bytes, %d charts: %s", budget, page.Len(), len(chartsOf(t, page.Bytes())),
+			html.UnescapeString(regexp.MustCompile(`each chart draws at most [0-9,]+`).FindString(page.String())))
+	}
+}
+
+// BenchmarkSweepPage builds the scalars page of a sweep of 10,000 runs x
+// 2 tags x 100 steps: the bands (every point of every run), the ends and
+// the run table. go test ./render -run '^$' -bench SweepPage -benchtime 1x
+func BenchmarkSweepPage(b *testing.B) {
+	r := New(scalarSweep(10_000, 100), Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		var buf bytes.Buffer
+		r.bodies = map[bodyKey]any{}
+		if err := r.writePage(&buf, r.pages()[1]); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(buf.Len()), "page-bytes")
+	}
+}
+
+// TestSweepPageHostileNames checks that run names, tags and
+// hyperparameters from the logs stay inert in a sweep's page: no script
+// element of theirs, the run table and charts still JSON, names intact,
+// and a long hyperparameter value cut.
+func TestSweepPageHostileNames(t *testing.T) {
+	rep := scalarSweep(sweepPageRuns+1, 5)
+	for i, name := range hostile {
+		run := rep.Runs[i]
+		run.Name = name
+		run.Scalars = append(run.Scalars, &collect.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
+		run.HParams.Sessions[0].Start.HParams[name] = collect.HParamValue{Kind: collect.StringValue, Str: name + strings.Repeat("x", 300)}
+	}
+	r := New(rep, Options{})
+	var page bytes.Buffer
+	if err := r.writePage(&page, r.pages()[1]); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page.String(), "<script>alert"); n != 0 {
+		t.Errorf("%d script elements from names", n)
+	}
+	m := regexp.MustCompile(`(?s)<script type="application/json" class="sweep-runs">(.*?)</script>`).FindSubmatch(page.Bytes())
+	if m == nil {
+		t.Fatal("no run table")
+	}
+	var table struct {
+		Names   []string `json:"names"`
+		HParams []struct {
+			Name   string `json:"name"`
+			Values []any  `json:"values"`
+		} `json:"hparams"`
+	}
+	if err := json.Unmarshal(m[1], &table); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range hostile {
+		if table.Names[i] != strings.ToValidUTF8(name, "\uFFFD") {
+			t.Errorf("name %d: %q, want %q", i, table.Names[i], name)
+		}
+	}
+	cut := 0
+	for _, h := range table.HParams {
+		for _, v := range h.Values {
+			s, ok := v.(string)
+			if ok && len(s) > maxHParamText+len("…") {
+				t.Errorf("hyperparameter %.20q: a value of %d bytes", h.Name, len(s))
+			}
+			if ok && strings.HasSuffix(s, "…") {
+				cut++
+			}
+		}
+	}
+	if cut != len(hostile) {
+		t.Errorf("%d values cut, want %d", cut, len(hostile))
+	}
+	if got := len(chartsOf(t, page.Bytes())); got < 2 {
+		t.Errorf("%d charts", got)
+	}
+}
