@@ -362,6 +362,8 @@ func (r *Report) eachFile(emit func(file) error) error {
 		case err != nil:
 			d = &pageData{category: p.name, index: map[string]map[string]string{}}
 			d.note("", "", fmt.Errorf("data of page %s incomplete: %w", p.name, err))
+		case d == nil: // a page with no data this time (the overview of few runs)
+			continue
 		}
 		extra = append(extra, d)
 	}
