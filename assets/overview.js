@@ -36,22 +36,38 @@
   // ---------------------------------------------------------------------------
   // Histograms of final values
 
+  // histBars are a histogram's bars: the bins, and the values below and
+  // above the binned range (far outliers, see render/sweep.go's histRange)
+  // as a bar at each end when there are any.
+  function histBars(t) {
+    var n = t.counts.length, w = (t.hi - t.lo) / n, bars = [];
+    if (t.below) bars.push({ label: '< ' + util.fmtNum(t.lo), tip: util.fmtNum(t.min) + ' to ' + util.fmtNum(t.lo), n: t.below, out: true });
+    t.counts.forEach(function (c, i) {
+      var lo = t.lo + i * w;
+      bars.push({ label: util.fmtNum(lo), tip: util.fmtNum(lo) + ' to ' + util.fmtNum(i === n - 1 ? t.hi : lo + w), n: c });
+    });
+    if (t.above) bars.push({ label: '> ' + util.fmtNum(t.hi), tip: util.fmtNum(t.hi) + ' to ' + util.fmtNum(t.max), n: t.above, out: true });
+    return bars;
+  }
+
   function histOption(t) {
-    var n = t.counts.length, w = (t.hi - t.lo) / n;
-    var labels = t.counts.map(function (_, i) { return util.fmtNum(t.lo + i * w); });
+    var bars = histBars(t);
     return {
       animation: false,
       grid: { left: 48, right: 12, top: 12, bottom: 40 },
       tooltip: {
         trigger: 'item', confine: true,
         formatter: function (p) {
-          var lo = t.lo + p.dataIndex * w, hi = lo + w;
-          return util.escapeHTML(util.fmtNum(lo) + ' to ' + util.fmtNum(hi) + ': ' + p.value + (p.value === 1 ? ' run' : ' runs'));
+          var b = bars[p.dataIndex];
+          return util.escapeHTML(b.tip + ': ' + b.n + (b.n === 1 ? ' run' : ' runs') + (b.out ? ' (far from the others)' : ''));
         }
       },
-      xAxis: { type: 'category', data: labels, name: 'last value', nameLocation: 'middle', nameGap: 26, axisLabel: { fontSize: 10, hideOverlap: true } },
+      xAxis: { type: 'category', data: bars.map(function (b) { return b.label; }), name: 'last value', nameLocation: 'middle', nameGap: 26, axisLabel: { fontSize: 10, hideOverlap: true } },
       yAxis: { type: 'value', name: 'runs', minInterval: 1, axisLabel: { fontSize: 10 } },
-      series: [{ type: 'bar', data: t.counts, barCategoryGap: '5%', itemStyle: { color: '#4c78a8' } }]
+      series: [{
+        type: 'bar', barCategoryGap: '5%',
+        data: bars.map(function (b) { return { value: b.n, itemStyle: { color: b.out ? '#e45756' : '#4c78a8' } }; })
+      }]
     };
   }
 

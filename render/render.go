@@ -64,6 +64,11 @@ type Options struct {
 	// past them, an embedding gets the other methods and a note. Zero
 	// means the defaults.
 	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
+	// MaxPageBytes is the byte budget of one page, its HTML and inlined
+	// data: pages whose data grows with the runs (the overview and the
+	// HParams page of a sweep) leave the rest in data/ or out, saying so.
+	// Zero means DefaultMaxPageBytes.
+	MaxPageBytes int
 }
 
 // Defaults of Options.
@@ -74,6 +79,7 @@ const (
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
 	DefaultMaxCharts      = 2000
+	DefaultMaxPageBytes   = 5 << 20
 	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
 	// and ten embeddings at the methods' caps: minutes on two cores.
 	DefaultEmbeddingTotalTSNE = 50_000
@@ -112,6 +118,14 @@ type Report struct {
 	// once by ComputeEmbeddings.
 	embGroupOnce, embOnce sync.Once
 	embViews              []*embeddingView
+}
+
+// maxPageBytes is the page budget (Options.MaxPageBytes).
+func (r *Report) maxPageBytes() int {
+	if r.opt.MaxPageBytes > 0 {
+		return r.opt.MaxPageBytes
+	}
+	return DefaultMaxPageBytes
 }
 
 // scalarsDir is the directory of the scalars' data files in data/.

@@ -74,13 +74,20 @@ type sweepTag struct {
 	Better string `json:"better"` // "lower", "higher" or "" (see betterOf)
 	// Runs counts the runs with the tag, NonFinite those whose last value
 	// is not finite (not in the histogram).
-	Runs      int         `json:"runs"`
-	NonFinite int         `json:"nonfinite"`
-	Lo        float64     `json:"lo"`
-	Hi        float64     `json:"hi"`
-	Counts    []int       `json:"counts"` // sweepBins bins of (Hi-Lo)/sweepBins, the last closed
-	Best      []rankedRun `json:"best"`
-	Worst     []rankedRun `json:"worst"`
+	Runs      int `json:"runs"`
+	NonFinite int `json:"nonfinite"`
+	// Counts are sweepBins bins of (Hi-Lo)/sweepBins, the last closed;
+	// Below and Above count the finite values outside [Lo, Hi] (see
+	// histRange), and Min and Max are the extremes of all of them.
+	Lo     float64     `json:"lo"`
+	Hi     float64     `json:"hi"`
+	Counts []int       `json:"counts"`
+	Below  int         `json:"below"`
+	Above  int         `json:"above"`
+	Min    float64     `json:"min"`
+	Max    float64     `json:"max"`
+	Best   []rankedRun `json:"best"`
+	Worst  []rankedRun `json:"worst"`
 }
 
 type rankedRun struct {
@@ -167,13 +174,22 @@ func finalValues(tv *tagView) sweepTag {
 	if len(ranked) == 0 {
 		return st
 	}
-	st.Lo, st.Hi = math.Inf(1), math.Inf(-1)
-	for _, sv := range ranked {
-		v := sv.stats.Last.Value
-		st.Lo, st.Hi = min(st.Lo, v), max(st.Hi, v)
+	vals := make([]float64, len(ranked))
+	for i, sv := range ranked {
+		vals[i] = sv.stats.Last.Value
 	}
-	for _, sv := range ranked {
-		st.Counts[binOf(sv.stats.Last.Value, st.Lo, st.Hi, sweepBins)]++
+	slices.Sort(vals)
+	st.Min, st.Max = vals[0], vals[len(vals)-1]
+	st.Lo, st.Hi = histRange(vals)
+	for _, v := range vals {
+		switch {
+		case v < st.Lo:
+			st.Below++
+		case v > st.Hi:
+			st.Above++
+		default:
+			st.Counts[binOf(v, st.Lo, st.Hi, sweepBins)]++
+		}
 	}
 	named := func(sv *seriesView) rankedRun { return rankedRun{sv.run.Name, fmtValue(sv.stats.Last.Value)} }
 	k := min(sweepNamed, len(ranked))
@@ -184,6 +200,33 @@ func finalValues(tv *tagView) sweepTag {
 		st.Worst = append(st.Worst, named(ranked[i]))
 	}
 	return st
+}
+
+// histRange is the range a histogram of the sorted finite values bins:
+// within Tukey's far fences (three interquartile ranges beyond the
+// quartiles), so that a few diverged runs, whose last values are orders of
+// magnitude off, do not squeeze the others into one bin; the values
+// beyond are counted apart. When the fences hold every value it is the
+// values' own range.
+func histRange(sorted []float64) (lo, hi float64) {
+	q1, q3 := quantile(sorted, 0.25), quantile(sorted, 0.75)
+	iqr := q3 - q1
+	lo, hi = max(sorted[0], q1-3*iqr), min(sorted[len(sorted)-1], q3+3*iqr)
+	if !(hi > lo) { // most values equal: their own range
+		return sorted[0], sorted[len(sorted)-1]
+	}
+	return lo, hi
+}
+
+// quantile is the q-quantile of sorted (not empty), interpolated between
+// the closest ranks (numpy's default, "linear").
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
 }
 
 // binOf is the bin of v among n equal bins over [lo, hi], the last one
