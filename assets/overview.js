@@ -54,7 +54,7 @@
     var bars = histBars(t);
     return {
       animation: false,
-      grid: { left: 48, right: 12, top: 12, bottom: 40 },
+      grid: { left: 48, right: 30, top: 12, bottom: 40 },
       tooltip: {
         trigger: 'item', confine: true,
         formatter: function (p) {
@@ -292,6 +292,9 @@
     cells.forEach(function (c) { var k = Math.floor(c[1] / chunk); if (!want.has(k)) want.set(k, sparkChunk(st, k)); });
     var gen = ++st.drawn;
     var jobs = [];
+    // Busy while the trends load: a test (and assistive technology) can
+    // tell when the page is complete.
+    st.table.setAttribute('aria-busy', 'true');
     want.forEach(function (p, k) {
       jobs.push(p.then(function (data) {
         if (gen !== st.drawn) return; // another page was drawn meanwhile
@@ -304,7 +307,7 @@
         st.info.textContent += ' (trends not loaded: ' + (err && err.message || err) + ')';
       }));
     });
-    return Promise.all(jobs);
+    return Promise.all(jobs).then(function () { if (gen === st.drawn) st.table.removeAttribute('aria-busy'); });
   }
 
   function fmtDuration(s) {
