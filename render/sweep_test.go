@@ -283,3 +283,56 @@ func TestHParamsPageBytes(t *testing.T) {
 		t.Errorf("the page does not say what it left out: %q (%d of %d sessions, omitted %+v)", p.Cut, len(pd.Sessions), all, pd.Omitted)
 	}
 }
+
+// TestSweepMarkdown: summary.md of a sweep of 10,000 runs says how the
+// runs ended, and per metric the distribution of the last values and the
+// best and worst runs by the direction of its name, under the comment
+// limit; the job form under its 1 MiB.
+func TestSweepMarkdown(t *testing.T) {
+	const n = 10_000
+	rep := trialReport(n, 5, 3)
+	for _, form := range []MarkdownForm{MarkdownComment, MarkdownJob} {
+		r := New(rep, Options{MarkdownForm: form})
+		var b bytes.Buffer
+		if err := r.WriteMarkdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		md := b.String()
+		t.Logf("%s form: %d bytes, %d UTF-16 units", form, len(md), utf16Len(md))
+		if form == MarkdownComment && utf16Len(md) > commentLimit || form == MarkdownJob && len(md) > jobBudget {
+			t.Errorf("%s form: %d bytes, over its limit", form, len(md))
+		}
+		want := map[string]int{}
+		for i := range n {
+			switch {
+			case i%7 == 0:
+				want["no status"]++
+			case i%10 == 0:
+				want["failure"]++
+			default:
+				want["success"]++
+			}
+		}
+		status := fmt.Sprintf("success %s · no status %s · failure %s.", fmtCount(want["success"]), fmtCount(want["no status"]), fmtCount(want["failure"]))
+		if !strings.Contains(md, "## Sweep\n\n10,000 runs by how they ended") || !strings.Contains(md, status) {
+			t.Errorf("%s form: no status line %q", form, status)
+		}
+		if form == MarkdownJob {
+			continue
+		}
+		// loss: lower is better; the best runs are those of the lowest
+		// floor, the worst the diverged ones (1e6).
+		i := strings.Index(md, "### loss\n")
+		if i < 0 {
+			t.Fatal("no ranking of loss")
+		}
+		sec := md[i:]
+		sec = sec[:strings.Index(sec[1:], "###")+1]
+		best := fmtValue(float64(float32(0.1 + math.Exp(-4.0/5))))
+		if !strings.Contains(sec, "lower is better") || !strings.Contains(sec, "Last values: min ") ||
+			!strings.Contains(sec, "| 1 | trial00000 |") && !strings.Contains(sec, "| 1 | trial00097 |") ||
+			!strings.Contains(sec, "| 1e+06 @ 4 |") {
+			t.Errorf("loss ranking:\n%s (best %s)", sec, best)
+		}
+	}
+}
