@@ -9,7 +9,8 @@ package main
 // same task: our charts draw without animation) and to every chart of the
 // page's eager set drawn (trainreport.ready(): the charts in view and those
 // drawn in idle time), each from the start of navigation. Without the
-// variable it is skipped.
+// variable it is skipped. With TRAINREPORT_SCREENSHOTS set, each page is
+// also shot, a second after it was ready.
 //
 //	TRAINREPORT_LOADTIME=/tmp/report go test ./cmd/trainreport -run TestBrowserLoadTime -v
 
@@ -78,6 +79,9 @@ func TestBrowserLoadTime(t *testing.T) {
 				all: performance.now()}))`, 5*time.Minute)
 			t.Logf("%s: %.1f MB, load event %.0f ms (%.0f ms seen from Go), first chart %.0f ms, every chart of the page's eager set %.0f ms",
 				name, float64(st.Size())/(1<<20), tm.Load, float64(loaded.Milliseconds()), tm.First, tm.All)
+			// What was drawn, after a second more of progressive drawing.
+			time.Sleep(time.Second)
+			tb.screenshot(screenshotDir(t), "loadtime-"+filepath.Base(filepath.Clean(dir))+"-"+name)
 			if s := tb.problemSummary(); s != "" {
 				t.Errorf("problems:%s", s)
 			}

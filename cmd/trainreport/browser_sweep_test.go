@@ -163,6 +163,9 @@ func TestBrowserSweep(t *testing.T) {
 			if h.Link != wantLink || !strings.HasPrefix(h.Info, fmt.Sprintf("Sessions 1\u201350 of %d", runs)) {
 				t.Errorf("hparams: link %q, info %q; want %q", h.Link, h.Info, wantLink)
 			}
+			for _, p := range eval[[]string](hb, pageJS("sweep.js", "brushPaged")) {
+				t.Errorf("hparams brushed: %s", p)
+			}
 			hb.screenshot(shots, "sweep-hparams-"+c.name)
 		})
 	}

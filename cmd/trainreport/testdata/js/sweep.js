@@ -151,4 +151,34 @@
 			info: (main.querySelector(".hparams-page-info") || {}).textContent || "",
 		};
 	},
+
+	// brushPaged brushes the learning rate's axis over its lower half and
+	// checks the paged table: its count, and every row of its pages is a
+	// session inside the brush, all of them across the pages.
+	async brushPaged() {
+		await awaitReady();
+		const main = document.querySelector('main.page[data-page="hparams"]');
+		const data = JSON.parse(main.querySelector("script.hparams-data").textContent);
+		const k = data.hparams.findIndex((c) => c.name === "learning_rate");
+		const inst = echarts.getInstanceByDom(main.querySelector(".hparams-chart"));
+		const vals = data.sessions.map((s) => s.hparams[k]);
+		const sorted = [...vals].sort((a, b) => a - b);
+		const lo = sorted[0], hi = sorted[Math.floor(sorted.length / 2)];
+		const want = vals.map((v, s) => s).filter((s) => vals[s] >= lo && vals[s] <= hi);
+		inst.dispatchAction({ type: "axisAreaSelect", parallelAxisId: "hp-h" + k, intervals: [[lo - 1e-12, hi + 1e-12]] });
+		await awaitReady();
+		const problems = [];
+		const count = main.querySelector(".hparams-count").textContent;
+		if (count !== `${want.length} of ${data.sessions.length} sessions`) problems.push(`count "${count}", want ${want.length}`);
+		const seen = [];
+		for (let page = 0; page < 100; page++) {
+			seen.push(...[...main.querySelectorAll("table.hparams tbody tr")].map((tr) => Number(tr.dataset.session)));
+			const next = main.querySelector(".hparams-next");
+			if (next.disabled) break;
+			next.click();
+		}
+		seen.sort((a, b) => a - b);
+		if (seen.join() !== want.join()) problems.push(`rows across the pages ${seen.length} (${seen.slice(0, 5)}...), want ${want.length} (${want.slice(0, 5)}...)`);
+		return problems;
+	},
 })
