@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -334,5 +335,22 @@ func TestSweepMarkdown(t *testing.T) {
 			!strings.Contains(sec, "| 1e+06 @ 4 |") {
 			t.Errorf("loss ranking:\n%s (best %s)", sec, best)
 		}
+	}
+}
+
+// TestSweepRestartsBounded: the overview lists the first maxRestartRuns
+// runs that restarted and counts the others.
+func TestSweepRestartsBounded(t *testing.T) {
+	rep := trialReport(maxRestartRuns+50, 3, 0)
+	for _, run := range rep.Runs {
+		run.Attempts = []model.Attempt{{Files: []string{"a"}, Points: 1}, {Files: []string{"b"}, Points: 2}}
+	}
+	p := New(rep, Options{}).overviewPage(false)
+	if p.Restarts == nil || len(p.Restarts.Runs) != maxRestartRuns || p.Restarts.MoreRuns != 50 {
+		t.Fatalf("restarts: %+v", p.Restarts)
+	}
+	index := string(filesByName(t, New(rep, Options{}))["index.html"])
+	if !strings.Contains(index, "and 50 more runs that restarted") {
+		t.Error("index.html does not count the runs it leaves out of Restarts")
 	}
 }
