@@ -32,6 +32,9 @@
   var MAX_POINTS = 12000;
   var CELL_W = 190, CELL_H = 160, MATRIX_LEFT = 70, MATRIX_TOP = 20, MATRIX_BOTTOM = 40;
   var NA = 'n/a';
+  // MANY_LINES is the sessions past which the parallel chart draws
+  // progressively, PROGRESSIVE lines a frame.
+  var MANY_LINES = 2000, PROGRESSIVE = 1000;
   // A sequential scale (viridis stops) for colouring by a metric.
   var SCALE = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
   var NO_COLOR = '#b8b8b8';
@@ -286,7 +289,9 @@
       parallelAxis: axes,
       parallel: {
         left: 50, right: 90, top: 50, bottom: 30,
-        parallelAxisDefault: { nameGap: 14, realtime: true, areaSelectStyle: { width: 16 } }
+        // Many sessions: the selection applies when the drag ends, not at
+        // every move (ECharts passes over every line each time).
+        parallelAxisDefault: { nameGap: 14, realtime: n <= MANY_LINES, areaSelectStyle: { width: 16 } }
       },
       tooltip: {
         trigger: 'item', confine: true,
@@ -301,8 +306,11 @@
         }
       },
       series: [{
-        type: 'parallel', name: 'sessions', smooth: false, progressive: 0,
-        lineStyle: { width: 1.5, opacity: 0.85, color: function (p) { return color(p.dataIndex); } },
+        // Many sessions are drawn in frames of PROGRESSIVE lines, the page
+        // answering in between.
+        type: 'parallel', name: 'sessions', smooth: false, progressive: n > MANY_LINES ? PROGRESSIVE : 0,
+        progressiveThreshold: MANY_LINES,
+        lineStyle: { width: n > MANY_LINES ? 1 : 1.5, opacity: n > MANY_LINES ? 0.4 : 0.85, color: function (p) { return color(p.dataIndex); } },
         emphasis: { lineStyle: { width: 3, opacity: 1 } },
         inactiveOpacity: 0.08, activeOpacity: 1,
         data: data
@@ -363,6 +371,11 @@
   function applySelection(st) {
     st.selected = selected(st);
     var shown = 0;
+    if (st.paged) {
+      st.selected.forEach(function (on) { if (on) shown++; });
+      st.page = 0;
+      drawRows(st);
+    }
     st.rows.forEach(function (tr) {
       var s = Number(tr.getAttribute('data-session'));
       var show = !!st.selected[s];
@@ -598,6 +611,115 @@
   }
 
   // ---------------------------------------------------------------------------
+  // The table of many sessions (past render/hparams.go's hparamsTableRows):
+  // no row in the markup, a page of PAGE_ROWS rows drawn from the data, of
+  // the sessions selected, in the order of the column clicked.
+
+  var PAGE_ROWS = 50;
+
+  // runLink makes the run's name a link to its charts on the Scalars page
+  // (the Runs expression matching it alone).
+  function runLink(name) {
+    var a = document.createElement('a');
+    var q = 'runs=' + encodeURIComponent('^' + name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&') + '$');
+    a.href = document.body.hasAttribute('data-single-file') ? '#page=scalars&' + q : 'scalars.html#' + q;
+    a.title = 'the run on the Scalars page';
+    a.textContent = name;
+    return a;
+  }
+
+  function cellKey(st, c, s) {
+    var sess = st.data.sessions[s];
+    if (c === 0) return sess.run + (sess.group ? ' ' + sess.group : '');
+    if (c === 1) return sess.status;
+    var col = st.cols[c - 2];
+    return col.raw[s];
+  }
+
+  function compareCells(a, b) {
+    var na = a == null, nb = b == null;
+    if (na || nb) return na === nb ? 0 : na ? 1 : -1;
+    var x = util.toNumber(a), y = util.toNumber(b);
+    var fx = typeof a === 'number' || isFinite(x), fy = typeof b === 'number' || isFinite(y);
+    if (fx && fy) return x - y;
+    if (fx !== fy) return fx ? -1 : 1;
+    a = String(a); b = String(b);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  function drawRows(st) {
+    var n = st.data.sessions.length, list = [];
+    for (var s = 0; s < n; s++) if (!st.selected || st.selected[s]) list.push(s);
+    if (st.sortCol != null) {
+      var c = st.sortCol, sign = st.sortDesc ? -1 : 1;
+      list.sort(function (a, b) {
+        var ka = cellKey(st, c, a), kb = cellKey(st, c, b);
+        var r = (ka == null || kb == null) ? compareCells(ka, kb) : sign * compareCells(ka, kb);
+        return r || a - b;
+      });
+    }
+    var pages = Math.max(1, Math.ceil(list.length / PAGE_ROWS));
+    if (st.page >= pages) st.page = pages - 1;
+    var from = st.page * PAGE_ROWS, rows = list.slice(from, from + PAGE_ROWS);
+    var body = document.createElement('tbody');
+    rows.forEach(function (s) {
+      var sess = st.data.sessions[s];
+      var tr = document.createElement('tr');
+      tr.setAttribute('data-run', sess.run);
+      tr.setAttribute('data-session', s);
+      var td = document.createElement('td');
+      var name = document.createElement('span');
+      name.className = 'run-name';
+      name.style.borderColor = util.colorOf(sess.run);
+      name.appendChild(runLink(sess.run));
+      td.appendChild(name);
+      if (sess.group) {
+        var g = document.createElement('span');
+        g.className = 'muted';
+        g.textContent = ' ' + sess.group;
+        td.appendChild(g);
+      }
+      tr.appendChild(td);
+      td = document.createElement('td');
+      td.textContent = sess.status;
+      tr.appendChild(td);
+      st.cols.forEach(function (col) {
+        var cell = document.createElement('td');
+        if (col.numeric) cell.className = 'num';
+        var v = col.raw[s];
+        cell.textContent = v == null ? '' : col.numeric ? util.fmtNum(util.toNumber(v)) : String(v);
+        tr.appendChild(cell);
+      });
+      body.appendChild(tr);
+    });
+    st.table.replaceChild(body, st.table.tBodies[0]);
+    st.main.querySelector('.hparams-page-info').textContent = list.length ?
+      'Sessions ' + (from + 1) + '\u2013' + (from + rows.length) + ' of ' + list.length : 'No session selected';
+    st.main.querySelector('.hparams-prev').disabled = st.page === 0;
+    st.main.querySelector('.hparams-next').disabled = from + PAGE_ROWS >= list.length;
+  }
+
+  function setupPaged(st) {
+    st.page = 0;
+    st.sortCol = null;
+    st.sortDesc = false;
+    st.main.querySelector('.hparams-prev').addEventListener('click', function () { if (st.page > 0) { st.page--; drawRows(st); } });
+    st.main.querySelector('.hparams-next').addEventListener('click', function () { st.page++; drawRows(st); });
+    var ths = Array.prototype.slice.call(st.table.tHead.rows[0].cells);
+    ths.forEach(function (th, i) {
+      th.setAttribute('aria-sort', 'none');
+      th.style.cursor = 'pointer';
+      th.addEventListener('click', function () {
+        st.sortDesc = st.sortCol === i ? !st.sortDesc : false;
+        st.sortCol = i;
+        st.page = 0;
+        ths.forEach(function (h, k) { h.setAttribute('aria-sort', k === i ? (st.sortDesc ? 'descending' : 'ascending') : 'none'); });
+        drawRows(st);
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------------------
   // Setup
 
   function setup(main) {
@@ -622,7 +744,14 @@
       table: main.querySelector('table.hparams'), rows: []
     };
     cols.forEach(function (c) { st.byKey.set(c.key, c); });
+    st.paged = st.table.hasAttribute('data-paged');
     st.rows = Array.prototype.slice.call(st.table.tBodies[0].rows);
+    // Each run's name links to its charts.
+    st.rows.forEach(function (tr) {
+      var span = tr.querySelector('.run-name');
+      if (span) { span.textContent = ''; span.appendChild(runLink(tr.getAttribute('data-run'))); }
+    });
+    if (st.paged) setupPaged(st);
     st.colStyle = document.createElement('style');
     main.appendChild(st.colStyle);
     // The default: the hyperparameters that vary and every metric (all

@@ -187,6 +187,8 @@ type restartsSection struct {
 	Runs     []restartRun
 	Scalars  bool // some run has superseded scalar points
 	Replaced bool // some run has entries of other kinds not drawn
+	// MoreRuns counts the runs past maxRestartRuns, not listed.
+	MoreRuns int
 }
 
 type restartRun struct {
@@ -214,6 +216,9 @@ type attemptRow struct {
 const (
 	maxAttemptRows  = 20
 	maxAttemptFiles = 5
+	// maxRestartRuns bounds the runs listed: a sweep of thousands of runs
+	// may have restarted every one.
+	maxRestartRuns = 200
 )
 
 // restarts returns the overview's restarts section, nil when no run
@@ -223,6 +228,10 @@ func (r *Report) restarts() *restartsSection {
 	for _, run := range r.rep.Runs {
 		replaced := replacedEntries(run)
 		if run.Attempts == nil && replaced == "" {
+			continue
+		}
+		if len(s.Runs) == maxRestartRuns {
+			s.MoreRuns++
 			continue
 		}
 		rr := restartRun{Name: run.Name, Replaced: replaced}

@@ -24,6 +24,43 @@ type hparamsPage struct {
 	Data    template.JS
 	Note    string // why the chart draws nothing, when its data cannot be encoded
 	Cut     string // what of the sessions and columns the page leaves out, over its budgets
+	// Paged is set past hparamsTableRows sessions: the table has no rows
+	// in the markup, assets/hparams.js draws a page of them at a time
+	// from Data.
+	Paged bool
+}
+
+// hparamsTableRows is the sessions past which the table is drawn a page
+// at a time from the page's data rather than written whole: a row is
+// some 60 bytes a cell, written twice over (cell and data), and the
+// browser lays out every row; 10,000 sessions of 9 columns made a 7.8 MB
+// page.
+const hparamsTableRows = 500
+
+// hparamsPageJSON is the page's data: data/hparams.json's without the
+// metrics' steps, which the page does not show.
+type hparamsPageJSON struct {
+	HParams  []hparamsColumn      `json:"hparams"`
+	Metrics  []hparamsColumn      `json:"metrics"`
+	Sessions []hparamsPageSession `json:"sessions"`
+	Omitted  *hparamsOmitted      `json:"omitted,omitempty"`
+}
+
+type hparamsPageSession struct {
+	Run     string `json:"run"`
+	Group   string `json:"group,omitempty"`
+	Status  string `json:"status"`
+	HParams []any  `json:"hparams"`
+	Metrics []any  `json:"metrics"`
+}
+
+// pageJSON encodes j's first n sessions for the page.
+func (j *hparamsJSON) pageJSON(n int) (template.JS, error) {
+	p := hparamsPageJSON{HParams: j.HParams, Metrics: j.Metrics, Omitted: j.Omitted, Sessions: make([]hparamsPageSession, 0, n)}
+	for _, s := range j.Sessions[:n] {
+		p.Sessions = append(p.Sessions, hparamsPageSession{s.Run, s.Group, s.Status, s.HParams, s.Metrics})
+	}
+	return scriptJSON(p)
 }
 
 type hparamsRow struct {
@@ -307,7 +344,37 @@ func (r *Report) hparamsModel(cells int) (hparamsJSON, []hparamSession) {
 
 func (r *Report) hparamsPage() (*hparamsPage, error) {
 	j, _ := r.hparamsModel(maxPageCells)
-	p := &hparamsPage{Cut: hparamsCutNote(j.Omitted, len(j.HParams)+len(j.Metrics), len(j.Sessions))}
+	p := &hparamsPage{Paged: len(j.Sessions) > hparamsTableRows}
+	// The page's data within the page budget (a share of it left to the
+	// layout, the navigation and the run names every page carries): past
+	// it, the first sessions that fit, in run order.
+	p.Data = "null"
+	n := len(j.Sessions)
+	data, err := j.pageJSON(n)
+	budget := r.maxPageBytes() - r.maxPageBytes()/5
+	for err == nil && len(data) > budget && n > 0 {
+		n = n * budget / len(data) * 95 / 100
+		data, err = j.pageJSON(n)
+	}
+	if err != nil {
+		p.Note = "The chart cannot be drawn: " + err.Error()
+	} else {
+		p.Data = data
+	}
+	if cut := len(j.Sessions) - n; cut > 0 {
+		if j.Omitted == nil {
+			j.Omitted = &hparamsOmitted{}
+		}
+		j.Omitted.Sessions += cut
+		j.Sessions = j.Sessions[:n]
+		if err == nil {
+			p.Data, err = j.pageJSON(n) // with the count of sessions left out
+			if err != nil {
+				p.Data, p.Note = "null", "The chart cannot be drawn: "+err.Error()
+			}
+		}
+	}
+	p.Cut = hparamsCutNote(j.Omitted, len(j.HParams)+len(j.Metrics), len(j.Sessions))
 	for _, c := range j.HParams {
 		p.HParams = append(p.HParams, c.Name)
 	}
@@ -334,6 +401,9 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 		return hparamsCell{}
 	}
 	for _, s := range j.Sessions {
+		if p.Paged {
+			break
+		}
 		row := hparamsRow{Run: s.Run, Group: s.Group, Status: s.Status}
 		for _, v := range s.HParams {
 			row.HParams = append(row.HParams, cell(v))
@@ -342,12 +412,6 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 			row.Metrics = append(row.Metrics, cell(v))
 		}
 		p.Rows = append(p.Rows, row)
-	}
-	p.Data = "null"
-	if data, err := scriptJSON(j); err != nil {
-		p.Note = "The chart cannot be drawn: " + err.Error()
-	} else {
-		p.Data = data
 	}
 	return p, nil
 }
@@ -370,7 +434,7 @@ func hparamsCutNote(o *hparamsOmitted, cols, sessions int) string {
 		s = "This page leaves out " + strings.Join(parts, " and ") + ": it keeps the columns most sessions have a value for. "
 	}
 	if o.Sessions > 0 {
-		s += fmt.Sprintf("It shows the first %s sessions of %s in run order, to keep the table under %s cells at %d columns. ",
+		s += fmt.Sprintf("It shows the first %s sessions of %s in run order, to keep the table under %s cells at %d columns and the page under its byte budget. ",
 			fmtCount(sessions), fmtCount(sessions+o.Sessions), fmtCount(maxPageCells), cols)
 	}
 	all := sessions + o.Sessions

@@ -115,11 +115,24 @@ func TestHParamsBudgets(t *testing.T) {
 			if len(data.HParams) > maxHParamColumns || len(data.Metrics) > maxMetricColumns || cols*len(data.Sessions) > maxDataCells {
 				t.Errorf("data file: %d + %d columns, %d sessions", len(data.HParams), len(data.Metrics), len(data.Sessions))
 			}
-			if len(page.HParams)+len(page.Metrics) != cols || len(page.Rows)*cols > maxPageCells {
-				t.Errorf("page: %d + %d columns, %d rows", len(page.HParams), len(page.Metrics), len(page.Rows))
+			// Past hparamsTableRows sessions the table is drawn from the
+			// page's data, a page of rows at a time.
+			rows := len(page.Rows)
+			if page.Paged {
+				var pd hparamsPageJSON
+				if err := json.Unmarshal([]byte(page.Data), &pd); err != nil {
+					t.Fatal(err)
+				}
+				if rows != 0 || len(pd.Sessions) <= hparamsTableRows {
+					t.Errorf("paged: %d rows written, %d sessions in the data", rows, len(pd.Sessions))
+				}
+				rows = len(pd.Sessions)
 			}
-			if len(page.Rows) != c.pageSessions || len(data.Sessions) != c.dataSessions {
-				t.Errorf("page shows %d sessions, data file %d; want %d and %d", len(page.Rows), len(data.Sessions), c.pageSessions, c.dataSessions)
+			if len(page.HParams)+len(page.Metrics) != cols || rows*cols > maxPageCells {
+				t.Errorf("page: %d + %d columns, %d rows", len(page.HParams), len(page.Metrics), rows)
+			}
+			if rows != c.pageSessions || len(data.Sessions) != c.dataSessions {
+				t.Errorf("page shows %d sessions, data file %d; want %d and %d", rows, len(data.Sessions), c.pageSessions, c.dataSessions)
 			}
 			if !contains(page.HParams, c.commonH) {
 				t.Errorf("the column every session has, %s, is left out", c.commonH)

@@ -46,7 +46,22 @@ type overviewPage struct {
 	// their counts; GraphsMore says how many more there are.
 	Graphs     []overviewGraph
 	GraphsMore int
+	// NumRuns counts the runs: Runs is empty for a sweep, whose runs
+	// table assets/overview.js draws from Sweep's data.
+	NumRuns int
+	// Sweep is the summary of a sweep (more than sweepOverviewRuns runs),
+	// nil otherwise; SweepError says why it could not be built.
+	Sweep      *sweepSection
+	SweepError string
+	// WarningsMore counts the warnings past the first overviewWarningRows,
+	// NumWarnings all of them.
+	WarningsMore, NumWarnings int
 }
+
+// overviewWarningRows bounds the warnings the overview lists: collect
+// bounds those of each file, but a sweep has thousands of files.
+// summary.json lists them all.
+const overviewWarningRows = 500
 
 // overviewGraphRows bounds the graphs the overview lists; summary.json and
 // `trainreport inspect` list them all.
@@ -145,8 +160,21 @@ type warningRow struct {
 }
 
 func (r *Report) overviewPage(single bool) *overviewPage {
-	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags),
+	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags), NumRuns: len(r.rep.Runs),
 		Skipped: skippedFiles(r.rep), NotDrawn: notDrawnOf(r.rep)}
+	sweep, err := r.sweepSection(single)
+	if err != nil {
+		p.SweepError = err.Error()
+	}
+	p.Sweep = sweep
+	// addWarning lists a warning, the first overviewWarningRows of them.
+	addWarning := func(w warningRow) {
+		if len(p.Warnings) == overviewWarningRows {
+			p.WarningsMore++
+			return
+		}
+		p.Warnings = append(p.Warnings, w)
+	}
 	for _, pg := range r.pages() {
 		if pg.count == nil {
 			continue
@@ -173,7 +201,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	}
 	points := 0
 	for _, w := range r.rep.Warnings {
-		p.Warnings = append(p.Warnings, warningRow{Text: w.String()})
+		addWarning(warningRow{Text: w.String()})
 	}
 	p.LogFiles = hasVisdom(r.rep)
 	for _, run := range r.rep.Runs {
@@ -202,9 +230,11 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 			row.DurationSeconds = sortable(run.End - run.Start) // +Inf for garbage wall times
 			row.Duration = fmtDuration(run.End - run.Start)
 		}
-		p.Runs = append(p.Runs, row)
+		if sweep == nil {
+			p.Runs = append(p.Runs, row)
+		}
 		for _, w := range run.Warnings {
-			p.Warnings = append(p.Warnings, warningRow{Run: run.Name, Text: w.String()})
+			addWarning(warningRow{Run: run.Name, Text: w.String()})
 		}
 	}
 	series := 0
@@ -213,7 +243,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 			st := sv.stats
 			points += st.Count
 			series++
-			if len(p.Metrics) == overviewMetricRows {
+			if sweep != nil || len(p.Metrics) == overviewMetricRows {
 				continue
 			}
 			m := metricRow{Tag: tv.tag, Run: sv.run.Name, Points: st.Count, NonFinite: st.NonFinite,
@@ -228,10 +258,11 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		}
 	}
 	p.NumPoints = points
+	p.NumWarnings = len(p.Warnings) + p.WarningsMore
 	p.Restarts = r.restarts()
 	p.Gates, p.Baseline = r.gateRows(), r.baselineSection()
 	p.Anomalies, p.NumAnomalies = r.anomalyRows(single, overviewAnomalyRows), len(r.anomalies())
-	if series > len(p.Metrics) {
+	if sweep == nil && series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
 			fmtCount(len(p.Metrics)), fmtCount(series))
 	}

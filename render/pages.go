@@ -56,7 +56,8 @@ var pageTable []page
 func init() {
 	pageTable = []page{
 		{name: "index", title: "Overview", has: func(*Report) bool { return true },
-			body: func(r *Report, single bool) (any, error) { return r.overviewPage(single), nil }},
+			body: func(r *Report, single bool) (any, error) { return r.overviewPage(single), nil },
+			data: (*Report).overviewData, scripts: []string{"overview.js"}, styles: []string{"overview.css"}},
 		{name: "scalars", title: "Scalars", kinds: []model.Kind{model.KindScalar}, has: hasAny(runScalars), count: countTags,
 			body: bodyOf((*Report).scalarsPage), data: (*Report).scalarsData,
 			scripts: []string{"scalarchart.js", "scalarsweep.js", "scalars.js"}, styles: []string{"scalarsweep.css"}},

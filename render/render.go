@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -49,10 +50,12 @@ type Options struct {
 	// their data files are written all the same. Zero means
 	// DefaultMaxCharts; negative means no bound.
 	MaxCharts int
-	// MaxPageBytes bounds the HTML of a page with what it inlines: the
-	// scalars page of more runs than it draws well summarises them (see
-	// sweepPage) and stays under it at any run count. Zero means
-	// DefaultMaxPageBytes; negative means no bound.
+	// MaxPageBytes bounds the HTML of a page with what it inlines: pages
+	// whose data grows with the runs leave the rest in data/ or out,
+	// saying so (the scalars page of more runs than it draws well
+	// summarises them, see sweepPage; the overview and HParams page of a
+	// sweep page their tables). Zero means DefaultMaxPageBytes; negative
+	// means no bound.
 	MaxPageBytes int
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
@@ -118,6 +121,18 @@ type Report struct {
 	// once by ComputeEmbeddings.
 	embGroupOnce, embOnce sync.Once
 	embViews              []*embeddingView
+}
+
+// maxPageBytes is the page budget (Options.MaxPageBytes), the largest
+// int when there is none.
+func (r *Report) maxPageBytes() int {
+	switch {
+	case r.opt.MaxPageBytes < 0:
+		return math.MaxInt
+	case r.opt.MaxPageBytes == 0:
+		return DefaultMaxPageBytes
+	}
+	return r.opt.MaxPageBytes
 }
 
 // scalarsDir is the directory of the scalars' data files in data/.
@@ -371,6 +386,8 @@ func (r *Report) eachFile(emit func(file) error) error {
 		case err != nil:
 			d = &pageData{category: p.name, index: map[string]map[string]string{}}
 			d.note("", "", fmt.Errorf("data of page %s incomplete: %w", p.name, err))
+		case d == nil: // a page with no data this time (the overview of few runs)
+			continue
 		}
 		extra = append(extra, d)
 	}

@@ -53,18 +53,6 @@ type sweepBand struct {
 	N []int
 }
 
-// quantile returns the p-quantile of sorted (ascending, not empty) by
-// linear interpolation between the order statistics around (n-1)p:
-// numpy's default ("linear", Hyndman and Fan's type 7).
-func quantile(sorted []float64, p float64) float64 {
-	h := float64(len(sorted)-1) * p
-	lo := int(math.Floor(h))
-	if lo >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
-}
-
 // computeBand summarises series at every step any of them has: a series'
 // value at step s is that of its last point at or before s, counted from
 // its first step to its last (a run that stopped early does not stand for

@@ -273,6 +273,9 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 	r.mdCharts(md, chartURL)
 	sk := skippedFiles(r.rep)
 	r.mdSkipped(md, sk, bound(commentSkipped, maxSkippedListed))
+	if r.scalarRuns() > sweepRuns {
+		r.mdSweepStatus(md)
+	}
 	r.mdRuns(md, bound(commentRunRows, 0))
 	switch {
 	case !comment:
@@ -520,85 +523,6 @@ func (r *Report) mdRunTables(md *mdWriter) {
 	}
 }
 
-// direction is which way a metric is better, as its name says.
-type direction int
-
-const (
-	unknownBetter direction = iota
-	lowerBetter
-	higherBetter
-)
-
-// String is the direction as summary.json writes it.
-func (d direction) String() string {
-	switch d {
-	case lowerBetter:
-		return "lower"
-	case higherBetter:
-		return "higher"
-	}
-	return ""
-}
-
-// order says how a ranking by a metric of this direction is ordered.
-func (d direction) order() string {
-	switch d {
-	case lowerBetter:
-		return "lower is better (by its name), best first"
-	case higherBetter:
-		return "higher is better (by its name), best first"
-	}
-	return "highest first (which is better is not known)"
-}
-
-// lowerWords and higherWords are the words of metric names whose better
-// direction is known; names holding both, or neither, are "highest" and
-// "lowest" without a verdict.
-var (
-	lowerWords  = []string{"loss", "error", "err", "mse", "mae", "rmse", "nll", "perplexity", "ppl", "wer", "cer"}
-	higherWords = []string{"acc", "accuracy", "auc", "f1", "precision", "recall", "bleu", "rouge", "iou", "map", "reward"}
-)
-
-// betterOf says which way the metric called name is better: the words of
-// its name (split at anything not a letter or digit, and at case changes
-// from lower to upper) are matched against lowerWords and higherWords.
-func betterOf(name string) direction {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prev := rune(0)
-	for _, c := range name {
-		switch {
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			flush()
-		case unicode.IsUpper(c) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, c)
-		default:
-			cur = append(cur, c)
-		}
-		prev = c
-	}
-	flush()
-	lower, higher := false, false
-	for _, w := range words {
-		lower = lower || slices.Contains(lowerWords, w)
-		higher = higher || slices.Contains(higherWords, w)
-	}
-	switch {
-	case lower && !higher:
-		return lowerBetter
-	case higher && !lower:
-		return higherBetter
-	}
-	return unknownBetter
-}
-
 // orderedTags are the scalar tags with the metrics whose direction is
 // known first (losses, accuracies: the metrics that matter), each part in
 // tag order.
@@ -638,10 +562,48 @@ func rankByLast(series []*seriesView, dir direction) (ranked []*seriesView, nonF
 	return ranked, nonFinite
 }
 
+// lastValueQuantiles are the quantiles summary.md gives of a sweep's last
+// values, per metric.
+var lastValueQuantiles = []struct {
+	name string
+	q    float64
+}{{"min", 0}, {"p10", 0.1}, {"p25", 0.25}, {"median", 0.5}, {"p75", 0.75}, {"p90", 0.9}, {"max", 1}}
+
+// lastQuantiles is the line giving the distribution of the finite last
+// values of the ranked series (any order), "" for none: quantiles
+// interpolated between the closest ranks, as numpy's default.
+func lastQuantiles(ranked []*seriesView) string {
+	if len(ranked) == 0 {
+		return ""
+	}
+	vals := make([]float64, len(ranked))
+	for i, sv := range ranked {
+		vals[i] = sv.stats.Last.Value
+	}
+	slices.Sort(vals)
+	var parts []string
+	for _, q := range lastValueQuantiles {
+		parts = append(parts, fmt.Sprintf("%s %s", q.name, fmtValue(quantile(vals, q.q))))
+	}
+	return "Last values: " + strings.Join(parts, " · ") + ".\n\n"
+}
+
+// mdSweepStatus writes how a sweep's runs ended (runStatus), most
+// frequent first: a line, whatever the run count.
+func (r *Report) mdSweepStatus(md *mdWriter) {
+	_, counts := r.runStatuses()
+	var parts []string
+	for _, c := range counts {
+		parts = append(parts, fmt.Sprintf("%s %s", mdText(c.Status), fmtCount(c.N)))
+	}
+	md.write(fmt.Sprintf("## Sweep\n\n%s runs by how they ended (the end status of their hparams session, else what the build's checks say): %s.\n\n",
+		fmtCount(len(r.rep.Runs)), strings.Join(parts, " · ")))
+}
+
 // mdSweep writes, per scalar tag, the top and bottom rankedRuns runs by
 // last value: the comment form for many runs.
 func (r *Report) mdSweep(md *mdWriter) {
-	md.write(fmt.Sprintf("## Key metrics\n\nTop and bottom %d runs of each tag by last value.\n\n", rankedRuns))
+	md.write(fmt.Sprintf("## Key metrics\n\nThe distribution of each tag's last values, and the top and bottom %d runs by last value.\n\n", rankedRuns))
 	tags := r.orderedTags()
 	for i, tv := range tags {
 		dir := betterOf(tv.tag)
@@ -651,7 +613,8 @@ func (r *Report) mdSweep(md *mdWriter) {
 		if nonFinite > 0 {
 			head += fmt.Sprintf("; %s with a non-finite last value, not ranked", fmtCount(nonFinite))
 		}
-		head += ".\n\n| # | Run | Last | Min (step) | Max (step) | Trend |\n|--:|---|--:|--:|--:|---|\n"
+		head += ".\n\n" + lastQuantiles(ranked)
+		head += "| # | Run | Last | Min (step) | Max (step) | Trend |\n|--:|---|--:|--:|--:|---|\n"
 		var rows []string
 		row := func(rank int) string {
 			sv := ranked[rank]

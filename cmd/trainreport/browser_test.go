@@ -168,6 +168,7 @@ type tab struct {
 
 	mu       sync.Mutex
 	blocked  []string // requests that would have left the page
+	local    []string // the requests that did not: file:, data: and blob: URLs
 	problems []string // console errors and warnings, exceptions, error log entries
 	ignore   string   // problems and requests containing it are expected
 }
@@ -223,6 +224,9 @@ func (tb *tab) serveRequests(paused iter.Seq2[fetch.EventRequestPaused, error]) 
 			return // the tab closed
 		}
 		if ev.Request != nil && localURL(ev.Request.URL) {
+			tb.mu.Lock()
+			tb.local = append(tb.local, ev.Request.URL)
+			tb.mu.Unlock()
 			_, err = chromedp.Call(tb.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		} else {
 			u := "(no request)"

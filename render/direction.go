@@ -1,0 +1,93 @@
+package render
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// This file holds the one rule of which way a metric is better, by its
+// name: lower for loss- and error-like names, higher for accuracy-like
+// ones, unknown otherwise. Every ranking of the report uses it: summary.md's
+// key metrics and sweep rankings, the comparison with a baseline, the
+// overview's sweep summary (best and worst runs per metric) and the
+// Scalars page's best and worst runs.
+
+// direction is which way a metric is better, as its name says.
+type direction int
+
+const (
+	unknownBetter direction = iota
+	lowerBetter
+	higherBetter
+)
+
+// String is the direction as summary.json writes it.
+func (d direction) String() string {
+	switch d {
+	case lowerBetter:
+		return "lower"
+	case higherBetter:
+		return "higher"
+	}
+	return ""
+}
+
+// order says how a ranking by a metric of this direction is ordered.
+func (d direction) order() string {
+	switch d {
+	case lowerBetter:
+		return "lower is better (by its name), best first"
+	case higherBetter:
+		return "higher is better (by its name), best first"
+	}
+	return "highest first (which is better is not known)"
+}
+
+// lowerWords and higherWords are the words of metric names whose better
+// direction is known; names holding both, or neither, are "highest" and
+// "lowest" without a verdict.
+var (
+	lowerWords  = []string{"loss", "error", "err", "mse", "mae", "rmse", "nll", "perplexity", "ppl", "wer", "cer"}
+	higherWords = []string{"acc", "accuracy", "auc", "f1", "precision", "recall", "bleu", "rouge", "iou", "map", "reward"}
+)
+
+// betterOf says which way the metric called name is better: the words of
+// its name (split at anything not a letter or digit, and at case changes
+// from lower to upper) are matched against lowerWords and higherWords.
+func betterOf(name string) direction {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prev := rune(0)
+	for _, c := range name {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			flush()
+		case unicode.IsUpper(c) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, c)
+		default:
+			cur = append(cur, c)
+		}
+		prev = c
+	}
+	flush()
+	lower, higher := false, false
+	for _, w := range words {
+		lower = lower || slices.Contains(lowerWords, w)
+		higher = higher || slices.Contains(higherWords, w)
+	}
+	switch {
+	case lower && !higher:
+		return lowerBetter
+	case higher && !lower:
+		return higherBetter
+	}
+	return unknownBetter
+}
