@@ -4,7 +4,7 @@ package main
 // a report takes to draw in headless Chromium, from file:// with the network
 // blocked. Set TRAINREPORT_LOADTIME to a report's site directory (and
 // TRAINREPORT_LOADTIME_PAGES to a comma-separated list of pages, default
-// index,hparams); it logs, per page, its size, the time to its load event,
+// every page of the site); it logs, per page, its size, the time to its load event,
 // to its first chart (the first canvas ECharts adds, which it draws in the
 // same task: our charts draw without animation) and to every chart of the
 // page's eager set drawn (trainreport.ready(): the charts in view and those
@@ -42,12 +42,20 @@ func TestBrowserLoadTime(t *testing.T) {
 	if dir == "" {
 		t.Skip("TRAINREPORT_LOADTIME names no report")
 	}
-	pages := "index,hparams"
+	var pages []string
 	if p := os.Getenv("TRAINREPORT_LOADTIME_PAGES"); p != "" {
-		pages = p
+		pages = strings.Split(p, ",")
+	} else {
+		all, err := filepath.Glob(filepath.Join(dir, "*.html"))
+		if err != nil || len(all) == 0 {
+			t.Fatalf("%s holds no page (%v)", dir, err)
+		}
+		for _, p := range all {
+			pages = append(pages, strings.TrimSuffix(filepath.Base(p), ".html"))
+		}
 	}
 	browser := startBrowser(t)
-	for _, name := range strings.Split(pages, ",") {
+	for _, name := range pages {
 		path := filepath.Join(dir, name+".html")
 		st, err := os.Stat(path)
 		if err != nil {
