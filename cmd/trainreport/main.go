@@ -251,10 +251,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 // checkOutputs refuses, before any log is read, outputs that would
 // replace or overwrite what they must not: see package outdir.
 func checkOutputs(c *config, logdirs []collect.Logdir) error {
-	paths := make([]string, len(logdirs))
-	for i, l := range logdirs {
-		paths[i] = l.Path
-	}
+	paths := localPaths(logdirs)
 	if err := outdir.Check(c.out, paths); err != nil {
 		return usageError{err}
 	}

@@ -135,3 +135,37 @@ func TestRel(t *testing.T) {
 		t.Errorf("Stat through a link out = %v, want a refusal", err)
 	}
 }
+
+// TestBucketNames checks the names a bucket's key may have: what a path
+// would clean into another name, leave by, or that a terminal or a
+// Windows reader would take otherwise, is not a plain name.
+func TestBucketNames(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want bool
+	}{
+		{"run1", true}, {"événement", true}, {"a b", true},
+		{"back\\slash", false}, {"bad\xffutf8", false}, {"ctl\x1b[31m", false}, {"nl\n", false}, {"del\x7f", false},
+	} {
+		if got := validName(c.key); got != c.want {
+			t.Errorf("validName(%q) = %v, want %v", c.key, got, c.want)
+		}
+	}
+	for _, c := range []struct{ url, err string }{
+		{"s3://b/p", ""}, {"az://c/p/q/", ""}, {"gs://b", ""},
+		{"s3://u:p@b/p", "user information"},
+		{"s3:///p", "no bucket"},
+		{"s3://b/../p", "not a plain"},
+		{"s3://b/p//q", "not a plain"},
+		{"s3://b/p?endpoint=x&session_token=y", "credential"},
+		{"s3://b/p\\q", "not a plain"},
+	} {
+		u, err := parseURL(c.url)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("parseURL(%q) = %+v, %v; want an error with %q", c.url, u, err, c.err)
+		}
+	}
+	if got := Redact("s3://b/p/q?endpoint=http://h:1&region=x"); got != "s3://b/p/q" {
+		t.Errorf("Redact = %q", got)
+	}
+}
