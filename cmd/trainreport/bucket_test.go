@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/s3blob" // the tests' binary reads s3:// as one built with -tags s3 does
 )
@@ -37,13 +37,7 @@ type fakeS3 struct {
 // environment at fake credentials, so no file of the machine is read.
 func startS3(t *testing.T) *fakeS3 {
 	t.Helper()
-	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "test-secret-never-shown", "AWS_REGION": "us-east-1",
-		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "",
-	} {
-		t.Setenv(k, v)
-	}
+	setAWSEnv(t)
 	s := &fakeS3{backend: s3mem.New()}
 	h := gofakes3.New(s.backend).Server()
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,9 +56,25 @@ func startS3(t *testing.T) *fakeS3 {
 	return s
 }
 
+// setAWSEnv points the AWS SDK's standard environment at fake
+// credentials, so that no file or credential of the machine is read.
+func setAWSEnv(t *testing.T) {
+	t.Helper()
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "test-secret-never-shown", "AWS_REGION": "us-east-1",
+		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "",
+		"AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required", // as main sets it
+	} {
+		t.Setenv(k, v)
+	}
+}
+
 // query is the gocloud URL query that reaches the server: a local server
 // takes path-style requests.
-func (s *fakeS3) query() string { return "?endpoint=" + s.srv.URL + "&use_path_style=true&region=us-east-1" }
+func (s *fakeS3) query() string {
+	return "?endpoint=" + s.srv.URL + "&use_path_style=true&region=us-east-1"
+}
 
 // url is the log directory URL of prefix in bucket on the server.
 func (s *fakeS3) url(bucket, prefix string) string {
@@ -89,7 +99,12 @@ func (s *fakeS3) bucket(t *testing.T, name string) *blob.Bucket {
 // `aws s3 sync` does.
 func (s *fakeS3) upload(t *testing.T, bucket, prefix, dir string) {
 	t.Helper()
-	b := s.bucket(t, bucket)
+	upload(t, s.bucket(t, bucket), prefix, dir)
+}
+
+// upload copies every file below dir to b under prefix.
+func upload(t *testing.T, b *blob.Bucket, prefix, dir string) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

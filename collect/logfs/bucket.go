@@ -47,7 +47,8 @@ var schemes = map[string]struct{ gocloud, tag string }{
 // secretParams are words of URL query parameters that would carry a
 // credential: refused, since credentials come only from each cloud's
 // environment, and a URL is echoed in messages and scripts.
-var secretParams = []string{"secret", "password", "passwd", "token", "access_key", "accesskey", "sig", "credential", "sas"}
+// (web_identity_token_file, a path, is not one).
+var secretParams = []string{"secret", "password", "passwd", "session_token", "access_key", "accesskey", "sig", "credential", "sas_", "sastoken"}
 
 // IsURL reports whether p names a log directory in a bucket (s3://, gs://,
 // az://) rather than a path.
@@ -157,7 +158,7 @@ func OpenURL(ctx context.Context, p string) (*Dir, error) {
 		return nil, fmt.Errorf("%s: %s", u.display, msg)
 	}
 	b := &bucket{b: bkt, ctx: ctx, prefix: u.prefix, sem: make(chan struct{}, MaxRequests),
-		sizes: map[string]int64{}, dirs: map[string]bool{}}
+		sizes: map[string]int64{}, dirs: map[string]bool{}, listed: map[string]bool{}}
 	// One listing of one key says at once whether the bucket can be read
 	// and whether the prefix holds anything: a typo is then an error, as
 	// a missing folder is.
@@ -213,9 +214,10 @@ type bucket struct {
 	prefix string
 	sem    chan struct{} // a slot per request in flight
 
-	mu    sync.Mutex
-	sizes map[string]int64 // listed objects, by name
-	dirs  map[string]bool  // listed directories, by name
+	mu     sync.Mutex
+	sizes  map[string]int64 // listed objects, by name
+	dirs   map[string]bool  // listed directories, by name
+	listed map[string]bool  // directories listed whole: what they hold is known
 }
 
 // do runs one request in a slot of the semaphore.
@@ -288,6 +290,7 @@ func (b *bucket) list(dir string, wg *sync.WaitGroup) *listing {
 		// "a.txt", where the keys sort "a.txt" before "a/".
 		slices.SortStableFunc(l.entries, func(x, y entry) int { return cmp.Compare(x.name, y.name) })
 		b.mu.Lock()
+		b.listed[dir] = true
 		for _, e := range l.entries {
 			switch {
 			case e.bad != nil:
@@ -376,12 +379,17 @@ func (b *bucket) stat(name string) (fs.FileInfo, error) {
 	b.mu.Lock()
 	size, file := b.sizes[name]
 	dir := b.dirs[name]
+	known := b.knownMissing(name)
 	b.mu.Unlock()
 	switch {
 	case dir:
 		return objectInfo{name: path.Base(name), dir: true}, nil
 	case file:
 		return objectInfo{name: path.Base(name), size: size}, nil
+	case known:
+		// Its directory was listed whole: no request for what it lacks
+		// (collect asks every run for files it may not have).
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
 	// A name the listing did not see: a config's file, or a payload's
 	// read after a listing that did not run (a part's merge).
@@ -408,6 +416,22 @@ func (b *bucket) stat(name string) (fs.FileInfo, error) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
 	return objectInfo{name: path.Base(name), dir: true}, nil
+}
+
+// knownMissing reports whether the listings say name does not exist: a
+// directory on its way was listed whole without the next element. It is
+// called with mu held, for a name neither listed object nor directory.
+func (b *bucket) knownMissing(name string) bool {
+	cur, rest := ".", name
+	for b.listed[cur] {
+		elem, tail, more := strings.Cut(rest, "/")
+		next := path.Join(cur, elem)
+		if !more || !b.dirs[next] {
+			return true
+		}
+		cur, rest = next, tail
+	}
+	return false
 }
 
 // open is Dir.Open for a bucket, for a name Stat found a regular file.
