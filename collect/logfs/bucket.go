@@ -341,11 +341,14 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 	// The listings go on concurrently; an early return waits for them,
 	// which the context of the directory ends.
 	defer wg.Wait()
-	var visit func(l *listing, top bool) error
-	visit = func(l *listing, isTop bool) error {
+	var visit func(l *listing) error
+	visit = func(l *listing) error {
 		<-l.done
 		if l.err != nil {
 			return l.err
+		}
+		if err := b.ctx.Err(); err != nil {
+			return err // not a warning per directory that was not listed
 		}
 		for _, e := range l.entries {
 			switch {
@@ -353,11 +356,14 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 				refused(e.name, e.bad)
 			case e.dir:
 				<-e.sub.done
+				if err := b.ctx.Err(); err != nil {
+					return err
+				}
 				if e.sub.err != nil {
 					refused(e.name, e.sub.err)
 					continue
 				}
-				if err := visit(e.sub, false); err != nil {
+				if err := visit(e.sub); err != nil {
 					return err
 				}
 			default:
@@ -368,7 +374,7 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 		}
 		return nil
 	}
-	return visit(top, true)
+	return visit(top)
 }
 
 // stat is Dir.Stat for a bucket, for a name already checked.
