@@ -87,7 +87,10 @@ func parseURL(p string) (bucketURL, error) {
 	if scheme == "azblob" {
 		scheme = "az"
 	}
-	s := schemes[scheme]
+	s, ok := schemes[scheme]
+	if !ok {
+		return bucketURL{}, fmt.Errorf("not a bucket URL: the scheme is not s3, gs or az")
+	}
 	rest, query, _ := strings.Cut(rest, "?")
 	if i := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); i >= 0 {
 		return bucketURL{}, errors.New("the URL holds user information: credentials are read only from the environment (see README.md)")
@@ -96,7 +99,7 @@ func parseURL(p string) (bucketURL, error) {
 	if bkt == "" {
 		return bucketURL{}, errors.New("the URL names no bucket")
 	}
-	if !validName(bkt) {
+	if !bucketName(bkt) {
 		return bucketURL{}, fmt.Errorf("bucket name %s is not a plain name", strconv.Quote(bkt))
 	}
 	for _, kv := range strings.Split(query, "&") {
@@ -109,7 +112,7 @@ func parseURL(p string) (bucketURL, error) {
 		}
 	}
 	prefix = strings.TrimSuffix(prefix, "/")
-	if prefix != "" && (!fs.ValidPath(prefix) || !validName(prefix)) {
+	if prefix != "" && (prefix == "." || !fs.ValidPath(prefix) || !validName(prefix)) {
 		return bucketURL{}, fmt.Errorf("prefix %s is not a plain slash-separated name", strconv.Quote(prefix))
 	}
 	u := bucketURL{scheme: scheme, open: s.gocloud + "://" + bkt, display: scheme + "://" + bkt}
@@ -121,6 +124,18 @@ func parseURL(p string) (bucketURL, error) {
 		u.display += "/" + prefix
 	}
 	return u, nil
+}
+
+// bucketName reports whether s can be a bucket's or container's name in
+// any of the clouds: a letter or digit, then letters, digits, '.', '-'
+// and '_' (S3's legacy names, GCS's).
+func bucketName(s string) bool {
+	for i, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || i > 0 && strings.ContainsRune("._-", c)) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // validName reports whether a key, or an element of one, can be named in a
@@ -325,7 +340,12 @@ func (b *bucket) entry(dir, prefix string, o *blob.ListObject) (entry, bool) {
 	}
 	e := entry{name: path.Join(dir, rel), dir: o.IsDir, size: o.Size}
 	if rel == "" || rel == "." || rel == ".." || strings.Contains(rel, "/") || !validName(rel) {
-		e.name = path.Join(dir, strconv.Quote(rel))
+		// Quoted and not joined: path.Join would clean the quoted
+		// form of "/../x" into another name.
+		e.name = strconv.Quote(rel)
+		if dir != "." {
+			e.name = dir + "/" + e.name
+		}
 		e.bad = fmt.Errorf("object key %s is not a plain name: not read", strconv.Quote(o.Key))
 	}
 	if o.Size < 0 {

@@ -2,6 +2,7 @@ package logfs
 
 import (
 	"errors"
+	"gocloud.dev/blob"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,4 +169,58 @@ func TestBucketNames(t *testing.T) {
 	if got := Redact("s3://b/p/q?endpoint=http://h:1&region=x"); got != "s3://b/p/q" {
 		t.Errorf("Redact = %q", got)
 	}
+}
+
+// FuzzParseURL: whatever a log directory URL holds, what it is shown as
+// holds no query, no user information and no name that is not plain, and
+// its prefix names nothing outside it.
+func FuzzParseURL(f *testing.F) {
+	for _, s := range []string{"s3://b/p", "s3://u:p@b/p?endpoint=http://h:1", "az://c/a/../b", "gs://b/p?x=1&secret=2", "s3://b/p//q/", "azblob://c/\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := parseURL(s)
+		if err != nil {
+			return
+		}
+		scheme, rest, _ := strings.Cut(u.display, "://")
+		if _, ok := schemes[scheme]; !ok || strings.ContainsAny(rest, "?@\\") || !validName(rest) || !fs.ValidPath(rest) {
+			t.Errorf("parseURL(%q) shows %q", s, u.display)
+		}
+		if u.prefix != "" && (!strings.HasSuffix(u.prefix, "/") || !fs.ValidPath(strings.TrimSuffix(u.prefix, "/"))) {
+			t.Errorf("parseURL(%q): prefix %q", s, u.prefix)
+		}
+		if Redact(s) != u.display {
+			t.Errorf("Redact(%q) = %q, want %q", s, Redact(s), u.display)
+		}
+	})
+}
+
+// FuzzBucketEntry: a key a listing returns is read only under a name
+// that is a plain path below the directory listed; any other is refused
+// under a quoted name that is one element.
+func FuzzBucketEntry(f *testing.F) {
+	for _, s := range []string{"p/run/events", "p/../x", "p//x", "p/a\\b", "p/\x1b[31m", "p/\xff", "p/.", "p/"} {
+		f.Add(s, false)
+		f.Add(s+"/", true)
+	}
+	b := &bucket{}
+	f.Fuzz(func(t *testing.T, key string, isDir bool) {
+		if !strings.HasPrefix(key, "p/") {
+			return
+		}
+		e, ok := b.entry("run", "p/", &blob.ListObject{Key: key, IsDir: isDir, Size: 1})
+		if !ok {
+			return
+		}
+		rel := strings.TrimPrefix(e.name, "run/")
+		switch {
+		case !strings.HasPrefix(e.name, "run/") || strings.Contains(rel, "/") && e.bad == nil:
+			t.Errorf("key %q: name %q outside the directory", key, e.name)
+		case e.bad == nil && (!fs.ValidPath(e.name) || !validName(e.name)):
+			t.Errorf("key %q read as %q", key, e.name)
+		case e.bad != nil && !strings.HasPrefix(rel, `"`):
+			t.Errorf("key %q refused under %q", key, e.name)
+		}
+	})
 }
