@@ -6,13 +6,23 @@ TOOLS     := $(CURDIR)/.tools
 PYTHON    ?= python3
 VENV      := $(CURDIR)/.cache/venv
 PY_DEPS   := tensorboard==2.21.0
+MOTO_VENV := $(CURDIR)/.cache/moto-venv
+MOTO_DEPS := moto[server]==5.2.5
+# CLOUD_TAGS are the build tags of every object storage driver (README.md).
+CLOUD_TAGS := s3 gcs azure
 
-.PHONY: all build test demo generate bench bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz test-slurm bench-slurm
+.PHONY: all build build-cloud test-moto test demo generate bench bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz test-slurm bench-slurm
 
 all: build
 
 build:
 	$(GO) build -o bin/trainreport ./cmd/trainreport
+
+# build-cloud builds bin/trainreport-cloud, which reads log directories in
+# S3, Google Cloud Storage and Azure Blob Storage buckets (the default
+# build says how to get one that does).
+build-cloud:
+	$(GO) build -tags "$(CLOUD_TAGS)" -o bin/trainreport-cloud ./cmd/trainreport
 
 # demo writes a small example logdir and renders it into report/.
 demo:
@@ -23,9 +33,10 @@ demo:
 
 # test runs every test, installing what the browser tests and the
 # comparison with TensorBoard's own reader need first.
-test: test-deps test-python
+test: test-deps test-python test-moto
 	$(GO) vet ./...
-	TRAINREPORT_PYTHON=$(VENV)/bin/python $(GO) test -count=1 ./...
+	$(GO) vet -tags "$(CLOUD_TAGS)" ./collect/logfs
+	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 ./...
 
 # test-deps installs Debian's chromium for the real-browser tests when it is
 # missing (CI machines start without it).
@@ -55,6 +66,12 @@ test-slurm:
 bench-slurm:
 	@sh ./.ci/install-slurm
 	$(GO) test -count=1 -tags slurm -run '^$$' -bench '^BenchmarkSlurmShards$$' -benchtime 1x -timeout 30m -v ./cmd/trainreport
+
+# test-moto makes a virtual environment holding moto's S3 server, which
+# cmd/trainreport's TestMotoSweepEqualsDisk starts on 127.0.0.1 and stops;
+# it does nothing once it is there.
+test-moto:
+	@PYTHON=$(PYTHON) sh ./.ci/moto-venv $(MOTO_VENV) '$(MOTO_DEPS)'
 
 # fuzz runs every fuzz target of the repository, one after the other, for
 # FUZZTIME each (all of them, then it fails if any did); it is not part of

@@ -63,7 +63,16 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	if opt.KeepAllRecords {
 		opt.Restarts = ""
 	}
-	rep := &Report{Logdirs: logdirs, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
+	// A bucket's URL is named without its query and user information in
+	// the report, its warnings and messages: the query may carry an
+	// endpoint, a profile, an account, none of which a report shows.
+	shown := slices.Clone(logdirs)
+	remote := false
+	for i := range shown {
+		remote = remote || logfs.IsURL(shown[i].Path)
+		shown[i].Path = logfs.Redact(shown[i].Path)
+	}
+	rep := &Report{Logdirs: shown, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
 	type job struct {
 		run  *Run
 		src  *logfs.Dir // the run's log directory, the only way to its files
@@ -72,9 +81,10 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	}
 	var jobs []job
 	var total int64
-	for _, ld := range logdirs {
+	for k, ld := range logdirs {
+		shownPath := shown[k].Path
 		warn := func(name string, err error) {
-			rep.Warnings = append(rep.Warnings, Warning{File: path.Join(ld.Path, name), Offset: -1, Msg: err.Error()})
+			rep.Warnings = append(rep.Warnings, Warning{File: joinLogdir(shownPath, name), Offset: -1, Msg: err.Error()})
 		}
 		open := opt.open
 		if open == nil {
@@ -83,11 +93,11 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		src, runs, err := discoverLogdir(ctx, open, ld.Path, warn)
 		if err != nil {
 			rep.Close()
-			return nil, fmt.Errorf("log directory %s: %w", ld.Path, err)
+			return nil, fmt.Errorf("log directory %s: %w", shownPath, err)
 		}
 		rep.Attach(src)
 		if len(runs) == 0 {
-			rep.Warnings = append(rep.Warnings, Warning{File: ld.Path, Offset: -1, Msg: "no event files found"})
+			rep.Warnings = append(rep.Warnings, Warning{File: shownPath, Offset: -1, Msg: "no event files found"})
 		}
 		for _, dr := range runs {
 			if opt.runs != nil && !opt.runs(dr.Path) {
@@ -115,7 +125,14 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	work := make(chan job)
 	var wg sync.WaitGroup
 	var crash atomic.Pointer[string] // the first panic of a worker, for the caller
-	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+	workers := runtime.GOMAXPROCS(0)
+	if remote {
+		// Reading a bucket waits on requests more than on the cores: as
+		// many runs at once as requests may be in flight (the bound each
+		// directory keeps), so that latency does not idle the cores.
+		workers = max(workers, logfs.MaxRequests)
+	}
+	for range min(workers, max(len(jobs), 1)) {
 		wg.Go(func() {
 			for j := range work {
 				readRun(ctx, j.run, j.src, j.disc, j.size, total, len(jobs), opt, progress, &crash)
@@ -195,7 +212,21 @@ func readRun(ctx context.Context, run *Run, src *logfs.Dir, dr discover.Run, siz
 // discoverLogdir opens the log directory at p, through which everything
 // of it is read, and finds its runs. A log directory given as one event
 // file is opened at its parent, holding that file as its one run.
+//
+// A bucket URL is a prefix of keys, opened with logfs.OpenURL.
 func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), p string, warn func(string, error)) (*logfs.Dir, []discover.Run, error) {
+	if logfs.IsURL(p) {
+		src, err := logfs.OpenURL(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		runs, err := discover.Discover(ctx, src, warn)
+		if err != nil {
+			src.Close()
+			return nil, nil, err
+		}
+		return src, runs, nil
+	}
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, nil, err
@@ -224,6 +255,18 @@ func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), 
 	return src, runs, nil
 }
 
+// joinLogdir names the entry name of the log directory shown as dir (a path
+// or a bucket URL, which path.Join would spoil: s3:/bucket).
+func joinLogdir(dir, name string) string {
+	if logfs.IsURL(dir) {
+		if name == "." {
+			return dir
+		}
+		return dir + "/" + name
+	}
+	return path.Join(dir, name)
+}
+
 // runName names a run as TensorBoard does for a logdir spec: by its path
 // alone when there is one log directory, and behind the log directory's
 // name when there are several.
@@ -241,6 +284,10 @@ func runName(logdir, path string, nLogdirs int) string {
 // name=path. Unnamed directories are named by their base name, and names
 // are made unique with a numeric suffix. A path that does not exist is an
 // error.
+//
+// A bucket URL (s3://bucket/prefix, gs://, az://) is kept whole, query
+// included, as the Path of its Logdir, and checked when it is opened;
+// Collect names it without its query (logfs.Redact).
 func ParseLogdirs(args []string) ([]Logdir, error) {
 	var out []Logdir
 	seen := map[string]int{}
@@ -248,18 +295,23 @@ func ParseLogdirs(args []string) ([]Logdir, error) {
 		// An existing path is a path even when it holds "="; otherwise
 		// "name=path" names a directory when the name holds no separator.
 		name, path := "", a
-		if _, err := os.Stat(a); err != nil {
+		if _, err := os.Stat(a); err != nil && !logfs.IsURL(a) {
 			if n, p, ok := strings.Cut(a, "="); ok && n != "" && !strings.ContainsAny(n, `/\`) {
 				name, path = n, p
 			}
 		}
-		if _, err := os.Stat(path); err != nil {
+		if logfs.IsURL(path) {
+			if name == "" {
+				shown := logfs.Redact(path)
+				name = shown[strings.LastIndex(shown, "/")+1:]
+			}
+		} else if _, err := os.Stat(path); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("log directory %s does not exist", path)
 			}
 			return nil, fmt.Errorf("log directory %s: %w", path, err)
 		}
-		if name == "" {
+		if name == "" && !logfs.IsURL(path) {
 			abs, err := filepath.Abs(path)
 			if err != nil {
 				return nil, err

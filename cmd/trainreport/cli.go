@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/logfs"
 )
 
 // helpFlags defines -h and -help on fs, so that asking for help is a flag
@@ -86,7 +87,19 @@ func sameNames(args []string, logdirs []collect.Logdir) []string {
 	var out []string
 	for i, l := range logdirs {
 		if name, ok := namedAs(args[i], l); ok && name != l.Name {
-			out = append(out, fmt.Sprintf("the name %q is already taken by another log directory: %s is named %q", name, l.Path, l.Name))
+			out = append(out, fmt.Sprintf("the name %q is already taken by another log directory: %s is named %q", name, logfs.Redact(l.Path), l.Name))
+		}
+	}
+	return out
+}
+
+// localPaths are the paths of the log directories that are folders, not
+// buckets: the ones an output could overwrite.
+func localPaths(logdirs []collect.Logdir) []string {
+	var out []string
+	for _, l := range logdirs {
+		if !logfs.IsURL(l.Path) {
+			out = append(out, l.Path)
 		}
 	}
 	return out
@@ -111,6 +124,17 @@ func defaultTitle(args []string, logdirs []collect.Logdir) string {
 	for i, l := range logdirs {
 		names[i] = l.Name
 		if _, ok := namedAs(args[i], l); ok {
+			continue
+		}
+		if logfs.IsURL(l.Path) {
+			// The bucket and prefix, without the query: s3://b/x/runs is
+			// "b/x/runs" by the same rule as a path.
+			parts := strings.Split(strings.SplitN(logfs.Redact(l.Path), "://", 2)[1], "/")
+			k := len(parts) - 1
+			for k > 0 && len(parts)-k < maxTitleDirs && slices.Contains(genericNames, strings.ToLower(parts[k])) {
+				k--
+			}
+			names[i] = strings.Join(parts[k:], "/")
 			continue
 		}
 		abs, err := filepath.Abs(l.Path)

@@ -41,11 +41,23 @@ import (
 	"github.com/trainreport/trainreport/render"
 )
 
+// quietAWSChecksums makes the AWS SDK check the checksums of responses
+// only when a request asks for them, unless the environment says
+// otherwise: a range read of an object comes without one, and the SDK
+// would print a line to stderr for each (and the readers check the
+// records' own CRCs).
+func quietAWSChecksums() {
+	if _, ok := os.LookupEnv("AWS_RESPONSE_CHECKSUM_VALIDATION"); !ok {
+		os.Setenv("AWS_RESPONSE_CHECKSUM_VALIDATION", "when_required")
+	}
+}
+
 func main() {
 	// SIGTERM too (what timeout and CI runners send): the site being
 	// written is abandoned and its temporary folder removed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	quietAWSChecksums()
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "inspect":
@@ -259,10 +271,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 // checkOutputs refuses, before any log is read, outputs that would
 // replace or overwrite what they must not: see package outdir.
 func checkOutputs(c *config, logdirs []collect.Logdir) error {
-	paths := make([]string, len(logdirs))
-	for i, l := range logdirs {
-		paths[i] = l.Path
-	}
+	paths := localPaths(logdirs)
 	if err := outdir.Check(c.out, paths); err != nil {
 		return usageError{err}
 	}

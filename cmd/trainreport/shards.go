@@ -186,15 +186,18 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
 	}
 	d := discovery{KeepAllRecords: c.keepAll, Restarts: c.restarts, Runs: make([][]string, len(logdirs))}
-	paths := make([]string, len(logdirs))
+	paths := localPaths(logdirs)
 	index := map[string]int{}
 	for k, l := range logdirs {
-		abs, err := filepath.Abs(l.Path)
-		if err != nil {
-			return err
+		// A bucket is named by its URL without query (credentials and
+		// options stay in the environment of the job that merges).
+		abs := logfs.Redact(l.Path)
+		if !logfs.IsURL(l.Path) {
+			if abs, err = filepath.Abs(l.Path); err != nil {
+				return err
+			}
 		}
-		d.Logdirs = append(d.Logdirs, shardLogdir{Name: l.Name, Path: l.Path, Abs: abs})
-		paths[k] = l.Path
+		d.Logdirs = append(d.Logdirs, shardLogdir{Name: l.Name, Path: logfs.Redact(l.Path), Abs: abs})
 		index[l.Name] = k
 	}
 	if c.keepAll {
@@ -342,10 +345,25 @@ func checkParts(parts []string, markers []*shardMarker) error {
 // collection, merges their models and writes the report as build does.
 // The payloads the models refer to are read from the log directories, at
 // the absolute paths the parts recorded.
-func mergeParts(ctx context.Context, c *config, parts []string, stderr io.Writer) (errOut error) {
+func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer) (errOut error) {
 	start := time.Now()
 	if c.keepAll || c.restarts != string(model.RestartsAttempts) {
 		return usageError{errors.New("--keep-all-records and --restarts are collect's flags: give them to every trainreport collect")}
+	}
+	// A part names a bucket log directory by its URL without query; a
+	// bucket URL among the arguments gives the query again (an endpoint,
+	// path-style addressing), for the directory of the same URL.
+	var parts []string
+	urls := map[string]string{}
+	for _, a := range args {
+		if logfs.IsURL(a) {
+			urls[logfs.Redact(a)] = a
+		} else {
+			parts = append(parts, a)
+		}
+	}
+	if len(parts) == 0 {
+		return usageError{errors.New("no part to merge")}
 	}
 	markers := make([]*shardMarker, len(parts))
 	for k, p := range parts {
@@ -364,6 +382,13 @@ func mergeParts(ctx context.Context, c *config, parts []string, stderr io.Writer
 	for _, l := range lds {
 		paths = append(paths, l.Abs)
 		abs[l.Name] = l.Abs
+		if u, ok := urls[l.Abs]; ok {
+			abs[l.Name] = u
+			delete(urls, l.Abs)
+		}
+	}
+	for u := range urls {
+		return usageError{fmt.Errorf("%s is not a log directory of the parts", u)}
 	}
 	paths = append(paths, parts...) // -o must not replace a part either
 	if err := checkOutputs(c, pathsAsLogdirs(paths)); err != nil {
@@ -387,7 +412,7 @@ func mergeParts(ctx context.Context, c *config, parts []string, stderr io.Writer
 		}
 	}()
 	for k, p := range parts {
-		rep, err := readPart(p, markers[k], abs)
+		rep, err := readPart(ctx, p, markers[k], abs)
 		if err != nil {
 			return err
 		}
@@ -427,7 +452,7 @@ func pathsAsLogdirs(paths []string) []collect.Logdir {
 // readPart reads the model of the part dir, after checking it against
 // the hash its marker m holds, attaching each log directory's payloads
 // from its absolute path in abs.
-func readPart(dir string, m *shardMarker, abs map[string]string) (*collect.Report, error) {
+func readPart(ctx context.Context, dir string, m *shardMarker, abs map[string]string) (*collect.Report, error) {
 	b, err := readPartFile(dir, partModel, maxPartModel)
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", dir, err)
@@ -440,7 +465,7 @@ func readPart(dir string, m *shardMarker, abs map[string]string) (*collect.Repor
 		if !ok {
 			return nil, fmt.Errorf("not among the log directories of %s", partMarker)
 		}
-		return openLogdir(p)
+		return openLogdir(ctx, p)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", dir, err)
@@ -454,7 +479,14 @@ func readPart(dir string, m *shardMarker, abs map[string]string) (*collect.Repor
 
 // openLogdir opens the log directory at p for its payloads, as collect
 // opened it: a log directory given as one event file at its parent.
-func openLogdir(p string) (model.Source, error) {
+//
+// A bucket is opened at the URL the part names, without query: the
+// options a query gave collect (an endpoint) must then come from the
+// environment (AWS_ENDPOINT_URL...) of the merge.
+func openLogdir(ctx context.Context, p string) (model.Source, error) {
+	if logfs.IsURL(p) {
+		return logfs.OpenURL(ctx, p)
+	}
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("the logs must be readable at the path collect read them from: %w", err)

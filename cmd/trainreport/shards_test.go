@@ -193,7 +193,7 @@ func shardRuns(t *testing.T, parts []string) [][]string {
 		for _, l := range m.Logdirs {
 			abs[l.Name] = l.Abs
 		}
-		rep, err := readPart(p, m, abs)
+		rep, err := readPart(t.Context(), p, m, abs)
 		if err != nil {
 			t.Fatal(err)
 		}

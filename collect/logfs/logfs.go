@@ -7,6 +7,9 @@
 //
 // Payloads read back after collection (images, clips, tensors, graphs) go
 // through the same Dir, so nothing later in the flow opens a path itself.
+//
+// A Dir is a folder (Open) or a prefix of a bucket in object storage
+// (OpenURL, bucket.go): the same names, the same refusals, the same bounds.
 package logfs
 
 import (
@@ -33,9 +36,10 @@ var ErrTooLarge = errors.New("too large")
 // relative to it and are safe for concurrent use.
 type Dir struct {
 	root *os.Root
-	path string // as given, for messages
-	abs  string // absolute, for names that configs write as absolute paths
-	real string // abs with symbolic links resolved
+	bkt  *bucket // instead of root, for a log directory in a bucket
+	path string  // as given, for messages
+	abs  string  // absolute, for names that configs write as absolute paths
+	real string  // abs with symbolic links resolved
 
 	mu     sync.Mutex
 	opened map[string]fs.FileInfo // every file opened, by name, so outputs can refuse to name one
@@ -59,21 +63,40 @@ func Open(p string) (*Dir, error) {
 }
 
 // Close releases the directory. Payloads cannot be read from it afterwards.
-func (d *Dir) Close() error { return d.root.Close() }
+func (d *Dir) Close() error {
+	if d.bkt != nil {
+		return d.bkt.b.Close()
+	}
+	return d.root.Close()
+}
 
-// Path returns the directory's path as it was given to Open.
+// Path returns the directory's path as it was given to Open, or its URL
+// without query or user information (Redact) for a bucket.
 func (d *Dir) Path() string { return d.path }
+
+// File is an open regular file of a log directory: an *os.File in a
+// folder, an object read by range requests in a bucket.
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+	io.Closer
+	Stat() (fs.FileInfo, error)
+}
 
 // Open opens the regular file name for reading. A name that leaves the
 // directory (by "..", an absolute path or a symbolic link), that passes
 // through a symbolic link, or that is not a regular file is refused.
-func (d *Dir) Open(name string) (*os.File, error) {
+func (d *Dir) Open(name string) (File, error) {
 	fi, err := d.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotRegular, describe(fi.Mode()))
+	}
+	if d.bkt != nil {
+		return d.bkt.open(path.Clean(name), fi), nil
 	}
 	// Open without blocking and without following a link: the name may
 	// have changed since the checks above, and opening a FIFO for reading
@@ -100,8 +123,11 @@ func (d *Dir) Open(name string) (*os.File, error) {
 }
 
 // Opened reports whether fi is a file that was opened through d: an
-// output must never replace one.
+// output must never replace one. No local file is one of a bucket's.
 func (d *Dir) Opened(fi fs.FileInfo) bool {
+	if d.bkt != nil {
+		return false
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, o := range d.opened {
@@ -165,6 +191,14 @@ func (d *Dir) ReadAt(name string, off, n int64) ([]byte, error) {
 // name may be one, and is then described as a link.
 func (d *Dir) Stat(name string) (fs.FileInfo, error) {
 	name = path.Clean(name)
+	if d.bkt != nil {
+		// A key is refused as a listed one is: what could not be listed
+		// cannot be named.
+		if name != "." && (!fs.ValidPath(name) || !validName(name)) {
+			return nil, fmt.Errorf("path %q is not a plain name in the log directory", name)
+		}
+		return d.bkt.stat(name)
+	}
 	if name == "." {
 		return d.root.Stat(name)
 	}
@@ -197,7 +231,14 @@ func (d *Dir) Stat(name string) (fs.FileInfo, error) {
 // directory that cannot be read is passed to refused with the reason;
 // symbolic links are not followed, so a link to a directory outside is
 // never entered. Walk stops at the first error fn returns.
+//
+// In a bucket, the listing is paged and its directories listed
+// concurrently; a key that is not a plain name is refused under its
+// quoted form.
 func (d *Dir) Walk(fn func(name string, size int64) error, refused func(name string, err error)) error {
+	if d.bkt != nil {
+		return d.bkt.walk(fn, refused)
+	}
 	return fs.WalkDir(d.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if name == "." {

@@ -2,6 +2,7 @@ package logfs
 
 import (
 	"errors"
+	"gocloud.dev/blob"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,4 +135,92 @@ func TestRel(t *testing.T) {
 	if _, err := d.Stat("up/secret"); err == nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Stat through a link out = %v, want a refusal", err)
 	}
+}
+
+// TestBucketNames checks the names a bucket's key may have: what a path
+// would clean into another name, leave by, or that a terminal or a
+// Windows reader would take otherwise, is not a plain name.
+func TestBucketNames(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want bool
+	}{
+		{"run1", true}, {"événement", true}, {"a b", true},
+		{"back\\slash", false}, {"bad\xffutf8", false}, {"ctl\x1b[31m", false}, {"nl\n", false}, {"del\x7f", false},
+	} {
+		if got := validName(c.key); got != c.want {
+			t.Errorf("validName(%q) = %v, want %v", c.key, got, c.want)
+		}
+	}
+	for _, c := range []struct{ url, err string }{
+		{"s3://b/p", ""}, {"az://c/p/q/", ""}, {"gs://b", ""},
+		{"s3://u:p@b/p", "user information"},
+		{"s3:///p", "no bucket"},
+		{"s3://b/../p", "not a plain"},
+		{"s3://b/p//q", "not a plain"},
+		{"s3://b/p?endpoint=x&session_token=y", "credential"},
+		{"s3://b/p\\q", "not a plain"},
+	} {
+		u, err := parseURL(c.url)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("parseURL(%q) = %+v, %v; want an error with %q", c.url, u, err, c.err)
+		}
+	}
+	if got := Redact("s3://b/p/q?endpoint=http://h:1&region=x"); got != "s3://b/p/q" {
+		t.Errorf("Redact = %q", got)
+	}
+}
+
+// FuzzParseURL: whatever a log directory URL holds, what it is shown as
+// holds no query, no user information and no name that is not plain, and
+// its prefix names nothing outside it.
+func FuzzParseURL(f *testing.F) {
+	for _, s := range []string{"s3://b/p", "s3://u:p@b/p?endpoint=http://h:1", "az://c/a/../b", "gs://b/p?x=1&secret=2", "s3://b/p//q/", "azblob://c/\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := parseURL(s)
+		if err != nil {
+			return
+		}
+		scheme, rest, _ := strings.Cut(u.display, "://")
+		if _, ok := schemes[scheme]; !ok || strings.ContainsAny(rest, "?@\\") || !validName(rest) || !fs.ValidPath(rest) {
+			t.Errorf("parseURL(%q) shows %q", s, u.display)
+		}
+		if u.prefix != "" && (!strings.HasSuffix(u.prefix, "/") || !fs.ValidPath(strings.TrimSuffix(u.prefix, "/"))) {
+			t.Errorf("parseURL(%q): prefix %q", s, u.prefix)
+		}
+		if Redact(s) != u.display {
+			t.Errorf("Redact(%q) = %q, want %q", s, Redact(s), u.display)
+		}
+	})
+}
+
+// FuzzBucketEntry: a key a listing returns is read only under a name
+// that is a plain path below the directory listed; any other is refused
+// under a quoted name that is one element.
+func FuzzBucketEntry(f *testing.F) {
+	for _, s := range []string{"p/run/events", "p/../x", "p//x", "p/a\\b", "p/\x1b[31m", "p/\xff", "p/.", "p/"} {
+		f.Add(s, false)
+		f.Add(s+"/", true)
+	}
+	b := &bucket{}
+	f.Fuzz(func(t *testing.T, key string, isDir bool) {
+		if !strings.HasPrefix(key, "p/") {
+			return
+		}
+		e, ok := b.entry("run", "p/", &blob.ListObject{Key: key, IsDir: isDir, Size: 1})
+		if !ok {
+			return
+		}
+		rel := strings.TrimPrefix(e.name, "run/")
+		switch {
+		case !strings.HasPrefix(e.name, "run/") || strings.Contains(rel, "/") && e.bad == nil:
+			t.Errorf("key %q: name %q outside the directory", key, e.name)
+		case e.bad == nil && (!fs.ValidPath(e.name) || !validName(e.name)):
+			t.Errorf("key %q read as %q", key, e.name)
+		case e.bad != nil && !strings.HasPrefix(rel, `"`):
+			t.Errorf("key %q refused under %q", key, e.name)
+		}
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
@@ -46,7 +45,7 @@ func (r *Root) Resolve(dir, name string) (string, error) {
 }
 
 // open opens the regular file name of the log directory.
-func (r *Root) open(name string) (*os.File, error) { return r.src.Open(name) }
+func (r *Root) open(name string) (logfs.File, error) { return r.src.Open(name) }
 
 // location is a file of a log directory, where the tensors found in it
 // stay until they are loaded.

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob"
+)
+
+// TestMotoSweepEqualsDisk is the bucket test against a second, independent
+// S3 implementation: moto's server mode (Python), started on 127.0.0.1 on
+// a free port and stopped by the test. TRAINREPORT_MOTO names its
+// moto_server; `make test` builds it (make test-moto) and sets it, and
+// the test is skipped without it, except in CI (CI set), where it fails.
+func TestMotoSweepEqualsDisk(t *testing.T) {
+	exe := os.Getenv("TRAINREPORT_MOTO")
+	if exe == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TRAINREPORT_MOTO is not set in CI: run the tests with make test")
+		}
+		t.Skip("TRAINREPORT_MOTO is not set: make test-moto builds moto_server, make test sets it")
+	}
+	setAWSEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	cmd := exec.Command(exe, "-H", "127.0.0.1", "-p", port)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	endpoint := "http://127.0.0.1:" + port
+	up := false
+	for deadline := time.Now().Add(60 * time.Second); !up && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(endpoint + "/moto-api/"); err == nil {
+			resp.Body.Close()
+			up = true
+		}
+	}
+	if !up {
+		t.Fatalf("moto_server did not answer on %s within 60 s", endpoint)
+	}
+	// moto checks no signature: a bare PUT makes the bucket.
+	req, _ := http.NewRequest(http.MethodPut, endpoint+"/logs", nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("creating the bucket: %v %v", resp, err)
+	}
+	query := "?endpoint=" + endpoint + "&use_path_style=true&region=us-east-1"
+	b, err := blob.OpenBucket(context.Background(), "s3://logs"+query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, in := range []struct{ name, dir string }{
+		{"sweep12", filepath.Join("testdata", "sweep12")},
+		{"lightning-tbx-sweep", sharedCorpus(t, "lightning-tbx-sweep")},
+		{"keras-tf22-images", sharedCorpus(t, "keras-tf22-images")},
+	} {
+		t.Run(in.name, func(t *testing.T) {
+			upload(t, b, in.name, in.dir)
+			want := reportFiles(t, "", "L="+in.dir)
+			got := reportFiles(t, "", "L=s3://logs/"+in.name+query)
+			compareReports(t, want, got, in.dir, "s3://logs/"+in.name)
+		})
+	}
+}
