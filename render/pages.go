@@ -245,7 +245,12 @@ func (r *Report) main(t *template.Template, p *page, single bool) template.HTML 
 		if data, err = p.body(r, single); err != nil {
 			return pageError(t, p, err)
 		}
-		r.bodies[key] = data
+		// The site writes each page once: its data (for a sweep's scalars
+		// page, as big as the page) is let go as soon as the page is
+		// written, not kept as long as the report.
+		if single {
+			r.bodies[key] = data
+		}
 	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -90,7 +91,7 @@ type Report struct {
 	// below opt.MaxPoints when the page budget asks for it.
 	drawCap int
 	tags    []*tagView      // scalar tags, sorted
-	bodies  map[bodyKey]any // data of each page's main template, built once
+	bodies  map[bodyKey]any // data of each single-file page's main template, built once
 	views   map[*model.Scalar]*seriesView
 	// tensors are the numeric tensor tags with their statistics (see
 	// tensorTags), read once.
@@ -130,7 +131,7 @@ type seriesView struct {
 	scalar  *model.Scalar
 	stats   model.Stats
 	file    string // path of its data file, relative to the data directory
-	data    []int  // indices of the points in the data file
+	data    []int  // indices of the points in the data file, nil for all (keptIndices)
 	draw    []int  // indices of the points drawn
 	buckets []downsample.Bucket
 	faded   []fadedView // superseded points, per attempt (attempts.go)
@@ -186,7 +187,7 @@ func New(rep *model.Report, opt Options) *Report {
 	parallel(len(all), func(i int) {
 		sv := all[i]
 		sv.stats = sv.scalar.Stats()
-		sv.data, _ = downsample.Points(sv.scalar.Points, max(opt.MaxDataPoints, 0))
+		sv.data = keptIndices(sv.scalar.Points, opt.MaxDataPoints)
 		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, r.drawCap)
 		sv.faded = fadedViews(sv.scalar, r.drawCap, max(opt.MaxDataPoints, 0))
 	})
@@ -274,13 +275,15 @@ type file struct {
 func (r *Report) siteFiles() ([]file, error) {
 	var files []file
 	err := r.eachFile(func(f file) error {
-		files = append(files, f)
+		files = append(files, file{f.name, slices.Clone(f.data)})
 		return nil
 	})
 	return files, err
 }
 
-// eachFile makes every file of the site in turn and hands it to emit.
+// eachFile makes every file of the site in turn and hands it to emit,
+// which must not keep f.data past its return: the data files' buffers
+// are reused.
 func (r *Report) eachFile(emit func(file) error) error {
 	assetFiles, err := assetFiles()
 	if err != nil {
@@ -293,29 +296,40 @@ func (r *Report) eachFile(emit func(file) error) error {
 	}
 	// The pages are built while the data files are formatted: they are
 	// small, but building them is a fifth of the work after reading, done
-	// otherwise while a core waits.
-	type builtPage struct {
-		name string
-		html []byte
-		err  error
+	// otherwise while a core waits. Each is written as soon as it is
+	// built, so that memory holds one page at a time, not all of them
+	// until the data files are written; emit is called by one goroutine
+	// at a time.
+	var mu sync.Mutex
+	emitFile := emit
+	emitOne := func(f file) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return emitFile(f)
 	}
-	built := make(chan []builtPage, 1)
+	built := make(chan error, 1)
 	go func() {
-		var out []builtPage
+		var err error
 		defer func() {
 			if v := recover(); v != nil {
-				out = append(out, builtPage{err: fmt.Errorf("internal error building the pages: %s", *stackOf(v))})
+				err = fmt.Errorf("internal error building the pages: %s", *stackOf(v))
 			}
-			built <- out
+			built <- err
 		}()
 		for _, p := range r.pages() {
 			var b bytes.Buffer
-			err := r.writePage(&b, p)
-			out = append(out, builtPage{p.file(), b.Bytes(), err})
+			if err = r.writePage(&b, p); err != nil {
+				err = fmt.Errorf("page %s: %w", p.name, err)
+				return
+			}
+			if err = emitOne(file{p.file(), b.Bytes()}); err != nil {
+				return
+			}
 		}
 	}()
-	pagesBuilt := sync.OnceValue(func() []builtPage { return <-built })
+	pagesBuilt := sync.OnceValue(func() error { return <-built })
 	defer pagesBuilt() // the goroutine ends before eachFile returns, whatever happens
+	emit = emitOne
 
 	sum, err := r.SummaryJSON()
 	if err != nil {
@@ -368,15 +382,7 @@ func (r *Report) eachFile(emit func(file) error) error {
 	if err := emit(r.dataIndex(extra)); err != nil {
 		return err
 	}
-	for _, p := range pagesBuilt() {
-		if p.err != nil {
-			return fmt.Errorf("page %s: %w", strings.TrimSuffix(p.name, ".html"), p.err)
-		}
-		if err := emit(file{p.name, p.html}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return pagesBuilt()
 }
 
 // drawnSample thins the drawn points of a series to about budget, keeping
