@@ -238,12 +238,18 @@ func (r *Report) nav(current string, single bool) []navLink {
 // notes, so this is a last resort) is written with a note saying so, so
 // that the rest of the report still is.
 func (r *Report) main(t *template.Template, p *page, single bool) template.HTML {
+	return template.HTML(r.mainBytes(t, p, single)) // the output of html/template
+}
+
+// mainBytes is main as bytes, which the site's pages write as they are
+// (writePage): for a sweep's scalars page, a copy is a hundred MB.
+func (r *Report) mainBytes(t *template.Template, p *page, single bool) []byte {
 	key := bodyKey{p.name, single}
 	data, ok := r.bodies[key]
 	if !ok {
 		var err error
 		if data, err = p.body(r, single); err != nil {
-			return pageError(t, p, err)
+			return []byte(pageError(t, p, err))
 		}
 		// The site writes each page once: its data (for a sweep's scalars
 		// page, as big as the page) is let go as soon as the page is
@@ -254,9 +260,9 @@ func (r *Report) main(t *template.Template, p *page, single bool) template.HTML 
 	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {
-		return pageError(t, p, err)
+		return []byte(pageError(t, p, err))
 	}
-	return template.HTML(b.String()) // the output of html/template
+	return b.Bytes()
 }
 
 // pageError is the content of a page that could not be built.
@@ -276,22 +282,45 @@ func (r *Report) templates() (*template.Template, error) {
 	})
 }
 
-// writePage writes one page of the site.
+// writePage writes one page of the site: the layout around the page's
+// own content, which is written as main made it rather than copied into
+// the layout's output (the layout is executed with mainMark in its place,
+// then cut there).
 func (r *Report) writePage(w io.Writer, p *page) error {
 	t, err := r.templates()
 	if err != nil {
 		return err
 	}
-	html := r.main(t, p, false)
+	html := r.mainBytes(t, p, false)
 	runs, err := r.runNames()
 	if err != nil {
 		return err
 	}
-	return t.ExecuteTemplate(w, "layout", layout{
+	var frame bytes.Buffer
+	err = t.ExecuteTemplate(&frame, "layout", layout{
 		Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
-		Mains: []mainSection{{Name: p.name, HTML: html}}, PageScripts: p.scripts, PageStyles: p.styles,
+		Mains: []mainSection{{Name: p.name, HTML: mainMark}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(frame.Bytes(), []byte(mainMark))
+	if !ok || bytes.Contains(tail, []byte(mainMark)) {
+		// The layout writes the page's content once, as is; the mark is
+		// no text a title or run name can hold (they are escaped).
+		return fmt.Errorf("page %s: the layout does not hold its content once", p.name)
+	}
+	for _, b := range [][]byte{head, html, tail} {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// mainMark stands for a page's content in its layout (writePage): a
+// comment holding a NUL, which html/template writes escaped in any text.
+const mainMark template.HTML = "<!--\x00trainreport-main\x00-->"
 
 // WriteSingleFile writes the whole report as one HTML document with every
 // page, script, style and datum inlined, for mail and artifact viewers.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -258,6 +259,11 @@ func (r *Report) WriteSiteContext(ctx context.Context, dir string) error {
 			return err
 		}
 		return site.WriteFile(f.name, f.data)
+	}, func(name string, write func(io.Writer) error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return site.WriteFileFunc(name, write)
 	})
 	if err != nil {
 		site.Abort()
@@ -273,18 +279,31 @@ type file struct {
 
 // siteFiles returns every file of the site.
 func (r *Report) siteFiles() ([]file, error) {
+	var mu sync.Mutex
 	var files []file
-	err := r.eachFile(func(f file) error {
-		files = append(files, file{f.name, slices.Clone(f.data)})
+	add := func(f file) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files = append(files, f)
 		return nil
+	}
+	err := r.eachFile(func(f file) error {
+		return add(file{f.name, slices.Clone(f.data)})
+	}, func(name string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return add(file{name, b.Bytes()})
 	})
 	return files, err
 }
 
-// eachFile makes every file of the site in turn and hands it to emit,
-// which must not keep f.data past its return: the data files' buffers
-// are reused.
-func (r *Report) eachFile(emit func(file) error) error {
+// eachFile makes every file of the site and hands each to emit, in turn,
+// or to stream, which writes the file name through write and may run
+// beside emit. emit must not keep f.data past its return: the data files'
+// buffers are reused.
+func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
 	assetFiles, err := assetFiles()
 	if err != nil {
 		return err
@@ -296,17 +315,9 @@ func (r *Report) eachFile(emit func(file) error) error {
 	}
 	// The pages are built while the data files are formatted: they are
 	// small, but building them is a fifth of the work after reading, done
-	// otherwise while a core waits. Each is written as soon as it is
-	// built, so that memory holds one page at a time, not all of them
-	// until the data files are written; emit is called by one goroutine
-	// at a time.
-	var mu sync.Mutex
-	emitFile := emit
-	emitOne := func(f file) error {
-		mu.Lock()
-		defer mu.Unlock()
-		return emitFile(f)
-	}
+	// otherwise while a core waits. Each is written as it is built, not
+	// held until the data files are written: for a sweep, the scalars
+	// page is a hundred MB.
 	built := make(chan error, 1)
 	go func() {
 		var err error
@@ -317,19 +328,21 @@ func (r *Report) eachFile(emit func(file) error) error {
 			built <- err
 		}()
 		for _, p := range r.pages() {
-			var b bytes.Buffer
-			if err = r.writePage(&b, p); err != nil {
-				err = fmt.Errorf("page %s: %w", p.name, err)
-				return
+			var pageErr error
+			err = stream(p.file(), func(w io.Writer) error {
+				pageErr = r.writePage(w, p)
+				return pageErr
+			})
+			if pageErr != nil {
+				err = fmt.Errorf("page %s: %w", p.name, pageErr)
 			}
-			if err = emitOne(file{p.file(), b.Bytes()}); err != nil {
+			if err != nil {
 				return
 			}
 		}
 	}()
 	pagesBuilt := sync.OnceValue(func() error { return <-built })
 	defer pagesBuilt() // the goroutine ends before eachFile returns, whatever happens
-	emit = emitOne
 
 	sum, err := r.SummaryJSON()
 	if err != nil {

@@ -71,6 +71,16 @@ func Create(out string) (*Site, error) {
 // creating its folders. A name written twice is an error: two outputs
 // must never share a path, the last silently winning.
 func (s *Site) WriteFile(name string, data []byte) error {
+	return s.WriteFileFunc(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileFunc is WriteFile of what write writes, for a file made in
+// pieces that need not be held together. Files of different names may be
+// written concurrently.
+func (s *Site) WriteFileFunc(name string, write func(io.Writer) error) error {
 	if !fs.ValidPath(name) || name == "." {
 		return fmt.Errorf("output name %q is not a path inside the site", name)
 	}
@@ -86,7 +96,7 @@ func (s *Site) WriteFile(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
