@@ -1,9 +1,11 @@
 package render
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,6 +111,13 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 			}
 		}
 	}
+	// Written run by run, each run's files in a folder of their own, which
+	// the site then opens once (outdir.Site keeps a few open).
+	order := make(map[*model.Run]int, len(r.rep.Runs))
+	for i, run := range r.rep.Runs {
+		order[run] = i
+	}
+	slices.SortStableFunc(series, func(a, b *seriesView) int { return cmp.Compare(order[a.run], order[b.run]) })
 	// A series' file and its script are formatted together, in one
 	// buffer, and emitted in turn; the buffers are reused once written
 	// (emit keeps no file's bytes), so that formatting allocates little.
