@@ -301,7 +301,8 @@ func (r *Report) siteFiles() ([]file, error) {
 
 // eachFile makes every file of the site and hands each to emit, in turn,
 // or to stream, which writes the file name through write and may run
-// beside emit. emit must not keep f.data past its return: the data files'
+// beside emit; when write fails, stream must leave no file of that name
+// (a page is then written again). emit must not keep f.data past its return: the data files'
 // buffers are reused.
 func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
 	assetFiles, err := assetFiles()
@@ -330,9 +331,16 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 		for _, p := range r.pages() {
 			var pageErr error
 			err = stream(p.file(), func(w io.Writer) error {
-				pageErr = r.writePage(w, p)
+				pageErr = r.writePage(w, p, nil)
 				return pageErr
 			})
+			if c, ok := pageErr.(contentError); ok {
+				// Written again, whole, with a note for its content.
+				err = stream(p.file(), func(w io.Writer) error {
+					pageErr = r.writePage(w, p, c.err)
+					return pageErr
+				})
+			}
 			if pageErr != nil {
 				err = fmt.Errorf("page %s: %w", p.name, pageErr)
 			}

@@ -144,7 +144,7 @@ func BenchmarkScalarsPage100kTags(b *testing.B) {
 	for b.Loop() {
 		var buf bytes.Buffer
 		r.bodies = map[bodyKey]any{} // build the page's data anew each time
-		if err := r.writePage(&buf, r.pages()[1]); err != nil {
+		if err := r.writePage(&buf, r.pages()[1], nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(buf.Len()), "page-bytes")

@@ -98,7 +98,7 @@ func (s *Site) WriteFile(name string, data []byte) error {
 
 // WriteFileFunc is WriteFile of what write writes, for a file made in
 // pieces that need not be held together. Files of different names may be
-// written concurrently.
+// written concurrently. When write fails, the file is removed.
 func (s *Site) WriteFileFunc(name string, write func(io.Writer) error) error {
 	if !fs.ValidPath(name) || name == "." {
 		return fmt.Errorf("output name %q is not a path inside the site", name)
@@ -122,6 +122,7 @@ func (s *Site) WriteFileFunc(name string, write func(io.Writer) error) error {
 	}
 	if err := write(f); err != nil {
 		f.Close()
+		root.Remove(base) // no half-written file: the name may be written again
 		return err
 	}
 	return f.Close()
