@@ -15,7 +15,7 @@ import (
 type fadedView struct {
 	sp   *model.Superseded
 	draw []int // indices of the points drawn
-	data []int // indices of the points in the data file
+	data []int // indices of the points in the data file, nil for all (keptIndices)
 }
 
 // fadedViews prepares the superseded points of a series under the budgets
@@ -36,8 +36,7 @@ func fadedViews(s *model.Scalar, drawCap, dataCap int) []fadedView {
 			budget = max(minFadedPoints, int(int64(drawCap)*int64(len(sp.Points))/int64(total)))
 		}
 		draw, _ := downsample.Points(sp.Points, budget)
-		data, _ := downsample.Points(sp.Points, dataCap)
-		out = append(out, fadedView{sp: sp, draw: draw, data: data})
+		out = append(out, fadedView{sp: sp, draw: draw, data: keptIndices(sp.Points, dataCap)})
 	}
 	return out
 }
@@ -79,7 +78,7 @@ func appendSuperseded(b []byte, sv *seriesView) []byte {
 		b = append(b, `,"total":`...)
 		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
 		b = append(b, `,"kept":`...)
-		b = strconv.AppendInt(b, int64(len(fv.data)), 10)
+		b = strconv.AppendInt(b, int64(keptLen(fv.data, fv.sp.Points)), 10)
 		b = append(b, `,"points":`...)
 		b = appendDrawnPoints(b, fv.sp.Points, fv.draw, sv.scalar.Float32)
 		b = append(b, '}')
@@ -129,7 +128,7 @@ func supersededData(sv *seriesView) []byte {
 }
 
 // supersededScript is the script form of a series' superseded data file
-// (name), as scalarScript is of its line's: a call handing the file's
+// (name), as scalarFiles' script is of its line's: a call handing the file's
 // attempts, the same bytes as its "attempts" array, to the page's runtime
 // under the data file's name, for the scalars page's downloads. The
 // attempts' keys are ours; the tag, which is not, stays out.

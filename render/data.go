@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -100,24 +101,67 @@ type downsampledNote struct {
 	Total int    `json:"total"`
 }
 
-// scalarData encodes one series' data file by hand: it is the bulk of the
-// output, and encoding/json cannot write non-finite values.
-func scalarData(sv *seriesView) []byte {
-	tag, _ := json.Marshal(sv.scalar.Tag)
-	b := make([]byte, 0, 16+len(tag)+len(sv.data)*40)
-	b = append(b, '{')
-	b = append(b, tag...)
-	b = append(b, ':')
-	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
-	return append(b, "}\n"...)
+// keptIndices returns the indices of the points of pts a data file keeps
+// under limit (downsampled keeping extremes), or nil when it keeps every
+// point (limit <= 0: no limit): the common case, which then costs no
+// index per point (8 bytes each, a third of the points' own size).
+func keptIndices(pts []model.Point, limit int) []int {
+	if limit <= 0 || len(pts) <= limit {
+		return nil
+	}
+	keep, _ := downsample.Points(pts, limit)
+	return keep
 }
 
-// appendDataPoints appends the points of pts at the indices idx, those a
-// data file keeps of a line or of an attempt's superseded points, as
-// [\n[wall_time, step, value],\n...\n].
+// keptLen is how many points of pts the indices idx of keptIndices keep.
+func keptLen(idx []int, pts []model.Point) int {
+	if idx == nil {
+		return len(pts)
+	}
+	return len(idx)
+}
+
+// scalarFiles encodes one series' data file by hand (it is the bulk of the
+// output, and encoding/json cannot write non-finite values) and, after it
+// in the same buffer, its script form: the file is buf[:split], the
+// script buf[split:]. The points are formatted once, for the file, and
+// copied into the script, which hands the same bytes to the page's
+// runtime.
+//
+// The script form is what a page opened from file:// (where fetch of a
+// local file fails) reads by adding it as a <script> element: a call
+// handing the data file's points to trainreport.dataLoaded (assets/app.js)
+// under the data file's name. The points are an array, not the file's
+// {tag: points} object: in a script, an object literal's "__proto__" key
+// would set its prototype. JSON is a JavaScript expression, and ours
+// cannot end a script early nor break a string: values are numbers or
+// "NaN"-like strings, and the name is encoded by encoding/json, which
+// escapes <, >, & and U+2028/9.
+func scalarFiles(buf []byte, sv *seriesView) (out []byte, split int) {
+	b := append(buf[:0], '{')
+	b = appendJSONString(b, sv.scalar.Tag)
+	b = append(b, ':')
+	from := len(b)
+	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
+	to := len(b)
+	b = append(b, "}\n"...)
+	split = len(b)
+	b = appendScriptHead(b, sv.file)
+	b = append(b, b[from:to]...)
+	return append(b, ");\n"...), split
+}
+
+// appendDataPoints appends the points of pts at the indices idx (nil: all
+// of them; see keptIndices), those a data file keeps of a line or of an
+// attempt's superseded points, as [\n[wall_time, step, value],\n...\n].
 func appendDataPoints(b []byte, pts []model.Point, idx []int, float32 bool) []byte {
 	b = append(b, '[')
-	for i, k := range idx {
+	n := keptLen(idx, pts)
+	for i := range n {
+		k := i
+		if idx != nil {
+			k = idx[i]
+		}
 		p := pts[k]
 		if i > 0 {
 			b = append(b, ',')
@@ -133,36 +177,25 @@ func appendDataPoints(b []byte, pts []model.Point, idx []int, float32 bool) []by
 	return append(b, "\n]"...)
 }
 
-// scalarScript is the script form of a series' data file, which a page
-// opened from file:// (where fetch of a local file fails) reads by adding
-// it as a <script> element: a call handing the data file's points, the
-// same bytes, to the page's runtime (trainreport.dataLoaded in
-// assets/app.js) under the data file's name. The points are an array, not
-// the file's {tag: points} object: in a script, an object literal's
-// "__proto__" key would set its prototype. JSON is a JavaScript
-// expression, and ours cannot end a script early nor break a string:
-// values are numbers or "NaN"-like strings, and the name is encoded by
-// encoding/json, which escapes <, >, & and U+2028/9.
-func scalarScript(sv *seriesView) []byte {
-	return dataScript(sv.file, len(sv.data)*40, func(b []byte) []byte {
-		return appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
-	})
-}
-
 // dataScript is the script form of the data file name: a call handing
 // what appendBody appends (a JSON array of ours) to the page's runtime
-// under that name.
+// under that name (see scalarFiles).
 func dataScript(name string, sizeHint int, appendBody func([]byte) []byte) []byte {
+	b := appendScriptHead(make([]byte, 0, 64+len(name)+sizeHint), name)
+	b = appendBody(b)
+	return append(b, ");\n"...)
+}
+
+// appendScriptHead appends the start of the script form of the data file
+// name, up to its body.
+func appendScriptHead(b []byte, name string) []byte {
 	q, err := json.Marshal(name)
 	if err != nil {
 		panic(err) // a string always encodes
 	}
-	b := make([]byte, 0, 64+len(q)+sizeHint)
 	b = append(b, "window.trainreport&&window.trainreport.dataLoaded("...)
 	b = append(b, q...)
-	b = append(b, ',')
-	b = appendBody(b)
-	return append(b, ");\n"...)
+	return append(b, ',')
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.

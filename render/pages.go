@@ -239,20 +239,31 @@ func (r *Report) nav(current string, single bool) []navLink {
 // notes, so this is a last resort) is written with a note saying so, so
 // that the rest of the report still is.
 func (r *Report) main(t *template.Template, p *page, single bool) template.HTML {
-	key := bodyKey{p.name, single}
-	data, ok := r.bodies[key]
-	if !ok {
-		var err error
-		if data, err = p.body(r, single); err != nil {
-			return pageError(t, p, err)
-		}
-		r.bodies[key] = data
+	data, err := r.body(p, single)
+	if err != nil {
+		return pageError(t, p, err)
 	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "main-"+p.name, data); err != nil {
 		return pageError(t, p, err)
 	}
 	return template.HTML(b.String()) // the output of html/template
+}
+
+// body returns the data of a page's own template, built once for the
+// single file. The site writes each page once: its data (for a sweep's
+// scalars page, as big as the page) is let go as soon as the page is
+// written, not kept as long as the report.
+func (r *Report) body(p *page, single bool) (any, error) {
+	key := bodyKey{p.name, single}
+	if data, ok := r.bodies[key]; ok {
+		return data, nil
+	}
+	data, err := p.body(r, single)
+	if err == nil && single {
+		r.bodies[key] = data
+	}
+	return data, err
 }
 
 // pageError is the content of a page that could not be built.
@@ -272,22 +283,84 @@ func (r *Report) templates() (*template.Template, error) {
 	})
 }
 
-// writePage writes one page of the site.
-func (r *Report) writePage(w io.Writer, p *page) error {
+// writePage writes one page of the site: its layout around its own
+// content, streamed into w as the template makes it, not held (for a
+// sweep, the scalars page is hundreds of MB). The layout is executed with
+// mainMark in the content's place and cut there. When the content cannot
+// be made (see main), writePage returns a contentError after writing part
+// of it: the caller writes the page again with failed set to that error,
+// and writePage writes the note main would have written instead.
+func (r *Report) writePage(w io.Writer, p *page, failed error) error {
 	t, err := r.templates()
 	if err != nil {
 		return err
 	}
-	html := r.main(t, p, false)
 	runs, err := r.runNames()
 	if err != nil {
 		return err
 	}
-	return t.ExecuteTemplate(w, "layout", layout{
+	var frame bytes.Buffer
+	err = t.ExecuteTemplate(&frame, "layout", layout{
 		Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
-		Mains: []mainSection{{Name: p.name, HTML: html}}, PageScripts: p.scripts, PageStyles: p.styles,
+		Mains: []mainSection{{Name: p.name, HTML: mainMark}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(frame.Bytes(), []byte(mainMark))
+	if !ok || bytes.Contains(tail, []byte(mainMark)) {
+		// The layout writes the page's content once, as is; the mark is
+		// no text a title or run name can hold (they are escaped).
+		return fmt.Errorf("page %s: the layout does not hold its content once", p.name)
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	var data any
+	if failed == nil {
+		data, failed = r.body(p, false)
+	}
+	if failed != nil {
+		if _, err := io.WriteString(w, string(pageError(t, p, failed))); err != nil {
+			return err
+		}
+	} else {
+		ew := &errWriter{w: w}
+		if err := t.ExecuteTemplate(ew, "main-"+p.name, data); err != nil {
+			if ew.err != nil {
+				return ew.err
+			}
+			return contentError{err}
+		}
+	}
+	_, err = w.Write(tail)
+	return err
 }
+
+// contentError is an error of a page's own template, which writePage
+// writes as a note on the page when called again with it.
+type contentError struct{ err error }
+
+func (e contentError) Error() string { return e.err.Error() }
+
+// errWriter remembers the error of a write, to tell an error of the
+// output from one of the template.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	n, err := e.w.Write(b)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// mainMark stands for a page's content in its layout (writePage): a
+// comment holding a NUL, which html/template writes escaped in any text.
+const mainMark template.HTML = "<!--\x00trainreport-main\x00-->"
 
 // WriteSingleFile writes the whole report as one HTML document with every
 // page, script, style and datum inlined, for mail and artifact viewers.

@@ -9,13 +9,14 @@ import (
 )
 
 // inOrder computes produce(i) for i in [0, n) on all cores and hands each
-// result to emit in index order, holding at most a few results at a time,
-// so that files can be formatted in parallel and still written in order.
-func inOrder(n int, produce func(i int) []byte, emit func(i int, b []byte) error) error {
-	window := 2 * runtime.GOMAXPROCS(0)
-	results := make([]chan []byte, n)
+// result to emit in index order, holding at most inOrderWindow() results
+// at a time, so that files can be formatted in parallel and still written
+// in order, with the memory in flight bounded.
+func inOrder[T any](n int, produce func(i int) T, emit func(i int, v T) error) error {
+	window := inOrderWindow()
+	results := make([]chan T, n)
 	for i := range results {
-		results[i] = make(chan []byte, 1)
+		results[i] = make(chan T, 1)
 	}
 	slots := make(chan struct{}, window)
 	var panics atomic.Pointer[string]
@@ -32,7 +33,8 @@ func inOrder(n int, produce func(i int) []byte, emit func(i int, b []byte) error
 				defer func() {
 					if v := recover(); v != nil {
 						panics.CompareAndSwap(nil, stackOf(v))
-						results[i] <- nil
+						var zero T
+						results[i] <- zero
 					}
 				}()
 				results[i] <- produce(i)
@@ -40,17 +42,21 @@ func inOrder(n int, produce func(i int) []byte, emit func(i int, b []byte) error
 		}
 	}()
 	for i := range n {
-		b := <-results[i]
+		v := <-results[i]
 		<-slots
 		if p := panics.Load(); p != nil {
 			panic(*p) // a bug: raised again where the caller can recover it
 		}
-		if err := emit(i, b); err != nil {
+		if err := emit(i, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// inOrderWindow is how many results inOrder holds at most: produced,
+// being produced or waiting for their turn.
+func inOrderWindow() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // parallel calls do(i) for i in [0, n) on all cores and returns when every
 // call has.

@@ -29,7 +29,7 @@ func TestInOrder(t *testing.T) {
 	}); err != stop || n != 11 {
 		t.Errorf("error not returned at once: %v after %d", err, n)
 	}
-	if err := inOrder(0, nil, nil); err != nil {
+	if err := inOrder[[]byte](0, nil, nil); err != nil {
 		t.Error(err)
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -99,7 +101,7 @@ type Report struct {
 	// below opt.MaxPoints when the page budget asks for it.
 	drawCap int
 	tags    []*tagView      // scalar tags, sorted
-	bodies  map[bodyKey]any // data of each page's main template, built once
+	bodies  map[bodyKey]any // data of each single-file page's main template, built once
 	views   map[*model.Scalar]*seriesView
 	// tensors are the numeric tensor tags with their statistics (see
 	// tensorTags), read once.
@@ -151,7 +153,7 @@ type seriesView struct {
 	scalar  *model.Scalar
 	stats   model.Stats
 	file    string // path of its data file, relative to the data directory
-	data    []int  // indices of the points in the data file
+	data    []int  // indices of the points in the data file, nil for all (keptIndices)
 	draw    []int  // indices of the points drawn
 	buckets []downsample.Bucket
 	faded   []fadedView // superseded points, per attempt (attempts.go)
@@ -210,7 +212,7 @@ func New(rep *model.Report, opt Options) *Report {
 	parallel(len(all), func(i int) {
 		sv := all[i]
 		sv.stats = sv.scalar.Stats()
-		sv.data, _ = downsample.Points(sv.scalar.Points, max(opt.MaxDataPoints, 0))
+		sv.data = keptIndices(sv.scalar.Points, opt.MaxDataPoints)
 		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, r.drawCap)
 		sv.faded = fadedViews(sv.scalar, r.drawCap, max(opt.MaxDataPoints, 0))
 	})
@@ -281,6 +283,11 @@ func (r *Report) WriteSiteContext(ctx context.Context, dir string) error {
 			return err
 		}
 		return site.WriteFile(f.name, f.data)
+	}, func(name string, write func(io.Writer) error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return site.WriteFileFunc(name, write)
 	})
 	if err != nil {
 		site.Abort()
@@ -296,16 +303,32 @@ type file struct {
 
 // siteFiles returns every file of the site.
 func (r *Report) siteFiles() ([]file, error) {
+	var mu sync.Mutex
 	var files []file
-	err := r.eachFile(func(f file) error {
+	add := func(f file) error {
+		mu.Lock()
+		defer mu.Unlock()
 		files = append(files, f)
 		return nil
+	}
+	err := r.eachFile(func(f file) error {
+		return add(file{f.name, slices.Clone(f.data)})
+	}, func(name string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return add(file{name, b.Bytes()})
 	})
 	return files, err
 }
 
-// eachFile makes every file of the site in turn and hands it to emit.
-func (r *Report) eachFile(emit func(file) error) error {
+// eachFile makes every file of the site and hands each to emit, in turn,
+// or to stream, which writes the file name through write and may run
+// beside emit; when write fails, stream must leave no file of that name
+// (a page is then written again). emit must not keep f.data past its return: the data files'
+// buffers are reused.
+func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
 	assetFiles, err := assetFiles()
 	if err != nil {
 		return err
@@ -317,28 +340,40 @@ func (r *Report) eachFile(emit func(file) error) error {
 	}
 	// The pages are built while the data files are formatted: they are
 	// small, but building them is a fifth of the work after reading, done
-	// otherwise while a core waits.
-	type builtPage struct {
-		name string
-		html []byte
-		err  error
-	}
-	built := make(chan []builtPage, 1)
+	// otherwise while a core waits. Each is written as it is built, not
+	// held until the data files are written: for a sweep, the scalars
+	// page is a hundred MB.
+	built := make(chan error, 1)
 	go func() {
-		var out []builtPage
+		var err error
 		defer func() {
 			if v := recover(); v != nil {
-				out = append(out, builtPage{err: fmt.Errorf("internal error building the pages: %s", *stackOf(v))})
+				err = fmt.Errorf("internal error building the pages: %s", *stackOf(v))
 			}
-			built <- out
+			built <- err
 		}()
 		for _, p := range r.pages() {
-			var b bytes.Buffer
-			err := r.writePage(&b, p)
-			out = append(out, builtPage{p.file(), b.Bytes(), err})
+			var pageErr error
+			err = stream(p.file(), func(w io.Writer) error {
+				pageErr = r.writePage(w, p, nil)
+				return pageErr
+			})
+			if c, ok := pageErr.(contentError); ok {
+				// Written again, whole, with a note for its content.
+				err = stream(p.file(), func(w io.Writer) error {
+					pageErr = r.writePage(w, p, c.err)
+					return pageErr
+				})
+			}
+			if pageErr != nil {
+				err = fmt.Errorf("page %s: %w", p.name, pageErr)
+			}
+			if err != nil {
+				return
+			}
 		}
 	}()
-	pagesBuilt := sync.OnceValue(func() []builtPage { return <-built })
+	pagesBuilt := sync.OnceValue(func() error { return <-built })
 	defer pagesBuilt() // the goroutine ends before eachFile returns, whatever happens
 
 	sum, err := r.SummaryJSON()
@@ -394,15 +429,7 @@ func (r *Report) eachFile(emit func(file) error) error {
 	if err := emit(r.dataIndex(extra)); err != nil {
 		return err
 	}
-	for _, p := range pagesBuilt() {
-		if p.err != nil {
-			return fmt.Errorf("page %s: %w", strings.TrimSuffix(p.name, ".html"), p.err)
-		}
-		if err := emit(file{p.name, p.html}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return pagesBuilt()
 }
 
 // drawnSample thins the drawn points of a series to about budget, keeping

@@ -1,9 +1,11 @@
 package render
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,7 +178,7 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 }
 
 // scalarsData returns data/scalars/<run>/<tag>.json for every series,
-// and the same points as a script, <tag>.js beside it (scalarScript),
+// and the same points as a script, <tag>.js beside it (scalarFiles),
 // formatted on all cores: they are the bulk of the output. The scalars
 // page adds the scripts of a tag when its CSV or JSON download is asked
 // for.
@@ -187,24 +189,48 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 		for _, sv := range tv.series {
 			series = append(series, sv)
 			d.add(sv.run.Name, tv.tag, sv.file)
-			if len(sv.data) < len(sv.scalar.Points) {
+			if sv.data != nil {
 				d.downsampled = append(d.downsampled, downsampledNote{
 					Run: sv.run.Name, Tag: tv.tag, Kept: len(sv.data), Total: len(sv.scalar.Points)})
 			}
 		}
 	}
-	// Produced together, emitted in turn: a file and its script.
-	err := inOrder(2*len(series), func(i int) []byte {
-		if i%2 == 0 {
-			return scalarData(series[i/2])
+	// Written run by run, each run's files in a folder of their own, which
+	// the site then opens once (outdir.Site keeps a few open).
+	order := make(map[*model.Run]int, len(r.rep.Runs))
+	for i, run := range r.rep.Runs {
+		order[run] = i
+	}
+	slices.SortStableFunc(series, func(a, b *seriesView) int { return cmp.Compare(order[a.run], order[b.run]) })
+	// A series' file and its script are formatted together, in one
+	// buffer, and emitted in turn; the buffers are reused once written
+	// (emit keeps no file's bytes), so that formatting allocates little.
+	free := make(chan []byte, inOrderWindow())
+	type files struct {
+		b     []byte
+		split int
+	}
+	err := inOrder(len(series), func(i int) files {
+		var buf []byte
+		select {
+		case buf = <-free:
+		default:
 		}
-		return scalarScript(series[i/2])
-	}, func(i int, b []byte) error {
-		name := series[i/2].file
-		if i%2 == 1 {
-			name = dataScriptFile(name)
+		b, split := scalarFiles(buf, series[i])
+		return files{b, split}
+	}, func(i int, f files) error {
+		name := series[i].file
+		if err := emit(file{"data/" + name, f.b[:f.split]}); err != nil {
+			return err
 		}
-		return emit(file{"data/" + name, b})
+		if err := emit(file{"data/" + dataScriptFile(name), f.b[f.split:]}); err != nil {
+			return err
+		}
+		select {
+		case free <- f.b:
+		default:
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -329,7 +355,7 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []downsample.B
 		b = append(b, ']')
 	}
 	b = append(b, `],"kept":`...)
-	b = strconv.AppendInt(b, int64(len(sv.data)), 10)
+	b = strconv.AppendInt(b, int64(keptLen(sv.data, sv.scalar.Points)), 10)
 	if files {
 		b = append(b, `,"file":`...)
 		b = appendJSONString(b, sv.file)

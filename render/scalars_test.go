@@ -31,7 +31,7 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 			for _, sv := range tv.series {
 				pts := sv.scalar.Points
 				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv.scalar.Points, sv.draw, sv.scalar.Float32), Total: len(pts), Shown: len(sv.draw),
-					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: len(sv.data)}
+					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: keptLen(sv.data, sv.scalar.Points)}
 				if files {
 					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)
 				}
@@ -144,7 +144,7 @@ func BenchmarkScalarsPage100kTags(b *testing.B) {
 	for b.Loop() {
 		var buf bytes.Buffer
 		r.bodies = map[bodyKey]any{} // build the page's data anew each time
-		if err := r.writePage(&buf, r.pages()[1]); err != nil {
+		if err := r.writePage(&buf, r.pages()[1], nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(buf.Len()), "page-bytes")

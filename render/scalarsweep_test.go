@@ -189,7 +189,7 @@ func TestScalarsPageBudget(t *testing.T) {
 	} {
 		r := New(scalarSweep(tc.runs, tc.steps), Options{})
 		var page bytes.Buffer
-		if err := r.writePage(&page, r.pages()[1]); err != nil {
+		if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 			t.Fatal(err)
 		}
 		if page.Len() > DefaultMaxPageBytes {
@@ -298,7 +298,7 @@ func TestScalarsPageBudgetSmall(t *testing.T) {
 	for _, budget := range []int{400 << 10, 150 << 10, 80 << 10} {
 		r := New(scalarSweep(60, 2000), Options{MaxPageBytes: budget})
 		var page bytes.Buffer
-		if err := r.writePage(&page, r.pages()[1]); err != nil {
+		if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 			t.Fatal(err)
 		}
 		if page.Len() > budget {
@@ -324,7 +324,7 @@ func BenchmarkSweepPage(b *testing.B) {
 	for b.Loop() {
 		var buf bytes.Buffer
 		r.bodies = map[bodyKey]any{}
-		if err := r.writePage(&buf, r.pages()[1]); err != nil {
+		if err := r.writePage(&buf, r.pages()[1], nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(buf.Len()), "page-bytes")
@@ -345,7 +345,7 @@ func TestSweepPageHostileNames(t *testing.T) {
 	}
 	r := New(rep, Options{})
 	var page bytes.Buffer
-	if err := r.writePage(&page, r.pages()[1]); err != nil {
+	if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(page.String(), "<script>alert"); n != 0 {

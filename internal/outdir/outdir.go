@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Marker is the file that marks a folder as a report trainreport wrote,
@@ -37,7 +38,25 @@ type Site struct {
 	out  string // the output folder, absolute
 	tmp  string
 	root *os.Root // tmp: no name written may leave it
+
+	// folders are the site's folders opened last, the latest last: a
+	// file created in one is one system call, where through root it is
+	// one per folder of its path, and a folder is made once. A few are
+	// kept open, not all: a sweep's site has a folder per run.
+	mu      sync.Mutex
+	folders []*folder
 }
+
+// folder is an open folder of the site and how many writes use it.
+type folder struct {
+	name  string
+	root  *os.Root
+	users int
+	gone  bool // out of Site.folders: closed when its last user is done
+}
+
+// openFolders is how many folders a site keeps open.
+const openFolders = 8
 
 // Create starts a site for the output folder out, in a temporary folder
 // created beside it (its parent folders are created when missing).
@@ -71,30 +90,98 @@ func Create(out string) (*Site, error) {
 // creating its folders. A name written twice is an error: two outputs
 // must never share a path, the last silently winning.
 func (s *Site) WriteFile(name string, data []byte) error {
+	return s.WriteFileFunc(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileFunc is WriteFile of what write writes, for a file made in
+// pieces that need not be held together. Files of different names may be
+// written concurrently. When write fails, the file is removed.
+func (s *Site) WriteFileFunc(name string, write func(io.Writer) error) error {
 	if !fs.ValidPath(name) || name == "." {
 		return fmt.Errorf("output name %q is not a path inside the site", name)
 	}
-	if dir := path.Dir(name); dir != "." {
-		if err := s.root.MkdirAll(dir, 0o755); err != nil {
+	dir, base := path.Split(name)
+	root := s.root
+	if dir != "" {
+		d, err := s.folder(strings.TrimSuffix(dir, "/"))
+		if err != nil {
 			return err
 		}
+		defer s.release(d)
+		root = d.root
 	}
-	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := root.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("two outputs share the path %s", name)
 	}
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
+		root.Remove(base) // no half-written file: the name may be written again
 		return err
 	}
 	return f.Close()
 }
 
+// folder returns the site's folder dir, made and opened when it is not
+// among the open ones, for a write; release ends the write.
+func (s *Site) folder(dir string) (*folder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, d := range s.folders {
+		if d.name == dir {
+			s.folders = append(append(s.folders[:i:i], s.folders[i+1:]...), d)
+			d.users++
+			return d, nil
+		}
+	}
+	if err := s.root.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	r, err := s.root.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &folder{name: dir, root: r, users: 1}
+	s.folders = append(s.folders, d)
+	if len(s.folders) > openFolders {
+		old := s.folders[0]
+		s.folders = s.folders[1:]
+		old.gone = true
+		if old.users == 0 {
+			old.root.Close()
+		}
+	}
+	return d, nil
+}
+
+func (s *Site) release(d *folder) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d.users--
+	if d.gone && d.users == 0 {
+		d.root.Close()
+	}
+}
+
+// closeFolders closes the open folders, once no write uses the site.
+func (s *Site) closeFolders() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.folders {
+		d.root.Close()
+	}
+	s.folders = nil
+}
+
 // Abort removes the temporary folder; the output folder is left as it was.
 func (s *Site) Abort() {
+	s.closeFolders()
 	s.root.Close()
 	os.RemoveAll(s.tmp)
 }
@@ -108,6 +195,7 @@ func (s *Site) Commit() (err error) {
 			s.Abort()
 		}
 	}()
+	s.closeFolders()
 	if err := s.root.Close(); err != nil {
 		return err
 	}

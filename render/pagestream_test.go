@@ -1,0 +1,72 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A page is written as its template makes it; when the template fails
+// part way, the page written again holds the note main writes, exactly,
+// and nothing of the failed attempt.
+func TestWritePageNoteAfterTemplateFails(t *testing.T) {
+	r := New(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}}}), Options{})
+	p := *r.pages()[1]
+	if p.name != "scalars" {
+		t.Fatalf("page %s, want scalars", p.name)
+	}
+	p.body = func(*Report, bool) (any, error) { return struct{ Runs int }{1}, nil } // no RunNames: the template fails
+	var first bytes.Buffer
+	err := r.writePage(&first, &p, nil)
+	var c contentError
+	if !errors.As(err, &c) {
+		t.Fatalf("writePage = %v, want a contentError", err)
+	}
+	var again bytes.Buffer
+	if err := r.writePage(&again, &p, c.err); err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := r.templates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := string(r.main(tmpl, &p, false))
+	if !strings.Contains(note, "could not be built") || !strings.Contains(again.String(), note) {
+		t.Errorf("page written again does not hold main's note %q", note)
+	}
+	if strings.Contains(again.String(), string(mainMark)) || strings.Count(again.String(), "</html>") != 1 {
+		t.Errorf("page written again is not one whole page:\n%s", again.String())
+	}
+}
+
+// The site's pages, streamed, are byte for byte the layout executed
+// around main's content, as the single file's sections are made.
+func TestWritePageEqualsLayoutAroundMain(t *testing.T) {
+	r := New(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}, "acc": {1, 2}}, "b<i>": {"loss": {1}}}), Options{})
+	tmpl, err := r.templates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := r.runNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.pages() {
+		var want bytes.Buffer
+		err := tmpl.ExecuteTemplate(&want, "layout", layout{
+			Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
+			Mains: []mainSection{{Name: p.name, HTML: r.main(tmpl, p, false)}}, PageScripts: p.scripts, PageStyles: p.styles,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := r.writePage(&got, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("page %s: streamed page differs from the layout around main", p.name)
+		}
+	}
+}
