@@ -66,6 +66,9 @@ type statGroup struct {
 type statTag struct {
 	Tag    string
 	Charts []statChart
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it draws every run.
+	Cut string
 }
 
 type statChart struct {
@@ -76,8 +79,10 @@ type statChart struct {
 }
 
 // statisticPage builds a page of one chart per tag and run; chart encodes
-// the steps idx of a series as the chart's inline data.
-func (r *Report) statisticPage(budget int, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
+// the steps idx of a series as the chart's inline data. Over the page's
+// byte budget each tag draws its first runs, as many for every tag as fit
+// (cutStatistic); dir names the data files that hold the others.
+func (r *Report) statisticPage(budget int, dir string, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
 	p := &statisticPage{Budget: budget}
 	for _, ht := range r.histTags() {
 		if n, group := len(p.Groups), tagGroup(ht.tag); n == 0 || p.Groups[n-1].Name != group {
@@ -98,7 +103,49 @@ func (r *Report) statisticPage(budget int, chart func(s histSeries, idx []int) j
 		g := &p.Groups[len(p.Groups)-1]
 		g.Tags = append(g.Tags, st)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	r.cutStatistic(p, room, dir)
 	return p, nil
+}
+
+// statCardFrame is the bytes of a chart's figure around its data and run
+// name (templates/histograms.html's statistic-charts), with room.
+const statCardFrame = 320
+
+// cutStatistic leaves out of every tag of p the runs past the first that
+// fit in room, with a note saying so; a page that fits is left as it is.
+func (r *Report) cutStatistic(p *statisticPage, room int, dir string) {
+	var sizes [][]int
+	total := 0
+	for _, g := range p.Groups {
+		for _, t := range g.Tags {
+			s := make([]int, len(t.Charts))
+			for k, c := range t.Charts {
+				// A run's name is written twice, escaped (up to 6 bytes a byte).
+				s[k] = statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
+				total += s[k]
+			}
+			room -= 128 + 2*len(t.Tag) // the tag's heading and section
+			sizes = append(sizes, s)
+		}
+		room -= 128 + len(g.Name)
+	}
+	if total <= room {
+		return
+	}
+	keep := runsPerTag(sizes, max(room-400*len(sizes), 0)) // with room for each tag's note
+	for i := range p.Groups {
+		for j := range p.Groups[i].Tags {
+			t := &p.Groups[i].Tags[j]
+			if n := len(t.Charts); n > keep {
+				t.Cut = r.cutNote(keep, n, dir)
+				t.Charts = t.Charts[:keep]
+			}
+		}
+	}
 }
 
 // statChartJSON is the inline data of one chart: the run, its count of
@@ -118,7 +165,7 @@ type statChartJSON struct {
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
-	return r.statisticPage(budget, func(s histSeries, idx []int) json.RawMessage {
+	return r.statisticPage(budget, "histograms", func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
 			for _, bk := range s.series.Entries[i].Buckets {
