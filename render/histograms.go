@@ -111,42 +111,34 @@ func (r *Report) statisticPage(budget int, dir string, chart func(s histSeries, 
 	return p, nil
 }
 
-// statCardFrame is the bytes of a chart's figure around its data and run
-// name (templates/histograms.html's statistic-charts), with room.
-const statCardFrame = 320
-
 // cutStatistic leaves out of every tag of p the runs past the first that
 // fit in room, with a note saying so; a page that fits is left as it is.
 func (r *Report) cutStatistic(p *statisticPage, room int, dir string) {
-	var sizes [][]int
-	total := 0
-	for _, g := range p.Groups {
-		for _, t := range g.Tags {
-			s := make([]int, len(t.Charts))
-			for k, c := range t.Charts {
-				// A run's name is written twice, escaped (up to 6 bytes a byte).
-				s[k] = statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
-				total += s[k]
-			}
-			room -= 128 + 2*len(t.Tag) // the tag's heading and section
-			sizes = append(sizes, s)
-		}
-		room -= 128 + len(g.Name)
-	}
-	if total <= room {
-		return
-	}
-	keep := runsPerTag(sizes, max(room-400*len(sizes), 0)) // with room for each tag's note
+	var tags []*statTag
 	for i := range p.Groups {
+		room -= 128 + len(p.Groups[i].Name) // the group's section and heading
 		for j := range p.Groups[i].Tags {
-			t := &p.Groups[i].Tags[j]
-			if n := len(t.Charts); n > keep {
-				t.Cut = r.cutNote(keep, n, dir)
-				t.Charts = t.Charts[:keep]
-			}
+			tags = append(tags, &p.Groups[i].Tags[j])
 		}
 	}
+	cards := make([][]statChart, len(tags))
+	for t, st := range tags {
+		cards[t] = st.Charts
+	}
+	keep := keepCards(cards, func(c statChart) int {
+		// A run's name is written twice, escaped.
+		return statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
+	}, room, statTagFrame)
+	cutCards(r, len(tags), keep, dir, func(t int) *[]statChart { return &tags[t].Charts },
+		func(t int, note string) { tags[t].Cut = note })
 }
+
+// Bytes of the page around a chart's data and names, and of a tag's
+// section around its charts (templates/histograms.html), with room.
+const (
+	statCardFrame = 320
+	statTagFrame  = 256
+)
 
 // statChartJSON is the inline data of one chart: the run, its count of
 // steps, and what the chart draws, in a shape of the page's own (see

@@ -62,30 +62,56 @@ func (r *Report) cutNote(shown, total int, dir string) string {
 		fmtCount(shown), fmtCount(total), fmtCount(total-shown), fmtBytes(r.maxPageBytes()), dir)
 }
 
-// mediaRunsPerTag returns how many runs every tag of a media page (images,
-// audio) keeps within room, the first in order: runs[t] are the inline
-// data of tag t's runs; the longest list when all fit.
-func mediaRunsPerTag[R any](runs [][]R, room int) int {
-	sizes := make([][]int, len(runs))
+// keepCards returns how many cards (runs) every tag of a page keeps, the
+// first in order, for the page's cards to fit in room: cards[t] are tag
+// t's, size is a card's bytes on the page and tagFrame the bytes of a
+// tag's section besides its cards. It is the largest int when all fit.
+func keepCards[C any](cards [][]C, size func(C) int, room, tagFrame int) int {
+	sizes := make([][]int, len(cards))
 	total := 0
-	for t, rs := range runs {
-		room -= mediaTagFrame
-		sizes[t] = make([]int, len(rs))
-		for k, run := range rs {
-			// What scriptJSON writes of it, less than a byte in six more
-			// (HTML-escaped <, >, &) for the data the logs name.
-			b, err := json.Marshal(run)
-			if err != nil {
-				continue // the tag shows a note instead: no bytes
-			}
-			sizes[t][k] = len(b) + len(b)/6 + 1
+	for t, cs := range cards {
+		room -= tagFrame
+		sizes[t] = make([]int, len(cs))
+		for k, c := range cs {
+			sizes[t][k] = size(c)
 			total += sizes[t][k]
 		}
 	}
 	if total <= room {
 		return math.MaxInt
 	}
-	return runsPerTag(sizes, max(room-400*len(runs), 0)) // with room for each tag's note
+	return runsPerTag(sizes, max(room-cutNoteBytes*len(cards), 0))
+}
+
+// cutNoteBytes is the bytes of a tag's note saying what it leaves out.
+const cutNoteBytes = 400
+
+// mediaRunsPerTag returns how many runs every tag of a media page (images,
+// audio) keeps within room, the first in order: runs[t] are the inline
+// data of tag t's runs; the largest int when all fit.
+func mediaRunsPerTag[R any](runs [][]R, room int) int {
+	return keepCards(runs, func(run R) int {
+		// What scriptJSON writes of it, with a sixth more for the
+		// HTML-escaped <, > and & of the names the logs give.
+		b, err := json.Marshal(run)
+		if err != nil {
+			return 0 // the tag shows a note instead
+		}
+		return len(b) + len(b)/6 + 1
+	}, room, mediaTagFrame)
+}
+
+// cutCards cuts each tag's cards to the first keep, setting its note:
+// cards and setCut get and set tag t's (of n tags); dir names the data
+// files that hold the others.
+func cutCards[C any](r *Report, n, keep int, dir string, cards func(t int) *[]C, setCut func(t int, note string)) {
+	for t := range n {
+		cs := cards(t)
+		if len(*cs) > keep {
+			setCut(t, r.cutNote(keep, len(*cs), dir))
+			*cs = (*cs)[:keep]
+		}
+	}
 }
 
 // mediaTagFrame is the bytes of a media tag's section around its data

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,6 +79,11 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 		t.Run(fmt.Sprintf("%d runs, %s", c.runs, fmtBytes(c.budget)), func(t *testing.T) {
 			r := New(everyKindReport(t, c.runs), Options{MaxPageBytes: c.budget})
 			pages := pagesOf(filesByName(t, r))
+			for name := range pages {
+				if !slices.Contains(want, name) {
+					want = append(want, name)
+				}
+			}
 			for _, name := range want {
 				page, ok := pages[name]
 				switch {
@@ -88,6 +95,27 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 					t.Logf("%s: %s", name, fmtBytes(len(page)))
 				}
 			}
+			// A page that leaves runs out says so on each tag, and holds
+			// the cards its notes say.
+			for name, card := range cutPages {
+				page := pages[name]
+				notes := cutNoteRE.FindAllSubmatch(page, -1)
+				if len(notes) == 0 {
+					t.Errorf("%s: no note says what the page leaves out", name)
+					continue
+				}
+				shown := 0
+				for _, m := range notes {
+					n, _ := strconv.Atoi(strings.ReplaceAll(string(m[1]), ",", ""))
+					shown += n
+					if string(m[2]) != fmtCount(c.runs) {
+						t.Errorf("%s: %q, want of %d runs", name, m[0], c.runs)
+					}
+				}
+				if got := bytes.Count(page, []byte(card)); got != shown {
+					t.Errorf("%s: %d cards, the notes say %d", name, got, shown)
+				}
+			}
 			var single bytes.Buffer
 			if err := r.WriteSingleFile(&single); err != nil {
 				t.Fatal(err)
@@ -95,7 +123,7 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 			sections := pageSection.FindAllSubmatchIndex(single.Bytes(), -1)
 			t.Logf("single file: %s in %d sections", fmtBytes(single.Len()), len(sections))
 			for i, m := range sections {
-				end := single.Len()
+				end := bytes.Index(single.Bytes()[m[0]:], []byte("</main>")) + m[0]
 				if i+1 < len(sections) {
 					end = sections[i+1][0]
 				}
@@ -106,6 +134,16 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 		})
 	}
 }
+
+// cutPages are the pages that leave runs out at 1,000 runs or more, and
+// what begins each card they draw.
+var cutPages = map[string]string{
+	"histograms.html": `<figure class="stat-card"`, "distributions.html": `<figure class="stat-card"`,
+	"text.html": `<article class="text-card"`, "tensors.html": `<article class="tensor-card"`,
+	"pr_curves.html": `<figure class="stat-card pr-card"`, "exceptions.html": `<article class="exc-card"`,
+}
+
+var cutNoteRE = regexp.MustCompile(`This tag shows the first ([\d,]+) of ([\d,]+) runs`)
 
 // pageSection finds each page's section of the single file.
 var pageSection = regexp.MustCompile(`<main class="page" data-page="([a-z_]+)"`)
