@@ -15,7 +15,7 @@ func (r *Report) pageRoom() (int, error) {
 	if budget == math.MaxInt {
 		return budget, nil
 	}
-	runs, err := r.runNames()
+	runs, _, err := r.runNames()
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -178,5 +179,38 @@ func TestRunsPerTag(t *testing.T) {
 	}
 	if got := keepCards([][]int{{10, 10}, {10}}, func(n int) int { return n }, 40, 5); got != math.MaxInt {
 		t.Errorf("keepCards of cards that fit = %d, want every card", got)
+	}
+}
+
+// TestRunListBounded: the list of run names every page holds keeps to an
+// eighth of the page budget, the first runs in order, and the page says
+// how many it leaves out (app.js colours those by name).
+func TestRunListBounded(t *testing.T) {
+	const budget = 64 << 10
+	r := New(trialReport(3000, 2, 0), Options{MaxPageBytes: budget})
+	js, cut, err := r.runNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(js), &names); err != nil {
+		t.Fatal(err)
+	}
+	if len(js) > budget/8 || cut != 3000-len(names) || len(names) == 0 || cut == 0 {
+		t.Fatalf("%d bytes, %d names, %d cut, want under %d bytes and some cut", len(js), len(names), cut, budget/8)
+	}
+	for i, n := range names {
+		if n != r.rep.Runs[i].Name {
+			t.Fatalf("name %d is %q, want %q", i, n, r.rep.Runs[i].Name)
+		}
+	}
+	page := filesByName(t, r)["index.html"]
+	if want := fmt.Sprintf(`id="trainreport-runs" data-cut="%d">`, cut); !bytes.Contains(page, []byte(want)) {
+		t.Errorf("index.html lacks %s", want)
+	}
+	// Below the bound, the list names every run and the element is as before.
+	small := New(trialReport(10, 2, 0), Options{})
+	if _, cut, _ := small.runNames(); cut != 0 || bytes.Contains(filesByName(t, small)["index.html"], []byte("data-cut")) {
+		t.Errorf("a list of 10 runs is cut: %d", cut)
 	}
 }
