@@ -28,15 +28,19 @@ func (r *Report) pageRoom() (int, error) {
 // fit, and may be 0 when not even one run of each tag does.
 func runsPerTag(sizes [][]int, room int) int {
 	most := 0
-	for _, s := range sizes {
+	// prefix[t][k] is the bytes of the first k runs of tag t.
+	prefix := make([][]int, len(sizes))
+	for t, s := range sizes {
 		most = max(most, len(s))
+		prefix[t] = make([]int, len(s)+1)
+		for k, b := range s {
+			prefix[t][k+1] = prefix[t][k] + b
+		}
 	}
 	total := func(k int) int {
 		n := 0
-		for _, s := range sizes {
-			for _, b := range s[:min(k, len(s))] {
-				n += b
-			}
+		for _, p := range prefix {
+			n += p[min(k, len(p)-1)]
 		}
 		return n
 	}
