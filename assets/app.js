@@ -116,8 +116,12 @@
   // report's order), so that a run has the same colour on every page; a
   // run missing from it takes the next colour when first asked for. Past
   // the palette, colours are spread around the hue circle by the golden
-  // angle, so a sweep of 25 runs has 25 colours.
+  // angle, so a sweep of 25 runs has 25 colours. When the list is cut to
+  // the page budget (data-cut on the element: a sweep of tens of thousands
+  // of runs), a run past it takes a colour by its name's hash, the same on
+  // every page whatever the order of asking.
   var runColors = null; // keys are run names: no plain object
+  var runsCut = false;
   // colorAt is the colour of the i-th run, as #rrggbb (pages mix it).
   function colorAt(i) {
     if (i < PALETTE.length) return PALETTE[i];
@@ -138,6 +142,7 @@
       runColors = new Map();
       var el = document.getElementById('trainreport-runs');
       if (el) {
+        runsCut = el.hasAttribute('data-cut');
         try {
           JSON.parse(el.textContent).forEach(function (n) {
             if (!runColors.has(n)) runColors.set(n, colorAt(runColors.size));
@@ -145,8 +150,17 @@
         } catch (err) { /* fall back to order of asking */ }
       }
     }
-    if (!runColors.has(name)) runColors.set(name, colorAt(runColors.size));
+    if (!runColors.has(name)) runColors.set(name, colorAt(runsCut ? PALETTE.length + nameHash(name) % 4096 : runColors.size));
     return runColors.get(name);
+  }
+  // nameHash is FNV-1a over a name's UTF-16 code units.
+  function nameHash(name) {
+    var h = 2166136261;
+    for (var i = 0; i < name.length; i++) {
+      h ^= name.charCodeAt(i);
+      h = Math.imul(h, 16777619) >>> 0;
+    }
+    return h;
   }
 
   // Data files as scripts: a page opened from file:// cannot fetch its

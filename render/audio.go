@@ -236,9 +236,10 @@ func round(x, scale float64) float64 {
 func (r *Report) audioPage(single bool) (*audioPage, error) {
 	p := &audioPage{Budget: r.opt.MediaSteps}
 	md := newMarkdown()
-	for _, mt := range r.audioTags() {
-		tj := audioTagJSON{Tag: mt.tag}
-		var steps [][]int64
+	mts := r.audioTags()
+	runs := make([][]audioRunJSON, len(mts))
+	steps := make([][][]int64, len(mts))
+	for t, mt := range mts {
 		for k, ms := range mt.series {
 			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
 			var runSteps []int64
@@ -250,11 +251,22 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 				rj.Entries = append(rj.Entries, sj)
 				runSteps = append(runSteps, e.Step)
 			}
-			steps = append(steps, runSteps)
-			tj.Runs = append(tj.Runs, rj)
+			steps[t] = append(steps[t], runSteps)
+			runs[t] = append(runs[t], rj)
 		}
-		tj.Steps = unionSteps(steps)
-		p.Tags = append(p.Tags, mediaTagViewOf(mt.tag, tagStepsLabel(mt.series), len(tj.Steps)-1, tj))
+	}
+	keep, err := mediaKeep(r, runs)
+	if err != nil {
+		return nil, err
+	}
+	for t, mt := range mts {
+		n := min(keep, len(runs[t]))
+		tj := audioTagJSON{Tag: mt.tag, Runs: runs[t][:n], Steps: unionSteps(steps[t][:n])}
+		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(tj.Steps)-1, tj)
+		if n < len(runs[t]) {
+			v.Cut = r.cutNote(n, len(runs[t]), "audio")
+		}
+		p.Tags = append(p.Tags, v)
 	}
 	return p, nil
 }

@@ -24,7 +24,7 @@ const (
 func (r *Report) distributionsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, distributionSteps, distributionPageSteps, 1)
-	return r.statisticPage(budget, func(s histSeries, idx []int) json.RawMessage {
+	return r.statisticPage(budget, "distributions", func(s histSeries, idx []int) json.RawMessage {
 		b := []byte(`{"steps":[`)
 		for k, i := range idx {
 			e := s.series.Entries[i]

@@ -330,6 +330,9 @@ type exceptionsPage struct {
 type exceptionTag struct {
 	Tag   string
 	Cards []exceptionCard
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it shows every run.
+	Cut string
 }
 
 // exceptionCard is one (run, tag) series, drawn by assets/exceptions.js
@@ -392,6 +395,21 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 		}
 		p.Tags = append(p.Tags, t)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	cards := make([][]exceptionCard, len(p.Tags))
+	for t := range p.Tags {
+		cards[t] = p.Tags[t].Cards
+	}
+	// A card's markup (templates/exceptions.html) is some 1.1 KB besides
+	// its data and names (the run's four times, the tag's twice, escaped).
+	keep := keepCards(cards, func(c exceptionCard) int {
+		return 1408 + 4*len(c.Run) + 2*len(c.Tag) + len(c.Source) + len(c.Steps) + len(c.Data)
+	}, room, 256)
+	cutCards(r, len(p.Tags), keep, "exceptions", func(t int) *[]exceptionCard { return &p.Tags[t].Cards },
+		func(t int, note string) { p.Tags[t].Cut = note })
 	return p, nil
 }
 

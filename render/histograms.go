@@ -66,6 +66,9 @@ type statGroup struct {
 type statTag struct {
 	Tag    string
 	Charts []statChart
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it draws every run.
+	Cut string
 }
 
 type statChart struct {
@@ -76,8 +79,10 @@ type statChart struct {
 }
 
 // statisticPage builds a page of one chart per tag and run; chart encodes
-// the steps idx of a series as the chart's inline data.
-func (r *Report) statisticPage(budget int, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
+// the steps idx of a series as the chart's inline data. Over the page's
+// byte budget each tag draws its first runs, as many for every tag as fit
+// (cutStatistic); dir names the data files that hold the others.
+func (r *Report) statisticPage(budget int, dir string, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
 	p := &statisticPage{Budget: budget}
 	for _, ht := range r.histTags() {
 		if n, group := len(p.Groups), tagGroup(ht.tag); n == 0 || p.Groups[n-1].Name != group {
@@ -98,8 +103,42 @@ func (r *Report) statisticPage(budget int, chart func(s histSeries, idx []int) j
 		g := &p.Groups[len(p.Groups)-1]
 		g.Tags = append(g.Tags, st)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	r.cutStatistic(p, room, dir)
 	return p, nil
 }
+
+// cutStatistic leaves out of every tag of p the runs past the first that
+// fit in room, with a note saying so; a page that fits is left as it is.
+func (r *Report) cutStatistic(p *statisticPage, room int, dir string) {
+	var tags []*statTag
+	for i := range p.Groups {
+		room -= 128 + len(p.Groups[i].Name) // the group's section and heading
+		for j := range p.Groups[i].Tags {
+			tags = append(tags, &p.Groups[i].Tags[j])
+		}
+	}
+	cards := make([][]statChart, len(tags))
+	for t, st := range tags {
+		cards[t] = st.Charts
+	}
+	keep := keepCards(cards, func(c statChart) int {
+		// A run's name is written twice, escaped.
+		return statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
+	}, room, statTagFrame)
+	cutCards(r, len(tags), keep, dir, func(t int) *[]statChart { return &tags[t].Charts },
+		func(t int, note string) { tags[t].Cut = note })
+}
+
+// Bytes of the page around a chart's data and names, and of a tag's
+// section around its charts (templates/histograms.html), with room.
+const (
+	statCardFrame = 320
+	statTagFrame  = 256
+)
 
 // statChartJSON is the inline data of one chart: the run, its count of
 // steps, and what the chart draws, in a shape of the page's own (see
@@ -118,7 +157,7 @@ type statChartJSON struct {
 func (r *Report) histogramsPage() (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
-	return r.statisticPage(budget, func(s histSeries, idx []int) json.RawMessage {
+	return r.statisticPage(budget, "histograms", func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
 			for _, bk := range s.series.Entries[i].Buckets {

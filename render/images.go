@@ -113,9 +113,10 @@ type keptImage struct {
 
 func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 	p := &imagesPage{Budget: r.opt.MediaSteps}
-	for _, mt := range r.imageTags() {
-		tj := imageTagJSON{Tag: mt.tag}
-		var steps [][]int64
+	mts := r.imageTags()
+	runs := make([][]imageRunJSON, len(mts))
+	steps := make([][][]int64, len(mts))
+	for t, mt := range mts {
 		for k, ms := range mt.series {
 			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []imageStepJSON{}}
 			var runSteps []int64
@@ -137,11 +138,22 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 				rj.Entries = append(rj.Entries, sj)
 				runSteps = append(runSteps, e.Step)
 			}
-			steps = append(steps, runSteps)
-			tj.Runs = append(tj.Runs, rj)
+			steps[t] = append(steps[t], runSteps)
+			runs[t] = append(runs[t], rj)
 		}
-		tj.Steps = unionSteps(steps)
-		p.Tags = append(p.Tags, mediaTagViewOf(mt.tag, tagStepsLabel(mt.series), len(tj.Steps)-1, tj))
+	}
+	keep, err := mediaKeep(r, runs)
+	if err != nil {
+		return nil, err
+	}
+	for t, mt := range mts {
+		n := min(keep, len(runs[t]))
+		tj := imageTagJSON{Tag: mt.tag, Runs: runs[t][:n], Steps: unionSteps(steps[t][:n])}
+		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(tj.Steps)-1, tj)
+		if n < len(runs[t]) {
+			v.Cut = r.cutNote(n, len(runs[t]), "images")
+		}
+		p.Tags = append(p.Tags, v)
 	}
 	return p, nil
 }

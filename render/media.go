@@ -124,6 +124,9 @@ type mediaTagView struct {
 	Stops int    // the step slider's last index
 	Data  template.JS
 	Note  string // why the tag shows nothing, when its data cannot be encoded
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it shows every run.
+	Cut string
 }
 
 // mediaTagViewOf is what a media page draws of a tag, with data as its

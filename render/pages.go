@@ -198,12 +198,14 @@ func (r *Report) pages() []*page {
 type layout struct {
 	Title     string // the report's
 	PageTitle string
-	// Runs names every run in report order, for app.js to give each run
-	// the same colour on every page.
-	Runs   template.JS
-	Nav    []navLink
-	Mains  []mainSection
-	Single bool
+	// Runs names the runs in report order, for app.js to give each run
+	// the same colour on every page: the first that fit its bound, RunsCut
+	// counting the others.
+	Runs    template.JS
+	RunsCut int
+	Nav     []navLink
+	Mains   []mainSection
+	Single  bool
 	// PageScripts and PageStyles are the page's own asset files.
 	PageScripts, PageStyles []string
 	// Inlined assets, in single-file mode.
@@ -295,13 +297,13 @@ func (r *Report) writePage(w io.Writer, p *page, failed error) error {
 	if err != nil {
 		return err
 	}
-	runs, err := r.runNames()
+	runs, cut, err := r.runNames()
 	if err != nil {
 		return err
 	}
 	var frame bytes.Buffer
 	err = t.ExecuteTemplate(&frame, "layout", layout{
-		Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
+		Title: r.opt.Title, PageTitle: p.title, Runs: runs, RunsCut: cut, Nav: r.nav(p.name, false),
 		Mains: []mainSection{{Name: p.name, HTML: mainMark}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
 	if err != nil {
@@ -369,11 +371,11 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	runs, err := r.runNames()
+	runs, cut, err := r.runNames()
 	if err != nil {
 		return err
 	}
-	l := layout{Title: r.opt.Title, PageTitle: "Overview", Runs: runs, Nav: r.nav("index", true), Single: true}
+	l := layout{Title: r.opt.Title, PageTitle: "Overview", Runs: runs, RunsCut: cut, Nav: r.nav("index", true), Single: true}
 	// regexp.js before app.js, which takes the matcher it publishes
 	// (templates/layout.html loads the site's pages in the same order).
 	scripts, styles := []string{"echarts.min.js", "regexp.js", "app.js"}, []string{"style.css"}
@@ -416,13 +418,33 @@ type bodyKey struct {
 	single bool
 }
 
-func (r *Report) runNames() (template.JS, error) {
-	names := make([]string, len(r.rep.Runs))
-	for i, run := range r.rep.Runs {
-		names[i] = run.Name
+// runNames is the list of the report's run names every page holds, for
+// app.js to give each run its colour: the first runs whose names fit in
+// an eighth of the page budget (runListBytes), and how many it leaves out
+// (those app.js colours by their name's hash).
+func (r *Report) runNames() (template.JS, int, error) {
+	names := make([]string, 0, len(r.rep.Runs))
+	n := 2
+	for _, run := range r.rep.Runs {
+		// A name takes its length and quotes and comma, or up to six
+		// bytes a byte when escaped: counted exactly by scriptJSON below.
+		if n += len(run.Name) + 3; n > r.runListBytes() {
+			break
+		}
+		names = append(names, run.Name)
 	}
-	return scriptJSON(names)
+	for {
+		js, err := scriptJSON(names)
+		if err != nil || len(js) <= r.runListBytes() || len(names) == 0 {
+			return js, len(r.rep.Runs) - len(names), err
+		}
+		names = names[:len(names)*9/10]
+	}
 }
+
+// runListBytes bounds the list of run names every page holds: an eighth of
+// the page budget.
+func (r *Report) runListBytes() int { return r.maxPageBytes() / 8 }
 
 // scriptJSON encodes v for a <script type="application/json"> element,
 // the way pages carry their data: HTML-escaped, so that no string in it

@@ -48,14 +48,14 @@ func TestWritePageEqualsLayoutAroundMain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := r.runNames()
+	runs, cut, err := r.runNames()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range r.pages() {
 		var want bytes.Buffer
 		err := tmpl.ExecuteTemplate(&want, "layout", layout{
-			Title: r.opt.Title, PageTitle: p.title, Runs: runs, Nav: r.nav(p.name, false),
+			Title: r.opt.Title, PageTitle: p.title, Runs: runs, RunsCut: cut, Nav: r.nav(p.name, false),
 			Mains: []mainSection{{Name: p.name, HTML: r.main(tmpl, p, false)}}, PageScripts: p.scripts, PageStyles: p.styles,
 		})
 		if err != nil {

@@ -26,6 +26,9 @@ type prPage struct {
 type prTag struct {
 	Tag   string
 	Cards []prCard
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it shows every run.
+	Cut string
 }
 
 type prCard struct {
@@ -135,6 +138,19 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 		}
 		p.Tags = append(p.Tags, t)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	cards := make([][]prCard, len(p.Tags))
+	for t := range p.Tags {
+		cards[t] = p.Tags[t].Cards
+	}
+	// A card's markup (templates/pr_curves.html) is some 500 bytes besides
+	// its data and the run's name, three times, escaped.
+	keep := keepCards(cards, func(c prCard) int { return 640 + 3*len(c.Run) + len(c.Label) + len(c.Note) + len(c.Data) }, room, 256)
+	cutCards(r, len(p.Tags), keep, "pr_curves", func(t int) *[]prCard { return &p.Tags[t].Cards },
+		func(t int, note string) { p.Tags[t].Cut = note })
 	return p, nil
 }
 

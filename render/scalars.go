@@ -80,7 +80,7 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 			runs = append(runs, run)
 		}
 	}
-	layoutRuns, err := r.runNames()
+	layoutRuns, _, err := r.runNames()
 	if err != nil {
 		return nil, err
 	}

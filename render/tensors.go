@@ -116,6 +116,9 @@ type tensorsPage struct {
 type tensorTag struct {
 	Tag   string
 	Cards []tensorCard
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it shows every run.
+	Cut string
 }
 
 // tensorCard is one (run, tag) series: its statistics chart, heat map and
@@ -165,6 +168,21 @@ func (r *Report) tensorsPage() (*tensorsPage, error) {
 		}
 		p.Tags = append(p.Tags, t)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	cards := make([][]tensorCard, len(p.Tags))
+	for t := range p.Tags {
+		cards[t] = p.Tags[t].Cards
+	}
+	// A card's markup (templates/tensors.html) is some 1.3 KB besides its
+	// data and names (the run's four times, the tag's twice, escaped).
+	keep := keepCards(cards, func(c tensorCard) int {
+		return 1536 + 4*len(c.Run) + 2*len(c.Tag) + len(c.DType) + len(c.Shape) + len(c.Steps) + len(c.Values) + len(c.Note) + len(c.Data)
+	}, room, 256)
+	cutCards(r, len(p.Tags), keep, "tensors", func(t int) *[]tensorCard { return &p.Tags[t].Cards },
+		func(t int, note string) { p.Tags[t].Cut = note })
 	return p, nil
 }
 

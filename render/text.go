@@ -35,6 +35,9 @@ type textPage struct {
 type textTag struct {
 	Tag   string
 	Cards []textCard
+	// Cut says which runs the tag leaves out over the page's byte budget,
+	// "" when it shows every run.
+	Cut string
 }
 
 // textCard is one (run, tag) text series: the steps the page holds, each
@@ -95,7 +98,35 @@ func (r *Report) textPage() (*textPage, error) {
 		}
 		p.Tags = append(p.Tags, t)
 	}
+	room, err := r.pageRoom()
+	if err != nil {
+		return nil, err
+	}
+	cards := make([][]textCard, len(p.Tags))
+	for t := range p.Tags {
+		cards[t] = p.Tags[t].Cards
+	}
+	keep := keepCards(cards, textCardSize, room, 256)
+	cutCards(r, len(p.Tags), keep, "text", func(t int) *[]textCard { return &p.Tags[t].Cards },
+		func(t int, note string) { p.Tags[t].Cut = note })
 	return p, nil
+}
+
+// textCardSize estimates the bytes of a card on the page
+// (templates/text.html): its markup, the run's name four times and the
+// tag's twice, escaped, and each step's HTML.
+func textCardSize(c textCard) int {
+	n := 768 + 4*len(c.Run) + 2*len(c.Tag) + len(c.Label)
+	for _, s := range c.Steps {
+		n += 192 + len(s.Wall) + len(s.Block) + len(s.Note)
+		for _, row := range s.Rows {
+			n += 16
+			for _, cell := range row {
+				n += 9 + len(cell)
+			}
+		}
+	}
+	return n
 }
 
 // textRenderer renders the steps of the text page. It remembers the HTML

@@ -116,7 +116,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
 	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
-	fs.IntVar(&c.maxPageBytes, "max-page-bytes", render.DefaultMaxPageBytes, "keep each page's HTML, with what it inlines, under `N` bytes: the scalars page of a sweep draws the runs' median, bands and extremes, and loads other runs on demand (0: no bound)")
+	fs.IntVar(&c.maxPageBytes, "max-page-bytes", render.DefaultMaxPageBytes, "keep each page's HTML, with what it inlines, under `N` bytes: the scalars page of a sweep draws the runs' median, bands and extremes, and loads other runs on demand, the other pages show each tag's first runs that fit (0: no bound)")
 	fs.IntVar(&c.maxPagePoints, "max-page-points", render.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
 	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")

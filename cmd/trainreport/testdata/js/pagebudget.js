@@ -1,0 +1,23 @@
+// A page cut to its byte budget (browser_pagebudget_test.go).
+({
+	// drawnCharts scrolls every chart of the page into view, waits for it
+	// to draw and returns, per chart, its run and what ECharts draws: each
+	// series' data. The cut note of each tag comes with them.
+	async drawnCharts(page) {
+		const main = document.querySelector('main.page[data-page="' + page + '"]');
+		const charts = [];
+		for (const fig of main.querySelectorAll("figure.stat-card")) {
+			fig.scrollIntoView();
+			for (let i = 0; i < 100 && !fig.hasAttribute("data-drawn"); i++) await new Promise(r => setTimeout(r, 20));
+			const ch = echarts.getInstanceByDom(fig.querySelector(".stat-chart"));
+			charts.push({tag: fig.closest(".stat-tag").getAttribute("data-filter-tag"), run: fig.querySelector(".run-name").textContent,
+				drawn: fig.hasAttribute("data-drawn"), series: ch ? JSON.stringify(ch.getOption().series.map(s => s.data)) : ""});
+		}
+		const notes = [...main.querySelectorAll(".stat-tag > p.budget-cut")].map(p => {
+			const r = p.getBoundingClientRect();
+			return {text: p.textContent, shown: r.width > 0 && r.height > 0};
+		});
+		window.scrollTo(0, 0);
+		return {charts, notes};
+	},
+})

@@ -1,0 +1,133 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// pageRoom returns the bytes a page's own content may take within
+// Options.MaxPageBytes: the budget less the frame every page has (the
+// layout, navigation and controls, and the list of the report's runs),
+// the largest int when there is no budget.
+func (r *Report) pageRoom() (int, error) {
+	budget := r.maxPageBytes()
+	if budget == math.MaxInt {
+		return budget, nil
+	}
+	runs, _, err := r.runNames()
+	if err != nil {
+		return 0, err
+	}
+	return max(budget-pageFrameBytes-len(runs), 0), nil
+}
+
+// runsPerTag returns the most runs every tag of a page may show, the
+// first in its order, for what they inline to fit in room: sizes[t][k] is
+// the bytes of the k-th run of tag t. It is the longest list when all
+// fit, and may be 0 when not even one run of each tag does.
+func runsPerTag(sizes [][]int, room int) int {
+	most := 0
+	// prefix[t][k] is the bytes of the first k runs of tag t.
+	prefix := make([][]int, len(sizes))
+	for t, s := range sizes {
+		most = max(most, len(s))
+		prefix[t] = make([]int, len(s)+1)
+		for k, b := range s {
+			prefix[t][k+1] = prefix[t][k] + b
+		}
+	}
+	total := func(k int) int {
+		n := 0
+		for _, p := range prefix {
+			n += p[min(k, len(p)-1)]
+		}
+		return n
+	}
+	// The largest k with total(k) <= room: total grows with k.
+	lo, hi := 0, most
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if total(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// cutNote says what a tag's section leaves out over the page's budget:
+// it shows shown of total runs, the others' data being in the site's
+// data/<dir>/ (the single file, which has no data files, says so too).
+func (r *Report) cutNote(shown, total int, dir string) string {
+	return fmt.Sprintf("This tag shows the first %s of %s runs: the other %s would pass the page's budget of %s (--max-page-bytes). "+
+		"Their data is in the site's data/%s/<run>/<tag>.json (not in a single-file report).",
+		fmtCount(shown), fmtCount(total), fmtCount(total-shown), fmtBytes(r.maxPageBytes()), dir)
+}
+
+// keepCards returns how many cards (runs) every tag of a page keeps, the
+// first in order, for the page's cards to fit in room: cards[t] are tag
+// t's, size is a card's bytes on the page and tagFrame the bytes of a
+// tag's section besides its cards. It is the largest int when all fit.
+func keepCards[C any](cards [][]C, size func(C) int, room, tagFrame int) int {
+	sizes := make([][]int, len(cards))
+	total := 0
+	for t, cs := range cards {
+		room -= tagFrame
+		sizes[t] = make([]int, len(cs))
+		for k, c := range cs {
+			sizes[t][k] = size(c)
+			total += sizes[t][k]
+		}
+	}
+	if total <= room {
+		return math.MaxInt
+	}
+	return runsPerTag(sizes, max(room-cutNoteBytes*len(cards), 0))
+}
+
+// cutNoteBytes is the bytes of a tag's note saying what it leaves out.
+const cutNoteBytes = 400
+
+// mediaRunsPerTag returns how many runs every tag of a media page (images,
+// audio) keeps within room, the first in order: runs[t] are the inline
+// data of tag t's runs; the largest int when all fit.
+func mediaRunsPerTag[R any](runs [][]R, room int) int {
+	return keepCards(runs, func(run R) int {
+		// What scriptJSON writes of it, with a sixth more for the
+		// HTML-escaped <, > and & of the names the logs give.
+		b, err := json.Marshal(run)
+		if err != nil {
+			return 0 // the tag shows a note instead
+		}
+		return len(b) + len(b)/6 + 1
+	}, room, mediaTagFrame)
+}
+
+// cutCards cuts each tag's cards to the first keep, setting its note:
+// cards and setCut get and set tag t's (of n tags); dir names the data
+// files that hold the others.
+func cutCards[C any](r *Report, n, keep int, dir string, cards func(t int) *[]C, setCut func(t int, note string)) {
+	for t := range n {
+		cs := cards(t)
+		if len(*cs) > keep {
+			setCut(t, r.cutNote(keep, len(*cs), dir))
+			*cs = (*cs)[:keep]
+		}
+	}
+}
+
+// mediaTagFrame is the bytes of a media tag's section around its data
+// (templates/images.html's media-tags), with room.
+const mediaTagFrame = 1 << 10
+
+// mediaKeep is mediaRunsPerTag within r's page room, at least one run: a
+// media tag without runs has no step to show.
+func mediaKeep[R any](r *Report, runs [][]R) (int, error) {
+	room, err := r.pageRoom()
+	if err != nil {
+		return 0, err
+	}
+	return max(mediaRunsPerTag(runs, room), 1), nil
+}
