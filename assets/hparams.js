@@ -37,6 +37,9 @@
   var MANY_LINES = 2000, PROGRESSIVE = 1000;
   // A sequential scale (viridis stops) for colouring by a metric.
   var SCALE = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+  // LOG_RATIO is the ratio of a positive column's largest value to its
+  // smallest from which its axes are logarithmic.
+  var LOG_RATIO = 100;
   var NO_COLOR = '#b8b8b8';
   var UNSELECTED = '#d0d0d0';
 
@@ -74,6 +77,10 @@
         });
         col.lo = lo; col.hi = hi;
         col.finite = lo <= hi;
+        // Positive values over two orders of magnitude or more (learning
+        // rates drawn log-uniformly, say) sit on a logarithmic axis: on a
+        // linear one all but the largest crowd at its foot.
+        col.log = col.finite && lo > 0 && hi / lo >= LOG_RATIO;
       } else {
         var cats = [];
         raw.forEach(function (v) {
@@ -105,7 +112,8 @@
     if (col.frame) return col.frame;
     var f = {};
     if (col.numeric) {
-      var lo = col.finite ? col.lo : 0, hi = col.finite ? col.hi : 1;
+      var at = col.log ? Math.log10 : function (v) { return v; };
+      var lo = col.finite ? at(col.lo) : 0, hi = col.finite ? at(col.hi) : 1;
       var span = hi - lo;
       var pad = span > 0 ? span * 0.05 : (Math.abs(lo) * 0.1 || 1);
       f.min = lo - pad;
@@ -114,7 +122,9 @@
         f.na = f.min - (f.max - f.min) * 0.08;
         f.min = f.na;
       }
-      f.place = function (s) { var v = col.values[s]; return v == null ? f.na : v; };
+      f.place = function (s) { var v = col.values[s]; return v == null ? f.na : at(v); };
+      // value is the value at a place on the axis, for its labels.
+      f.value = col.log ? function (p) { return Math.pow(10, p); } : function (p) { return p; };
     } else {
       f.labels = (col.missing ? [NA] : []).concat(col.categories);
       f.short = shortLabels(col.categories);
@@ -193,16 +203,44 @@
     return mix(SCALE[i], SCALE[i + 1], x - i);
   }
 
+  // median is the middle of sorted (not empty).
+  function median(sorted) {
+    var m = (sorted.length - 1) / 2;
+    return (sorted[Math.floor(m)] + sorted[Math.ceil(m)]) / 2;
+  }
+
+  // finiteSorted returns the column's values, ascending, once.
+  function finiteSorted(col) {
+    if (!col.sorted) {
+      col.sorted = col.values.filter(function (v) { return v != null; });
+      col.sorted.sort(function (a, b) { return a - b; });
+    }
+    return col.sorted;
+  }
+
+  // rankOf is v's rank among sorted, the middle one among equal values.
+  function rankOf(sorted, v) {
+    var lo = 0, hi = sorted.length;
+    while (lo < hi) { var m = (lo + hi) >> 1; if (sorted[m] < v) lo = m + 1; else hi = m; }
+    var first = lo;
+    hi = sorted.length;
+    while (lo < hi) { var k = (lo + hi) >> 1; if (sorted[k] <= v) lo = k + 1; else hi = k; }
+    return (first + lo - 1) / 2;
+  }
+
   // colorOf returns a session's colour for the colouring column: on the
-  // scale by its value, grey without one; the run's colour when there is
-  // no metric.
+  // scale by its rank among the sessions' values (a few diverged runs
+  // would otherwise take one end of a linear scale and leave the others
+  // one colour), grey without one; the run's colour when there is no
+  // metric.
   function colorFn(st) {
     var col = st.colorCol, runs = st.data.sessions;
     if (!col) return function (s) { return util.colorOf(runs[s].run); };
+    var sorted = finiteSorted(col);
     return function (s) {
       var v = col.values[s];
       if (v == null) return NO_COLOR;
-      return scaleColor(col.hi > col.lo ? (v - col.lo) / (col.hi - col.lo) : 0.5);
+      return scaleColor(sorted.length > 1 && col.hi > col.lo ? rankOf(sorted, v) / (sorted.length - 1) : 0.5);
     };
   }
 
@@ -258,7 +296,7 @@
     var axes = cols.map(function (col, d) {
       var f = axisFrame(col);
       var ax = {
-        id: 'hp-' + col.key, dim: d, name: truncate(col.name, 16), nameLocation: 'end',
+        id: 'hp-' + col.key, dim: d, name: truncate(col.name, col.log ? 12 : 16) + (col.log ? ' (log)' : ''), nameLocation: 'end',
         nameTextStyle: { color: col.metric ? '#1f4e8c' : '#333', fontWeight: col.metric ? 'bold' : 'normal' },
         triggerEvent: true,
         axisLabel: { color: '#555', width: AXIS_SPACING - 30, overflow: 'truncate' }
@@ -268,7 +306,7 @@
           type: 'value', min: f.min, max: f.max, scale: true,
           axisLabel: Object.assign(ax.axisLabel, {
             showMinLabel: col.missing, showMaxLabel: false,
-            formatter: function (v) { return f.na != null && v <= f.na + (f.max - f.min) * 1e-9 ? NA : util.fmtNum(v); }
+            formatter: function (v) { return f.na != null && v <= f.na + (f.max - f.min) * 1e-9 ? NA : util.fmtNum(f.value(v)); }
           })
         });
       }
@@ -288,7 +326,7 @@
       animation: false,
       parallelAxis: axes,
       parallel: {
-        left: 50, right: 90, top: 50, bottom: 30,
+        left: 70, right: 90, top: 50, bottom: 30,
         // Many sessions: the selection applies when the drag ends, not at
         // every move (ECharts passes over every line each time).
         parallelAxisDefault: { nameGap: 14, realtime: n <= MANY_LINES, areaSelectStyle: { width: 16 } }
@@ -435,6 +473,7 @@
           Object.assign(x, { type: 'value', scale: true, min: hp.finite ? hp.lo - (hp.hi - hp.lo) * 0.05 : null, max: hp.finite ? hp.hi + (hp.hi - hp.lo) * 0.05 : null,
             axisLabel: Object.assign(x.axisLabel, { formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }) });
           if (hp.finite && hp.hi === hp.lo) { x.min = f.min; x.max = f.max; }
+          if (hp.log) Object.assign(x, { type: 'log', min: hp.lo / 1.3, max: hp.hi * 1.3, name: truncate(hp.name, 16) + ' (log)' });
         } else {
           var short = axisFrame(hp).short;
           Object.assign(x, { type: 'category', data: hp.categories, axisLabel: Object.assign(x.axisLabel, { formatter: function (v) { return middle(short.get(v) || v, 10); } }) });
@@ -590,7 +629,7 @@
       // One value (or none) needs no scale: the lines take its middle colour.
       var spread = c.finite && c.hi > c.lo;
       bar.querySelector('.lo').textContent = !c.finite ? 'no finite value' : spread ? util.fmtNum(c.lo) : 'one value, ' + util.fmtNum(c.lo);
-      bar.querySelector('.hi').textContent = spread ? util.fmtNum(c.hi) : '';
+      bar.querySelector('.hi').textContent = spread ? util.fmtNum(c.hi) + ' (coloured by rank; median ' + util.fmtNum(median(finiteSorted(c))) + ')' : '';
       var b = bar.querySelector('.bar');
       b.hidden = !spread;
       b.style.background = 'linear-gradient(to right, ' + SCALE.join(', ') + ')';

@@ -163,6 +163,11 @@ func TestBrowserSweep(t *testing.T) {
 			if h.Link != wantLink || !strings.HasPrefix(h.Info, fmt.Sprintf("Sessions 1\u201350 of %d", runs)) {
 				t.Errorf("hparams: link %q, info %q; want %q", h.Link, h.Info, wantLink)
 			}
+			// The sweep's learning rates span three orders of magnitude: the
+			// geometry check holds its axis to a logarithmic placing.
+			for _, p := range eval[[]string](hb, pageJS("hparams.js", "geometry")) {
+				t.Errorf("hparams lines: %s", p)
+			}
 			for _, p := range eval[[]string](hb, pageJS("sweep.js", "brushPaged")) {
 				t.Errorf("hparams brushed: %s", p)
 			}

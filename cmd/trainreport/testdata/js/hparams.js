@@ -50,7 +50,8 @@
 
 	// geometry checks that every session's line passes through every axis,
 	// inside the axis, at its value's place: for a numeric column, linear
-	// in the value between the smallest and largest of all sessions, which
+	// in the value (in its logarithm for positive values spanning two
+	// orders of magnitude or more) between the smallest and largest of all sessions, which
 	// sit near the axis' ends; a session without a finite value at the
 	// bottom, below every value; for a categorical column, at evenly spaced
 	// places in sorted order, missing first. Adjacent axes stand at least
@@ -102,7 +103,13 @@
 				const missing = col.nums.map((v, s) => v == null ? s : -1).filter(s => s >= 0);
 				missing.forEach(s => { if (!near(at[s], 0)) problems.push(`${col.name}: session ${s} has no finite value but sits at ${at[s]}, not at the bottom`); });
 				if (lo == null) return;
-				const vlo = col.nums[lo], vhi = col.nums[hi];
+				// Positive values over two orders of magnitude sit on a
+				// logarithmic axis, which its name says.
+				const log = col.nums[lo] > 0 && col.nums[hi] / col.nums[lo] >= 100;
+				const name = inst.getOption().parallelAxis[d].name;
+				if (log !== / \(log\)$/.test(name)) problems.push(`${col.name}: axis "${name}", want it ${log ? '' : 'not '}logarithmic (values ${col.nums[lo]} to ${col.nums[hi]})`);
+				const f = log ? Math.log10 : v => v;
+				const vlo = f(col.nums[lo]), vhi = f(col.nums[hi]);
 				if (vlo === vhi) {
 					for (let s = 0; s < n; s++) if (col.nums[s] != null && !near(at[s], at[lo])) problems.push(`${col.name}: equal values at ${at[s]} and ${at[lo]}`);
 					if (at[lo] <= 0.02 || at[lo] >= 0.98) problems.push(`${col.name}: the one value sits at the axis' end (${at[lo]})`);
@@ -113,8 +120,8 @@
 				const bottom = missing.length ? 0.05 : 0;
 				if (!(at[lo] > bottom && at[lo] < 0.2)) problems.push(`${col.name}: smallest value ${vlo} at ${at[lo]}, want near the bottom, above n/a`);
 				for (let s = 0; s < n; s++) {
-					const v = col.nums[s];
-					if (v == null) continue;
+					if (col.nums[s] == null) continue;
+					const v = f(col.nums[s]);
 					const want = at[lo] + (v - vlo) / (vhi - vlo) * (at[hi] - at[lo]);
 					if (!near(at[s], want)) problems.push(`${col.name}: session ${s} value ${v} at ${at[s]}, want ${want}`);
 				}
@@ -215,7 +222,12 @@
 		const vals = [...new Set(best.nums.filter(v => v != null))].sort((a, b) => a - b);
 		const lo = vals[0], hi = vals[Math.floor((vals.length - 1) / 2)];
 		const want = data.sessions.map((_, s) => s).filter(s => best.nums[s] != null && best.nums[s] >= lo && best.nums[s] <= hi);
-		inst.dispatchAction({type: 'axisAreaSelect', parallelAxisId: 'hp-' + best.key, intervals: [[lo - 1e-12 * Math.abs(lo), hi + 1e-12 * Math.abs(hi)]]});
+		// A logarithmic axis (its name says so) is brushed in its own
+		// coordinates.
+		const axis = inst.getOption().parallelAxis.find(a => a.id === 'hp-' + best.key);
+		const at = / \(log\)$/.test(axis.name) ? Math.log10 : v => v;
+		const [a, b] = [at(lo), at(hi)];
+		inst.dispatchAction({type: 'axisAreaSelect', parallelAxisId: 'hp-' + best.key, intervals: [[a - 1e-12 * Math.abs(a) - 1e-12, b + 1e-12 * Math.abs(b) + 1e-12]]});
 		await this.settle();
 		const problems = [];
 		const rows = [...main.querySelector('table.hparams').tBodies[0].rows];
