@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -35,13 +36,19 @@ func TestMotoSweepEqualsDisk(t *testing.T) {
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close()
 	cmd := exec.Command(exe, "-H", "127.0.0.1", "-p", port)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	// Its request log, a line per request, is shown only when the test
+	// fails.
+	var serverLog bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &serverLog, &serverLog
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
+		if t.Failed() {
+			t.Logf("moto_server's log:\n%s", serverLog.String())
+		}
 	})
 	endpoint := "http://127.0.0.1:" + port
 	up := false

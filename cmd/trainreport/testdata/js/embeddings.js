@@ -60,8 +60,11 @@
 	async tip(i) {
 		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
 		inst.dispatchAction({type: 'showTip', seriesIndex: 0, dataIndex: i});
-		await new Promise(r => setTimeout(r, 300));
-		const box = [...this.main().querySelectorAll('[data-emb-chart] div')].find(d => d.style.position === 'absolute' && d.textContent.includes('point'));
+		// The card is drawn in a later frame: wait for it (a fixed 300 ms
+		// failed on a loaded CI machine), up to 5 s.
+		const find = () => [...this.main().querySelectorAll('[data-emb-chart] div')].find(d => d.style.position === 'absolute' && d.textContent.includes('point'));
+		let box = find();
+		for (const end = Date.now() + 5000; !box && Date.now() < end; box = find()) await new Promise(r => setTimeout(r, 50));
 		const thumb = box && box.querySelector('span.emb-thumb');
 		return JSON.stringify({Text: box ? box.textContent : '', Tags: box ? [...box.querySelectorAll('*')].map(e => e.tagName) : [],
 			Thumb: thumb ? getComputedStyle(thumb).backgroundImage : ''});
