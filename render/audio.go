@@ -255,19 +255,13 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 			runs[t] = append(runs[t], rj)
 		}
 	}
-	keep, err := mediaKeep(r, runs)
+	tags, err := cutMediaTags(r, mts, runs, steps, "audio", func(tag string, runs []audioRunJSON, steps []int64) any {
+		return audioTagJSON{Tag: tag, Runs: runs, Steps: steps}
+	})
 	if err != nil {
 		return nil, err
 	}
-	for t, mt := range mts {
-		n := min(keep, len(runs[t]))
-		tj := audioTagJSON{Tag: mt.tag, Runs: runs[t][:n], Steps: unionSteps(steps[t][:n])}
-		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(tj.Steps)-1, tj)
-		if n < len(runs[t]) {
-			v.Cut = r.cutNote(n, len(runs[t]), "audio")
-		}
-		p.Tags = append(p.Tags, v)
-	}
+	p.Tags = tags
 	return p, nil
 }
 

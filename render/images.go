@@ -142,19 +142,13 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 			runs[t] = append(runs[t], rj)
 		}
 	}
-	keep, err := mediaKeep(r, runs)
+	tags, err := cutMediaTags(r, mts, runs, steps, "images", func(tag string, runs []imageRunJSON, steps []int64) any {
+		return imageTagJSON{Tag: tag, Runs: runs, Steps: steps}
+	})
 	if err != nil {
 		return nil, err
 	}
-	for t, mt := range mts {
-		n := min(keep, len(runs[t]))
-		tj := imageTagJSON{Tag: mt.tag, Runs: runs[t][:n], Steps: unionSteps(steps[t][:n])}
-		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(tj.Steps)-1, tj)
-		if n < len(runs[t]) {
-			v.Cut = r.cutNote(n, len(runs[t]), "images")
-		}
-		p.Tags = append(p.Tags, v)
-	}
+	p.Tags = tags
 	return p, nil
 }
 

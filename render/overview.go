@@ -287,12 +287,11 @@ func sortable(v float64) float64 {
 	return v
 }
 
-// sparkline draws the series' finite values as a small inline SVG. Only
-// numbers reach the markup.
-func sparkline(sv *seriesView) template.HTML {
-	pts, keep := sv.drawnSample(80)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var vals []float64
+// finiteSample returns the finite values of the series' drawn sample of
+// about n points (drawnSample), in order, with their least and greatest.
+func (sv *seriesView) finiteSample(n int) (vals []float64, lo, hi float64) {
+	pts, keep := sv.drawnSample(n)
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, i := range keep {
 		v := pts[i].Value
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -301,6 +300,13 @@ func sparkline(sv *seriesView) template.HTML {
 		vals = append(vals, v)
 		lo, hi = min(lo, v), max(hi, v)
 	}
+	return vals, lo, hi
+}
+
+// sparkline draws the series' finite values as a small inline SVG. Only
+// numbers reach the markup.
+func sparkline(sv *seriesView) template.HTML {
+	vals, lo, hi := sv.finiteSample(80)
 	if len(vals) < 2 {
 		return ""
 	}

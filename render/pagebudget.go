@@ -131,3 +131,27 @@ func mediaKeep[R any](r *Report, runs [][]R) (int, error) {
 	}
 	return max(mediaRunsPerTag(runs, room), 1), nil
 }
+
+// cutMediaTags makes the sections of a media page (images, audio) within
+// its budget: each tag keeps the first mediaKeep runs of runs[t] (their
+// steps in steps[t]), with a note naming what kind of data files hold the
+// others. tagJSON makes a tag's page data from the runs kept and the union
+// of their steps.
+func cutMediaTags[T any, R any](r *Report, mts []*mediaTag[T], runs [][]R, steps [][][]int64, kind string,
+	tagJSON func(tag string, runs []R, steps []int64) any) ([]mediaTagView, error) {
+	keep, err := mediaKeep(r, runs)
+	if err != nil {
+		return nil, err
+	}
+	var views []mediaTagView
+	for t, mt := range mts {
+		n := min(keep, len(runs[t]))
+		union := unionSteps(steps[t][:n])
+		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(union)-1, tagJSON(mt.tag, runs[t][:n], union))
+		if n < len(runs[t]) {
+			v.Cut = r.cutNote(n, len(runs[t]), kind)
+		}
+		views = append(views, v)
+	}
+	return views, nil
+}

@@ -386,17 +386,7 @@ func (r *Report) sparkChunk(k int, tags []*tagView, byRun []map[*model.Run]*seri
 // (0) to their maximum (63), a character of sparkAlphabet each; "" for
 // fewer than two finite points. A flat series is all in the middle.
 func sparkCode(sv *seriesView) string {
-	pts, keep := sv.drawnSample(sparkPoints)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var vals []float64
-	for _, i := range keep {
-		v := pts[i].Value
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			continue
-		}
-		vals = append(vals, v)
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	vals, lo, hi := sv.finiteSample(sparkPoints)
 	if len(vals) < 2 {
 		return ""
 	}
