@@ -215,8 +215,7 @@ func readRun(ctx context.Context, run *Run, src *logfs.Dir, dr discover.Run, siz
 //
 // A bucket URL is a prefix of keys, opened with logfs.OpenURL.
 func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), p string, warn func(string, error)) (*logfs.Dir, []discover.Run, error) {
-	if logfs.IsURL(p) {
-		src, err := logfs.OpenURL(ctx, p)
+	whole := func(src *logfs.Dir, err error) (*logfs.Dir, []discover.Run, error) {
 		if err != nil {
 			return nil, nil, err
 		}
@@ -226,22 +225,16 @@ func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), 
 			return nil, nil, err
 		}
 		return src, runs, nil
+	}
+	if logfs.IsURL(p) {
+		return whole(logfs.OpenURL(ctx, p))
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, nil, err
 	}
 	if fi.IsDir() {
-		src, err := open(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		runs, err := discover.Discover(ctx, src, warn)
-		if err != nil {
-			src.Close()
-			return nil, nil, err
-		}
-		return src, runs, nil
+		return whole(open(p))
 	}
 	src, err := open(filepath.Dir(p))
 	if err != nil {
