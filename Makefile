@@ -36,6 +36,7 @@ demo:
 test: test-deps test-python test-moto
 	$(GO) vet ./...
 	$(GO) vet -tags "$(CLOUD_TAGS)" ./collect/logfs
+	$(GO) vet -tags slurm ./cmd/trainreport
 	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 ./...
 
 # test-deps installs Debian's chromium for the real-browser tests when it is

@@ -81,7 +81,7 @@ func TestMotoSweepEqualsDisk(t *testing.T) {
 			upload(t, b, in.name, in.dir)
 			want := reportFiles(t, "", "L="+in.dir)
 			got := reportFiles(t, "", "L=s3://logs/"+in.name+query)
-			compareReports(t, want, got, in.dir, "s3://logs/"+in.name)
+			compareBucketReport(t, want, got, in.dir, "s3://logs/"+in.name)
 		})
 	}
 }

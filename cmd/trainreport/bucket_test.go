@@ -161,7 +161,7 @@ func TestBucketReportEqualsDisk(t *testing.T) {
 			s.upload(t, "logs", "team/"+in.name, in.dir)
 			want := reportFiles(t, "", "L="+in.dir)
 			got := reportFiles(t, "", "L="+s.url("logs", "team/"+in.name))
-			compareReports(t, want, got, in.dir, "s3://logs/team/"+in.name)
+			compareBucketReport(t, want, got, in.dir, "s3://logs/team/"+in.name)
 			for name, b := range got {
 				for _, secret := range []string{s.srv.URL, strings.TrimPrefix(s.srv.URL, "http://"), "use_path_style", "endpoint=", "AKIDTEST", "test-secret-never-shown"} {
 					if bytes.Contains(b, []byte(secret)) {
@@ -173,10 +173,10 @@ func TestBucketReportEqualsDisk(t *testing.T) {
 	}
 }
 
-// compareReports checks that got, read from the bucket at url, is want,
+// compareBucketReport checks that got, read from the bucket at url, is want,
 // read from dir, once url is put back for dir where the report names its
 // log directory (as is, and escaped as JSON and JavaScript strings do).
-func compareReports(t *testing.T, want, got map[string][]byte, dir, url string) {
+func compareBucketReport(t *testing.T, want, got map[string][]byte, dir, url string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%d files from the bucket, %d from the folder", len(got), len(want))
@@ -224,7 +224,7 @@ func TestBucketShardsMerge(t *testing.T) {
 	// The parts name s3://logs/demo: the query (the endpoint, path-style
 	// addressing) is given to merge again.
 	got := reportFiles(t, "merge", append(parts, s.url("logs", "demo"))...)
-	compareReports(t, want, got, "", "")
+	compareBucketReport(t, want, got, "", "")
 }
 
 // TestBucketRefusals: a URL with credentials in it, a missing bucket, a

@@ -74,7 +74,7 @@ func TestSlurmArrayMergeEqualsDirectBuild(t *testing.T) {
 	t.Logf("%d jobs COMPLETED in %.1f s from the array's submission; %s", len(s.jobs), s.wall.Seconds(), s.jobs[len(s.jobs)-1].usage)
 
 	d := directBuild(t, ctx, bin, logs, filepath.Join(dir, "direct"))
-	compareReports(t, d, s.report)
+	compareMergedReport(t, d, s.report)
 }
 
 // TestSlurmFailedShardCancelsMerge checks what the scripts do when a
@@ -137,7 +137,7 @@ func TestSlurmFailedShardCancelsMerge(t *testing.T) {
 	if len(s.jobs) != 2 || s.jobs[0].state != "COMPLETED" || s.jobs[1].state != "COMPLETED" {
 		t.Fatalf("shard 2 again, then the merge: want both COMPLETED, got %s\n%s", s.states(), jobLogs(jobs))
 	}
-	compareReports(t, directBuild(t, ctx, bin, logs, filepath.Join(dir, "direct")), s.report)
+	compareMergedReport(t, directBuild(t, ctx, bin, logs, filepath.Join(dir, "direct")), s.report)
 }
 
 // BenchmarkSlurmShards measures a sweep collected in 8 shards by a Slurm
@@ -165,7 +165,7 @@ func BenchmarkSlurmShards(b *testing.B) {
 		d := directBuild(b, ctx, bin, logs, filepath.Join(dir, fmt.Sprintf("direct%d", i)))
 		s := runSlurmShards(b, ctx, c, bin, logs, filepath.Join(dir, fmt.Sprintf("slurm%d", i)), slurmShards)
 		cancel()
-		compareReports(b, d, s.report)
+		compareMergedReport(b, d, s.report)
 		var collectWall, collectRSS float64
 		for _, j := range s.jobs {
 			b.Logf("job %s: %s", j.id, j.usage)
@@ -443,9 +443,9 @@ func jobLogs(dir string) string {
 	return b.String()
 }
 
-// compareReports fails unless got is byte for byte want: every file of
+// compareMergedReport fails unless got is byte for byte want: every file of
 // the site, the single file and summary.md.
-func compareReports(t testing.TB, want, got report) {
+func compareMergedReport(t testing.TB, want, got report) {
 	t.Helper()
 	w, g := siteFiles(t, want.site), siteFiles(t, got.site)
 	if len(g) != len(w) {
