@@ -1535,19 +1535,21 @@
 
   function onAction(e) {
     var btn = e.target && e.target.closest && e.target.closest('[data-action]');
-    if (!btn) return;
-    var rec = recordOf(btn);
-    if (!rec) return;
+    var fig = btn && btn.closest('figure.chart-card');
+    if (!fig) return;
     var action = btn.getAttribute('data-action');
+    // Pins and flips need only the card's tag, not its chart: a card not
+    // drawn yet (out of view, drawn in idle time) takes them too.
     if (action === 'pin') {
-      togglePin(rec.figure.getAttribute('data-tag') || '');
+      togglePin(fig.getAttribute('data-tag') || '');
       return;
     }
     if (action === 'flip') {
-      if (T.scalarSweep) T.scalarSweep.flip(rec.figure.getAttribute('data-tag') || '');
+      if (T.scalarSweep) T.scalarSweep.flip(fig.getAttribute('data-tag') || '');
       return;
     }
-    if (!parseModel(rec)) return;
+    var rec = recordOf(btn);
+    if (!rec || !parseModel(rec)) return;
     var tag = rec.model.tag || rec.figure.getAttribute('data-tag') || '';
     if (action === 'csv') {
       exportCSV(rec).then(function (text) {
