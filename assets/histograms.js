@@ -10,6 +10,11 @@
  * Distributions: TensorBoard's basis points as nested bands around the
  * median line; an axis tooltip lists the values at a step.
  *
+ * Over the page's byte budget a tag draws its first runs inline and, in the
+ * site, offers the others: "Show more runs" loads them, a page at a time,
+ * from scripts under data/ (render/statdemand.go), through app.js's
+ * loadData, which works from file://.
+ *
  * Plain ES2019, no globals, no network. The single-file report inlines it
  * once for both pages.
  */
@@ -24,6 +29,8 @@
   // lifecycle's default, so that the charts in view, the first drawn, are
   // fewer to wait for (these draw slowest: a shape per step).
   var LAZY_MARGIN = '100px 0px';
+  // Runs a tag cut to the page's budget adds per click of its button.
+  var MORE_PAGE = 24;
   // Ridge height: the fraction of the step range the tallest bin spans
   // (at least nine tenths of the spacing of the steps).
   var RIDGE = 0.15;
@@ -40,15 +47,8 @@
   function setup(main, optionOf) {
     mark('trainreport-stat-setup');
     var st = { main: main, optionOf: optionOf, cards: [], view: 'offset', drawn: 0 };
-    main.querySelectorAll('figure.stat-card').forEach(function (fig) {
-      var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: null };
-      if (!card.div) return;
-      st.cards.push(card);
-      card.handle = tr.lazyChart(card.div, function (h) { draw(st, card, h); }, {
-        margin: LAZY_MARGIN,
-        update: function () { card.chart.setOption(st.optionOf(st, card), true); }
-      });
-    });
+    main.querySelectorAll('figure.stat-card').forEach(function (fig) { addCard(st, fig, null); });
+    main.querySelectorAll('.stat-tag[data-more]').forEach(function (tag) { offerMore(st, tag); });
     var select = main.querySelector('select[name="view"]');
     if (select) {
       select.addEventListener('change', function () {
@@ -63,10 +63,102 @@
     main.setAttribute('data-view', st.view);
   }
 
+  // addCard hands the chart of figure fig to the lifecycle; data is its
+  // drawing data when loaded from a script, null when inline.
+  function addCard(st, fig, data) {
+    var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: data };
+    if (!card.div) return;
+    st.cards.push(card);
+    card.handle = tr.lazyChart(card.div, function (h) { draw(st, card, h); }, {
+      margin: LAZY_MARGIN,
+      update: function () { card.chart.setOption(st.optionOf(st, card), true); }
+    });
+  }
+
+  // offerMore gives a tag cut to the page's budget a button drawing the
+  // runs it leaves out, MORE_PAGE at a time: the first click loads the
+  // list of them (data-more, a script under data/), each page of runs
+  // loads their charts' scripts, which hold what an inline card holds.
+  function offerMore(st, tag) {
+    var grid = tag.querySelector('.chart-grid');
+    var more = tag.getAttribute('data-more');
+    if (!grid || !more || !tr.loadData) return;
+    var p = document.createElement('p');
+    p.className = 'stat-more';
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'Show more runs';
+    var status = document.createElement('span');
+    status.className = 'stat-more-status';
+    p.appendChild(button);
+    p.appendChild(status);
+    grid.parentNode.insertBefore(p, grid.nextSibling);
+    var next = 0;
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      status.textContent = ' loading\u2026';
+      tr.loadData(more, more).then(function (list) {
+        if (!Array.isArray(list)) throw new Error('data/' + more + ' holds no list of runs');
+        var page = list.slice(next, next + MORE_PAGE);
+        return Promise.all(page.map(function (e) {
+          // A run whose chart cannot be drawn has no script: its note says why.
+          return e[1] ? tr.loadData(e[1], e[1]).then(function (d) { return [e, d, null]; },
+            function (err) { return [e, null, err.message]; }) : [e, null, null];
+        })).then(function (loaded) {
+          loaded.forEach(function (l) { addCard(st, moreFigure(grid, l[0], l[2]), l[1]); });
+          next += page.length;
+          var left = list.length - next;
+          status.textContent = left > 0 ? ' ' + left + ' more' : '';
+          button.textContent = 'Show ' + Math.min(MORE_PAGE, left) + ' more runs';
+          button.disabled = false;
+          p.hidden = left <= 0;
+          tr.applyFilters(st.main);
+        });
+      }).catch(function (err) {
+        status.textContent = ' ' + err.message;
+        button.disabled = false;
+        if (window.console) console.warn('trainreport:', err);
+      });
+    });
+  }
+
+  // moreFigure appends to grid the card of the cut-list entry e ([run,
+  // script, steps label, note]), as the page writes an inline one; a card
+  // whose script could not be loaded says so (failed).
+  function moreFigure(grid, e, failed) {
+    var fig = document.createElement('figure');
+    fig.className = 'stat-card';
+    fig.setAttribute('data-filter-run', String(e[0]));
+    fig.setAttribute('data-loaded', '');
+    var cap = document.createElement('figcaption');
+    var name = document.createElement('span');
+    name.className = 'run-name';
+    name.textContent = String(e[0]);
+    var steps = document.createElement('span');
+    steps.className = 'points';
+    steps.textContent = String(e[2] || '');
+    cap.appendChild(name);
+    cap.appendChild(document.createTextNode(' '));
+    cap.appendChild(steps);
+    fig.appendChild(cap);
+    var note = failed ? 'This chart cannot be drawn: ' + failed : e[3];
+    if (note) {
+      var p = document.createElement('p');
+      p.className = 'stat-error';
+      p.textContent = String(note);
+      fig.appendChild(p);
+    }
+    var div = document.createElement('div');
+    div.className = 'stat-chart';
+    fig.appendChild(div);
+    grid.appendChild(fig);
+    return fig;
+  }
+
   function draw(st, card, h) {
     if (!st.drawn) mark('trainreport-stat-first-draw');
     try {
-      card.data = JSON.parse(card.figure.querySelector('script.stat-data').textContent);
+      if (!card.data) card.data = JSON.parse(card.figure.querySelector('script.stat-data').textContent);
       card.color = util.colorOf(card.data.run);
       card.chart = h.init(card.div);
       card.chart.setOption(st.optionOf(st, card), true);
