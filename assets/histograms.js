@@ -108,7 +108,7 @@
           loaded.forEach(function (l) { addCard(st, moreFigure(grid, l[0], l[2]), l[1]); });
           next += page.length;
           var left = list.length - next;
-          status.textContent = left > 0 ? ' ' + left + ' more' : '';
+          status.textContent = left > 0 ? ' ' + left.toLocaleString('en-US') + ' more' : '';
           button.textContent = 'Show ' + Math.min(MORE_PAGE, left) + ' more runs';
           button.disabled = false;
           p.hidden = left <= 0;
