@@ -11,7 +11,7 @@
  * median line; an axis tooltip lists the values at a step.
  *
  * Over the page's byte budget a tag draws its first runs inline and, in the
- * site, offers the others: "Show more runs" loads them, a page at a time,
+ * site, offers the others: "Show more runs" loads them, a page a click,
  * from scripts under data/ (render/statdemand.go), through app.js's
  * loadData, which works from file://.
  *
@@ -29,8 +29,6 @@
   // lifecycle's default, so that the charts in view, the first drawn, are
   // fewer to wait for (these draw slowest: a shape per step).
   var LAZY_MARGIN = '100px 0px';
-  // Runs a tag cut to the page's budget adds per click of its button.
-  var MORE_PAGE = 24;
   // Ridge height: the fraction of the step range the tallest bin spans
   // (at least nine tenths of the spacing of the steps).
   var RIDGE = 0.15;
@@ -76,13 +74,16 @@
   }
 
   // offerMore gives a tag cut to the page's budget a button drawing the
-  // runs it leaves out, MORE_PAGE at a time: the first click loads the
-  // list of them (data-more, a script under data/), each page of runs
-  // loads their charts' scripts, which hold what an inline card holds.
+  // runs it leaves out, a page of them a click: the k-th click loads the
+  // k-th script of the tag's directory data-more (under data/), which
+  // holds [[run, steps label, note, card data], ...], the card data what
+  // an inline card holds (render/statdemand.go).
   function offerMore(st, tag) {
     var grid = tag.querySelector('.chart-grid');
     var more = tag.getAttribute('data-more');
-    if (!grid || !more || !tr.loadData) return;
+    var files = Number(tag.getAttribute('data-more-files')) || 0;
+    var left = Number(tag.getAttribute('data-more-runs')) || 0;
+    if (!grid || !more || !files || !tr.loadData) return;
     var p = document.createElement('p');
     p.className = 'stat-more';
     var button = document.createElement('button');
@@ -94,26 +95,21 @@
     p.appendChild(status);
     grid.parentNode.insertBefore(p, grid.nextSibling);
     var next = 0;
+    var count = function () { status.textContent = ' ' + left.toLocaleString('en-US') + ' more'; };
+    count();
     button.addEventListener('click', function () {
+      var name = more + next + '.js';
       button.disabled = true;
       status.textContent = ' loading\u2026';
-      tr.loadData(more, more).then(function (list) {
-        if (!Array.isArray(list)) throw new Error('data/' + more + ' holds no list of runs');
-        var page = list.slice(next, next + MORE_PAGE);
-        return Promise.all(page.map(function (e) {
-          // A run whose chart cannot be drawn has no script: its note says why.
-          return e[1] ? tr.loadData(e[1], e[1]).then(function (d) { return [e, d, null]; },
-            function (err) { return [e, null, err.message]; }) : [e, null, null];
-        })).then(function (loaded) {
-          loaded.forEach(function (l) { addCard(st, moreFigure(grid, l[0], l[2]), l[1]); });
-          next += page.length;
-          var left = list.length - next;
-          status.textContent = left > 0 ? ' ' + left.toLocaleString('en-US') + ' more' : '';
-          button.textContent = 'Show ' + Math.min(MORE_PAGE, left) + ' more runs';
-          button.disabled = false;
-          p.hidden = left <= 0;
-          tr.applyFilters(st.main);
-        });
+      tr.loadData(name, name).then(function (list) {
+        if (!Array.isArray(list)) throw new Error('data/' + name + ' holds no list of runs');
+        list.forEach(function (e) { addCard(st, moreFigure(grid, e), e[3] || null); });
+        next++;
+        left = Math.max(0, left - list.length);
+        count();
+        button.disabled = false;
+        p.hidden = next >= files;
+        tr.applyFilters(st.main);
       }).catch(function (err) {
         status.textContent = ' ' + err.message;
         button.disabled = false;
@@ -122,10 +118,9 @@
     });
   }
 
-  // moreFigure appends to grid the card of the cut-list entry e ([run,
-  // script, steps label, note]), as the page writes an inline one; a card
-  // whose script could not be loaded says so (failed).
-  function moreFigure(grid, e, failed) {
+  // moreFigure appends to grid the card of a loaded entry e ([run, steps
+  // label, note, card data]), as the page writes an inline one.
+  function moreFigure(grid, e) {
     var fig = document.createElement('figure');
     fig.className = 'stat-card';
     fig.setAttribute('data-filter-run', String(e[0]));
@@ -136,16 +131,15 @@
     name.textContent = String(e[0]);
     var steps = document.createElement('span');
     steps.className = 'points';
-    steps.textContent = String(e[2] || '');
+    steps.textContent = String(e[1] || '');
     cap.appendChild(name);
     cap.appendChild(document.createTextNode(' '));
     cap.appendChild(steps);
     fig.appendChild(cap);
-    var note = failed ? 'This chart cannot be drawn: ' + failed : e[3];
-    if (note) {
+    if (e[2]) {
       var p = document.createElement('p');
       p.className = 'stat-error';
-      p.textContent = String(note);
+      p.textContent = String(e[2]);
       fig.appendChild(p);
     }
     var div = document.createElement('div');

@@ -69,10 +69,12 @@ type statTag struct {
 	// Cut says which runs the tag leaves out over the page's byte budget,
 	// "" when it draws every run.
 	Cut string
-	// More is, in the site, the script (under data/) listing the runs
-	// the tag leaves out, each drawn on demand from its own script (see
+	// More is, in the site, the directory (under data/) of the scripts
+	// from which the page draws the runs the tag leaves out, on demand,
+	// MoreFiles scripts of cutPage runs each, MoreRuns runs in all (see
 	// cutScripts); "" when the tag draws every run or in the single file.
-	More string
+	More                string
+	MoreFiles, MoreRuns int
 	// rest are the charts the tag leaves out, for cutScripts.
 	rest []statChart
 }
@@ -148,7 +150,9 @@ func (r *Report) cutStatistic(p *statisticPage, room int, dir string, single boo
 		func(t int, note string) {
 			tags[t].Cut = note
 			if !single {
-				tags[t].More = cutListFile(dir, tags[t].Tag)
+				tags[t].More = cutDir(dir, tags[t].Tag)
+				tags[t].MoreRuns = len(tags[t].rest)
+				tags[t].MoreFiles = (len(tags[t].rest) + cutPage - 1) / cutPage
 				tags[t].Cut = demandNote(keep, keep+len(tags[t].rest), r.maxPageBytes(), dir)
 			}
 		})

@@ -14,8 +14,8 @@ import (
 var statCard = regexp.MustCompile(`<figure class="stat-card" data-filter-run="([^"]*)">[\s\S]*?<script type="application/json" class="stat-data">(.*)</script>`)
 
 // statTagSection finds each tag's section of such a page: its tag and, when
-// cut, its list of the runs left out.
-var statTagSection = regexp.MustCompile(`<div class="stat-tag" data-filter-tag="([^"]*)"(?: data-more="([^"]*)")?>`)
+// cut, the directory of the scripts of the runs left out.
+var statTagSection = regexp.MustCompile(`<div class="stat-tag" data-filter-tag="([^"]*)"(?: data-more="([^"]*)" data-more-files="\d+" data-more-runs="\d+")?>`)
 
 // inlineCards returns the inline data of every card of page, by tag and
 // run, and the runs of each tag in order, and each tag's data-more.
@@ -60,8 +60,9 @@ func scriptBody(t *testing.T, files map[string][]byte, name string) []byte {
 // TestCutRunsLoadOnDemand renders a sweep whose histograms and
 // distributions pages pass a small budget, and checks that each tag cut
 // names the list of the runs it leaves out, which are exactly the others
-// in order, each with a script that holds what its inline card holds on
-// the page without a budget; and that the single file names no script.
+// in order, in scripts of cutPage runs, each run with what its inline
+// card holds on the page without a budget; and that the single file
+// names no script.
 func TestCutRunsLoadOnDemand(t *testing.T) {
 	rep := everyKindReport(t, 120)
 	// A name to escape everywhere: in the page, the list and the scripts.
@@ -92,26 +93,45 @@ func TestCutRunsLoadOnDemand(t *testing.T) {
 						t.Errorf("%s of %s: inline %.100s, without a budget %.100s", tag, run, gotData[tag][run], wantData[tag][run])
 					}
 				}
-				if more[tag] != cutListFile(page, tag) {
-					t.Errorf("%s: data-more %q, want %q", tag, more[tag], cutListFile(page, tag))
-				}
-				var list []cutEntry
-				if err := json.Unmarshal(scriptBody(t, cut, more[tag]), &list); err != nil {
-					t.Fatalf("%s: %v", more[tag], err)
+				if more[tag] != cutDir(page, tag) {
+					t.Errorf("%s: data-more %q, want %q", tag, more[tag], cutDir(page, tag))
 				}
 				var listed []string
-				for _, e := range list {
-					listed = append(listed, e[0])
-					if e[3] != "" || e[1] == "" {
-						t.Errorf("%s of %s: script %q, note %q", tag, e[0], e[1], e[3])
-						continue
+				for k := 0; ; k++ {
+					name := cutFile(more[tag], k)
+					if _, ok := cut["data/"+name]; !ok {
+						if want := (len(all) - len(shown) + cutPage - 1) / cutPage; k != want {
+							t.Errorf("%s: %d scripts, want %d", tag, k, want)
+						}
+						break
 					}
-					if got := string(scriptBody(t, cut, e[1])); got != wantData[tag][e[0]] {
-						t.Errorf("%s of %s: %s holds %.100s, the inline card %.100s", tag, e[0], e[1], got, wantData[tag][e[0]])
+					var list []json.RawMessage
+					if err := json.Unmarshal(scriptBody(t, cut, name), &list); err != nil {
+						t.Fatalf("%s: %v", name, err)
 					}
-					var card statChartJSON
-					if err := json.Unmarshal(scriptBody(t, cut, e[1]), &card); err != nil || card.Run != e[0] {
-						t.Errorf("%s: run %q, %v; want %q", e[1], card.Run, err, e[0])
+					if len(list) == 0 || len(list) > cutPage {
+						t.Errorf("%s: %d runs, want 1 to %d", name, len(list), cutPage)
+					}
+					for _, raw := range list {
+						// [run, steps label, note, card]: the card as the
+						// page without a budget inlines it, byte for byte.
+						var e []json.RawMessage
+						var run, steps, note string
+						if err := json.Unmarshal(raw, &e); err != nil || len(e) != 4 ||
+							json.Unmarshal(e[0], &run) != nil || json.Unmarshal(e[1], &steps) != nil || json.Unmarshal(e[2], &note) != nil {
+							t.Fatalf("%s: entry %.200s: %v", name, raw, err)
+						}
+						listed = append(listed, run)
+						if note != "" || steps == "" {
+							t.Errorf("%s of %s: steps %q, note %q", tag, run, steps, note)
+						}
+						if got := string(e[3]); got != wantData[tag][run] {
+							t.Errorf("%s of %s: %s holds %.100s, the inline card %.100s", tag, run, name, got, wantData[tag][run])
+						}
+						var card statChartJSON
+						if err := json.Unmarshal(e[3], &card); err != nil || card.Run != run {
+							t.Errorf("%s: run %q, %v; want %q", name, card.Run, err, run)
+						}
 					}
 				}
 				if want := all[len(shown):]; strings.Join(listed, "\n") != strings.Join(want, "\n") || strings.Join(shown, "\n") != strings.Join(all[:len(shown)], "\n") {
@@ -122,7 +142,7 @@ func TestCutRunsLoadOnDemand(t *testing.T) {
 	}
 	// Without a budget to pass, no script is written.
 	for name := range full {
-		if strings.Contains(name, "/_cut/") || strings.HasSuffix(name, ".card.js") {
+		if strings.Contains(name, "/_cut/") {
 			t.Errorf("%s written for a report under its budget", name)
 		}
 	}
