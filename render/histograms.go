@@ -123,8 +123,8 @@ func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s
 
 // cutStatistic leaves out of every tag of p the runs past the first that
 // fit in room, with a note saying so; a page that fits is left as it is.
-// In the site (single unset) a tag cut names the script listing the
-// others, which its page loads on demand.
+// In the site (single unset) a tag cut names the directory of the
+// scripts of the others (cutDir), which its page loads on demand.
 func (r *Report) cutStatistic(p *statisticPage, room int, dir string, single bool) {
 	var tags []*statTag
 	for i := range p.Groups {

@@ -59,8 +59,8 @@ func scriptBody(t *testing.T, files map[string][]byte, name string) []byte {
 
 // TestCutRunsLoadOnDemand renders a sweep whose histograms and
 // distributions pages pass a small budget, and checks that each tag cut
-// names the list of the runs it leaves out, which are exactly the others
-// in order, in scripts of cutPage runs, each run with what its inline
+// names the directory of the scripts of the runs it leaves out, which
+// hold exactly the others in order, cutPage runs a script, each run with what its inline
 // card holds on the page without a budget; and that the single file
 // names no script.
 func TestCutRunsLoadOnDemand(t *testing.T) {

@@ -111,7 +111,7 @@ func TestBrowserPageOverItsBudget(t *testing.T) {
 					t.Errorf("note says %s runs, the page draws %d charts from %s", m[1], len(got.Charts), got.Charts[0].Run)
 				}
 			}
-			// The other runs, on demand: MORE_PAGE (24) a click, each
+			// The other runs, on demand: 24 a click (render's cutPage), each
 			// tag's button gone when it drew them all, every chart as the
 			// page without a budget draws it.
 			more := eval[struct {
