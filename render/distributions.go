@@ -21,10 +21,10 @@ const (
 // distributionsPage is what templates/distributions.html draws. A chart
 // draws {steps} with steps [step, v0, ..., v8]: the values at
 // histogram.BasisPoints, drawn at float32 precision.
-func (r *Report) distributionsPage() (*statisticPage, error) {
+func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, distributionSteps, distributionPageSteps, 1)
-	return r.statisticPage(budget, "distributions", func(s histSeries, idx []int) json.RawMessage {
+	return r.statisticPage(budget, "distributions", single, func(s histSeries, idx []int) json.RawMessage {
 		b := []byte(`{"steps":[`)
 		for k, i := range idx {
 			e := s.series.Entries[i]
@@ -46,8 +46,14 @@ func (r *Report) distributionsPage() (*statisticPage, error) {
 // distributionsData returns data/distributions/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
 // compression of every step.
+// Over the page's budget it writes the scripts of the runs the page
+// leaves out too (cutScripts).
 func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
-	return r.statisticData("distribution", "distributions", appendDistribution, emit)
+	d, err := r.statisticData("distribution", "distributions", appendDistribution, emit)
+	if err != nil {
+		return nil, err
+	}
+	return d, r.cutScripts((*Report).distributionsPage, emit)
 }
 
 // appendDistribution appends [wall_time, step, [[basis_point, value] x9]].

@@ -69,6 +69,14 @@ type statTag struct {
 	// Cut says which runs the tag leaves out over the page's byte budget,
 	// "" when it draws every run.
 	Cut string
+	// More is, in the site, the directory (under data/) of the scripts
+	// from which the page draws the runs the tag leaves out, on demand,
+	// MoreFiles scripts of cutPage runs each, MoreRuns runs in all (see
+	// cutScripts); "" when the tag draws every run or in the single file.
+	More                string
+	MoreFiles, MoreRuns int
+	// rest are the charts the tag leaves out, for cutScripts.
+	rest []statChart
 }
 
 type statChart struct {
@@ -81,8 +89,10 @@ type statChart struct {
 // statisticPage builds a page of one chart per tag and run; chart encodes
 // the steps idx of a series as the chart's inline data. Over the page's
 // byte budget each tag draws its first runs, as many for every tag as fit
-// (cutStatistic); dir names the data files that hold the others.
-func (r *Report) statisticPage(budget int, dir string, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
+// (cutStatistic); dir names the data files that hold the others. In the
+// site (single unset) the runs left out load on demand from scripts that
+// cutScripts writes.
+func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
 	p := &statisticPage{Budget: budget}
 	for _, ht := range r.histTags() {
 		if n, group := len(p.Groups), tagGroup(ht.tag); n == 0 || p.Groups[n-1].Name != group {
@@ -107,13 +117,15 @@ func (r *Report) statisticPage(budget int, dir string, chart func(s histSeries, 
 	if err != nil {
 		return nil, err
 	}
-	r.cutStatistic(p, room, dir)
+	r.cutStatistic(p, room, dir, single)
 	return p, nil
 }
 
 // cutStatistic leaves out of every tag of p the runs past the first that
 // fit in room, with a note saying so; a page that fits is left as it is.
-func (r *Report) cutStatistic(p *statisticPage, room int, dir string) {
+// In the site (single unset) a tag cut names the directory of the
+// scripts of the others (cutDir), which its page loads on demand.
+func (r *Report) cutStatistic(p *statisticPage, room int, dir string, single bool) {
 	var tags []*statTag
 	for i := range p.Groups {
 		room -= 128 + len(p.Groups[i].Name) // the group's section and heading
@@ -129,8 +141,21 @@ func (r *Report) cutStatistic(p *statisticPage, room int, dir string) {
 		// A run's name is written twice, escaped.
 		return statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
 	}, room, statTagFrame)
+	for _, st := range tags {
+		if len(st.Charts) > keep {
+			st.rest = st.Charts[keep:]
+		}
+	}
 	cutCards(r, len(tags), keep, dir, func(t int) *[]statChart { return &tags[t].Charts },
-		func(t int, note string) { tags[t].Cut = note })
+		func(t int, note string) {
+			tags[t].Cut = note
+			if !single {
+				tags[t].More = cutDir(dir, tags[t].Tag)
+				tags[t].MoreRuns = len(tags[t].rest)
+				tags[t].MoreFiles = (len(tags[t].rest) + cutPage - 1) / cutPage
+				tags[t].Cut = demandNote(keep, keep+len(tags[t].rest), r.maxPageBytes(), dir)
+			}
+		})
 }
 
 // Bytes of the page around a chart's data and names, and of a tag's
@@ -154,10 +179,10 @@ type statChartJSON struct {
 // equal-width bins over the range of its drawn steps, so that buckets of
 // different widths compare; what it draws is {lo, hi, steps} with steps
 // [step, [count, ...]], counts to four significant digits.
-func (r *Report) histogramsPage() (*statisticPage, error) {
+func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
-	return r.statisticPage(budget, "histograms", func(s histSeries, idx []int) json.RawMessage {
+	return r.statisticPage(budget, "histograms", single, func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
 			for _, bk := range s.series.Entries[i].Buckets {
@@ -258,8 +283,14 @@ func appendCount(b []byte, c float64) []byte {
 // histogramsData returns data/histograms/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
 // with every step, exactly as stored.
+// Over the page's budget it writes the scripts of the runs the page
+// leaves out too (cutScripts).
 func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
-	return r.statisticData("histogram", "histograms", appendHistogram, emit)
+	d, err := r.statisticData("histogram", "histograms", appendHistogram, emit)
+	if err != nil {
+		return nil, err
+	}
+	return d, r.cutScripts((*Report).histogramsPage, emit)
 }
 
 // statisticData emits one data file per histogram series, formatted on

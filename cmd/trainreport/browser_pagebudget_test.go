@@ -3,7 +3,9 @@ package main
 // The browser test of a page over its byte budget: a sweep whose
 // histograms pass a small --max-page-bytes draws, per tag, the first runs
 // that fit, each exactly as the page without a budget draws it, and says
-// on the page how many runs it leaves out and where their data is.
+// on the page how many runs it leaves out and where their data is; "Show
+// more runs" then draws the others, a page at a time from their scripts,
+// each exactly as the page without a budget draws it too.
 
 import (
 	"bytes"
@@ -66,7 +68,7 @@ type budgetCharts struct {
 	}
 }
 
-var cutNoteRE = regexp.MustCompile(`This tag shows the first (\d+) of 60 runs: .* data/(histograms|distributions)/<run>/<tag>\.json`)
+var cutNoteRE = regexp.MustCompile(`This tag shows the first (\d+) of 60 runs .* load on demand .* data/(histograms|distributions)/<run>/<tag>\.json`)
 
 func TestBrowserPageOverItsBudget(t *testing.T) {
 	browser := startBrowser(t)
@@ -107,6 +109,31 @@ func TestBrowserPageOverItsBudget(t *testing.T) {
 				}
 				if shown := fmt.Sprint(len(got.Charts) / 2); m[1] != shown || !strings.HasPrefix(got.Charts[0].Run, "trial000") {
 					t.Errorf("note says %s runs, the page draws %d charts from %s", m[1], len(got.Charts), got.Charts[0].Run)
+				}
+			}
+			// The other runs, on demand: 24 a click (render's cutPage), each
+			// tag's button gone when it drew them all, every chart as the
+			// page without a budget draws it.
+			more := eval[struct {
+				Took           map[string]int
+				Cards, Buttons int
+			}](tb, pageJS("pagebudget.js", "showMore", page, 10))
+			left := 60 - len(got.Charts)/2
+			if want := (left + 23) / 24; more.Cards != 120 || more.Buttons != 0 || len(more.Took) != 2 ||
+				more.Took["layer1/weights"] != want || more.Took["layer2/weights"] != want {
+				t.Fatalf("after Show more runs: %+v, want 120 cards, no button, %d clicks per tag", more, want)
+			}
+			loaded := eval[budgetCharts](tb, pageJS("pagebudget.js", "drawnCharts", page))
+			tb.screenshot(shots, "pagebudget-"+page+"-more")
+			if len(loaded.Charts) != 120 {
+				t.Fatalf("%d charts after loading the others, want 120", len(loaded.Charts))
+			}
+			for i, c := range loaded.Charts {
+				if !c.Drawn || c.Series == "" || c.Series != want[c.Tag+"\x00"+c.Run] {
+					t.Errorf("%s of %s: drawn %v, draws %.200s, without a budget %.200s", c.Tag, c.Run, c.Drawn, c.Series, want[c.Tag+"\x00"+c.Run])
+				}
+				if w := all.Charts[i]; c.Tag != w.Tag || c.Run != w.Run {
+					t.Errorf("chart %d: %s of %s, without a budget %s of %s", i, c.Tag, c.Run, w.Tag, w.Run)
 				}
 			}
 		})
