@@ -31,7 +31,9 @@ import (
 // completion marker (partMarker) that says which shard of which discovery
 // it holds. The folder is written as a report site is (package outdir): in
 // a temporary folder moved into place whole, so a part that exists is
-// complete, and a part without its marker is not one.
+// complete, and a part without its marker is not one. A part may also be
+// a prefix of a bucket (writeBucketPart): the same two objects, the
+// marker written last.
 const (
 	partModel  = "model.bin"
 	partMarker = "shard.json"
@@ -121,7 +123,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("trainreport collect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	help := helpFlags(fs)
-	out := fs.String("o", "", "write the part into `DIR` (required)")
+	out := fs.String("o", "", "write the part into `PART`: a folder, or a bucket prefix (s3://, gs://, az://) (required)")
 	shard := fs.String("shard", "", "collect the runs of shard `I/N` (0 <= I < N), assigned by a hash of each run's log directory name and path")
 	var c config
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
@@ -130,7 +132,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Reads the runs of shard I of N and writes their model into PART, for\n"+
-			"trainreport merge (see docs/SHARDS.md).\n\nFlags:\n")
+			"trainreport merge (see docs/SHARDS.md). PART is a folder or a bucket\n"+
+			"prefix URL.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var logdirArgs []string
