@@ -84,4 +84,20 @@ func TestMotoSweepEqualsDisk(t *testing.T) {
 			compareBucketReport(t, want, got, in.dir, "s3://logs/"+in.name)
 		})
 	}
+	// Parts written to moto and merged from it, a rerun of a shard
+	// overwriting its objects (docs/SHARDS.md, parts in a bucket).
+	t.Run("parts", func(t *testing.T) {
+		logs := "L=s3://logs/sweep12" + query
+		want := reportFiles(t, "", logs)
+		for i := range 3 {
+			out := "s3://logs/parts/part-" + strconv.Itoa(i) + query
+			for range 2 {
+				if code, stderr := runCmd(t, "collect", "--quiet", "--shard", strconv.Itoa(i)+"/3", "-o", out, logs); code != 0 {
+					t.Fatalf("collect -o %s: exit status %d\n%s", out, code, stderr)
+				}
+			}
+		}
+		got := reportFiles(t, "merge", "s3://logs/parts/"+query, "s3://logs/sweep12"+query)
+		compareReports(t, want, got, "", "")
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +31,9 @@ import (
 // completion marker (partMarker) that says which shard of which discovery
 // it holds. The folder is written as a report site is (package outdir): in
 // a temporary folder moved into place whole, so a part that exists is
-// complete, and a part without its marker is not one.
+// complete, and a part without its marker is not one. A part may also be
+// a prefix of a bucket (writeBucketPart): the same two objects, the
+// marker written last.
 const (
 	partModel  = "model.bin"
 	partMarker = "shard.json"
@@ -120,7 +123,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("trainreport collect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	help := helpFlags(fs)
-	out := fs.String("o", "", "write the part into `DIR` (required)")
+	out := fs.String("o", "", "write the part into `PART`: a folder, or a bucket prefix (s3://, gs://, az://) (required)")
 	shard := fs.String("shard", "", "collect the runs of shard `I/N` (0 <= I < N), assigned by a hash of each run's log directory name and path")
 	var c config
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
@@ -129,7 +132,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Reads the runs of shard I of N and writes their model into PART, for\n"+
-			"trainreport merge (see docs/SHARDS.md).\n\nFlags:\n")
+			"trainreport merge (see docs/SHARDS.md). PART is a folder or a bucket\n"+
+			"prefix URL.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var logdirArgs []string
@@ -203,7 +207,13 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 	if c.keepAll {
 		d.Restarts = ""
 	}
-	if err := outdir.Check(out, paths); err != nil {
+	var bkt *outdir.Bucket
+	if logfs.IsURL(out) {
+		if bkt, err = openBucketPart(ctx, out, d.Logdirs); err != nil {
+			return err
+		}
+		defer bkt.Close()
+	} else if err := outdir.Check(out, paths); err != nil {
 		return usageError{err}
 	}
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts),
@@ -239,28 +249,75 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 	if err != nil {
 		return err
 	}
+	if bkt != nil {
+		err = writeBucketPart(ctx, bkt, buf.Bytes(), append(marker, '\n'))
+	} else {
+		err = writePart(out, buf.Bytes(), append(marker, '\n'))
+	}
+	if err != nil {
+		return err
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "shard %d/%d: %s of %d, %.1f MB model, written to %s in %.2fs\n", i, n,
+			plural(len(rep.Runs), "run"), m.Discovered, float64(buf.Len())/1e6, logfs.Redact(out), time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// writePart writes the part folder out: in a temporary folder, the
+// marker last, moved into place whole (package outdir).
+func writePart(out string, model, marker []byte) error {
 	site, err := outdir.Create(out)
 	if err != nil {
 		return err
 	}
-	// The marker last: a part is whole when it has one, and the folder
-	// moves into place only then.
-	if err := site.WriteFile(partModel, buf.Bytes()); err != nil {
+	if err := site.WriteFile(partModel, model); err != nil {
 		site.Abort()
 		return err
 	}
-	if err := site.WriteFile(partMarker, append(marker, '\n')); err != nil {
+	if err := site.WriteFile(partMarker, marker); err != nil {
 		site.Abort()
 		return err
 	}
 	if err := site.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
-	if !c.quiet {
-		fmt.Fprintf(stderr, "shard %d/%d: %s of %d, %.1f MB model, written to %s in %.2fs\n", i, n,
-			plural(len(rep.Runs), "run"), m.Discovered, float64(buf.Len())/1e6, out, time.Since(start).Seconds())
-	}
 	return nil
+}
+
+// openBucketPart opens the bucket prefix out for a part, refusing one
+// inside a log directory of the collection or holding one (the part's
+// objects would become logs of the next collection), or holding other
+// objects than a part's (outdir.OpenBucket).
+func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*outdir.Bucket, error) {
+	o := logfs.Redact(out)
+	for _, l := range logdirs {
+		if o == l.Abs || strings.HasPrefix(o, l.Abs+"/") || strings.HasPrefix(l.Abs, o+"/") {
+			return nil, usageError{fmt.Errorf("-o %s would write into the log directory %s", o, l.Abs)}
+		}
+	}
+	b, err := outdir.OpenBucket(ctx, out, []string{partModel, partMarker})
+	if errors.Is(err, outdir.ErrRefused) {
+		return nil, usageError{err}
+	}
+	return b, err
+}
+
+// writeBucketPart writes a part's objects to a bucket prefix. A bucket
+// has no rename, so the marker's order alone makes a part whole: the old
+// marker is deleted first and the new one written last, each upload
+// atomic. A collect that stops midway leaves model.bin without a marker,
+// which merge refuses ("its collect did not finish"), never an old
+// marker beside a new model.bin (which merge would refuse too: the
+// marker holds the model's hash); a rerun overwrites both.
+func writeBucketPart(ctx context.Context, b *outdir.Bucket, model, marker []byte) error {
+	if err := b.Remove(ctx, partMarker); err != nil {
+		return err
+	}
+	if err := b.WriteFile(ctx, partModel, model); err != nil {
+		return err
+	}
+	return b.WriteFile(ctx, partMarker, marker)
 }
 
 // runMerge is `trainreport merge`: it takes the report's flags, and parts
@@ -272,8 +329,10 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // readPartFile reads the file name of the part dir through the input
 // seam: a part is read like a log, so a link or a FIFO put in its place
 // is refused rather than followed or waited on.
-func readPartFile(dir, name string, limit int64) ([]byte, error) {
-	d, err := logfs.Open(dir)
+// A part in a bucket (a URL) is read through logfs's bucket backend, with
+// the same bounds.
+func readPartFile(ctx context.Context, dir, name string, limit int64) ([]byte, error) {
+	d, err := openPart(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -281,29 +340,49 @@ func readPartFile(dir, name string, limit int64) ([]byte, error) {
 	return d.ReadFile(name, limit)
 }
 
+// openPart opens the part dir, a folder or a bucket URL.
+func openPart(ctx context.Context, dir string) (*logfs.Dir, error) {
+	if logfs.IsURL(dir) {
+		return logfs.OpenURL(ctx, dir)
+	}
+	return logfs.Open(dir)
+}
+
+// partHas reports whether the part dir holds the file name.
+func partHas(ctx context.Context, dir, name string) bool {
+	d, err := openPart(ctx, dir)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	fi, err := d.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // readMarker reads and checks the completion marker of the part dir.
-func readMarker(dir string) (*shardMarker, error) {
-	b, err := readPartFile(dir, partMarker, maxMarker)
+func readMarker(ctx context.Context, dir string) (*shardMarker, error) {
+	b, err := readPartFile(ctx, dir, partMarker, maxMarker)
+	name := logfs.Redact(dir) // what messages name
 	if errors.Is(err, os.ErrNotExist) {
-		if _, err := os.Stat(filepath.Join(dir, partModel)); err == nil {
-			return nil, fmt.Errorf("part %s has no %s: its collect did not finish", dir, partMarker)
+		if partHas(ctx, dir, partModel) {
+			return nil, fmt.Errorf("part %s has no %s: its collect did not finish", name, partMarker)
 		}
-		return nil, fmt.Errorf("part %s: no %s, not a part written by trainreport collect", dir, partMarker)
+		return nil, fmt.Errorf("part %s: no %s, not a part written by trainreport collect", name, partMarker)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("part %s: %w", dir, err)
+		return nil, fmt.Errorf("part %s: %w", name, err)
 	}
 	var m shardMarker
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("part %s: %s: %w", dir, partMarker, err)
+		return nil, fmt.Errorf("part %s: %s: %w", name, partMarker, err)
 	}
 	switch {
 	case m.Format != partFormat || m.Version != partVersion:
-		return nil, fmt.Errorf("part %s: %s is format %q version %d, want %q version %d", dir, partMarker, m.Format, m.Version, partFormat, partVersion)
+		return nil, fmt.Errorf("part %s: %s is format %q version %d, want %q version %d", name, partMarker, m.Format, m.Version, partFormat, partVersion)
 	case m.Shards < 1 || m.Shards > maxShards || m.Shard < 0 || m.Shard >= m.Shards:
-		return nil, fmt.Errorf("part %s: shard %d/%d is out of range", dir, m.Shard, m.Shards)
+		return nil, fmt.Errorf("part %s: shard %d/%d is out of range", name, m.Shard, m.Shards)
 	case len(m.Logdirs) == 0:
-		return nil, fmt.Errorf("part %s: %s names no log directory", dir, partMarker)
+		return nil, fmt.Errorf("part %s: %s names no log directory", name, partMarker)
 	}
 	return &m, nil
 }
@@ -353,27 +432,23 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	// A part names a bucket log directory by its URL without query; a
 	// bucket URL among the arguments gives the query again (an endpoint,
 	// path-style addressing), for the directory of the same URL.
-	var parts []string
-	urls := map[string]string{}
-	for _, a := range args {
-		if logfs.IsURL(a) {
-			urls[logfs.Redact(a)] = a
-		} else {
-			parts = append(parts, a)
-		}
+	parts, urls, err := mergeArgs(ctx, args)
+	if err != nil {
+		return err
 	}
 	if len(parts) == 0 {
 		return usageError{errors.New("no part to merge")}
 	}
+	names := make([]string, len(parts)) // what messages name: no query
 	markers := make([]*shardMarker, len(parts))
 	for k, p := range parts {
-		m, err := readMarker(p)
+		m, err := readMarker(ctx, p)
 		if err != nil {
 			return err
 		}
-		markers[k] = m
+		markers[k], names[k] = m, logfs.Redact(p)
 	}
-	if err := checkParts(parts, markers); err != nil {
+	if err := checkParts(names, markers); err != nil {
 		return err
 	}
 	lds := markers[0].Logdirs
@@ -388,7 +463,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 		}
 	}
 	for u := range urls {
-		return usageError{fmt.Errorf("%s is not a log directory of the parts", u)}
+		return usageError{fmt.Errorf("%s is neither a part (it has no %s) nor a log directory of the parts", u, partMarker)}
 	}
 	paths = append(paths, parts...) // -o must not replace a part either
 	if err := checkOutputs(c, pathsAsLogdirs(paths)); err != nil {
@@ -440,6 +515,68 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	return writeReport(ctx, c, rep, title, base, start, stderr)
 }
 
+// mergeArgs sorts merge's arguments into parts and the bucket log
+// directory URLs that give a query again (by their form without it).
+// A URL is a part when it holds a part's shard.json or model.bin, the
+// parts below it when it ends in "/" (a shell's part-* cannot list a
+// bucket), a log directory otherwise.
+func mergeArgs(ctx context.Context, args []string) (parts []string, urls map[string]string, err error) {
+	urls = map[string]string{}
+	for _, a := range args {
+		switch {
+		case !logfs.IsURL(a):
+			parts = append(parts, a)
+		case strings.HasSuffix(strings.SplitN(a, "?", 2)[0], "/"):
+			p, err := bucketParts(ctx, a)
+			if err != nil {
+				return nil, nil, err
+			}
+			parts = append(parts, p...)
+		case partHas(ctx, a, partMarker) || partHas(ctx, a, partModel):
+			parts = append(parts, a)
+		default:
+			urls[logfs.Redact(a)] = a
+		}
+	}
+	return parts, urls, nil
+}
+
+// bucketParts lists the parts below the bucket prefix u: the sub-prefixes
+// part-*, in the order a shell's part-* gives, each as a URL with u's
+// query.
+func bucketParts(ctx context.Context, u string) ([]string, error) {
+	base, query, _ := strings.Cut(u, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	d, err := logfs.OpenURL(ctx, u)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usageError{fmt.Errorf("%s holds no part-* prefix", logfs.Redact(u))}
+	}
+	if err != nil {
+		return nil, err // it names the URL
+	}
+	defer d.Close()
+	seen := map[string]bool{}
+	err = d.Walk(func(name string, _ int64) error {
+		if first, _, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(first, "part-") {
+			seen[first] = true
+		}
+		return nil
+	}, func(string, error) {})
+	if err != nil {
+		return nil, fmt.Errorf("listing the parts in %s: %w", logfs.Redact(u), err)
+	}
+	if len(seen) == 0 {
+		return nil, usageError{fmt.Errorf("%s holds no part-* prefix", logfs.Redact(u))}
+	}
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(seen)) {
+		out = append(out, base+p+query)
+	}
+	return out, nil
+}
+
 // pathsAsLogdirs makes paths into the log directories checkOutputs takes.
 func pathsAsLogdirs(paths []string) []collect.Logdir {
 	out := make([]collect.Logdir, len(paths))
@@ -453,7 +590,8 @@ func pathsAsLogdirs(paths []string) []collect.Logdir {
 // the hash its marker m holds, attaching each log directory's payloads
 // from its absolute path in abs.
 func readPart(ctx context.Context, dir string, m *shardMarker, abs map[string]string) (*collect.Report, error) {
-	b, err := readPartFile(dir, partModel, maxPartModel)
+	b, err := readPartFile(ctx, dir, partModel, maxPartModel)
+	dir = logfs.Redact(dir) // what messages name
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", dir, err)
 	}

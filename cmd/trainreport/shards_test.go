@@ -185,7 +185,7 @@ func shardRuns(t *testing.T, parts []string) [][]string {
 	t.Helper()
 	var out [][]string
 	for _, p := range parts {
-		m, err := readMarker(p)
+		m, err := readMarker(t.Context(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +342,7 @@ func FuzzReadMarker(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, partMarker), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := readMarker(dir)
+		m, err := readMarker(t.Context(), dir)
 		if err != nil {
 			if !strings.Contains(err.Error(), dir) {
 				t.Errorf("error %q does not name the part", err)

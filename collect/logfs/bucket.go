@@ -155,23 +155,11 @@ func validName(s string) bool {
 // made through the directory, now or when payloads are read later, uses
 // ctx.
 func OpenURL(ctx context.Context, p string) (*Dir, error) {
-	u, err := parseURL(p)
+	bkt, prefix, display, err := OpenBucket(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	s := schemes[u.scheme]
-	if !blob.DefaultURLMux().ValidBucketScheme(s.gocloud) {
-		return nil, fmt.Errorf("built without %s support: build with -tags %s", u.scheme, s.tag)
-	}
-	bkt, err := blob.OpenBucket(ctx, u.open)
-	if err != nil {
-		// gocloud quotes the URL it was given, query included.
-		msg := bucketError(err).Error()
-		if _, q, ok := strings.Cut(u.open, "?"); ok {
-			msg = strings.ReplaceAll(msg, q, "...")
-		}
-		return nil, fmt.Errorf("%s: %s", u.display, msg)
-	}
+	u := bucketURL{prefix: prefix, display: display}
 	b := &bucket{b: bkt, ctx: ctx, prefix: u.prefix, sem: make(chan struct{}, MaxRequests),
 		sizes: map[string]int64{}, dirs: map[string]bool{}, listed: map[string]bool{}}
 	// One listing of one key says at once whether the bucket can be read
@@ -569,3 +557,33 @@ func (o *object) Seek(offset int64, whence int) (int64, error) {
 	o.pos, o.buf = offset, o.buf[:0]
 	return offset, nil
 }
+
+// OpenBucket opens the bucket of the URL p for a caller that writes
+// objects in it (package outdir: a part of a sharded collection), by the
+// rules of OpenURL: its cloud's driver compiled in, no credential in the
+// URL, the account from the environment. It returns the bucket, the
+// URL's prefix ("" or ending in "/") and the URL as Redact gives it.
+// Unlike OpenURL it lists nothing: a prefix to be written may be empty.
+func OpenBucket(ctx context.Context, p string) (b *blob.Bucket, prefix, display string, err error) {
+	u, err := parseURL(p)
+	if err != nil {
+		return nil, "", "", err
+	}
+	s := schemes[u.scheme]
+	if !blob.DefaultURLMux().ValidBucketScheme(s.gocloud) {
+		return nil, "", "", fmt.Errorf("built without %s support: build with -tags %s", u.scheme, s.tag)
+	}
+	bkt, err := blob.OpenBucket(ctx, u.open)
+	if err != nil {
+		msg := bucketError(err).Error()
+		if _, q, ok := strings.Cut(u.open, "?"); ok {
+			msg = strings.ReplaceAll(msg, q, "...")
+		}
+		return nil, "", "", fmt.Errorf("%s: %s", u.display, msg)
+	}
+	return bkt, u.prefix, u.display, nil
+}
+
+// BucketError is the one-line form of an error of a request to a bucket
+// (access denied, no such bucket), as OpenURL reports its own.
+func BucketError(err error) error { return bucketError(err) }
