@@ -23,6 +23,7 @@ import (
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/outdir"
+	"github.com/trainreport/trainreport/internal/outdir/bucketout"
 	"github.com/trainreport/trainreport/render"
 )
 
@@ -207,7 +208,7 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 	if c.keepAll {
 		d.Restarts = ""
 	}
-	var bkt *outdir.Bucket
+	var bkt *bucketout.Bucket
 	if logfs.IsURL(out) {
 		if bkt, err = openBucketPart(ctx, out, d.Logdirs); err != nil {
 			return err
@@ -288,16 +289,16 @@ func writePart(out string, model, marker []byte) error {
 // openBucketPart opens the bucket prefix out for a part, refusing one
 // inside a log directory of the collection or holding one (the part's
 // objects would become logs of the next collection), or holding other
-// objects than a part's (outdir.OpenBucket).
-func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*outdir.Bucket, error) {
+// objects than a part's (bucketout.Open).
+func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*bucketout.Bucket, error) {
 	o := logfs.Redact(out)
 	for _, l := range logdirs {
 		if o == l.Abs || strings.HasPrefix(o, l.Abs+"/") || strings.HasPrefix(l.Abs, o+"/") {
 			return nil, usageError{fmt.Errorf("-o %s would write into the log directory %s", o, l.Abs)}
 		}
 	}
-	b, err := outdir.OpenBucket(ctx, out, []string{partModel, partMarker})
-	if errors.Is(err, outdir.ErrRefused) {
+	b, err := bucketout.Open(ctx, out, []string{partModel, partMarker})
+	if errors.Is(err, bucketout.ErrRefused) {
 		return nil, usageError{err}
 	}
 	return b, err
@@ -310,7 +311,7 @@ func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*ou
 // which merge refuses ("its collect did not finish"), never an old
 // marker beside a new model.bin (which merge would refuse too: the
 // marker holds the model's hash); a rerun overwrites both.
-func writeBucketPart(ctx context.Context, b *outdir.Bucket, model, marker []byte) error {
+func writeBucketPart(ctx context.Context, b *bucketout.Bucket, model, marker []byte) error {
 	if err := b.Remove(ctx, partMarker); err != nil {
 		return err
 	}

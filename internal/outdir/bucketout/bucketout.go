@@ -1,4 +1,7 @@
-package outdir
+// Package bucketout writes a sharded collection's part under a bucket
+// prefix. It is apart from outdir, which render imports, so that the
+// pages depend on no cloud SDK.
+package bucketout
 
 import (
 	"context"
@@ -25,7 +28,7 @@ type Bucket struct {
 	url    string // without query: what messages name
 }
 
-// ErrRefused is what errors.Is finds in an error of OpenBucket that
+// ErrRefused is what errors.Is finds in an error of Open that
 // refuses the output (a user's mistake), rather than failing to reach it.
 var ErrRefused = errors.New("output refused")
 
@@ -39,14 +42,14 @@ func (refusal) Is(target error) bool { return target == ErrRefused }
 // that is not ours refuses it, so a page is enough.
 const maxForeign = 1000
 
-// OpenBucket opens the prefix of the bucket URL out for writing the
+// Open opens the prefix of the bucket URL out for writing the
 // objects names, and refuses a prefix that the output must not be
 // written into: the top of a bucket, or a prefix holding any object other
 // than names (the bucket's form of a folder holding files trainreport did
 // not write; a rerun finds only its own objects and overwrites them).
 // The URL follows the rules of log directories (logfs.OpenURL):
 // credentials come from the environment, and its query is never named.
-func OpenBucket(ctx context.Context, out string, names []string) (*Bucket, error) {
+func Open(ctx context.Context, out string, names []string) (*Bucket, error) {
 	b, prefix, display, err := logfs.OpenBucket(ctx, out)
 	if err != nil {
 		return nil, fmt.Errorf("-o %w", err)
