@@ -325,17 +325,11 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	if err := checkOutputs(c, logdirs); err != nil {
 		return err
 	}
-	if c.cpuProfile != "" {
-		stop, err := startCPUProfile(c.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if err := stop(); err != nil && errOut == nil {
-				errOut = err
-			}
-		}()
+	stopProfile, err := startCPUProfile(c.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile(&errOut)
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
 	var base *render.Baseline
 	if c.baseline != "" {
@@ -509,20 +503,27 @@ func printWarnings(w io.Writer, rep *collect.Report, skipEmpty bool) int {
 	return len(all)
 }
 
-// startCPUProfile profiles the process until stop is called, which
-// writes the profile to name: held in memory meanwhile (a few MB at most)
-// and written as the other outputs are, never through a link.
-func startCPUProfile(name string) (stop func() error, err error) {
+// startCPUProfile profiles the process, when name is not "", until stop
+// is called, which writes the profile to name; a failure to write it
+// becomes *errOut unless that already holds an error. With name "" it
+// does nothing.
+func startCPUProfile(name string) (stop func(errOut *error), err error) {
+	if name == "" {
+		return func(*error) {}, nil
+	}
 	var buf bytes.Buffer
 	if err := pprof.StartCPUProfile(&buf); err != nil {
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
-	return func() error {
+	return func(errOut *error) {
 		pprof.StopCPUProfile()
-		return outdir.WriteFileAtomic(name, func(w io.Writer) error {
+		err := outdir.WriteFileAtomic(name, func(w io.Writer) error {
 			_, err := buf.WriteTo(w)
 			return err
 		})
+		if err != nil && *errOut == nil {
+			*errOut = err
+		}
 	}, nil
 }
 

@@ -470,17 +470,11 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	if err := checkOutputs(c, pathsAsLogdirs(paths)); err != nil {
 		return err
 	}
-	if c.cpuProfile != "" {
-		stop, err := startCPUProfile(c.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if err := stop(); err != nil && errOut == nil {
-				errOut = err
-			}
-		}()
+	stopProfile, err := startCPUProfile(c.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile(&errOut)
 	reps := make([]*collect.Report, 0, len(parts))
 	defer func() {
 		for _, r := range reps {
