@@ -44,6 +44,9 @@ const (
 )
 
 func New(ctx context.Context) (*Graphviz, error) {
+	if err := wasm.Start(nil); err != nil { // patched: see start.go
+		return nil, err
+	}
 	c, err := gvc.New(ctx)
 	if err != nil {
 		return nil, err
@@ -56,6 +59,9 @@ func New(ctx context.Context) (*Graphviz, error) {
 }
 
 func NewWithPlugins(ctx context.Context, plugins ...Plugin) (*Graphviz, error) {
+	if err := wasm.Start(nil); err != nil { // patched: see start.go
+		return nil, err
+	}
 	c, err := gvc.NewWithPlugins(ctx, plugins...)
 	if err != nil {
 		return nil, err

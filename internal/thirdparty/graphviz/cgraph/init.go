@@ -6,17 +6,18 @@ import (
 	"github.com/trainreport/trainreport/internal/thirdparty/graphviz/internal/wasm"
 )
 
+// The descriptors are allocated here and filled when the module starts
+// (patched, see ../README.md): package graphviz copies these pointers at
+// its init, before the module is compiled.
 var (
-	Directed         *Desc
-	StrictDirected   *Desc
-	UnDirected       *Desc
-	StrictUnDirected *Desc
+	Directed         = &Desc{}
+	StrictDirected   = &Desc{}
+	UnDirected       = &Desc{}
+	StrictUnDirected = &Desc{}
 )
 
 func init() {
-	if err := setGlobalVars(context.Background()); err != nil {
-		panic(err)
-	}
+	wasm.OnStart(setGlobalVars)
 }
 
 func setGlobalVars(ctx context.Context) error {
@@ -51,10 +52,10 @@ func setGlobalVars(ctx context.Context) error {
 	strictUndirected.SetStrict(1)
 	strictUndirected.SetMaingraph(1)
 
-	Directed = toDesc(directed)
-	StrictDirected = toDesc(strictDirected)
-	UnDirected = toDesc(undirected)
-	StrictUnDirected = toDesc(strictUndirected)
+	Directed.wasm = directed
+	StrictDirected.wasm = strictDirected
+	UnDirected.wasm = undirected
+	StrictUnDirected.wasm = strictUndirected
 
 	return nil
 }
