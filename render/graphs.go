@@ -104,7 +104,10 @@ func layOutGraph(g *model.NodeGraph) *laidOutGraph {
 	lg := &laidOutGraph{h: hierarchy.Build(g)}
 	ctx, cancel := context.WithTimeout(context.Background(), graphLayoutTime)
 	defer cancel()
-	lg.views = graphlayout.Views(ctx, lg.h, g, graphlayout.Options{MaxBoxes: graphViewBoxes, MaxEdges: graphViewEdges})
+	// dot's compiled code is kept in the user's private cache, checked
+	// before use (docs/TRUST.md), so that the next report need not compile it.
+	opt := graphlayout.Options{MaxBoxes: graphViewBoxes, MaxEdges: graphViewEdges, CacheDir: graphlayout.UserCacheDir()}
+	lg.views = graphlayout.Views(ctx, lg.h, g, opt)
 	return lg
 }
 

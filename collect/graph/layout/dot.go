@@ -8,10 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	graphviz "github.com/goccy/go-graphviz"
-
 	"github.com/trainreport/trainreport/collect/graph/hierarchy"
 	"github.com/trainreport/trainreport/collect/model"
+	graphviz "github.com/trainreport/trainreport/internal/thirdparty/graphviz"
 )
 
 // denseEdges is the number of edges past which a view is laid out with
