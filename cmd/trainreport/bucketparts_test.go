@@ -99,7 +99,7 @@ func TestBucketPartsMerge(t *testing.T) {
 	if !slices.Equal(keys, wantKeys) {
 		t.Fatalf("objects written %q, want %q", keys, wantKeys)
 	}
-	if m := objs["sweep/part-1/shard.json"]; !bytes.Contains(m, []byte(`"abs": "s3://logs/demo"`)) {
+	if m := objs["sweep/part-1/shard.json"]; !bytes.Contains(m, []byte(`"url": "s3://logs/demo"`)) {
 		t.Errorf("shard.json does not name the logs by their URL without query:\n%s", m)
 	}
 
@@ -164,6 +164,18 @@ func TestBucketPartRefusals(t *testing.T) {
 		merge(t, "part s3://parts/p/part-1 has no shard.json: its collect did not finish",
 			s.url("parts", "p/part-0"), s.url("parts", "p/part-1"), s.url("parts", "p/part-2"))
 	})
+	t.Run("log directory not named", func(t *testing.T) {
+		// A part names the bucket of its logs; merge reads a bucket only
+		// when its own arguments name it, so a forged part cannot make
+		// it publish another bucket with the merge's credentials.
+		out := t.TempDir() + "/report"
+		code, stderr := runCmd(t, "merge", "--quiet", "-o", out, all)
+		want := "the parts read the log directory s3://logs/demo from a bucket: give its URL among merge's arguments"
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("merge without the logs' URL: exit status %d, stderr %q: want %d saying %q", code, stderr, exitUsage, want)
+		}
+		s.noSecret(t, "stderr", []byte(stderr))
+	})
 	t.Run("missing shard", func(t *testing.T) {
 		merge(t, "2 of 3 shards given: shard 2 missing", s.url("parts", "p/part-0"), s.url("parts", "p/part-1"))
 	})
@@ -181,7 +193,15 @@ func TestBucketPartRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer parts.WriteAll(ctx, "p/part-2/model.bin", m2, nil)
-		merge(t, "part s3://parts/p/part-2: model.bin does not match the hash its shard.json holds", all)
+		// Another part's model.bin is not of the size this marker lists.
+		want := fmt.Sprintf("part s3://parts/p/part-2: model.bin is cut short: %d bytes, its shard.json lists %d", len(model0), len(m2))
+		switch {
+		case len(model0) > len(m2):
+			want = fmt.Sprintf("part s3://parts/p/part-2: model.bin is longer than the %d bytes its shard.json lists", len(m2))
+		case len(model0) == len(m2):
+			want = "part s3://parts/p/part-2: model.bin does not match the hash its shard.json holds"
+		}
+		merge(t, want, all)
 	})
 
 	collect := func(t *testing.T, out, want string) {

@@ -133,10 +133,15 @@ func TestKubernetesExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	var direct []string // the report flags of merge, and the log directory
-	for _, a := range mcmd[2:] {
-		if !strings.HasPrefix(a, "/data/parts/") {
+	for i, a := range mcmd[2:] {
+		if !strings.HasPrefix(a, "/data/parts/") && a != "--root" && (i == 0 || mcmd[2+i-1] != "--root") {
 			direct = append(direct, a)
 		}
+	}
+	// Both read the logs below one root, which holds them.
+	if i, j := slices.Index(ccmd, "--root"), slices.Index(mcmd, "--root"); i < 0 || j < 0 || i+1 == len(ccmd) || j+1 == len(mcmd) ||
+		ccmd[i+1] != mcmd[j+1] || !strings.HasPrefix(logdir, ccmd[i+1]+"/") {
+		t.Errorf("want collect and merge given the same --root, holding the log directory %s: %q and %q", logdir, ccmd, mcmd)
 	}
 	want := buildAside(t, onVolume(append(direct, logdir)), "--quiet")
 

@@ -101,13 +101,18 @@ type config struct {
 	threshold      float64
 	email          string
 	chartsURL      string
+	// root is merge's --root: the folder below which the parts name
+	// their log directories.
+	root string
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
 // between or after the log directories, as in `trainreport runs/ -o out`.
 // -h and --help print the usage on stdout and return flag.ErrHelp; a usage
 // error prints it on stderr.
-func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, error) {
+//
+// more defines the flags of a subcommand that takes the report's (merge).
+func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagSet, *config)) (*config, []string, error) {
 	var c config
 	fs := flag.NewFlagSet("trainreport", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -135,6 +140,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*config, []string, erro
 	gateFlags(fs, &c)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
+	for _, f := range more {
+		f(fs, &c)
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
 			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n"+
@@ -227,7 +235,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // do, which builds the report (from log directories, or from the parts
 // of a sharded collection); it returns the exit status.
 func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
-	do func(ctx context.Context, c *config, args []string, stderr io.Writer) error) (status int) {
+	do func(ctx context.Context, c *config, args []string, stderr io.Writer) error, more ...func(*flag.FlagSet, *config)) (status int) {
 	defer func() {
 		// A panic is a bug of ours, never a verdict on the logs: say so,
 		// with a status of its own, rather than Go's 2, which is ours for
@@ -237,7 +245,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 			status = exitInternal
 		}
 	}()
-	c, logdirArgs, err := parseArgs(args, stdout, stderr)
+	c, logdirArgs, err := parseArgs(args, stdout, stderr, more...)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}

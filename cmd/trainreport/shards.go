@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,12 +37,21 @@ import (
 // complete, and a part without its marker is not one. A part may also be
 // a prefix of a bucket (writeBucketPart): the same two objects, the
 // marker written last.
+//
+// A part is input to merge like a log: whoever can write where parts are
+// kept can write one. So it names its log directories only relative to
+// a root that merge is given (--root), or by a bucket URL that merge is
+// given, never by a path merge would trust; and its checksums (the
+// marker's own, model.bin's size and hash) say only that the part is
+// whole, since a forger writes matching ones (docs/TRUST.md).
 const (
 	partModel  = "model.bin"
 	partMarker = "shard.json"
 	partFormat = "trainreport-shard"
-	// partVersion is the version of the marker's fields.
-	partVersion = 1
+	// partVersion is the version of the marker's fields. Version 2 names
+	// log directories below a root (rel) or by URL, no longer by an
+	// absolute path (abs), and checksums the marker and every file.
+	partVersion = 2
 	// maxShards bounds N: more shards than this would be a typo, and a
 	// GitHub Actions matrix holds at most 256 jobs.
 	maxShards = 65536
@@ -64,21 +75,36 @@ type shardMarker struct {
 	// Runs is the number of runs of this shard, of Discovered.
 	Runs       int `json:"runs"`
 	Discovered int `json:"discovered"`
-	// ModelSHA256 is the hash of the model file, checked before reading.
-	ModelSHA256 string `json:"model_sha256"`
 	// Title is the default title of the report, made from the arguments
 	// as a direct build makes it (defaultTitle).
 	Title   string        `json:"title"`
 	Logdirs []shardLogdir `json:"logdirs"`
+	// Files are the part's other files (model.bin), each checked against
+	// its size and SHA-256 before it is read.
+	Files []partFile `json:"files"`
+	// SHA256 is the marker's own checksum: the SHA-256 of its JSON
+	// (encoding/json's, compact) with this field empty (seal).
+	SHA256 string `json:"sha256"`
 }
 
-// shardLogdir is a log directory of a part: its name, its path as given
-// (what the report shows) and its absolute path, where merge opens it to
-// read the payloads (images, audio, tensors) the model refers to.
+// partFile is a file of a part, as its marker lists it.
+type partFile struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// shardLogdir is a log directory of a part: its name and its path as
+// given (what the report shows, never opened), and where merge opens it
+// to read the payloads (images, audio, tensors) the model refers to:
+// Rel, a clean slash-separated path below the root merge is given
+// (--root), or URL, a bucket's URL without query, which merge reads
+// only when its own arguments name it. One of the two is set.
 type shardLogdir struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
-	Abs  string `json:"abs"`
+	Rel  string `json:"rel,omitempty"`
+	URL  string `json:"url,omitempty"`
 }
 
 // discovery is what every shard of one collection must agree on, hashed
@@ -126,6 +152,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	help := helpFlags(fs)
 	out := fs.String("o", "", "write the part into `PART`: a folder, or a bucket prefix (s3://, gs://, az://) (required)")
 	shard := fs.String("shard", "", "collect the runs of shard `I/N` (0 <= I < N), assigned by a hash of each run's log directory name and path")
+	root := fs.String("root", ".", "the part names each log directory by its path below `DIR`, which must hold them; give merge the same folder")
 	var c config
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
@@ -170,7 +197,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
 		return usage(err)
 	}
-	if err := collectShard(ctx, &c, i, n, *out, logdirArgs, stderr); err != nil {
+	if err := collectShard(ctx, &c, i, n, *out, *root, logdirArgs, stderr); err != nil {
 		fmt.Fprintf(stderr, "trainreport collect: %s\n", printable(err.Error()))
 		if errors.As(err, new(usageError)) {
 			return exitUsage
@@ -180,8 +207,9 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-// collectShard collects the runs of shard i of n and writes the part.
-func collectShard(ctx context.Context, c *config, i, n int, out string, logdirArgs []string, stderr io.Writer) error {
+// collectShard collects the runs of shard i of n and writes the part,
+// naming each log directory in a folder by its path below root.
+func collectShard(ctx context.Context, c *config, i, n int, out, root string, logdirArgs []string, stderr io.Writer) error {
 	start := time.Now()
 	logdirs, err := collect.ParseLogdirs(logdirArgs)
 	if err != nil {
@@ -194,15 +222,15 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 	paths := localPaths(logdirs)
 	index := map[string]int{}
 	for k, l := range logdirs {
-		// A bucket is named by its URL without query (credentials and
-		// options stay in the environment of the job that merges).
-		abs := logfs.Redact(l.Path)
-		if !logfs.IsURL(l.Path) {
-			if abs, err = filepath.Abs(l.Path); err != nil {
-				return err
-			}
+		sl := shardLogdir{Name: l.Name, Path: logfs.Redact(l.Path)}
+		if logfs.IsURL(l.Path) {
+			// A bucket is named by its URL without query (credentials and
+			// options stay in the environment of the job that merges).
+			sl.URL = logfs.Redact(l.Path)
+		} else if sl.Rel, err = relBelow(root, l.Path); err != nil {
+			return err
 		}
-		d.Logdirs = append(d.Logdirs, shardLogdir{Name: l.Name, Path: logfs.Redact(l.Path), Abs: abs})
+		d.Logdirs = append(d.Logdirs, sl)
 		index[l.Name] = k
 	}
 	if c.keepAll {
@@ -241,10 +269,14 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 	}
 	sum, msum := sha256.Sum256(fp), sha256.Sum256(buf.Bytes())
 	m := shardMarker{Format: partFormat, Version: partVersion, Shard: i, Shards: n,
-		Fingerprint: hex.EncodeToString(sum[:]), Runs: len(rep.Runs), ModelSHA256: hex.EncodeToString(msum[:]),
-		Title: defaultTitle(logdirArgs, logdirs), Logdirs: d.Logdirs}
+		Fingerprint: hex.EncodeToString(sum[:]), Runs: len(rep.Runs),
+		Title: defaultTitle(logdirArgs, logdirs), Logdirs: d.Logdirs,
+		Files: []partFile{{Name: partModel, Size: int64(buf.Len()), SHA256: hex.EncodeToString(msum[:])}}}
 	for _, r := range d.Runs {
 		m.Discovered += len(r)
+	}
+	if err := m.seal(); err != nil {
+		return err
 	}
 	marker, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -263,6 +295,67 @@ func collectShard(ctx context.Context, c *config, i, n int, out string, logdirAr
 			plural(len(rep.Runs), "run"), m.Discovered, float64(buf.Len())/1e6, logfs.Redact(out), time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// relBelow returns the path of the log directory p below root: clean,
+// slash-separated, "." for root itself. It is the name the part gives
+// p, and merge opens it below its own --root as logfs.OpenIn does; so
+// it is checked to name p when opened so below root here (a link on the
+// way that leads out of root would not), comparing the paths as given
+// and with their links resolved.
+func relBelow(root, p string) (string, error) {
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	want, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return "", usageError{fmt.Errorf("--root: %w", err)}
+	}
+	defer r.Close()
+	pairs := [][2]string{{rootAbs, abs}}
+	realRoot, err1 := filepath.EvalSymlinks(rootAbs)
+	realP, err2 := filepath.EvalSymlinks(abs)
+	if err1 == nil && err2 == nil {
+		pairs = append(pairs, [2]string{realRoot, realP})
+	}
+	for _, pair := range pairs {
+		rel, err := filepath.Rel(pair[0], pair[1])
+		if err != nil || rel != "." && !filepath.IsLocal(rel) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if fi, err := r.Stat(rel); err == nil && os.SameFile(fi, want) {
+			return rel, nil
+		}
+	}
+	return "", usageError{fmt.Errorf("log directory %s is not inside the root %s (--root, by default the current directory): a part names its log directories by their path below the root, and merge reads nothing outside its own --root; give collect and merge a --root that holds it", p, root)}
+}
+
+// seal sets the marker's own checksum (SHA256).
+func (m *shardMarker) seal() error {
+	sum, err := m.sum()
+	m.SHA256 = sum
+	return err
+}
+
+// sum returns the SHA-256 of the marker's JSON with its SHA256 empty.
+func (m shardMarker) sum() (string, error) {
+	m.SHA256 = ""
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
 }
 
 // writePart writes the part folder out: in a temporary folder, the
@@ -293,8 +386,8 @@ func writePart(out string, model, marker []byte) error {
 func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*bucketout.Bucket, error) {
 	o := logfs.Redact(out)
 	for _, l := range logdirs {
-		if o == l.Abs || strings.HasPrefix(o, l.Abs+"/") || strings.HasPrefix(l.Abs, o+"/") {
-			return nil, usageError{fmt.Errorf("-o %s would write into the log directory %s", o, l.Abs)}
+		if l.URL != "" && (o == l.URL || strings.HasPrefix(o, l.URL+"/") || strings.HasPrefix(l.URL, o+"/")) {
+			return nil, usageError{fmt.Errorf("-o %s would write into the log directory %s", o, l.URL)}
 		}
 	}
 	b, err := bucketout.Open(ctx, out, []string{partModel, partMarker})
@@ -324,7 +417,9 @@ func writeBucketPart(ctx context.Context, b *bucketout.Bucket, model, marker []b
 // runMerge is `trainreport merge`: it takes the report's flags, and parts
 // instead of log directories. It returns the exit status.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runCommand(ctx, args, stdout, stderr, mergeParts)
+	return runCommand(ctx, args, stdout, stderr, mergeParts, func(fs *flag.FlagSet, c *config) {
+		fs.StringVar(&c.root, "root", ".", "read the log directories the parts name below `DIR` only (the --root their collect was given, seen from here): nothing outside it is read")
+	})
 }
 
 // readPartFile reads the file name of the part dir through the input
@@ -360,7 +455,8 @@ func partHas(ctx context.Context, dir, name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// readMarker reads and checks the completion marker of the part dir.
+// readMarker reads and checks the completion marker of the part dir: its
+// format and version, its own checksum, and that its fields are in range.
 func readMarker(ctx context.Context, dir string) (*shardMarker, error) {
 	b, err := readPartFile(ctx, dir, partMarker, maxMarker)
 	name := logfs.Redact(dir) // what messages name
@@ -373,19 +469,74 @@ func readMarker(ctx context.Context, dir string) (*shardMarker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", name, err)
 	}
-	var m shardMarker
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, err := parseMarker(b)
+	if err != nil {
 		return nil, fmt.Errorf("part %s: %s: %w", name, partMarker, err)
 	}
-	switch {
-	case m.Format != partFormat || m.Version != partVersion:
-		return nil, fmt.Errorf("part %s: %s is format %q version %d, want %q version %d", name, partMarker, m.Format, m.Version, partFormat, partVersion)
-	case m.Shards < 1 || m.Shards > maxShards || m.Shard < 0 || m.Shard >= m.Shards:
-		return nil, fmt.Errorf("part %s: shard %d/%d is out of range", name, m.Shard, m.Shards)
-	case len(m.Logdirs) == 0:
-		return nil, fmt.Errorf("part %s: %s names no log directory", name, partMarker)
+	return m, nil
+}
+
+// parseMarker decodes and checks the bytes of a marker.
+func parseMarker(b []byte) (*shardMarker, error) {
+	// The format and version first, so that a part of another version
+	// is named as one rather than as damaged.
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("damaged or cut short: %w", err)
+	}
+	if head.Format != partFormat {
+		return nil, fmt.Errorf("format %q, not %q", head.Format, partFormat)
+	}
+	if head.Version != partVersion {
+		return nil, fmt.Errorf("version %d of the part format, this trainreport reads version %d: collect the parts again with this trainreport (collect and merge must be the same build)", head.Version, partVersion)
+	}
+	var m shardMarker
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return nil, fmt.Errorf("damaged: %w", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("damaged: data after the marker")
+	}
+	if sum, err := m.sum(); err != nil || sum != m.SHA256 {
+		return nil, errors.New("does not match its own checksum: damaged or changed after collect wrote it")
+	}
+	if err := m.check(); err != nil {
+		return nil, err
 	}
 	return &m, nil
+}
+
+// check checks the fields of a marker whose checksum matched: what a
+// forger may still have written.
+func (m *shardMarker) check() error {
+	switch {
+	case m.Shards < 1 || m.Shards > maxShards || m.Shard < 0 || m.Shard >= m.Shards:
+		return fmt.Errorf("shard %d/%d is out of range", m.Shard, m.Shards)
+	case len(m.Logdirs) == 0:
+		return errors.New("names no log directory")
+	case len(m.Files) != 1 || m.Files[0].Name != partModel:
+		return fmt.Errorf("lists %d files, want %s alone", len(m.Files), partModel)
+	case m.Files[0].Size < 0 || m.Files[0].Size > maxPartModel || len(m.Files[0].SHA256) != 2*sha256.Size:
+		return fmt.Errorf("%s of %d bytes and SHA-256 %q: out of range", partModel, m.Files[0].Size, m.Files[0].SHA256)
+	}
+	for _, l := range m.Logdirs {
+		switch {
+		case l.Rel != "" && l.URL != "" || l.Rel == "" && l.URL == "":
+			return fmt.Errorf("log directory %q: want one of rel and url", l.Name)
+		case l.URL != "" && (!logfs.IsURL(l.URL) || logfs.Redact(l.URL) != l.URL):
+			return fmt.Errorf("log directory %q: url %q is not a bucket URL without query", l.Name, l.URL)
+		case l.Rel != "" && !fs.ValidPath(l.Rel):
+			// What collect writes: no "..", no absolute path, nothing
+			// that could name a file outside merge's --root.
+			return fmt.Errorf("log directory %q: rel %q is not a clean relative path below the root", l.Name, l.Rel)
+		}
+	}
+	return nil
 }
 
 // checkParts checks that the parts are the N shards of one collection,
@@ -399,6 +550,8 @@ func checkParts(parts []string, markers []*shardMarker) error {
 			return fmt.Errorf("part %s is a shard of %d, part %s of %d", parts[k], m.Shards, parts[0], first.Shards)
 		case m.Fingerprint != first.Fingerprint:
 			return fmt.Errorf("part %s was collected from other log directories, runs or collect flags than part %s (their fingerprints differ)", parts[k], parts[0])
+		case !slices.Equal(m.Logdirs, first.Logdirs):
+			return fmt.Errorf("part %s names other log directories than part %s", parts[k], parts[0])
 		}
 		if p, ok := byShard[m.Shard]; ok {
 			return fmt.Errorf("parts %s and %s are both shard %d/%d", p, parts[k], m.Shard, m.Shards)
@@ -423,8 +576,8 @@ func checkParts(parts []string, markers []*shardMarker) error {
 
 // mergeParts reads the parts, checks they are the shards of one
 // collection, merges their models and writes the report as build does.
-// The payloads the models refer to are read from the log directories, at
-// the absolute paths the parts recorded.
+// The payloads the models refer to are read from the log directories the
+// parts name: below c.root, or at a bucket URL among args.
 func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer) (errOut error) {
 	start := time.Now()
 	if c.keepAll || c.restarts != string(model.RestartsAttempts) {
@@ -454,17 +607,34 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	}
 	lds := markers[0].Logdirs
 	paths := make([]string, 0, len(lds)+len(parts))
-	abs := map[string]string{}
+	where := map[string]shardLogdir{} // by name: where merge reads each
+	used := map[string]bool{}
 	for _, l := range lds {
-		paths = append(paths, l.Abs)
-		abs[l.Name] = l.Abs
-		if u, ok := urls[l.Abs]; ok {
-			abs[l.Name] = u
-			delete(urls, l.Abs)
+		if l.URL != "" {
+			// A part cannot choose the bucket merge reads with its
+			// credentials: the merge's own arguments name it.
+			u, ok := urls[l.URL]
+			if !ok {
+				return usageError{fmt.Errorf("the parts read the log directory %s from a bucket: give its URL among merge's arguments (with the query it needs, if any) to let merge read it: merge reads no bucket that only a part names", l.URL)}
+			}
+			used[l.URL] = true
+			l.URL = u
+		} else {
+			paths = append(paths, filepath.Join(c.root, filepath.FromSlash(l.Rel)))
+		}
+		where[l.Name] = l
+	}
+	for r := range urls {
+		if !used[r] {
+			return usageError{fmt.Errorf("%s is neither a part (it has no %s) nor a log directory of the parts", r, partMarker)}
 		}
 	}
-	for u := range urls {
-		return usageError{fmt.Errorf("%s is neither a part (it has no %s) nor a log directory of the parts", u, partMarker)}
+	var root *os.Root // --root, opened when a log directory is a folder
+	if len(paths) > 0 {
+		if root, err = os.OpenRoot(c.root); err != nil {
+			return usageError{fmt.Errorf("--root: %w", err)}
+		}
+		defer root.Close() // the log directories opened below it stay open
 	}
 	paths = append(paths, parts...) // -o must not replace a part either
 	if err := checkOutputs(c, pathsAsLogdirs(paths)); err != nil {
@@ -482,7 +652,13 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 		}
 	}()
 	for k, p := range parts {
-		rep, err := readPart(ctx, p, markers[k], abs)
+		rep, err := readPart(ctx, p, markers[k], func(name string) (model.Source, error) {
+			l, ok := where[name]
+			if !ok {
+				return nil, fmt.Errorf("not among the log directories of %s", partMarker)
+			}
+			return openLogdir(ctx, root, l)
+		})
 		if err != nil {
 			return err
 		}
@@ -582,24 +758,26 @@ func pathsAsLogdirs(paths []string) []collect.Logdir {
 }
 
 // readPart reads the model of the part dir, after checking it against
-// the hash its marker m holds, attaching each log directory's payloads
-// from its absolute path in abs.
-func readPart(ctx context.Context, dir string, m *shardMarker, abs map[string]string) (*collect.Report, error) {
-	b, err := readPartFile(ctx, dir, partModel, maxPartModel)
+// the size and hash its marker m lists, attaching each log directory's
+// payloads from the Source open returns for its name; then checks that
+// every payload the model refers to lies inside a regular file of its
+// log directory, before anything reads one.
+func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error)) (*collect.Report, error) {
+	f := m.Files[0] // readMarker made sure it is model.bin
+	b, err := readPartFile(ctx, dir, f.Name, f.Size)
 	dir = logfs.Redact(dir) // what messages name
-	if err != nil {
+	switch {
+	case errors.Is(err, logfs.ErrTooLarge):
+		return nil, fmt.Errorf("part %s: %s is longer than the %d bytes its %s lists: changed after collect wrote it", dir, f.Name, f.Size, partMarker)
+	case err != nil:
 		return nil, fmt.Errorf("part %s: %w", dir, err)
+	case int64(len(b)) != f.Size:
+		return nil, fmt.Errorf("part %s: %s is cut short: %d bytes, its %s lists %d", dir, f.Name, len(b), partMarker, f.Size)
 	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != m.ModelSHA256 {
-		return nil, fmt.Errorf("part %s: %s does not match the hash its %s holds: changed after it was written", dir, partModel, partMarker)
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.SHA256 {
+		return nil, fmt.Errorf("part %s: %s does not match the hash its %s holds: damaged or changed after collect wrote it", dir, f.Name, partMarker)
 	}
-	rep, err := model.Read(bytes.NewReader(b), func(name string) (model.Source, error) {
-		p, ok := abs[name]
-		if !ok {
-			return nil, fmt.Errorf("not among the log directories of %s", partMarker)
-		}
-		return openLogdir(ctx, p)
-	})
+	rep, err := model.Read(bytes.NewReader(b), open)
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", dir, err)
 	}
@@ -607,25 +785,30 @@ func readPart(ctx context.Context, dir string, m *shardMarker, abs map[string]st
 		rep.Close()
 		return nil, fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", dir, partModel, partMarker)
 	}
+	if err := rep.CheckPayloads(); err != nil {
+		rep.Close()
+		return nil, fmt.Errorf("part %s: %s refers to bytes that are not in a regular file of its log directories (the logs changed since collect, or the part is forged): %w", dir, partModel, err)
+	}
 	return rep, nil
 }
 
-// openLogdir opens the log directory at p for its payloads, as collect
-// opened it: a log directory given as one event file at its parent.
+// openLogdir opens the log directory l of the parts for its payloads, as
+// collect opened it: l.Rel below root (a log directory given as one
+// event file at its parent), or l.URL.
 //
-// A bucket is opened at the URL the part names, without query: the
-// options a query gave collect (an endpoint) must then come from the
-// environment (AWS_ENDPOINT_URL...) of the merge.
-func openLogdir(ctx context.Context, p string) (model.Source, error) {
-	if logfs.IsURL(p) {
-		return logfs.OpenURL(ctx, p)
+// A bucket is opened at the URL merge's arguments gave for it, query
+// included; the credentials come from the environment of the merge.
+func openLogdir(ctx context.Context, root *os.Root, l shardLogdir) (model.Source, error) {
+	if l.URL != "" {
+		return logfs.OpenURL(ctx, l.URL)
 	}
-	fi, err := os.Stat(p)
+	rel := l.Rel
+	fi, err := root.Stat(rel) // inside root, whatever links rel passes
 	if err != nil {
-		return nil, fmt.Errorf("the logs must be readable at the path collect read them from: %w", err)
+		return nil, fmt.Errorf("the logs must be readable at %s below the root %s (--root), as collect read them: %w", rel, root.Name(), err)
 	}
 	if !fi.IsDir() {
-		p = filepath.Dir(p)
+		rel = path.Dir(rel)
 	}
-	return logfs.Open(p)
+	return logfs.OpenIn(root, rel)
 }

@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // runCmd runs one subcommand of trainreport (run for the report itself)
@@ -29,14 +33,20 @@ func runCmd(t *testing.T, cmd string, args ...string) (int, string) {
 	return code, stderr.String()
 }
 
+// testRoot is the --root of the tests whose logs lie in temporary folders
+// and the shared corpus at once: they check what a merge makes, not
+// what it may read (TestMergeRefusesForgedParts does).
+const testRoot = "/"
+
 // collectShards writes the n parts of logdirs into dir and returns their
-// folders, the collect flags extra given to each.
+// folders, the collect flags extra given to each (--root testRoot unless
+// extra gives another).
 func collectShards(t *testing.T, dir string, n int, logdirs []string, extra ...string) []string {
 	t.Helper()
 	var parts []string
 	for i := range n {
 		part := filepath.Join(dir, fmt.Sprintf("part-%d", i))
-		args := append([]string{"--quiet", "--shard", fmt.Sprintf("%d/%d", i, n), "-o", part}, extra...)
+		args := append([]string{"--quiet", "--root", testRoot, "--shard", fmt.Sprintf("%d/%d", i, n), "-o", part}, extra...)
 		if code, stderr := runCmd(t, "collect", append(args, logdirs...)...); code != 0 {
 			t.Fatalf("collect %v: exit status %d\n%s", args, code, stderr)
 		}
@@ -79,7 +89,7 @@ func TestMergedShardsEqualDirectBuild(t *testing.T) {
 				sdir := filepath.Join(dir, fmt.Sprintf("n%d", n))
 				parts := collectShards(t, sdir, n, in.logdirs)
 				merged, msingle, mmd := filepath.Join(sdir, "report"), filepath.Join(sdir, "report.html"), filepath.Join(sdir, "report.md")
-				margs := append([]string{"--quiet", "-o", merged, "--single-file", msingle, "--markdown", mmd}, parts...)
+				margs := append([]string{"--quiet", "--root", testRoot, "-o", merged, "--single-file", msingle, "--markdown", mmd}, parts...)
 				if code, stderr := runCmd(t, "merge", margs...); code != 0 {
 					t.Fatalf("merge of %d: exit status %d\n%s", n, code, stderr)
 				}
@@ -180,20 +190,29 @@ func TestShardAssignmentIsStable(t *testing.T) {
 	}
 }
 
-// shardRuns returns the runs each part holds, read as merge reads them.
+// shardRuns returns the runs each part holds, read as merge reads them
+// (below testRoot).
 func shardRuns(t *testing.T, parts []string) [][]string {
 	t.Helper()
+	root, err := os.OpenRoot(testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	var out [][]string
 	for _, p := range parts {
 		m, err := readMarker(t.Context(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		abs := map[string]string{}
-		for _, l := range m.Logdirs {
-			abs[l.Name] = l.Abs
-		}
-		rep, err := readPart(t.Context(), p, m, abs)
+		rep, err := readPart(t.Context(), p, m, func(name string) (model.Source, error) {
+			for _, l := range m.Logdirs {
+				if l.Name == name {
+					return openLogdir(t.Context(), root, l)
+				}
+			}
+			return nil, fmt.Errorf("no log directory %q", name)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,23 +236,45 @@ func TestMergeRefusals(t *testing.T) {
 		writeScalarLog(t, logs, fmt.Sprintf("run%d", i), "loss")
 		writeScalarLog(t, other, fmt.Sprintf("run%d", i), "loss")
 	}
-	three := collectShards(t, filepath.Join(dir, "three"), 3, []string{logs})
-	two := collectShards(t, filepath.Join(dir, "two"), 2, []string{logs})
-	otherLogs := collectShards(t, filepath.Join(dir, "other3"), 3, []string{other})
-	keepAll := collectShards(t, filepath.Join(dir, "keepall"), 3, []string{logs}, "--keep-all-records")
+	three := collectShards(t, filepath.Join(dir, "three"), 3, []string{logs}, "--root", dir)
+	two := collectShards(t, filepath.Join(dir, "two"), 2, []string{logs}, "--root", dir)
+	otherLogs := collectShards(t, filepath.Join(dir, "other3"), 3, []string{other}, "--root", dir)
+	keepAll := collectShards(t, filepath.Join(dir, "keepall"), 3, []string{logs}, "--keep-all-records", "--root", dir)
+	elsewhere := collectShards(t, filepath.Join(dir, "elsewhere"), 3, []string{logs}, "--root", filepath.Dir(dir))
 
 	unfinished := filepath.Join(dir, "unfinished")
 	if err := os.MkdirAll(unfinished, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(unfinished, partModel), readFile(t, filepath.Join(three[2], partModel)), 0o644)
-	changed := filepath.Join(dir, "changed")
-	os.MkdirAll(changed, 0o755)
-	os.WriteFile(filepath.Join(changed, partMarker), readFile(t, filepath.Join(three[2], partMarker)), 0o644)
-	os.WriteFile(filepath.Join(changed, partModel), readFile(t, filepath.Join(otherLogs[2], partModel)), 0o644)
-	garbled := filepath.Join(dir, "garbled")
-	os.MkdirAll(garbled, 0o755)
-	os.WriteFile(filepath.Join(garbled, partMarker), []byte(`{"format":"trainreport-shard","version":1,"shard":5,"shards":3}`), 0o644)
+	// A part whose files changed after collect: each is named.
+	marker, model := readFile(t, filepath.Join(three[2], partMarker)), readFile(t, filepath.Join(three[2], partModel))
+	damaged := func(name string, marker, model []byte) string {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(p, 0o755)
+		os.WriteFile(filepath.Join(p, partMarker), marker, 0o644)
+		os.WriteFile(filepath.Join(p, partModel), model, 0o644)
+		return p
+	}
+	flipped := bytes.Clone(model)
+	flipped[len(flipped)/2] ^= 1
+	changed := damaged("changed", marker, flipped)
+	cut := damaged("cut", marker, model[:len(model)-1])
+	grown := damaged("grown", marker, append(bytes.Clone(model), 0))
+	markerCut := damaged("marker-cut", marker[:len(marker)-2], model)
+	markerChanged := damaged("marker-changed", bytes.Replace(marker, []byte(`"runs": `), []byte(`"runs": 1`), 1), model)
+	old := damaged("old", []byte(`{"format":"trainreport-shard","version":1,"shard":2,"shards":3,"model_sha256":"","logdirs":[{"name":"logs","path":"/logs","abs":"/logs"}]}`), model)
+	// A forger seals what it writes: the fields are checked all the same.
+	var m shardMarker
+	if err := json.Unmarshal(marker, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Shard = 5
+	if err := m.seal(); err != nil {
+		t.Fatal(err)
+	}
+	out5, _ := json.Marshal(m)
+	garbled := damaged("garbled", out5, model)
 
 	// A part is read like a log: a link or a FIFO in place of its files
 	// is refused, not followed or waited on.
@@ -269,15 +310,21 @@ func TestMergeRefusals(t *testing.T) {
 		{"other collect flags", []string{three[0], three[1], keepAll[2]}, nil, "part " + keepAll[2] + " was collected from other log directories, runs or collect flags"},
 		{"no marker", []string{three[0], three[1], unfinished}, nil, "part " + unfinished + " has no shard.json: its collect did not finish"},
 		{"not a part", []string{three[0], three[1], logs}, nil, "part " + logs + ": no shard.json, not a part"},
-		{"model changed", []string{three[0], three[1], changed}, nil, "part " + changed + ": model.bin does not match the hash"},
-		{"marker out of range", []string{three[0], three[1], garbled}, nil, "part " + garbled + ": shard 5/3 is out of range"},
+		{"model changed", []string{three[0], three[1], changed}, nil, "part " + changed + ": model.bin does not match the hash its shard.json holds"},
+		{"model cut short", []string{three[0], three[1], cut}, nil, fmt.Sprintf("part %s: model.bin is cut short: %d bytes, its shard.json lists %d", cut, len(model)-1, len(model))},
+		{"model grown", []string{three[0], three[1], grown}, nil, fmt.Sprintf("part %s: model.bin is longer than the %d bytes its shard.json lists", grown, len(model))},
+		{"marker cut short", []string{three[0], three[1], markerCut}, nil, "part " + markerCut + ": shard.json: damaged or cut short"},
+		{"marker changed", []string{three[0], three[1], markerChanged}, nil, "part " + markerChanged + ": shard.json: does not match its own checksum"},
+		{"part of another version", []string{three[0], three[1], old}, nil, "part " + old + ": shard.json: version 1 of the part format, this trainreport reads version 2: collect the parts again"},
+		{"marker out of range", []string{three[0], three[1], garbled}, nil, "part " + garbled + ": shard.json: shard 5/3 is out of range"},
+		{"other root", []string{three[0], three[1], elsewhere[2]}, nil, "part " + elsewhere[2] + " was collected from other log directories"},
 		{"collect flag at merge", three, []string{"--keep-all-records"}, "--keep-all-records and --restarts are collect's flags"},
 		{"output is a part", three, []string{"-o", three[0]}, "would replace"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "report")
-			args := append([]string{"-o", out}, c.flags...)
+			args := append([]string{"--root", dir, "-o", out}, c.flags...)
 			code, stderr := runCmd(t, "merge", append(args, c.parts...)...)
 			if code == 0 || !strings.Contains(stderr, c.want) {
 				t.Errorf("merge: exit status %d, stderr %q, want an error holding %q", code, stderr, c.want)
@@ -294,17 +341,25 @@ func TestMergeRefusals(t *testing.T) {
 	if err := os.Rename(logs, moved); err != nil {
 		t.Fatal(err)
 	}
-	code, stderr := runCmd(t, "merge", append([]string{"-o", filepath.Join(dir, "report")}, three...)...)
-	if code == 0 || !strings.Contains(stderr, "the logs must be readable at the path collect read them from") {
+	code, stderr := runCmd(t, "merge", append([]string{"--root", dir, "-o", filepath.Join(dir, "report")}, three...)...)
+	if code != exitFailed || !strings.Contains(stderr, "log directory logs: the logs must be readable at logs below the root "+dir+" (--root), as collect read them") {
 		t.Errorf("merge with the logs moved: exit status %d, stderr %q", code, stderr)
 	}
 }
 
 // TestCollectShardRefusals checks collect's usage errors.
 func TestCollectShardRefusals(t *testing.T) {
-	logs := filepath.Join(t.TempDir(), "logs")
+	root := t.TempDir()
+	logs := filepath.Join(root, "logs")
 	writeScalarLog(t, logs, "run", "loss")
 	out := filepath.Join(t.TempDir(), "part")
+	// A link below the root that leads out of it: merge, reading below
+	// its root, could not follow it, so collect refuses to name it.
+	outside := filepath.Join(t.TempDir(), "outside")
+	writeScalarLog(t, outside, "run", "loss")
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -319,8 +374,11 @@ func TestCollectShardRefusals(t *testing.T) {
 		{[]string{"--shard", "0/2", "-o", out}, "no log directory given"},
 		{[]string{"--shard", "0/2", "-o", logs, logs}, "would replace the log directory"},
 		{[]string{"--shard", "0/2", "-o", out, "--keep-all-records", "--restarts", "latest", logs}, "--keep-all-records applies no restart rule"},
+		{[]string{"--shard", "0/2", "-o", out, "--root", logs, outside}, "log directory " + outside + " is not inside the root " + logs + " (--root, by default the current directory)"},
+		{[]string{"--shard", "0/2", "-o", out, filepath.Join(root, "link")}, "log directory " + filepath.Join(root, "link") + " is not inside the root " + root},
+		{[]string{"--shard", "0/2", "-o", out, "--root", filepath.Join(root, "nothing"), logs}, "--root: "},
 	} {
-		code, stderr := runCmd(t, "collect", c.args...)
+		code, stderr := runCmd(t, "collect", append([]string{"--root", root}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("collect %v: exit status %d, stderr %q, want %d and %q", c.args, code, stderr, exitUsage, c.want)
 		}
@@ -334,7 +392,12 @@ func TestCollectShardRefusals(t *testing.T) {
 // a marker it accepts must name a shard in range and a log directory.
 func FuzzReadMarker(f *testing.F) {
 	f.Add([]byte(`{"format":"trainreport-shard","version":1,"shard":0,"shards":1,"fingerprint":"x","logdirs":[{"name":"a","path":"a","abs":"/a"}]}`))
-	f.Add([]byte(`{"format":"trainreport-shard","version":1,"shard":5,"shards":3}`))
+	f.Add([]byte(`{"format":"trainreport-shard","version":2,"shard":5,"shards":3}`))
+	m := shardMarker{Format: partFormat, Version: partVersion, Shards: 1, Logdirs: []shardLogdir{{Name: "a", Path: "a", Rel: "a"}},
+		Files: []partFile{{Name: partModel, SHA256: strings.Repeat("0", 64)}}}
+	m.seal()
+	b, _ := json.Marshal(m)
+	f.Add(b)
 	f.Add([]byte(`{"shards":1e30}`))
 	f.Add([]byte(`[`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -352,13 +415,21 @@ func FuzzReadMarker(f *testing.F) {
 		if m.Shard < 0 || m.Shard >= m.Shards || m.Shards > maxShards || len(m.Logdirs) == 0 {
 			t.Errorf("accepted shard %d/%d with %d log directories", m.Shard, m.Shards, len(m.Logdirs))
 		}
+		for _, l := range m.Logdirs {
+			if l.URL == "" && !fs.ValidPath(l.Rel) {
+				t.Errorf("accepted the log directory %q at %q below the root", l.Name, l.Rel)
+			}
+		}
 	})
 }
 
 // TestMergeElsewhere collects shards of a log directory given by a
-// relative path and merges them from another working directory: the
-// report still shows the path as given (as the direct build from the
-// first directory does) and reads the payloads from the absolute path.
+// relative path, with the default root (the working directory), and
+// merges them from another working directory, giving merge that folder
+// as --root by a relative path: the report is the direct build's (it
+// shows the path as given) and reads the payloads below the root. Merged
+// from there without --root, the part's log directory is not below the
+// working directory, and merge says where it looked.
 func TestMergeElsewhere(t *testing.T) {
 	base := t.TempDir()
 	if err := os.CopyFS(filepath.Join(base, "work", "logs"), os.DirFS(sharedCorpus(t, "keras-tf22-images"))); err != nil {
@@ -368,10 +439,24 @@ func TestMergeElsewhere(t *testing.T) {
 	if code, stderr := runCmd(t, "", "--quiet", "-o", filepath.Join(base, "d", "report"), "--single-file", filepath.Join(base, "d", "report.html"), "logs"); code != 0 {
 		t.Fatalf("direct build: exit status %d\n%s", code, stderr)
 	}
-	parts := collectShards(t, filepath.Join(base, "parts"), 3, []string{"logs"})
+	var parts []string
+	for i := range 3 {
+		part := filepath.Join(base, "parts", fmt.Sprintf("part-%d", i))
+		if code, stderr := runCmd(t, "collect", "--quiet", "--shard", fmt.Sprintf("%d/3", i), "-o", part, "logs"); code != 0 {
+			t.Fatalf("collect: exit status %d\n%s", code, stderr)
+		}
+		if b := readFile(t, filepath.Join(part, partMarker)); bytes.Contains(b, []byte(base)) || !bytes.Contains(b, []byte(`"rel": "logs"`)) {
+			t.Errorf("the part names its log directory otherwise than by its path below the root:\n%s", b)
+		}
+		parts = append(parts, part)
+	}
 	t.Chdir(base)
 	out := filepath.Join(base, "m", "report")
-	args := append([]string{"--quiet", "-o", out, "--single-file", filepath.Join(base, "m", "report.html")}, parts...)
+	code, stderr := runCmd(t, "merge", append([]string{"--quiet", "-o", out}, parts...)...)
+	if code != exitFailed || !strings.Contains(stderr, "log directory logs: the logs must be readable at logs below the root . (--root), as collect read them") {
+		t.Errorf("merge without --root: exit status %d, stderr %q", code, stderr)
+	}
+	args := append([]string{"--quiet", "--root", "work", "-o", out, "--single-file", filepath.Join(base, "m", "report.html")}, parts...)
 	if code, stderr := runCmd(t, "merge", args...); code != 0 {
 		t.Fatalf("merge: exit status %d\n%s", code, stderr)
 	}

@@ -312,7 +312,10 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 	}
 	scripts := filepath.Join(repoRoot(t), "examples", "slurm")
 	s := slurmRun{parts: filepath.Join(dir, "parts"), report: reportIn(dir)}
-	env = append(append(slices.Clip(c.env), "TRAINREPORT="+bin), env...)
+	// The logs lie outside the folder the jobs run in: the parts name them
+	// below their parent, given to both scripts as sbatch hands the
+	// submitting shell's environment on.
+	env = append(append(slices.Clip(c.env), "TRAINREPORT="+bin, "TRAINREPORT_ROOT="+filepath.Dir(logs)), env...)
 	sbatch := func(args ...string) string {
 		cmd := exec.CommandContext(ctx, "sbatch", append([]string{"--parsable"}, args...)...)
 		cmd.Dir, cmd.Env = dir, env

@@ -62,6 +62,35 @@ func Open(p string) (*Dir, error) {
 	return &Dir{root: root, path: p, abs: abs, real: real}, nil
 }
 
+// OpenIn opens the directory name below root as a log directory, for a
+// caller that is given the root and only a claim about what lies below
+// it (a part read by merge names its log directories so). name is
+// slash-separated and relative: a clean path that leaves nothing
+// (fs.ValidPath: no "..", no leading "/", no empty or "." element; "."
+// is root itself). The way to it may pass through symbolic links, but
+// os.Root keeps it inside root whatever they point at; inside the
+// directory, the rules of Open hold.
+func OpenIn(root *os.Root, name string) (*Dir, error) {
+	if !fs.ValidPath(name) {
+		return nil, fmt.Errorf("%q is not a clean relative path below %s", name, root.Name())
+	}
+	sub, err := root.OpenRoot(name)
+	if err != nil {
+		return nil, err
+	}
+	p := filepath.Join(root.Name(), filepath.FromSlash(name))
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs // for Rel only: the directory is open, whatever its name now
+	}
+	return &Dir{root: sub, path: p, abs: abs, real: real}, nil
+}
+
 // Close releases the directory. Payloads cannot be read from it afterwards.
 func (d *Dir) Close() error {
 	if d.bkt != nil {

@@ -224,3 +224,43 @@ func FuzzBucketEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestOpenInStaysBelowTheRoot: a log directory named below a root (as a
+// part names one to merge) is opened only by a clean relative name, and
+// only inside the root, whatever links the way passes; inside it, Open's
+// rules hold.
+func TestOpenInStaysBelowTheRoot(t *testing.T) {
+	_, logs := setup(t)
+	parent := filepath.Dir(logs)
+	outside := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("token"), 0o600))
+	must(t, os.Symlink(outside, filepath.Join(parent, "out")))
+	must(t, os.Symlink("logs", filepath.Join(parent, "in")))
+	root, err := os.OpenRoot(parent)
+	must(t, err)
+	defer root.Close()
+	for _, name := range []string{"../" + filepath.Base(outside), outside, "/", "", "logs/../logs", "./logs", "logs/", "out", "logs/up/..", "logs//run"} {
+		if d, err := OpenIn(root, name); err == nil {
+			d.Close()
+			t.Errorf("OpenIn(%q) succeeded", name)
+		}
+	}
+	for _, name := range []string{"logs", "in", "."} {
+		d, err := OpenIn(root, name)
+		if err != nil {
+			t.Errorf("OpenIn(%q): %v", name, err)
+			continue
+		}
+		want := "run/hparams.yaml"
+		if name == "." {
+			want = "logs/run/hparams.yaml"
+		}
+		if b, err := d.ReadFile(want, 100); err != nil || string(b) != "lr: 0.1\n" {
+			t.Errorf("OpenIn(%q).ReadFile(%q) = %q, %v", name, want, b, err)
+		}
+		if _, err := d.ReadFile(strings.TrimSuffix(want, "hparams.yaml")+"abs-out", 100); err == nil {
+			t.Errorf("OpenIn(%q) follows a link inside the log directory", name)
+		}
+		d.Close()
+	}
+}

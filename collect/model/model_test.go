@@ -216,8 +216,14 @@ func TestReadRefusesDamage(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add(write(f, sample(memSource{})))
 	f.Add(write(f, &Report{}))
+	f.Add(nestedClaims(f, 40))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Read(bytes.NewReader(b), nil)
+		var r *Report
+		var err error
+		// Read or refused, a file costs memory in proportion to its bytes.
+		if got := allocated(func() { r, err = Read(bytes.NewReader(b), nil) }); got > readBudget(len(b)) {
+			t.Fatalf("%d bytes (%v) allocated %d bytes, over the %d budget", len(b), err, got, readBudget(len(b)))
+		}
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 )
 
 // Source reads the files of one log directory, by slash-separated names
@@ -96,10 +97,76 @@ func (b BlobRef) Check() error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: %w", b.Path, errNotRegular)
 	}
-	if end := b.Offset + b.Length; fi.Size() < end {
-		return fmt.Errorf("%s ends at byte %d, before its bytes do (%d)", b.Path, fi.Size(), end)
+	return b.within(fi.Size())
+}
+
+// within reports whether the referenced bytes lie inside a file of size
+// bytes. It compares without adding: a forged offset and length may sum
+// past the largest int64.
+func (b BlobRef) within(size int64) error {
+	if b.Offset < 0 || b.Length < 0 || b.Offset > size || b.Length > size-b.Offset {
+		return fmt.Errorf("%s ends at byte %d, before its bytes do (%d bytes at offset %d)", b.Path, size, b.Length, b.Offset)
 	}
 	return nil
+}
+
+// CheckPayloads reports the payload references of the report that cannot
+// be read whole through their log directory's source: the file is
+// missing, is not a regular file of the directory (a symbolic link, a
+// FIFO, a folder), or ends before the reference does, or the reference
+// has no source. Each file is described once, however many references
+// it holds; the first problems are listed, each naming the reference.
+// A model read from another process (Read) is checked so before anything
+// reads its payloads: the references are then claims, not facts.
+func (r *Report) CheckPayloads() error {
+	type file struct{ logdir, path string }
+	type stat struct {
+		size int64
+		err  error
+		told bool // err was reported, with the first reference to the file
+	}
+	stats := map[file]*stat{}
+	var errs []error
+	refs(reflect.ValueOf(r).Elem(), func(b *BlobRef) {
+		if len(errs) > maxProblems {
+			return
+		}
+		f := file{b.Logdir, b.Path}
+		st, ok := stats[f]
+		if !ok {
+			st = &stat{}
+			var fi fs.FileInfo
+			switch {
+			case b.src == nil:
+				st.err = fmt.Errorf("%s: %w", b.Path, errNoSource)
+			default:
+				if fi, st.err = b.src.Stat(b.Path); st.err == nil && !fi.Mode().IsRegular() {
+					st.err = fmt.Errorf("%s: %w", b.Path, errNotRegular)
+				}
+			}
+			if st.err == nil {
+				st.size = fi.Size()
+			}
+			stats[f] = st
+		}
+		err := st.err
+		switch {
+		case err != nil && st.told:
+			return // the file's problem, named with its first reference
+		case err != nil:
+			st.told = true
+		default:
+			if err = b.within(st.size); err == nil {
+				return
+			}
+		}
+		if len(errs) == maxProblems {
+			errs = append(errs, errors.New("more problems not listed"))
+			return
+		}
+		errs = append(errs, fmt.Errorf("payload %s:%s@%d+%d: %w", b.Logdir, b.Path, b.Offset, b.Length, err))
+	})
+	return errors.Join(errs...)
 }
 
 // readChunk is what one Read of a BlobRef's Reader asks of its source:
