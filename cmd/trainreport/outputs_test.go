@@ -147,10 +147,18 @@ func TestOutputMistakesAreRefusedBeforeReading(t *testing.T) {
 		{"markdown over hparams.yaml", []string{"-o", filepath.Join(home, "r"), "--markdown", hparams}, "input of the log directory"},
 		{"single file inside the output", []string{"-o", filepath.Join(home, "r"), "--single-file", filepath.Join(home, "r", "all.html")}, "inside the output folder"},
 		{"single file and markdown alike", []string{"-o", filepath.Join(home, "r"), "--single-file", file + ".x", "--markdown", file + ".x"}, "both name"},
+		// Each output's folder is checked before the work, not found
+		// missing once the whole site is written.
+		{"markdown into a missing folder", []string{"-o", filepath.Join(home, "r"), "--markdown", filepath.Join(home, "nofolder", "x.md")}, "nofolder does not exist"},
+		{"single file into a missing folder", []string{"-o", filepath.Join(home, "r"), "--single-file", filepath.Join(home, "nofolder", "x.html")}, "nofolder does not exist"},
+		{"email into a missing folder", []string{"-o", filepath.Join(home, "r"), "--email", filepath.Join(home, "nofolder", "x.eml")}, "nofolder does not exist"},
+		{"cpu profile into a missing folder", []string{"-o", filepath.Join(home, "r"), "--cpuprofile", filepath.Join(home, "nofolder", "p.out")}, "nofolder does not exist"},
+		{"markdown below a file", []string{"-o", filepath.Join(home, "r"), "--markdown", filepath.Join(file, "x.md")}, file + " is not a folder"},
+		{"output below a file", []string{"-o", filepath.Join(file, "a", "site")}, file + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stderr := runCLI(t, append(tc.args, logs)...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "read 1 runs") {
+			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "read 1 run") {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d saying %q before reading", code, stderr, exitUsage, tc.want)
 			}
 		})

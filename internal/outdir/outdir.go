@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Marker is the file that marks a folder as a report trainreport wrote,
@@ -246,6 +247,10 @@ func Check(out string, logdirs []string) error {
 	if home, err := os.UserHomeDir(); err == nil && sameFile(abs, home) {
 		return fmt.Errorf("-o %s is the home folder", out)
 	}
+	// The site is written beside out, its missing folders made.
+	if err := checkFolder(filepath.Dir(abs), true); err != nil {
+		return fmt.Errorf("-o %s: %w", out, err)
+	}
 	for _, l := range logdirs {
 		if within(abs, l) {
 			return fmt.Errorf("-o %s would replace the log directory %s", out, l)
@@ -398,7 +403,39 @@ func CheckFile(name, out string, logdirs []string, isInput func(rel string) bool
 			}
 		}
 	}
+	// The file is written into a temporary file beside it, in a folder
+	// that must be there: found now, not once the whole site is written.
+	if err := checkFolder(filepath.Dir(abs), false); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	return nil
+}
+
+// checkFolder refuses dir as the folder an output is created in when it is
+// not a folder this process may create files in. With mayCreate, a
+// missing dir is made when the output is written: its nearest existing
+// ancestor is checked instead.
+func checkFolder(dir string, mayCreate bool) error {
+	// Up from dir to the first path that exists, naming a file on the way
+	// as what it is.
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("%s is not a folder", d)
+		case err == nil && d != dir && !mayCreate:
+			return fmt.Errorf("the folder %s does not exist", dir)
+		case err == nil:
+			if err := writable(d); err != nil {
+				return fmt.Errorf("cannot create files in %s: %w", d, err)
+			}
+			return nil
+		case (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && filepath.Dir(d) != d:
+			continue
+		default:
+			return err
+		}
+	}
 }
 
 // WriteFileAtomic writes the file name through fn: into a temporary file
