@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -351,5 +352,41 @@ func TestOutputMistakesOfTheSecondTrial(t *testing.T) {
 	sameSnapshot(t, "victim", victims, snapshot(t, victim))
 	if fi, err := os.Lstat(filepath.Join(home, "prof.out")); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		t.Errorf("profile: %v, %v", fi, err)
+	}
+}
+
+// 60,000 one-value tags in a 900 KB file made a report of 120,044 files
+// (513 MB): a file or two per run and tag. The run keeps its first 10,000
+// tags (collect's budget), so the site's files are bounded by it,
+// whatever the tags the file names; the rest is one warning naming the
+// file, and the report is written.
+func TestManyTagsWriteBoundedFiles(t *testing.T) {
+	const tags, budget = 12_000, 10_000
+	logs := filepath.Join(t.TempDir(), "logs")
+	var events []*eventpb.Event
+	var vals []*eventpb.SummaryValue
+	for i := range tags {
+		vals = append(vals, simpleValue(fmt.Sprintf("t%d", i), 1))
+		if len(vals) == 1000 {
+			events = append(events, summaryEvent(0, 0, vals...))
+			vals = nil
+		}
+	}
+	writeEventFile(t, filepath.Join(logs, "run", "events.out.tfevents.1700000000.host"), events)
+	site := filepath.Join(t.TempDir(), "site")
+	code, stderr := runCLI(t, "-quiet", "-o", site, logs)
+	if code != exitOK || !strings.Contains(stderr, "events.out.tfevents.1700000000.host: offset") || !strings.Contains(stderr, "the most a run may") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant 0 and a warning naming the file", code, stderr)
+	}
+	files := 0
+	filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+		}
+		return err
+	})
+	// Two data files a scalar tag, and the pages, assets and summaries.
+	if max := 2*budget + 100; files > max {
+		t.Errorf("%d tags wrote %d files, want at most %d", tags, files, max)
 	}
 }
