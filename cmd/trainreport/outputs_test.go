@@ -167,6 +167,29 @@ func TestOutputMistakesAreRefusedBeforeReading(t *testing.T) {
 	sameSnapshot(t, "refusals", before, snapshot(t, home))
 }
 
+// -o's missing folders are made, so an output file may be named in one
+// of them (CI's fresh workspace: -o out/site --single-file out/site.html);
+// the check of output folders refuses only what will still be missing.
+func TestOutputFilesInTheOutputsNewFolders(t *testing.T) {
+	home := t.TempDir()
+	logs := filepath.Join(home, "logs")
+	writeScalarLog(t, logs, "run", "loss")
+	out := filepath.Join(home, "new", "deeper", "site")
+	single, md := filepath.Join(home, "new", "deeper", "site.html"), filepath.Join(home, "new", "site.md")
+	if code, stderr := runCLI(t, "-quiet", "-o", out, "--single-file", single, "--markdown", md, logs); code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	for _, p := range []string{filepath.Join(out, "index.html"), single, md} {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+	beside := filepath.Join(home, "other", "site.md") // no output makes other/
+	if code, stderr := runCLI(t, "-quiet", "-o", filepath.Join(home, "new2", "site"), "--markdown", beside, logs); code != exitUsage || !strings.Contains(stderr, "other does not exist") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %d: other/ is no folder of -o's", code, stderr, exitUsage)
+	}
+}
+
 // A report written where an earlier one was replaces it whole: its pages,
 // data and media that this report does not have are gone, and the folder
 // is marked as a report for the next one.

@@ -490,7 +490,9 @@ func sameFile(a, b string) bool {
 // --markdown) that names an input: a log directory given as a file, or a
 // file inside a log directory that the report reads (inputs says which, by
 // its name inside its log directory), or a path inside the output folder,
-// which the report replaces.
+// which the report replaces, or a path in a folder that is missing (and
+// not one of those writing the output folder makes), not a folder, or
+// not writable.
 func CheckFile(name, out string, logdirs []string, isInput func(rel string) bool) error {
 	abs, err := filepath.Abs(name)
 	if err != nil {
@@ -517,8 +519,15 @@ func CheckFile(name, out string, logdirs []string, isInput func(rel string) bool
 		}
 	}
 	// The file is written into a temporary file beside it, in a folder
-	// that must be there: found now, not once the whole site is written.
-	if err := checkFolder(filepath.Dir(abs), false); err != nil {
+	// that must be there, found now, not once the whole site is written;
+	// or one the site's folders will be made in (-o new/site with
+	// --single-file new/site.html), as the site is written first.
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(abs)
+	if err := checkFolder(dir, within(dir, filepath.Dir(outAbs))); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
