@@ -52,7 +52,9 @@ type Options struct {
 	Every time.Duration
 	// Grace is how long the command has, once cancelled, to return
 	// before Hard is called; 0 is DefaultGrace. Hard is called at once,
-	// too, when the memory passes 9/8 of the limit after the cancel.
+	// too, when the memory grows by another eighth of the limit (at
+	// least hardMargin) after the cancel: the budget's margin to what
+	// the machine allows is being spent.
 	Grace time.Duration
 	// Hard ends a command that did not stop in time: it should print
 	// the error and end the process. nil: the watchdog only cancels.
@@ -68,6 +70,11 @@ const (
 	// check their context between records and files, to return.
 	DefaultGrace = 5 * time.Second
 )
+
+// hardMargin is the least growth after the cancel that calls Hard at
+// once: a budget far under what the process holds already (a test's)
+// is passed by allocations of the command's own unwinding.
+const hardMargin = 64 << 20
 
 // softFraction is where the soft limit is set, as a fraction of the
 // budget: the collector works harder from there, so that garbage never
@@ -115,7 +122,7 @@ func Start(ctx context.Context, opt Options) (context.Context, func()) {
 			}
 			exceeded, since = &ExceededError{Limit: opt.Limit, Used: u, During: during}, time.Now()
 			cancel(exceeded)
-		case exceeded != nil && (u > opt.Limit+opt.Limit/8 || time.Since(since) >= grace):
+		case exceeded != nil && (u > exceeded.Used+max(opt.Limit/8, hardMargin) || time.Since(since) >= grace):
 			if opt.Hard != nil {
 				opt.Hard(exceeded)
 			}
