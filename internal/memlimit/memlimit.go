@@ -51,10 +51,11 @@ type Options struct {
 	// DefaultEvery.
 	Every time.Duration
 	// Grace is how long the command has, once cancelled, to return
-	// before Hard is called; 0 is DefaultGrace. Hard is called at once,
-	// too, when the memory grows by another eighth of the limit (at
-	// least hardMargin) after the cancel: the budget's margin to what
-	// the machine allows is being spent.
+	// before Hard is called; 0 is DefaultGrace. Hard is called at the
+	// first reading after the cancel, too, that finds the memory past
+	// 9/8 of the limit: the margin between the budget and what the
+	// machine allows is being spent by a step that checks no context
+	// (and one buffer grown by doubling can spend it in one allocation).
 	Grace time.Duration
 	// Hard ends a command that did not stop in time: it should print
 	// the error and end the process. nil: the watchdog only cancels.
@@ -71,11 +72,6 @@ const (
 	DefaultGrace = 5 * time.Second
 )
 
-// hardMargin is the least growth after the cancel that calls Hard at
-// once: a budget far under what the process holds already (a test's)
-// is passed by allocations of the command's own unwinding.
-const hardMargin = 64 << 20
-
 // softFraction is where the soft limit is set, as a fraction of the
 // budget: the collector works harder from there, so that garbage never
 // takes the memory past the budget, only live data does.
@@ -91,7 +87,8 @@ type watch struct {
 // Start starts the watchdog of opt over a command run with ctx, and sets
 // the soft limit (unless GOMEMLIMIT or another caller set one). It
 // returns the command's context, cancelled with an *ExceededError as its
-// cause when the budget is passed (already, when it is passed now), and
+// cause when the budget is passed (already, when it is passed now: then
+// no watchdog is started, the command has nothing to do but return), and
 // stop, which ends the watchdog and restores the soft limit. With
 // opt.Limit 0 it returns ctx and a stop that does nothing.
 func Start(ctx context.Context, opt Options) (context.Context, func()) {
@@ -122,7 +119,7 @@ func Start(ctx context.Context, opt Options) (context.Context, func()) {
 			}
 			exceeded, since = &ExceededError{Limit: opt.Limit, Used: u, During: during}, time.Now()
 			cancel(exceeded)
-		case exceeded != nil && (u > exceeded.Used+max(opt.Limit/8, hardMargin) || time.Since(since) >= grace):
+		case exceeded != nil && (u > opt.Limit+opt.Limit/8 || time.Since(since) >= grace):
 			if opt.Hard != nil {
 				opt.Hard(exceeded)
 			}
@@ -130,7 +127,14 @@ func Start(ctx context.Context, opt Options) (context.Context, func()) {
 		}
 		return false
 	}
-	check() // a budget passed already is known before any work
+	if check() || exceeded != nil {
+		// A budget passed already is known before any work: the command
+		// only has to notice and return, and nothing is left to watch.
+		return ctx, func() {
+			cancel(nil)
+			restore()
+		}
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {

@@ -67,12 +67,16 @@ func TestBudgetPassedAtStartCancelsAtOnce(t *testing.T) {
 }
 
 // A command that does not return once cancelled (a step that checks no
-// context) is ended by Hard, with the same error, when its grace is over.
+// context) and still holds more than 9/8 of the budget at the next
+// reading is ended by Hard, with the error that cancelled it.
 func TestHardEndsACommandThatDoesNotStop(t *testing.T) {
+	debug.FreeOSMemory()
 	hard := make(chan *ExceededError, 1)
-	ctx, stop := Start(context.Background(), Options{Limit: 1 << 20, Every: time.Millisecond, Grace: time.Nanosecond,
+	ctx, stop := Start(context.Background(), Options{Limit: inUse() + 32<<20, Every: time.Millisecond, Grace: time.Hour,
 		Hard: func(e *ExceededError) { hard <- e }})
 	defer stop()
+	held := make([]byte, 256<<20) // past 9/8 of the budget: the command holds on
+	defer runtime.KeepAlive(held)
 	select {
 	case e := <-hard:
 		if e != Exceeded(ctx) {
