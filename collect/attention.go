@@ -65,6 +65,9 @@ func (rr *runReader) keepTokens(ev *eventpb.Event, tag string, tokens []string, 
 func (rr *runReader) transformerTag(ev *eventpb.Event, tag string, kind Kind, what string, offset int64) (*tagState, bool) {
 	ts := rr.tags[tag]
 	if ts == nil {
+		if !rr.tagRoom(tag, offset) {
+			return nil, false
+		}
 		ts = &tagState{name: tag, metadata: true, plugin: "transformer", kind: kind}
 		rr.tags[tag] = ts
 	}

@@ -42,7 +42,33 @@ const (
 	// Stored strings are counted on the wire before the value is decoded
 	// (see fastEvent); filled ones after (addText).
 	maxTensorStrings = 1 << 16
+
+	// maxRunTags bounds the distinct tags of a run, of every kind. The
+	// report makes a data file or two per run and tag (and the pages a
+	// chart or card): 60,000 one-value tags fit in 900 KB and made
+	// 120,044 files, 513 MB, where the runs of real logs hold tens to a
+	// few thousand tags (per-layer statistics of a large model). The
+	// tags first met are kept; values of any later tag are skipped
+	// before anything is allocated for it, with a warning in each file
+	// that holds some (tagRoom).
+	maxRunTags = 10_000
 )
+
+// tagRoom reports whether the run may take tag, a tag new to it, seen at
+// offset of the file being read: whether it holds fewer than maxRunTags.
+// The first tag refused in each file is a warning naming it. (The fast
+// path hands a value of a new tag past the budget to the full decoder,
+// which asks.)
+func (rr *runReader) tagRoom(tag string, offset int64) bool {
+	if len(rr.tags) < maxRunTags {
+		return true
+	}
+	if rr.tagsFullIn != rr.file {
+		rr.tagsFullIn = rr.file
+		rr.warn(offset, "the run holds %d tags, the most a run may: tag %q and every other tag new from here on in this file skipped", maxRunTags, tag)
+	}
+	return false
+}
 
 // runFillLimit is a run's budget of filled elements: FillPerByte per byte
 // of its files, as a record's is (event.FillLimit), and at most its share

@@ -502,3 +502,54 @@ func TestManyImagesInOneValueAreLinear(t *testing.T) {
 		t.Errorf("reading allocated %d bytes, want at most %d", alloc, maxAlloc)
 	}
 }
+
+// 60,000 one-value scalar tags fit in 900 KB, and each tag of a run is a
+// data file or two and a chart: the report wrote 120,044 files (513 MB).
+// A run keeps at most maxRunTags tags, the first met: a value of a later
+// tag, scalar (fast path) or text (full decoder), is skipped before
+// anything is made for it, with one warning in each file that holds some,
+// at the first, naming the tag; the tags kept go on loading.
+func TestTagsPerRunAreBounded(t *testing.T) {
+	const over = 500
+	evs := []*pb.Event{fileVersion(), summary(1, simple("loss", 1))}
+	var vals []*pb.SummaryValue
+	for i := range maxRunTags - 1 + over {
+		vals = append(vals, simple(fmt.Sprintf("t%05d", i), 1))
+		if len(vals) == 1000 {
+			evs = append(evs, summary(1, vals...))
+			vals = nil
+		}
+	}
+	evs = append(evs, summary(1, vals...), summary(2, simple("loss", 2), simple("t00000", 2)))
+	first, _ := records(t, evs...)
+	second, offs := records(t, summary(3, tensorValue("late", "text", stringTensor([]int64{1}, []byte("x")))), summary(3, simple("loss", 3)))
+	dir := t.TempDir()
+	writeFiles(t, dir, []file{{ev100, first}, {ev200, second}})
+	run, alloc := collectAlloc(t, dir)
+	if len(run.Tags) != maxRunTags || len(run.Scalars) != maxRunTags || len(run.Texts) != 0 {
+		t.Errorf("%d tags, %d scalar series, %d text series; want %d, %d, 0", len(run.Tags), len(run.Scalars), len(run.Texts), maxRunTags, maxRunTags)
+	}
+	// The first refused tag is value maxRunTags-1 of those written a
+	// thousand an event, after the file version and the first loss.
+	refused := fmt.Sprintf("t%05d", maxRunTags-1)
+	var warned []string
+	for _, w := range run.Warnings {
+		if strings.Contains(w.Msg, "the most a run may") {
+			warned = append(warned, fmt.Sprintf("%s@%d", w.File, w.Offset))
+			if w.File == ev100 && !strings.Contains(w.Msg, fmt.Sprintf("%q", refused)) {
+				t.Errorf("warning %q does not name the first tag refused, %s", w.Msg, refused)
+			}
+		}
+	}
+	_, offs1 := records(t, evs...)
+	if want := []string{fmt.Sprintf("%s@%d", ev100, offs1[2+(maxRunTags-1)/1000]), fmt.Sprintf("%s@%d", ev200, offs[0])}; !slices.Equal(warned, want) {
+		t.Errorf("budget warnings at %v, want one per file at %v", warned, want)
+	}
+	wantLoss(t, run, 1, 2, 3)
+	if s := findScalar(run, "t00000"); s == nil || len(s.Points) != 2 {
+		t.Errorf("t00000 = %+v, want both its points", s)
+	}
+	if alloc > maxAlloc {
+		t.Errorf("reading allocated %d bytes, want at most %d", alloc, maxAlloc)
+	}
+}

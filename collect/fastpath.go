@@ -206,6 +206,8 @@ func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step in
 		return false
 	}
 	switch {
+	case ts == nil && len(rr.tags) >= maxRunTags:
+		return false // the full decoder warns (tagRoom)
 	case ts == nil:
 		ts = &tagState{name: string(tag), kind: KindScalar}
 		rr.tags[ts.name] = ts
@@ -325,6 +327,9 @@ func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wal
 		return false
 	}
 	if ts == nil {
+		if len(rr.tags) >= maxRunTags {
+			return false // the full decoder warns (tagRoom)
+		}
 		ts = &tagState{name: string(tag)}
 		rr.tags[ts.name] = ts
 		rr.remember(idx, ts)

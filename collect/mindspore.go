@@ -130,6 +130,9 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 	tag := mindspore.StripTag(v.GetTag())
 	ts := rr.tags[tag]
 	if ts == nil {
+		if !rr.tagRoom(tag, offset) {
+			return
+		}
 		ts = &tagState{name: tag}
 		rr.tags[tag] = ts
 	}

@@ -122,6 +122,7 @@ type runReader struct {
 
 	file       *File
 	fileWarned int
+	tagsFullIn *File // the file where tagRoom last refused a tag, which it warned of
 	// What filled tensors have cost (see chargeFill): the record at
 	// fillBase of fillFile, and the whole run.
 	fillFile            string
@@ -311,6 +312,9 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	}
 	ts := rr.tags[tag]
 	if ts == nil {
+		if !rr.tagRoom(tag, offset) {
+			return
+		}
 		ts = &tagState{name: tag}
 		rr.tags[tag] = ts
 	}

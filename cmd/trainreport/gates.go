@@ -75,11 +75,25 @@ func checkGates(c *config) error {
 
 // loadBaseline reads --baseline: a summary.json, or a log directory,
 // collected with the report's options and summarized as a report of it
-// would be.
+// would be. A baseline that cannot be read, or is not a summary.json, is
+// an error of the command line (exit status 2, as docs/GATES.md says),
+// found before the logs are read; only a cancellation is not.
 func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*render.Baseline, error) {
+	b, err := readBaseline(ctx, c, opt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	return b, nil
+}
+
+// readBaseline is loadBaseline, its errors unclassified.
+func readBaseline(ctx context.Context, c *config, opt collect.Options) (*render.Baseline, error) {
 	st, err := os.Stat(c.baseline)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--baseline: %w", err)}
+		return nil, fmt.Errorf("--baseline: %w", err)
 	}
 	var b []byte
 	if st.IsDir() {

@@ -26,11 +26,20 @@ import (
 )
 
 // TestGateUsageErrors: an error in a --fail-on expression, or a gate
-// reading a baseline that was not given, is a usage error (exit 2) naming
-// the column, before any log is read: no report is written.
+// reading a baseline that was not given, or a baseline that is no
+// summary.json (one metric without its last value, an array), is a usage
+// error (exit 2) naming the column or what is wrong, before any log is
+// read: no report is written.
 func TestGateUsageErrors(t *testing.T) {
 	logs := filepath.Join(t.TempDir(), "logs")
 	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	noLast, array := filepath.Join(t.TempDir(), "nolast.json"), filepath.Join(t.TempDir(), "array.json")
+	if err := os.WriteFile(noLast, []byte(`{"metrics": {"a": {"loss": {"points": 3}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(array, []byte(`[]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -42,6 +51,8 @@ func TestGateUsageErrors(t *testing.T) {
 		{[]string{"--fail-on", "baseline.loss.last > 1"}, "reads the baseline: give --baseline PATH"},
 		{[]string{"--baseline-threshold", "-1"}, "--baseline-threshold must be"},
 		{[]string{"--baseline", filepath.Join(logs, "nope.json")}, "--baseline:"},
+		{[]string{"--baseline", noLast}, `metrics["a"]["loss"]: no last point`},
+		{[]string{"--baseline", array}, "not a summary.json: a JSON array at the top level"},
 		{[]string{"--charts-url", "javascript:alert(1)"}, "want an http or https URL"},
 		{[]string{"--email", filepath.Join(logs, "..", "main.json"), "--baseline", filepath.Join(logs, "..", "main.json")}, "--email and --baseline both name"},
 		{[]string{"--charts-url", "https://x.example/a)b"}, "want an http or https URL"},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/memlimit"
 	"github.com/trainreport/trainreport/render"
 )
 
@@ -100,6 +101,8 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	keepAll := fs.Bool("keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	var restarts string
 	restartsFlag(fs, &restarts)
+	var memory maxMemory
+	memoryFlag(fs, &memory)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
@@ -133,6 +136,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "trainreport: %v\n", err)
 		return 2
 	}
+	ctx, stop, memoryFailed := guardMemory(ctx, memory, "trainreport", stderr)
+	defer stop()
+	memlimit.Phase(ctx, "reading the logs")
 	logdirs, err := collect.ParseLogdirs(dirs)
 	if err == nil {
 		var rep *collect.Report
@@ -144,6 +150,10 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				err = writeInspectText(stdout, rep)
 			}
 		}
+	}
+	if msg, ok := memoryFailed(err); ok {
+		fmt.Fprintln(stderr, msg)
+		return exitFailed
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "trainreport: %v\n", err)

@@ -37,6 +37,7 @@ import (
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/gate"
+	"github.com/trainreport/trainreport/internal/memlimit"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/render"
 )
@@ -103,7 +104,8 @@ type config struct {
 	chartsURL      string
 	// root is merge's --root: the folder below which the parts name
 	// their log directories.
-	root string
+	root   string
+	memory maxMemory
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -139,6 +141,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	restartsFlag(fs, &c.restarts)
 	gateFlags(fs, &c)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
+	memoryFlag(fs, &c.memory)
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
 	for _, f := range more {
 		f(fs, &c)
@@ -214,7 +217,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 // the report was written and says what failed.
 const (
 	exitOK       = 0
-	exitFailed   = 1 // the logs held nothing readable, or the output could not be written
+	exitFailed   = 1 // the logs held nothing readable, the output could not be written, or the memory budget was passed
 	exitUsage    = 2 // bad flags or arguments (an error in a --fail-on expression), or an output path the report must not write
 	exitGate     = 3 // a --fail-on condition held (or --fail-on-warnings'): the report was written
 	exitInternal = 4 // a bug: please report it with the message
@@ -258,7 +261,13 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 		fmt.Fprintln(stdout, versionLine(bi))
 		return exitOK
 	}
+	ctx, stop, memoryFailed := guardMemory(ctx, c.memory, "trainreport", stderr)
+	defer stop()
 	if err := do(ctx, c, logdirArgs, stderr); err != nil {
+		if msg, ok := memoryFailed(err); ok {
+			fmt.Fprintln(stderr, msg)
+			return exitFailed
+		}
 		var ge gateError
 		if errors.As(err, &ge) {
 			// A line per failed gate, each made printable alone.
@@ -343,6 +352,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	if c.baseline != "" {
 		// Read first: a baseline that cannot be read is an error of the
 		// command line, better known before the logs are read.
+		memlimit.Phase(ctx, "reading the baseline")
 		if base, err = loadBaseline(ctx, c, opt); err != nil {
 			return err
 		}
@@ -356,6 +366,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 			bar.Set64(done)
 		}
 	}
+	memlimit.Phase(ctx, "reading the logs")
 	rep, err := collect.Collect(ctx, logdirs, opt)
 	if bar != nil {
 		bar.Finish()
@@ -436,12 +447,14 @@ func writeReport(ctx context.Context, c *config, rep *collect.Report, title stri
 		embeddings += len(run.Embeddings)
 	}
 	embStart := time.Now()
+	memlimit.Phase(ctx, "laying out the embeddings")
 	if err := r.ComputeEmbeddings(ctx); err != nil {
 		return fmt.Errorf("laying out the embeddings: %w", err)
 	}
 	if !c.quiet && embeddings > 0 {
 		fmt.Fprintf(stderr, "laid out %s in %.2fs\n", plural(embeddings, "embedding"), time.Since(embStart).Seconds())
 	}
+	memlimit.Phase(ctx, "writing the report")
 	failedGates, err := evalGates(r, c.gates, base)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,15 +148,46 @@ func TestOutputMistakesAreRefusedBeforeReading(t *testing.T) {
 		{"markdown over hparams.yaml", []string{"-o", filepath.Join(home, "r"), "--markdown", hparams}, "input of the log directory"},
 		{"single file inside the output", []string{"-o", filepath.Join(home, "r"), "--single-file", filepath.Join(home, "r", "all.html")}, "inside the output folder"},
 		{"single file and markdown alike", []string{"-o", filepath.Join(home, "r"), "--single-file", file + ".x", "--markdown", file + ".x"}, "both name"},
+		// Each output's folder is checked before the work, not found
+		// missing once the whole site is written.
+		{"markdown into a missing folder", []string{"-o", filepath.Join(home, "r"), "--markdown", filepath.Join(home, "nofolder", "x.md")}, "nofolder does not exist"},
+		{"single file into a missing folder", []string{"-o", filepath.Join(home, "r"), "--single-file", filepath.Join(home, "nofolder", "x.html")}, "nofolder does not exist"},
+		{"email into a missing folder", []string{"-o", filepath.Join(home, "r"), "--email", filepath.Join(home, "nofolder", "x.eml")}, "nofolder does not exist"},
+		{"cpu profile into a missing folder", []string{"-o", filepath.Join(home, "r"), "--cpuprofile", filepath.Join(home, "nofolder", "p.out")}, "nofolder does not exist"},
+		{"markdown below a file", []string{"-o", filepath.Join(home, "r"), "--markdown", filepath.Join(file, "x.md")}, file + " is not a folder"},
+		{"output below a file", []string{"-o", filepath.Join(file, "a", "site")}, file + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stderr := runCLI(t, append(tc.args, logs)...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "read 1 runs") {
+			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "read 1 run") {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d saying %q before reading", code, stderr, exitUsage, tc.want)
 			}
 		})
 	}
 	sameSnapshot(t, "refusals", before, snapshot(t, home))
+}
+
+// -o's missing folders are made, so an output file may be named in one
+// of them (CI's fresh workspace: -o out/site --single-file out/site.html);
+// the check of output folders refuses only what will still be missing.
+func TestOutputFilesInTheOutputsNewFolders(t *testing.T) {
+	home := t.TempDir()
+	logs := filepath.Join(home, "logs")
+	writeScalarLog(t, logs, "run", "loss")
+	out := filepath.Join(home, "new", "deeper", "site")
+	single, md := filepath.Join(home, "new", "deeper", "site.html"), filepath.Join(home, "new", "site.md")
+	if code, stderr := runCLI(t, "-quiet", "-o", out, "--single-file", single, "--markdown", md, logs); code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	for _, p := range []string{filepath.Join(out, "index.html"), single, md} {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+	beside := filepath.Join(home, "other", "site.md") // no output makes other/
+	if code, stderr := runCLI(t, "-quiet", "-o", filepath.Join(home, "new2", "site"), "--markdown", beside, logs); code != exitUsage || !strings.Contains(stderr, "other does not exist") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %d: other/ is no folder of -o's", code, stderr, exitUsage)
+	}
 }
 
 // A report written where an earlier one was replaces it whole: its pages,
@@ -343,5 +375,41 @@ func TestOutputMistakesOfTheSecondTrial(t *testing.T) {
 	sameSnapshot(t, "victim", victims, snapshot(t, victim))
 	if fi, err := os.Lstat(filepath.Join(home, "prof.out")); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		t.Errorf("profile: %v, %v", fi, err)
+	}
+}
+
+// 60,000 one-value tags in a 900 KB file made a report of 120,044 files
+// (513 MB): a file or two per run and tag. The run keeps its first 10,000
+// tags (collect's budget), so the site's files are bounded by it,
+// whatever the tags the file names; the rest is one warning naming the
+// file, and the report is written.
+func TestManyTagsWriteBoundedFiles(t *testing.T) {
+	const tags, budget = 12_000, 10_000
+	logs := filepath.Join(t.TempDir(), "logs")
+	var events []*eventpb.Event
+	var vals []*eventpb.SummaryValue
+	for i := range tags {
+		vals = append(vals, simpleValue(fmt.Sprintf("t%d", i), 1))
+		if len(vals) == 1000 {
+			events = append(events, summaryEvent(0, 0, vals...))
+			vals = nil
+		}
+	}
+	writeEventFile(t, filepath.Join(logs, "run", "events.out.tfevents.1700000000.host"), events)
+	site := filepath.Join(t.TempDir(), "site")
+	code, stderr := runCLI(t, "-quiet", "-o", site, logs)
+	if code != exitOK || !strings.Contains(stderr, "events.out.tfevents.1700000000.host: offset") || !strings.Contains(stderr, "the most a run may") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant 0 and a warning naming the file", code, stderr)
+	}
+	files := 0
+	filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+		}
+		return err
+	})
+	// Two data files a scalar tag, and the pages, assets and summaries.
+	if max := 2*budget + 100; files > max {
+		t.Errorf("%d tags wrote %d files, want at most %d", tags, files, max)
 	}
 }

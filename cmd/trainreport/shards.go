@@ -157,6 +157,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
+	memoryFlag(fs, &c.memory)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Reads the runs of shard I of N and writes their model into PART, for\n"+
@@ -197,7 +198,13 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
 		return usage(err)
 	}
+	ctx, stop, memoryFailed := guardMemory(ctx, c.memory, "trainreport collect", stderr)
+	defer stop()
 	if err := collectShard(ctx, &c, i, n, *out, *root, logdirArgs, stderr); err != nil {
+		if msg, ok := memoryFailed(err); ok {
+			fmt.Fprintln(stderr, msg)
+			return exitFailed
+		}
 		fmt.Fprintf(stderr, "trainreport collect: %s\n", printable(err.Error()))
 		if errors.As(err, new(usageError)) {
 			return exitUsage

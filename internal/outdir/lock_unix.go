@@ -30,3 +30,21 @@ func lock(dir string) (func(), error) {
 		f.Close()
 	}, nil
 }
+
+// tryLock takes an exclusive lock on the open file or folder f without
+// waiting, and reports whether it got it; the lock is released when f is
+// closed or the process ends, however it ends.
+func tryLock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch err {
+		case nil:
+			return true, nil
+		case syscall.EWOULDBLOCK:
+			return false, nil
+		case syscall.EINTR:
+			continue
+		}
+		return false, err
+	}
+}

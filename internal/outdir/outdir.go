@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Marker is the file that marks a folder as a report trainreport wrote,
@@ -38,6 +39,10 @@ type Site struct {
 	out  string // the output folder, absolute
 	tmp  string
 	root *os.Root // tmp: no name written may leave it
+	// held holds a lock on tmp while the site is written: a later run
+	// into the same output that finds tmp unlocked knows its writer is
+	// gone (see removeStale).
+	held *os.File
 
 	// folders are the site's folders opened last, the latest last: a
 	// file created in one is one system call, where through root it is
@@ -69,16 +74,28 @@ func Create(out string) (*Site, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := createUnique(parent, "."+filepath.Base(abs)+".tmp-", func(p string) error { return os.Mkdir(p, 0o777) })
+	removeStale(abs)
+	tmp, err := createUnique(parent, tmpPrefix(abs), func(p string) error { return os.Mkdir(p, 0o777) })
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(tmp)
+	// Locked before the marker is written: a folder of ours is never
+	// seen marked and unlocked while its writer lives. Where no lock can
+	// be taken (a file system without flock), no other run can take one
+	// either, and none takes the folder for a stale one.
+	held, err := os.Open(tmp)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	s := &Site{out: abs, tmp: tmp, root: root}
+	tryLock(held)
+	root, err := os.OpenRoot(tmp)
+	if err != nil {
+		held.Close()
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	s := &Site{out: abs, tmp: tmp, root: root, held: held}
 	if err := s.WriteFile(Marker, []byte(markerText)); err != nil {
 		s.Abort()
 		return nil, err
@@ -184,6 +201,7 @@ func (s *Site) Abort() {
 	s.closeFolders()
 	s.root.Close()
 	os.RemoveAll(s.tmp)
+	s.held.Close()
 }
 
 // Commit moves the site into place, replacing the output folder when it
@@ -193,6 +211,8 @@ func (s *Site) Commit() (err error) {
 	defer func() {
 		if err != nil {
 			s.Abort()
+		} else {
+			s.held.Close()
 		}
 	}()
 	s.closeFolders()
@@ -213,7 +233,7 @@ func (s *Site) Commit() (err error) {
 	}
 	// Move the old report aside, not delete it first, so that the output
 	// folder is never missing a whole report for longer than two renames.
-	old, err := os.MkdirTemp(filepath.Dir(s.out), "."+filepath.Base(s.out)+".old-")
+	old, err := os.MkdirTemp(filepath.Dir(s.out), oldPrefix(s.out))
 	if err != nil {
 		return err
 	}
@@ -231,6 +251,100 @@ func (s *Site) Commit() (err error) {
 	return os.RemoveAll(old)
 }
 
+// tmpPrefix and oldPrefix begin the names of the folders a site of the
+// output folder out is written in and an earlier report is moved aside
+// to, beside out; a number ends them.
+func tmpPrefix(out string) string { return "." + filepath.Base(out) + ".tmp-" }
+func oldPrefix(out string) string { return "." + filepath.Base(out) + ".old-" }
+
+// removeStale removes what reports into the output folder out left beside
+// it when they were killed (SIGKILL, a crash, the machine stopping), which
+// no deferred clean-up could remove: each temporary folder of out's name
+// that holds the marker and that no process holds locked (its writer is
+// gone: the lock goes with the process), and each earlier report moved
+// aside whose commit did not finish (checked under the lock commits take,
+// so none is in progress). Anything else is left alone, as is whatever
+// cannot be removed: this is tidying, not a condition of the report.
+func removeStale(out string) {
+	parent := filepath.Dir(out)
+	names, err := readNames(parent)
+	if err != nil {
+		return
+	}
+	var old []string
+	for _, n := range names {
+		switch {
+		case numbered(n, tmpPrefix(out)):
+			removeUnlocked(filepath.Join(parent, n))
+		case numbered(n, oldPrefix(out)):
+			old = append(old, filepath.Join(parent, n))
+		}
+	}
+	if len(old) == 0 {
+		return
+	}
+	unlock, err := lock(parent)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	for _, p := range old {
+		// What Commit leaves there: the folder, holding the old report
+		// alone, marked.
+		if ns, err := readNames(p); err == nil && len(ns) == 1 && ns[0] == "report" && isMarked(filepath.Join(p, "report")) {
+			os.RemoveAll(p)
+		}
+	}
+}
+
+// removeUnlocked removes the temporary folder dir of a site when it is a
+// folder (not a link), holds the marker, and its lock is free.
+func removeUnlocked(dir string) {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || !isMarked(dir) {
+		return
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if ok, err := tryLock(f); err == nil && ok {
+		os.RemoveAll(dir)
+	}
+}
+
+// isMarked reports whether the folder dir holds the marker as a file.
+func isMarked(dir string) bool {
+	m, err := os.Lstat(filepath.Join(dir, Marker))
+	return err == nil && m.Mode().IsRegular()
+}
+
+// numbered reports whether name is prefix followed by decimal digits
+// only: the names createUnique and os.MkdirTemp give.
+func numbered(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// readNames returns the names in the folder dir.
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
 // Check refuses, before anything is read, an output folder that the
 // report must not replace: the file system's root, the home folder, a log
 // directory or a folder holding one, a link, a file, or a folder holding
@@ -245,6 +359,10 @@ func Check(out string, logdirs []string) error {
 	}
 	if home, err := os.UserHomeDir(); err == nil && sameFile(abs, home) {
 		return fmt.Errorf("-o %s is the home folder", out)
+	}
+	// The site is written beside out, its missing folders made.
+	if err := checkFolder(filepath.Dir(abs), true); err != nil {
+		return fmt.Errorf("-o %s: %w", out, err)
 	}
 	for _, l := range logdirs {
 		if within(abs, l) {
@@ -372,7 +490,9 @@ func sameFile(a, b string) bool {
 // --markdown) that names an input: a log directory given as a file, or a
 // file inside a log directory that the report reads (inputs says which, by
 // its name inside its log directory), or a path inside the output folder,
-// which the report replaces.
+// which the report replaces, or a path in a folder that is missing (and
+// not one of those writing the output folder makes), not a folder, or
+// not writable.
 func CheckFile(name, out string, logdirs []string, isInput func(rel string) bool) error {
 	abs, err := filepath.Abs(name)
 	if err != nil {
@@ -398,7 +518,46 @@ func CheckFile(name, out string, logdirs []string, isInput func(rel string) bool
 			}
 		}
 	}
+	// The file is written into a temporary file beside it, in a folder
+	// that must be there, found now, not once the whole site is written;
+	// or one the site's folders will be made in (-o new/site with
+	// --single-file new/site.html), as the site is written first.
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(abs)
+	if err := checkFolder(dir, within(dir, filepath.Dir(outAbs))); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	return nil
+}
+
+// checkFolder refuses dir as the folder an output is created in when it is
+// not a folder this process may create files in. With mayCreate, a
+// missing dir is made when the output is written: its nearest existing
+// ancestor is checked instead.
+func checkFolder(dir string, mayCreate bool) error {
+	// Up from dir to the first path that exists, naming a file on the way
+	// as what it is.
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("%s is not a folder", d)
+		case err == nil && d != dir && !mayCreate:
+			return fmt.Errorf("the folder %s does not exist", dir)
+		case err == nil:
+			if err := writable(d); err != nil {
+				return fmt.Errorf("cannot create files in %s: %w", d, err)
+			}
+			return nil
+		case (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && filepath.Dir(d) != d:
+			continue
+		default:
+			return err
+		}
+	}
 }
 
 // WriteFileAtomic writes the file name through fn: into a temporary file

@@ -118,6 +118,15 @@ func Read(b []byte) (*File, error) {
 		} `json:"baseline"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
+		// The type error names Go's whole struct: say what the file holds.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			where := "the top level"
+			if te.Field != "" {
+				where = fmt.Sprintf("%q", te.Field)
+			}
+			return nil, fmt.Errorf("not a summary.json: a JSON %s at %s (offset %d)", te.Value, where, te.Offset)
+		}
 		return nil, fmt.Errorf("not a summary.json: %w", err)
 	}
 	if raw.Metrics == nil && raw.Runs == nil {
