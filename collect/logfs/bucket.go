@@ -324,6 +324,7 @@ func (b *bucket) list(dir string, wg *sync.WaitGroup) *listing {
 		// fs.WalkDir's order: by name, a directory "a" before a file
 		// "a.txt", where the keys sort "a.txt" before "a/".
 		slices.SortStableFunc(l.entries, func(x, y entry) int { return cmp.Compare(x.name, y.name) })
+		refuseTwins(l.entries)
 		b.mu.Lock()
 		b.listed[dir] = true
 		for _, e := range l.entries {
@@ -374,6 +375,32 @@ func (b *bucket) entry(dir, prefix string, o *blob.ListObject) (entry, bool) {
 	return e, true
 }
 
+// refuseTwins refuses every name that entries, sorted by name, hold more
+// than once: gocloud's drivers show a key's "__0x41__" as the character
+// it escapes ("A"), and read a name by its escaped form, so the keys
+// "run/A" and "run/__0x41__" both list as "run/A", of which one is read
+// twice (a server may also list a key twice). Neither is read, and the
+// name is refused once.
+func refuseTwins(entries []entry) {
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].name == entries[i].name {
+			j++
+		}
+		if j-i > 1 && entries[i].bad == nil {
+			entries[i].bad = fmt.Errorf("%d keys are listed as %s (gocloud shows \"__0x41__\" in a key as \"A\"), or one more than once: none is read",
+				j-i, strconv.Quote(path.Base(entries[i].name)))
+			for k := i + 1; k < j; k++ {
+				entries[k].bad = errSkip // named once, by the first
+			}
+		}
+		i = j
+	}
+}
+
+// errSkip marks an entry refused under another's warning.
+var errSkip = errors.New("refused with its twin")
+
 // walk is Dir.Walk for a bucket.
 func (b *bucket) walk(fn func(name string, size int64) error, refused func(name string, err error)) error {
 	// Each walk lists anew, within bounds of its own.
@@ -397,6 +424,7 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 		}
 		for _, e := range l.entries {
 			switch {
+			case errors.Is(e.bad, errSkip):
 			case e.bad != nil:
 				refused(e.name, e.bad)
 			case e.dir:

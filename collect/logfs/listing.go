@@ -149,7 +149,11 @@ func (l *lister) checkToken(token []byte) error {
 
 // ListOptions returns the options of a listing of the keys below prefix,
 // with delimiter delim ("" for none), by the rules of a log directory's:
-// the listing's requests are bounded as a log directory's are (MaxListKeys, one
+// with the S3 driver, the keys come URL-encoded (encoding-type=url) and
+// are decoded before gocloud sees them, so that a key holding a character
+// XML 1.0 cannot carry (a control character) is listed, to be refused as
+// one key, instead of making the response unreadable; and the listing's
+// requests are bounded as a log directory's are (MaxListKeys, one
 // continuation per 10 keys received and 2,000 more, no continuation token
 // twice), with an error past the bound. The options are for one listing,
 // of pages asked for one after another.

@@ -245,3 +245,21 @@ func TestListOptionsBoundAListing(t *testing.T) {
 		t.Errorf("%d requests", r)
 	}
 }
+
+// TestBucketListingRefusesTwins: two keys a driver lists under one name
+// (gocloud shows "__0x41__" as "A", and a server may list a key twice)
+// are one warning, and neither is read; the rest is.
+func TestBucketListingRefusesTwins(t *testing.T) {
+	d, _ := openPager(t, 0, 0, func(prefix, _, _ string, _ int) ([]*driver.ListObject, string) {
+		return []*driver.ListObject{{Key: prefix + "A", Size: 1}, {Key: prefix + "A", Size: 2}, {Key: prefix + "A", Size: 3}, {Key: prefix + "B", Size: 1}}, ""
+	})
+	var walked, refused []string
+	err := d.Walk(func(name string, _ int64) error { walked = append(walked, name); return nil },
+		func(name string, err error) { refused = append(refused, name+": "+err.Error()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(walked, ",") != "B" || len(refused) != 1 || !strings.HasPrefix(refused[0], `A: 3 keys are listed as "A"`) {
+		t.Errorf("walked %q, refused %q", walked, refused)
+	}
+}

@@ -58,9 +58,8 @@ func Open(ctx context.Context, out string, names []string) (*Bucket, error) {
 		b.Close()
 		return nil, refusal(fmt.Sprintf("-o %s is the top of a bucket: give a prefix (s3://bucket/parts/part-0)", display))
 	}
-	// logfs's options: the requests are bounded as a log directory's
-	// listing's are (gocloud's ListPage asks for pages until it has
-	// maxForeign keys, or none is left).
+	// logfs's options: keys a response could not carry otherwise are
+	// listed (and refused as foreign), and the requests are bounded.
 	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, maxForeign, logfs.ListOptions(prefix, ""))
 	if err != nil {
 		b.Close()
