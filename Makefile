@@ -38,6 +38,7 @@ test: test-deps test-python test-moto
 	$(GO) vet -tags "$(CLOUD_TAGS)" ./collect/logfs
 	$(GO) vet -tags slurm ./cmd/trainreport
 	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 ./...
+	TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -tags s3 ./collect/logfs
 
 # test-deps installs Debian's chromium for the real-browser tests when it is
 # missing (CI machines start without it).

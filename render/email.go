@@ -12,6 +12,7 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/textproto"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -62,9 +63,11 @@ func (r *Report) WriteEmail(w io.Writer) error {
 	if utf8.RuneCountInString(subject) > maxSubjectRunes {
 		subject = string([]rune(subject)[:maxSubjectRunes-1]) + "…"
 	}
-	fmt.Fprintf(w, "MIME-Version: 1.0\r\nSubject: %s\r\nX-Unsent: 1\r\nContent-Type: %s\r\n\r\n",
-		mime.QEncoding.Encode("utf-8", subject),
-		mime.FormatMediaType("multipart/related", map[string]string{"boundary": mw.Boundary(), "type": "text/html"}))
+	fmt.Fprintf(w, "MIME-Version: 1.0\r\n%sX-Unsent: 1\r\nContent-Type: %s\r\n\r\n",
+		subjectHeader(subject),
+		// A parameter a line: the boundary alone makes the field longer
+		// than maxHeaderLine. No value holds "; " (a token, a type).
+		strings.ReplaceAll(mime.FormatMediaType("multipart/related", map[string]string{"boundary": mw.Boundary(), "type": "text/html"}), "; ", ";\r\n "))
 
 	hp, err := mw.CreatePart(textproto.MIMEHeader{
 		"Content-Type":              {"text/html; charset=utf-8"},
@@ -103,6 +106,66 @@ func (r *Report) WriteEmail(w io.Writer) error {
 	}
 	_, err = w.Write(msg.Bytes())
 	return err
+}
+
+// maxHeaderLine is the longest line a header of the email has, CRLF
+// apart: RFC 2047's limit for a line holding encoded-words (RFC 5322's
+// recommended 78 and its hard 998 follow).
+const maxHeaderLine = 76
+
+// subjectHeader returns the Subject header field, CRLF-terminated, for
+// the subject s. A subject of printable ASCII that fits on one line is
+// written as it is. Any other is written as RFC 2047 encoded-words (B
+// encoding of UTF-8), each holding whole characters, one per line,
+// folded with CRLF and a space: a decoder joins adjacent encoded-words
+// without the folding whitespace, so the subject reads back unchanged,
+// however long or non-ASCII the title is, and no line exceeds
+// maxHeaderLine. An encoded-word carries any byte, so a title's CR or LF
+// cannot start a header of its own.
+func subjectHeader(s string) string {
+	const name = "Subject: "
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(name)+len(s) <= maxHeaderLine && !needsEncodedWords(s) {
+		return name + s + "\r\n"
+	}
+	const prefix, suffix = "=?utf-8?b?", "?="
+	// The most bytes a word's text holds, its base64 (4 characters per
+	// 3 bytes) inside the line: the first line has the field's name,
+	// the others a space.
+	budget := func(room int) int { return (room - len(prefix) - len(suffix)) / 4 * 3 }
+	var b strings.Builder
+	b.WriteString(name)
+	limit := budget(maxHeaderLine - len(name))
+	for start := 0; start < len(s); {
+		end := start
+		for end < len(s) {
+			_, size := utf8.DecodeRuneInString(s[end:])
+			if end+size-start > limit {
+				break
+			}
+			end += size
+		}
+		if start > 0 {
+			b.WriteString("\r\n ")
+		}
+		b.WriteString(prefix + base64.StdEncoding.EncodeToString([]byte(s[start:end])) + suffix)
+		start = end
+		limit = budget(maxHeaderLine - 1)
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// needsEncodedWords reports whether s cannot stand as a header's text as
+// it is: a character outside printable ASCII, or "=?", which a reader
+// would take for the start of an encoded-word.
+func needsEncodedWords(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return true
+		}
+	}
+	return strings.Contains(s, "=?")
 }
 
 // contentID names a chart's part: <chart-1@trainreport>.

@@ -159,27 +159,38 @@ func OpenURL(ctx context.Context, p string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := bucketURL{prefix: prefix, display: display}
-	b := &bucket{b: bkt, ctx: ctx, prefix: u.prefix, sem: make(chan struct{}, MaxRequests),
+	return openBucketDir(ctx, bkt, prefix, display)
+}
+
+// openBucketDir is OpenURL for the bucket bkt once opened: the log
+// directory of the keys below prefix ("" or ending in "/"), named
+// display. It closes bkt when it fails.
+func openBucketDir(ctx context.Context, bkt *blob.Bucket, prefix, display string) (*Dir, error) {
+	b := &bucket{b: bkt, ctx: ctx, prefix: prefix, display: display, sem: make(chan struct{}, MaxRequests),
+		maxKeys: MaxListKeys, sparePages: sparePages,
 		sizes: map[string]int64{}, dirs: map[string]bool{}, listed: map[string]bool{}}
 	// One listing of one key says at once whether the bucket can be read
 	// and whether the prefix holds anything: a typo is then an error, as
 	// a missing folder is.
-	objs, err := b.listPage(u.prefix, "", blob.FirstPageToken, 1)
+	objs, err := b.probe(".", prefix, "")
 	if err != nil {
 		bkt.Close()
-		return nil, fmt.Errorf("%s: %w", u.display, bucketError(err))
+		return nil, fmt.Errorf("%s: %w", display, bucketError(err))
 	}
 	if len(objs) == 0 {
 		bkt.Close()
-		return nil, fmt.Errorf("%s: no object under this prefix: %w", u.display, fs.ErrNotExist)
+		return nil, fmt.Errorf("%s: no object under this prefix: %w", display, fs.ErrNotExist)
 	}
-	return &Dir{bkt: b, path: u.display}, nil
+	return &Dir{bkt: b, path: display}, nil
 }
 
 // bucketError says what the common failures of a first request mean, in
 // one line; gocloud's errors quote the driver's, several lines long.
 func bucketError(err error) error {
+	var bound *boundError
+	if errors.As(err, &bound) {
+		return bound // ours, said in one line already
+	}
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
 		return fmt.Errorf("the bucket does not exist: %w", fs.ErrNotExist)
@@ -212,10 +223,14 @@ func bucketError(err error) error {
 // prefix; the listing of Walk records every object's size and every
 // directory, so that Stat and Open need no request for what was listed.
 type bucket struct {
-	b      *blob.Bucket
-	ctx    context.Context
-	prefix string
-	sem    chan struct{} // a slot per request in flight
+	b       *blob.Bucket
+	ctx     context.Context
+	prefix  string
+	display string        // the log directory's URL without query, for messages
+	sem     chan struct{} // a slot per request in flight
+	budget  *listBudget   // of the walk's listings; a probe has its own
+
+	maxKeys, sparePages int64 // the listings' bounds: MaxListKeys, sparePages (tests lower them)
 
 	mu     sync.Mutex
 	sizes  map[string]int64 // listed objects, by name
@@ -234,14 +249,23 @@ func (b *bucket) do(fn func() error) error {
 	return fn()
 }
 
-func (b *bucket) listPage(prefix, delim string, token []byte, size int) ([]*blob.ListObject, error) {
+// probe lists one key below prefix (a directory's name, for messages):
+// whether there is one. Its requests are bounded as a walk's are, by a
+// budget of its own.
+func (b *bucket) probe(dir, prefix, delim string) ([]*blob.ListObject, error) {
 	var objs []*blob.ListObject
+	l := b.newBudget().lister(dir)
 	err := b.do(func() error {
 		var err error
-		objs, _, err = b.b.ListPage(b.ctx, token, size, &blob.ListOptions{Prefix: prefix, Delimiter: delim})
+		objs, _, err = b.b.ListPage(b.ctx, blob.FirstPageToken, 1, l.options(prefix, delim))
 		return err
 	})
 	return objs, err
+}
+
+// newBudget returns bounds for listings of the directory, none used yet.
+func (b *bucket) newBudget() *listBudget {
+	return &listBudget{display: b.display, maxKeys: b.maxKeys, sparePages: b.sparePages}
 }
 
 // entry is what a listing found in a directory.
@@ -272,13 +296,21 @@ func (b *bucket) list(dir string, wg *sync.WaitGroup) *listing {
 			prefix += dir + "/"
 		}
 		token := blob.FirstPageToken
+		lr := b.budget.lister(dir)
+		opts := lr.options(prefix, "/")
 		for len(token) > 0 {
 			var objs []*blob.ListObject
 			err := b.do(func() error {
 				var err error
-				objs, token, err = b.b.ListPage(b.ctx, token, listPage, &blob.ListOptions{Prefix: prefix, Delimiter: "/"})
+				objs, token, err = b.b.ListPage(b.ctx, token, listPage, opts)
 				return err
 			})
+			if err == nil {
+				err = b.budget.addKeys(len(objs), dir)
+			}
+			if err == nil {
+				err = lr.nextPage(token)
+			}
 			if err != nil {
 				l.err = bucketError(err)
 				return
@@ -292,6 +324,7 @@ func (b *bucket) list(dir string, wg *sync.WaitGroup) *listing {
 		// fs.WalkDir's order: by name, a directory "a" before a file
 		// "a.txt", where the keys sort "a.txt" before "a/".
 		slices.SortStableFunc(l.entries, func(x, y entry) int { return cmp.Compare(x.name, y.name) })
+		refuseTwins(l.entries)
 		b.mu.Lock()
 		b.listed[dir] = true
 		for _, e := range l.entries {
@@ -342,8 +375,36 @@ func (b *bucket) entry(dir, prefix string, o *blob.ListObject) (entry, bool) {
 	return e, true
 }
 
+// refuseTwins refuses every name that entries, sorted by name, hold more
+// than once: gocloud's drivers show a key's "__0x41__" as the character
+// it escapes ("A"), and read a name by its escaped form, so the keys
+// "run/A" and "run/__0x41__" both list as "run/A", of which one is read
+// twice (a server may also list a key twice). Neither is read, and the
+// name is refused once.
+func refuseTwins(entries []entry) {
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].name == entries[i].name {
+			j++
+		}
+		if j-i > 1 && entries[i].bad == nil {
+			entries[i].bad = fmt.Errorf("%d keys are listed as %s (gocloud shows \"__0x41__\" in a key as \"A\"), or one more than once: none is read",
+				j-i, strconv.Quote(path.Base(entries[i].name)))
+			for k := i + 1; k < j; k++ {
+				entries[k].bad = errSkip // named once, by the first
+			}
+		}
+		i = j
+	}
+}
+
+// errSkip marks an entry refused under another's warning.
+var errSkip = errors.New("refused with its twin")
+
 // walk is Dir.Walk for a bucket.
 func (b *bucket) walk(fn func(name string, size int64) error, refused func(name string, err error)) error {
+	// Each walk lists anew, within bounds of its own.
+	b.budget = b.newBudget()
 	var wg sync.WaitGroup
 	top := b.list(".", &wg)
 	// The listings go on concurrently; an early return waits for them,
@@ -355,11 +416,15 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 		if l.err != nil {
 			return l.err
 		}
+		if e := b.budget.stopped.Load(); e != nil {
+			return e // a bound passed in a listing not yet visited
+		}
 		if err := b.ctx.Err(); err != nil {
 			return err // not a warning per directory that was not listed
 		}
 		for _, e := range l.entries {
 			switch {
+			case errors.Is(e.bad, errSkip):
 			case e.bad != nil:
 				refused(e.name, e.bad)
 			case e.dir:
@@ -368,6 +433,10 @@ func (b *bucket) walk(fn func(name string, size int64) error, refused func(name 
 					return err
 				}
 				if e.sub.err != nil {
+					var bound *boundError
+					if errors.As(e.sub.err, &bound) {
+						return bound
+					}
 					refused(e.name, e.sub.err)
 					continue
 				}
@@ -422,7 +491,7 @@ func (b *bucket) stat(name string) (fs.FileInfo, error) {
 	if gcerrors.Code(err) != gcerrors.NotFound {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: bucketError(err)}
 	}
-	objs, err := b.listPage(b.prefix+name+"/", "/", blob.FirstPageToken, 1)
+	objs, err := b.probe(name, b.prefix+name+"/", "/")
 	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: bucketError(err)}
 	}

@@ -58,7 +58,9 @@ func Open(ctx context.Context, out string, names []string) (*Bucket, error) {
 		b.Close()
 		return nil, refusal(fmt.Sprintf("-o %s is the top of a bucket: give a prefix (s3://bucket/parts/part-0)", display))
 	}
-	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, maxForeign, &blob.ListOptions{Prefix: prefix})
+	// logfs's options: keys a response could not carry otherwise are
+	// listed (and refused as foreign), and the requests are bounded.
+	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, maxForeign, logfs.ListOptions(prefix, ""))
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("-o %s: %w", display, logfs.BucketError(err))
