@@ -28,8 +28,8 @@ func TestBrowserPageFilters(t *testing.T) {
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
 			checkPageFilters(t, tb, page)
 			// Left filtered to the last run, for a look.
-			eval[bool](tb, pageJS("filters.js", "lastRun"))
-			time.Sleep(300 * time.Millisecond)
+			last := eval[string](tb, pageJS("filters.js", "lastRun"))
+			waitFor(tb, hashHas("runs", last), stepTimeout, "the last run's filter")
 			tb.screenshot(shots, "filters-"+page)
 		})
 		t.Run(page+"-single-file", func(t *testing.T) {

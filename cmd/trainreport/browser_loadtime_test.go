@@ -87,8 +87,7 @@ func TestBrowserLoadTime(t *testing.T) {
 				all: performance.now()}))`, 5*time.Minute)
 			t.Logf("%s: %.1f MB, load event %.0f ms (%.0f ms seen from Go), first chart %.0f ms, every chart of the page's eager set %.0f ms",
 				name, float64(st.Size())/(1<<20), tm.Load, float64(loaded.Milliseconds()), tm.First, tm.All)
-			// What was drawn, after a second more of progressive drawing.
-			time.Sleep(time.Second)
+			// What was drawn once the eager set is.
 			tb.screenshot(screenshotDir(t), "loadtime-"+filepath.Base(filepath.Clean(dir))+"-"+name)
 			if s := tb.problemSummary(); s != "" {
 				t.Errorf("problems:%s", s)

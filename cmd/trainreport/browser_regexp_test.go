@@ -765,7 +765,7 @@ func TestBrowserRegexpInvalid(t *testing.T) {
 			waitFor(tb, `document.querySelector('input[name="runs"]').value === ""`, stepTimeout, "the cleared URL")
 			for _, p := range bad {
 				eval[bool](tb, pageJS("regexp.js", "typeAll", p))
-				time.Sleep(600 * time.Millisecond) // the filter waits 150 ms, the URL 400 ms
+				waitFor(tb, hashHas("runs", p), stepTimeout, "the typed pattern in the URL")
 				checkInvalidView(t, page, p, readPageView(t, tb, page, stepTimeout), "typed")
 			}
 		})

@@ -142,7 +142,8 @@ func TestBrowserSweep(t *testing.T) {
 			eval[any](tb, pageJS("sweep.js", "sortBy", 1))
 			checkNow("sorted by status", 0, 1, false, "")
 			eval[any](tb, pageJS("sweep.js", "filter", "^trial1[0-4]"))
-			time.Sleep(400 * time.Millisecond) // the filter applies when typing pauses
+			// The filter applies when typing pauses, then the URL holds it.
+			waitFor(tb, hashHas("runs", "^trial1[0-4]"), stepTimeout, "the filter in the URL")
 			checkNow("filtered", 0, 1, false, "^trial1[0-4]")
 			tb.screenshot(shots, "sweep-index-sorted-"+c.name)
 

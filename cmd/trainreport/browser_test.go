@@ -380,6 +380,28 @@ func firstLine(s string) string {
 	return s
 }
 
+// eventually evaluates a boolean expression until it is true or the
+// timeout passes, and returns its last value: for a state a check that
+// follows reports in detail when it never comes.
+func eventually(tb *tab, expr string, timeout time.Duration) bool {
+	tb.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !eval[bool](tb, expr) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
+// hashHas is an expression telling whether the page's URL holds value as
+// its parameter key: the pages write their controls to the URL after the
+// state they apply (400 ms after typing pauses, the filter 150 ms).
+func hashHas(key, value string) string {
+	return fmt.Sprintf(`(() => { const m = location.hash.match(/[#&]%s=([^&]*)/); return !!m && decodeURIComponent(m[1]) === %q; })()`, key, value)
+}
+
 // waitFor evaluates a boolean expression until it is true, failing the test
 // with what after the timeout.
 func waitFor(tb *tab, expr string, timeout time.Duration, what string) {

@@ -40,11 +40,12 @@
 		return main.querySelector('input[name="runs"]').getAttribute('aria-invalid') === 'true';
 	},
 
-	// lastRun filters the document to the last run it holds, for a look.
+	// lastRun filters the document to the last run it holds, for a look,
+	// and returns the pattern typed.
 	lastRun() {
 		const runs = document.querySelectorAll('[data-filter-run]'), i = document.querySelector('input[name="runs"]');
 		i.value = runs[runs.length - 1].getAttribute('data-filter-run');
 		i.dispatchEvent(new Event('input', {bubbles: true}));
-		return true;
+		return i.value;
 	},
 })
