@@ -374,6 +374,7 @@
       var text = name + ' in ' + v.dims + '-D of ' + (v.proj.sampled ? 'a seeded random sample of ' + count(v.points.length) + ' of ' : 'all ') +
         count(v.n) + ' points of ' + v.s.shape.slice(1).join('×') + ' values, step ' + v.s.step + '.';
       if (v.proj.sampled) text += ' The cap on ' + name + ' left the others out.';
+      if (v.proj.note) text += ' ' + v.proj.note.charAt(0).toUpperCase() + v.proj.note.slice(1) + '.';
       if (v.s.skipped) text += ' ' + v.s.skipped.join('; ') + '.';
       if (v.s.non_finite) text += ' ' + v.s.non_finite + ' NaN or infinite values taken as 0.';
       if (v.colour) text += ' Colour: ' + el.color.value + ', ' + v.colour.legend + '.';

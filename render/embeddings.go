@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,9 +88,11 @@ func cmpInt64(a, b int64) int {
 
 // ComputeEmbeddings reads the points of every embedding and reduces them
 // (PCA, t-SNE, UMAP, neighbour lists; see package project), the costly
-// part of the embeddings page, stopping with ctx's error when ctx is
-// done. The outputs call it with a background context when it has not
-// run; an embedding that cannot be read or reduced gets a note instead.
+// part of the embeddings page, within the report's budgets (see
+// planEmbeddings), telling Options.EmbeddingProgress how far it is, and
+// stopping with ctx's error when ctx is done. The outputs call it with a
+// background context when it has not run; an embedding that cannot be
+// read or reduced gets a note instead.
 func (r *Report) ComputeEmbeddings(ctx context.Context) error {
 	var err error
 	r.embOnce.Do(func() { err = r.computeEmbeddings(ctx) })
@@ -96,48 +100,209 @@ func (r *Report) ComputeEmbeddings(ctx context.Context) error {
 }
 
 func (r *Report) computeEmbeddings(ctx context.Context) error {
-	// The report's budgets of points laid out by t-SNE and UMAP, the costly
-	// methods: a small config can name one tensor file a thousand times.
+	steps := r.planEmbeddings()
+	var total, done int64
+	for _, p := range steps {
+		total += p.work
+	}
+	progress := func(i int) {
+		if r.opt.EmbeddingProgress == nil {
+			return
+		}
+		pr := EmbeddingProgress{Done: i, Total: len(steps), DoneWork: done, TotalWork: total}
+		if i < len(steps) {
+			v, e := steps[i].view, steps[i].step.emb
+			pr.Current = fmt.Sprintf("run %q, embedding %q, step %d", v.run.Name, v.name, e.Step)
+		}
+		r.opt.EmbeddingProgress(pr)
+	}
+	for i, p := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		progress(i)
+		s := p.step
+		if p.skipAll == "" {
+			s.res, s.err = reduceEmbedding(ctx, s.emb, p.opt)
+			if s.err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if s.res != nil {
+				s.skipped = append(s.skipped, s.res.Notes...)
+			}
+		}
+		done += p.work
+	}
+	progress(len(steps))
+	return nil
+}
+
+// EmbeddingProgress is what ComputeEmbeddings tells of its progress: the
+// embeddings (one step of a run's embedding each) laid out and the
+// estimated work they took (project.Estimate's units), of all, and the one
+// it is laying out.
+type EmbeddingProgress struct {
+	Done, Total         int
+	DoneWork, TotalWork int64
+	// Current names the embedding being laid out, "" at the end.
+	Current string
+}
+
+// plannedEmbedding is what the budgets leave one embedding step: the
+// options it is reduced with and its estimated work, or why it is not
+// laid out at all.
+type plannedEmbedding struct {
+	view    *embeddingView
+	step    *embeddingStep
+	opt     project.Options
+	work    int64
+	skipAll string
+}
+
+// planEmbeddings applies the report's budgets before any point is read,
+// from the embeddings' shapes: a small config can name one tensor file a
+// thousand times, and a thousand tiny embeddings cost as much as a few big
+// ones (t-SNE and UMAP iterate as often over 50 points as over 5,000). The
+// budget of work (project.Estimate's units) goes in report order first to
+// every embedding's PCA, which a report shows whenever it can, then to
+// every embedding's neighbour lists, then to each one's t-SNE and UMAP,
+// each part while it fits; the budgets of t-SNE and UMAP points apply too.
+// What a budget leaves out is noted on the step and summed up in the
+// report's warnings. The plan depends on the shapes and options alone, so
+// that a report is the same on every machine.
+func (r *Report) planEmbeddings() []*plannedEmbedding {
+	budget := r.opt.EmbeddingBudget
+	switch {
+	case budget == 0:
+		budget = DefaultEmbeddingBudget
+	case budget < 0:
+		budget = math.MaxInt64
+	}
+	left := budget
 	total := map[project.Method]int{
 		project.TSNE: capOf(r.opt.EmbeddingTotalTSNE, DefaultEmbeddingTotalTSNE),
 		project.UMAP: capOf(r.opt.EmbeddingTotalUMAP, DefaultEmbeddingTotalUMAP),
 	}
-	left := maps.Clone(total)
+	points := maps.Clone(total)
 	caps := map[project.Method]int{
 		project.TSNE: capOf(r.opt.Embeddings.MaxTSNE, project.DefaultMaxTSNE),
 		project.UMAP: capOf(r.opt.Embeddings.MaxUMAP, project.DefaultMaxUMAP),
 	}
+	seconds := strconv.FormatFloat(float64(budget)/project.WorkPerSecond, 'g', 2, 64)
+	if budget >= project.WorkPerSecond {
+		seconds = fmtCount(int(min(budget/project.WorkPerSecond, math.MaxInt32)))
+	}
+	spent := fmt.Sprintf("the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget)", seconds)
+	var plan []*plannedEmbedding
+	// Each note a budget writes is one warning, counting the embeddings
+	// it was written on and naming the first.
+	type leftOut struct {
+		n     int
+		first string
+	}
+	out := map[string]*leftOut{}
+	var order []string
+	note := func(p *plannedEmbedding, msg string) {
+		if p.skipAll == "" {
+			p.step.skipped = append(p.step.skipped, msg)
+		}
+		o := out[msg]
+		if o == nil {
+			o = &leftOut{first: fmt.Sprintf("run %q, embedding %q, step %d", p.view.run.Name, p.view.name, p.step.emb.Step)}
+			out[msg] = o
+			order = append(order, msg)
+		}
+		o.n++
+	}
+	// Each part of an embedding costs what it adds to the estimate of the
+	// parts already planned: a neighbour graph shared by two is paid once.
+	estimate := func(p *plannedEmbedding) int64 {
+		return project.Estimate(p.step.emb.NumPoints(), p.step.emb.Dims(), p.opt)
+	}
 	for _, v := range r.embeddingViews() {
 		for _, s := range v.steps {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+			// PCA alone first; the other parts are added below.
 			opt := r.opt.Embeddings
-			if opt.Methods == nil {
-				opt.Methods = project.Methods
+			opt.Methods, opt.MaxNeighbors = []project.Method{project.PCA}, -1
+			p := &plannedEmbedding{view: v, step: s, opt: opt}
+			plan = append(plan, p)
+			if base := estimate(p); base <= left {
+				left -= base
+				p.work = base
+				continue
 			}
-			opt.Methods = slices.DeleteFunc(slices.Clone(opt.Methods), func(m project.Method) bool {
-				budget, costly := left[m]
-				if !costly {
-					return false
+			p.skipAll = "not laid out: " + spent
+			s.err = errors.New(p.skipAll)
+			note(p, p.skipAll)
+		}
+	}
+	methods := r.opt.Embeddings.Methods
+	if methods == nil {
+		methods = project.Methods
+	}
+	// add plans p with the options with, which add one part, when it fits
+	// the budgets, or notes why not; it returns the part's work. A part
+	// that adds none is planned whatever the budgets: Compute says why it
+	// has nothing to do (too few points, one dimension).
+	add := func(p *plannedEmbedding, with project.Options, what string, why func() string) int64 {
+		after := estimate(&plannedEmbedding{step: p.step, opt: with})
+		cost := max(after-p.work, 0)
+		reason := ""
+		switch {
+		case cost == 0:
+		case why != nil && why() != "":
+			reason = why()
+		case cost > left:
+			reason = spent
+		}
+		if reason != "" {
+			note(p, what+" not computed: "+reason)
+			return -1
+		}
+		left -= cost
+		p.work, p.opt = after, with
+		return cost
+	}
+	for _, p := range plan {
+		if p.skipAll != "" || r.opt.Embeddings.MaxNeighbors < 0 {
+			continue
+		}
+		with := p.opt
+		with.MaxNeighbors = r.opt.Embeddings.MaxNeighbors
+		add(p, with, "neighbour lists", nil)
+	}
+	for _, p := range plan {
+		if p.skipAll != "" {
+			continue
+		}
+		for _, m := range []project.Method{project.TSNE, project.UMAP} {
+			if !slices.Contains(methods, m) {
+				continue
+			}
+			with := p.opt
+			with.Methods = append(slices.Clone(p.opt.Methods), m)
+			need := min(p.step.emb.NumPoints(), caps[m])
+			if add(p, with, methodTitle(m), func() string {
+				if need > points[m] {
+					return fmt.Sprintf("the report's budget of %s points laid out by %s over all embeddings was spent", fmtCount(total[m]), methodTitle(m))
 				}
-				need := min(s.emb.NumPoints(), caps[m])
-				if need > budget {
-					s.skipped = append(s.skipped, fmt.Sprintf("%s not computed: the report's budget of %s points laid out by %s over all embeddings was spent",
-						methodTitle(m), fmtCount(total[m]), methodTitle(m)))
-					return true
-				}
-				left[m] -= need
-				return false
-			})
-			s.res, s.err = reduceEmbedding(ctx, s.emb, opt)
-			if s.err != nil && ctx.Err() != nil {
-				return ctx.Err()
+				return ""
+			}) > 0 {
+				points[m] -= need
 			}
 		}
 	}
-	return nil
+	for _, msg := range order {
+		o := out[msg]
+		r.embWarnings = append(r.embWarnings, fmt.Sprintf("embeddings: %s, for %s (the first: %s)", msg, plural(o.n, "embedding", "embeddings"), o.first))
+	}
+	return plan
 }
+
+// EmbeddingWarnings say, once ComputeEmbeddings has run, what the report's
+// budgets left out of its embeddings: a line per note, counting the
+// embeddings it is on and naming the first.
+func (r *Report) EmbeddingWarnings() []string { return r.embWarnings }
 
 // embeddings returns the embeddings, reduced.
 func (r *Report) embeddings() []*embeddingView {

@@ -1,12 +1,18 @@
 package render
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/reduce/project"
 )
 
 // writeProjector writes a projector log directory: one embedding of n
@@ -196,5 +202,199 @@ func TestEmbeddingBudgets(t *testing.T) {
 				t.Errorf("embedding %d: note %q", i, s)
 			}
 		}
+	}
+}
+
+// writeTinyEmbeddings writes a config naming one tensor file of 50 points
+// of 8 values count times (2,000 of them, 121 KB, took 259 s: each tiny
+// embedding's layouts cost iterations, however few its points).
+func writeTinyEmbeddings(t *testing.T, count int) string {
+	t.Helper()
+	dir := t.TempDir()
+	var config, tsv strings.Builder
+	for i := range count {
+		fmt.Fprintf(&config, "embeddings { tensor_name: \"e%d\" tensor_path: \"t.tsv\" }\n", i)
+	}
+	for i := range 50 {
+		for j := range 8 {
+			fmt.Fprintf(&tsv, "%d\t", (i*31+j*17)%23)
+		}
+		tsv.WriteString("1\n")
+	}
+	for name, text := range map[string]string{"projector_config.pbtxt": config.String(), "t.tsv": tsv.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// 2,000 tiny embeddings: the default budget of work, counting each one's
+// fixed cost and iterations, gives t-SNE and UMAP to the first ones that
+// fit, in report order, and every one its PCA and neighbour lists; the
+// others say what was left out, and one warning per note counts them. The
+// plan is made from the shapes, before any point is read.
+func TestManyTinyEmbeddingsSpendTheWorkBudget(t *testing.T) {
+	const count = 2000
+	rep := collectDir(t, "proj", writeTinyEmbeddings(t, count))
+	defer rep.Close()
+	r := New(rep, Options{})
+	plan := r.planEmbeddings()
+	if len(plan) != count {
+		t.Fatalf("%d embeddings planned, want %d", len(plan), count)
+	}
+	full := project.Estimate(50, 9, project.Options{})
+	var work int64
+	with := map[project.Method]int{} // the embeddings with each method: a prefix
+	for i, p := range plan {
+		work += p.work
+		if p.skipAll != "" || p.opt.MaxNeighbors < 0 {
+			t.Fatalf("embedding %d: %q, lists %d", i, p.skipAll, p.opt.MaxNeighbors)
+		}
+		for _, m := range []project.Method{project.TSNE, project.UMAP} {
+			has := slices.Contains(p.opt.Methods, m)
+			if has && with[m] != i {
+				t.Fatalf("embedding %d has %s after one without", i, m)
+			}
+			if has {
+				with[m]++
+			} else if !slices.ContainsFunc(p.step.skipped, func(s string) bool {
+				return strings.HasPrefix(s, methodTitle(m)+" not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent")
+			}) {
+				t.Fatalf("embedding %d: no %s, skipped %q", i, m, p.step.skipped)
+			}
+		}
+	}
+	if work > DefaultEmbeddingBudget {
+		t.Errorf("planned work %d, over the budget %d", work, DefaultEmbeddingBudget)
+	}
+	if want := int(DefaultEmbeddingBudget / full); with[project.UMAP] < want-5 || with[project.UMAP] > want+5 || with[project.TSNE] < with[project.UMAP] {
+		t.Errorf("%v embeddings get t-SNE and UMAP; the budget holds about %d at %d units each", with, want, full)
+	}
+	w := r.EmbeddingWarnings()
+	if len(w) != 2 || !strings.Contains(w[0], fmt.Sprintf("UMAP not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings (the first: run \".\", embedding %q",
+		fmtCount(count-with[project.UMAP]), plan[with[project.UMAP]].view.name)) || !strings.Contains(w[1], fmt.Sprintf("t-SNE not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings",
+		fmtCount(count-with[project.TSNE]))) {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// The budget of work goes to every embedding's PCA first, then in report
+// order to each one's neighbour lists, t-SNE and UMAP while they fit; a
+// budget too small even for PCA leaves an embedding out, said on its step.
+// The work planned stays within the budget, progress is told before each
+// embedding and at the end, and the data files say what each got.
+func TestEmbeddingWorkBudgetEndToEnd(t *testing.T) {
+	// The parts of one embedding, each as it adds to the estimate of
+	// those before it (t-SNE's graph is the lists' Euclidean one).
+	est := func(methods []project.Method, lists int) int64 {
+		return project.Estimate(50, 9, project.Options{Methods: methods, MaxNeighbors: lists})
+	}
+	pca := []project.Method{project.PCA}
+	b := est(pca, -1)
+	l := est(pca, 0) - b
+	ts := est(append(pca, project.TSNE), 0) - b - l
+	u := est(project.Methods, 0) - b - l - ts
+	if !(u > ts/2 && ts/2 > 3*l && b/2 > 5*l) {
+		t.Fatalf("the cases below assume other costs: pca %d, lists %d, t-SNE %d, UMAP %d", b, l, ts, u)
+	}
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		want   []string
+		warn   []string
+	}{
+		{"layouts while they fit", 6*b + 2*(l+ts+u) + 4*l + ts + ts/2, []string{
+			"[pca tsne umap] lists=true skipped=0 error=false",
+			"[pca tsne umap] lists=true skipped=0 error=false",
+			"[pca tsne] lists=true skipped=1 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+		}, []string{`UMAP not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 4 embeddings (the first: run ".", embedding "e2", step 0)`,
+			`t-SNE not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 3 embeddings (the first: run ".", embedding "e3", step 0)`}},
+		{"PCA first", 5*b + b/2, []string{
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[pca] lists=true skipped=2 error=false",
+			"[] lists=false skipped=0 error=true",
+		}, []string{`not laid out: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 1 embedding (the first: run ".", embedding "e5", step 0)`,
+			`t-SNE not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 5 embeddings (the first: run ".", embedding "e0", step 0)`,
+			`UMAP not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 5 embeddings (the first: run ".", embedding "e0", step 0)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := collectDir(t, "proj", writeTinyEmbeddings(t, 6))
+			defer rep.Close()
+			var seen []EmbeddingProgress
+			r := New(rep, Options{EmbeddingBudget: tc.budget, EmbeddingProgress: func(p EmbeddingProgress) { seen = append(seen, p) }})
+			files := filesByName(t, r)
+			var got []string
+			for _, v := range r.embeddingViews() {
+				var f struct {
+					Steps []struct {
+						Error       string
+						Skipped     []string
+						Projections []struct{ Method string }
+						Neighbors   *struct{ K int }
+					}
+				}
+				if err := json.Unmarshal(files["data/"+v.file], &f); err != nil {
+					t.Fatal(err)
+				}
+				s := f.Steps[0]
+				methods := []string{}
+				for _, p := range s.Projections {
+					methods = append(methods, p.Method)
+				}
+				got = append(got, fmt.Sprintf("%v lists=%v skipped=%d error=%v", methods, s.Neighbors != nil, len(s.Skipped), s.Error != ""))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("embeddings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			last := seen[len(seen)-1]
+			if len(seen) != 7 || last.Done != 6 || last.Current != "" || last.DoneWork != last.TotalWork || last.TotalWork > tc.budget ||
+				seen[0].Done != 0 || seen[0].Current != `run ".", embedding "e0", step 0` {
+				t.Errorf("progress %+v", seen)
+			}
+			w := r.EmbeddingWarnings()
+			for i := range w {
+				w[i] = strings.TrimPrefix(w[i], "embeddings: ")
+			}
+			seconds := strconv.FormatFloat(float64(tc.budget)/project.WorkPerSecond, 'g', 2, 64)
+			for i := range tc.warn {
+				tc.warn[i] = fmt.Sprintf(tc.warn[i], seconds)
+			}
+			if strings.Join(w, "\n") != strings.Join(tc.warn, "\n") {
+				t.Errorf("warnings\n%s\nwant\n%s", strings.Join(w, "\n"), strings.Join(tc.warn, "\n"))
+			}
+		})
+	}
+}
+
+// A sprite over the pixel bound is not published: the embedding is drawn
+// without thumbnails.
+func TestSpriteOverPixelBoundNotPublished(t *testing.T) {
+	dir := writeTinyEmbeddings(t, 0)
+	// A PNG header claiming 30000x30000 pixels: all image.DecodeConfig reads.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x75\x30\x00\x00\x75\x30\x08\x00\x00\x00\x00")
+	png = binary.BigEndian.AppendUint32(png, crc32.ChecksumIEEE(png[12:]))
+	config := `embeddings { tensor_name: "s" tensor_path: "t.tsv" sprite { image_path: "sprite.png" single_image_dim: [10, 10] } }`
+	for name, b := range map[string][]byte{"sprite.png": png, "projector_config.pbtxt": []byte(config)} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := collectDir(t, "proj", dir)
+	defer rep.Close()
+	files := filesByName(t, New(rep, Options{}))
+	for name, b := range files {
+		if strings.HasPrefix(name, "media/embeddings/") || strings.HasPrefix(name, "data/embeddings/") && strings.Contains(string(b), `"sprite"`) {
+			t.Errorf("%s published with the sprite", name)
+		}
+	}
+	if !strings.Contains(string(files["data/index.json"]), `"s"`) {
+		t.Error("the embedding is not in the report")
 	}
 }

@@ -31,7 +31,8 @@ type embeddingStepJSON struct {
 	// zeros.
 	NonFinite int    `json:"non_finite,omitempty"`
 	Error     string `json:"error,omitempty"`
-	// Skipped says which methods the report's budgets left out.
+	// Skipped says which methods were left out, and why: the report's
+	// budgets, or points that give them nothing to do.
 	Skipped []string `json:"skipped,omitempty"`
 	// Columns and Metadata are the per-point table, a row per point.
 	Columns     []string             `json:"columns"`
@@ -68,6 +69,10 @@ type projectionJSON struct {
 	Coords2   []json.RawMessage `json:"coords_2d"`
 	Coords3   []json.RawMessage `json:"coords_3d"`
 	Error     string            `json:"error,omitempty"`
+	// Note says how the layout was made when not by the method over
+	// every point: copies of a point laid out once, too few distinct
+	// points.
+	Note string `json:"note,omitempty"`
 }
 
 // embeddingNeighbors are the nearest neighbours in the original space of
@@ -193,7 +198,7 @@ func shownRows(rows [][]string, res *project.Result, n int) [][]string {
 
 func projectionOf(p project.Projection, n int) projectionJSON {
 	j := projectionJSON{Method: string(p.Method), Explained: p.Explained,
-		Coords2: []json.RawMessage{}, Coords3: []json.RawMessage{}}
+		Coords2: []json.RawMessage{}, Coords3: []json.RawMessage{}, Note: p.Note}
 	if len(p.Sample) < n {
 		j.Sample, j.Sampled = p.Sample, true
 	}

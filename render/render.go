@@ -74,6 +74,15 @@ type Options struct {
 	// past them, an embedding gets the other methods and a note. Zero
 	// means the defaults.
 	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
+	// EmbeddingBudget bounds the estimated work of laying out all the
+	// report's embeddings (project.Estimate's work units), spent in
+	// report order: every embedding's PCA first, then its neighbour
+	// lists, t-SNE and UMAP while they fit. Zero means
+	// DefaultEmbeddingBudget, negative no bound.
+	EmbeddingBudget int64
+	// EmbeddingProgress, when set, is told of ComputeEmbeddings' progress
+	// before each embedding and at the end.
+	EmbeddingProgress func(EmbeddingProgress)
 }
 
 // Defaults of Options.
@@ -89,6 +98,10 @@ const (
 	// and ten embeddings at the methods' caps: minutes on two cores.
 	DefaultEmbeddingTotalTSNE = 50_000
 	DefaultEmbeddingTotalUMAP = 50_000
+	// DefaultEmbeddingBudget is 200 estimated core-seconds: three
+	// embeddings of 10,000 points of 16 values with every method at its
+	// cap (each about 56), about two minutes on two cores.
+	DefaultEmbeddingBudget = 200 * project.WorkPerSecond
 )
 
 // Report is a report model prepared for writing: series downsampled for
@@ -123,6 +136,8 @@ type Report struct {
 	// once by ComputeEmbeddings.
 	embGroupOnce, embOnce sync.Once
 	embViews              []*embeddingView
+	// embWarnings say which embeddings the budgets left methods out of.
+	embWarnings []string
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,15 +13,35 @@ import (
 )
 
 // embeddingConfig is what the embedding flags set: the methods and caps of
-// each embedding, and the report's budgets of t-SNE and UMAP points.
+// each embedding, the report's budgets of t-SNE and UMAP points and of
+// estimated work.
 type embeddingConfig struct {
 	opt                  project.Options
 	totalTSNE, totalUMAP int
+	// budget is render.Options.EmbeddingBudget: 0 the default, negative
+	// no bound.
+	budget int64
 }
 
-// embeddingFlags adds --embedding-methods and --embedding-max-points,
-// which fill c.
+// embeddingFlags adds --embedding-methods, --embedding-max-points and
+// --embedding-budget, which fill c.
 func embeddingFlags(fs *flag.FlagSet, c *embeddingConfig) {
+	fs.Func("embedding-budget", fmt.Sprintf("bound the work of laying out all the embeddings to `N` estimated core-seconds, estimated from their shapes before any is read; past it an embedding keeps its PCA and says which methods were left out, and why (default %d; 0 removes the bound)",
+		render.DefaultEmbeddingBudget/project.WorkPerSecond),
+		func(s string) error {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			switch {
+			case err != nil || n < 0:
+				return fmt.Errorf("%q is not a number of core-seconds, 0 or more", s)
+			case n == 0:
+				c.budget = -1
+			case n > math.MaxInt64/project.WorkPerSecond:
+				c.budget = math.MaxInt64
+			default:
+				c.budget = n * project.WorkPerSecond
+			}
+			return nil
+		})
 	opt := &c.opt
 	fs.Func("embedding-methods", "lay embeddings out by `LIST`, comma-separated among pca, tsne and umap (default pca,tsne,umap; PCA is always computed)",
 		func(s string) error {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/render"
 )
 
 func TestEmbeddingFlags(t *testing.T) {
@@ -31,10 +34,57 @@ func TestEmbeddingFlags(t *testing.T) {
 		{"--embedding-max-points", "tsne"},
 		{"--embedding-max-points", "isomap=10"},
 		{"--embedding-max-points", "umap=-3"},
+		{"--embedding-budget", "-1"},
+		{"--embedding-budget", "1.5x"},
 	} {
 		if _, _, err := parseArgs(append(bad, "logs"), io.Discard, io.Discard); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// --embedding-budget is in estimated core-seconds; 0 removes the bound.
+func TestEmbeddingBudgetFlag(t *testing.T) {
+	for arg, want := range map[string]int64{"": 0, "0": -1, "300": 300 * project.WorkPerSecond, "99999999999999": math.MaxInt64} {
+		args := []string{"logs"}
+		if arg != "" {
+			args = []string{"--embedding-budget", arg, "logs"}
+		}
+		c, _, err := parseArgs(args, io.Discard, io.Discard)
+		if err != nil || c.embeddings.budget != want {
+			t.Errorf("%q: budget %d (%v), want %d", arg, c.embeddings.budget, err, want)
+		}
+	}
+}
+
+// Off a terminal (a CI log), the layouts' progress is a line at every
+// tick, each saying what is done and what is being laid out, whatever
+// the callbacks between ticks.
+func TestEmbeddingProgressLinesEveryTick(t *testing.T) {
+	var out strings.Builder
+	p := newEmbeddingProgress(&out, false)
+	start := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	p.start = start
+	tick, stop, stopped := make(chan time.Time), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		p.report(tick, stop)
+	}()
+	p.update(render.EmbeddingProgress{Done: 0, Total: 3, TotalWork: 400, Current: "run \"a\", embedding \"x\x1b[2J\", step 0"})
+	tick <- start.Add(progressPeriod)
+	p.update(render.EmbeddingProgress{Done: 1, Total: 3, DoneWork: 100, TotalWork: 400, Current: "run \"a\", embedding \"y\", step 2"})
+	p.update(render.EmbeddingProgress{Done: 2, Total: 3, DoneWork: 300, TotalWork: 400, Current: "run \"a\", embedding \"z\", step 4"})
+	tick <- start.Add(2 * progressPeriod)
+	tick <- start.Add(3 * progressPeriod) // nothing new: said again
+	close(stop)
+	<-stopped
+	// A name render did not quote (it does) still reaches the log inert.
+	want := `laying out embeddings: 0 of 3 done, 0% of the estimated work, 10s; now run \"a\", embedding \"x\x1b[2J\", step 0
+laying out embeddings: 2 of 3 done, 75% of the estimated work, 20s; now run "a", embedding "z", step 4
+laying out embeddings: 2 of 3 done, 75% of the estimated work, 30s; now run "a", embedding "z", step 4
+`
+	if out.String() != want {
+		t.Errorf("lines:\n%s\nwant\n%s", out.String(), want)
 	}
 }
 

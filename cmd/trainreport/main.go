@@ -436,23 +436,17 @@ func writeReport(ctx context.Context, c *config, rep *collect.Report, title stri
 		// 790 MB instead of 960 MB, for no more CPU).
 		debug.SetGCPercent(25)
 	}
+	// The layouts of big embeddings take minutes (t-SNE at its cap of
+	// 10,000 points, most): say what is being done.
+	progress := newEmbeddingProgress(stderr, c.quiet)
 	r := render.New(rep, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		Baseline: base, ChartsURL: c.chartsURL,
-		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP})
-	// The layouts of big embeddings take minutes (t-SNE at its cap of
-	// 10,000 points, most): say what is being done.
-	embeddings := 0
-	for _, run := range rep.Runs {
-		embeddings += len(run.Embeddings)
-	}
-	embStart := time.Now()
+		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP,
+		EmbeddingBudget: c.embeddings.budget, EmbeddingProgress: progress.update})
 	memlimit.Phase(ctx, "laying out the embeddings")
-	if err := r.ComputeEmbeddings(ctx); err != nil {
-		return fmt.Errorf("laying out the embeddings: %w", err)
-	}
-	if !c.quiet && embeddings > 0 {
-		fmt.Fprintf(stderr, "laid out %s in %.2fs\n", plural(embeddings, "embedding"), time.Since(embStart).Seconds())
+	if err := layOutEmbeddings(ctx, r, progress, stderr); err != nil {
+		return err
 	}
 	memlimit.Phase(ctx, "writing the report")
 	failedGates, err := evalGates(r, c.gates, base)

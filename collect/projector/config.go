@@ -27,8 +27,15 @@ const ConfigName = "projector_config.pbtxt"
 // directory.
 const assetsDir = "plugins/org_tensorflow_tensorboard_projector"
 
-// maxSpriteSide is the largest sprite side TensorBoard's projector draws.
+// maxSpriteSide is the largest sprite side TensorBoard's projector draws:
+// a sprite is published only within it (at most 8192² pixels, 268 MB
+// decoded as RGBA in the browser), its size read from its header before
+// anything else.
 const maxSpriteSide = 8192
+
+// maxSpriteBytes bounds a sprite's file, copied into the site as it is:
+// the bound of an event record, which holds the images of the Images page.
+const maxSpriteBytes = 64 << 20
 
 // ReadConfig reads a projector_config.pbtxt and the files its embeddings
 // name (docs/FORMATS.md section 16). Paths are relative to the config's directory;
@@ -468,15 +475,23 @@ func (cr *configReader) sprite(e *Embedding, sp *eventpb.SpriteMetadata) *Sprite
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
+	if size > maxSpriteBytes {
+		cr.res.problem(s.File, -1, "sprite of embedding %q is %d bytes, over the bound of %d: left out, the points drawn without thumbnails", e.Name, size, maxSpriteBytes)
+		return nil
+	}
 	s.Data = cr.root.at(p).ref(0, size)
+	// Only the header is read: the pixels are the browser's to decode, and
+	// a small file can claim 30000x30000 of them.
 	ic, format, err := image.DecodeConfig(f)
 	if err != nil {
 		cr.res.problem(s.File, -1, "sprite of embedding %q is not a PNG or JPEG image: %v", e.Name, err)
 		return nil
 	}
 	s.Format, s.Width, s.Height = format, ic.Width, ic.Height
-	if s.Width > maxSpriteSide || s.Height > maxSpriteSide {
-		cr.res.problem(s.File, -1, "sprite of %dx%d pixels is over the %d-pixel side TensorBoard draws", s.Width, s.Height, maxSpriteSide)
+	if s.Width <= 0 || s.Height <= 0 || s.Width > maxSpriteSide || s.Height > maxSpriteSide {
+		cr.res.problem(s.File, -1, "sprite of %dx%d pixels is outside the %d-pixel side TensorBoard draws: left out, the points of embedding %q drawn without thumbnails",
+			s.Width, s.Height, maxSpriteSide, e.Name)
+		return nil
 	}
 	if w, h := s.SingleImageDim[0], s.SingleImageDim[1]; w > 0 && e.NumPoints() > 0 {
 		if capacity := (s.Width / w) * (s.Height / h); capacity < e.NumPoints() {

@@ -24,6 +24,7 @@ func FuzzProjectorConfig(f *testing.F) {
 		`model_checkpoint_dir: ".." embeddings { tensor_name: "c" }`,
 		`embeddings { tensor_name: "d" tensor_path: "t.bin" tensor_shape: [4294967295, 4294967295] }`,
 		"embeddings {\n",
+		`embeddings { tensor_name: "e" tensor_path: "t.tsv" sprite { image_path: "huge.png" single_image_dim: [1, 1] } }`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -34,6 +35,8 @@ func FuzzProjectorConfig(f *testing.F) {
 		"t.bin": float32LE(1, 2, 3, 4),
 		"m.tsv": []byte("a\tb\nx\ty\nz\tw\n"),
 		"s.png": {0x89, 'P', 'N', 'G'},
+		// A header claiming 30000x30000 pixels: never kept.
+		"huge.png": pngHeader(30000, 30000),
 	}
 	for name, b := range files {
 		p := filepath.Join(logs, name)
@@ -60,6 +63,9 @@ func FuzzProjectorConfig(f *testing.F) {
 			}
 			if e.Metadata != nil && e.Metadata.File != "m.tsv" && e.Metadata.File != "t.tsv" {
 				t.Fatalf("metadata from %s", e.Metadata.File)
+			}
+			if s := e.Sprite; s != nil && (s.Width > maxSpriteSide || s.Height > maxSpriteSide || s.Width <= 0 || s.Height <= 0) {
+				t.Fatalf("a sprite of %dx%d kept", s.Width, s.Height)
 			}
 		}
 	})

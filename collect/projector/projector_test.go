@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"image"
 	"image/png"
 	"math"
@@ -369,6 +371,49 @@ func TestConfigSprite(t *testing.T) {
 	res = l.config("projector_config.pbtxt", `embeddings { tensor_name: "w" tensor_path: "t.tsv" sprite { image_path: "notpng.png" single_image_dim: [2] } }`)
 	wantProblem(t, res, "is not [width, height]")
 	wantProblem(t, res, "is not a PNG or JPEG image")
+}
+
+// pngHeader is the start of a PNG claiming w x h grey pixels: enough for
+// image.DecodeConfig, which reads no further.
+func pngHeader(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32([]byte("IHDR"), w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 0, 0, 0, 0) // 8-bit grey, no interlace
+	b := append([]byte("\x89PNG\r\n\x1a\n"), 0, 0, 0, 13)
+	b = append(b, ihdr...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(ihdr))
+}
+
+// A sprite claiming 30000x30000 pixels (900 million, a small file when
+// compressed) is refused from its header, with a warning, and its
+// embedding loads without thumbnails; so is a sprite file over the byte
+// bound, before it is read.
+func TestSpriteOverPixelOrByteBoundLeftOut(t *testing.T) {
+	l := newLogdir(t)
+	l.write("t.tsv", []byte("1\t2\n3\t4\n5\t6\n"))
+	l.write("huge.png", pngHeader(30000, 30000))
+	l.write("wide.png", pngHeader(maxSpriteSide+1, 1))
+	big := l.write("big.png", pngOf(t, 4, 4))
+	if err := os.Truncate(filepath.Join(l.dir, big), maxSpriteBytes+1); err != nil { // sparse
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"huge.png", "sprite of 30000x30000 pixels is outside the 8192-pixel side TensorBoard draws: left out"},
+		{"wide.png", "sprite of 8193x1 pixels is outside the 8192-pixel side"},
+		{"big.png", fmt.Sprintf("is %d bytes, over the bound of %d: left out", maxSpriteBytes+1, maxSpriteBytes)},
+	} {
+		res := l.config("projector_config.pbtxt", `embeddings { tensor_name: "w" tensor_path: "t.tsv" sprite { image_path: "`+tc.file+`" single_image_dim: [2, 2] } }`)
+		wantProblem(t, res, tc.want)
+		if len(res.Embeddings) != 1 || res.Embeddings[0].Sprite != nil || res.Embeddings[0].NumPoints() != 3 {
+			t.Errorf("%s: embeddings %+v, want one of 3 points without a sprite", tc.file, res.Embeddings)
+		}
+	}
+	// At the bound, the sprite is kept.
+	l.write("edge.png", pngHeader(maxSpriteSide, 2))
+	res := l.config("projector_config.pbtxt", `embeddings { tensor_name: "w" tensor_path: "t.tsv" sprite { image_path: "edge.png" single_image_dim: [2, 2] } }`)
+	if s := res.Embeddings[0].Sprite; s == nil || s.Width != maxSpriteSide {
+		t.Errorf("sprite at the bound = %+v; problems:\n%s", s, messages(res))
+	}
 }
 
 func TestMetadataLimit(t *testing.T) {

@@ -71,11 +71,14 @@ type Options struct {
 	// MomentumSwitch is the iteration from which the momentum is 0.8
 	// rather than 0.5: 250.
 	MomentumSwitch int
-	// Iterations is the number of descent steps: 1,000.
+	// Iterations is the number of descent steps: DefaultIterations.
 	Iterations int
 	// Seed seeds the initial layout (Gaussian, standard deviation 1e-4).
 	Seed uint64
 }
+
+// DefaultIterations is the descent steps of Options.Iterations 0.
+const DefaultIterations = 1000
 
 func (o Options) withDefaults() Options {
 	def := func(v *float64, d float64) {
@@ -94,7 +97,7 @@ func (o Options) withDefaults() Options {
 	def(&o.Exaggeration, 4)
 	defInt(&o.ExaggerationIters, 100)
 	defInt(&o.MomentumSwitch, 250)
-	defInt(&o.Iterations, 1000)
+	defInt(&o.Iterations, DefaultIterations)
 	return o
 }
 

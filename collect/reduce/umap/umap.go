@@ -129,14 +129,14 @@ func Embed(ctx context.Context, n int, index []int32, dist []float32, k, dims in
 	}
 	epochs := opt.Epochs
 	if epochs == 0 {
-		epochs = defaultEpochs(n)
+		epochs = DefaultEpochs(n)
 	}
 	a, b := fitCurve(opt.MinDist, opt.Spread)
 	g := fuzzySet(n, index, dist, k, min(k, opt.Neighbors-1))
 	if epochs > 10 {
 		g = g.prune(epochs)
 	} else {
-		g = g.prune(defaultEpochs(n))
+		g = g.prune(DefaultEpochs(n))
 	}
 	rng := newRand(opt.Seed)
 	var emb []float64
@@ -161,8 +161,9 @@ func Embed(ctx context.Context, n int, index []int32, dist []float32, k, dims in
 	return out, nil
 }
 
-// defaultEpochs is umap-learn's rule: small sets get more passes.
-func defaultEpochs(n int) int {
+// DefaultEpochs is the epochs of n points when Options.Epochs is 0,
+// umap-learn's rule: small sets get more passes.
+func DefaultEpochs(n int) int {
 	if n > 10000 {
 		return 200
 	}
