@@ -70,19 +70,27 @@ func (b *builder) edges() {
 
 // OutputShape is the recorded shape of the output input names ("node:1").
 func OutputShape(n *model.Node, input string) (model.NodeShape, bool) {
-	k := 0
-	if _, out, ok := strings.Cut(input, ":"); ok {
-		// "node:output:0" inside function bodies names outputs by arg.
-		out = out[strings.LastIndexByte(out, ':')+1:]
-		var err error
-		if k, err = strconv.Atoi(out); err != nil {
-			return model.NodeShape{}, false
-		}
-	}
+	k := OutputIndex(input)
 	if k < 0 || k >= len(n.OutputShapes) {
 		return model.NodeShape{}, false
 	}
 	return n.OutputShapes[k], true
+}
+
+// OutputIndex is the index of the output an input names ("node:1" is 1,
+// "node" 0), -1 when its name gives one that is not a number.
+func OutputIndex(input string) int {
+	_, out, ok := strings.Cut(input, ":")
+	if !ok {
+		return 0
+	}
+	// "node:output:0" inside function bodies names outputs by arg.
+	out = out[strings.LastIndexByte(out, ':')+1:]
+	k, err := strconv.Atoi(out)
+	if err != nil || k < 0 {
+		return -1
+	}
+	return k
 }
 
 // elements counts a tensor's elements, unknown dimensions as 1, as
