@@ -606,12 +606,13 @@
       return;
     }
     var i = data.byName.get(st.node);
-    if (i !== undefined) { nodeDetails(netOf(data)[i]); return; }
+    if (i !== undefined) { nodeDetails(i); return; }
     var gi = data.groupByName.get(st.node);
     if (gi !== undefined) groupDetails(gi);
   }
 
-  function nodeDetails(n) {
+  function nodeDetails(i) {
+    var net = netOf(data), n = net[i];
     var h = document.createElement('h3');
     h.textContent = n.name;
     h.setAttribute('data-detail-name', '');
@@ -625,9 +626,17 @@
     if (typeof n.memory_bytes === 'number') row(t, 'memory', fmtBytes(n.memory_bytes)).setAttribute('data-detail-memory', '');
     var ins = section('Inputs (' + n.inputs.length + ')');
     n.inputs.forEach(function (inp) {
-      row(ins, inp.control ? 'control' : 'data', inp.name + (inp.shape ? ' ' + inp.shape : '') + (inp.dtype ? ' ' + inp.dtype : '')).setAttribute('data-detail-input', '');
+      // An input names its producer by its index in net (docs/OUTPUTS.md);
+      // a data input takes the producer's dtype and its output's shape.
+      var p = inp.node >= 0 ? net[inp.node] : null, text = p ? p.name + (inp.port || '') : inp.name;
+      if (p && !inp.control) {
+        var shape = p.output_shapes[inp.output || 0];
+        if (shape) text += ' ' + shape;
+        if (p.dtype) text += ' ' + p.dtype;
+      }
+      row(ins, inp.control ? 'control' : 'data', text).setAttribute('data-detail-input', '');
     });
-    var outs = consumers(n.name);
+    var outs = consumers(i);
     var ot = section('Outputs to (' + outs.length + ')');
     outs.slice(0, 100).forEach(function (o) { row(ot, o[1] ? 'control' : 'data', o[0]); });
     if (outs.length > 100) row(ot, '', 'and ' + (outs.length - 100) + ' more');
@@ -636,15 +645,14 @@
     if (n.attrs_cut) row(at, '', n.attrs_cut + ' more left out by the budget of ' + data.budgets.attr_bytes + ' bytes a node');
   }
 
-  // consumers lists the nodes that take an output of the node named name:
-  // [name, control].
-  function consumers(name) {
+  // consumers lists the nodes that take an output of node p (its index in
+  // net): [name, control].
+  function consumers(p) {
     var net = netOf(data), out = [];
     for (var i = 0; i < net.length; i++) {
       var ins = net[i].inputs;
       for (var k = 0; k < ins.length; k++) {
-        var p = ins[k].name, c = p.indexOf(':');
-        if ((c < 0 ? p : p.slice(0, c)) === name) { out.push([net[i].name, ins[k].control]); break; }
+        if (ins[k].node === p) { out.push([net[i].name, ins[k].control]); break; }
       }
     }
     return out;

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
@@ -116,10 +117,11 @@ func (rr *runReader) finishGraphs() {
 				Msg: fmt.Sprintf("%s graph %q at step %d: %v; graph dropped", g.Source, g.Tag, g.Step, err)})
 			continue
 		}
-		if g.Source == SourceKeras {
-			// What a Keras model held past the decoder's bounds (names,
-			// scopes, nesting) is left out: say so where it was.
-			for _, note := range g.Notes {
+		// What a graph held past the decoder's bounds (a Keras model's
+		// names, scopes and nesting; any graph's inputs) is left out: say
+		// so where it was.
+		for _, note := range g.Notes {
+			if g.Source == SourceKeras || strings.HasPrefix(note, graph.CutPrefix) {
 				run.Warnings = append(run.Warnings, Warning{File: g.File, Offset: g.Data.Offset,
 					Msg: fmt.Sprintf("%s graph %q at step %d: %s", g.Source, g.Tag, g.Step, note)})
 			}
@@ -191,6 +193,11 @@ func (rr *runReader) readStructureGraph(name string) {
 		return
 	}
 	for _, j := range jobs {
+		for _, note := range j.Notes {
+			if strings.HasPrefix(note, graph.CutPrefix) {
+				warn("job %q: %s", j.Name, note)
+			}
+		}
 		g := rr.findGraph(SourceOneFlow, j.Name)
 		if g == nil {
 			g = &Graph{Source: SourceOneFlow, Tag: j.Name}

@@ -248,3 +248,40 @@ func TestMindSporeRankLayout(t *testing.T) {
 		t.Errorf("rank 1: %+v, warnings %v", f, rep.Runs[1].Warnings)
 	}
 }
+
+// MindSpore inputs name a node by its id: 100,000 inputs to a node of a
+// 10 KB name (a 719 KB file) were a gigabyte of names in the model and
+// the graph's data, and out of memory under 4 GB. The graph keeps a
+// bounded fan-in and bytes of input names (collect/graph), with a
+// warning at the graph's record naming the file; the rest of the graph
+// and of the file is read. Here 12,000 inputs to a node of a 1 KB name.
+func TestMindSporeGraphFanInIsBounded(t *testing.T) {
+	ins := make([]*mspb.Input, 12_000)
+	for i := range ins {
+		ins[i] = &mspb.Input{Name: "1"}
+	}
+	g := &mspb.Graph{Node: []*mspb.Node{
+		{Name: "1", OpType: "Add", FullName: "Default/" + strings.Repeat("n", 1000)},
+		{Name: "2", OpType: "MakeTuple", FullName: "Default/MakeTuple-op2", Input: ins},
+		{Name: "3", OpType: "ReLU", FullName: "Default/ReLU-op3", Input: []*mspb.Input{{Name: "2"}}},
+	}}
+	run := collectMSFiles(t, map[string][]byte{msSummary: msFile(t, &mspb.Event{Step: 1, What: &mspb.Event_Graph{Graph: g}}, msScalar(2, "loss", 0.5))})
+	if len(run.Graphs) != 1 || len(run.Graphs[0].Nodes) != 3 || len(run.Scalars) != 1 {
+		t.Fatalf("%d graphs, %d scalars", len(run.Graphs), len(run.Scalars))
+	}
+	nodes := run.Graphs[0].Nodes
+	names := 0
+	for _, in := range nodes[1].Inputs {
+		names += len(in.Name)
+	}
+	if len(nodes[1].Inputs) > 10_000 || names > 4<<20 || len(nodes[2].Inputs) != 1 {
+		t.Errorf("%d inputs kept, %d bytes of their names; the next node's inputs %v", len(nodes[1].Inputs), names, nodes[2].Inputs)
+	}
+	var msgs []string
+	for _, w := range run.Warnings {
+		msgs = append(msgs, w.String())
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], msSummary) || !strings.Contains(msgs[0], "cut: inputs past 10000 a node, or past 4194304 bytes of their names, left out (1 node)") {
+		t.Errorf("warnings %q", msgs)
+	}
+}

@@ -15,8 +15,9 @@ import (
 // FuzzReadMindSpore runs Collect on one MindSpore summary or lineage file
 // of arbitrary content (framed as fuzzFile does when framed is set): it
 // must not panic or fail, must report the file, keep each series in step
-// order, warn within the file, and every tensor, image and graph it keeps
-// must read back. Found inputs are kept under
+// order, warn within the file, every tensor, image and graph it keeps
+// must read back, and a graph's inputs stay within their bounds (its
+// output's size against the file's). Found inputs are kept under
 // testdata/fuzz/FuzzReadMindSpore.
 func FuzzReadMindSpore(f *testing.F) {
 	for _, p := range []string{"records/*_MS", "train/*_MS", "train/*_lineage"} {
@@ -108,6 +109,23 @@ func FuzzReadMindSpore(f *testing.F) {
 						t.Fatalf("image %q: %v", im.Tag, err)
 					}
 				}
+			}
+		}
+		// A graph's inputs stay within their bounds (collect/graph): a
+		// node's inputs and the bytes of their names, counted once per
+		// input, against the file's size.
+		for _, g := range r.Graphs {
+			names := 0
+			for _, n := range g.Nodes {
+				if len(n.Inputs) > 10_000 {
+					t.Fatalf("graph: a node of %d inputs", len(n.Inputs))
+				}
+				for _, in := range n.Inputs {
+					names += len(in.Name)
+				}
+			}
+			if names > 4*len(data)+4<<20 {
+				t.Fatalf("graph: %d bytes of input names from %d bytes", names, len(data))
 			}
 		}
 		for _, h := range r.Histograms {

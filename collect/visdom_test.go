@@ -58,8 +58,8 @@ func TestVisdomFixtures(t *testing.T) {
 	if exp2 := findRun(rep, "env/exp2"); exp2 == nil || len(exp2.Images) != 1 || len(exp2.Images[0].Entries) != 3 {
 		t.Errorf("env/exp2: images %+v, want a history of 3", exp2)
 	}
-	if got := len(rep.Runs); got != 3 {
-		t.Fatalf("%d runs, want 3 (env/exp2, env/replay, replay)", got)
+	if got := len(rep.Runs); got != 4 {
+		t.Fatalf("%d runs, want 4 (env/exp2, env/replay, python/nan, replay)", got)
 	}
 	for _, name := range []string{"env/replay", "replay"} {
 		run := findRun(rep, name)
@@ -249,5 +249,43 @@ func TestVisdomImageRef(t *testing.T) {
 	bad.Encoding = "base64"
 	if _, err := bad.Read(); err == nil || !strings.Contains(err.Error(), "x.txt: offset 13") {
 		t.Errorf("Read of bad base64: %v", err)
+	}
+}
+
+// One NaN as Python's json writes it, or a value nested past 10,000
+// levels, made the whole Visdom file unreadable, and a log directory of
+// only that file "no event files found". The words are read as Python
+// reads them, down to the Scalars page (a line of NaN, +Inf and -Inf);
+// the deep value is one warning naming its window.
+func TestVisdomPythonWords(t *testing.T) {
+	dir := t.TempDir()
+	nan, err := os.ReadFile("visdom/testdata/python/nan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001)
+	writeFiles(t, dir, []file{
+		{"nan/main.json", nan},
+		{"deep/main.json", []byte(`{"jsons": {"d": {"id": "d", "title": "d", "type": "properties", "content": ` + deep + `}, ` +
+			`"l": {"id": "l", "title": "l", "type": "plot", "i": 1, "content": {"data": [{"x": [0, 1], "y": [NaN, 2], "type": "scatter", "mode": "lines"}]}}}}`)},
+	})
+	rep := collectDir(t, dir, Options{})
+	defer rep.Close()
+	if len(rep.Runs) != 2 {
+		t.Fatalf("%d runs", len(rep.Runs))
+	}
+	deepRun, nanRun := rep.Runs[0], rep.Runs[1]
+	if len(nanRun.Warnings) > 0 || nanRun.SideFiles[0].Status != "ok" {
+		t.Errorf("nan: %v, %+v", nanRun.Warnings, nanRun.SideFiles)
+	}
+	s := scalarOf(nanRun, "loss/train")
+	if s == nil || len(s.Points) != 4 || s.Points[0].Value != 0.5 || !math.IsNaN(s.Points[1].Value) || !math.IsInf(s.Points[2].Value, 1) || !math.IsInf(s.Points[3].Value, -1) {
+		t.Errorf("loss/train: %+v", s)
+	}
+	if len(deepRun.Warnings) != 1 || !strings.Contains(deepRun.Warnings[0].String(), `window "d": a value nested more than 10,000 levels deep left out`) {
+		t.Errorf("deep: warnings %v", deepRun.Warnings)
+	}
+	if s := scalarOf(deepRun, "l"); s == nil || len(s.Points) != 2 || !math.IsNaN(s.Points[0].Value) {
+		t.Errorf("deep: l: %+v", s)
 	}
 }

@@ -115,23 +115,28 @@ func layOutGraph(g *model.NodeGraph) *laidOutGraph {
 // node's name, op, inputs and output shapes.
 func graphShape(g *model.NodeGraph) [32]byte {
 	d := sha256.New()
-	var n [8]byte
-	str := func(s string) {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		d.Write(n[:])
-		d.Write([]byte(s))
+	var buf []byte // reused: no copy of a name per input
+	tagged := func(tag byte, s string) {
+		buf = binary.LittleEndian.AppendUint64(append(buf[:0], tag), uint64(len(s)))
+		buf = append(buf, s...)
+		d.Write(buf)
 	}
+	str := func(s string) { tagged(0, s) }
 	for _, nd := range g.Nodes {
 		str(nd.Name)
 		str(nd.Op)
 		for _, in := range nd.Inputs {
-			str(in.String())
+			if in.Control {
+				tagged(1, in.Name)
+			} else {
+				str(in.Name)
+			}
 		}
-		str("")
+		tagged(2, "") // the end of the inputs
 		for _, s := range nd.OutputShapes {
 			str(s.String())
 		}
-		str("")
+		tagged(2, "")
 	}
 	var sum [32]byte
 	d.Sum(sum[:0])

@@ -83,10 +83,11 @@ func TestBrowserVisdom(t *testing.T) {
 			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("visdom.js", "read"))), &cards); err != nil {
 				t.Fatal(err)
 			}
-			// exp2's two windows, then the 26 of the server's environment
-			// and the 26 of the log, in Visdom's order.
-			if len(cards) != 54 {
-				t.Fatalf("%d windows, want 54", len(cards))
+			// exp2's two windows, then the 26 of the server's environment,
+			// python/nan's 6 (testdata/python) and the 26 of the log, in
+			// Visdom's order.
+			if len(cards) != 60 {
+				t.Fatalf("%d windows, want 60", len(cards))
 			}
 			if cards[1].ID != "history" || len(cards[1].Image) != 1 || cards[1].Image[0] != "6x4" {
 				t.Errorf("exp2's image history: %+v", cards[1])

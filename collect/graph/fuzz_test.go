@@ -10,8 +10,11 @@ import (
 
 // FuzzGraphDef decodes arbitrary bytes as every payload a graph comes in:
 // GraphDef, MetaGraphDef, RunMetadata, Keras model JSON and OneFlow
-// structure graph, MindSpore GraphProto. None may panic, and what decodes must be a usable node
-// model. Found inputs are kept under testdata/fuzz/FuzzGraphDef.
+// structure graph, MindSpore GraphProto. None may panic, what decodes must
+// be a usable node model, and its inputs stay within their bounds, in
+// count a node and in bytes of names over the graph (checkInputs: the
+// output's size against the payload's). Found inputs are kept under
+// testdata/fuzz/FuzzGraphDef.
 func FuzzGraphDef(f *testing.F) {
 	gd := marshal(f, testGraphDef())
 	f.Add(gd)
@@ -27,6 +30,11 @@ func FuzzGraphDef(f *testing.F) {
 	f.Add([]byte(`[{"config": {"name": "j", "layers": [{"class_name": "relu", "inbound_nodes": ["a", ["b", 0]],
 		"config": {"user_conf": {"attr": [{"key": "k", "value": {"at_list_int64": {"val": [1, 2]}}}, {"key": 1}]}}}]}}]`))
 	f.Add(marshal(f, testMindSporeGraph()))
+	// (fanIn's graphs, a node fed by another many times over, stall Go's
+	// fuzzing engine, old decoders or new: TestMindSporeFanInIsBounded
+	// has them.)
+	f.Add(marshal(f, &pb.RunMetadata{PartitionGraphs: []*pb.GraphDef{{Node: []*pb.NodeDef{
+		{Name: "p", Op: "Const"}, {Name: "c", Op: "AddN", Input: []string{"p", "p", "^p", "p:1", "q"}}}}, {}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, decode := range []func([]byte) (*Graph, error){DecodeGraphDef, DecodeMetaGraphDef, DecodeRunMetadata, DecodeKeras, DecodeMindSpore} {
 			g, err := decode(b)
@@ -34,11 +42,13 @@ func FuzzGraphDef(f *testing.F) {
 				continue
 			}
 			checkGraph(t, g)
+			checkInputs(t, g, len(b))
 		}
 		jobs, err := DecodeOneFlow(b)
 		if err == nil {
 			for _, j := range jobs {
 				checkGraph(t, &j.Graph)
+				checkInputs(t, &j.Graph, len(b))
 			}
 		}
 	})

@@ -31,7 +31,7 @@ func DecodeKeras(b []byte) (*Graph, error) {
 	if _, ok := modelLayers(top); !ok {
 		return nil, fmt.Errorf("Keras model JSON of class %q holds no layers", str(top["class_name"]))
 	}
-	w := &kerasWalker{g: &Graph{}, inputOf: map[string]string{}, outputsOf: map[string][]string{}}
+	w := &kerasWalker{g: &Graph{}, inputOf: map[string]string{}, outputsOf: map[string][]string{}, inputs: newInputBudget(len(b))}
 	w.walk("", top, 0)
 	if w.tooDeep {
 		w.g.Notes = append(w.g.Notes, fmt.Sprintf("models nested deeper than %d levels not read", maxModelDepth))
@@ -42,6 +42,7 @@ func DecodeKeras(b []byte) (*Graph, error) {
 	if w.cut {
 		w.g.Notes = append(w.g.Notes, fmt.Sprintf("names longer than %d bytes cut (each ends in a hash of the whole)", maxNameLen))
 	}
+	w.g.Notes = append(w.g.Notes, w.inputs.notes()...)
 	return w.g, nil
 }
 
@@ -102,6 +103,7 @@ type kerasWalker struct {
 	// that an edge from a model starts at the right one of them.
 	outputsOf map[string][]string
 	prev      string // the last node made: a Sequential layer's input
+	inputs    *inputBudget
 	tooDeep   bool
 	tooLong   int  // models whose layers were not read for the length of their scope
 	cut       bool // names were cut to maxNameLen
@@ -233,15 +235,32 @@ func (w *kerasWalker) resolve(name string, tensor int) string {
 func (w *kerasWalker) addLayer(scope string, layer map[string]any, i int) {
 	cfg := config(layer)
 	n := Node{Name: scoped(scope, w.name(layerName(layer, i))), Op: w.name(str(layer["class_name"]))}
-	if raw, ok := layer["inbound_nodes"]; ok && raw != nil {
-		for _, in := range inboundRefs(layer) {
-			n.Inputs = append(n.Inputs, Input{Name: w.resolve(scoped(scope, w.name(in.name)), in.tensor)})
-		}
+	// The inputs: the inbound nodes' (or, without any, the previous
+	// layer), then what feeds the model whose input the layer is.
+	raw, inbound := layer["inbound_nodes"]
+	inbound = inbound && raw != nil
+	var refs []kerasRef
+	extra := 0
+	if inbound {
+		refs = inboundRefs(layer)
 	} else if w.prev != "" {
+		extra++
+	}
+	fed, isInput := w.inputOf[n.Name]
+	if isInput {
+		extra++
+	}
+	refs = refs[:max(w.inputs.keep(len(refs)+extra)-extra, 0)]
+	for _, in := range refs {
+		if name := w.resolve(scoped(scope, w.name(in.name)), in.tensor); w.inputs.take(len(name)) {
+			n.Inputs = append(n.Inputs, Input{Name: name})
+		}
+	}
+	if !inbound && w.prev != "" && w.inputs.take(len(w.prev)) {
 		n.Inputs = append(n.Inputs, Input{Name: w.prev})
 	}
-	if in, ok := w.inputOf[n.Name]; ok {
-		n.Inputs = append(n.Inputs, Input{Name: in})
+	if isInput && w.inputs.take(len(fed)) {
+		n.Inputs = append(n.Inputs, Input{Name: fed})
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		if k == "name" || cfg[k] == nil {

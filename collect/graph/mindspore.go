@@ -53,12 +53,21 @@ func DecodeMindSpore(b []byte) (*Graph, error) {
 		g.Nodes = append(g.Nodes, Node{Name: c.GetKey(), Op: "Const",
 			Attrs: []Attr{{Name: "value", Value: msValue(c.GetValue(), 0)}}})
 	}
+	budget := newInputBudget(len(b))
 	for _, np := range gp.GetNode() {
 		n := Node{Name: names[np.GetName()], Op: np.GetOpType()}
-		for _, in := range np.GetInput() {
+		ins := np.GetInput()
+		ins = ins[:budget.keep(len(ins))]
+		for _, in := range ins {
 			name := in.GetName()
 			if full, ok := names[name]; ok {
-				name = full
+				name = full // shared, not copied
+			}
+			if !budget.take(len(name)) {
+				continue
+			}
+			if n.Inputs == nil {
+				n.Inputs = make([]Input, 0, len(ins))
 			}
 			n.Inputs = append(n.Inputs, Input{Name: name, Control: in.GetType() == mspb.Input_CONTROL_EDGE})
 		}
@@ -78,15 +87,25 @@ func DecodeMindSpore(b []byte) (*Graph, error) {
 		sortAttrs(n.Attrs)
 		g.Nodes = append(g.Nodes, n)
 	}
-	for _, o := range gp.GetOutputs() {
+	outs := gp.GetOutputs()
+	for _, o := range outs[:min(len(outs), maxOutputNotes)] {
 		name := o.GetName()
 		if full, ok := names[name]; ok {
 			name = full
 		}
 		g.Notes = append(g.Notes, "output "+strconv.Quote(shorten(name)))
 	}
+	if len(outs) > maxOutputNotes {
+		g.Notes = append(g.Notes, fmt.Sprintf("%d outputs more", len(outs)-maxOutputNotes))
+	}
+	g.Notes = append(g.Notes, budget.notes()...)
 	return g, nil
 }
+
+// maxOutputNotes bounds the notes naming a graph's outputs (MindSpore
+// writes one output): each names a node, up to maxValueLen bytes, from an
+// entry of two bytes.
+const maxOutputNotes = 16
 
 // msNodeName is an operator's name in the graph: its full name, else its
 // scope, op type and id as MindInsight makes them.

@@ -50,11 +50,13 @@ func DecodeOneFlow(b []byte) ([]Job, error) {
 		}
 		jb := Job{Name: name}
 		jb.Nodes = make([]Node, 0, len(layers))
+		budget := newInputBudget(len(b))
 		for k, l := range layers {
 			if l, ok := l.(map[string]any); ok {
-				jb.Nodes = append(jb.Nodes, oneflowNode(l, k))
+				jb.Nodes = append(jb.Nodes, oneflowNode(l, k, budget))
 			}
 		}
+		jb.Notes = budget.notes()
 		out = append(out, jb)
 	}
 	return out, nil
@@ -63,7 +65,7 @@ func DecodeOneFlow(b []byte) ([]Job, error) {
 // Config entries of a OneFlow layer that are not attributes.
 var oneflowNotAttrs = map[string]bool{"name": true, "device_tag": true, "device_type": true, "user_conf": true}
 
-func oneflowNode(layer map[string]any, i int) Node {
+func oneflowNode(layer map[string]any, i int, budget *inputBudget) Node {
 	cfg := config(layer)
 	n := Node{Name: str(layer["name"]), Op: str(layer["class_name"])}
 	if n.Name == "" {
@@ -74,11 +76,15 @@ func oneflowNode(layer map[string]any, i int) Node {
 		n.Device = str(cfg["device_type"])
 	}
 	ins, _ := layer["inbound_nodes"].([]any)
-	for _, in := range ins {
-		if s, ok := in.(string); ok {
-			n.Inputs = append(n.Inputs, Input{Name: s})
-		} else if ref, ok := refOf(in); ok {
-			n.Inputs = append(n.Inputs, Input{Name: ref.name})
+	for _, in := range ins[:budget.keep(len(ins))] {
+		name, ok := in.(string)
+		if !ok {
+			var ref kerasRef
+			ref, ok = refOf(in)
+			name = ref.name
+		}
+		if ok && budget.take(len(name)) {
+			n.Inputs = append(n.Inputs, Input{Name: name})
 		}
 	}
 	attrs := map[string]string{}

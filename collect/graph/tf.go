@@ -27,7 +27,7 @@ func DecodeGraphDef(b []byte) (*Graph, error) {
 	if err := unmarshal.Unmarshal(b, &gd); err != nil {
 		return nil, fmt.Errorf("not a GraphDef: %w", err)
 	}
-	return fromGraphDefs([]*eventpb.GraphDef{&gd}), nil
+	return fromGraphDefs([]*eventpb.GraphDef{&gd}, newInputBudget(len(b))), nil
 }
 
 // DecodeMetaGraphDef decodes the graph of a serialized MetaGraphDef
@@ -39,7 +39,7 @@ func DecodeMetaGraphDef(b []byte) (*Graph, error) {
 	}
 	var g *Graph
 	if m.GraphDef != nil {
-		g = fromGraphDefs([]*eventpb.GraphDef{m.GraphDef})
+		g = fromGraphDefs([]*eventpb.GraphDef{m.GraphDef}, newInputBudget(len(b)))
 	} else {
 		g = &Graph{Notes: []string{"the MetaGraphDef holds no graph"}}
 	}
@@ -93,17 +93,17 @@ func DecodeRunMetadata(b []byte) (*Graph, error) {
 	var g *Graph
 	switch {
 	case len(pre) > 0:
-		g = fromGraphDefs(pre)
+		g = fromGraphDefs(pre, newInputBudget(len(b)))
 		if n := len(part) + len(post); n > 0 {
 			notes = append(notes, plural(n, "partition or optimized graph")+" not read: the graph is the traced one, before optimization")
 		}
 	case len(part) > 0:
-		g = fromGraphDefs(part)
+		g = fromGraphDefs(part, newInputBudget(len(b)))
 		if len(post) > 0 {
 			notes = append(notes, plural(len(post), "optimized function graph")+" not read")
 		}
 	case len(post) > 0:
-		g = fromGraphDefs(post)
+		g = fromGraphDefs(post, newInputBudget(len(b)))
 	default:
 		g = &Graph{}
 		notes = append(notes, "the RunMetadata holds no graph")
@@ -130,8 +130,8 @@ func plural(n int, what string) string {
 }
 
 // fromGraphDefs converts graphs to nodes, merging several under
-// "graph_<i>/" so that their names stay apart.
-func fromGraphDefs(gds []*eventpb.GraphDef) *Graph {
+// "graph_<i>/" so that their names stay apart, their inputs within budget.
+func fromGraphDefs(gds []*eventpb.GraphDef, budget *inputBudget) *Graph {
 	g := &Graph{}
 	n := 0
 	for _, gd := range gds {
@@ -145,7 +145,7 @@ func fromGraphDefs(gds []*eventpb.GraphDef) *Graph {
 			prefix = "graph_" + strconv.Itoa(i+1) + "/"
 		}
 		for _, nd := range gd.Node {
-			g.Nodes = append(g.Nodes, nodeOf(nd, prefix))
+			g.Nodes = append(g.Nodes, nodeOf(nd, prefix, budget))
 		}
 		if p := gd.GetVersions().GetProducer(); p != 0 {
 			g.Producer = p
@@ -160,17 +160,22 @@ func fromGraphDefs(gds []*eventpb.GraphDef) *Graph {
 		g.Functions = slices.Sorted(maps.Keys(funcs))
 		g.Notes = append(g.Notes, fmt.Sprintf("function library: %s, bodies not decoded", plural(len(funcs), "function")))
 	}
+	g.Notes = append(g.Notes, budget.notes()...)
 	return g
 }
 
-func nodeOf(nd *eventpb.NodeDef, prefix string) Node {
+func nodeOf(nd *eventpb.NodeDef, prefix string, budget *inputBudget) Node {
 	n := Node{Name: prefix + nd.Name, Op: nd.Op, Device: nd.Device}
-	if len(nd.Input) > 0 {
-		n.Inputs = make([]Input, len(nd.Input))
-		for i, in := range nd.Input {
-			name, control := strings.CutPrefix(in, "^")
-			n.Inputs[i] = Input{Name: prefix + name, Control: control}
+	ins := nd.Input[:budget.keep(len(nd.Input))]
+	for _, in := range ins {
+		name, control := strings.CutPrefix(in, "^")
+		if !budget.take(len(prefix) + len(name)) {
+			continue
 		}
+		if n.Inputs == nil {
+			n.Inputs = make([]Input, 0, len(ins))
+		}
+		n.Inputs = append(n.Inputs, Input{Name: prefix + name, Control: control})
 	}
 	for _, k := range slices.Sorted(maps.Keys(nd.Attr)) {
 		v := nd.Attr[k]

@@ -1,6 +1,7 @@
 package visdom
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -16,11 +17,13 @@ func ReadEnv(data []byte, name string) Result {
 		Jsons map[string]json.RawMessage `json:"jsons"`
 		Name  *flexString                `json:"name"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	data, deep, err := unmarshal(data, &doc)
+	if err != nil {
 		r.res.Damaged = true
 		r.problem(jsonOffset(err), "not a Visdom environment: %v", err)
 		return r.res
 	}
+	r.data = data
 	if doc.Name != nil && strings.HasPrefix(name, "hash_") && *doc.Name != "" {
 		name = string(*doc.Name)
 	}
@@ -31,12 +34,19 @@ func ReadEnv(data []byte, name string) Result {
 		ids = ids[:maxWindows]
 	}
 	for _, id := range ids {
-		ws, err := fromSaved(id, doc.Jsons[id])
+		cut := deep && bytes.Contains(doc.Jsons[id], deepMark)
+		if cut {
+			r.problem(0, "window %q: %s", clip(id), deepProblem)
+		}
+		ws, err := r.fromSaved(id, doc.Jsons[id])
 		if err != nil {
 			r.res.Damaged = true
-			r.problem(0, "%v", err)
+			if !cut {
+				r.problem(0, "%v", err)
+			}
 			continue
 		}
+		ws.deep = cut
 		env.Windows = append(env.Windows, r.finish(ws))
 	}
 	sortWindows(env.Windows)

@@ -2,11 +2,13 @@ package visdom
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
 // checkResult checks what any input must give: images inside the file,
-// grids of the values they hold, bounded problems.
+// grids of the values they hold, bounded problems, and output bounded by
+// the input (outputSize).
 func checkResult(t *testing.T, data []byte, res Result) {
 	t.Helper()
 	if len(res.Problems) > maxProblems+1 {
@@ -29,16 +31,59 @@ func checkResult(t *testing.T, data []byte, res Result) {
 			}
 		}
 	}
+	if cells, text := outputSize(res); cells > len(data)+16 || text > 2*len(data)+64 {
+		t.Fatalf("%d bytes read to %d values and %d bytes of text", len(data), cells, text)
+	}
+}
+
+// outputSize counts what a file was read to: values (numbers, names,
+// node labels and edge ends, properties) and bytes of text (names,
+// labels, text, properties, titles). Every value a file keeps was written
+// in it, at least two bytes ("1,"), and a ragged grid's padding adds no
+// more cells than it holds: values stay within the file's size. Text is
+// copied from the file but for numbers read as names, which a shortest
+// form can make twice as long ("1e5" is "100000").
+func outputSize(res Result) (cells, text int) {
+	for _, env := range res.Envs {
+		text += len(env.Name)
+		for _, w := range env.Windows {
+			text += len(w.ID) + len(w.Title) + len(w.Type) + len(w.Text) + len(w.Caption) + len(w.XLabel) + len(w.YLabel) + len(w.Y2Label)
+			for _, tr := range w.Traces {
+				cells += len(tr.X) + len(tr.Y) + len(tr.Z) + len(tr.Values) + len(tr.XNames) + len(tr.YNames) + len(tr.Labels)
+				text += len(tr.Type) + len(tr.Name) + len(tr.Mode)
+				for _, s := range [][]string{tr.XNames, tr.YNames, tr.Labels} {
+					text += len(strings.Join(s, ""))
+				}
+			}
+			cells += len(w.Properties) + len(w.NodeLabels) + len(w.EdgeEnds)
+			for _, p := range w.Properties {
+				text += len(p.Type) + len(p.Name) + len(p.Value)
+			}
+			text += len(strings.Join(w.NodeLabels, ""))
+		}
+	}
+	return cells, text
 }
 
 func seeds(f *testing.F) {
-	for _, name := range []string{"replay.log", "env/replay.json", "env/exp2.json"} {
+	for _, name := range []string{"replay.log", "env/replay.json", "env/exp2.json", "python/nan.json", "python/nan.log"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
+	// Ragged grids, within and past the padding they may have.
+	for _, z := range []string{`[[1], [2, 3], null, [4, 5, 6]]`, `[[1, 2, 3, 4, 5, 6, 7, 8], [], [], [], [], [], [], [], [], []]`} {
+		f.Add([]byte(`{"jsons": {"h": {"id": "h", "type": "plot", "content": {"data": [{"type": "heatmap", "z": ` + z + `}]}}}}`))
+		f.Add([]byte(`["events", {"data": [{"type": "heatmap", "z": ` + z + `}], "win": "h"}]` + "\n" +
+			`["update", {"data": [{"type": "heatmap", "z": ` + z + `}], "win": "h", "updateDir": "appendRow"}]`))
+	}
+	// Python's words. (A value nested past encoding/json's bound takes
+	// 20 KB, which the fuzzer spends its time minimising:
+	// TestTooDeepValueIsOneProblem has it.)
+	f.Add([]byte(`{"jsons": {"p": {"id": "p", "type": "properties", "content": [{"name": NaN, "value": -Infinity}]}}}`))
+	f.Add([]byte(`["events", {"data": [{"x": [1, Infinity], "y": [NaN, -Infinity], "z": [[NaN], [1, 2]]}], "win": "w"}]`))
 }
 
 func FuzzReadLog(f *testing.F) {

@@ -70,12 +70,12 @@ func (r *reader) image(w *Window, content json.RawMessage) {
 		Caption flexString `json:"caption"`
 	}
 	if json.Unmarshal(content, &it) != nil {
-		r.problem(w.Offset, "window %q: image content is not {src, caption}", clip(w.ID))
+		r.windowProblem(w, "image content is not {src, caption}")
 		return
 	}
 	img, err := r.locate(string(it.Src))
 	if err != nil {
-		r.problem(w.Offset, "window %q: image not kept: %v", clip(w.ID), err)
+		r.windowProblem(w, "image not kept: %v", err)
 		return
 	}
 	img.Caption = string(it.Caption)
@@ -133,13 +133,13 @@ func (r *reader) clips(w *Window) []Clip {
 		b64 = b64[:end]
 		off, found := r.images.find(r.data, b64)
 		if !found {
-			r.problem(w.Offset, "window %q: audio clip not kept: its base64 is not written verbatim in the file", clip(w.ID))
+			r.windowProblem(w, "audio clip not kept: its base64 is not written verbatim in the file")
 			continue
 		}
 		head := b64[:min(len(b64), base64.StdEncoding.EncodedLen(ClipHeadBytes))]
 		h, err := base64.StdEncoding.DecodeString(head[:len(head)/4*4])
 		if err != nil {
-			r.problem(w.Offset, "window %q: audio clip not kept: bad base64: %v", clip(w.ID), err)
+			r.windowProblem(w, "audio clip not kept: bad base64: %v", err)
 			continue
 		}
 		out = append(out, Clip{Offset: off, Length: int64(len(b64)), MIME: w.Text[m[2]:m[3]], Head: h})

@@ -41,6 +41,7 @@ type replayer struct {
 	line    int64 // offset of the line being replayed
 	unnamed int
 	skipped map[string]bool
+	deep    bool // the line replayed had a value left out for its depth
 }
 
 // ReadLog replays a client replay log, data, the whole file, into the
@@ -61,7 +62,8 @@ func ReadLog(data []byte) Result {
 			continue
 		}
 		var entry []json.RawMessage
-		if err := json.Unmarshal(line, &entry); err != nil || len(entry) != 2 {
+		_, deep, err := unmarshal(line, &entry)
+		if err != nil || len(entry) != 2 {
 			rp.res.Damaged = true
 			rp.problem(rp.line, "not a replay log line [endpoint, message]")
 			continue
@@ -72,6 +74,13 @@ func ReadLog(data []byte) Result {
 			rp.res.Damaged = true
 			rp.problem(rp.line, "not a replay log line [endpoint, message]")
 			continue
+		}
+		if rp.deep = deep; deep {
+			win := ""
+			if msg.Win != nil {
+				win = string(*msg.Win)
+			}
+			rp.problem(rp.line, "window %q: %s", clip(win), deepProblem)
 		}
 		rp.replay(endpoint, &msg)
 	}
@@ -136,7 +145,7 @@ func (rp *replayer) create(m *message) {
 		env = map[string]*windowState{}
 		rp.envs[eid(m)] = env
 	}
-	ws := &windowState{offset: rp.line}
+	ws := &windowState{offset: rp.line, deep: rp.deep}
 	if m.Win != nil && *m.Win != "" {
 		ws.id = string(*m.Win)
 	} else {
@@ -181,7 +190,7 @@ func (rp *replayer) create(m *message) {
 		}
 	default:
 		ws.typ = "plot"
-		ws.traces = parseTraces(m.Data, ws)
+		ws.traces = rp.parseTraces(m.Data, ws, rp.line)
 		json.Unmarshal(m.Layout, &ws.layout)
 		if c, ok := m.Opts["caption"]; ok {
 			var s flexString
@@ -270,7 +279,7 @@ func (rp *replayer) update(m *message) {
 	if m.Name == nil && m.Data == nil {
 		return
 	}
-	news := parseTraces(m.Data, ws)
+	news := rp.parseTraces(m.Data, ws, rp.line)
 	var idxs []int
 	for i, t := range ws.traces {
 		if m.Name == nil || t.Name == *m.Name {

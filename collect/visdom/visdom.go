@@ -8,15 +8,17 @@
 // its arguments), "close" deletes one.
 //
 // Everything a file claims is bounded: its size, its windows, the traces
-// of a window, the numbers of a file and the bytes of an image, so that a
-// small hostile file costs little; what is cut is said in a Problem.
+// of a window, the numbers of a file, the padding of a ragged grid and the
+// bytes of an image, so that a small hostile file costs little; what is
+// cut is said in a Problem. Python's NaN, Infinity and -Infinity, which
+// its json module writes though they are not JSON, are read as Python
+// reads them (json.go).
 package visdom
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 )
@@ -85,7 +87,8 @@ type Window struct {
 	// Cut says what of the window was left out by a bound, "" when nothing.
 	Cut string
 
-	order int // creation order in its environment (the server's "i")
+	order int  // creation order in its environment (the server's "i")
+	deep  bool // a value was left out for its depth (windowProblem)
 }
 
 // Trace is a Plotly trace reduced to its data.
@@ -97,7 +100,7 @@ type Trace struct {
 	Mode string // of scatter traces: "lines", "markers", "lines+markers"
 	// X, Y and Z hold numbers, NaN where Visdom wrote null (its NaN and
 	// infinities, and the breaks between segments of stem and quiver
-	// plots). XNames and YNames hold x or y when they are names (bar and
+	// plots) or NaN, ±Inf where it wrote Infinity and -Infinity. XNames and YNames hold x or y when they are names (bar and
 	// heatmap labels) instead.
 	X, Y, Z        []float64
 	XNames, YNames []string
@@ -232,10 +235,15 @@ func (r *reader) take(n int, off int64, what string) bool {
 }
 
 // flexString is a JSON string, number or boolean read as a string (trace
-// names and property values are either).
+// names and property values are either); Python's NaN, Infinity and
+// -Infinity are read as those words.
 type flexString string
 
 func (f *flexString) UnmarshalJSON(b []byte) error {
+	if s, ok := markString(b); ok { // Python's NaN, Infinity, -Infinity
+		*f = flexString(s)
+		return nil
+	}
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		*f = flexString(s)
@@ -245,13 +253,15 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 		*f = ""
 		return nil
 	}
+	if x, ok := number(b); ok && len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') {
+		*f = flexString(strconv.FormatFloat(x, 'g', -1, 64))
+		return nil
+	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	switch v := v.(type) {
-	case float64:
-		*f = flexString(strconv.FormatFloat(v, 'g', -1, 64))
 	case bool:
 		*f = flexString(strconv.FormatBool(v))
 	default:
@@ -260,73 +270,13 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// values is a JSON array of numbers (null for NaN), of strings, or of such
-// arrays (a grid): Plotly's x, y and z.
+// values is Plotly's x, y or z as read (decodeValues): numbers (NaN where
+// the file wrote null), names, or a grid's numbers row-major.
 type values struct {
 	nums       []float64
 	names      []string
 	rows, cols int // of a grid
 	bad        bool
-}
-
-func (v *values) UnmarshalJSON(b []byte) error {
-	var nums []*float64
-	if json.Unmarshal(b, &nums) == nil {
-		v.nums = floats(nums)
-		return nil
-	}
-	var names []*string
-	if json.Unmarshal(b, &names) == nil {
-		v.names = make([]string, len(names))
-		for i, s := range names {
-			if s != nil {
-				v.names[i] = *s
-			}
-		}
-		return nil
-	}
-	var grid [][]*float64
-	if json.Unmarshal(b, &grid) == nil {
-		v.rows = len(grid)
-		for _, row := range grid {
-			v.cols = max(v.cols, len(row))
-		}
-		v.nums = make([]float64, 0, v.rows*v.cols)
-		for _, row := range grid {
-			v.nums = append(v.nums, floats(row)...)
-			for range v.cols - len(row) { // ragged rows padded
-				v.nums = append(v.nums, math.NaN())
-			}
-		}
-		return nil
-	}
-	var mixed []any // a list of names and numbers: names
-	if json.Unmarshal(b, &mixed) == nil {
-		v.names = make([]string, len(mixed))
-		for i, x := range mixed {
-			switch x := x.(type) {
-			case string:
-				v.names[i] = x
-			case float64:
-				v.names[i] = strconv.FormatFloat(x, 'g', -1, 64)
-			}
-		}
-		return nil
-	}
-	v.bad = true // a number, a string where an array belongs: not drawn
-	return nil
-}
-
-func floats(p []*float64) []float64 {
-	out := make([]float64, len(p))
-	for i, x := range p {
-		if x == nil {
-			out[i] = math.NaN()
-		} else {
-			out[i] = *x
-		}
-	}
-	return out
 }
 
 func (v values) len() int { return len(v.nums) + len(v.names) }
@@ -348,18 +298,24 @@ func appendValues(a, b values) values {
 	return values{nums: append(a.nums, b.nums...)}
 }
 
-// rawTrace is a Plotly trace as Visdom writes it.
+// traceJSON is a Plotly trace as Visdom writes it; its arrays are read by
+// (*reader).values, within the file's bounds.
+type traceJSON struct {
+	Type   flexString      `json:"type"`
+	Name   flexString      `json:"name"`
+	Mode   flexString      `json:"mode"`
+	X      json.RawMessage `json:"x"`
+	Y      json.RawMessage `json:"y"`
+	Z      json.RawMessage `json:"z"`
+	Labels json.RawMessage `json:"labels"`
+	Values json.RawMessage `json:"values"`
+	YAxis  flexString      `json:"yaxis"`
+}
+
+// rawTrace is a Plotly trace with its arrays read.
 type rawTrace struct {
-	Type    flexString `json:"type"`
-	Name    flexString `json:"name"`
-	Mode    flexString `json:"mode"`
-	X       values     `json:"x"`
-	Y       values     `json:"y"`
-	Z       values     `json:"z"`
-	Labels  values     `json:"labels"`
-	Values  values     `json:"values"`
-	YAxis   flexString `json:"yaxis"`
-	Content json.RawMessage
+	Type, Name, Mode, YAxis flexString
+	X, Y, Z, Labels, Values values
 }
 
 type rawAxis struct {
@@ -400,6 +356,6 @@ type rawWindow struct {
 	ID      flexString      `json:"id"`
 	Title   flexString      `json:"title"`
 	Type    flexString      `json:"type"`
-	I       *float64        `json:"i"`
+	I       json.RawMessage `json:"i"`
 	Content json.RawMessage `json:"content"`
 }

@@ -29,31 +29,68 @@ type windowState struct {
 	content json.RawMessage
 	items   []json.RawMessage
 	cut     string
+	ragged  bool // a ragged grid was left out (said once)
+	// deep is set when a value of the window was left out for its depth
+	// (said once): what that makes of its content is not said again.
+	deep bool
 }
 
 // visdomTypes are the window types whose content is the first trace's
 // "content" instead of a Plotly figure (the server's window()).
 var visdomTypes = []string{"image", "text", "properties", "network", "embeddings", "image_history", "plot_history"}
 
-// parseTraces reads a plot's traces, within maxTraces.
-func parseTraces(raws []json.RawMessage, ws *windowState) []rawTrace {
+// parseTraces reads a plot's traces, within maxTraces, for window ws (a
+// problem goes at off).
+func (r *reader) parseTraces(raws []json.RawMessage, ws *windowState, off int64) []rawTrace {
 	if len(raws) > maxTraces {
 		ws.cut = fmt.Sprintf("%d of its %d traces kept", maxTraces, len(raws))
 		raws = raws[:maxTraces]
 	}
 	out := make([]rawTrace, 0, len(raws))
-	for _, b := range raws {
-		var t rawTrace
-		if json.Unmarshal(b, &t) != nil {
+	for i, b := range raws {
+		var j traceJSON
+		if json.Unmarshal(b, &j) != nil {
 			continue // not an object: nothing to draw
 		}
+		t := rawTrace{Type: j.Type, Name: j.Name, Mode: j.Mode, YAxis: j.YAxis,
+			X: r.values(j.X, ws, off, i, "x"), Y: r.values(j.Y, ws, off, i, "y"), Z: r.values(j.Z, ws, off, i, "z"),
+			Labels: r.values(j.Labels, ws, off, i, "labels"), Values: r.values(j.Values, ws, off, i, "values")}
 		out = append(out, t)
 	}
 	return out
 }
 
+// values reads an array of a trace of window ws (decodeValues). A ragged
+// grid is padded to its widest row, as Plotly draws it (the missing cells
+// are gaps), only when the padding adds no more cells than the grid holds
+// and the grid fits the file's budget of numbers: the cells of a grid of
+// one long row and many empty ones are rows × the longest row, which a
+// small file could make any size. A grid past that is left out, with one
+// problem for the window.
+func (r *reader) values(b json.RawMessage, ws *windowState, off int64, trace int, field string) values {
+	v, g, ok := decodeValues(b, func(g grid) bool {
+		p := g.padded()
+		return p >= 0 && p <= maxNumbers && p-g.cells <= g.cells
+	})
+	if ok {
+		return v
+	}
+	size := "more than 2^63"
+	if p := g.padded(); p >= 0 {
+		size = strconv.Itoa(p)
+	}
+	what := fmt.Sprintf("trace %d's %s", trace+1, field)
+	if !ws.ragged {
+		ws.ragged = true
+		ws.cut = joinCut(ws.cut, fmt.Sprintf("%s left out: a ragged grid that would pad to %s cells", what, size))
+		r.problem(off, "window %q: %s left out: a ragged grid (%d numbers in %d rows, the longest %d) would pad to %s cells, more than twice the numbers it holds or than the file's budget of %d",
+			clip(ws.id), what, g.cells, g.rows, g.cols, size, maxNumbers)
+	}
+	return v
+}
+
 // fromSaved reads a window of a saved environment.
-func fromSaved(id string, b json.RawMessage) (*windowState, error) {
+func (r *reader) fromSaved(id string, b json.RawMessage) (*windowState, error) {
 	var w rawWindow
 	if err := json.Unmarshal(b, &w); err != nil {
 		return nil, fmt.Errorf("window %q: %w", clip(id), err)
@@ -62,8 +99,8 @@ func fromSaved(id string, b json.RawMessage) (*windowState, error) {
 	if ws.id == "" {
 		ws.id = id
 	}
-	if w.I != nil && *w.I >= 0 && *w.I < 1e9 {
-		ws.order = int(*w.I)
+	if i, ok := number(w.I); ok && i >= 0 && i < 1e9 {
+		ws.order = int(i)
 	} else {
 		ws.order = 1e9 // windows without "i" last, as the server orders them
 	}
@@ -73,7 +110,7 @@ func fromSaved(id string, b json.RawMessage) (*windowState, error) {
 		if err := json.Unmarshal(w.Content, &p); err != nil {
 			return nil, fmt.Errorf("window %q: plot content: %w", clip(id), err)
 		}
-		ws.traces = parseTraces(p.Data, ws)
+		ws.traces = r.parseTraces(p.Data, ws, 0)
 		if p.Layout != nil {
 			ws.layout = *p.Layout
 		}
@@ -96,7 +133,7 @@ func fromSaved(id string, b json.RawMessage) (*windowState, error) {
 
 // finish reduces a window to what the report keeps.
 func (r *reader) finish(ws *windowState) *Window {
-	w := &Window{ID: ws.id, Title: ws.title, Type: ws.typ, Offset: ws.offset, order: ws.order, Caption: ws.caption, Cut: ws.cut}
+	w := &Window{ID: ws.id, Title: ws.title, Type: ws.typ, Offset: ws.offset, order: ws.order, Caption: ws.caption, Cut: ws.cut, deep: ws.deep}
 	switch ws.typ {
 	case "plot":
 		r.plot(w, ws.traces, ws.layout)
@@ -109,7 +146,9 @@ func (r *reader) finish(ws *windowState) *Window {
 				if p.Layout != nil {
 					lay = *p.Layout
 				}
-				r.plot(w, parseTraces(p.Data, ws), lay)
+				traces := r.parseTraces(p.Data, ws, ws.offset)
+				w.Cut = ws.cut // with what reading the traces cut
+				r.plot(w, traces, lay)
 			}
 			if n > 1 {
 				w.Cut = joinCut(w.Cut, fmt.Sprintf("the last of its %d plots drawn", n))
@@ -145,7 +184,7 @@ func (r *reader) finish(ws *windowState) *Window {
 			Values []flexString `json:"values"`
 		}
 		if json.Unmarshal(ws.content, &rows) != nil {
-			r.problem(w.Offset, "window %q: properties are not a list of {type, name, value}", clip(w.ID))
+			r.windowProblem(w, "properties are not a list of {type, name, value}")
 			break
 		}
 		if len(rows) > maxProperties {
@@ -193,6 +232,14 @@ func (r *reader) finish(ws *windowState) *Window {
 		}
 	}
 	return w
+}
+
+// windowProblem is a problem with window w, at its offset, unless a value
+// of the window was left out for its depth, which was said instead.
+func (r *reader) windowProblem(w *Window, format string, args ...any) {
+	if !w.deep {
+		r.problem(w.Offset, "window %q: %s", clip(w.ID), fmt.Sprintf(format, args...))
+	}
 }
 
 // plot reduces Plotly traces to their numbers, within the file's budget.

@@ -106,8 +106,8 @@ type Edge struct {
 	// Data, Control and Ref count the graph's edges by kind; a reference
 	// edge (a variable into Assign) is a data edge too.
 	Data, Control, Ref int
-	// Shape is the shape of the first data edge's tensor ("[?,32]"), or ""
-	// when unknown.
+	// Shape is the shape of the first data edge's tensor ("[?,32]"), cut
+	// after 64 bytes ("[1,1,…]"), or "" when unknown.
 	Shape string
 	// Size sums the elements of the data edges' tensors (unknown
 	// dimensions count 1); 0 when no shape is known.

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -203,5 +204,47 @@ func TestScopeDepthBounded(t *testing.T) {
 	}
 	if h.Edges != 1 {
 		t.Errorf("%d edges, want 1", h.Edges)
+	}
+}
+
+// Each edge was labelled with its producer's whole shape, and sized by
+// walking it: a producer of 200,000 dimensions feeding 5,000 scopes (a
+// 914 KB GraphDef) asked for more than 2 GB. Labels are cut at
+// maxShapeLabel bytes and each output's label and size are made once.
+// Here a producer of 20,000 dimensions feeds 300 scopes, which was 12 MB
+// of labels.
+func TestShapeLabelsAreBounded(t *testing.T) {
+	dims := make([]int64, 20_000)
+	for i := range dims {
+		dims[i] = 1
+	}
+	g := &model.NodeGraph{Nodes: []model.Node{{Name: "p", Op: "Relu", OutputShapes: []model.NodeShape{{Dims: dims}}}}}
+	for i := range 300 {
+		scope := strings.Repeat(string(rune('a'+i%26)), 1+i/26) // no digits: no series
+		g.Nodes = append(g.Nodes, model.Node{Name: scope + "/c", Op: "Identity", Inputs: []model.NodeInput{{Name: "p:0"}}})
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	h := Build(g)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 2<<20 {
+		t.Errorf("Build allocated %d bytes", n)
+	}
+	if h.Edges != 300 {
+		t.Fatalf("%d edges, want 300", h.Edges)
+	}
+	for _, grp := range h.Groups { // the producer's edges go to a side box: few are left
+		for _, e := range grp.Edges {
+			if len(e.Shape) > maxShapeLabel+len("…]") {
+				t.Fatalf("edge %+v", e)
+			}
+		}
+	}
+	if got := shapeLabel(g.Nodes[0].OutputShapes[0]); len(got) > maxShapeLabel+len("…]") || !strings.HasPrefix(got, "[1,1,") || !strings.HasSuffix(got, "…]") {
+		t.Errorf("label %q", got)
+	}
+	if got := shapeLabel(model.NodeShape{Dims: []int64{-1, 32}}); got != "[?,32]" {
+		t.Errorf("label %q, want [?,32]", got)
 	}
 }

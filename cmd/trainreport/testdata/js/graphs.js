@@ -85,7 +85,17 @@
 		const svg = m.querySelector('[data-graph-canvas] svg');
 		const sel = svg ? [...svg.querySelectorAll('rect[data-core]')].filter(r => r.getAttribute('stroke') === '#e8590c').length : 0;
 		return JSON.stringify({name: name ? name.textContent : '', op: op ? op.textContent : '', inputs: inputs,
-			dataOp: n ? n.op : null, dataInputs: n ? n.inputs.map(i => i.name + (i.shape ? ' ' + i.shape : '') + (i.dtype ? ' ' + i.dtype : '')) : null,
+			dataOp: n ? n.op : null, dataInputs: n ? n.inputs.map(i => {
+				// An input names its producer by index: its name, its
+				// output's shape and its dtype are the producer's.
+				const p = i.node >= 0 ? net[i.node] : null;
+				let text = p ? p.name + (i.port || '') : i.name;
+				if (p && !i.control) {
+					const shape = p.output_shapes[i.output || 0];
+					text += (shape ? ' ' + shape : '') + (p.dtype ? ' ' + p.dtype : '');
+				}
+				return text;
+			}) : null,
 			scope: n ? d.groups[n.group].name : null, selected: sel, hash: location.hash});
 	},
 
