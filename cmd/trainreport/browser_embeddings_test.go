@@ -143,7 +143,7 @@ func TestBrowserEmbeddings(t *testing.T) {
 			// Plain points; colour by the label column.
 			eval[any](tb, js("set", "sprites", false))
 			eval[any](tb, js("set", "color", "label"))
-			time.Sleep(300 * time.Millisecond)
+			eventually(tb, `(c => c.Type === 'scatter' && new Set(c.Items.map(i => i.Color)).size > 1)(JSON.parse(`+js("chart")+`))`, stepTimeout)
 			ch = readChart()
 			if ch.Type != "scatter" {
 				t.Fatalf("without thumbnails a %q series, want scatter", ch.Type)
@@ -170,7 +170,7 @@ func TestBrowserEmbeddings(t *testing.T) {
 
 			// Search: exactly the points whose label matches are opaque.
 			eval[any](tb, js("set", "search", "\\([37]\\)$"))
-			time.Sleep(500 * time.Millisecond)
+			eventually(tb, `JSON.parse(`+js("chart")+`).Items.some(i => i.Opacity !== 1)`, stepTimeout)
 			ch = readChart()
 			re := regexp.MustCompile("\\([37]\\)$")
 			matches := 0
@@ -526,7 +526,7 @@ func TestBrowserEmbeddingsGradient(t *testing.T) {
 		t.Errorf("status %q", ch.Status)
 	}
 	eval[any](tb, js("set", "color", "class"))
-	time.Sleep(300 * time.Millisecond)
+	eventually(tb, `JSON.parse(`+js("chart")+`).Status.includes("class, 3 values")`, stepTimeout)
 	if err := json.Unmarshal([]byte(eval[string](tb, js("chart"))), &ch); err != nil {
 		t.Fatal(err)
 	}
