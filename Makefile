@@ -32,13 +32,17 @@ demo:
 	@echo "open report/index.html"
 
 # test runs every test, installing what the browser tests and the
-# comparison with TensorBoard's own reader need first.
+# comparison with TensorBoard's own reader need first. TEST_TIMEOUT bounds
+# each package's test binary: cmd/trainreport, the slowest (its browser
+# tests), takes 6 to 8 minutes on the 2-core machine with another build
+# beside it, so Go's default of 10 minutes left it no margin.
+TEST_TIMEOUT ?= 25m
 test: test-deps test-python test-moto
 	$(GO) vet ./...
 	$(GO) vet -tags "$(CLOUD_TAGS)" ./collect/logfs
 	$(GO) vet -tags slurm ./cmd/trainreport
-	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 ./...
-	TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -tags s3 ./collect/logfs
+	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+	TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -timeout 5m -tags s3 ./collect/logfs
 
 # test-deps installs Debian's chromium for the real-browser tests when it is
 # missing (CI machines start without it).

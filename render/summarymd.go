@@ -885,10 +885,6 @@ func isHexDigit(r rune) bool {
 	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
 }
 
-// mdCell escapes text for a table cell: as mdText, whose escaped '|' does
-// not end the cell.
-func mdCell(s string) string { return mdText(s) }
-
 // mdCode shows untrusted text as inline code, with a fence longer than any
 // run of backticks inside it. Inside code nothing is a link, a mention or
 // markup, and escapes are not undone (so none are added); control

@@ -8,9 +8,9 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 )
 
-// Kinds of data that are not tags, for holdings and for the kinds of a
-// future page that draws them (page.kinds): an embeddings page lists
-// kindEmbedding, and the overview stops listing embeddings as not drawn.
+// Kinds of data that are not tags, for holdings and for the kinds of the
+// page that draws them (page.kinds): the embeddings page lists
+// kindEmbedding, so the overview does not list embeddings as not drawn.
 const (
 	kindEmbedding  model.Kind = "embedding"
 	kindException  model.Kind = "exception"
