@@ -32,6 +32,12 @@ func TestBrowserPageFilters(t *testing.T) {
 			waitFor(tb, hashHas("runs", last), stepTimeout, "the last run's filter")
 			tb.screenshot(shots, "filters-"+page)
 		})
+		// The single file runs the same filter code over pages it builds in
+		// place: one page drawn by charts and one of media cells show it
+		// there, rather than loading the whole file again for each page.
+		if page != "histograms" && page != "images" {
+			continue
+		}
 		t.Run(page+"-single-file", func(t *testing.T) {
 			checkPageFilters(t, openTab(t, browser, fileURL(r.single, "page="+page)), page)
 		})
