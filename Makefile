@@ -34,8 +34,9 @@ demo:
 # test runs every test, installing what the browser tests and the
 # comparison with TensorBoard's own reader need first. TEST_TIMEOUT bounds
 # each package's test binary: cmd/trainreport, the slowest (its browser
-# tests), takes 6 to 8 minutes on the 2-core machine with another build
-# beside it, so Go's default of 10 minutes left it no margin.
+# tests), took 710 s of a 12.6-minute make test on the 2-core machine with
+# a `go build -a` loop beside it (docs/DEVELOPMENT.md), past Go's default
+# of 10 minutes; 25 leaves it twice its time.
 TEST_TIMEOUT ?= 25m
 test: test-deps test-python test-moto
 	$(GO) vet ./...
