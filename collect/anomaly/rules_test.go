@@ -4,7 +4,9 @@ import (
 	"context"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect"
@@ -169,16 +171,46 @@ func TestRunRules(t *testing.T) {
 }
 
 // Every rule Find can name is in Rules, which docs/ANOMALIES.md documents.
+// TestRulesListed checks that docs/ANOMALIES.md documents every rule
+// Rules returns, with its severity, and no rule that is not there: a
+// bullet "- `scalar.spike` (warning): ..." per rule, "`*.nonfinite`" standing
+// for the rule of that name of each kind the doc names as "`histogram.*`".
 func TestRulesListed(t *testing.T) {
-	names := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ANOMALIES.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	var kinds []string
+	for _, m := range regexp.MustCompile("`([a-z]+)\\.\\*`").FindAllStringSubmatch(doc, -1) {
+		kinds = append(kinds, m[1])
+	}
+	documented := map[string]Severity{}
+	for _, m := range regexp.MustCompile("(?m)^- `([a-z*]+)\\.([a-z_]+)` \\((error|warning)\\)").FindAllStringSubmatch(doc, -1) {
+		prefixes := []string{m[1]}
+		if m[1] == "*" {
+			prefixes = kinds
+		}
+		for _, p := range prefixes {
+			documented[p+"."+m[2]] = Severity(m[3])
+		}
+	}
+	rules := map[string]Severity{}
 	for _, r := range Rules() {
-		if names[r.Name] {
+		if _, ok := rules[r.Name]; ok {
 			t.Errorf("rule %s listed twice", r.Name)
 		}
-		names[r.Name] = true
+		rules[r.Name] = r.Severity
+		if sev, ok := documented[r.Name]; !ok {
+			t.Errorf("rule %s is not in docs/ANOMALIES.md", r.Name)
+		} else if sev != r.Severity {
+			t.Errorf("rule %s: %s in docs/ANOMALIES.md, %s in Rules", r.Name, sev, r.Severity)
+		}
 	}
-	if len(names) != 5+3*len(tensorKindRules)+3 {
-		t.Errorf("%d rules", len(names))
+	for name := range documented {
+		if _, ok := rules[name]; !ok {
+			t.Errorf("docs/ANOMALIES.md documents %s, which Rules does not return", name)
+		}
 	}
 }
 
