@@ -15,10 +15,9 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
-	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
-	"google.golang.org/protobuf/proto"
+	"github.com/trainreport/trainreport/internal/testlog"
 )
 
 // builtReport is a report written by run() for a test.
@@ -138,23 +137,7 @@ func demoLogs(t *testing.T) string {
 // directory: the framing every test log of this package shares.
 func writeEventFile(t *testing.T, path string, events []*eventpb.Event) {
 	t.Helper()
-	var b bytes.Buffer
-	w := tfrecord.NewWriter(&b)
-	for _, ev := range events {
-		data, err := proto.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testlog.Write(t, path, events...)
 }
 
 // summaryEvent is an event at step of the summary values vals, written at
