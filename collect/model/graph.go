@@ -156,12 +156,20 @@ type NodeShape struct {
 
 // String writes the shape as "[?,32,32,3]", a scalar as "[]", and a shape
 // of unknown rank as "<unknown>".
-func (s NodeShape) String() string {
+func (s NodeShape) String() string { return s.Label(0) }
+
+// Label is String cut after max bytes (0: never), the cut marked
+// ("[1,2,…]") and the rest not written: a label stays small however many
+// dimensions a log claims.
+func (s NodeShape) Label(max int) string {
 	if s.UnknownRank {
 		return "<unknown>"
 	}
 	b := []byte{'['}
 	for i, d := range s.Dims {
+		if max > 0 && len(b) >= max {
+			return string(b) + "…]"
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -115,26 +115,7 @@ const maxShapeLabel = 64
 
 // shapeLabel is s as String writes it ("[?,32]"), cut after
 // maxShapeLabel bytes, the cut marked, without writing the rest.
-func shapeLabel(s model.NodeShape) string {
-	if s.UnknownRank {
-		return s.String()
-	}
-	b := []byte{'['}
-	for i, d := range s.Dims {
-		if len(b) >= maxShapeLabel {
-			return string(b) + "…]"
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if d < 0 {
-			b = append(b, '?')
-		} else {
-			b = strconv.AppendInt(b, d, 10)
-		}
-	}
-	return string(append(b, ']'))
-}
+func shapeLabel(s model.NodeShape) string { return s.Label(maxShapeLabel) }
 
 // elements counts a tensor's elements, unknown dimensions as 1, as
 // TensorBoard sizes its edges.
