@@ -406,15 +406,8 @@ func hashHas(key, value string) string {
 // with what after the timeout.
 func waitFor(tb *tab, expr string, timeout time.Duration, what string) {
 	tb.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if eval[bool](tb, expr) {
-			return
-		}
-		if time.Now().After(deadline) {
-			tb.t.Fatalf("%s: %s: still false after %v: %s%s", tb.url, what, timeout, expr, tb.problemSummary())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !eventually(tb, expr, timeout) {
+		tb.t.Fatalf("%s: %s: still false after %v: %s%s", tb.url, what, timeout, expr, tb.problemSummary())
 	}
 }
 

@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"gocloud.dev/blob"
+
+	"github.com/trainreport/trainreport/internal/testbucket"
 )
 
 // TestMotoSweepEqualsDisk is the bucket test against a second, independent
@@ -21,46 +18,8 @@ import (
 // moto_server; `make test` builds it (make test-moto) and sets it, and
 // the test is skipped without it, except in CI (CI set), where it fails.
 func TestMotoSweepEqualsDisk(t *testing.T) {
-	exe := os.Getenv("TRAINREPORT_MOTO")
-	if exe == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TRAINREPORT_MOTO is not set in CI: run the tests with make test")
-		}
-		t.Skip("TRAINREPORT_MOTO is not set: make test-moto builds moto_server, make test sets it")
-	}
-	setAWSEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(exe, "-H", "127.0.0.1", "-p", port)
-	// Its request log, a line per request, is shown only when the test
-	// fails.
-	var serverLog bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &serverLog, &serverLog
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("moto_server's log:\n%s", serverLog.String())
-		}
-	})
-	endpoint := "http://127.0.0.1:" + port
-	up := false
-	for deadline := time.Now().Add(60 * time.Second); !up && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if resp, err := http.Get(endpoint + "/moto-api/"); err == nil {
-			resp.Body.Close()
-			up = true
-		}
-	}
-	if !up {
-		t.Fatalf("moto_server did not answer on %s within 60 s", endpoint)
-	}
+	testbucket.SetAWSEnv(t)
+	endpoint := testbucket.StartMoto(t)
 	// moto checks no signature: a bare PUT makes the bucket.
 	req, _ := http.NewRequest(http.MethodPut, endpoint+"/logs", nil)
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {

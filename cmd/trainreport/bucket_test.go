@@ -20,6 +20,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/internal/testbucket"
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/s3blob" // the tests' binary reads s3:// as one built with -tags s3 does
 )
@@ -39,7 +40,7 @@ type fakeS3 struct {
 // environment at fake credentials, so no file of the machine is read.
 func startS3(t *testing.T) *fakeS3 {
 	t.Helper()
-	setAWSEnv(t)
+	testbucket.SetAWSEnv(t)
 	s := &fakeS3{backend: s3mem.New()}
 	h := gofakes3.New(s.backend).Server()
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -56,20 +57,6 @@ func startS3(t *testing.T) *fakeS3 {
 	}))
 	t.Cleanup(s.srv.Close)
 	return s
-}
-
-// setAWSEnv points the AWS SDK's standard environment at fake
-// credentials, so that no file or credential of the machine is read.
-func setAWSEnv(t *testing.T) {
-	t.Helper()
-	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "test-secret-never-shown", "AWS_REGION": "us-east-1",
-		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "",
-		"AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required", // as main sets it
-	} {
-		t.Setenv(k, v)
-	}
 }
 
 // query is the gocloud URL query that reaches the server: a local server
@@ -164,7 +151,7 @@ func TestBucketReportEqualsDisk(t *testing.T) {
 			got := reportFiles(t, "", "L="+s.url("logs", "team/"+in.name))
 			compareBucketReport(t, want, got, in.dir, "s3://logs/team/"+in.name)
 			for name, b := range got {
-				for _, secret := range []string{s.srv.URL, strings.TrimPrefix(s.srv.URL, "http://"), "use_path_style", "endpoint=", "AKIDTEST", "test-secret-never-shown"} {
+				for _, secret := range []string{s.srv.URL, strings.TrimPrefix(s.srv.URL, "http://"), "use_path_style", "endpoint=", "AKIDTEST", testbucket.Secret} {
 					if bytes.Contains(b, []byte(secret)) {
 						t.Errorf("%s holds %q", name, secret)
 					}
@@ -436,7 +423,7 @@ func TestBucketTitleAndName(t *testing.T) {
 // and the bound; so does a server repeating its token, when it comes
 // back.
 func TestBucketListingThatNeverEnds(t *testing.T) {
-	setAWSEnv(t)
+	testbucket.SetAWSEnv(t)
 	for _, c := range []struct {
 		name      string
 		same      bool

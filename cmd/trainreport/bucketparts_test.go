@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gocloud.dev/blob"
+
+	"github.com/trainreport/trainreport/internal/testbucket"
 )
 
 // bucketObjects returns every object of b below prefix, by key.
@@ -39,7 +41,7 @@ func bucketObjects(t *testing.T, b *blob.Bucket, prefix string) map[string][]byt
 // message: the fake server's endpoint, the URL's query and the
 // environment's credentials.
 func (s *fakeS3) secrets() []string {
-	return []string{s.srv.URL, strings.TrimPrefix(s.srv.URL, "http://"), "use_path_style", "endpoint=", "AKIDTEST", "test-secret-never-shown"}
+	return []string{s.srv.URL, strings.TrimPrefix(s.srv.URL, "http://"), "use_path_style", "endpoint=", "AKIDTEST", testbucket.Secret}
 }
 
 // noSecret fails the test when b, named name, holds one of s's secrets.

@@ -3,17 +3,12 @@
 package logfs
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob"
+
+	"github.com/trainreport/trainreport/internal/testbucket"
 )
 
 // s3Server speaks just enough S3 for a log directory: ListObjectsV2
@@ -43,25 +40,11 @@ type s3Server struct {
 
 func startS3Server(t *testing.T, objects map[string][]byte) *s3Server {
 	t.Helper()
-	setAWSEnv(t)
+	testbucket.SetAWSEnv(t)
 	s := &s3Server{objects: objects, encode: true}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
-}
-
-// setAWSEnv points the AWS SDK's standard environment at fake
-// credentials, so that no file or credential of the machine is read.
-func setAWSEnv(t *testing.T) {
-	t.Helper()
-	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "test-secret", "AWS_REGION": "us-east-1",
-		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "",
-		"AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required",
-	} {
-		t.Setenv(k, v)
-	}
 }
 
 func (s *s3Server) url(prefix string) string {
@@ -291,43 +274,8 @@ func TestS3ListingThatNeverEnds(t *testing.T) {
 // cmd/trainreport's TestMotoSweepEqualsDisk; skipped without it), which
 // writes the raw character unless asked to encode keys.
 func TestMotoKeysXMLCannotCarry(t *testing.T) {
-	exe := os.Getenv("TRAINREPORT_MOTO")
-	if exe == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TRAINREPORT_MOTO is not set in CI: run the tests with make test")
-		}
-		t.Skip("TRAINREPORT_MOTO is not set: make test-moto builds moto_server, make test sets it")
-	}
-	setAWSEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(exe, "-H", "127.0.0.1", "-p", port)
-	var serverLog bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &serverLog, &serverLog
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("moto_server's log:\n%s", serverLog.String())
-		}
-	})
-	endpoint := "http://127.0.0.1:" + port
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if resp, err := http.Get(endpoint + "/moto-api/"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("moto_server did not answer on %s within 60 s", endpoint)
-		}
-	}
+	testbucket.SetAWSEnv(t)
+	endpoint := testbucket.StartMoto(t)
 	query := "?endpoint=" + endpoint + "&use_path_style=true&region=us-east-1"
 	b, err := blob.OpenBucket(t.Context(), "s3://logs"+query)
 	if err != nil {
