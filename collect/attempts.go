@@ -56,7 +56,7 @@ func (rr *runReader) newAttempt(next bool) {
 	if len(rr.attempts) == maxAttempts {
 		if !rr.attemptsCapped {
 			rr.attemptsCapped = true
-			rr.run.Warnings = append(rr.run.Warnings, Warning{File: rr.file.Rel, Offset: rr.pos,
+			rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: rr.file.Rel, Offset: rr.pos,
 				Msg: fmt.Sprintf("more than %d attempts (steps that go back, SessionLog STARTs): later restarts are counted in attempt %d", maxAttempts, maxAttempts)})
 		}
 		return
@@ -146,7 +146,7 @@ func (rr *runReader) tensorBoardStart() bool {
 
 // countAttempts adds a scalar series' points to its attempts, and moves its
 // superseded points, grouped by attempt in step order, to sc.
-func (rr *runReader) countAttempts(s *series.Scalars, sc *Scalar) {
+func (rr *runReader) countAttempts(s *series.Scalars, sc *model.Scalar) {
 	add := func(attempt int, first, last int64) {
 		a := &rr.counts[attempt-1]
 		if a.Points+a.Superseded == 0 {

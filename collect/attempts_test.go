@@ -40,7 +40,7 @@ func pointsOf(pts []model.Point) (steps []int64, values []float64) {
 	return steps, values
 }
 
-func scalarNamed(t *testing.T, run *Run, tag string) *Scalar {
+func scalarNamed(t *testing.T, run *model.Run, tag string) *model.Scalar {
 	t.Helper()
 	for _, s := range run.Scalars {
 		if s.Tag == tag {
@@ -53,7 +53,7 @@ func scalarNamed(t *testing.T, run *Run, tag string) *Scalar {
 
 // collectFiles writes files into a log directory of one run and collects
 // it.
-func collectFiles(t *testing.T, opt Options, files ...file) *Run {
+func collectFiles(t *testing.T, opt Options, files ...file) *model.Run {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
@@ -67,7 +67,7 @@ func collectFiles(t *testing.T, opt Options, files ...file) *Run {
 
 // checkSeries checks a scalar's line and superseded points by step, and
 // the values that show which training wrote them.
-func checkSeries(t *testing.T, s *Scalar, lineSteps []int64, lineValues []float64, superseded map[int][]int64) {
+func checkSeries(t *testing.T, s *model.Scalar, lineSteps []int64, lineValues []float64, superseded map[int][]int64) {
 	t.Helper()
 	steps, values := pointsOf(s.Points)
 	if !slices.Equal(steps, lineSteps) || !slices.Equal(values, lineValues) {
@@ -206,7 +206,7 @@ func TestAttemptsAreBounded(t *testing.T) {
 	if len(run.Attempts) != maxAttempts {
 		t.Errorf("%d attempts, want %d", len(run.Attempts), maxAttempts)
 	}
-	if !slices.ContainsFunc(run.Warnings, func(w Warning) bool { return strings.Contains(w.Msg, "more than 1000 attempts") }) {
+	if !slices.ContainsFunc(run.Warnings, func(w model.Warning) bool { return strings.Contains(w.Msg, "more than 1000 attempts") }) {
 		t.Errorf("no warning of the bound: %v", run.Warnings)
 	}
 	s := scalarNamed(t, run, "loss")
@@ -281,7 +281,7 @@ func TestRestartRules(t *testing.T) {
 func TestUnknownRestartRuleIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, []file{{ev100, eventFile(t, fit(0, 1)...)}})
-	if _, err := Collect(t.Context(), []Logdir{{Name: "logs", Path: dir}}, Options{Restarts: "newest"}); err == nil {
+	if _, err := Collect(t.Context(), []model.Logdir{{Name: "logs", Path: dir}}, Options{Restarts: "newest"}); err == nil {
 		t.Errorf("Collect with rule %q: no error", "newest")
 	}
 }
@@ -301,7 +301,7 @@ func TestDefaultKeepsEveryScalarRecordOfTheCorpus(t *testing.T) {
 		step       int64
 		wall, bits uint64
 	}
-	count := func(rep *Report, superseded bool) map[key]int {
+	count := func(rep *model.Report, superseded bool) map[key]int {
 		m := map[key]int{}
 		add := func(run, tag string, pts []model.Point) {
 			for _, p := range pts {

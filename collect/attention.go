@@ -3,6 +3,8 @@ package collect
 import (
 	"slices"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 )
@@ -27,7 +29,7 @@ func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, ta
 	}
 	for _, it := range items {
 		name := tag + "/" + it.Tag
-		ts, ok := rr.transformerTag(ev, name, KindTensor, "attention", offset)
+		ts, ok := rr.transformerTag(ev, name, model.KindTensor, "attention", offset)
 		if !ok {
 			continue
 		}
@@ -37,7 +39,7 @@ func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, ta
 			rr.warn(offset, "tag %q at step %d: cannot locate the attention tensor; value skipped", name, ev.Step)
 			continue
 		}
-		keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+		keep(rr, ts, tensorList, ev.Step, model.TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
 			DType: event.DTypeName(it.Attn.GetDtype()), Shape: event.Shape(it.Attn), Data: ref})
 		rr.keepTokens(ev, name+"/tokens", it.Left, offset)
 		if !slices.Equal(it.Left, it.Right) {
@@ -52,17 +54,17 @@ func (rr *runReader) keepTokens(ev *eventpb.Event, tag string, tokens []string, 
 	if tokens == nil {
 		return
 	}
-	ts, ok := rr.transformerTag(ev, tag, KindText, "tokens", offset)
+	ts, ok := rr.transformerTag(ev, tag, model.KindText, "tokens", offset)
 	if !ok {
 		return
 	}
-	keep(rr, ts, textList, ev.Step, TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: []int64{int64(len(tokens))}, Values: tokens})
+	keep(rr, ts, textList, ev.Step, model.TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: []int64{int64(len(tokens))}, Values: tokens})
 }
 
 // transformerTag is the state of tag, a tag the transformer plugin's values
 // make (of kind), seen at ev; false, with a warning, when the tag already
 // holds values of another kind.
-func (rr *runReader) transformerTag(ev *eventpb.Event, tag string, kind Kind, what string, offset int64) (*tagState, bool) {
+func (rr *runReader) transformerTag(ev *eventpb.Event, tag string, kind model.Kind, what string, offset int64) (*tagState, bool) {
 	ts := rr.tags[tag]
 	if ts == nil {
 		if !rr.tagRoom(tag, offset) {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
@@ -58,7 +60,7 @@ func BenchmarkCollect(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Collect(context.Background(), []Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
+		if _, err := Collect(context.Background(), []model.Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -98,7 +100,7 @@ func BenchmarkCollectMindSpore(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Collect(context.Background(), []Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
+		if _, err := Collect(context.Background(), []model.Logdir{{Name: "bench", Path: dir}}, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

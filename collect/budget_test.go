@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/tfrecord"
@@ -47,9 +49,9 @@ func shapeOf(dims ...int64) *pb.TensorShapeProto {
 
 // collectAlloc collects dir and returns its only run and what collecting
 // allocated.
-func collectAlloc(t *testing.T, dir string) (*Run, uint64) {
+func collectAlloc(t *testing.T, dir string) (*model.Run, uint64) {
 	t.Helper()
-	var rep *Report
+	var rep *model.Report
 	alloc := allocated(func() { rep = collectDir(t, dir, Options{}) })
 	if len(rep.Runs) != 1 {
 		t.Fatalf("%d runs", len(rep.Runs))
@@ -59,7 +61,7 @@ func collectAlloc(t *testing.T, dir string) (*Run, uint64) {
 
 // wantWarningAt fails unless run has a warning at file and offset whose
 // message holds msg.
-func wantWarningAt(t *testing.T, run *Run, file string, offset int64, msg string) {
+func wantWarningAt(t *testing.T, run *model.Run, file string, offset int64, msg string) {
 	t.Helper()
 	for _, w := range run.Warnings {
 		if w.File == file && w.Offset == offset && strings.Contains(w.Msg, msg) {
@@ -70,7 +72,7 @@ func wantWarningAt(t *testing.T, run *Run, file string, offset int64, msg string
 }
 
 // wantLoss fails unless the run's "loss" scalar holds the steps.
-func wantLoss(t *testing.T, run *Run, steps ...int64) {
+func wantLoss(t *testing.T, run *model.Run, steps ...int64) {
 	t.Helper()
 	if s := findScalar(run, "loss"); s == nil || !slices.Equal(stepsOf(s.Points), steps) {
 		t.Errorf("loss = %+v, want steps %v: the rest of the run must load", s, steps)
@@ -91,11 +93,11 @@ func TestClaimedShapeDoesNotAmplify(t *testing.T) {
 		v    *pb.SummaryValue
 		// ok is a small filled value of the same kind, which is kept.
 		ok   *pb.SummaryValue
-		kept func(*Run) int
+		kept func(*model.Run) int
 	}{
 		{"text", tensorValue("v", "text", &pb.TensorProto{Dtype: pb.DataType_DT_STRING, TensorShape: shapeOf(claimed), StringVal: [][]byte{long}}),
 			tensorValue("v", "text", &pb.TensorProto{Dtype: pb.DataType_DT_STRING, TensorShape: shapeOf(3, 2), StringVal: [][]byte{[]byte("a")}}),
-			func(r *Run) int {
+			func(r *model.Run) int {
 				if len(r.Texts) == 0 {
 					return 0
 				}
@@ -106,7 +108,7 @@ func TestClaimedShapeDoesNotAmplify(t *testing.T) {
 			}},
 		{"pr curve", tensorValue("v", "pr_curves", &pb.TensorProto{Dtype: pb.DataType_DT_FLOAT, TensorShape: shapeOf(6, claimed/6), FloatVal: []float32{0.5}}),
 			tensorValue("v", "pr_curves", &pb.TensorProto{Dtype: pb.DataType_DT_FLOAT, TensorShape: shapeOf(6, 201), FloatVal: []float32{0}}),
-			func(r *Run) int {
+			func(r *model.Run) int {
 				if len(r.PRCurves) == 0 {
 					return 0
 				}
@@ -114,7 +116,7 @@ func TestClaimedShapeDoesNotAmplify(t *testing.T) {
 			}},
 		{"histogram", tensorValue("v", "histograms", &pb.TensorProto{Dtype: pb.DataType_DT_DOUBLE, TensorShape: shapeOf(claimed/3, 3), DoubleVal: []float64{1}}),
 			tensorValue("v", "histograms", &pb.TensorProto{Dtype: pb.DataType_DT_DOUBLE, TensorShape: shapeOf(30, 3), DoubleVal: []float64{0}}),
-			func(r *Run) int {
+			func(r *model.Run) int {
 				if len(r.Histograms) == 0 {
 					return 0
 				}
@@ -122,7 +124,7 @@ func TestClaimedShapeDoesNotAmplify(t *testing.T) {
 			}},
 		{"tensor", &pb.SummaryValue{Tag: "v", Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{Dtype: pb.DataType_DT_INT32, TensorShape: shapeOf(1024, 1024), IntVal: []int32{7}}}},
 			&pb.SummaryValue{Tag: "v", Value: &pb.SummaryValue_Tensor{Tensor: &pb.TensorProto{Dtype: pb.DataType_DT_INT32, TensorShape: shapeOf(64, 64), IntVal: []int32{7}}}},
-			func(r *Run) int {
+			func(r *model.Run) int {
 				if len(r.Tensors) == 0 {
 					return 0
 				}
@@ -275,16 +277,16 @@ func TestNoSingleRecordAbortsTheReport(t *testing.T) {
 		name  string
 		v     *pb.SummaryValue
 		msg   string
-		check func(t *testing.T, r *Run)
+		check func(t *testing.T, r *model.Run)
 	}{
 		{"v1 image without bytes", &pb.SummaryValue{Tag: "v", Value: &pb.SummaryValue_Image{Image: &pb.Image{Width: 2, Height: 2}}},
-			"image holds no bytes", func(t *testing.T, r *Run) {
+			"image holds no bytes", func(t *testing.T, r *model.Run) {
 				if len(r.Images) != 0 {
 					t.Errorf("images %+v, want none", r.Images)
 				}
 			}},
 		{"v1 audio without bytes", &pb.SummaryValue{Tag: "v", Value: &pb.SummaryValue_Audio{Audio: &pb.Audio{SampleRate: 8000}}},
-			"audio holds no bytes", func(t *testing.T, r *Run) {
+			"audio holds no bytes", func(t *testing.T, r *model.Run) {
 				if len(r.Audio) != 0 {
 					t.Errorf("audio %+v, want none", r.Audio)
 				}
@@ -293,7 +295,7 @@ func TestNoSingleRecordAbortsTheReport(t *testing.T) {
 		{"infinite sample rate", audio(float32(math.Inf(1))), "sample rate +Inf", wantUnknownRate},
 		{"negative sample rate", audio(-44100), "sample rate -44100", wantUnknownRate},
 		{"histogram of overflowing width", tensorValue("v", "histograms", &pb.TensorProto{Dtype: pb.DataType_DT_DOUBLE,
-			TensorShape: shapeOf(1, 3), TensorContent: huge}), "no finite width", func(t *testing.T, r *Run) {
+			TensorShape: shapeOf(1, 3), TensorContent: huge}), "no finite width", func(t *testing.T, r *model.Run) {
 			if len(r.Histograms) != 1 {
 				t.Fatalf("histograms %+v", r.Histograms)
 			}
@@ -343,7 +345,7 @@ func TestNoSingleRecordAbortsTheReport(t *testing.T) {
 
 // wantUnknownRate checks that the clip of a bad sample rate is kept, with
 // its rate unknown (0) instead of a number no later stage can use.
-func wantUnknownRate(t *testing.T, r *Run) {
+func wantUnknownRate(t *testing.T, r *model.Run) {
 	t.Helper()
 	if len(r.Audio) != 1 || len(r.Audio[0].Entries) != 1 {
 		t.Fatalf("audio %+v, want the clip kept", r.Audio)

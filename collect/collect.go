@@ -53,7 +53,7 @@ type Options struct {
 // Collect reads every run under the log directories. It fails only when a
 // log directory cannot be read at all; damaged files become warnings on
 // their run and everything readable is kept.
-func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error) {
+func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.Report, error) {
 	if opt.Restarts == "" {
 		opt.Restarts = model.RestartsAttempts
 	}
@@ -72,9 +72,9 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		remote = remote || logfs.IsURL(shown[i].Path)
 		shown[i].Path = logfs.Redact(shown[i].Path)
 	}
-	rep := &Report{Logdirs: shown, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
+	rep := &model.Report{Logdirs: shown, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
 	type job struct {
-		run  *Run
+		run  *model.Run
 		src  *logfs.Dir // the run's log directory, the only way to its files
 		disc discover.Run
 		size int64 // of the event files
@@ -84,7 +84,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	for k, ld := range logdirs {
 		shownPath := shown[k].Path
 		warn := func(name string, err error) {
-			rep.Warnings = append(rep.Warnings, Warning{File: joinLogdir(shownPath, name), Offset: -1, Msg: err.Error()})
+			rep.Warnings = append(rep.Warnings, model.Warning{File: joinLogdir(shownPath, name), Offset: -1, Msg: err.Error()})
 		}
 		open := opt.open
 		if open == nil {
@@ -97,7 +97,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 		}
 		rep.Attach(src)
 		if len(runs) == 0 {
-			rep.Warnings = append(rep.Warnings, Warning{File: shownPath, Offset: -1, Msg: "no event files found"})
+			rep.Warnings = append(rep.Warnings, model.Warning{File: shownPath, Offset: -1, Msg: "no event files found"})
 		}
 		for _, dr := range runs {
 			if opt.runs != nil && !opt.runs(dr.Path) {
@@ -106,7 +106,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 			if opt.Keep != nil && !opt.Keep(ld.Name, dr.Path) {
 				continue
 			}
-			r := &Run{Name: runName(ld.Name, dr.Path, len(logdirs)), Logdir: ld.Name, Path: dr.Path}
+			r := &model.Run{Name: runName(ld.Name, dr.Path, len(logdirs)), Logdir: ld.Name, Path: dr.Path}
 			j := job{run: r, src: src, disc: dr} // runs may hold side files only
 			for _, f := range dr.Files {
 				j.size += f.Size
@@ -162,7 +162,7 @@ func Collect(ctx context.Context, logdirs []Logdir, opt Options) (*Report, error
 	for _, j := range jobs {
 		rep.Runs = append(rep.Runs, j.run)
 	}
-	slices.SortStableFunc(rep.Runs, func(a, b *Run) int { return model.CompareRunNames(a.Name, b.Name) })
+	slices.SortStableFunc(rep.Runs, func(a, b *model.Run) int { return model.CompareRunNames(a.Name, b.Name) })
 	rep.JoinHParamMetrics()
 	if checkModels {
 		if err := rep.CheckValid(); err != nil {
@@ -182,7 +182,7 @@ var checkModels bool
 // readRun reads the files of one run in order. A panic is caught and
 // handed to crash with the file and offset being read, so that the other
 // workers finish and the caller can report it.
-func readRun(ctx context.Context, run *Run, src *logfs.Dir, dr discover.Run, size, total int64, runs int, opt Options, progress func(int64), crash *atomic.Pointer[string]) {
+func readRun(ctx context.Context, run *model.Run, src *logfs.Dir, dr discover.Run, size, total int64, runs int, opt Options, progress func(int64), crash *atomic.Pointer[string]) {
 	rr := newRunReader(run, src, dr.Side, opt.KeepAllRecords, opt.Restarts)
 	rr.totalBytes, rr.runs = total, runs
 	defer func() {
@@ -281,8 +281,8 @@ func runName(logdir, path string, nLogdirs int) string {
 // A bucket URL (s3://bucket/prefix, gs://, az://) is kept whole, query
 // included, as the Path of its Logdir, and checked when it is opened;
 // Collect names it without its query (logfs.Redact).
-func ParseLogdirs(args []string) ([]Logdir, error) {
-	var out []Logdir
+func ParseLogdirs(args []string) ([]model.Logdir, error) {
+	var out []model.Logdir
 	seen := map[string]int{}
 	for _, a := range args {
 		// An existing path is a path even when it holds "="; otherwise
@@ -317,7 +317,7 @@ func ParseLogdirs(args []string) ([]Logdir, error) {
 		} else {
 			seen[name] = 1
 		}
-		out = append(out, Logdir{Name: name, Path: path})
+		out = append(out, model.Logdir{Name: name, Path: path})
 	}
 	return out, nil
 }
@@ -325,7 +325,7 @@ func ParseLogdirs(args []string) ([]Logdir, error) {
 // WasRead reports whether the file at path is one the collection of rep
 // read (an event file, a side file, a file a projector config names), so
 // that an output naming it can be refused.
-func WasRead(rep *Report, path string) bool {
+func WasRead(rep *model.Report, path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return false

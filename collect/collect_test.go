@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
@@ -111,16 +113,16 @@ func writeFiles(t testing.TB, dir string, files []file) {
 	}
 }
 
-func collectDir(t testing.TB, dir string, opt Options) *Report {
+func collectDir(t testing.TB, dir string, opt Options) *model.Report {
 	t.Helper()
-	rep, err := Collect(context.Background(), []Logdir{{Name: "logs", Path: dir}}, opt)
+	rep, err := Collect(context.Background(), []model.Logdir{{Name: "logs", Path: dir}}, opt)
 	if err != nil {
 		t.Fatalf("Collect: %v", err)
 	}
 	return rep
 }
 
-func findRun(rep *Report, name string) *Run {
+func findRun(rep *model.Report, name string) *model.Run {
 	for _, r := range rep.Runs {
 		if r.Name == name {
 			return r
@@ -129,7 +131,7 @@ func findRun(rep *Report, name string) *Run {
 	return nil
 }
 
-func findScalar(r *Run, tag string) *Scalar {
+func findScalar(r *model.Run, tag string) *model.Scalar {
 	for _, s := range r.Scalars {
 		if s.Tag == tag {
 			return s
@@ -403,14 +405,14 @@ func TestCollect(t *testing.T) {
 					}
 				}
 			}
-			var files []File
-			var warnings []Warning
+			var files []model.File
+			var warnings []model.Warning
 			for _, r := range rep.Runs {
 				files = append(files, r.Files...)
 				warnings = append(warnings, r.Warnings...)
 			}
 			for name, want := range tc.status {
-				i := slices.IndexFunc(files, func(f File) bool { return f.Rel == name })
+				i := slices.IndexFunc(files, func(f model.File) bool { return f.Rel == name })
 				if i < 0 {
 					t.Errorf("file %s not read", name)
 				} else if files[i].Status != want {
@@ -436,7 +438,7 @@ func path2(key string) (string, string) {
 	return key[:i], key[i+1:]
 }
 
-func runNames(rep *Report) []string {
+func runNames(rep *model.Report) []string {
 	var out []string
 	for _, r := range rep.Runs {
 		out = append(out, r.Name)
@@ -581,28 +583,28 @@ func TestStats(t *testing.T) {
 		count     int
 		nonFinite int
 		hasFinite bool
-		last      Extreme
-		min, max  Extreme
+		last      model.Extreme
+		min, max  model.Extreme
 	}{
-		{"empty", nil, 0, 0, false, Extreme{}, Extreme{}, Extreme{}},
+		{"empty", nil, 0, 0, false, model.Extreme{}, model.Extreme{}, model.Extreme{}},
 		{"finite values", pts(3, 1, 4, 1, 5), 5, 0, true,
-			Extreme{Step: 5, WallTime: 104, Value: 5}, Extreme{Step: 2, WallTime: 101, Value: 1}, Extreme{Step: 5, WallTime: 104, Value: 5}},
+			model.Extreme{Step: 5, WallTime: 104, Value: 5}, model.Extreme{Step: 2, WallTime: 101, Value: 1}, model.Extreme{Step: 5, WallTime: 104, Value: 5}},
 		{"NaN and Inf are left out of min and max", pts(nan, 2, inf, -1, math.Inf(-1)), 5, 3, true,
-			Extreme{Step: 5, WallTime: 104, Value: math.Inf(-1)}, Extreme{Step: 4, WallTime: 103, Value: -1}, Extreme{Step: 2, WallTime: 101, Value: 2}},
+			model.Extreme{Step: 5, WallTime: 104, Value: math.Inf(-1)}, model.Extreme{Step: 4, WallTime: 103, Value: -1}, model.Extreme{Step: 2, WallTime: 101, Value: 2}},
 		{"last may be NaN", pts(1, nan), 2, 1, true,
-			Extreme{Step: 2, WallTime: 101, Value: nan}, Extreme{Step: 1, WallTime: 100, Value: 1}, Extreme{Step: 1, WallTime: 100, Value: 1}},
+			model.Extreme{Step: 2, WallTime: 101, Value: nan}, model.Extreme{Step: 1, WallTime: 100, Value: 1}, model.Extreme{Step: 1, WallTime: 100, Value: 1}},
 		{"only non-finite values", pts(nan, inf), 2, 2, false,
-			Extreme{Step: 2, WallTime: 101, Value: inf}, Extreme{}, Extreme{}},
+			model.Extreme{Step: 2, WallTime: 101, Value: inf}, model.Extreme{}, model.Extreme{}},
 		{"first step that reaches an extreme wins", pts(2, 7, 2, 7), 4, 0, true,
-			Extreme{Step: 4, WallTime: 103, Value: 7}, Extreme{Step: 1, WallTime: 100, Value: 2}, Extreme{Step: 2, WallTime: 101, Value: 7}},
+			model.Extreme{Step: 4, WallTime: 103, Value: 7}, model.Extreme{Step: 1, WallTime: 100, Value: 2}, model.Extreme{Step: 2, WallTime: 101, Value: 7}},
 	}
-	same := func(a, b Extreme) bool {
+	same := func(a, b model.Extreme) bool {
 		return a.Step == b.Step && a.WallTime == b.WallTime &&
 			(a.Value == b.Value || math.IsNaN(a.Value) && math.IsNaN(b.Value))
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := (&Scalar{Points: tc.points}).Stats()
+			st := (&model.Scalar{Points: tc.points}).Stats()
 			if st.Count != tc.count || st.NonFinite != tc.nonFinite || st.HasFinite != tc.hasFinite {
 				t.Errorf("Count %d NonFinite %d HasFinite %v, want %d %d %v",
 					st.Count, st.NonFinite, st.HasFinite, tc.count, tc.nonFinite, tc.hasFinite)
@@ -677,13 +679,13 @@ func TestParseLogdirs(t *testing.T) {
 	tests := []struct {
 		name    string
 		args    []string
-		want    []Logdir
+		want    []model.Logdir
 		wantErr string
 	}{
-		{"path named by its base name", []string{a}, []Logdir{{Name: "a", Path: a}}, ""},
-		{"name=path", []string{"mine=" + a}, []Logdir{{Name: "mine", Path: a}}, ""},
-		{"path holding = is a path", []string{bc}, []Logdir{{Name: "b=c", Path: bc}}, ""},
-		{"same base names get suffixes", []string{a, a, "a=" + c}, []Logdir{{Name: "a", Path: a}, {Name: "a_2", Path: a}, {Name: "a_3", Path: c}}, ""},
+		{"path named by its base name", []string{a}, []model.Logdir{{Name: "a", Path: a}}, ""},
+		{"name=path", []string{"mine=" + a}, []model.Logdir{{Name: "mine", Path: a}}, ""},
+		{"path holding = is a path", []string{bc}, []model.Logdir{{Name: "b=c", Path: bc}}, ""},
+		{"same base names get suffixes", []string{a, a, "a=" + c}, []model.Logdir{{Name: "a", Path: a}, {Name: "a_2", Path: a}, {Name: "a_3", Path: c}}, ""},
 		{"missing path is an error", []string{filepath.Join(root, "nope")}, nil, "does not exist"},
 		{"missing named path is an error", []string{"n=" + filepath.Join(root, "nope")}, nil, "does not exist"},
 	}
@@ -705,7 +707,7 @@ func TestParseLogdirs(t *testing.T) {
 
 func TestCollectErrors(t *testing.T) {
 	t.Run("missing logdir is an error", func(t *testing.T) {
-		_, err := Collect(context.Background(), []Logdir{{Name: "x", Path: filepath.Join(t.TempDir(), "nope")}}, Options{})
+		_, err := Collect(context.Background(), []model.Logdir{{Name: "x", Path: filepath.Join(t.TempDir(), "nope")}}, Options{})
 		if err == nil {
 			t.Error("Collect of a missing directory succeeded")
 		}
@@ -723,7 +725,7 @@ func TestCollectErrors(t *testing.T) {
 		writeFiles(t, dir, []file{{ev100, eventFile(t, losses(1)...)}})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := Collect(ctx, []Logdir{{Name: "x", Path: dir}}, Options{}); !errors.Is(err, context.Canceled) {
+		if _, err := Collect(ctx, []model.Logdir{{Name: "x", Path: dir}}, Options{}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Collect = %v, want context.Canceled", err)
 		}
 	})
@@ -763,7 +765,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name(), func(t *testing.T) {
-			rep, err := Collect(context.Background(), []Logdir{{Name: e.Name(), Path: filepath.Join(dir, e.Name())}}, Options{})
+			rep, err := Collect(context.Background(), []model.Logdir{{Name: e.Name(), Path: filepath.Join(dir, e.Name())}}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -803,7 +805,7 @@ func TestCorpusTruncated(t *testing.T) {
 			if f.Records != 4 {
 				t.Errorf("%s: %d records, want 4", f.Rel, f.Records)
 			}
-			i := slices.IndexFunc(r.Warnings, func(w Warning) bool { return w.File == f.Rel })
+			i := slices.IndexFunc(r.Warnings, func(w model.Warning) bool { return w.File == f.Rel })
 			if i < 0 || r.Warnings[i].Offset != 857490 {
 				t.Errorf("%s: warnings %v, want one at offset 857490", f.Rel, r.Warnings)
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
@@ -34,23 +36,23 @@ func (rr *runReader) addLayout(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 }
 
 // decodeLayout decodes a serialized Layout.
-func decodeLayout(b []byte) (*Layout, error) {
+func decodeLayout(b []byte) (*model.Layout, error) {
 	var pl eventpb.Layout
 	if err := proto.Unmarshal(b, &pl); err != nil {
 		return nil, fmt.Errorf("custom scalars layout: %w", err)
 	}
-	l := &Layout{Categories: []LayoutCategory{}}
+	l := &model.Layout{Categories: []model.LayoutCategory{}}
 	for _, c := range pl.GetCategory() {
-		cat := LayoutCategory{Title: c.GetTitle(), Closed: c.GetClosed(), Charts: []LayoutChart{}}
+		cat := model.LayoutCategory{Title: c.GetTitle(), Closed: c.GetClosed(), Charts: []model.LayoutChart{}}
 		for _, ch := range c.GetChart() {
-			chart := LayoutChart{Title: ch.GetTitle()}
+			chart := model.LayoutChart{Title: ch.GetTitle()}
 			switch x := ch.GetContent().(type) {
 			case *eventpb.Chart_Multiline:
 				chart.Multiline = append([]string{}, x.Multiline.GetTag()...)
 			case *eventpb.Chart_Margin:
-				chart.Margin = []MarginSeries{}
+				chart.Margin = []model.MarginSeries{}
 				for _, s := range x.Margin.GetSeries() {
-					chart.Margin = append(chart.Margin, MarginSeries{Value: s.GetValue(), Lower: s.GetLower(), Upper: s.GetUpper()})
+					chart.Margin = append(chart.Margin, model.MarginSeries{Value: s.GetValue(), Lower: s.GetLower(), Upper: s.GetUpper()})
 				}
 			}
 			cat.Charts = append(cat.Charts, chart)

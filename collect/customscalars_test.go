@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 )
 
@@ -27,26 +29,26 @@ func TestLayout(t *testing.T) {
 		}},
 		{Title: "Hidden", Closed: true},
 	}}
-	wantFull := &Layout{Categories: []LayoutCategory{
-		{Title: "Losses", Charts: []LayoutChart{
+	wantFull := &model.Layout{Categories: []model.LayoutCategory{
+		{Title: "Losses", Charts: []model.LayoutChart{
 			{Title: "all losses", Multiline: []string{`loss/.*`, `^val_loss$`}},
-			{Title: "band", Margin: []MarginSeries{{Value: "acc", Lower: "acc/lo", Upper: "acc/hi"}, {Value: "f1"}}},
+			{Title: "band", Margin: []model.MarginSeries{{Value: "acc", Lower: "acc/lo", Upper: "acc/hi"}, {Value: "f1"}}},
 			{Title: "empty chart"},
 		}},
-		{Title: "Hidden", Closed: true, Charts: []LayoutChart{}},
+		{Title: "Hidden", Closed: true, Charts: []model.LayoutChart{}},
 	}}
 	small := &pb.Layout{Category: []*pb.Category{{Title: "Only"}}}
-	wantSmall := &Layout{Categories: []LayoutCategory{{Title: "Only", Charts: []LayoutChart{}}}}
+	wantSmall := &model.Layout{Categories: []model.LayoutCategory{{Title: "Only", Charts: []model.LayoutChart{}}}}
 
 	tests := []struct {
 		name    string
 		values  []*pb.SummaryValue
-		want    *Layout
+		want    *model.Layout
 		warning string
 	}{
 		{"categories, multiline and margin charts", []*pb.SummaryValue{layoutValue(layoutTag, hpMarshal(t, full))}, wantFull, ""},
 		{"the last layout wins", []*pb.SummaryValue{layoutValue(layoutTag, hpMarshal(t, full)), layoutValue(layoutTag, hpMarshal(t, small))}, wantSmall, ""},
-		{"an empty layout", []*pb.SummaryValue{layoutValue(layoutTag, nil)}, &Layout{Categories: []LayoutCategory{}}, ""},
+		{"an empty layout", []*pb.SummaryValue{layoutValue(layoutTag, nil)}, &model.Layout{Categories: []model.LayoutCategory{}}, ""},
 		{"no string in the tensor", []*pb.SummaryValue{layoutValue(layoutTag)}, nil, "no serialized layout"},
 		{"bytes that are not a layout", []*pb.SummaryValue{layoutValue(layoutTag, []byte{0xff, 0xff})}, nil, "custom scalars layout"},
 		{"another tag of the plugin", []*pb.SummaryValue{layoutValue("other", hpMarshal(t, full))}, nil, "outside the tag"},
@@ -79,9 +81,9 @@ func TestLayoutTensorBoardX(t *testing.T) {
 	if r == nil {
 		t.Fatalf("runs %v", runNames(rep))
 	}
-	want := &Layout{Categories: []LayoutCategory{
-		{Title: "Losses", Charts: []LayoutChart{{Title: "all losses", Multiline: []string{"loss/.*"}}}},
-		{Title: "Accuracy", Charts: []LayoutChart{{Title: "band", Margin: []MarginSeries{{Value: "acc", Lower: "acc_lo", Upper: "acc_hi"}}}}},
+	want := &model.Layout{Categories: []model.LayoutCategory{
+		{Title: "Losses", Charts: []model.LayoutChart{{Title: "all losses", Multiline: []string{"loss/.*"}}}},
+		{Title: "Accuracy", Charts: []model.LayoutChart{{Title: "band", Margin: []model.MarginSeries{{Value: "acc", Lower: "acc_lo", Upper: "acc_hi"}}}}},
 	}}
 	if !reflect.DeepEqual(r.Layout, want) || len(r.Warnings) > 0 {
 		t.Errorf("layout\n%+v\nwant\n%+v\nwarnings %v", r.Layout, want, r.Warnings)

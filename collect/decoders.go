@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/trainreport/trainreport/collect/event"
@@ -26,7 +28,7 @@ import (
 
 // locator returns a reference to the bytes at a path inside the current
 // summary value.
-type locator func(path ...event.Step) (BlobRef, bool)
+type locator func(path ...event.Step) (model.BlobRef, bool)
 
 // Field numbers on the paths to payloads (docs/FORMATS.md sections 3, 4, 8,
 // 9 and 11).
@@ -41,7 +43,7 @@ const (
 )
 
 func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, rec record) error {
-	e := HistogramEntry{WallTime: ev.WallTime, Step: ev.Step}
+	e := model.HistogramEntry{WallTime: ev.WallTime, Step: ev.Step}
 	if h := v.GetHisto(); h != nil {
 		rows, err := histpb.FromProto(h)
 		if err != nil {
@@ -87,7 +89,7 @@ func (rr *runReader) checkWidths(rows []histogram.Bucket, tag string, step, offs
 // stringRefs locates every string of the tensor of the current value in
 // the record rec, in one pass: locating each on its own walked the tensor
 // once per string, and a value of 65,000 one-byte images took 18 s.
-func stringRefs(rec record, at locator) ([]BlobRef, bool) {
+func stringRefs(rec record, at locator) ([]model.BlobRef, bool) {
 	t, ok := at(event.Step{Num: fieldTensor})
 	start := t.Offset - rec.base
 	if !ok || start < 0 || start+t.Length > int64(len(rec.data)) {
@@ -97,7 +99,7 @@ func stringRefs(rec record, at locator) ([]BlobRef, bool) {
 	if !ok {
 		return nil, false
 	}
-	refs := make([]BlobRef, len(ranges))
+	refs := make([]model.BlobRef, len(ranges))
 	for i, r := range ranges {
 		refs[i] = rec.ref(t.Offset+int64(r[0]), int64(r[1]-r[0]))
 	}
@@ -123,7 +125,7 @@ func imageConfig(b []byte) (format string, w, h int) {
 }
 
 func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, at locator, rec record) error {
-	e := ImageEntry{WallTime: ev.WallTime, Step: ev.Step}
+	e := model.ImageEntry{WallTime: ev.WallTime, Step: ev.Step}
 	if im := v.GetImage(); im != nil {
 		if len(im.GetEncodedImageString()) == 0 {
 			// Nothing to show, and nothing to read back: a reference to no
@@ -134,7 +136,7 @@ func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 		if !ok {
 			return fmt.Errorf("cannot locate the image bytes")
 		}
-		item := ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
+		item := model.ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
 		if f, w, h := imageConfig(im.GetEncodedImageString()); f != "" {
 			item.Format, item.Width, item.Height = f, w, h
 		}
@@ -156,7 +158,7 @@ func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 		w, _ := strconv.Atoi(string(s[0]))
 		h, _ := strconv.Atoi(string(s[1]))
 		for k := 2; k < len(s); k++ {
-			item := ImageItem{Width: w, Height: h, Data: refs[k]}
+			item := model.ImageItem{Width: w, Height: h, Data: refs[k]}
 			if f, iw, ih := imageConfig(s[k]); f != "" {
 				item.Format, item.Width, item.Height = f, iw, ih
 			}
@@ -168,7 +170,7 @@ func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 }
 
 func (rr *runReader) addAudio(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, at locator, rec record, offset int64) error {
-	e := AudioEntry{WallTime: ev.WallTime, Step: ev.Step}
+	e := model.AudioEntry{WallTime: ev.WallTime, Step: ev.Step}
 	if a := v.GetAudio(); a != nil {
 		if len(a.GetEncodedAudioString()) == 0 {
 			return fmt.Errorf("audio holds no bytes; value skipped")
@@ -185,7 +187,7 @@ func (rr *runReader) addAudio(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 			rr.warn(offset, "tag %q at step %d: audio sample rate %v is not a positive finite number; read as unknown", ts.name, ev.Step, rate)
 			rate = 0
 		}
-		e.Clips = append(e.Clips, AudioClip{SampleRate: rate, Channels: a.GetNumChannels(),
+		e.Clips = append(e.Clips, model.AudioClip{SampleRate: rate, Channels: a.GetNumChannels(),
 			Frames: a.GetLengthFrames(), ContentType: a.GetContentType(), Data: ref})
 	} else {
 		// TF2: a string tensor [k, 2] of (encoded clip, Markdown label), or [k].
@@ -206,7 +208,7 @@ func (rr *runReader) addAudio(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 			return fmt.Errorf("cannot locate the clips")
 		}
 		for k := 0; k < len(s); k += cols {
-			c := AudioClip{ContentType: "audio/wav", Data: refs[k]}
+			c := model.AudioClip{ContentType: "audio/wav", Data: refs[k]}
 			c.SampleRate, c.Channels, c.Frames = wavInfo(s[k])
 			if cols == 2 {
 				c.Label = string(s[k+1])
@@ -263,7 +265,7 @@ func (rr *runReader) addText(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tag
 	if len(strs) > maxTensorStrings {
 		return fmt.Errorf("text tensor of shape %v has %d cells, over the limit of %d; value skipped", event.Shape(t), len(strs), maxTensorStrings)
 	}
-	e := TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: event.Shape(t), Values: make([]string, len(strs))}
+	e := model.TextEntry{WallTime: ev.WallTime, Step: ev.Step, Shape: event.Shape(t), Values: make([]string, len(strs))}
 	filled := len(t.GetStringVal()) == 1 && len(strs) > 1
 	for i, s := range strs {
 		if filled && i > 0 {
@@ -291,7 +293,7 @@ func (rr *runReader) addPRCurve(ev *eventpb.Event, v *eventpb.SummaryValue, ts *
 	}
 	n := int(shape[1])
 	row := func(i int) []float64 { return vals[i*n : (i+1)*n] }
-	e := PRCurveEntry{WallTime: ev.WallTime, Step: ev.Step, TP: row(0), FP: row(1), TN: row(2), FN: row(3),
+	e := model.PRCurveEntry{WallTime: ev.WallTime, Step: ev.Step, TP: row(0), FP: row(1), TN: row(2), FN: row(3),
 		Precision: row(4), Recall: row(5), Thresholds: linspace01(n),
 		Float32: slices.Contains([]eventpb.DataType{eventpb.DataType_DT_FLOAT, eventpb.DataType_DT_HALF, eventpb.DataType_DT_BFLOAT16}, t.GetDtype())}
 	keep(rr, ts, prCurveList, ev.Step, e)
@@ -348,7 +350,7 @@ func (rr *runReader) addTensor(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 	if !ok {
 		return fmt.Errorf("cannot locate the tensor")
 	}
-	keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+	keep(rr, ts, tensorList, ev.Step, model.TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
 		DType: event.DTypeName(t.GetDtype()), Shape: event.Shape(t), Data: ref})
 	return nil
 }

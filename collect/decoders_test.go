@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/event"
@@ -180,15 +182,15 @@ func TestMediaKinds(t *testing.T) {
 	if len(run.LogMessages) != 1 || run.LogMessages[0].Message != "boom" {
 		t.Errorf("log messages: %+v", run.LogMessages)
 	}
-	kinds := map[string]Kind{}
+	kinds := map[string]model.Kind{}
 	for _, ti := range run.Tags {
 		kinds[ti.Tag] = ti.Kind
 		if ti.Count != 1 || ti.FirstStep != 1 {
 			t.Errorf("tag %s: count %d, first step %d", ti.Tag, ti.Count, ti.FirstStep)
 		}
 	}
-	want := map[string]Kind{"v1img": KindImage, "tf2img": KindImage, "v1audio": KindAudio, "tf2audio": KindAudio,
-		"md": KindText, "pr": KindPRCurve, "weights": KindTensor, "hist": KindHistogram, "v1hist": KindHistogram}
+	want := map[string]model.Kind{"v1img": model.KindImage, "tf2img": model.KindImage, "v1audio": model.KindAudio, "tf2audio": model.KindAudio,
+		"md": model.KindText, "pr": model.KindPRCurve, "weights": model.KindTensor, "hist": model.KindHistogram, "v1hist": model.KindHistogram}
 	for tag, k := range want {
 		if kinds[tag] != k {
 			t.Errorf("tag %s: kind %q, want %q", tag, kinds[tag], k)

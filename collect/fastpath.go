@@ -193,7 +193,7 @@ func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step in
 	if tensor != nil {
 		// A TF2 scalar after the value that carried its metadata; classify
 		// holds a tensor under any other tag to be no scalar.
-		if simple || ts == nil || ts.kind != KindScalar ||
+		if simple || ts == nil || ts.kind != model.KindScalar ||
 			ts.plugin != "scalars" && (ts.plugin != "" || ts.dataClass != eventpb.SummaryMetadata_DATA_CLASS_SCALAR) {
 			return false
 		}
@@ -209,12 +209,12 @@ func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step in
 	case ts == nil && len(rr.tags) >= maxRunTags:
 		return false // the full decoder warns (tagRoom)
 	case ts == nil:
-		ts = &tagState{name: string(tag), kind: KindScalar}
+		ts = &tagState{name: string(tag), kind: model.KindScalar}
 		rr.tags[ts.name] = ts
 		rr.remember(idx, ts)
 	case ts.kind == "":
-		ts.kind = KindScalar
-	case ts.kind != KindScalar:
+		ts.kind = model.KindScalar
+	case ts.kind != model.KindScalar:
 		return false // let the full decoder report the mix
 	}
 	rr.addPoint(ts, wall, step, v, f32)
@@ -319,7 +319,7 @@ func (rr *runReader) expect(n int) int {
 // fastHistogram adds a TF1 histogram (Value.histo) of the tag ts (nil when
 // new) and reports whether it did.
 func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wall float64, step int64) bool {
-	if ts != nil && ts.kind != "" && ts.kind != KindHistogram {
+	if ts != nil && ts.kind != "" && ts.kind != model.KindHistogram {
 		return false // let the full decoder report the mix
 	}
 	rows, sum, ok := histpb.ParseProto(histo)
@@ -334,10 +334,10 @@ func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wal
 		rr.tags[ts.name] = ts
 		rr.remember(idx, ts)
 	}
-	ts.kind = KindHistogram
+	ts.kind = model.KindHistogram
 	ts.saw(step, wall)
 	rr.checkWidths(rows, ts.name, step, rr.pos)
-	keep(rr, ts, histogramList, step, HistogramEntry{WallTime: wall, Step: step, Summary: sum, Buckets: rows})
+	keep(rr, ts, histogramList, step, model.HistogramEntry{WallTime: wall, Step: step, Summary: sum, Buckets: rows})
 	return true
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
@@ -43,7 +45,7 @@ func TestFastPathAgreesWithFullDecoder(t *testing.T) {
 		}
 	}
 	for name, dir := range dirs {
-		lds := []Logdir{{Name: name, Path: dir}}
+		lds := []model.Logdir{{Name: name, Path: dir}}
 		// Both models hold payloads of the same open directory.
 		src, err := logfs.Open(dir)
 		if err != nil {
@@ -79,7 +81,7 @@ func TestFastPathAgreesWithFullDecoder(t *testing.T) {
 	}
 }
 
-func sameScalar(a, b *Scalar) bool {
+func sameScalar(a, b *model.Scalar) bool {
 	if a.Tag != b.Tag || a.Float32 != b.Float32 || a.Dropped != b.Dropped || len(a.Points) != len(b.Points) {
 		return false
 	}
@@ -185,11 +187,11 @@ func TestRepeatedLayouts(t *testing.T) {
 	if w := r.Warnings[len(r.Warnings)-1]; !strings.Contains(w.Msg, "summary does not parse") || w.Offset != int64(len(file)-len(cut)-16) {
 		t.Errorf("last warning %q, want the cut summary at offset %d", w, len(file)-len(cut)-16)
 	}
-	if i := slices.IndexFunc(r.Scalars, func(s *Scalar) bool { return s.Tag == "a" }); i < 0 || r.Scalars[i].Points[len(r.Scalars[i].Points)-1].Step != 400 {
+	if i := slices.IndexFunc(r.Scalars, func(s *model.Scalar) bool { return s.Tag == "a" }); i < 0 || r.Scalars[i].Points[len(r.Scalars[i].Points)-1].Step != 400 {
 		t.Errorf("tag a does not end with the cut summary's step 400: %s", dump(r))
 	}
 	for _, tag := range []string{"a", "b", "c"} {
-		if i := slices.IndexFunc(a.Scalars, func(s *Scalar) bool { return s.Tag == tag }); i < 0 || len(a.Scalars[i].Points) < 200 {
+		if i := slices.IndexFunc(a.Scalars, func(s *model.Scalar) bool { return s.Tag == tag }); i < 0 || len(a.Scalars[i].Points) < 200 {
 			t.Fatalf("tag %q did not read as a long scalar series: %s", tag, dump(a))
 		}
 	}

@@ -3,6 +3,8 @@ package collect
 import (
 	"fmt"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 )
@@ -45,10 +47,10 @@ func (rr *runReader) addFeatureMap(ev *eventpb.Event, v *eventpb.SummaryValue, t
 		return fmt.Errorf("cannot locate the feature map's bytes")
 	}
 	size := int64(h * w * c * event.ElemSize(t.GetDtype()))
-	px := &Pixels{DType: event.DTypeName(t.GetDtype()), Channels: c}
-	e := ImageEntry{WallTime: ev.WallTime, Step: ev.Step, Images: make([]ImageItem, n)}
+	px := &model.Pixels{DType: event.DTypeName(t.GetDtype()), Channels: c}
+	e := model.ImageEntry{WallTime: ev.WallTime, Step: ev.Step, Images: make([]model.ImageItem, n)}
 	for k := range e.Images {
-		e.Images[k] = ImageItem{Width: w, Height: h, Format: "png", Data: ref.Sub(int64(k)*size, size), Pixels: px}
+		e.Images[k] = model.ImageItem{Width: w, Height: h, Format: "png", Data: ref.Sub(int64(k)*size, size), Pixels: px}
 	}
 	keep(rr, ts, imageList, ev.Step, e)
 	return nil

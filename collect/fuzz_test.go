@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
@@ -93,7 +95,7 @@ func FuzzReadEvents(f *testing.F) {
 		}
 		var reports [2]string
 		for i, keepAll := range []bool{false, true} {
-			rep, err := Collect(context.Background(), []Logdir{{Name: "f", Path: dir}}, Options{KeepAllRecords: keepAll})
+			rep, err := Collect(context.Background(), []model.Logdir{{Name: "f", Path: dir}}, Options{KeepAllRecords: keepAll})
 			if err != nil {
 				t.Fatalf("Collect: %v", err)
 			}
@@ -125,12 +127,12 @@ func FuzzReadEvents(f *testing.F) {
 		// from every record the decoder takes whole. (A summary that breaks
 		// off part way is reported by both, differently: the fast path has
 		// read its values before the break.)
-		full, err := Collect(context.Background(), []Logdir{{Name: "f", Path: dir}}, Options{fullDecode: true})
+		full, err := Collect(context.Background(), []model.Logdir{{Name: "f", Path: dir}}, Options{fullDecode: true})
 		if err != nil || len(full.Runs[0].Warnings) == 0 && dump(full.Runs[0]) != reports[0] {
 			t.Fatalf("the fast path and the full decoder differ (%v):\n%s\n%s", err, reports[0], dump(full.Runs[0]))
 		}
 		// Reading again gives the same report.
-		rep, err := Collect(context.Background(), []Logdir{{Name: "f", Path: dir}}, Options{})
+		rep, err := Collect(context.Background(), []model.Logdir{{Name: "f", Path: dir}}, Options{})
 		if err != nil || dump(rep.Runs[0]) != reports[0] {
 			t.Fatalf("second read differs: %v", err)
 		}
@@ -138,7 +140,7 @@ func FuzzReadEvents(f *testing.F) {
 }
 
 // dump prints a run with its series, NaN included, for comparison.
-func dump(r *Run) string {
+func dump(r *model.Run) string {
 	s := fmt.Sprintf("%+v %+v %v %d %d %v %v %d\n", r.Files, r.Warnings, r.HasEvents, r.FirstStep, r.LastStep, r.Start, r.End, r.Restarts)
 	for _, sc := range r.Scalars {
 		s += fmt.Sprintf("%+v\n", *sc)
@@ -148,7 +150,7 @@ func dump(r *Run) string {
 
 // hparamsBytes is what hyperparameters print to in a report: each name and
 // its value's String.
-func hparamsBytes(hps map[string]HParamValue) int {
+func hparamsBytes(hps map[string]model.HParamValue) int {
 	n := 0
 	for name, v := range hps {
 		n += len(name) + len(v.String())

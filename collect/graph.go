@@ -17,7 +17,7 @@ import (
 
 // graphSourceOrder is the order of a run's graphs by source: that of the
 // GraphSource constants.
-var graphSourceOrder = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow, SourceMindSpore}
+var graphSourceOrder = []model.GraphSource{model.SourceGraphDef, model.SourceMetaGraphDef, model.SourceRunMetadata, model.SourceKeras, model.SourceOneFlow, model.SourceMindSpore}
 
 // Field numbers on the paths to graph payloads (docs/FORMATS.md sections 3
 // and 14).
@@ -31,9 +31,9 @@ const (
 // addGraphValue reads a graph carried by a summary value: a Keras model
 // (JSON) or a TF2 trace (RunMetadata), the first string of its tensor.
 func (rr *runReader) addGraphValue(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, tag string, at locator) error {
-	src := SourceRunMetadata
+	src := model.SourceRunMetadata
 	if ts.plugin == "graph_keras_model" {
-		src = SourceKeras
+		src = model.SourceKeras
 	}
 	if len(v.GetTensor().GetStringVal()) == 0 {
 		return fmt.Errorf("%s graph: the tensor holds no string", src)
@@ -49,17 +49,17 @@ func (rr *runReader) addGraphValue(ev *eventpb.Event, v *eventpb.SummaryValue, t
 // addGraphEvent reads a graph_def, meta_graph_def or tagged_run_metadata
 // event.
 func (rr *runReader) addGraphEvent(ev *eventpb.Event, rec record, offset int64) {
-	var src GraphSource
+	var src model.GraphSource
 	var tag string
 	var path []event.Step
 	var size int
 	switch w := ev.What.(type) {
 	case *eventpb.Event_GraphDef:
-		src, path, size = SourceGraphDef, []event.Step{{Num: fieldGraphDef}}, len(w.GraphDef)
+		src, path, size = model.SourceGraphDef, []event.Step{{Num: fieldGraphDef}}, len(w.GraphDef)
 	case *eventpb.Event_MetaGraphDef:
-		src, path, size = SourceMetaGraphDef, []event.Step{{Num: fieldMetaGraphDef}}, len(w.MetaGraphDef)
+		src, path, size = model.SourceMetaGraphDef, []event.Step{{Num: fieldMetaGraphDef}}, len(w.MetaGraphDef)
 	case *eventpb.Event_TaggedRunMetadata:
-		src, tag = SourceRunMetadata, w.TaggedRunMetadata.GetTag()
+		src, tag = model.SourceRunMetadata, w.TaggedRunMetadata.GetTag()
 		path = []event.Step{{Num: fieldTaggedRunMetadata}, {Num: fieldRunMetadata}}
 		size = len(w.TaggedRunMetadata.GetRunMetadata())
 	default:
@@ -78,17 +78,17 @@ func (rr *runReader) addGraphEvent(ev *eventpb.Event, rec record, offset int64) 
 
 // keepGraph records the payload of a graph, replacing an earlier one of
 // the same source and tag.
-func (rr *runReader) keepGraph(src GraphSource, tag string, ev *eventpb.Event, ref BlobRef) {
+func (rr *runReader) keepGraph(src model.GraphSource, tag string, ev *eventpb.Event, ref model.BlobRef) {
 	g := rr.findGraph(src, tag)
 	if g == nil {
-		g = &Graph{Source: src, Tag: tag}
+		g = &model.Graph{Source: src, Tag: tag}
 		rr.run.Graphs = append(rr.run.Graphs, g)
 	}
 	g.Step, g.WallTime, g.File, g.Data = ev.Step, ev.WallTime, rr.file.Rel, ref
 	g.Seen++
 }
 
-func (rr *runReader) findGraph(src GraphSource, tag string) *Graph {
+func (rr *runReader) findGraph(src model.GraphSource, tag string) *model.Graph {
 	for _, g := range rr.run.Graphs {
 		if g.Source == src && g.Tag == tag {
 			return g
@@ -113,7 +113,7 @@ func (rr *runReader) finishGraphs() {
 	kept := run.Graphs[:0]
 	for _, g := range run.Graphs {
 		if err := decodeGraph(g); err != nil {
-			run.Warnings = append(run.Warnings, Warning{File: g.File, Offset: g.Data.Offset,
+			run.Warnings = append(run.Warnings, model.Warning{File: g.File, Offset: g.Data.Offset,
 				Msg: fmt.Sprintf("%s graph %q at step %d: %v; graph dropped", g.Source, g.Tag, g.Step, err)})
 			continue
 		}
@@ -121,8 +121,8 @@ func (rr *runReader) finishGraphs() {
 		// names, scopes and nesting; any graph's inputs) is left out: say
 		// so where it was.
 		for _, note := range g.Notes {
-			if g.Source == SourceKeras || strings.HasPrefix(note, graph.CutPrefix) {
-				run.Warnings = append(run.Warnings, Warning{File: g.File, Offset: g.Data.Offset,
+			if g.Source == model.SourceKeras || strings.HasPrefix(note, graph.CutPrefix) {
+				run.Warnings = append(run.Warnings, model.Warning{File: g.File, Offset: g.Data.Offset,
 					Msg: fmt.Sprintf("%s graph %q at step %d: %s", g.Source, g.Tag, g.Step, note)})
 			}
 		}
@@ -133,14 +133,14 @@ func (rr *runReader) finishGraphs() {
 	for _, name := range structureGraphFiles {
 		rr.readStructureGraph(name)
 	}
-	slices.SortStableFunc(run.Graphs, func(a, b *Graph) int {
+	slices.SortStableFunc(run.Graphs, func(a, b *model.Graph) int {
 		return cmp.Or(cmp.Compare(slices.Index(graphSourceOrder, a.Source), slices.Index(graphSourceOrder, b.Source)),
 			cmp.Compare(a.Tag, b.Tag))
 	})
 }
 
 // decodeGraph reads back a kept payload and decodes it.
-func decodeGraph(g *Graph) error {
+func decodeGraph(g *model.Graph) error {
 	var b []byte
 	if g.Data.Length > 0 {
 		var err error
@@ -151,15 +151,15 @@ func decodeGraph(g *Graph) error {
 	var dec *graph.Graph
 	var err error
 	switch g.Source {
-	case SourceGraphDef:
+	case model.SourceGraphDef:
 		dec, err = graph.DecodeGraphDef(b)
-	case SourceMetaGraphDef:
+	case model.SourceMetaGraphDef:
 		dec, err = graph.DecodeMetaGraphDef(b)
-	case SourceRunMetadata:
+	case model.SourceRunMetadata:
 		dec, err = graph.DecodeRunMetadata(b)
-	case SourceKeras:
+	case model.SourceKeras:
 		dec, err = graph.DecodeKeras(b)
-	case SourceMindSpore:
+	case model.SourceMindSpore:
 		dec, err = graph.DecodeMindSpore(b)
 	default:
 		return fmt.Errorf("unknown source")
@@ -177,7 +177,7 @@ func (rr *runReader) readStructureGraph(name string) {
 	run := rr.run
 	rel := path.Join(run.Path, name)
 	warn := func(format string, args ...any) {
-		run.Warnings = append(run.Warnings, Warning{File: rel, Offset: -1, Msg: fmt.Sprintf(format, args...)})
+		run.Warnings = append(run.Warnings, model.Warning{File: rel, Offset: -1, Msg: fmt.Sprintf(format, args...)})
 	}
 	if fi, err := rr.src.Stat(rel); errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
 		return // discovery warns of what is not a regular file
@@ -198,9 +198,9 @@ func (rr *runReader) readStructureGraph(name string) {
 				warn("job %q: %s", j.Name, note)
 			}
 		}
-		g := rr.findGraph(SourceOneFlow, j.Name)
+		g := rr.findGraph(model.SourceOneFlow, j.Name)
 		if g == nil {
-			g = &Graph{Source: SourceOneFlow, Tag: j.Name}
+			g = &model.Graph{Source: model.SourceOneFlow, Tag: j.Name}
 			run.Graphs = append(run.Graphs, g)
 		}
 		g.File, g.Data, g.NodeGraph = rel, model.NewBlobRef(rr.src, run.Logdir, rel, 0, int64(len(b))), j.Graph

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/event"
@@ -84,7 +86,7 @@ const structureGraph = `[{"backend": "oneflow", "class_name": "Model", "config":
 	{"name": "x", "class_name": "input", "inbound_nodes": [], "config": {"name": "x"}}]}}]`
 
 // graphLine describes a graph for comparison.
-func graphLine(g *Graph) string {
+func graphLine(g *model.Graph) string {
 	var names []string
 	for _, n := range g.Nodes {
 		names = append(names, n.Name)
@@ -92,7 +94,7 @@ func graphLine(g *Graph) string {
 	return fmt.Sprintf("%s %q step %d seen %d in %s: %s", g.Source, g.Tag, g.Step, g.Seen, g.File, strings.Join(names, ","))
 }
 
-func graphLines(r *Run) []string {
+func graphLines(r *model.Run) []string {
 	var out []string
 	for _, g := range r.Graphs {
 		out = append(out, graphLine(g))
@@ -161,8 +163,8 @@ func TestGraphs(t *testing.T) {
 		t.Errorf("oneflow node %+v, want y on gpu fed by x", n)
 	}
 	// Graph values are tags of kind graph like any other.
-	i := slices.IndexFunc(r.Tags, func(ti TagInfo) bool { return ti.Tag == "trace" })
-	if i < 0 || r.Tags[i].Kind != KindGraph || r.Tags[i].Count != 2 {
+	i := slices.IndexFunc(r.Tags, func(ti model.TagInfo) bool { return ti.Tag == "trace" })
+	if i < 0 || r.Tags[i].Kind != model.KindGraph || r.Tags[i].Count != 2 {
 		t.Errorf("tags %+v, want trace of kind graph seen twice", r.Tags)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -20,39 +22,39 @@ import (
 )
 
 // valueOf converts a google.protobuf.Value; one with no kind set is null.
-func valueOf(pv *structpb.Value) HParamValue {
+func valueOf(pv *structpb.Value) model.HParamValue {
 	switch k := pv.GetKind().(type) {
 	case *structpb.Value_BoolValue:
-		return HParamValue{Kind: BoolValue, Bool: k.BoolValue}
+		return model.HParamValue{Kind: model.BoolValue, Bool: k.BoolValue}
 	case *structpb.Value_NumberValue:
-		return HParamValue{Kind: NumberValue, Number: k.NumberValue}
+		return model.HParamValue{Kind: model.NumberValue, Number: k.NumberValue}
 	case *structpb.Value_StringValue:
-		return HParamValue{Kind: StringValue, Str: k.StringValue}
+		return model.HParamValue{Kind: model.StringValue, Str: k.StringValue}
 	case *structpb.Value_ListValue:
 		return listOf(k.ListValue)
 	case *structpb.Value_StructValue:
-		v := HParamValue{Kind: StructValue}
+		v := model.HParamValue{Kind: model.StructValue}
 		for _, name := range slices.Sorted(maps.Keys(k.StructValue.GetFields())) {
-			v.Fields = append(v.Fields, HParamField{Name: name, Value: valueOf(k.StructValue.GetFields()[name])})
+			v.Fields = append(v.Fields, model.HParamField{Name: name, Value: valueOf(k.StructValue.GetFields()[name])})
 		}
 		return v
 	}
-	return HParamValue{Kind: NullValue}
+	return model.HParamValue{Kind: model.NullValue}
 }
 
-func listOf(l *structpb.ListValue) HParamValue {
-	v := HParamValue{Kind: ListValue, List: make([]HParamValue, 0, len(l.GetValues()))}
+func listOf(l *structpb.ListValue) model.HParamValue {
+	v := model.HParamValue{Kind: model.ListValue, List: make([]model.HParamValue, 0, len(l.GetValues()))}
 	for _, e := range l.GetValues() {
 		v.List = append(v.List, valueOf(e))
 	}
 	return v
 }
 
-func valueMap(m map[string]*structpb.Value) map[string]HParamValue {
+func valueMap(m map[string]*structpb.Value) map[string]model.HParamValue {
 	if len(m) == 0 {
 		return nil
 	}
-	out := make(map[string]HParamValue, len(m))
+	out := make(map[string]model.HParamValue, len(m))
 	for k, pv := range m {
 		out[k] = valueOf(pv)
 	}
@@ -70,9 +72,9 @@ const (
 // hparamsRecord is the decoded content of one hparams value: exactly one
 // of its fields is set.
 type hparamsRecord struct {
-	experiment *Experiment
-	start      *SessionStart
-	end        *SessionEnd
+	experiment *model.Experiment
+	start      *model.SessionStart
+	end        *model.SessionEnd
 }
 
 // decodeHParams decodes the content of an hparams plugin value
@@ -123,7 +125,7 @@ func decodeHParams(content []byte) (hparamsRecord, error) {
 		return hparamsRecord{experiment: experimentOf(pd.GetExperiment())}, nil
 	case last == fieldHPSessionEnd && pd.GetSessionEndInfo() != nil:
 		e := pd.GetSessionEndInfo()
-		return hparamsRecord{end: &SessionEnd{Status: endStatus(e.GetStatus()), EndTime: e.GetEndTimeSecs()}}, nil
+		return hparamsRecord{end: &model.SessionEnd{Status: endStatus(e.GetStatus()), EndTime: e.GetEndTimeSecs()}}, nil
 	}
 	return hparamsRecord{}, errors.New("hparams content holds no experiment, session start or session end")
 }
@@ -134,7 +136,7 @@ func decodeHParams(content []byte) (hparamsRecord, error) {
 // decodes as a map entry with a value and nothing else, and a string
 // otherwise. A map entry's value starts with the byte 0x12, a control
 // character no model URI holds.
-func decodeSessionStart(b []byte) (*SessionStart, error) {
+func decodeSessionStart(b []byte) (*model.SessionStart, error) {
 	var rest []byte
 	var field2 [][]byte
 	for len(b) > 0 {
@@ -158,14 +160,14 @@ func decodeSessionStart(b []byte) (*SessionStart, error) {
 	if err := proto.Unmarshal(rest, &si); err != nil {
 		return nil, fmt.Errorf("session_start_info: %w", err)
 	}
-	s := &SessionStart{HParams: valueMap(si.GetHparams()), Metrics: valueMap(si.GetMetrics()),
+	s := &model.SessionStart{HParams: valueMap(si.GetHparams()), Metrics: valueMap(si.GetMetrics()),
 		MonitorURL: si.GetMonitorUrl(), GroupName: si.GetGroupName(), StartTime: si.GetStartTimeSecs(), Source: "plugin"}
 	if s.HParams == nil {
-		s.HParams = map[string]HParamValue{}
+		s.HParams = map[string]model.HParamValue{}
 	}
 	if entries, ok := valueMapEntries(field2); ok {
 		if s.Metrics == nil {
-			s.Metrics = map[string]HParamValue{}
+			s.Metrics = map[string]model.HParamValue{}
 		}
 		for _, e := range entries {
 			s.Metrics[e.GetKey()] = valueOf(e.GetValue())
@@ -193,20 +195,20 @@ func valueMapEntries(occurrences [][]byte) ([]*eventpb.ValueMapEntry, bool) {
 	return out, true
 }
 
-func experimentOf(e *eventpb.Experiment) *Experiment {
-	x := &Experiment{Name: e.GetName(), Description: e.GetDescription(), User: e.GetUser(), TimeCreated: e.GetTimeCreatedSecs()}
+func experimentOf(e *eventpb.Experiment) *model.Experiment {
+	x := &model.Experiment{Name: e.GetName(), Description: e.GetDescription(), User: e.GetUser(), TimeCreated: e.GetTimeCreatedSecs()}
 	for _, h := range e.GetHparamInfos() {
-		hi := HParamInfo{Name: h.GetName(), DisplayName: h.GetDisplayName(), Description: h.GetDescription(), Type: hparamType(h.GetType())}
+		hi := model.HParamInfo{Name: h.GetName(), DisplayName: h.GetDisplayName(), Description: h.GetDescription(), Type: hparamType(h.GetType())}
 		switch d := h.GetDomain().(type) {
 		case *eventpb.HParamInfo_DomainDiscrete:
 			hi.Discrete = listOf(d.DomainDiscrete).List
 		case *eventpb.HParamInfo_DomainInterval:
-			hi.Interval = &Interval{Min: d.DomainInterval.GetMinValue(), Max: d.DomainInterval.GetMaxValue()}
+			hi.Interval = &model.Interval{Min: d.DomainInterval.GetMinValue(), Max: d.DomainInterval.GetMaxValue()}
 		}
 		x.HParams = append(x.HParams, hi)
 	}
 	for _, m := range e.GetMetricInfos() {
-		x.Metrics = append(x.Metrics, MetricInfo{Group: m.GetName().GetGroup(), Tag: m.GetName().GetTag(),
+		x.Metrics = append(x.Metrics, model.MetricInfo{Group: m.GetName().GetGroup(), Tag: m.GetName().GetTag(),
 			DisplayName: m.GetDisplayName(), Description: m.GetDescription(), DatasetType: datasetType(m.GetDatasetType())})
 	}
 	return x
@@ -263,7 +265,7 @@ func (rr *runReader) addHParams(ev *eventpb.Event, v *eventpb.SummaryValue, ts *
 	}
 	hp := rr.run.HParams
 	if hp == nil {
-		hp = &HParams{}
+		hp = &model.HParams{}
 		rr.run.HParams = hp
 	}
 	switch {
@@ -285,7 +287,7 @@ func (rr *runReader) addHParams(ev *eventpb.Event, v *eventpb.SummaryValue, ts *
 // by comparing with every earlier one: 17,000 sessions in one run took
 // 12 s of comparisons. A replaced session leaves a nil, removed when the
 // run is finished (finishHParams), so that indices stay valid meanwhile.
-func (rr *runReader) addSession(hp *HParams, s *SessionStart) {
+func (rr *runReader) addSession(hp *model.HParams, s *model.SessionStart) {
 	key := sessionKey(s)
 	if rr.sessions == nil {
 		rr.sessions = map[string]int{}
@@ -293,14 +295,14 @@ func (rr *runReader) addSession(hp *HParams, s *SessionStart) {
 	if i, ok := rr.sessions[key]; ok {
 		hp.Sessions[i] = nil
 	}
-	hp.Sessions = append(hp.Sessions, &Session{Start: *s})
+	hp.Sessions = append(hp.Sessions, &model.Session{Start: *s})
 	rr.sessions[key] = len(hp.Sessions) - 1
 }
 
 // sessionKey names a session by its group and hyperparameters: two
 // sessions have one key when their values compare equal (HParamValue's
 // Compare), but for -0, which is kept apart from 0.
-func sessionKey(s *SessionStart) string {
+func sessionKey(s *model.SessionStart) string {
 	var b strings.Builder
 	b.WriteString(strconv.Quote(s.GroupName))
 	for _, name := range slices.Sorted(maps.Keys(s.HParams)) {
@@ -318,23 +320,23 @@ func sessionKey(s *SessionStart) string {
 // hparams.yaml that Lightning leaves beside the event files.
 func (rr *runReader) finishHParams() {
 	if hp := rr.run.HParams; hp != nil {
-		hp.Sessions = slices.DeleteFunc(hp.Sessions, func(s *Session) bool { return s == nil })
+		hp.Sessions = slices.DeleteFunc(hp.Sessions, func(s *model.Session) bool { return s == nil })
 		if len(hp.Sessions) > 0 {
 			return
 		}
 	}
 	s, err := readHParamsYAML(rr.src, path.Join(rr.run.Path, hparamsYAML))
 	if err != nil {
-		rr.run.Warnings = append(rr.run.Warnings, Warning{File: path.Join(rr.run.Path, hparamsYAML), Offset: -1, Msg: err.Error()})
+		rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: path.Join(rr.run.Path, hparamsYAML), Offset: -1, Msg: err.Error()})
 		return
 	}
 	if s == nil {
 		return
 	}
 	if rr.run.HParams == nil {
-		rr.run.HParams = &HParams{}
+		rr.run.HParams = &model.HParams{}
 	}
-	rr.run.HParams.Sessions = append(rr.run.HParams.Sessions, &Session{Start: *s})
+	rr.run.HParams.Sessions = append(rr.run.HParams.Sessions, &model.Session{Start: *s})
 }
 
 // hparamsYAML is the file Lightning's TensorBoardLogger writes beside its
@@ -372,7 +374,7 @@ const (
 // writes (!!python/object..., !!python/tuple) are read without running
 // anything: a tagged mapping or scalar becomes a string naming its tag, and
 // a tagged sequence a list.
-func readHParamsYAML(src *logfs.Dir, name string) (*SessionStart, error) {
+func readHParamsYAML(src *logfs.Dir, name string) (*model.SessionStart, error) {
 	data, err := src.ReadFile(name, maxHParamsYAML)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, logfs.ErrNotRegular) {
 		return nil, nil // discovery warns of what is not a regular file
@@ -384,16 +386,16 @@ func readHParamsYAML(src *logfs.Dir, name string) (*SessionStart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SessionStart{HParams: hps, Source: hparamsYAML}, nil
+	return &model.SessionStart{HParams: hps, Source: hparamsYAML}, nil
 }
 
 // parseHParamsYAML reads the hyperparameters of an hparams.yaml file.
-func parseHParamsYAML(data []byte) (map[string]HParamValue, error) {
+func parseHParamsYAML(data []byte) (map[string]model.HParamValue, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	out := map[string]HParamValue{}
+	out := map[string]model.HParamValue{}
 	if len(doc.Content) == 0 { // an empty file
 		return out, nil
 	}
@@ -440,7 +442,7 @@ func (y *yamlReader) visit(n *yaml.Node, depth int) (*yaml.Node, error) {
 }
 
 // flatten adds the entries of the mapping n under prefix.
-func (y *yamlReader) flatten(n *yaml.Node, prefix string, out map[string]HParamValue, depth int) error {
+func (y *yamlReader) flatten(n *yaml.Node, prefix string, out map[string]model.HParamValue, depth int) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, err := y.visit(n.Content[i], depth+1)
 		if err != nil {
@@ -491,75 +493,75 @@ func isCoreTag(tag string) bool {
 }
 
 // value converts one node: mappings nested in lists become structs.
-func (y *yamlReader) value(n *yaml.Node, depth int) (HParamValue, error) {
+func (y *yamlReader) value(n *yaml.Node, depth int) (model.HParamValue, error) {
 	n, err := y.visit(n, depth)
 	if err != nil {
-		return HParamValue{}, err
+		return model.HParamValue{}, err
 	}
 	tag := n.ShortTag()
 	switch n.Kind {
 	case yaml.SequenceNode:
-		v := HParamValue{Kind: ListValue, List: []HParamValue{}}
+		v := model.HParamValue{Kind: model.ListValue, List: []model.HParamValue{}}
 		for _, c := range n.Content {
 			e, err := y.value(c, depth+1)
 			if err != nil {
-				return HParamValue{}, err
+				return model.HParamValue{}, err
 			}
 			v.List = append(v.List, e)
 		}
 		return v, nil
 	case yaml.MappingNode:
 		if !isCoreTag(tag) {
-			return HParamValue{Kind: StringValue, Str: tag}, nil
+			return model.HParamValue{Kind: model.StringValue, Str: tag}, nil
 		}
-		fields := map[string]HParamValue{}
+		fields := map[string]model.HParamValue{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, err := y.value(n.Content[i], depth+1)
 			if err != nil {
-				return HParamValue{}, err
+				return model.HParamValue{}, err
 			}
 			e, err := y.value(n.Content[i+1], depth+1)
 			if err != nil {
-				return HParamValue{}, err
+				return model.HParamValue{}, err
 			}
 			name := k.String()
 			if err := y.spend(len(name), n); err != nil {
-				return HParamValue{}, err
+				return model.HParamValue{}, err
 			}
 			fields[name] = e
 		}
-		v := HParamValue{Kind: StructValue}
+		v := model.HParamValue{Kind: model.StructValue}
 		for _, name := range slices.Sorted(maps.Keys(fields)) {
-			v.Fields = append(v.Fields, HParamField{Name: name, Value: fields[name]})
+			v.Fields = append(v.Fields, model.HParamField{Name: name, Value: fields[name]})
 		}
 		return v, nil
 	case yaml.ScalarNode:
 		// Every scalar produced is written out wherever it is reached,
 		// however many aliases lead to it.
 		if err := y.spend(len(tag)+len(n.Value), n); err != nil {
-			return HParamValue{}, err
+			return model.HParamValue{}, err
 		}
 		switch tag {
 		case "!!null":
-			return HParamValue{Kind: NullValue}, nil
+			return model.HParamValue{Kind: model.NullValue}, nil
 		case "!!bool":
 			var b bool
 			if err := n.Decode(&b); err == nil {
-				return HParamValue{Kind: BoolValue, Bool: b}, nil
+				return model.HParamValue{Kind: model.BoolValue, Bool: b}, nil
 			}
 		case "!!int", "!!float":
 			var x float64
 			if err := n.Decode(&x); err == nil {
-				return HParamValue{Kind: NumberValue, Number: x}, nil
+				return model.HParamValue{Kind: model.NumberValue, Number: x}, nil
 			}
 		case "!!str", "!!binary", "!!timestamp":
 		default:
 			if n.Value == "" {
-				return HParamValue{Kind: StringValue, Str: tag}, nil
+				return model.HParamValue{Kind: model.StringValue, Str: tag}, nil
 			}
-			return HParamValue{Kind: StringValue, Str: tag + " " + n.Value}, nil
+			return model.HParamValue{Kind: model.StringValue, Str: tag + " " + n.Value}, nil
 		}
-		return HParamValue{Kind: StringValue, Str: n.Value}, nil
+		return model.HParamValue{Kind: model.StringValue, Str: n.Value}, nil
 	}
-	return HParamValue{Kind: NullValue}, nil
+	return model.HParamValue{Kind: model.NullValue}, nil
 }

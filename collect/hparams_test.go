@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -76,15 +78,15 @@ func hpEntry(t testing.TB, key string, v *structpb.Value) []byte {
 	return hpMarshal(t, &pb.ValueMapEntry{Key: key, Value: v})
 }
 
-func num(x float64) HParamValue  { return HParamValue{Kind: NumberValue, Number: x} }
-func str(s string) HParamValue   { return HParamValue{Kind: StringValue, Str: s} }
-func boolean(b bool) HParamValue { return HParamValue{Kind: BoolValue, Bool: b} }
-func list(vs ...HParamValue) HParamValue {
-	return HParamValue{Kind: ListValue, List: append([]HParamValue{}, vs...)}
+func num(x float64) model.HParamValue  { return model.HParamValue{Kind: model.NumberValue, Number: x} }
+func str(s string) model.HParamValue   { return model.HParamValue{Kind: model.StringValue, Str: s} }
+func boolean(b bool) model.HParamValue { return model.HParamValue{Kind: model.BoolValue, Bool: b} }
+func list(vs ...model.HParamValue) model.HParamValue {
+	return model.HParamValue{Kind: model.ListValue, List: append([]model.HParamValue{}, vs...)}
 }
 
 // collectOne reads one run of events and returns it.
-func collectOne(t *testing.T, files []file) *Run {
+func collectOne(t *testing.T, files []file) *model.Run {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
@@ -103,11 +105,11 @@ func TestHParamValueKinds(t *testing.T) {
 	tests := []struct {
 		name  string
 		value *structpb.Value
-		want  HParamValue
+		want  model.HParamValue
 		print string
 	}{
-		{"null", structpb.NewNullValue(), HParamValue{Kind: NullValue}, "null"},
-		{"no kind set reads as null", &structpb.Value{}, HParamValue{Kind: NullValue}, "null"},
+		{"null", structpb.NewNullValue(), model.HParamValue{Kind: model.NullValue}, "null"},
+		{"no kind set reads as null", &structpb.Value{}, model.HParamValue{Kind: model.NullValue}, "null"},
 		{"integral number", structpb.NewNumberValue(1e6), num(1e6), "1000000"},
 		{"fraction", structpb.NewNumberValue(0.001), num(0.001), "0.001"},
 		{"huge number", structpb.NewNumberValue(1e300), num(1e300), "1e+300"},
@@ -117,9 +119,9 @@ func TestHParamValueKinds(t *testing.T) {
 		{"bool", structpb.NewBoolValue(true), boolean(true), "true"},
 		{"list of every scalar kind", structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
 			structpb.NewNumberValue(1), structpb.NewStringValue("a"), structpb.NewBoolValue(false), structpb.NewNullValue()}}),
-			list(num(1), str("a"), boolean(false), HParamValue{Kind: NullValue}), `[1, "a", false, null]`},
+			list(num(1), str("a"), boolean(false), model.HParamValue{Kind: model.NullValue}), `[1, "a", false, null]`},
 		{"empty list", structpb.NewListValue(&structpb.ListValue{}), list(), "[]"},
-		{"struct sorted by name, nested", structpb.NewStructValue(nested), HParamValue{Kind: StructValue, Fields: []HParamField{
+		{"struct sorted by name, nested", structpb.NewStructValue(nested), model.HParamValue{Kind: model.StructValue, Fields: []model.HParamField{
 			{Name: "a", Value: list(str("x"), boolean(true))}, {Name: "b", Value: num(2)}}}, `{"a": ["x", true], "b": 2}`},
 	}
 	hps := map[string]*structpb.Value{}
@@ -149,8 +151,8 @@ func TestHParamValueKinds(t *testing.T) {
 
 func TestHParamValueCompare(t *testing.T) {
 	// In increasing order.
-	sorted := []HParamValue{
-		{Kind: NullValue},
+	sorted := []model.HParamValue{
+		{Kind: model.NullValue},
 		boolean(false),
 		boolean(true),
 		num(math.NaN()),
@@ -166,10 +168,10 @@ func TestHParamValueCompare(t *testing.T) {
 		list(num(1)),
 		list(num(1), num(0)),
 		list(num(2)),
-		{Kind: StructValue},
-		{Kind: StructValue, Fields: []HParamField{{Name: "a", Value: num(1)}}},
-		{Kind: StructValue, Fields: []HParamField{{Name: "a", Value: num(2)}}},
-		{Kind: StructValue, Fields: []HParamField{{Name: "b", Value: num(0)}}},
+		{Kind: model.StructValue},
+		{Kind: model.StructValue, Fields: []model.HParamField{{Name: "a", Value: num(1)}}},
+		{Kind: model.StructValue, Fields: []model.HParamField{{Name: "a", Value: num(2)}}},
+		{Kind: model.StructValue, Fields: []model.HParamField{{Name: "b", Value: num(0)}}},
 	}
 	for i, a := range sorted {
 		for j, b := range sorted {
@@ -187,7 +189,7 @@ func TestHParamValueCompare(t *testing.T) {
 	}
 	shuffled := slices.Clone(sorted)
 	slices.Reverse(shuffled)
-	slices.SortFunc(shuffled, HParamValue.Compare)
+	slices.SortFunc(shuffled, model.HParamValue.Compare)
 	for i := range sorted {
 		if shuffled[i].Compare(sorted[i]) != 0 {
 			t.Fatalf("sorted %v", shuffled)
@@ -204,21 +206,21 @@ func TestSessionStartVariants(t *testing.T) {
 		name    string
 		start   []byte
 		uri     string
-		metrics map[string]HParamValue
+		metrics map[string]model.HParamValue
 	}{
 		{"TensorBoard model_uri", hpField2(base, []byte("gs://bucket/model")), "gs://bucket/model", nil},
 		{"TensorBoard without model_uri", base, "", nil},
 		{"TS-VIS metrics map at field 2", hpField2(hpField2(base, acc), hpEntry(t, "loss", structpb.NewNumberValue(0.25))), "",
-			map[string]HParamValue{"acc": num(0.75), "loss": num(0.25)}},
+			map[string]model.HParamValue{"acc": num(0.75), "loss": num(0.25)}},
 		{"TS-VIS metric of string kind", hpField2(base, hpEntry(t, "note", structpb.NewStringValue("ok"))), "",
-			map[string]HParamValue{"note": str("ok")}},
+			map[string]model.HParamValue{"note": str("ok")}},
 		{"map entry without a value is a string", hpField2(base, []byte("\n\x03abc")), "\n\x03abc", nil},
 		{"a string beside a map entry: the last string wins", hpField2(hpField2(base, acc), []byte("uri")), "uri", nil},
 		{"URI that is not UTF-8 is kept, repaired", hpField2(base, []byte("m\xffx")), "m\uFFFDx", nil},
 		{"OneFlow metrics at field 6", hpMarshal(t, &pb.SessionStartInfo{GroupName: "g", ModelUri: "m",
 			Hparams: map[string]*structpb.Value{"lr": structpb.NewNumberValue(0.1)},
 			Metrics: map[string]*structpb.Value{"acc": structpb.NewNumberValue(0.5)}}), "m",
-			map[string]HParamValue{"acc": num(0.5)}},
+			map[string]model.HParamValue{"acc": num(0.5)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +235,7 @@ func TestSessionStartVariants(t *testing.T) {
 			if s.ModelURI != tt.uri {
 				t.Errorf("ModelURI %q, want %q", s.ModelURI, tt.uri)
 			}
-			if !maps.EqualFunc(s.Metrics, tt.metrics, func(a, b HParamValue) bool { return a.Compare(b) == 0 }) {
+			if !maps.EqualFunc(s.Metrics, tt.metrics, func(a, b model.HParamValue) bool { return a.Compare(b) == 0 }) {
 				t.Errorf("Metrics %v, want %v", s.Metrics, tt.metrics)
 			}
 			if s.GroupName != "g" || s.HParams["lr"].Number != 0.1 || s.Source != "plugin" {
@@ -302,14 +304,14 @@ func TestHParamsRecords(t *testing.T) {
 				DatasetType: pb.MetricInfo_DATASET_VALIDATION},
 			{Name: &pb.MetricName{Tag: "loss"}, DatasetType: pb.MetricInfo_DATASET_TRAINING},
 		}}
-	wantExp := &Experiment{Name: "tuning", Description: "d", User: "u", TimeCreated: 99,
-		HParams: []HParamInfo{
-			{Name: "units", DisplayName: "Units", Description: "width", Type: "float64", Discrete: []HParamValue{num(16), num(32)}},
-			{Name: "dropout", Type: "float64", Interval: &Interval{Min: 0.1, Max: 0.2}},
+	wantExp := &model.Experiment{Name: "tuning", Description: "d", User: "u", TimeCreated: 99,
+		HParams: []model.HParamInfo{
+			{Name: "units", DisplayName: "Units", Description: "width", Type: "float64", Discrete: []model.HParamValue{num(16), num(32)}},
+			{Name: "dropout", Type: "float64", Interval: &model.Interval{Min: 0.1, Max: 0.2}},
 			{Name: "amsgrad", Type: "bool"},
 			{Name: "free", Type: "unset"},
 		},
-		Metrics: []MetricInfo{
+		Metrics: []model.MetricInfo{
 			{Group: "validation", Tag: "acc", DisplayName: "Accuracy", Description: "top-1", DatasetType: "validation"},
 			{Tag: "loss", DatasetType: "training"},
 		}}
@@ -320,24 +322,24 @@ func TestHParamsRecords(t *testing.T) {
 
 	type session struct {
 		group, units string
-		end          *SessionEnd
+		end          *model.SessionEnd
 	}
 	tests := []struct {
 		name     string
 		events   []*pb.Event
-		exp      *Experiment
+		exp      *model.Experiment
 		sessions []session
 		warnings []string
 	}{
 		{"experiment, start and end", []*pb.Event{hpExperimentEvent(t, exp), hpStartEvent(t, hpStart("g", one)),
 			hpEndEvent(t, pb.SessionEndInfo_STATUS_SUCCESS, 2000)},
-			wantExp, []session{{"g", "16", &SessionEnd{Status: "success", EndTime: 2000}}}, nil},
+			wantExp, []session{{"g", "16", &model.SessionEnd{Status: "success", EndTime: 2000}}}, nil},
 		{"every end status", []*pb.Event{hpStartEvent(t, hpStart("g", one)), hpEndEvent(t, pb.SessionEndInfo_STATUS_FAILURE, 1)},
-			nil, []session{{"g", "16", &SessionEnd{Status: "failure", EndTime: 1}}}, nil},
+			nil, []session{{"g", "16", &model.SessionEnd{Status: "failure", EndTime: 1}}}, nil},
 		{"running", []*pb.Event{hpStartEvent(t, hpStart("g", one)), hpEndEvent(t, pb.SessionEndInfo_STATUS_RUNNING, 0)},
-			nil, []session{{"g", "16", &SessionEnd{Status: "running", EndTime: 0}}}, nil},
+			nil, []session{{"g", "16", &model.SessionEnd{Status: "running", EndTime: 0}}}, nil},
 		{"unknown status", []*pb.Event{hpStartEvent(t, hpStart("g", one)), hpEndEvent(t, pb.SessionEndInfo_STATUS_UNKNOWN, 0)},
-			nil, []session{{"g", "16", &SessionEnd{Status: "unknown", EndTime: 0}}}, nil},
+			nil, []session{{"g", "16", &model.SessionEnd{Status: "unknown", EndTime: 0}}}, nil},
 		{"the last experiment wins", []*pb.Event{hpExperimentEvent(t, &pb.Experiment{Name: "old"}), hpExperimentEvent(t, exp)},
 			wantExp, nil, nil},
 		{"a rerun of the same session replaces it", []*pb.Event{hpStartEvent(t, hpStart("g", one)),
@@ -348,7 +350,7 @@ func TestHParamsRecords(t *testing.T) {
 			nil, []session{{"a", "16", nil}, {"b", "32", nil}, {"a", "32", nil}}, nil},
 		{"the end belongs to the last session", []*pb.Event{hpStartEvent(t, hpStart("a", one)), hpStartEvent(t, hpStart("b", two)),
 			hpEndEvent(t, pb.SessionEndInfo_STATUS_SUCCESS, 5)},
-			nil, []session{{"a", "16", nil}, {"b", "32", &SessionEnd{Status: "success", EndTime: 5}}}, nil},
+			nil, []session{{"a", "16", nil}, {"b", "32", &model.SessionEnd{Status: "success", EndTime: 5}}}, nil},
 		{"end before any start", []*pb.Event{hpEndEvent(t, pb.SessionEndInfo_STATUS_SUCCESS, 5), hpStartEvent(t, hpStart("a", one))},
 			nil, []session{{"a", "16", nil}}, []string{"session_end_info before any session_start_info"}},
 		{"a value without metadata reuses the tag's content", []*pb.Event{hpStartEvent(t, hpStart("a", one)),
@@ -370,7 +372,7 @@ func TestHParamsRecords(t *testing.T) {
 					t.Errorf("warning %q, want %q", r.Warnings[i].Msg, w)
 				}
 			}
-			var hp HParams
+			var hp model.HParams
 			if r.HParams != nil {
 				hp = *r.HParams
 			}
@@ -502,8 +504,8 @@ func TestJoinHParamMetrics(t *testing.T) {
 		}
 		return out
 	}
-	mv := func(v float64, step int64, run string) MetricValue {
-		return MetricValue{Value: v, Step: step, WallTime: 1000 + float64(step), Run: run}
+	mv := func(v float64, step int64, run string) model.MetricValue {
+		return model.MetricValue{Value: v, Step: step, WallTime: 1000 + float64(step), Run: run}
 	}
 	// oneflow is a session start with OneFlow's inline metrics.
 	oneflow := hpStartEvent(t, &pb.SessionStartInfo{Metrics: map[string]*structpb.Value{
@@ -514,8 +516,8 @@ func TestJoinHParamMetrics(t *testing.T) {
 	tests := []struct {
 		name  string
 		files []file
-		want  map[string]map[string]MetricValue // run -> metrics of its sessions
-		from  map[string]string                 // run -> ExperimentRun
+		want  map[string]map[string]model.MetricValue // run -> metrics of its sessions
+		from  map[string]string                       // run -> ExperimentRun
 	}{
 		{"experiment in the parent, metrics in group sub-directories",
 			[]file{
@@ -526,7 +528,7 @@ func TestJoinHParamMetrics(t *testing.T) {
 				{"run-1/" + ev100, eventFile(t, fileVersion(), start(32))},
 				{"run-1/validation/" + ev100, eventFile(t, cat([]*pb.Event{fileVersion()}, scalars("acc", 0.5))...)},
 			},
-			map[string]map[string]MetricValue{
+			map[string]map[string]model.MetricValue{
 				"run-0": {"loss": mv(2, 2, "run-0"), "validation/acc": mv(0.25, 3, "run-0/validation"), "eval/acc": mv(0.125, 1, "run-0/eval")},
 				"run-1": {"validation/acc": mv(0.5, 1, "run-1/validation")},
 			},
@@ -541,7 +543,7 @@ func TestJoinHParamMetrics(t *testing.T) {
 				{"self/" + ev100, eventFile(t, cat([]*pb.Event{fileVersion(), start(1), hpExperimentEvent(t, &pb.Experiment{MetricInfos: []*pb.MetricInfo{
 					{Name: &pb.MetricName{Tag: "hp_metric"}}}})}, scalars("hp_metric", -1), scalars("y", 2))...)},
 			},
-			map[string]map[string]MetricValue{
+			map[string]map[string]model.MetricValue{
 				"a/s":  {"x": mv(1, 1, "a/s")},
 				"b/s":  {"y": mv(2, 1, "b/s")},
 				"c/s":  {"x": mv(1, 1, "c/s")}, // a's experiment: the first by name
@@ -557,7 +559,7 @@ func TestJoinHParamMetrics(t *testing.T) {
 				{"run-0/inner/" + ev100, eventFile(t, cat([]*pb.Event{fileVersion(), start(8)}, scalars("own", 7))...)},
 				{"run-0/inner/sub/" + ev100, eventFile(t, cat([]*pb.Event{fileVersion()}, scalars("own", 8))...)},
 			},
-			map[string]map[string]MetricValue{
+			map[string]map[string]model.MetricValue{
 				"run-0": {"loss": mv(2, 2, "run-0"), "train/loss": mv(6, 3, "run-0/train"), "train/deep/acc": mv(1, 1, "run-0/train/deep")},
 				// A session below another one keeps its scalars to itself.
 				"run-0/inner": {"own": mv(7, 1, "run-0/inner"), "sub/own": mv(8, 1, "run-0/inner/sub")},
@@ -568,7 +570,7 @@ func TestJoinHParamMetrics(t *testing.T) {
 				{"oneflow/" + ev100, eventFile(t, cat([]*pb.Event{fileVersion(), oneflow}, scalars("loss", 1, 2))...)},
 				{"tsvis/hparams.events.out.host", eventFile(t, tsvis)},
 			},
-			map[string]map[string]MetricValue{
+			map[string]map[string]model.MetricValue{
 				"oneflow": {"loss": mv(2, 2, "oneflow"), "acc": {Value: 0.5}},
 				"tsvis":   {"f1": {Value: 0.7}},
 			},
@@ -579,7 +581,7 @@ func TestJoinHParamMetrics(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, tt.files)
 			rep := collectDir(t, dir, Options{})
-			got := map[string]map[string]MetricValue{}
+			got := map[string]map[string]model.MetricValue{}
 			from := map[string]string{}
 			for _, r := range rep.Runs {
 				if len(r.Warnings) > 0 {
@@ -627,7 +629,7 @@ func TestHParamsMatchTensorBoard(t *testing.T) {
 		sessions := want[entry]
 		t.Run(entry, func(t *testing.T) {
 			rep := collectDir(t, filepath.Join(corpus, entry), Options{})
-			got := map[string]*Session{}
+			got := map[string]*model.Session{}
 			for _, r := range rep.Runs {
 				if r.HParams == nil || len(r.HParams.Sessions) == 0 {
 					continue
@@ -660,11 +662,11 @@ func TestHParamsMatchTensorBoard(t *testing.T) {
 					var ok bool
 					switch v := s.Start.HParams[k]; x := wv.(type) {
 					case float64:
-						ok = v.Kind == NumberValue && v.Number == x
+						ok = v.Kind == model.NumberValue && v.Number == x
 					case string:
-						ok = v.Kind == StringValue && v.Str == x
+						ok = v.Kind == model.StringValue && v.Str == x
 					case bool:
-						ok = v.Kind == BoolValue && v.Bool == x
+						ok = v.Kind == model.BoolValue && v.Bool == x
 					}
 					if !ok {
 						t.Errorf("%s: hparam %s = %#v, want %#v", name, k, s.Start.HParams[k], wv)
@@ -684,7 +686,7 @@ func TestHParamsMatchTensorBoard(t *testing.T) {
 
 func TestHParamsCorpus(t *testing.T) {
 	corpus := sharedCorpus(t)
-	read := func(t *testing.T, entry string) *Report {
+	read := func(t *testing.T, entry string) *model.Report {
 		rep := collectDir(t, filepath.Join(corpus, entry), Options{})
 		for _, r := range rep.Runs {
 			for _, w := range r.Warnings {
@@ -695,7 +697,7 @@ func TestHParamsCorpus(t *testing.T) {
 		}
 		return rep
 	}
-	sessions := func(rep *Report) (out []*Session) {
+	sessions := func(rep *model.Report) (out []*model.Session) {
 		for _, r := range rep.Runs {
 			if r.HParams != nil {
 				out = append(out, r.HParams.Sessions...)
@@ -711,8 +713,8 @@ func TestHParamsCorpus(t *testing.T) {
 			t.Fatalf("%d sessions", len(ss))
 		}
 		for _, s := range ss {
-			if len(s.Start.HParams) != 2 || s.Start.HParams["num_units"].Kind != NumberValue ||
-				s.Start.HParams["optimizers"].Kind != StringValue || s.End == nil || s.End.Status != "success" {
+			if len(s.Start.HParams) != 2 || s.Start.HParams["num_units"].Kind != model.NumberValue ||
+				s.Start.HParams["optimizers"].Kind != model.StringValue || s.End == nil || s.End.Status != "success" {
 				t.Errorf("session %+v, end %+v", s.Start, s.End)
 			}
 			keys := slices.Sorted(maps.Keys(s.Metrics))
@@ -728,13 +730,13 @@ func TestHParamsCorpus(t *testing.T) {
 		if root == nil || root.HParams == nil || root.HParams.Experiment == nil {
 			t.Fatal("no experiment in logs/hparam_tuning")
 		}
-		want := &Experiment{
-			HParams: []HParamInfo{
-				{Name: "num_units", Type: "float64", Discrete: []HParamValue{num(16), num(32)}},
-				{Name: "dropout", Type: "float64", Interval: &Interval{Min: 0.1, Max: 0.2}},
-				{Name: "optimizer", Type: "string", Discrete: []HParamValue{str("adam"), str("sgd")}},
+		want := &model.Experiment{
+			HParams: []model.HParamInfo{
+				{Name: "num_units", Type: "float64", Discrete: []model.HParamValue{num(16), num(32)}},
+				{Name: "dropout", Type: "float64", Interval: &model.Interval{Min: 0.1, Max: 0.2}},
+				{Name: "optimizer", Type: "string", Discrete: []model.HParamValue{str("adam"), str("sgd")}},
 			},
-			Metrics: []MetricInfo{{Tag: "accuracy", DisplayName: "Accuracy", DatasetType: "unknown"}},
+			Metrics: []model.MetricInfo{{Tag: "accuracy", DisplayName: "Accuracy", DatasetType: "unknown"}},
 		}
 		if !reflect.DeepEqual(root.HParams.Experiment, want) {
 			t.Errorf("experiment\n%+v\nwant\n%+v", root.HParams.Experiment, want)
@@ -777,7 +779,7 @@ func TestHParamsCorpus(t *testing.T) {
 		}
 		// run2 carries its metrics at field 2, TS-VIS's way.
 		s := findRun(rep, "tests/test_logs/run2").HParams.Sessions[0]
-		if s.Start.ModelURI != "" || s.Start.Metrics["loss"].Number != 0.1 || s.Metrics["loss"] != (MetricValue{Value: 0.1}) ||
+		if s.Start.ModelURI != "" || s.Start.Metrics["loss"].Number != 0.1 || s.Metrics["loss"] != (model.MetricValue{Value: 0.1}) ||
 			s.Start.HParams["lrate"].Number != 0.001 || s.Start.HParams["batchSize"].Number != 32 {
 			t.Errorf("run2 session %+v, metrics %v", s.Start, s.Metrics)
 		}
@@ -864,8 +866,8 @@ func TestHParamsTensorBoardX(t *testing.T) {
 		t.Errorf("hparam infos %v", types)
 	}
 	s := r.HParams.Sessions[0]
-	want := map[string]HParamValue{"lr": num(0.01), "optimizer": str("adam"), "amsgrad": boolean(true), "layers": num(3)}
-	if !maps.EqualFunc(s.Start.HParams, want, func(a, b HParamValue) bool { return a.Compare(b) == 0 }) {
+	want := map[string]model.HParamValue{"lr": num(0.01), "optimizer": str("adam"), "amsgrad": boolean(true), "layers": num(3)}
+	if !maps.EqualFunc(s.Start.HParams, want, func(a, b model.HParamValue) bool { return a.Compare(b) == 0 }) {
 		t.Errorf("hparams %v", s.Start.HParams)
 	}
 	if s.End == nil || s.End.Status != "success" || s.ExperimentRun != "run/trial-0" {
@@ -900,7 +902,7 @@ func FuzzHParamsContent(f *testing.F) {
 		if err != nil {
 			return
 		}
-		check := func(v HParamValue) {
+		check := func(v model.HParamValue) {
 			_ = v.String()
 			if v.Compare(v) != 0 {
 				t.Fatalf("%s differs from itself", v)

@@ -52,7 +52,7 @@ type msState struct {
 	// twice (docs/FORMATS.md section 21); the copy is not a restart.
 	last map[*tagState]msSeen
 	// session gathers the run's lineage, nil until a lineage record.
-	session      *SessionStart
+	session      *model.SessionStart
 	lineageBytes int
 }
 
@@ -94,7 +94,7 @@ func (rr *runReader) mindSporeEvent(rec record, offset int64) {
 		if !ok {
 			ref = rec.ref(rec.base, 0) // an empty graph proto3 left out
 		}
-		rr.keepGraph(SourceMindSpore, "", &eventpb.Event{WallTime: ev.WallTime, Step: ev.Step}, ref)
+		rr.keepGraph(model.SourceMindSpore, "", &eventpb.Event{WallTime: ev.WallTime, Step: ev.Step}, ref)
 	case *mspb.Event_Summary:
 		for i, v := range w.Summary.GetValue() {
 			rr.mindSporeValue(ev, v, rec, i, offset)
@@ -108,20 +108,20 @@ func (rr *runReader) mindSporeEvent(rec record, offset int64) {
 }
 
 // msKind says what a MindSpore value holds.
-func msKind(v *mspb.SummaryValue) Kind {
+func msKind(v *mspb.SummaryValue) model.Kind {
 	switch w := v.Value.(type) {
 	case *mspb.SummaryValue_Scalar:
-		return KindScalar
+		return model.KindScalar
 	case *mspb.SummaryValue_Image:
-		return KindImage
+		return model.KindImage
 	case *mspb.SummaryValue_Histogram:
-		return KindHistogram
+		return model.KindHistogram
 	case *mspb.SummaryValue_Tensor:
 		if mindspore.IsNumeric(w.Tensor.GetDataType()) {
-			return KindTensor
+			return model.KindTensor
 		}
 	}
-	return KindOther // loss landscapes, tensors of no numbers
+	return model.KindOther // loss landscapes, tensors of no numbers
 }
 
 // mindSporeValue reads the idx-th value of a MindSpore summary.
@@ -162,7 +162,7 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 	}
 	ms.last[ts] = seen
 	ts.saw(ev.Step, ev.WallTime)
-	at := func(path ...event.Step) (BlobRef, bool) {
+	at := func(path ...event.Step) (model.BlobRef, bool) {
 		return rec.blob(append([]event.Step{{Num: msFieldSummary}, {Num: msFieldValue, N: idx}}, path...)...)
 	}
 	var err error
@@ -174,7 +174,7 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 	case *mspb.SummaryValue_Histogram:
 		err = rr.addMindSporeHistogram(ev, w.Histogram, ts)
 	case *mspb.SummaryValue_Tensor:
-		if kind == KindTensor {
+		if kind == model.KindTensor {
 			err = rr.addMindSporeTensor(ev, w.Tensor, ts, at, rec)
 		}
 	}
@@ -199,11 +199,11 @@ func (rr *runReader) addMindSporeImage(ev *mspb.Event, im *mspb.Image, ts *tagSt
 	if !ok {
 		return fmt.Errorf("cannot locate the image bytes")
 	}
-	item := ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
+	item := model.ImageItem{Width: int(im.GetWidth()), Height: int(im.GetHeight()), Data: ref}
 	if f, w, h := imageConfig(im.GetEncoded()); f != "" {
 		item.Format, item.Width, item.Height = f, w, h
 	}
-	keep(rr, ts, imageList, ev.Step, ImageEntry{WallTime: ev.WallTime, Step: ev.Step, Images: []ImageItem{item}})
+	keep(rr, ts, imageList, ev.Step, model.ImageEntry{WallTime: ev.WallTime, Step: ev.Step, Images: []model.ImageItem{item}})
 	return nil
 }
 
@@ -231,8 +231,8 @@ func (rr *runReader) addMindSporeTensor(ev *mspb.Event, t *mspb.Tensor, ts *tagS
 	if !ok {
 		ref = rec.ref(rec.base, 0) // an empty tensor proto3 left out
 	}
-	keep(rr, ts, tensorList, ev.Step, TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
-		DType: mindspore.DTypeName(t.GetDataType()), Shape: shape, Data: ref, Encoding: EncodingMindSpore})
+	keep(rr, ts, tensorList, ev.Step, model.TensorEntry{WallTime: ev.WallTime, Step: ev.Step,
+		DType: mindspore.DTypeName(t.GetDataType()), Shape: shape, Data: ref, Encoding: model.EncodingMindSpore})
 	return nil
 }
 
@@ -257,7 +257,7 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 		return
 	}
 	if ms.session == nil {
-		ms.session = &SessionStart{Source: "mindspore-lineage", HParams: map[string]HParamValue{}, StartTime: ev.WallTime}
+		ms.session = &model.SessionStart{Source: "mindspore-lineage", HParams: map[string]model.HParamValue{}, StartTime: ev.WallTime}
 	}
 	s := ms.session
 	str := func(name, v string) {
@@ -267,9 +267,9 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 		if ms.lineageBytes += len(name) + len(v); ms.lineageBytes > maxLineageBytes {
 			return
 		}
-		s.HParams[name] = HParamValue{Kind: StringValue, Str: v}
+		s.HParams[name] = model.HParamValue{Kind: model.StringValue, Str: v}
 	}
-	num := func(name string, v float64) { s.HParams[name] = HParamValue{Kind: NumberValue, Number: v} }
+	num := func(name string, v float64) { s.HParams[name] = model.HParamValue{Kind: model.NumberValue, Number: v} }
 	switch w := ev.What.(type) {
 	case *mspb.LineageEvent_TrainLineage:
 		t := w.TrainLineage
@@ -314,9 +314,9 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 func (rr *runReader) lineageMetric(name string, v float64) {
 	s := rr.ms.session
 	if s.Metrics == nil {
-		s.Metrics = map[string]HParamValue{}
+		s.Metrics = map[string]model.HParamValue{}
 	}
-	s.Metrics[name] = HParamValue{Kind: NumberValue, Number: v}
+	s.Metrics[name] = model.HParamValue{Kind: model.NumberValue, Number: v}
 }
 
 // maxLineageMetrics bounds the metrics of an evaluation lineage.
@@ -389,11 +389,11 @@ func (rr *runReader) finishLineage() {
 		return
 	}
 	if rr.ms.lineageBytes > maxLineageBytes {
-		rr.run.Warnings = append(rr.run.Warnings, Warning{File: rr.run.Path, Offset: -1,
+		rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: rr.run.Path, Offset: -1,
 			Msg: fmt.Sprintf("lineage strings of more than %d bytes; the rest not read", maxLineageBytes)})
 	}
 	if rr.run.HParams == nil {
-		rr.run.HParams = &HParams{}
+		rr.run.HParams = &model.HParams{}
 	}
 	rr.addSession(rr.run.HParams, rr.ms.session)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
@@ -46,7 +48,7 @@ func msValue(step int64, v *mspb.SummaryValue) *mspb.Event {
 }
 
 // collectMSFiles collects a directory holding the given files.
-func collectMSFiles(t *testing.T, files map[string][]byte) *Run {
+func collectMSFiles(t *testing.T, files map[string][]byte) *model.Run {
 	t.Helper()
 	dir := t.TempDir()
 	for name, b := range files {
@@ -54,7 +56,7 @@ func collectMSFiles(t *testing.T, files map[string][]byte) *Run {
 			t.Fatal(err)
 		}
 	}
-	rep, err := Collect(context.Background(), []Logdir{{Name: "ms", Path: dir}}, Options{})
+	rep, err := Collect(context.Background(), []model.Logdir{{Name: "ms", Path: dir}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestMindSporeBadInput(t *testing.T) {
 					t.Errorf("no warning at offset %d saying %q: %v", offs[c.warnAt], c.warn, run.Warnings)
 				}
 			}
-			var loss *Scalar
+			var loss *model.Scalar
 			for _, s := range run.Scalars {
 				if s.Tag == "loss" {
 					loss = s
@@ -233,7 +235,7 @@ func TestMindSporeRankLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := Collect(context.Background(), []Logdir{{Name: "ms", Path: dir}}, Options{})
+	rep, err := Collect(context.Background(), []model.Logdir{{Name: "ms", Path: dir}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,10 +243,10 @@ func TestMindSporeRankLayout(t *testing.T) {
 	if len(rep.Runs) != 2 || rep.Runs[0].Name != "summary/rank_0" || rep.Runs[1].Name != "summary/rank_1" {
 		t.Fatalf("runs %v", runNames(rep))
 	}
-	if r := rep.Runs[0]; len(r.Scalars) != 1 || r.Files[0].Status != "ok" || r.Files[0].Format != FormatMindSpore {
+	if r := rep.Runs[0]; len(r.Scalars) != 1 || r.Files[0].Status != "ok" || r.Files[0].Format != model.FormatMindSpore {
 		t.Errorf("rank 0: %+v, scalars %v", r.Files, r.Scalars)
 	}
-	if f := rep.Runs[1].Files[0]; f.Status != "empty" || f.Format != FormatMindSpore || len(rep.Runs[1].Warnings) != 0 {
+	if f := rep.Runs[1].Files[0]; f.Status != "empty" || f.Format != model.FormatMindSpore || len(rep.Runs[1].Warnings) != 0 {
 		t.Errorf("rank 1: %+v, warnings %v", f, rep.Runs[1].Warnings)
 	}
 }

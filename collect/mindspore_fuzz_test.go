@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
@@ -60,7 +62,7 @@ func FuzzReadMindSpore(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Collect(context.Background(), []Logdir{{Name: "f", Path: dir}}, Options{})
+		rep, err := Collect(context.Background(), []model.Logdir{{Name: "f", Path: dir}}, Options{})
 		if err != nil {
 			t.Fatalf("Collect: %v", err)
 		}

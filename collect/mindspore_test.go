@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/mindspore"
 )
 
@@ -69,14 +71,14 @@ func loadMSExpected(t *testing.T) msExpected {
 	return e
 }
 
-func collectMS(t *testing.T) map[string]*Run {
+func collectMS(t *testing.T) map[string]*model.Run {
 	t.Helper()
-	rep, err := Collect(context.Background(), []Logdir{{Name: "mindspore", Path: "testdata/mindspore"}}, Options{})
+	rep, err := Collect(context.Background(), []model.Logdir{{Name: "mindspore", Path: "testdata/mindspore"}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rep.Close() })
-	runs := map[string]*Run{}
+	runs := map[string]*model.Run{}
 	for _, r := range rep.Runs {
 		runs[r.Name] = r
 		for _, w := range r.Warnings {
@@ -137,7 +139,7 @@ func TestMindSporeWriterRecords(t *testing.T) {
 		}
 		for i, e := range ts.Entries {
 			we := w[i]
-			if e.Step != we.Step || e.DType != we.DType || !slices.Equal(e.Shape, we.Shape) || e.Encoding != EncodingMindSpore {
+			if e.Step != we.Step || e.DType != we.DType || !slices.Equal(e.Shape, we.Shape) || e.Encoding != model.EncodingMindSpore {
 				t.Errorf("tensor %q entry %d: step %d %s %v %q, want step %d %s %v", ts.Tag, i, e.Step, e.DType, e.Shape, e.Encoding, we.Step, we.DType, we.Shape)
 			}
 			vals, err := e.Load()
@@ -207,7 +209,7 @@ func TestMindSporeSummaryCollector(t *testing.T) {
 	if run == nil {
 		t.Fatal("no run train")
 	}
-	kinds := map[string]Kind{"scalar_value": KindScalar, "histogram": KindHistogram}
+	kinds := map[string]model.Kind{"scalar_value": model.KindScalar, "histogram": model.KindHistogram}
 	for _, ti := range run.Tags {
 		w, ok := want.Tags[ti.Tag]
 		if !ok {
@@ -233,7 +235,7 @@ func TestMindSporeSummaryCollector(t *testing.T) {
 			t.Errorf("scalar %q: %v, want %v", s.Tag, got, w)
 		}
 	}
-	if len(run.Graphs) != 1 || run.Graphs[0].Source != SourceMindSpore {
+	if len(run.Graphs) != 1 || run.Graphs[0].Source != model.SourceMindSpore {
 		t.Fatalf("graphs %v, want one MindSpore graph", run.Graphs)
 	}
 	ops := 0
@@ -270,11 +272,11 @@ func TestMindSporeSummaryCollector(t *testing.T) {
 		case string:
 			if v == "" && ok {
 				t.Errorf("hparam %q: %+v, want none for an empty string", key, got)
-			} else if v != "" && (got.Kind != StringValue || got.Str != v) {
+			} else if v != "" && (got.Kind != model.StringValue || got.Str != v) {
 				t.Errorf("hparam %q: %+v, want %q", key, got, v)
 			}
 		case float64:
-			if got.Kind != NumberValue || got.Number != v {
+			if got.Kind != model.NumberValue || got.Number != v {
 				t.Errorf("hparam %q: %+v, want %v", key, got, v)
 			}
 		default:
@@ -370,7 +372,7 @@ func TestAgreesWithMindInsight(t *testing.T) {
 	compared := 0
 	for name, m := range map[string]miRun{"records": mi.Records, "train": mi.Train} {
 		run := runs[name]
-		scalars := map[string]*Scalar{}
+		scalars := map[string]*model.Scalar{}
 		for _, s := range run.Scalars {
 			scalars[s.Tag] = s
 		}
@@ -387,7 +389,7 @@ func TestAgreesWithMindInsight(t *testing.T) {
 				compared++
 			}
 		}
-		hists := map[string]*Histogram{}
+		hists := map[string]*model.Histogram{}
 		for _, h := range run.Histograms {
 			hists[h.Tag] = h
 		}
@@ -412,7 +414,7 @@ func TestAgreesWithMindInsight(t *testing.T) {
 				}
 			}
 		}
-		tensors := map[string]*Tensor{}
+		tensors := map[string]*model.Tensor{}
 		for _, ts := range run.Tensors {
 			tensors[ts.Tag] = ts
 		}
@@ -438,7 +440,7 @@ func TestAgreesWithMindInsight(t *testing.T) {
 				compared += len(vals)
 			}
 		}
-		images := map[string]*Image{}
+		images := map[string]*model.Image{}
 		for _, im := range run.Images {
 			images[im.Tag] = im
 		}
@@ -476,11 +478,11 @@ func TestAgreesWithMindInsight(t *testing.T) {
 		default:
 			got = s.Start.HParams[col]
 		}
-		if hv, ok := got.(HParamValue); ok {
+		if hv, ok := got.(model.HParamValue); ok {
 			switch hv.Kind {
-			case NumberValue:
+			case model.NumberValue:
 				got = hv.Number
-			case StringValue:
+			case model.StringValue:
 				got = hv.Str
 			default:
 				got = nil

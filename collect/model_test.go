@@ -24,7 +24,7 @@ const goldenModel = "testdata/golden-model"
 // modelInput is a log directory the model tests read.
 type modelInput struct {
 	name string // of its golden file
-	ld   Logdir
+	ld   model.Logdir
 }
 
 // modelInputs returns every entry of the shared corpus but the LFS pointer
@@ -41,25 +41,25 @@ func modelInputs(t *testing.T) []modelInput {
 	}
 	for _, e := range entries {
 		if e.IsDir() && e.Name() != "hf-whisper-lfs-pointers" {
-			ins = append(ins, modelInput{e.Name(), Logdir{Name: e.Name(), Path: filepath.Join("..", "..", "shared", "corpus", e.Name())}})
+			ins = append(ins, modelInput{e.Name(), model.Logdir{Name: e.Name(), Path: filepath.Join("..", "..", "shared", "corpus", e.Name())}})
 		}
 	}
 	for _, w := range []string{"keras", "keras_nested", "tensorboardx", "tf2", "torch"} {
-		ins = append(ins, modelInput{"writers-" + w, Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
+		ins = append(ins, modelInput{"writers-" + w, model.Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
-	ins = append(ins, modelInput{"mindspore", Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})
+	ins = append(ins, modelInput{"mindspore", model.Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})
 	// Visdom's saved environments and replay log (collect/visdom/testdata).
-	ins = append(ins, modelInput{"visdom", Logdir{Name: "visdom", Path: filepath.Join("visdom", "testdata")}})
+	ins = append(ins, modelInput{"visdom", model.Logdir{Name: "visdom", Path: filepath.Join("visdom", "testdata")}})
 	return ins
 }
 
 // collectShared collects the log directory of in through src, opened once
 // by the caller, so that models collected apart hold the same source and
 // compare equal whole.
-func collectShared(t *testing.T, in modelInput, src *logfs.Dir, opt Options) *Report {
+func collectShared(t *testing.T, in modelInput, src *logfs.Dir, opt Options) *model.Report {
 	t.Helper()
 	opt.open = func(string) (*logfs.Dir, error) { return src, nil }
-	rep, err := Collect(context.Background(), []Logdir{in.ld}, opt)
+	rep, err := Collect(context.Background(), []model.Logdir{in.ld}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestModelRoundTrip(t *testing.T) {
 
 // checkPayloads reads every payload of two models that should be the same
 // and compares the bytes (or the errors).
-func checkPayloads(t *testing.T, a, b *Report) {
+func checkPayloads(t *testing.T, a, b *model.Report) {
 	t.Helper()
 	var ra, rb []model.BlobRef
 	collectRefs(reflect.ValueOf(a), &ra)
@@ -249,7 +249,7 @@ func TestModelMergeShards(t *testing.T) {
 			for i, r := range whole.Runs {
 				inShard[r.Path] = i % 2
 			}
-			var shards []*Report
+			var shards []*model.Report
 			for shard := range 2 {
 				shards = append(shards, collectShared(t, in, src, Options{runs: func(p string) bool { return inShard[p] == shard }}))
 			}

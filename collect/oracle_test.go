@@ -112,7 +112,7 @@ func agreeWithTensorBoard(t *testing.T, py, script, dir string, args []string, o
 	if err := json.Unmarshal(stdout.Bytes(), &tb); err != nil {
 		t.Fatalf("dump_all.py output: %v", err)
 	}
-	rep, err := Collect(context.Background(), []Logdir{{Name: filepath.Base(dir), Path: dir}}, opt)
+	rep, err := Collect(context.Background(), []model.Logdir{{Name: filepath.Base(dir), Path: dir}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,18 +236,18 @@ func (c *oracle) done() {
 }
 
 // tbKinds maps TensorBoard's plugins to our kinds.
-var tbKinds = map[string]Kind{
-	"scalars":    KindScalar,
-	"histograms": KindHistogram,
-	"images":     KindImage,
-	"audio":      KindAudio,
-	"text":       KindText,
-	"pr_curves":  KindPRCurve,
-	"hparams":    KindHParams,
+var tbKinds = map[string]model.Kind{
+	"scalars":    model.KindScalar,
+	"histograms": model.KindHistogram,
+	"images":     model.KindImage,
+	"audio":      model.KindAudio,
+	"text":       model.KindText,
+	"pr_curves":  model.KindPRCurve,
+	"hparams":    model.KindHParams,
 }
 
-func (c *oracle) compare(rep *Report, tb *tbDump) {
-	ours := map[string]*Run{}
+func (c *oracle) compare(rep *model.Report, tb *tbDump) {
+	ours := map[string]*model.Run{}
 	for _, r := range rep.Runs {
 		ours[r.Name] = r
 	}
@@ -280,7 +280,7 @@ func tbHasData(r *tbRun) bool {
 // tfeventsOnly says whether every file of the run is one TensorBoard reads
 // (its name holds "tfevents"); other writers' files (TS-VIS, OneFlow,
 // MindSpore) are ours alone.
-func tfeventsOnly(r *Run) bool {
+func tfeventsOnly(r *model.Run) bool {
 	for _, f := range r.Files {
 		if !strings.Contains(filepath.Base(f.Rel), "tfevents") {
 			return false
@@ -289,8 +289,8 @@ func tfeventsOnly(r *Run) bool {
 	return true
 }
 
-func (c *oracle) compareRun(r *Run, tb *tbRun) {
-	info := map[string]TagInfo{}
+func (c *oracle) compareRun(r *model.Run, tb *tbRun) {
+	info := map[string]model.TagInfo{}
 	for _, ti := range r.Tags {
 		info[ti.Tag] = ti
 	}
@@ -412,8 +412,8 @@ func (c *oracle) decode(run, tag string, i int, raw json.RawMessage, v any) bool
 	return true
 }
 
-func (c *oracle) compareScalars(r *Run, tags map[string][]tbEvent) {
-	ours := map[string]*Scalar{}
+func (c *oracle) compareScalars(r *model.Run, tags map[string][]tbEvent) {
+	ours := map[string]*model.Scalar{}
 	for _, s := range r.Scalars {
 		ours[s.Tag] = s
 	}
@@ -437,8 +437,8 @@ func (c *oracle) compareScalars(r *Run, tags map[string][]tbEvent) {
 	}
 }
 
-func (c *oracle) compareHistograms(r *Run, tags map[string][]tbEvent) {
-	ours := map[string]*Histogram{}
+func (c *oracle) compareHistograms(r *model.Run, tags map[string][]tbEvent) {
+	ours := map[string]*model.Histogram{}
 	for _, h := range r.Histograms {
 		ours[h.Tag] = h
 	}
@@ -482,7 +482,7 @@ func (c *oracle) compareHistograms(r *Run, tags map[string][]tbEvent) {
 	}
 }
 
-func sha256Hex(ref BlobRef) (string, error) {
+func sha256Hex(ref model.BlobRef) (string, error) {
 	b, err := ref.Read()
 	if err != nil {
 		return "", err
@@ -491,8 +491,8 @@ func sha256Hex(ref BlobRef) (string, error) {
 	return hex.EncodeToString(s[:]), nil
 }
 
-func (c *oracle) compareImages(r *Run, tags map[string][]tbEvent) {
-	ours := map[string]*Image{}
+func (c *oracle) compareImages(r *model.Run, tags map[string][]tbEvent) {
+	ours := map[string]*model.Image{}
 	for _, im := range r.Images {
 		ours[im.Tag] = im
 	}
@@ -545,8 +545,8 @@ func (c *oracle) compareImages(r *Run, tags map[string][]tbEvent) {
 	}
 }
 
-func (c *oracle) compareAudio(r *Run, tags map[string][]tbEvent) {
-	ours := map[string]*Audio{}
+func (c *oracle) compareAudio(r *model.Run, tags map[string][]tbEvent) {
+	ours := map[string]*model.Audio{}
 	for _, a := range r.Audio {
 		ours[a.Tag] = a
 	}
@@ -589,8 +589,8 @@ func (c *oracle) compareAudio(r *Run, tags map[string][]tbEvent) {
 
 // compareTexts compares the text plugin's tags with our texts of plugin
 // "text", and string tensors without a plugin with ours of plugin "".
-func (c *oracle) compareTexts(r *Run, tags, noPlugin map[string][]tbEvent) {
-	ours := map[string]*Text{}
+func (c *oracle) compareTexts(r *model.Run, tags, noPlugin map[string][]tbEvent) {
+	ours := map[string]*model.Text{}
 	for _, tx := range r.Texts {
 		ours[tx.Tag] = tx
 	}
@@ -630,8 +630,8 @@ func (c *oracle) compareTexts(r *Run, tags, noPlugin map[string][]tbEvent) {
 	}
 }
 
-func (c *oracle) comparePRCurves(r *Run, tags map[string][]tbEvent) {
-	ours := map[string]*PRCurve{}
+func (c *oracle) comparePRCurves(r *model.Run, tags map[string][]tbEvent) {
+	ours := map[string]*model.PRCurve{}
 	for _, p := range r.PRCurves {
 		ours[p.Tag] = p
 	}
@@ -678,8 +678,8 @@ func (c *oracle) comparePRCurves(r *Run, tags map[string][]tbEvent) {
 
 // compareTensors compares numeric tensors (meshes, and tensors no plugin
 // claims) by dtype, shape and values.
-func (c *oracle) compareTensors(what string, r *Run, list []*Tensor, tags map[string][]tbEvent) {
-	ours := map[string]*Tensor{}
+func (c *oracle) compareTensors(what string, r *model.Run, list []*model.Tensor, tags map[string][]tbEvent) {
+	ours := map[string]*model.Tensor{}
 	for _, t := range list {
 		ours[t.Tag] = t
 	}
@@ -735,8 +735,8 @@ func (c *oracle) compareTensors(what string, r *Run, list []*Tensor, tags map[st
 // experiment: hyperparameter values, group name, model URI, monitor URL,
 // start time, end status and time, and the experiment's hyperparameter and
 // metric names.
-func (c *oracle) compareHParams(r *Run, tb *tbRun) {
-	var ours []*Session
+func (c *oracle) compareHParams(r *model.Run, tb *tbRun) {
+	var ours []*model.Session
 	if r.HParams != nil {
 		for _, s := range r.HParams.Sessions {
 			if s.Start.Source == "plugin" {
@@ -837,11 +837,11 @@ func (c *oracle) compareHParams(r *Run, tb *tbRun) {
 
 // hparamJSON is v as protobuf's JSON mapping of google.protobuf.Value
 // gives it, decoded by encoding/json (non-finite numbers as strings).
-func hparamJSON(v HParamValue) any {
+func hparamJSON(v model.HParamValue) any {
 	switch v.Kind {
-	case BoolValue:
+	case model.BoolValue:
 		return v.Bool
-	case NumberValue:
+	case model.NumberValue:
 		switch {
 		case math.IsNaN(v.Number):
 			return "NaN"
@@ -851,15 +851,15 @@ func hparamJSON(v HParamValue) any {
 			return "-Infinity"
 		}
 		return v.Number
-	case StringValue:
+	case model.StringValue:
 		return v.Str
-	case ListValue:
+	case model.ListValue:
 		l := make([]any, len(v.List))
 		for i, e := range v.List {
 			l[i] = hparamJSON(e)
 		}
 		return l
-	case StructValue:
+	case model.StructValue:
 		m := map[string]any{}
 		for _, f := range v.Fields {
 			m[f.Name] = hparamJSON(f.Value)
@@ -874,8 +874,8 @@ func hparamJSON(v HParamValue) any {
 // meta_graph_def) by presence and bytes, and each graph value (Keras
 // models, TF2 traces, tagged run metadata) by tag, count, last step and
 // time, and bytes.
-func (c *oracle) compareGraphs(r *Run, tb *tbRun) {
-	find := func(src GraphSource, tag string) *Graph {
+func (c *oracle) compareGraphs(r *model.Run, tb *tbRun) {
+	find := func(src model.GraphSource, tag string) *model.Graph {
 		for _, g := range r.Graphs {
 			if g.Source == src && g.Tag == tag {
 				return g
@@ -883,7 +883,7 @@ func (c *oracle) compareGraphs(r *Run, tb *tbRun) {
 		}
 		return nil
 	}
-	dropped := func(src GraphSource, tag string) string {
+	dropped := func(src model.GraphSource, tag string) string {
 		for _, w := range r.Warnings {
 			if strings.Contains(w.Msg, string(src)+" graph") && strings.Contains(w.Msg, "graph dropped") {
 				return " (" + w.String() + ")"
@@ -892,12 +892,12 @@ func (c *oracle) compareGraphs(r *Run, tb *tbRun) {
 		return ""
 	}
 	// The run's graph.
-	gd, mg := find(SourceGraphDef, ""), find(SourceMetaGraphDef, "")
+	gd, mg := find(model.SourceGraphDef, ""), find(model.SourceMetaGraphDef, "")
 	ourGraph := gd != nil || mg != nil
 	switch {
 	case tb.Graph != ourGraph:
 		c.errorf("run %q: graph %v (graph_def %v, meta_graph_def %v), TensorBoard %v%s%s", r.Name, ourGraph, gd != nil, mg != nil, tb.Graph,
-			dropped(SourceGraphDef, ""), dropped(SourceMetaGraphDef, ""))
+			dropped(model.SourceGraphDef, ""), dropped(model.SourceMetaGraphDef, ""))
 	case tb.Graph && !tb.GraphFromMetaGraph:
 		c.compared["graphs"]++
 		if gd == nil {
@@ -912,14 +912,14 @@ func (c *oracle) compareGraphs(r *Run, tb *tbRun) {
 		}
 	}
 	if tb.MetaGraph != (mg != nil) {
-		c.errorf("run %q: meta_graph_def %v, TensorBoard %v%s", r.Name, mg != nil, tb.MetaGraph, dropped(SourceMetaGraphDef, ""))
+		c.errorf("run %q: meta_graph_def %v, TensorBoard %v%s", r.Name, mg != nil, tb.MetaGraph, dropped(model.SourceMetaGraphDef, ""))
 	}
 	// Graph values, by plugin.
-	sources := map[string]GraphSource{
-		"graph_keras_model":         SourceKeras,
-		"graph_run_metadata":        SourceRunMetadata,
-		"graph_run_metadata_graph":  SourceRunMetadata,
-		"graph_tagged_run_metadata": SourceRunMetadata,
+	sources := map[string]model.GraphSource{
+		"graph_keras_model":         model.SourceKeras,
+		"graph_run_metadata":        model.SourceRunMetadata,
+		"graph_run_metadata_graph":  model.SourceRunMetadata,
+		"graph_tagged_run_metadata": model.SourceRunMetadata,
 	}
 	wantGraphs := map[[2]string]bool{}
 	for _, plugin := range slices.Sorted(maps.Keys(sources)) {
@@ -950,7 +950,7 @@ func (c *oracle) compareGraphs(r *Run, tb *tbRun) {
 		}
 	}
 	for _, g := range r.Graphs {
-		if (g.Source == SourceKeras || g.Source == SourceRunMetadata) && !wantGraphs[[2]string{string(g.Source), g.Tag}] {
+		if (g.Source == model.SourceKeras || g.Source == model.SourceRunMetadata) && !wantGraphs[[2]string{string(g.Source), g.Tag}] {
 			c.errorf("run %q tag %q: we keep a %s graph, TensorBoard has no such graph value", r.Name, g.Tag, g.Source)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/projector"
 	"github.com/trainreport/trainreport/collect/series"
@@ -22,7 +24,7 @@ func (rr *runReader) finishProjector() {
 		return
 	}
 	root := projector.NewRoot(rr.src, run.Logdir)
-	exceptions := map[string]*series.List[ExceptionEntry]{}
+	exceptions := map[string]*series.List[model.ExceptionEntry]{}
 	source := map[string]string{}
 	for _, sf := range side {
 		var res projector.Result
@@ -37,14 +39,14 @@ func (rr *runReader) finishProjector() {
 			continue
 		}
 		for _, p := range res.Problems {
-			run.Warnings = append(run.Warnings, Warning{File: p.File, Offset: p.Offset, Msg: p.Msg})
+			run.Warnings = append(run.Warnings, model.Warning{File: p.File, Offset: p.Offset, Msg: p.Msg})
 		}
 		run.Embeddings = append(run.Embeddings, res.Embeddings...)
 		records := len(res.Embeddings)
 		for _, ex := range res.Exceptions {
 			l := exceptions[ex.Tag]
 			if l == nil {
-				l = &series.List[ExceptionEntry]{}
+				l = &series.List[model.ExceptionEntry]{}
 				exceptions[ex.Tag], source[ex.Tag] = l, ex.Source
 			}
 			for _, e := range ex.Entries {
@@ -55,7 +57,7 @@ func (rr *runReader) finishProjector() {
 		if sf.Kind == discover.TSVISProjector {
 			continue // listed in Files, with the event reader's status
 		}
-		f := File{Rel: sf.Rel, Size: sf.Size, Records: records, Status: "ok"}
+		f := model.File{Rel: sf.Rel, Size: sf.Size, Records: records, Status: "ok"}
 		switch {
 		case sf.Size == 0:
 			f.Status = "empty"
@@ -64,12 +66,12 @@ func (rr *runReader) finishProjector() {
 		}
 		run.SideFiles = append(run.SideFiles, f)
 	}
-	slices.SortStableFunc(run.Embeddings, func(a, b *Embedding) int {
+	slices.SortStableFunc(run.Embeddings, func(a, b *model.Embedding) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Step, b.Step))
 	})
 	for _, tag := range slices.Sorted(maps.Keys(exceptions)) {
 		l := exceptions[tag]
-		run.Exceptions = append(run.Exceptions, &Exception{Tag: tag, Source: source[tag], Entries: l.Items, Dropped: l.Dropped})
+		run.Exceptions = append(run.Exceptions, &model.Exception{Tag: tag, Source: source[tag], Entries: l.Items, Dropped: l.Dropped})
 		run.Restarts += l.Dropped
 	}
 }

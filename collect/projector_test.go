@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
@@ -15,7 +17,7 @@ import (
 	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
-func warningsOf(r *Run) string {
+func warningsOf(r *model.Run) string {
 	var s []string
 	for _, w := range r.Warnings {
 		s = append(s, w.String())
@@ -35,7 +37,7 @@ func TestProjectorCorpusTensorboardX(t *testing.T) {
 	if len(run.Files) != 0 || len(run.Warnings) != 0 {
 		t.Errorf("files %v, warnings:\n%s", run.Files, warningsOf(run))
 	}
-	if want := []File{{Rel: "runs/May18_10-24-39_NIGSA774680/projector_config.pbtxt", Size: 231, Records: 1, Status: "ok"}}; !slices.Equal(run.SideFiles, want) {
+	if want := []model.File{{Rel: "runs/May18_10-24-39_NIGSA774680/projector_config.pbtxt", Size: 231, Records: 1, Status: "ok"}}; !slices.Equal(run.SideFiles, want) {
 		t.Errorf("side files = %+v, want %+v", run.SideFiles, want)
 	}
 	if len(run.Embeddings) != 1 {
@@ -242,7 +244,7 @@ func TestProjectorWriterFixtures(t *testing.T) {
 	for _, writer := range []string{"torch", "tensorboardx", "tf2"} {
 		t.Run(writer, func(t *testing.T) {
 			rep := collectDir(t, filepath.Join("testdata", "writers", writer), Options{})
-			var embs []*Embedding
+			var embs []*model.Embedding
 			var warnings []string
 			for _, r := range rep.Runs {
 				embs = append(embs, r.Embeddings...)

@@ -30,7 +30,7 @@ type tagState struct {
 	content   []byte // the plugin's content, from the first metadata
 	display   string
 	desc      string
-	kind      Kind
+	kind      model.Kind
 
 	// Every value seen, before the restart rule, for tags that keep no
 	// series of their own.
@@ -89,22 +89,22 @@ type record struct {
 }
 
 // ref returns a reference to n bytes at offset off of the record's file.
-func (rc record) ref(off, n int64) BlobRef {
+func (rc record) ref(off, n int64) model.BlobRef {
 	return model.NewBlobRef(rc.rr.src, rc.rr.run.Logdir, rc.rel, off, n)
 }
 
 // blob returns a reference to the bytes reached by path in the record.
-func (rc record) blob(path ...event.Step) (BlobRef, bool) {
+func (rc record) blob(path ...event.Step) (model.BlobRef, bool) {
 	s, e, ok := event.Locate(rc.data, path...)
 	if !ok {
-		return BlobRef{}, false
+		return model.BlobRef{}, false
 	}
 	return rc.ref(rc.base+int64(s), int64(e-s)), true
 }
 
 // runReader reads the files of one run in order, as one stream.
 type runReader struct {
-	run *Run
+	run *model.Run
 	src *logfs.Dir // the run's log directory, the only way to its files
 	// side is what discovery found beside the event files, for the
 	// plugins' readers; it is cleared once read.
@@ -120,9 +120,9 @@ type runReader struct {
 	fullOnly  bool // tests: decode every event with the generated code
 	recent    []recentTag
 
-	file       *File
+	file       *model.File
 	fileWarned int
-	tagsFullIn *File // the file where tagRoom last refused a tag, which it warned of
+	tagsFullIn *model.File // the file where tagRoom last refused a tag, which it warned of
 	// What filled tensors have cost (see chargeFill): the record at
 	// fillBase of fillFile, and the whole run.
 	fillFile            string
@@ -162,7 +162,7 @@ type runReader struct {
 	tbStarted   bool // a START was seen in a file of file_version 2 or more
 }
 
-func newRunReader(r *Run, src *logfs.Dir, side []discover.SideFile, keepAll bool, rule model.RestartRule) *runReader {
+func newRunReader(r *model.Run, src *logfs.Dir, side []discover.SideFile, keepAll bool, rule model.RestartRule) *runReader {
 	if keepAll {
 		rule = ""
 	}
@@ -177,11 +177,11 @@ func (rr *runReader) warn(offset int64, format string, args ...any) {
 	if rr.fileWarned > maxWarningsPerFile {
 		return
 	}
-	rr.run.Warnings = append(rr.run.Warnings, Warning{File: rr.file.Rel, Offset: offset, Msg: fmt.Sprintf(format, args...)})
+	rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: rr.file.Rel, Offset: offset, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (rr *runReader) readFile(df discover.File) {
-	rr.run.Files = append(rr.run.Files, File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: fileFormats[df.Kind]})
+	rr.run.Files = append(rr.run.Files, model.File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: fileFormats[df.Kind]})
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)
@@ -245,7 +245,7 @@ func (rr *runReader) readFile(df discover.File) {
 		}
 	}
 	if rr.fileWarned > maxWarningsPerFile {
-		rr.run.Warnings = append(rr.run.Warnings, Warning{File: rr.file.Rel, Offset: -1,
+		rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: rr.file.Rel, Offset: -1,
 			Msg: fmt.Sprintf("%d more warnings not shown", rr.fileWarned-maxWarningsPerFile)})
 	}
 }
@@ -265,7 +265,7 @@ func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
 	switch w := ev.What.(type) {
 	case *eventpb.Event_SessionLog:
 		sl := w.SessionLog
-		run.SessionLogs = append(run.SessionLogs, SessionLogEntry{WallTime: ev.WallTime, Step: ev.Step,
+		run.SessionLogs = append(run.SessionLogs, model.SessionLogEntry{WallTime: ev.WallTime, Step: ev.Step,
 			Status: sessionStatus(sl.GetStatus()), CheckpointPath: sl.GetCheckpointPath(), Msg: sl.GetMsg()})
 		if sl.GetStatus() == eventpb.SessionLog_START && !rr.keepAll {
 			rr.sessionStart()
@@ -276,7 +276,7 @@ func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
 			}
 		}
 	case *eventpb.Event_LogMessage:
-		run.LogMessages = append(run.LogMessages, LogMessageEntry{WallTime: ev.WallTime, Step: ev.Step,
+		run.LogMessages = append(run.LogMessages, model.LogMessageEntry{WallTime: ev.WallTime, Step: ev.Step,
 			Level: w.LogMessage.GetLevel(), Message: w.LogMessage.GetMessage()})
 	case *eventpb.Event_GraphDef, *eventpb.Event_MetaGraphDef, *eventpb.Event_TaggedRunMetadata:
 		rr.addGraphEvent(ev, rec, offset)
@@ -336,10 +336,10 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	switch {
 	case ts.kind == "":
 		ts.kind = kind
-	case kind != ts.kind && ts.kind == KindTensor && v.GetMetadata() != nil && ts.kept != nil:
+	case kind != ts.kind && ts.kind == model.KindTensor && v.GetMetadata() != nil && ts.kept != nil:
 		// The tag's metadata came after values of it: what they were is
 		// only known now, and they were kept as plain tensors.
-		rr.warn(-1, "tag %q: %d values before its metadata are not read as %s", tag, len(ts.kept.(*entryList[TensorEntry]).Items), kind)
+		rr.warn(-1, "tag %q: %d values before its metadata are not read as %s", tag, len(ts.kept.(*entryList[model.TensorEntry]).Items), kind)
 		ts.kept, ts.kind = nil, kind
 	case kind != ts.kind:
 		rr.warn(offset, "tag %q at step %d holds a %s after %s values; value skipped", tag, ev.Step, kind, ts.kind)
@@ -350,7 +350,7 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 		return
 	}
 	// The path of this value's fields inside the record, for blob refs.
-	at := func(path ...event.Step) (BlobRef, bool) {
+	at := func(path ...event.Step) (model.BlobRef, bool) {
 		return rec.blob(append([]event.Step{{Num: 5}, {Num: 1, N: idx}}, path...)...)
 	}
 	vk := kindOf(kind)
@@ -381,7 +381,7 @@ func (rr *runReader) finish() {
 	run := rr.run
 	for _, tag := range slices.Sorted(maps.Keys(rr.tags)) {
 		ts := rr.tags[tag]
-		info := TagInfo{Tag: tag, Kind: ts.kind, Plugin: ts.plugin, DataClass: dataClassName(ts.dataClass),
+		info := model.TagInfo{Tag: tag, Kind: ts.kind, Plugin: ts.plugin, DataClass: dataClassName(ts.dataClass),
 			Count: ts.seen, FirstStep: ts.firstStep, LastStep: ts.lastStep, FirstWall: ts.firstWall, LastWall: ts.lastWall}
 		if ts.kept != nil {
 			if ts.started != rr.starts {
@@ -401,7 +401,7 @@ func (rr *runReader) finish() {
 
 // setRange sets the count and the step and time bounds of ti from the n
 // kept entries of a series.
-func setRange(ti *TagInfo, n int, at func(i int) (int64, float64)) {
+func setRange(ti *model.TagInfo, n int, at func(i int) (int64, float64)) {
 	ti.Count = n
 	if n == 0 {
 		return

@@ -8,13 +8,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // collectSoon collects dir, failing the test instead of hanging when a
 // hostile file blocks the reader.
-func collectSoon(t *testing.T, dir string) *Report {
+func collectSoon(t *testing.T, dir string) *model.Report {
 	t.Helper()
-	done := make(chan *Report, 1)
+	done := make(chan *model.Report, 1)
 	go func() { done <- collectDir(t, dir, Options{}) }()
 	select {
 	case rep := <-done:
@@ -26,7 +28,7 @@ func collectSoon(t *testing.T, dir string) *Report {
 }
 
 // warnings lists every warning of the report, with its file.
-func allWarnings(rep *Report) string {
+func allWarnings(rep *model.Report) string {
 	var b strings.Builder
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(&b, w)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 
@@ -32,15 +34,15 @@ func TestScalarsMatchTensorBoard(t *testing.T) {
 	}
 	for entry, runs := range want {
 		t.Run(entry, func(t *testing.T) {
-			rep, err := Collect(context.Background(), []Logdir{{Name: entry, Path: filepath.Join(corpus, entry)}}, Options{KeepAllRecords: true})
+			rep, err := Collect(context.Background(), []model.Logdir{{Name: entry, Path: filepath.Join(corpus, entry)}}, Options{KeepAllRecords: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]map[string]*Scalar{}
+			got := map[string]map[string]*model.Scalar{}
 			for _, r := range rep.Runs {
 				for _, s := range r.Scalars {
 					if got[r.Name] == nil {
-						got[r.Name] = map[string]*Scalar{}
+						got[r.Name] = map[string]*model.Scalar{}
 					}
 					got[r.Name][s.Tag] = s
 				}
@@ -81,7 +83,7 @@ func TestScalarsMatchTensorBoard(t *testing.T) {
 	}
 }
 
-func hasTFEvents(rep *Report, run string) bool {
+func hasTFEvents(rep *model.Report, run string) bool {
 	for _, r := range rep.Runs {
 		if r.Name != run {
 			continue

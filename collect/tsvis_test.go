@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // TS-VIS's own kinds, as its writer writes them (testdata/tsvis, written by
@@ -86,7 +88,7 @@ func TestTSVisKinds(t *testing.T) {
 			continue
 		}
 		for k, it := range items {
-			if it.Width != wd || it.Height != h || it.Format != "png" || it.Pixels == nil || *it.Pixels != (Pixels{DType: w.DType, Channels: c}) {
+			if it.Width != wd || it.Height != h || it.Format != "png" || it.Pixels == nil || *it.Pixels != (model.Pixels{DType: w.DType, Channels: c}) {
 				t.Errorf("image %q %d: %dx%d %q %+v", im.Tag, k, it.Width, it.Height, it.Format, it.Pixels)
 				continue
 			}
@@ -120,7 +122,7 @@ func TestTSVisKinds(t *testing.T) {
 		}
 	}
 	for _, ti := range run.Tags {
-		if ti.Kind == KindOther {
+		if ti.Kind == model.KindOther {
 			t.Errorf("tag %q read as kind other", ti.Tag)
 		}
 	}

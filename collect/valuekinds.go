@@ -3,6 +3,8 @@ package collect
 import (
 	"slices"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
@@ -15,7 +17,7 @@ import (
 // The event reader looks values up in valueKinds and nowhere else names a
 // kind, so a new kind of value is one entry here and its decoder.
 type valueKind struct {
-	kind Kind
+	kind model.Kind
 	// plugins are the plugin names whose values are of this kind.
 	plugins []string
 	// field reports whether a value's TF1 field (simple_value, histo,
@@ -43,33 +45,33 @@ func isField[T any](v *eventpb.SummaryValue) bool { _, ok := v.Value.(T); return
 
 // valueKinds is every kind of value the event reader keeps.
 var valueKinds = []valueKind{
-	{kind: KindScalar, plugins: []string{"scalars"}, field: isField[*eventpb.SummaryValue_SimpleValue],
+	{kind: model.KindScalar, plugins: []string{"scalars"}, field: isField[*eventpb.SummaryValue_SimpleValue],
 		add: func(rr *runReader, x *valueAt) error { return rr.addScalar(x.ev, x.v, x.ts) }},
-	{kind: KindHistogram, plugins: []string{"histograms"}, field: isField[*eventpb.SummaryValue_Histo],
+	{kind: model.KindHistogram, plugins: []string{"histograms"}, field: isField[*eventpb.SummaryValue_Histo],
 		add: func(rr *runReader, x *valueAt) error { return rr.addHistogram(x.ev, x.v, x.ts, x.rec) }},
-	{kind: KindImage, plugins: []string{"images"}, field: isField[*eventpb.SummaryValue_Image],
+	{kind: model.KindImage, plugins: []string{"images"}, field: isField[*eventpb.SummaryValue_Image],
 		add: func(rr *runReader, x *valueAt) error {
 			if x.ts.plugin == "featuremap" {
 				return rr.addFeatureMap(x.ev, x.v, x.ts, x.at)
 			}
 			return rr.addImage(x.ev, x.v, x.ts, x.at, x.rec)
 		}},
-	{kind: KindAudio, plugins: []string{"audio"}, field: isField[*eventpb.SummaryValue_Audio],
+	{kind: model.KindAudio, plugins: []string{"audio"}, field: isField[*eventpb.SummaryValue_Audio],
 		add: func(rr *runReader, x *valueAt) error { return rr.addAudio(x.ev, x.v, x.ts, x.at, x.rec, x.offset) }},
-	{kind: KindText, plugins: []string{"text"},
+	{kind: model.KindText, plugins: []string{"text"},
 		add: func(rr *runReader, x *valueAt) error { return rr.addText(x.ev, x.v, x.ts, x.rec) }},
-	{kind: KindPRCurve, plugins: []string{"pr_curves"},
+	{kind: model.KindPRCurve, plugins: []string{"pr_curves"},
 		add: func(rr *runReader, x *valueAt) error { return rr.addPRCurve(x.ev, x.v, x.ts, x.rec) }},
-	{kind: KindHParams, plugins: []string{"hparams"}, bare: true,
+	{kind: model.KindHParams, plugins: []string{"hparams"}, bare: true,
 		add: func(rr *runReader, x *valueAt) error { return rr.addHParams(x.ev, x.v, x.ts, x.tag) }},
-	{kind: KindCustomScalars, plugins: []string{"custom_scalars"}, bare: true,
+	{kind: model.KindCustomScalars, plugins: []string{"custom_scalars"}, bare: true,
 		add: func(rr *runReader, x *valueAt) error { return rr.addLayout(x.ev, x.v, x.ts) }},
-	{kind: KindGraph, plugins: []string{"graph_keras_model", "graph_run_metadata", "graph_run_metadata_graph"},
+	{kind: model.KindGraph, plugins: []string{"graph_keras_model", "graph_run_metadata", "graph_run_metadata_graph"},
 		add: func(rr *runReader, x *valueAt) error { return rr.addGraphValue(x.ev, x.v, x.ts, x.tag, x.at) }},
-	{kind: KindMesh, plugins: []string{"mesh"},
+	{kind: model.KindMesh, plugins: []string{"mesh"},
 		add: func(rr *runReader, x *valueAt) error { return rr.addTensor(x.ev, x.v, x.ts, x.at, x.rec) }},
 	// Numeric tensors of no plugin we know: the Tensors page.
-	{kind: KindTensor,
+	{kind: model.KindTensor,
 		add: func(rr *runReader, x *valueAt) error { return rr.addTensor(x.ev, x.v, x.ts, x.at, x.rec) }},
 }
 
@@ -79,7 +81,7 @@ var tsvisTextPlugins = []string{"hiddenstate", "transformer"}
 
 // kindOf finds the entry of a kind; every Kind classify returns but
 // KindOther has one.
-func kindOf(k Kind) *valueKind {
+func kindOf(k model.Kind) *valueKind {
 	for i := range valueKinds {
 		if valueKinds[i].kind == k {
 			return &valueKinds[i]
@@ -91,7 +93,7 @@ func kindOf(k Kind) *valueKind {
 // classify says what a value holds: by its TF1 field, else by its plugin
 // (remembered per tag, since metadata usually comes only with a tag's
 // first value in a file), else by its tensor's data class and dtype.
-func classify(v *eventpb.SummaryValue, ts *tagState) Kind {
+func classify(v *eventpb.SummaryValue, ts *tagState) model.Kind {
 	tensor, isTensor := v.Value.(*eventpb.SummaryValue_Tensor)
 	for _, vk := range valueKinds {
 		if vk.field != nil && vk.field(v) {
@@ -102,25 +104,25 @@ func classify(v *eventpb.SummaryValue, ts *tagState) Kind {
 		}
 	}
 	if !isTensor {
-		return KindOther
+		return model.KindOther
 	}
 	// TS-VIS's feature maps: batches of images stored as tensors.
 	if _, _, _, _, ok := featureMapShape(tensor.Tensor); ok && ts.plugin == "featuremap" {
-		return KindImage
+		return model.KindImage
 	}
 	dt := tensor.Tensor.GetDtype()
 	switch {
 	case ts.plugin == "" && ts.dataClass == eventpb.SummaryMetadata_DATA_CLASS_SCALAR:
-		return KindScalar
+		return model.KindScalar
 	case dt == eventpb.DataType_DT_STRING || dt == eventpb.DataType_DT_STRING+100:
 		if ts.plugin == "" || slices.Contains(tsvisTextPlugins, ts.plugin) {
-			return KindText // Estimator's checkpoint_path and the like; TS-VIS's words and sentences
+			return model.KindText // Estimator's checkpoint_path and the like; TS-VIS's words and sentences
 		}
-		return KindOther
+		return model.KindOther
 	case event.IsNumeric(dt):
-		return KindTensor
+		return model.KindTensor
 	}
-	return KindOther
+	return model.KindOther
 }
 
 // keptSeries is what a tag keeps of its values, whatever their kind.
@@ -128,7 +130,7 @@ type keptSeries interface {
 	// purge applies a SessionLog START at step.
 	purge(step int64)
 	// finish adds the series to the run and sets info's count and bounds.
-	finish(run *Run, ts *tagState, info *TagInfo)
+	finish(run *model.Run, ts *tagState, info *model.TagInfo)
 }
 
 // scalarSeries is a scalar tag's points.
@@ -139,9 +141,9 @@ type scalarSeries struct {
 
 func (s *scalarSeries) purge(step int64) { s.Purge(step) }
 
-func (s *scalarSeries) finish(run *Run, ts *tagState, info *TagInfo) {
+func (s *scalarSeries) finish(run *model.Run, ts *tagState, info *model.TagInfo) {
 	// The superseded points go to the Scalar by attempt in countAttempts.
-	sc := &Scalar{Tag: ts.name, Points: slices.Clip(s.Points), Float32: s.float32,
+	sc := &model.Scalar{Tag: ts.name, Points: slices.Clip(s.Points), Float32: s.float32,
 		Dropped: s.Dropped, DisplayName: ts.display, Description: ts.desc}
 	run.Scalars = append(run.Scalars, sc)
 	run.Restarts += sc.Dropped
@@ -164,12 +166,12 @@ type entryList[E any] struct {
 	series.List[E]
 	attempt int // of the last entry added
 	at      func(E) (step int64, wall float64)
-	store   func(run *Run, ts *tagState, entries []E, dropped int)
+	store   func(run *model.Run, ts *tagState, entries []E, dropped int)
 }
 
 func (l *entryList[E]) purge(step int64) { l.Purge(step) }
 
-func (l *entryList[E]) finish(run *Run, ts *tagState, info *TagInfo) {
+func (l *entryList[E]) finish(run *model.Run, ts *tagState, info *model.TagInfo) {
 	l.store(run, ts, l.Items, l.Dropped)
 	run.Restarts += l.Dropped
 	setRange(info, len(l.Items), func(i int) (int64, float64) { return l.at(l.Items[i]) })
@@ -195,47 +197,47 @@ func keep[E any](rr *runReader, ts *tagState, newList func() *entryList[E], step
 
 // The lists of each kind of entry, and where each goes in the run.
 
-func histogramList() *entryList[HistogramEntry] {
-	return &entryList[HistogramEntry]{at: func(e HistogramEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []HistogramEntry, dropped int) {
-			run.Histograms = append(run.Histograms, &Histogram{Tag: ts.name, Entries: es, Dropped: dropped})
+func histogramList() *entryList[model.HistogramEntry] {
+	return &entryList[model.HistogramEntry]{at: func(e model.HistogramEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.HistogramEntry, dropped int) {
+			run.Histograms = append(run.Histograms, &model.Histogram{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
 }
 
-func imageList() *entryList[ImageEntry] {
-	return &entryList[ImageEntry]{at: func(e ImageEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []ImageEntry, dropped int) {
-			run.Images = append(run.Images, &Image{Tag: ts.name, Entries: es, Dropped: dropped})
+func imageList() *entryList[model.ImageEntry] {
+	return &entryList[model.ImageEntry]{at: func(e model.ImageEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.ImageEntry, dropped int) {
+			run.Images = append(run.Images, &model.Image{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
 }
 
-func audioList() *entryList[AudioEntry] {
-	return &entryList[AudioEntry]{at: func(e AudioEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []AudioEntry, dropped int) {
-			run.Audio = append(run.Audio, &Audio{Tag: ts.name, Entries: es, Dropped: dropped})
+func audioList() *entryList[model.AudioEntry] {
+	return &entryList[model.AudioEntry]{at: func(e model.AudioEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.AudioEntry, dropped int) {
+			run.Audio = append(run.Audio, &model.Audio{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
 }
 
-func textList() *entryList[TextEntry] {
-	return &entryList[TextEntry]{at: func(e TextEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []TextEntry, dropped int) {
-			run.Texts = append(run.Texts, &Text{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped})
+func textList() *entryList[model.TextEntry] {
+	return &entryList[model.TextEntry]{at: func(e model.TextEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.TextEntry, dropped int) {
+			run.Texts = append(run.Texts, &model.Text{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped})
 		}}
 }
 
-func prCurveList() *entryList[PRCurveEntry] {
-	return &entryList[PRCurveEntry]{at: func(e PRCurveEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []PRCurveEntry, dropped int) {
-			run.PRCurves = append(run.PRCurves, &PRCurve{Tag: ts.name, NumThresholds: prThresholds(ts.content), Entries: es, Dropped: dropped})
+func prCurveList() *entryList[model.PRCurveEntry] {
+	return &entryList[model.PRCurveEntry]{at: func(e model.PRCurveEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.PRCurveEntry, dropped int) {
+			run.PRCurves = append(run.PRCurves, &model.PRCurve{Tag: ts.name, NumThresholds: prThresholds(ts.content), Entries: es, Dropped: dropped})
 		}}
 }
 
 // tensorList keeps numeric tensors and meshes, told apart by the tag's kind.
-func tensorList() *entryList[TensorEntry] {
-	return &entryList[TensorEntry]{at: func(e TensorEntry) (int64, float64) { return e.Step, e.WallTime },
-		store: func(run *Run, ts *tagState, es []TensorEntry, dropped int) {
-			t := &Tensor{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped}
-			if ts.kind == KindMesh {
+func tensorList() *entryList[model.TensorEntry] {
+	return &entryList[model.TensorEntry]{at: func(e model.TensorEntry) (int64, float64) { return e.Step, e.WallTime },
+		store: func(run *model.Run, ts *tagState, es []model.TensorEntry, dropped int) {
+			t := &model.Tensor{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped}
+			if ts.kind == model.KindMesh {
 				run.Meshes = append(run.Meshes, t)
 			} else {
 				run.Tensors = append(run.Tensors, t)

@@ -21,13 +21,13 @@ import (
 // which the Text page sanitises), and every window is kept whole for the
 // Visdom page.
 type visdomRun struct {
-	run  *Run
+	run  *model.Run
 	src  *logfs.Dir
 	used map[string]bool // the run's tags, taken and reserved
 }
 
 // readVisdom reads the run's Visdom files, after its event files.
-func readVisdom(run *Run, src *logfs.Dir, side []discover.SideFile) {
+func readVisdom(run *model.Run, src *logfs.Dir, side []discover.SideFile) {
 	var files []discover.SideFile
 	for _, sf := range side {
 		if sf.Kind == discover.VisdomEnv || sf.Kind == discover.VisdomLog {
@@ -50,8 +50,8 @@ func readVisdom(run *Run, src *logfs.Dir, side []discover.SideFile) {
 	for _, sf := range files {
 		data, err := src.ReadFile(sf.Rel, visdom.MaxFileBytes)
 		if err != nil {
-			run.Warnings = append(run.Warnings, Warning{File: sf.Rel, Offset: -1, Msg: err.Error()})
-			run.SideFiles = append(run.SideFiles, File{Rel: sf.Rel, Size: sf.Size, Status: "damaged"})
+			run.Warnings = append(run.Warnings, model.Warning{File: sf.Rel, Offset: -1, Msg: err.Error()})
+			run.SideFiles = append(run.SideFiles, model.File{Rel: sf.Rel, Size: sf.Size, Status: "damaged"})
 			continue
 		}
 		var res visdom.Result
@@ -68,12 +68,12 @@ func readVisdom(run *Run, src *logfs.Dir, side []discover.SideFile) {
 	// Tags carry the environment's name when the run holds several.
 	several := len(envs) > 1
 	for _, rd := range reads {
-		f := File{Rel: rd.sf.Rel, Size: rd.sf.Size, Status: "ok"}
+		f := model.File{Rel: rd.sf.Rel, Size: rd.sf.Size, Status: "ok"}
 		if rd.res.Damaged {
 			f.Status = "damaged"
 		}
 		for _, p := range rd.res.Problems {
-			run.Warnings = append(run.Warnings, Warning{File: rd.sf.Rel, Offset: p.Offset, Msg: p.Msg})
+			run.Warnings = append(run.Warnings, model.Warning{File: rd.sf.Rel, Offset: p.Offset, Msg: p.Msg})
 		}
 		for _, env := range rd.res.Envs {
 			for _, w := range env.Windows {
@@ -87,12 +87,12 @@ func readVisdom(run *Run, src *logfs.Dir, side []discover.SideFile) {
 		}
 		run.SideFiles = append(run.SideFiles, f)
 	}
-	slices.SortFunc(run.SideFiles, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
-	slices.SortFunc(run.Tags, func(a, b TagInfo) int { return strings.Compare(a.Tag, b.Tag) })
-	slices.SortFunc(run.Scalars, func(a, b *Scalar) int { return strings.Compare(a.Tag, b.Tag) })
-	slices.SortFunc(run.Images, func(a, b *Image) int { return strings.Compare(a.Tag, b.Tag) })
-	slices.SortFunc(run.Texts, func(a, b *Text) int { return strings.Compare(a.Tag, b.Tag) })
-	slices.SortFunc(run.Audio, func(a, b *Audio) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.SideFiles, func(a, b model.File) int { return strings.Compare(a.Rel, b.Rel) })
+	slices.SortFunc(run.Tags, func(a, b model.TagInfo) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.Scalars, func(a, b *model.Scalar) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.Images, func(a, b *model.Image) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.Texts, func(a, b *model.Text) int { return strings.Compare(a.Tag, b.Tag) })
+	slices.SortFunc(run.Audio, func(a, b *model.Audio) int { return strings.Compare(a.Tag, b.Tag) })
 }
 
 // unique returns tag, or tag with the window's id behind it, or a number,
@@ -110,7 +110,7 @@ func (vr *visdomRun) unique(tag, id string) string {
 	return t
 }
 
-func (vr *visdomRun) tag(info TagInfo) {
+func (vr *visdomRun) tag(info model.TagInfo) {
 	info.Plugin = "visdom"
 	vr.run.Tags = append(vr.run.Tags, info)
 }
@@ -125,7 +125,7 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 	}
 	vr.run.Visdom = append(vr.run.Visdom, mw)
 	warn := func(format string, args ...any) {
-		vr.run.Warnings = append(vr.run.Warnings, Warning{File: rel, Offset: w.Offset, Msg: fmt.Sprintf("window %q: ", w.ID) + fmt.Sprintf(format, args...)})
+		vr.run.Warnings = append(vr.run.Warnings, model.Warning{File: rel, Offset: w.Offset, Msg: fmt.Sprintf("window %q: ", w.ID) + fmt.Sprintf(format, args...)})
 	}
 	listed := true // as a tag of kind visdom
 	switch w.Type {
@@ -151,9 +151,9 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 			}
 			break
 		}
-		vr.run.Texts = append(vr.run.Texts, &Text{Tag: tag, Plugin: "visdom",
+		vr.run.Texts = append(vr.run.Texts, &model.Text{Tag: tag, Plugin: "visdom",
 			Entries: []model.TextEntry{{Values: []string{w.Text}}}})
-		vr.tag(TagInfo{Tag: tag, Kind: model.KindText, DataClass: "tensor", Count: 1})
+		vr.tag(model.TagInfo{Tag: tag, Kind: model.KindText, DataClass: "tensor", Count: 1})
 		listed = false
 	case "properties":
 		for _, p := range w.Properties {
@@ -173,7 +173,7 @@ func (vr *visdomRun) window(rel, env, tag string, w *visdom.Window) {
 		warn("%s", msg)
 	}
 	if listed {
-		vr.tag(TagInfo{Tag: tag, Kind: model.KindVisdom, DataClass: "unknown", Count: 1})
+		vr.tag(model.TagInfo{Tag: tag, Kind: model.KindVisdom, DataClass: "unknown", Count: 1})
 	}
 }
 
@@ -215,11 +215,11 @@ func embeddedMedia(html string) string {
 // audio makes the clips of an audio window (text whose HTML embeds them)
 // an audio series, one step per clip; it reports whether there was any.
 func (vr *visdomRun) audio(rel string, mw *model.VisdomWindow, clips []visdom.Clip) bool {
-	s := &Audio{Tag: mw.Tag}
+	s := &model.Audio{Tag: mw.Tag}
 	for i, c := range clips {
 		ref := model.NewBlobRef(vr.src, vr.run.Logdir, rel, c.Offset, c.Length)
 		ref.Encoding = "base64"
-		ac := AudioClip{ContentType: c.MIME, Data: ref}
+		ac := model.AudioClip{ContentType: c.MIME, Data: ref}
 		if c.MIME == "audio/wav" || c.MIME == "audio/x-wav" || c.MIME == "audio/wave" {
 			ac.SampleRate, ac.Channels, ac.Frames = wavInfo(c.Head)
 		}
@@ -229,7 +229,7 @@ func (vr *visdomRun) audio(rel string, mw *model.VisdomWindow, clips []visdom.Cl
 		return false
 	}
 	vr.run.Audio = append(vr.run.Audio, s)
-	vr.tag(TagInfo{Tag: mw.Tag, Kind: model.KindAudio, DataClass: "blob_sequence", Count: len(s.Entries), LastStep: int64(len(s.Entries) - 1)})
+	vr.tag(model.TagInfo{Tag: mw.Tag, Kind: model.KindAudio, DataClass: "blob_sequence", Count: len(s.Entries), LastStep: int64(len(s.Entries) - 1)})
 	return true
 }
 
@@ -267,8 +267,8 @@ func (vr *visdomRun) plot(mw *model.VisdomWindow, traces []visdom.Trace) bool {
 		for k := range t.X {
 			pts[k] = model.Point{Step: int64(t.X[k]), Value: t.Y[k]}
 		}
-		vr.run.Scalars = append(vr.run.Scalars, &Scalar{Tag: tag, Points: pts, DisplayName: t.Name})
-		vr.tag(TagInfo{Tag: tag, Kind: model.KindScalar, DataClass: "scalar", Count: len(pts), FirstStep: pts[0].Step, LastStep: pts[len(pts)-1].Step})
+		vr.run.Scalars = append(vr.run.Scalars, &model.Scalar{Tag: tag, Points: pts, DisplayName: t.Name})
+		vr.tag(model.TagInfo{Tag: tag, Kind: model.KindScalar, DataClass: "scalar", Count: len(pts), FirstStep: pts[0].Step, LastStep: pts[len(pts)-1].Step})
 	}
 	return len(scalars) == 0
 }
@@ -302,7 +302,7 @@ func (vr *visdomRun) images(rel string, mw *model.VisdomWindow, ims []visdom.Ima
 		mw.Notes = append(mw.Notes, "no image could be kept (see the warnings)")
 		return false
 	}
-	s := &Image{Tag: mw.Tag}
+	s := &model.Image{Tag: mw.Tag}
 	for i, im := range ims {
 		ref := model.NewBlobRef(vr.src, vr.run.Logdir, rel, im.Offset, im.Length)
 		ref.Encoding = "base64"
@@ -313,6 +313,6 @@ func (vr *visdomRun) images(rel string, mw *model.VisdomWindow, ims []visdom.Ima
 		mw.Caption = c
 	}
 	vr.run.Images = append(vr.run.Images, s)
-	vr.tag(TagInfo{Tag: mw.Tag, Kind: model.KindImage, DataClass: "blob_sequence", Count: len(s.Entries), LastStep: int64(len(ims) - 1)})
+	vr.tag(model.TagInfo{Tag: mw.Tag, Kind: model.KindImage, DataClass: "blob_sequence", Count: len(s.Entries), LastStep: int64(len(ims) - 1)})
 	return true
 }

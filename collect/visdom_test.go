@@ -29,7 +29,7 @@ type visdomExpected map[string]struct {
 	Rate, Frames, Channels int64
 }
 
-func scalarOf(run *Run, tag string) *Scalar {
+func scalarOf(run *model.Run, tag string) *model.Scalar {
 	for _, s := range run.Scalars {
 		if s.Tag == tag {
 			return s

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // TestWriterFixtures checks that every tag the real writers wrote (see
@@ -27,12 +29,12 @@ func TestWriterFixtures(t *testing.T) {
 	}
 	for writer, runs := range want {
 		t.Run(writer, func(t *testing.T) {
-			rep, err := Collect(context.Background(), []Logdir{{Name: writer, Path: filepath.Join("testdata", "writers", writer)}},
+			rep, err := Collect(context.Background(), []model.Logdir{{Name: writer, Path: filepath.Join("testdata", "writers", writer)}},
 				Options{KeepAllRecords: true}) // TensorBoard's reader ran without purging
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]TagInfo{}
+			got := map[string]model.TagInfo{}
 			for _, r := range rep.Runs {
 				for _, ti := range r.Tags {
 					got[r.Name+"\x00"+ti.Tag] = ti

@@ -134,7 +134,7 @@ func TestSummaryMarkdownHeadlineSaysRunsRestarted(t *testing.T) {
 		{model.RestartsAttempts, " · 2 runs restarted: 5 superseded points kept, drawn faded\n"},
 		{model.RestartsLatest, " · 2 runs restarted: 5 superseded points left out (--restarts=latest)\n"},
 	} {
-		rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "logs", Path: dir}}, collect.Options{Restarts: c.rule})
+		rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "logs", Path: dir}}, collect.Options{Restarts: c.rule})
 		if err != nil {
 			t.Fatal(err)
 		}

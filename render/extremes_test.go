@@ -12,7 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/audio"
 	"github.com/trainreport/trainreport/collect/histogram"
 )
@@ -108,11 +109,11 @@ func TestHistogramRebinOfExtremeEdges(t *testing.T) {
 		{{Left: huge, Right: huge, Count: 2}},                                                      // one value at the top
 		{{Left: 0, Right: 1, Count: math.MaxFloat64}, {Left: 0, Right: 1, Count: math.MaxFloat64}}, // counts past float64
 	}
-	h := &collect.Histogram{Tag: "extreme"}
+	h := &model.Histogram{Tag: "extreme"}
 	for i, r := range rows {
-		h.Entries = append(h.Entries, collect.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
+		h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
 	}
-	rep := &collect.Report{Runs: []*collect.Run{{Name: "run", Path: "run", Histograms: []*collect.Histogram{h}}}}
+	rep := &model.Report{Runs: []*model.Run{{Name: "run", Path: "run", Histograms: []*model.Histogram{h}}}}
 	files := filesByName(t, New(rep, Options{}))
 	charts := chartData(t, files["histograms.html"])
 	if len(charts) != 1 {
@@ -191,8 +192,8 @@ func TestAudioPreviewOfExtremeSamples(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	clip := collect.AudioClip{SampleRate: 8000, Channels: 1, Frames: 4000, ContentType: "audio/wav",
-		Data: collect.NewBlobRef(openLogdir(t, filepath.Dir(p)), "", "clip.wav", 0, int64(len(b)))}
+	clip := model.AudioClip{SampleRate: 8000, Channels: 1, Frames: 4000, ContentType: "audio/wav",
+		Data: model.NewBlobRef(openLogdir(t, filepath.Dir(p)), "", "clip.wav", 0, int64(len(b)))}
 	v := clipView(clip, "clip.wav", false, newMarkdown())
 	if v.Error != "" {
 		t.Fatalf("clipView: %q", v.Error)

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/histogram"
 )
 
@@ -117,15 +118,15 @@ func jsonRoundTrip(t *testing.T, v []any) []any {
 
 // histReport is a report of runs x tags histogram series of steps steps
 // each, with three buckets a step.
-func histReport(runs, tags []string, steps int) *collect.Report {
-	rep := &collect.Report{}
+func histReport(runs, tags []string, steps int) *model.Report {
+	rep := &model.Report{}
 	for _, rn := range runs {
-		run := &collect.Run{Name: rn, Path: rn}
+		run := &model.Run{Name: rn, Path: rn}
 		for _, tag := range tags {
-			h := &collect.Histogram{Tag: tag}
+			h := &model.Histogram{Tag: tag}
 			for s := range steps {
 				rows := []histogram.Bucket{{Left: -1, Right: 0, Count: float64(s)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
-				h.Entries = append(h.Entries, collect.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
+				h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
 					Summary: histogram.Summarize(rows), Buckets: rows})
 			}
 			run.Histograms = append(run.Histograms, h)
@@ -267,11 +268,11 @@ func TestHistogramOddValues(t *testing.T) {
 		{{Left: 0, Right: 1, Count: math.NaN()}, {Left: 1, Right: 2, Count: 3}},
 		{{Left: -1e300, Right: 0, Count: 1}, {Left: 0, Right: 1e300, Count: 1}},
 	}
-	h := &collect.Histogram{Tag: "odd"}
+	h := &model.Histogram{Tag: "odd"}
 	for i, r := range rows {
-		h.Entries = append(h.Entries, collect.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
+		h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
 	}
-	files := filesByName(t, New(&collect.Report{Runs: []*collect.Run{{Name: "run", Path: "run", Histograms: []*collect.Histogram{h}}}}, Options{}))
+	files := filesByName(t, New(&model.Report{Runs: []*model.Run{{Name: "run", Path: "run", Histograms: []*model.Histogram{h}}}}, Options{}))
 	for _, page := range []string{"histograms.html", "distributions.html"} {
 		charts := chartData(t, files[page])
 		if len(charts) != 1 || charts[0].Total != len(rows) {

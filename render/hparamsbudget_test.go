@@ -8,30 +8,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // sweepReport builds runs x sessions sessions; hps(run, s) and
 // metrics(run, s) name each session's keys, and declared metrics are
 // declared by the first run's experiment.
-func sweepReport(runs, sessions int, hps, metrics func(run, s int) []string, declared int) *collect.Report {
-	rep := &collect.Report{}
+func sweepReport(runs, sessions int, hps, metrics func(run, s int) []string, declared int) *model.Report {
+	rep := &model.Report{}
 	for i := range runs {
-		run := &collect.Run{Name: fmt.Sprintf("run%04d", i), HParams: &collect.HParams{}}
+		run := &model.Run{Name: fmt.Sprintf("run%04d", i), HParams: &model.HParams{}}
 		if i == 0 && declared > 0 {
-			x := &collect.Experiment{}
+			x := &model.Experiment{}
 			for m := range declared {
-				x.Metrics = append(x.Metrics, collect.MetricInfo{Tag: fmt.Sprintf("declared%05d", m)})
+				x.Metrics = append(x.Metrics, model.MetricInfo{Tag: fmt.Sprintf("declared%05d", m)})
 			}
 			run.HParams.Experiment = x
 		}
 		for s := range sessions {
-			ss := &collect.Session{Start: collect.SessionStart{HParams: map[string]collect.HParamValue{}}, Metrics: map[string]collect.MetricValue{}}
+			ss := &model.Session{Start: model.SessionStart{HParams: map[string]model.HParamValue{}}, Metrics: map[string]model.MetricValue{}}
 			for k, name := range hps(i, s) {
-				ss.Start.HParams[name] = collect.HParamValue{Kind: collect.NumberValue, Number: float64(k)}
+				ss.Start.HParams[name] = model.HParamValue{Kind: model.NumberValue, Number: float64(k)}
 			}
 			for k, name := range metrics(i, s) {
-				ss.Metrics[name] = collect.MetricValue{Value: float64(k)}
+				ss.Metrics[name] = model.MetricValue{Value: float64(k)}
 			}
 			run.HParams.Sessions = append(run.HParams.Sessions, ss)
 		}
@@ -50,7 +50,7 @@ func keys(prefix string, n int) []string {
 
 // hparamsOutputs renders the HParams page and data/hparams.json of rep,
 // and returns them with data/index.json's errors and the bytes allocated.
-func hparamsOutputs(t *testing.T, rep *collect.Report) (page hparamsPage, data hparamsJSON, notes []dataNote, alloc uint64) {
+func hparamsOutputs(t *testing.T, rep *model.Report) (page hparamsPage, data hparamsJSON, notes []dataNote, alloc uint64) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -83,7 +83,7 @@ func TestHParamsBudgets(t *testing.T) {
 	none := func(int, int) []string { return nil }
 	cases := []struct {
 		name                       string
-		rep                        *collect.Report
+		rep                        *model.Report
 		cutH, cutM                 int
 		pageSessions, dataSessions int
 		commonH                    string // a column every session has, which must be kept

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"html/template"
+	"github.com/trainreport/trainreport/collect/model"
 
-	"github.com/trainreport/trainreport/collect"
+	"html/template"
 )
 
 // mdPatterns are inputs on which goldmark's work grows faster than their
@@ -79,9 +79,9 @@ func TestMarkdownWorkIsBounded(t *testing.T) {
 // the steps past it show as plain text with a note.
 func TestMarkdownPageBudget(t *testing.T) {
 	step := strings.Repeat("[", 64<<10)
-	var es []collect.TextEntry
+	var es []model.TextEntry
 	for i := range 48 { // 3 MiB: past the page's budget
-		es = append(es, collect.TextEntry{Step: int64(i), Values: []string{step + strings.Repeat("a", i)}})
+		es = append(es, model.TextEntry{Step: int64(i), Values: []string{step + strings.Repeat("a", i)}})
 	}
 	tr := &textRenderer{md: newMarkdown(), memo: map[string]template.HTML{}}
 	plain := 0

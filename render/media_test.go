@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // mediaInputs are the log directories with images or audio: corpus entries
@@ -42,8 +42,8 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 			r := New(rep, Options{Title: entry})
 			files := filesByName(t, r)
 			want := map[string][32]byte{} // site file -> SHA-256 of the logs' bytes
-			check := func(kind, run, tag string, steps []int64, blobs func(i int) []collect.BlobRef, exts func(i int) []string) {
-				ms := newMediaSeries(&collect.Run{Name: run}, steps, DefaultMediaSteps)
+			check := func(kind, run, tag string, steps []int64, blobs func(i int) []model.BlobRef, exts func(i int) []string) {
+				ms := newMediaSeries(&model.Run{Name: run}, steps, DefaultMediaSteps)
 				if len(ms.keep) != min(len(steps), DefaultMediaSteps) || len(steps) > 0 && ms.keep[len(ms.keep)-1] != len(steps)-1 {
 					t.Errorf("%s %q %q: kept %d of %d steps", kind, run, tag, len(ms.keep), len(steps))
 				}
@@ -63,7 +63,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 					for i, e := range im.Entries {
 						steps[i] = e.Step
 					}
-					check("images", run.Name, im.Tag, steps, func(i int) (refs []collect.BlobRef) {
+					check("images", run.Name, im.Tag, steps, func(i int) (refs []model.BlobRef) {
 						for _, it := range im.Entries[i].Images {
 							refs = append(refs, it.Data)
 						}
@@ -81,7 +81,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 					for i, e := range a.Entries {
 						steps[i] = e.Step
 					}
-					check("audio", run.Name, a.Tag, steps, func(i int) (refs []collect.BlobRef) {
+					check("audio", run.Name, a.Tag, steps, func(i int) (refs []model.BlobRef) {
 						for _, c := range a.Entries[i].Clips {
 							refs = append(refs, c.Data)
 						}
@@ -196,7 +196,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 
 // mediaBlobs writes a PNG, a WAV clip and bytes that are no WAV into a
 // file and returns references to them.
-func mediaBlobs(t *testing.T) (pngRef, wavRef, junkRef collect.BlobRef) {
+func mediaBlobs(t *testing.T) (pngRef, wavRef, junkRef model.BlobRef) {
 	var p bytes.Buffer
 	img := image.NewRGBA(image.Rect(0, 0, 4, 3))
 	img.Set(1, 1, color.RGBA{255, 0, 0, 255})
@@ -224,8 +224,8 @@ func mediaBlobs(t *testing.T) (pngRef, wavRef, junkRef collect.BlobRef) {
 	}
 	src := openLogdir(t, dir)
 	n1, n2 := int64(p.Len()), int64(len(w))
-	return collect.NewBlobRef(src, "", "blobs", 0, n1), collect.NewBlobRef(src, "", "blobs", n1, n2),
-		collect.NewBlobRef(src, "", "blobs", n1+n2, int64(len(junk)))
+	return model.NewBlobRef(src, "", "blobs", 0, n1), model.NewBlobRef(src, "", "blobs", n1, n2),
+		model.NewBlobRef(src, "", "blobs", n1+n2, int64(len(junk)))
 }
 
 // TestMediaUntrustedNamesStayInert gives images and clips hostile run
@@ -236,12 +236,12 @@ func TestMediaUntrustedNamesStayInert(t *testing.T) {
 	pngRef, wavRef, junkRef := mediaBlobs(t)
 	rep := synthetic(map[string]map[string][]float64{})
 	for _, name := range hostile {
-		run := &collect.Run{Name: name, Logdir: "logs", Path: name}
+		run := &model.Run{Name: name, Logdir: "logs", Path: name}
 		for _, tag := range hostile {
-			run.Images = append(run.Images, &collect.Image{Tag: tag, Entries: []collect.ImageEntry{
-				{Step: 1, WallTime: 1e9, Images: []collect.ImageItem{{Width: 4, Height: 3, Format: "png", Data: pngRef}, {Format: "png", Data: pngRef}}}}})
-			run.Audio = append(run.Audio, &collect.Audio{Tag: tag, Entries: []collect.AudioEntry{
-				{Step: 1, WallTime: 1e9, Clips: []collect.AudioClip{
+			run.Images = append(run.Images, &model.Image{Tag: tag, Entries: []model.ImageEntry{
+				{Step: 1, WallTime: 1e9, Images: []model.ImageItem{{Width: 4, Height: 3, Format: "png", Data: pngRef}, {Format: "png", Data: pngRef}}}}})
+			run.Audio = append(run.Audio, &model.Audio{Tag: tag, Entries: []model.AudioEntry{
+				{Step: 1, WallTime: 1e9, Clips: []model.AudioClip{
 					{SampleRate: 8000, Channels: 1, Frames: 100, ContentType: "audio/wav", Label: tag + ` [x](javascript:alert(3)) <script>alert(4)</script>`, Data: wavRef},
 					{ContentType: `audio/wav"><script>alert(5)</script>`, Data: junkRef}}}}})
 		}

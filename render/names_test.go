@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // fnvCollision is a pair of run names with the same 32-bit FNV-1a hash
@@ -47,8 +47,8 @@ func TestSlugsOfFNVCollisionsDiffer(t *testing.T) {
 		if err := os.WriteFile(p, []byte("image of "+run.Name), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		run.Images = []*collect.Image{{Tag: "sample", Entries: []collect.ImageEntry{{WallTime: 1e9, Step: 7,
-			Images: []collect.ImageItem{{Width: 1, Height: 1, Format: "png", Data: collect.NewBlobRef(src, "", filepath.Base(p), 0, int64(len("image of ")+len(run.Name)))}}}}}}
+		run.Images = []*model.Image{{Tag: "sample", Entries: []model.ImageEntry{{WallTime: 1e9, Step: 7,
+			Images: []model.ImageItem{{Width: 1, Height: 1, Format: "png", Data: model.NewBlobRef(src, "", filepath.Base(p), 0, int64(len("image of ")+len(run.Name)))}}}}}}
 		rep.Runs[i] = run
 	}
 	files := filesByName(t, New(rep, Options{})) // fails on two files of one name

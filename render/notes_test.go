@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/eventpb"
 )
 
@@ -143,17 +144,17 @@ func TestHostileRecordsBecomeNotes(t *testing.T) {
 // written.
 func TestUnreadableMediaBecomeNotes(t *testing.T) {
 	pngRef, wavRef, _ := mediaBlobs(t)
-	gone := collect.NewBlobRef(openLogdir(t, t.TempDir()), "", "removed", 0, 10)
+	gone := model.NewBlobRef(openLogdir(t, t.TempDir()), "", "removed", 0, 10)
 	short := pngRef
 	short.Offset = 1 << 20
 	rep := synthetic(map[string]map[string][]float64{"run": {"loss": {1, 2}}})
 	run := rep.Runs[0]
-	run.Images = []*collect.Image{{Tag: "image", Entries: []collect.ImageEntry{{Step: 1, Images: []collect.ImageItem{
+	run.Images = []*model.Image{{Tag: "image", Entries: []model.ImageEntry{{Step: 1, Images: []model.ImageItem{
 		{Width: 4, Height: 3, Format: "png", Data: pngRef}, {Width: 4, Height: 3, Format: "png", Data: gone},
 		{Width: 4, Height: 3, Format: "png", Data: short}}}}}}
-	run.Audio = []*collect.Audio{{Tag: "audio", Entries: []collect.AudioEntry{{Step: 1, Clips: []collect.AudioClip{
+	run.Audio = []*model.Audio{{Tag: "audio", Entries: []model.AudioEntry{{Step: 1, Clips: []model.AudioClip{
 		{SampleRate: 8000, Channels: 1, Frames: 100, Data: wavRef}, {SampleRate: math.Inf(1), Channels: 1, Frames: 100, Data: gone}}}}}}
-	run.Tensors = []*collect.Tensor{{Tag: "tensor", Entries: []collect.TensorEntry{{Step: 1, DType: "float32", Shape: []int64{2}, Data: gone}}}}
+	run.Tensors = []*model.Tensor{{Tag: "tensor", Entries: []model.TensorEntry{{Step: 1, DType: "float32", Shape: []int64{2}, Data: gone}}}}
 	r := New(rep, Options{})
 	if err := r.WriteSite(filepath.Join(t.TempDir(), "site")); err != nil {
 		t.Fatalf("WriteSite: %v", err)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -20,30 +19,30 @@ import (
 // few points of every kind the pages draw: two histogram tags, an image,
 // an audio clip, text, a tensor and a PR curve; the first run declares a
 // custom scalars layout.
-func everyKindReport(t *testing.T, n int) *collect.Report {
+func everyKindReport(t *testing.T, n int) *model.Report {
 	t.Helper()
 	rep := trialReport(n, 5, 1)
 	pngRef, wavRef, _ := mediaBlobs(t)
 	tensors := tensorFile(t, []int64{4}, [][]float32{{1, 2, 3, 4}, {4, 3, 2, 1}})
 	for i, run := range rep.Runs {
 		for _, tag := range []string{"layer1/weights", "layer2/weights"} {
-			h := &collect.Histogram{Tag: tag}
+			h := &model.Histogram{Tag: tag}
 			for s := range 3 {
 				rows := []histogram.Bucket{{Left: -1, Right: 0, Count: float64(s + i%7)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
-				h.Entries = append(h.Entries, collect.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
+				h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
 					Summary: histogram.Summarize(rows), Buckets: rows})
 			}
 			run.Histograms = append(run.Histograms, h)
 		}
-		run.Images = []*collect.Image{{Tag: "samples", Entries: []collect.ImageEntry{
-			{Step: 4, WallTime: 1e9, Images: []collect.ImageItem{{Width: 4, Height: 3, Format: "png", Data: pngRef}}}}}}
-		run.Audio = []*collect.Audio{{Tag: "speech", Entries: []collect.AudioEntry{{Step: 4, WallTime: 1e9,
-			Clips: []collect.AudioClip{{SampleRate: 8000, Channels: 1, Frames: 100, ContentType: "audio/wav", Label: "clip", Data: wavRef}}}}}}
-		run.Texts = []*collect.Text{{Tag: "notes", Entries: []collect.TextEntry{
+		run.Images = []*model.Image{{Tag: "samples", Entries: []model.ImageEntry{
+			{Step: 4, WallTime: 1e9, Images: []model.ImageItem{{Width: 4, Height: 3, Format: "png", Data: pngRef}}}}}}
+		run.Audio = []*model.Audio{{Tag: "speech", Entries: []model.AudioEntry{{Step: 4, WallTime: 1e9,
+			Clips: []model.AudioClip{{SampleRate: 8000, Channels: 1, Frames: 100, ContentType: "audio/wav", Label: "clip", Data: wavRef}}}}}}
+		run.Texts = []*model.Text{{Tag: "notes", Entries: []model.TextEntry{
 			{Step: 0, WallTime: 1e9, Values: []string{"started **" + run.Name + "**"}},
 			{Step: 4, WallTime: 1e9 + 4, Values: []string{"done"}}}}}
-		run.Tensors = []*collect.Tensor{{Tag: "activations", Entries: tensors}}
-		run.PRCurves = []*collect.PRCurve{{Tag: "pr", Entries: []collect.PRCurveEntry{{Step: 4, WallTime: 1e9,
+		run.Tensors = []*model.Tensor{{Tag: "activations", Entries: tensors}}
+		run.PRCurves = []*model.PRCurve{{Tag: "pr", Entries: []model.PRCurveEntry{{Step: 4, WallTime: 1e9,
 			Thresholds: []float64{0, 0.5, 1}, TP: []float64{5, 3, 1}, FP: []float64{5, 2, 0}, TN: []float64{0, 3, 5}, FN: []float64{0, 2, 4},
 			Precision: []float64{0.5, 0.6, 1}, Recall: []float64{1, 0.6, 0.2}}}}}
 	}

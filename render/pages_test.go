@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/assets"
 	"github.com/trainreport/trainreport/collect"
 )
@@ -21,7 +23,7 @@ import (
 // listed by the overview and linked by every page's navigation, in the
 // site and in the single file, while a page without is none of these.
 func TestPageTable(t *testing.T) {
-	tmpl, err := New(&collect.Report{}, Options{}).templates()
+	tmpl, err := New(&model.Report{}, Options{}).templates()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestPageTable(t *testing.T) {
 	}
 
 	// The TF2 writers' fixture and Visdom's have data for every page.
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{
+	rep, err := collect.Collect(context.Background(), []model.Logdir{
 		{Name: "tf2", Path: filepath.Join("..", "collect", "testdata", "writers", "tf2")},
 		{Name: "visdom", Path: filepath.Join("..", "collect", "visdom", "testdata")}}, collect.Options{})
 	if err != nil {
@@ -132,13 +134,13 @@ func TestPageTable(t *testing.T) {
 // run order, whatever order the runs list their series in.
 func TestByTag(t *testing.T) {
 	type s struct{ tag, id string }
-	runs := []*collect.Run{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	runs := []*model.Run{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	of := map[string][]s{
 		"a": {{"z", "a/z"}, {"m", "a/m"}},
 		"b": {},
 		"c": {{"m", "c/m"}, {"a", "c/a"}, {"z", "c/z"}},
 	}
-	got := byTag(runs, func(run *collect.Run) []s { return of[run.Name] }, func(x s) string { return x.tag })
+	got := byTag(runs, func(run *model.Run) []s { return of[run.Name] }, func(x s) string { return x.tag })
 	var out []string
 	for _, ts := range got {
 		line := ts.tag + ":"
@@ -157,7 +159,7 @@ func TestByTag(t *testing.T) {
 	if n := countSeries(got); n != 5 {
 		t.Errorf("countSeries = %d, want 5", n)
 	}
-	if got := byTag(nil, func(*collect.Run) []s { return nil }, func(x s) string { return x.tag }); len(got) != 0 {
+	if got := byTag(nil, func(*model.Run) []s { return nil }, func(x s) string { return x.tag }); len(got) != 0 {
 		t.Errorf("byTag of no runs = %v", got)
 	}
 }

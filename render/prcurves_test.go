@@ -5,16 +5,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 func TestPRStepBudget(t *testing.T) {
 	series := func(cards, steps, thresholds int) []prSeries {
 		var out []prSeries
 		for range cards {
-			p := &collect.PRCurve{}
+			p := &model.PRCurve{}
 			for range steps {
-				p.Entries = append(p.Entries, collect.PRCurveEntry{Thresholds: make([]float64, thresholds)})
+				p.Entries = append(p.Entries, model.PRCurveEntry{Thresholds: make([]float64, thresholds)})
 			}
 			out = append(out, prSeries{series: p})
 		}
@@ -48,14 +48,14 @@ func TestPRStepBudget(t *testing.T) {
 // false line to the axis), and that the data files keep every threshold.
 func TestPRCurveEndsAtLastPrediction(t *testing.T) {
 	nan := math.NaN()
-	entry := func(tp, fp []float64) collect.PRCurveEntry {
+	entry := func(tp, fp []float64) model.PRCurveEntry {
 		n := len(tp)
 		z := make([]float64, n)
-		return collect.PRCurveEntry{Step: 1, Thresholds: make([]float64, n), TP: tp, FP: fp, TN: z, FN: z, Precision: z, Recall: z}
+		return model.PRCurveEntry{Step: 1, Thresholds: make([]float64, n), TP: tp, FP: fp, TN: z, FN: z, Precision: z, Recall: z}
 	}
 	cases := []struct {
 		tag    string
-		e      collect.PRCurveEntry
+		e      model.PRCurveEntry
 		drawn  int
 		reason string
 	}{
@@ -65,11 +65,11 @@ func TestPRCurveEndsAtLastPrediction(t *testing.T) {
 		{"none", entry([]float64{0, 0}, []float64{0, 0}), 0, "no prediction at all"},
 		{"nan", entry([]float64{5, nan, 0}, []float64{5, 0, 0}), 2, "a NaN count is not a zero"},
 	}
-	run := &collect.Run{Name: "r", Path: "r"}
+	run := &model.Run{Name: "r", Path: "r"}
 	for _, c := range cases {
-		run.PRCurves = append(run.PRCurves, &collect.PRCurve{Tag: c.tag, Entries: []collect.PRCurveEntry{c.e}})
+		run.PRCurves = append(run.PRCurves, &model.PRCurve{Tag: c.tag, Entries: []model.PRCurveEntry{c.e}})
 	}
-	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
 	page, err := r.prCurvesPage()
 	if err != nil {
 		t.Fatal(err)

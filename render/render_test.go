@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
@@ -27,9 +29,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // corpus returns the shared corpus (see internal/testcorpus).
 func corpus(t testing.TB) string { return testcorpus.Dir(t) }
 
-func collectDir(t testing.TB, name, dir string) *collect.Report {
+func collectDir(t testing.TB, name, dir string) *model.Report {
 	t.Helper()
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: name, Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: name, Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ var goldenInputs = []struct {
 }
 
 // goldenReport collects and renders one input of goldenInputs.
-func goldenReport(t *testing.T, name string, inCorpus bool, own string) *collect.Report {
+func goldenReport(t *testing.T, name string, inCorpus bool, own string) *model.Report {
 	t.Helper()
 	dir := filepath.Join("..", "collect", "testdata", "writers", strings.TrimPrefix(name, "writers-"))
 	switch {
@@ -281,13 +283,13 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 }
 
 // synthetic builds a report from series given as values per (run, tag).
-func synthetic(runs map[string]map[string][]float64) *collect.Report {
-	rep := &collect.Report{Logdirs: []collect.Logdir{{Name: "logs", Path: "logs"}}}
+func synthetic(runs map[string]map[string][]float64) *model.Report {
+	rep := &model.Report{Logdirs: []model.Logdir{{Name: "logs", Path: "logs"}}}
 	for _, name := range sortedKeys(runs) {
-		run := &collect.Run{Name: name, Logdir: "logs", Path: name, HasEvents: true, Start: 1e9, End: 1e9 + 3600,
-			Files: []collect.File{{Rel: name + "/events.out.tfevents.1.host", Size: 100, Records: 10, Status: "ok"}}}
+		run := &model.Run{Name: name, Logdir: "logs", Path: name, HasEvents: true, Start: 1e9, End: 1e9 + 3600,
+			Files: []model.File{{Rel: name + "/events.out.tfevents.1.host", Size: 100, Records: 10, Status: "ok"}}}
 		for _, tag := range sortedKeys(runs[name]) {
-			s := &collect.Scalar{Tag: tag}
+			s := &model.Scalar{Tag: tag}
 			for i, v := range runs[name][tag] {
 				s.Points = append(s.Points, series.Point{WallTime: 1e9 + float64(i), Step: int64(i), Value: v})
 			}
@@ -467,9 +469,9 @@ func contains(list []string, s string) bool {
 func TestDeterministic(t *testing.T) {
 	root := corpus(t)
 	build := func() map[string][]byte {
-		var lds []collect.Logdir
+		var lds []model.Logdir
 		for _, e := range []string{"tf1-estimator-truncated", "tbreducer-torch-runs", "keras-tf21-standard-profile"} {
-			lds = append(lds, collect.Logdir{Name: e, Path: filepath.Join(root, e)})
+			lds = append(lds, model.Logdir{Name: e, Path: filepath.Join(root, e)})
 		}
 		rep, err := collect.Collect(context.Background(), lds, collect.Options{})
 		if err != nil {

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -20,11 +21,11 @@ import (
 func bandSeriesOf(runs ...[][2]float64) []*seriesView {
 	var out []*seriesView
 	for i, pts := range runs {
-		s := &collect.Scalar{Tag: "loss"}
+		s := &model.Scalar{Tag: "loss"}
 		for _, p := range pts {
 			s.Points = append(s.Points, series.Point{Step: int64(p[0]), Value: p[1]})
 		}
-		out = append(out, &seriesView{run: &collect.Run{Name: string(rune('a' + i))}, scalar: s})
+		out = append(out, &seriesView{run: &model.Run{Name: string(rune('a' + i))}, scalar: s})
 	}
 	return out
 }
@@ -116,7 +117,7 @@ func TestSweepEnds(t *testing.T) {
 
 // scalarSweep is a sweep of n runs with a loss and an accuracy of steps
 // points each, and hyperparameters in their sessions.
-func scalarSweep(n, steps int) *collect.Report {
+func scalarSweep(n, steps int) *model.Report {
 	runs := map[string]map[string][]float64{}
 	for k := range n {
 		loss, acc := make([]float64, steps), make([]float64, steps)
@@ -128,9 +129,9 @@ func scalarSweep(n, steps int) *collect.Report {
 	}
 	rep := synthetic(runs)
 	for k, run := range rep.Runs {
-		run.HParams = &collect.HParams{Sessions: []*collect.Session{{Start: collect.SessionStart{HParams: map[string]collect.HParamValue{
-			"lr":        {Kind: collect.NumberValue, Number: float64(k%10) / 1000},
-			"optimizer": {Kind: collect.StringValue, Str: []string{"adam", "sgd"}[k%2]},
+		run.HParams = &model.HParams{Sessions: []*model.Session{{Start: model.SessionStart{HParams: map[string]model.HParamValue{
+			"lr":        {Kind: model.NumberValue, Number: float64(k%10) / 1000},
+			"optimizer": {Kind: model.StringValue, Str: []string{"adam", "sgd"}[k%2]},
 		}}}}}
 	}
 	return rep
@@ -340,8 +341,8 @@ func TestSweepPageHostileNames(t *testing.T) {
 	for i, name := range hostile {
 		run := rep.Runs[i]
 		run.Name = name
-		run.Scalars = append(run.Scalars, &collect.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
-		run.HParams.Sessions[0].Start.HParams[name] = collect.HParamValue{Kind: collect.StringValue, Str: name + strings.Repeat("x", 300)}
+		run.Scalars = append(run.Scalars, &model.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
+		run.HParams.Sessions[0].Start.HParams[name] = model.HParamValue{Kind: model.StringValue, Str: name + strings.Repeat("x", 300)}
 	}
 	r := New(rep, Options{})
 	var page bytes.Buffer

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -34,11 +33,11 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}, "b<i>": {"loss": {1}}})
 	a, b := rep.Runs[0], rep.Runs[1]
 	a.Files = append(a.Files,
-		collect.File{Rel: "a/events.out.tfevents.2.host", Status: "empty"},
-		collect.File{Rel: "a/events.out.tfevents.3.host.profile-empty", Status: "profile-empty"})
+		model.File{Rel: "a/events.out.tfevents.2.host", Status: "empty"},
+		model.File{Rel: "a/events.out.tfevents.3.host.profile-empty", Status: "profile-empty"})
 	b.Files[0].Status = "truncated"
-	b.Warnings = []collect.Warning{{File: b.Files[0].Rel, Offset: 1234, Msg: "truncated record: the file ends in the record's checksum (0 of 4 bytes; its 10 data bytes are whole)"}}
-	rep.Warnings = []collect.Warning{{File: "logs/a/events.out.tfevents.9.fifo", Offset: -1, Msg: "not a regular file (named pipe): not read"}}
+	b.Warnings = []model.Warning{{File: b.Files[0].Rel, Offset: 1234, Msg: "truncated record: the file ends in the record's checksum (0 of 4 bytes; its 10 data bytes are whole)"}}
+	rep.Warnings = []model.Warning{{File: "logs/a/events.out.tfevents.9.fifo", Offset: -1, Msg: "not a regular file (named pipe): not read"}}
 	page := string(filesByName(t, New(rep, Options{}))["index.html"])
 	if !strings.Contains(page, `<a href="#skipped" class="warn">4 files skipped or read in part</a> (1 empty, 1 profile-empty, 1 truncated, 1 not read)`) {
 		t.Errorf("the lead does not count the skipped files")
@@ -61,7 +60,7 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 
 	// 60 empty files: 50 named, and a count of the others.
 	for i := range 60 {
-		a.Files = append(a.Files, collect.File{Rel: fmt.Sprintf("a/events.out.tfevents.%d.more", 100+i), Status: "empty"})
+		a.Files = append(a.Files, model.File{Rel: fmt.Sprintf("a/events.out.tfevents.%d.more", 100+i), Status: "empty"})
 	}
 	sec = section(t, string(filesByName(t, New(rep, Options{}))["index.html"]), "skipped")
 	if n := strings.Count(sec, "<code>"); n != maxSkippedListed+1 { // and "trainreport inspect"
@@ -141,8 +140,8 @@ func TestNotDrawnNamesEmbeddingsWithTheirShapes(t *testing.T) {
 // files of its run: its embeddings are lost.
 func TestSkippedFilesNameSideFiles(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
-	rep.Runs[0].SideFiles = []collect.File{{Rel: "a/projector_config.pbtxt", Status: "damaged"}}
-	rep.Runs[0].Warnings = []collect.Warning{{File: "a/projector_config.pbtxt", Offset: -1, Msg: "not a projector config"}}
+	rep.Runs[0].SideFiles = []model.File{{Rel: "a/projector_config.pbtxt", Status: "damaged"}}
+	rep.Runs[0].Warnings = []model.Warning{{File: "a/projector_config.pbtxt", Offset: -1, Msg: "not a projector config"}}
 	s := skippedFiles(rep)
 	if s.Total != 1 || s.ByStatus != "1 damaged" || !s.Bad || len(s.Groups) != 1 ||
 		s.Groups[0].Files[0] != (skippedFile{Path: "a/projector_config.pbtxt", Status: "damaged", Why: "not a projector config"}) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -30,7 +29,7 @@ func grid(runs, tags, points int, runName, tagName func(int) string) map[string]
 	return m
 }
 
-func markdownOf(t *testing.T, rep *collect.Report, form MarkdownForm) string {
+func markdownOf(t *testing.T, rep *model.Report, form MarkdownForm) string {
 	t.Helper()
 	var md bytes.Buffer
 	if err := New(rep, Options{Title: "sweep", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
@@ -46,16 +45,16 @@ func markdownOf(t *testing.T, rep *collect.Report, form MarkdownForm) string {
 // few runs with hundreds of tags, thousands of warnings.
 func TestSummaryMarkdownFitsAPullRequestComment(t *testing.T) {
 	long := strings.Repeat("_*|@#😀", 100) // 600 runes; each escapes, or counts two
-	many := func(n int) []collect.Warning {
-		w := make([]collect.Warning, n)
+	many := func(n int) []model.Warning {
+		w := make([]model.Warning, n)
 		for i := range w {
-			w[i] = collect.Warning{File: fmt.Sprintf("run/events.%d", i), Offset: int64(i), Msg: strings.Repeat("bad record ", 30)}
+			w[i] = model.Warning{File: fmt.Sprintf("run/events.%d", i), Offset: int64(i), Msg: strings.Repeat("bad record ", 30)}
 		}
 		return w
 	}
 	tests := []struct {
 		name string
-		rep  *collect.Report
+		rep  *model.Report
 	}{
 		{"32 runs x 20 tags", synthetic(grid(32, 20, 200,
 			func(r int) string { return fmt.Sprintf("sweep/lr=0.00%d,batch=64,seed=%d", r%4+1, r) },
@@ -66,7 +65,7 @@ func TestSummaryMarkdownFitsAPullRequestComment(t *testing.T) {
 			func(r int) string { return fmt.Sprintf("run-%03d", r) }, func(g int) string { return fmt.Sprintf("loss/%02d", g) }))},
 		{"5 runs x 300 tags", synthetic(grid(5, 300, 3,
 			func(r int) string { return fmt.Sprint("run", r, long) }, func(g int) string { return fmt.Sprintf("acc/%03d", g) }))},
-		{"5000 warnings", func() *collect.Report {
+		{"5000 warnings", func() *model.Report {
 			rep := synthetic(grid(5, 2, 3, func(r int) string { return fmt.Sprint("run", r) }, func(g int) string { return fmt.Sprint("tag", g) }))
 			for _, run := range rep.Runs {
 				run.Warnings = many(1000)
@@ -133,11 +132,11 @@ func TestSummaryMarkdownHeadlineCounts(t *testing.T) {
 		"a": {"loss": {1, 2}},
 		"b": {"loss": {math.NaN(), math.Inf(1)}, "acc": {0.5}},
 	})
-	rep.Warnings = []collect.Warning{{File: "logs/a/link", Offset: -1, Msg: "not a regular file (symbolic link): not read"}}
+	rep.Warnings = []model.Warning{{File: "logs/a/link", Offset: -1, Msg: "not a regular file (symbolic link): not read"}}
 	a, b := rep.Runs[0], rep.Runs[1]
-	a.Warnings = []collect.Warning{{File: "a/f", Offset: 10, Msg: "data checksum mismatch"}, {File: "a/f", Offset: -1, Msg: "7 more warnings not shown"}}
-	b.Warnings = []collect.Warning{{File: "b/g", Offset: 5, Msg: "truncated record"}}
-	a.Files = append(a.Files, collect.File{Rel: "a/events.out.tfevents.2.host", Status: "empty"})
+	a.Warnings = []model.Warning{{File: "a/f", Offset: 10, Msg: "data checksum mismatch"}, {File: "a/f", Offset: -1, Msg: "7 more warnings not shown"}}
+	b.Warnings = []model.Warning{{File: "b/g", Offset: 5, Msg: "truncated record"}}
+	a.Files = append(a.Files, model.File{Rel: "a/events.out.tfevents.2.host", Status: "empty"})
 	b.Files[0].Status = "truncated"
 	md := markdownOf(t, rep, MarkdownComment)
 	head := strings.SplitN(md, "\n\n", 4)

@@ -6,14 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // halfBaseline is rep's own summary.json with every value halved: each
 // loss of rep is then twice its baseline's, a regression.
-func halfBaseline(t *testing.T, rep *collect.Report) *Baseline {
+func halfBaseline(t *testing.T, rep *model.Report) *Baseline {
 	t.Helper()
 	b, err := New(rep, Options{}).SummaryJSON()
 	if err != nil {
@@ -39,7 +40,7 @@ func halfBaseline(t *testing.T, rep *collect.Report) *Baseline {
 
 // gatedReport is a report of rep with a halved baseline and n gates, each
 // holding for every run.
-func gatedReport(t *testing.T, rep *collect.Report, n int, form MarkdownForm) *Report {
+func gatedReport(t *testing.T, rep *model.Report, n int, form MarkdownForm) *Report {
 	t.Helper()
 	r := New(rep, Options{Title: "gated", MarkdownForm: form, Baseline: halfBaseline(t, rep)})
 	sb, err := r.SummaryJSON()
@@ -68,7 +69,7 @@ func gatedReport(t *testing.T, rep *collect.Report, n int, form MarkdownForm) *R
 // gates each naming its runs, long names.
 func TestSummaryMarkdownGatesAndBaselineWithinLimits(t *testing.T) {
 	long := strings.Repeat("_*|@#😀", 100)
-	reps := map[string]*collect.Report{
+	reps := map[string]*model.Report{
 		"300 runs x 50 tags": synthetic(grid(300, 50, 3, func(r int) string { return fmt.Sprintf("run-%03d", r) },
 			func(g int) string { return fmt.Sprintf("loss/%02d", g) })),
 		"40 runs x 50 tags, long run names": synthetic(grid(40, 50, 3, func(r int) string { return fmt.Sprint(r, long) },

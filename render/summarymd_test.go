@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -260,8 +261,8 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
-func collectWarning(file, msg string) collect.Warning {
-	return collect.Warning{File: file, Offset: 7, Msg: msg}
+func collectWarning(file, msg string) model.Warning {
+	return model.Warning{File: file, Offset: 7, Msg: msg}
 }
 
 // attrOf is the value of n's attribute key, "" when it has none.

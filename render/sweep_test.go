@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
@@ -19,15 +18,15 @@ import (
 // diverges (its loss ends at 1e6), every 50th ends its loss in NaN, every
 // 10th run's session failed, and every 7th run has no session. tags adds
 // more tags ("extra/metricK") to every run.
-func trialReport(n, steps, tags int) *collect.Report {
-	rep := &collect.Report{Logdirs: []collect.Logdir{{Name: "sweep", Path: "sweep"}}}
+func trialReport(n, steps, tags int) *model.Report {
+	rep := &model.Report{Logdirs: []model.Logdir{{Name: "sweep", Path: "sweep"}}}
 	for i := range n {
 		name := fmt.Sprintf("trial%05d", i)
-		run := &collect.Run{Name: name, Logdir: "sweep", Path: name, HasEvents: true, Start: 1e9, End: 1e9 + float64(60+i%50),
-			LastStep: int64(steps - 1), Files: []collect.File{{Rel: name + "/events.out.tfevents.1.host", Size: 100, Records: 10, Status: "ok"}}}
+		run := &model.Run{Name: name, Logdir: "sweep", Path: name, HasEvents: true, Start: 1e9, End: 1e9 + float64(60+i%50),
+			LastStep: int64(steps - 1), Files: []model.File{{Rel: name + "/events.out.tfevents.1.host", Size: 100, Records: 10, Status: "ok"}}}
 		floor := 0.1 + float64(i%97)/100
 		add := func(tag string, f func(s int) float64) {
-			sc := &collect.Scalar{Tag: tag}
+			sc := &model.Scalar{Tag: tag}
 			for s := range steps {
 				sc.Points = append(sc.Points, series.Point{WallTime: 1e9 + float64(s), Step: int64(s), Value: f(s)})
 			}
@@ -46,24 +45,24 @@ func trialReport(n, steps, tags int) *collect.Report {
 		for k := range tags {
 			add(fmt.Sprintf("extra/metric%d", k), func(s int) float64 { return float64(k) + float64(s*i%13) })
 		}
-		metrics := map[string]collect.MetricValue{"loss": {Value: floor, Run: name, Step: int64(steps - 1)},
+		metrics := map[string]model.MetricValue{"loss": {Value: floor, Run: name, Step: int64(steps - 1)},
 			"accuracy": {Value: 1 - floor/2, Run: name, Step: int64(steps - 1)}}
 		for k := range tags {
-			metrics[fmt.Sprintf("extra/metric%d", k)] = collect.MetricValue{Value: float64(k) + float64((steps-1)*i%13), Run: name, Step: int64(steps - 1)}
+			metrics[fmt.Sprintf("extra/metric%d", k)] = model.MetricValue{Value: float64(k) + float64((steps-1)*i%13), Run: name, Step: int64(steps - 1)}
 		}
 		if i%7 != 0 {
 			status := "success"
 			if i%10 == 0 {
 				status = "failure"
 			}
-			run.HParams = &collect.HParams{Sessions: []*collect.Session{{
-				Start: collect.SessionStart{HParams: map[string]collect.HParamValue{
-					"lr":         {Kind: collect.NumberValue, Number: math.Pow(10, -4+float64(i%30)/10)},
-					"optimizer":  {Kind: collect.StringValue, Str: []string{"adam", "sgd", "rmsprop"}[i%3]},
-					"batch_size": {Kind: collect.NumberValue, Number: float64(int(32) << (i % 4))},
-					"dropout":    {Kind: collect.NumberValue, Number: float64(i%50) / 100},
+			run.HParams = &model.HParams{Sessions: []*model.Session{{
+				Start: model.SessionStart{HParams: map[string]model.HParamValue{
+					"lr":         {Kind: model.NumberValue, Number: math.Pow(10, -4+float64(i%30)/10)},
+					"optimizer":  {Kind: model.StringValue, Str: []string{"adam", "sgd", "rmsprop"}[i%3]},
+					"batch_size": {Kind: model.NumberValue, Number: float64(int(32) << (i % 4))},
+					"dropout":    {Kind: model.NumberValue, Number: float64(i%50) / 100},
 				}},
-				End:     &collect.SessionEnd{Status: status},
+				End:     &model.SessionEnd{Status: status},
 				Metrics: metrics,
 			}}}
 		}

@@ -9,22 +9,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"google.golang.org/protobuf/proto"
 
-	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/logfs"
 )
 
 // tensorFile writes serialized float32 TensorProtos into one file and
 // returns an entry per tensor referring to it, as collect does.
-func tensorFile(t *testing.T, shape []int64, steps [][]float32) []collect.TensorEntry {
+func tensorFile(t *testing.T, shape []int64, steps [][]float32) []model.TensorEntry {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "tensors")
 	src := openLogdir(t, dir)
 	var buf []byte
-	var es []collect.TensorEntry
+	var es []model.TensorEntry
 	ts := &eventpb.TensorShapeProto{}
 	for _, d := range shape {
 		ts.Dim = append(ts.Dim, &eventpb.TensorShapeProto_Dim{Size: d})
@@ -38,8 +39,8 @@ func tensorFile(t *testing.T, shape []int64, steps [][]float32) []collect.Tensor
 		if err != nil {
 			t.Fatal(err)
 		}
-		es = append(es, collect.TensorEntry{WallTime: 100 + float64(i), Step: int64(10 * i), DType: "float32", Shape: shape,
-			Data: collect.NewBlobRef(src, "", "tensors", int64(len(buf)), int64(len(b)))})
+		es = append(es, model.TensorEntry{WallTime: 100 + float64(i), Step: int64(10 * i), DType: "float32", Shape: shape,
+			Data: model.NewBlobRef(src, "", "tensors", int64(len(buf)), int64(len(b)))})
 		buf = append(buf, b...)
 	}
 	if err := os.WriteFile(p, buf, 0o644); err != nil {
@@ -52,10 +53,10 @@ func TestTensorsPageAndData(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	es := tensorFile(t, []int64{2, 2}, [][]float32{{0, 1, 2, 3}, {nan, inf, 0.1, -2}, {nan, nan, nan, nan}})
 	// A step whose bytes cannot be read.
-	es = append(es, collect.TensorEntry{WallTime: 200, Step: 40, DType: "float32", Shape: []int64{2, 2},
-		Data: collect.NewBlobRef(openLogdir(t, t.TempDir()), "", "missing", 0, 4)})
-	run := &collect.Run{Name: "<script>alert('run')</script>", Tensors: []*collect.Tensor{{Tag: `<img src=x onerror=alert(1)>`, Entries: es}}}
-	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	es = append(es, model.TensorEntry{WallTime: 200, Step: 40, DType: "float32", Shape: []int64{2, 2},
+		Data: model.NewBlobRef(openLogdir(t, t.TempDir()), "", "missing", 0, 4)})
+	run := &model.Run{Name: "<script>alert('run')</script>", Tensors: []*model.Tensor{{Tag: `<img src=x onerror=alert(1)>`, Entries: es}}}
+	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
 	files := filesByName(t, r)
 
 	page := string(files["tensors.html"])
@@ -113,8 +114,8 @@ func TestTensorsValueBudget(t *testing.T) {
 	for range 7 {
 		steps = append(steps, big)
 	}
-	run := &collect.Run{Name: "r", Tensors: []*collect.Tensor{{Tag: "t", Entries: tensorFile(t, []int64{int64(len(big))}, steps)}}}
-	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	run := &model.Run{Name: "r", Tensors: []*model.Tensor{{Tag: "t", Entries: tensorFile(t, []int64{int64(len(big))}, steps)}}}
+	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
 	p, err := r.tensorsPage()
 	if err != nil {
 		t.Fatal(err)

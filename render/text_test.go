@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"golang.org/x/net/html"
 
 	"github.com/trainreport/trainreport/collect"
@@ -86,15 +88,15 @@ func TestTextMarkdownInert(t *testing.T) {
 // strings and hostileText tag and run names, and checks the whole text page.
 func TestTextPageInert(t *testing.T) {
 	cell := strings.Join(hostileText, " ")
-	run := &collect.Run{Name: "<script>alert('run')</script>", Texts: []*collect.Text{{
+	run := &model.Run{Name: "<script>alert('run')</script>", Texts: []*model.Text{{
 		Tag: `<img src=x onerror=alert("tag")>`, Plugin: "text",
-		Entries: []collect.TextEntry{
+		Entries: []model.TextEntry{
 			{Step: 1, Values: hostileText[:1]},
 			{Step: 2, Shape: []int64{int64(len(hostileText))}, Values: hostileText},
 			{Step: 3, Shape: []int64{1, 2}, Values: []string{cell, "ok"}},
 		},
 	}}}
-	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
 	files := filesByName(t, r)
 	page := string(files["text.html"])
 	if page == "" {
@@ -121,12 +123,12 @@ func TestTextPageInert(t *testing.T) {
 // TestTextStepBudget checks that a long series is thinned on the page,
 // evenly with the last step kept, and kept whole in its data file.
 func TestTextStepBudget(t *testing.T) {
-	var es []collect.TextEntry
+	var es []model.TextEntry
 	for i := range 1000 {
-		es = append(es, collect.TextEntry{Step: int64(i), Values: []string{"s"}})
+		es = append(es, model.TextEntry{Step: int64(i), Values: []string{"s"}})
 	}
-	run := &collect.Run{Name: "r", Texts: []*collect.Text{{Tag: "t", Entries: es}}}
-	r := New(&collect.Report{Runs: []*collect.Run{run}}, Options{})
+	run := &model.Run{Name: "r", Texts: []*model.Text{{Tag: "t", Entries: es}}}
+	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
 	p, err := r.textPage()
 	if err != nil {
 		t.Fatal(err)
@@ -145,10 +147,10 @@ func TestTextStepBudget(t *testing.T) {
 }
 
 // collectWriters reads one of the writers' fixtures.
-func collectWriters(t *testing.T, name string) *collect.Report {
+func collectWriters(t *testing.T, name string) *model.Report {
 	t.Helper()
 	rep, err := collect.Collect(context.Background(),
-		[]collect.Logdir{{Name: name, Path: filepath.Join("..", "collect", "testdata", "writers", name)}}, collect.Options{})
+		[]model.Logdir{{Name: name, Path: filepath.Join("..", "collect", "testdata", "writers", name)}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +177,12 @@ func TestPRCurvesPages(t *testing.T) {
 // sessions, that the overview counts the HParams page in sessions; their
 // data/hparams.json is pinned by TestGolden.
 func TestHParamsOverviewCount(t *testing.T) {
-	inputs := map[string]func(t *testing.T) *collect.Report{}
+	inputs := map[string]func(t *testing.T) *model.Report{}
 	for _, c := range []string{"tf2-hparams-api-experiment", "lightning-hparams-only"} {
-		inputs[c] = func(t *testing.T) *collect.Report { return collectDir(t, c, filepath.Join(corpus(t), c)) }
+		inputs[c] = func(t *testing.T) *model.Report { return collectDir(t, c, filepath.Join(corpus(t), c)) }
 	}
 	for _, w := range []string{"tensorboardx", "torch"} {
-		inputs["writers-"+w] = func(t *testing.T) *collect.Report { return collectWriters(t, w) }
+		inputs["writers-"+w] = func(t *testing.T) *model.Report { return collectWriters(t, w) }
 	}
 	for name, collectIt := range inputs {
 		t.Run(name, func(t *testing.T) {
@@ -198,15 +200,15 @@ func TestHParamsOverviewCount(t *testing.T) {
 // most textPageCells of them and says where it stops; the data files hold
 // every step.
 func TestTextPageCellBudget(t *testing.T) {
-	var runs []*collect.Run
+	var runs []*model.Run
 	for r := range 16 {
-		var es []collect.TextEntry
+		var es []model.TextEntry
 		for i := range 50 {
-			es = append(es, collect.TextEntry{Step: int64(i), Shape: []int64{4000}, Values: make([]string, 4000)})
+			es = append(es, model.TextEntry{Step: int64(i), Shape: []int64{4000}, Values: make([]string, 4000)})
 		}
-		runs = append(runs, &collect.Run{Name: fmt.Sprintf("r%02d", r), Texts: []*collect.Text{{Tag: "t", Entries: es}}})
+		runs = append(runs, &model.Run{Name: fmt.Sprintf("r%02d", r), Texts: []*model.Text{{Tag: "t", Entries: es}}})
 	}
-	p, err := New(&collect.Report{Runs: runs}, Options{}).textPage()
+	p, err := New(&model.Report{Runs: runs}, Options{}).textPage()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // textReport is a report of one run with one text tag of the entries.
-func textReport(entries ...collect.TextEntry) *collect.Report {
-	return &collect.Report{Runs: []*collect.Run{{Name: "run", Path: "run",
-		Texts: []*collect.Text{{Tag: "text", Plugin: "text", Entries: entries}}}}}
+func textReport(entries ...model.TextEntry) *model.Report {
+	return &model.Report{Runs: []*model.Run{{Name: "run", Path: "run",
+		Texts: []*model.Text{{Tag: "text", Plugin: "text", Entries: entries}}}}}
 }
 
 // wideTable is a GFM table of cols header columns over rows one-cell
@@ -27,9 +27,9 @@ func wideTable(cols, rows int) string {
 // note saying what was cut, and the page stays within its card's budget.
 func TestTextStepBudgetCutsWideTables(t *testing.T) {
 	src := wideTable(1000, 1000)
-	var es []collect.TextEntry
+	var es []model.TextEntry
 	for i := range 50 {
-		es = append(es, collect.TextEntry{Step: int64(i), Values: []string{src}})
+		es = append(es, model.TextEntry{Step: int64(i), Values: []string{src}})
 	}
 	r := New(textReport(es...), Options{})
 	p, err := r.textPage()
@@ -81,9 +81,9 @@ func TestTextStepBudgetOfAMillionStrings(t *testing.T) {
 		distinct[i] = fmt.Sprint(i)
 	}
 	r := New(textReport(
-		collect.TextEntry{Step: 1, Shape: []int64{1_000_000}, Values: empty},
-		collect.TextEntry{Step: 2, Shape: []int64{1_000_000}, Values: distinct},
-		collect.TextEntry{Step: 3, Shape: []int64{1000, 1000}, Values: distinct},
+		model.TextEntry{Step: 1, Shape: []int64{1_000_000}, Values: empty},
+		model.TextEntry{Step: 2, Shape: []int64{1_000_000}, Values: distinct},
+		model.TextEntry{Step: 3, Shape: []int64{1000, 1000}, Values: distinct},
 	), Options{})
 	p, err := r.textPage()
 	if err != nil {

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/tensorview"
 	"github.com/trainreport/trainreport/internal/testcorpus"
@@ -50,7 +52,7 @@ func TestBrowserExceptions(t *testing.T) {
 
 	// What the page must draw: each step's box at k, from the values
 	// package collect reads.
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "exc", Path: fixture}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "exc", Path: fixture}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

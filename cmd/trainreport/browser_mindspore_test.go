@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 )
 
@@ -25,12 +27,12 @@ func TestBrowserMindSpore(t *testing.T) {
 	shots := screenshotDir(t)
 	dir := filepath.Join(repoRoot(t), "collect", "testdata", "mindspore")
 	r := buildReport(t, dir)
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "mindspore", Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "mindspore", Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rep.Close()
-	tensors := map[string]*collect.Tensor{}
+	tensors := map[string]*model.Tensor{}
 	for _, run := range rep.Runs {
 		for _, ts := range run.Tensors {
 			tensors[ts.Tag] = ts

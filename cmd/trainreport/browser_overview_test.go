@@ -14,7 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/render"
 )
 
@@ -51,7 +52,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 			if f.Status == "ok" {
 				continue
 			}
-			i := slices.IndexFunc(run.Warnings, func(w collect.Warning) bool { return w.File == f.Rel })
+			i := slices.IndexFunc(run.Warnings, func(w model.Warning) bool { return w.File == f.Rel })
 			if i < 0 {
 				t.Fatalf("%s: no warning", f.Rel)
 			}

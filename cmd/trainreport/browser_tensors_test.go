@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 )
 
@@ -88,9 +90,9 @@ func TestBrowserTensors(t *testing.T) {
 }
 
 // demoTensor returns a tensor series of the demo's lr=0.003/eval run.
-func demoTensor(t *testing.T, logs, tag string) *collect.Tensor {
+func demoTensor(t *testing.T, logs, tag string) *model.Tensor {
 	t.Helper()
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "logs", Path: logs}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "logs", Path: logs}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func demoTensor(t *testing.T, logs, tag string) *collect.Tensor {
 	return nil
 }
 
-func loadTensor(t *testing.T, e collect.TensorEntry) []float64 {
+func loadTensor(t *testing.T, e model.TensorEntry) []float64 {
 	t.Helper()
 	v, err := e.Load()
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect/logfs"
 )
 
@@ -72,7 +73,7 @@ func plural[N int | int64](n N, noun string) string {
 // namedAs returns the name arg gave its log directory with NAME=, and
 // whether it gave one: collect.ParseLogdirs keeps the path after the "="
 // as the directory's Path, and an unnamed argument whole.
-func namedAs(arg string, l collect.Logdir) (string, bool) {
+func namedAs(arg string, l model.Logdir) (string, bool) {
 	if arg == l.Path {
 		return "", false
 	}
@@ -83,7 +84,7 @@ func namedAs(arg string, l collect.Logdir) (string, bool) {
 // argument already took: collect.ParseLogdirs renames it (NAME_2), which
 // keeps every run apart, so the report goes on, but the name is not the
 // one asked for, and a script may have meant another directory.
-func sameNames(args []string, logdirs []collect.Logdir) []string {
+func sameNames(args []string, logdirs []model.Logdir) []string {
 	var out []string
 	for i, l := range logdirs {
 		if name, ok := namedAs(args[i], l); ok && name != l.Name {
@@ -95,7 +96,7 @@ func sameNames(args []string, logdirs []collect.Logdir) []string {
 
 // localPaths are the paths of the log directories that are folders, not
 // buckets: the ones an output could overwrite.
-func localPaths(logdirs []collect.Logdir) []string {
+func localPaths(logdirs []model.Logdir) []string {
 	var out []string
 	for _, l := range logdirs {
 		if !logfs.IsURL(l.Path) {
@@ -119,7 +120,7 @@ const maxTitleDirs = 3
 // name is generic (logs, runs, lightning_logs...) is called by its path
 // from the first folder above that is not, at most three folders
 // (.../mnist/lightning_logs is "mnist/lightning_logs").
-func defaultTitle(args []string, logdirs []collect.Logdir) string {
+func defaultTitle(args []string, logdirs []model.Logdir) string {
 	names := make([]string, len(logdirs))
 	for i, l := range logdirs {
 		names[i] = l.Name

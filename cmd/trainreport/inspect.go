@@ -82,7 +82,7 @@ type inspectWarning struct {
 	Message string `json:"message"`
 }
 
-func warningJSON(w collect.Warning) inspectWarning {
+func warningJSON(w model.Warning) inspectWarning {
 	iw := inspectWarning{File: w.File, Message: w.Msg}
 	if w.Offset >= 0 {
 		off := w.Offset
@@ -141,7 +141,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	memlimit.Phase(ctx, "reading the logs")
 	logdirs, err := collect.ParseLogdirs(dirs)
 	if err == nil {
-		var rep *collect.Report
+		var rep *model.Report
 		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll, Restarts: model.RestartRule(restarts)}); err == nil {
 			defer rep.Close()
 			if *asJSON {
@@ -162,7 +162,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-func inspectOf(rep *collect.Report) inspectJSON {
+func inspectOf(rep *model.Report) inspectJSON {
 	out := inspectJSON{Runs: []inspectRun{}, Warnings: []inspectWarning{}}
 	for _, w := range rep.Warnings {
 		out.Warnings = append(out.Warnings, warningJSON(w))
@@ -199,13 +199,13 @@ func inspectOf(rep *collect.Report) inspectJSON {
 	return out
 }
 
-func writeInspectJSON(w io.Writer, rep *collect.Report) error {
+func writeInspectJSON(w io.Writer, rep *model.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(inspectOf(rep))
 }
 
-func writeInspectText(w io.Writer, rep *collect.Report) error {
+func writeInspectText(w io.Writer, rep *model.Report) error {
 	notDrawn := map[string]render.UndrawnRun{}
 	for _, u := range render.Undrawn(rep) {
 		notDrawn[u.Run] = u

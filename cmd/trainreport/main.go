@@ -287,7 +287,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 
 // checkOutputs refuses, before any log is read, outputs that would
 // replace or overwrite what they must not: see package outdir.
-func checkOutputs(c *config, logdirs []collect.Logdir) error {
+func checkOutputs(c *config, logdirs []model.Logdir) error {
 	paths := localPaths(logdirs)
 	if err := outdir.Check(c.out, paths); err != nil {
 		return usageError{err}
@@ -321,7 +321,7 @@ func outputFiles(c *config) []struct{ flag, name string } {
 
 // checkNotRead refuses output files that name a file the report read:
 // files a projector config names are known only once it is read.
-func checkNotRead(c *config, rep *collect.Report) error {
+func checkNotRead(c *config, rep *model.Report) error {
 	for _, f := range outputFiles(c) {
 		if f.name != "" && collect.WasRead(rep, f.name) {
 			return usageError{fmt.Errorf("%s %s names a file the report reads", f.flag, f.name)}
@@ -385,7 +385,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 // writeReport writes the report of rep, collected or merged from shards,
 // as c asks: the site, the files of the flags, the gates' verdict. rep's
 // log directories name the folders in messages.
-func writeReport(ctx context.Context, c *config, rep *collect.Report, title string, base *render.Baseline, start time.Time, stderr io.Writer) (errOut error) {
+func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *render.Baseline, start time.Time, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -404,7 +404,7 @@ func writeReport(ctx context.Context, c *config, rep *collect.Report, title stri
 	nwarn := printWarnings(stderr, rep, files == 0)
 	// A log directory may hold projector files and no event file (TF's
 	// projector API used on its own): its embeddings are the report.
-	embeddingsOnly := files == 0 && slices.ContainsFunc(rep.Runs, func(r *collect.Run) bool { return len(r.Embeddings) > 0 })
+	embeddingsOnly := files == 0 && slices.ContainsFunc(rep.Runs, func(r *model.Run) bool { return len(r.Embeddings) > 0 })
 	if records == 0 && !embeddingsOnly {
 		names := make([]string, len(rep.Logdirs))
 		for i, l := range rep.Logdirs {
@@ -495,7 +495,7 @@ const noEventFiles = "no event files found"
 // printWarnings prints the report's warnings and returns how many it
 // printed, those of log directories without event files left out when
 // skipEmpty is set.
-func printWarnings(w io.Writer, rep *collect.Report, skipEmpty bool) int {
+func printWarnings(w io.Writer, rep *model.Report, skipEmpty bool) int {
 	var all []string
 	for _, wr := range rep.Warnings {
 		if skipEmpty && wr.Msg == noEventFiles {
@@ -569,7 +569,7 @@ func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
 // restartsLine says, after reading, how many points restarts superseded,
 // what became of them, and how many runs restarted; "" when nothing was
 // superseded.
-func restartsLine(rep *collect.Report) string {
+func restartsLine(rep *model.Report) string {
 	runs, attempts, superseded := rep.RestartTotals()
 	if runs == 0 && superseded == 0 {
 		return ""

@@ -652,7 +652,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 		return err
 	}
 	defer stopProfile(&errOut)
-	reps := make([]*collect.Report, 0, len(parts))
+	reps := make([]*model.Report, 0, len(parts))
 	defer func() {
 		for _, r := range reps {
 			r.Close()
@@ -756,10 +756,10 @@ func bucketParts(ctx context.Context, u string) ([]string, error) {
 }
 
 // pathsAsLogdirs makes paths into the log directories checkOutputs takes.
-func pathsAsLogdirs(paths []string) []collect.Logdir {
-	out := make([]collect.Logdir, len(paths))
+func pathsAsLogdirs(paths []string) []model.Logdir {
+	out := make([]model.Logdir, len(paths))
 	for i, p := range paths {
-		out[i] = collect.Logdir{Path: p}
+		out[i] = model.Logdir{Path: p}
 	}
 	return out
 }
@@ -769,7 +769,7 @@ func pathsAsLogdirs(paths []string) []collect.Logdir {
 // payloads from the Source open returns for its name; then checks that
 // every payload the model refers to lies inside a regular file of its
 // log directory, before anything reads one.
-func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error)) (*collect.Report, error) {
+func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error)) (*model.Report, error) {
 	f := m.Files[0] // readMarker made sure it is model.bin
 	b, err := readPartFile(ctx, dir, f.Name, f.Size)
 	dir = logfs.Redact(dir) // what messages name

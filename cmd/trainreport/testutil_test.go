@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
@@ -53,7 +55,7 @@ type scalarTruth struct {
 
 // collectReport reads logdir with package collect, the truth pages are
 // checked against; the report is closed when the test ends.
-func collectReport(t *testing.T, logdir string) *collect.Report {
+func collectReport(t *testing.T, logdir string) *model.Report {
 	t.Helper()
 	logdirs, err := collect.ParseLogdirs([]string{logdir})
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
@@ -43,7 +45,7 @@ func TestCorpusCounts(t *testing.T) {
 	root := testcorpus.Dir(t)
 	for _, name := range slices.Sorted(maps.Keys(corpusWant)) {
 		t.Run(name, func(t *testing.T) {
-			rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: name, Path: filepath.Join(root, name)}}, collect.Options{})
+			rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: name, Path: filepath.Join(root, name)}}, collect.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

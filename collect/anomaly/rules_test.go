@@ -254,7 +254,7 @@ func TestTensorRules(t *testing.T) {
 // NaN step in one of its two OneFlow gradients and a TS-VIS gradient all
 // zero at its last step, and nothing else the rules look for.
 func TestExceptionFixture(t *testing.T) {
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "exc", Path: filepath.Join("..", "testdata", "oneflow-exceptions", "logs")}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "exc", Path: filepath.Join("..", "testdata", "oneflow-exceptions", "logs")}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/audio"
 )
@@ -22,7 +24,7 @@ func TestWriterClips(t *testing.T) {
 	}
 	for writer, want := range freqs {
 		dir := filepath.Join("..", "testdata", "writers", writer)
-		rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: writer, Path: dir}}, collect.Options{})
+		rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: writer, Path: dir}}, collect.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

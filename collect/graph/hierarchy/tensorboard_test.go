@@ -34,12 +34,12 @@ func TestAgreesWithTensorBoard(t *testing.T) {
 	if err := json.Unmarshal(b, &refs); err != nil {
 		t.Fatal(err)
 	}
-	reports := map[string]*collect.Report{}
+	reports := map[string]*model.Report{}
 	checked := 0
 	for _, ref := range refs {
 		rep := reports[ref.Dir]
 		if rep == nil {
-			rep, err = collect.Collect(context.Background(), []collect.Logdir{{Name: ref.Dir, Path: testcorpus.Dir(t, ref.Dir)}}, collect.Options{})
+			rep, err = collect.Collect(context.Background(), []model.Logdir{{Name: ref.Dir, Path: testcorpus.Dir(t, ref.Dir)}}, collect.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/tensorstat"
 )
@@ -16,11 +18,11 @@ import (
 // claims, with the NaN and +Inf of the attention weights at step 3750.
 func TestEvalRun(t *testing.T) {
 	dir := generateInto(t)
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run *collect.Run
+	var run *model.Run
 	for _, r := range rep.Runs {
 		if r.Path == evalRun {
 			run = r
@@ -101,7 +103,7 @@ func TestEvalRun(t *testing.T) {
 // scalar of the run a metric (no experiment is declared).
 func TestHParams(t *testing.T) {
 	dir := generateInto(t)
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 )
 
@@ -15,7 +17,7 @@ var histogramTags = map[string]bool{"weights/dense_1": true, "activations/relu_1
 // value counted, none in the other runs.
 func TestHistograms(t *testing.T) {
 	dir := generateInto(t)
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "demo", Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
+
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/audio"
 )
@@ -13,11 +15,11 @@ import (
 // their labels.
 func TestMedia(t *testing.T) {
 	dir := generateInto(t)
-	rep, err := collect.Collect(context.Background(), []collect.Logdir{{Name: "logs", Path: dir}}, collect.Options{})
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "logs", Path: dir}}, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run *collect.Run
+	var run *model.Run
 	for _, r := range rep.Runs {
 		if r.Name == "samples" {
 			run = r
@@ -26,7 +28,7 @@ func TestMedia(t *testing.T) {
 	if run == nil {
 		t.Fatal("no run samples")
 	}
-	images := map[string]*collect.Image{}
+	images := map[string]*model.Image{}
 	for _, im := range run.Images {
 		images[im.Tag] = im
 	}
