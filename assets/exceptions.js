@@ -2,7 +2,7 @@
  * trainreport exceptions page (Tianshu's exception view): per (run, tag)
  * card, a box per step over the steps, and for the step the slider picks a
  * heat map of the tensor, a 100-bin histogram and the list of outliers.
- * Go computes every number (collect/tensorview) and inlines it in the
+ * Go computes every number (internal/analysis/tensorview) and inlines it in the
  * card's <script type="application/json" class="exc-data">; this script
  * only redraws the whiskers and filters the outliers for the page's
  * whisker factor k (kept in the URL hash), and builds the charts' options.

@@ -15,7 +15,7 @@
   var T = window.trainreport;
   var util = T.util;
   var SVG = 'http://www.w3.org/2000/svg';
-  // Box metrics, as collect/graph/layout sizes boxes.
+  // Box metrics, as internal/analysis/graph/layout sizes boxes.
   var CHAR = 6.5, MAX_ANN = 3, ANN_CHARS = 16, ANN_LINE = 12;
   // Edge labels are drawn in views of at most this many edges.
   var MAX_LABELED_EDGES = 300;

@@ -6,10 +6,10 @@ import (
 	"net/url"
 	"regexp"
 
-	"github.com/trainreport/trainreport/collect/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 )
 
-// anomalies returns what the rules of collect/anomaly find in the report,
+// anomalies returns what the rules of internal/analysis/anomaly find in the report,
 // found once: the overview, summary.json and summary.md list the same.
 func (r *Report) anomalies() []anomaly.Anomaly {
 	r.anomaliesOnce.Do(func() {

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/audio"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/audio"
 )
 
 // Preview sizes: the waveform's buckets, the spectrogram's frames and

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
@@ -230,7 +230,7 @@ type summaryJSON struct {
 	// with --baseline, when given.
 	Gates    []summaryGate    `json:"gates,omitempty"`
 	Baseline *summaryBaseline `json:"baseline,omitempty"`
-	// Anomalies are what collect/anomaly's rules found (docs/ANOMALIES.md).
+	// Anomalies are what internal/analysis/anomaly's rules found (docs/ANOMALIES.md).
 	Anomalies []summaryAnomaly `json:"anomalies"`
 }
 

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
 
 // embeddingView is one (run, embedding name): its steps, each with what

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
 
 // writeProjector writes a projector log directory: one embedding of n

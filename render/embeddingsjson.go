@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/reduce/knn"
-	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/knn"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
 
 // embeddingFileJSON is data/embeddings/<run>/<name>.json: every step of

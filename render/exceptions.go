@@ -8,9 +8,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/tensorview"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/tensorview"
 )
 
 // Budgets of the Exceptions page.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 
-	"github.com/trainreport/trainreport/collect/audio"
 	"github.com/trainreport/trainreport/collect/histogram"
+	"github.com/trainreport/trainreport/internal/analysis/audio"
 )
 
 // Values whose differences overflow float64: 1e308 - -1e308 is +Inf.

@@ -1,8 +1,8 @@
 package render
 
 import (
-	"github.com/trainreport/trainreport/collect/graph/hierarchy"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/graph/hierarchy"
 )
 
 // GraphCount is what summary.json, the overview and `trainreport

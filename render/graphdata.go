@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/graph/hierarchy"
-	graphlayout "github.com/trainreport/trainreport/collect/graph/layout"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/graph/hierarchy"
+	graphlayout "github.com/trainreport/trainreport/internal/analysis/graph/layout"
 )
 
 // graphJSON is a graph's data file, data/graphs/<run>/<key>.json: the

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/trainreport/trainreport/collect/graph/hierarchy"
-	graphlayout "github.com/trainreport/trainreport/collect/graph/layout"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/graph/hierarchy"
+	graphlayout "github.com/trainreport/trainreport/internal/analysis/graph/layout"
 )
 
 // Budgets of the graphs page, stated on the page.

@@ -7,9 +7,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // Drawing budgets of the histograms page. Every step stays in the data

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // mediaSeries is one (run, tag) series of images or clips, with the steps

@@ -38,7 +38,7 @@ type overviewPage struct {
 	// compares with --baseline, nil without one.
 	Gates    []gateRow
 	Baseline *baselineSection
-	// Anomalies are what collect/anomaly found, the first
+	// Anomalies are what internal/analysis/anomaly found, the first
 	// overviewAnomalyRows of them; NumAnomalies counts them all.
 	Anomalies    []anomalyRow
 	NumAnomalies int

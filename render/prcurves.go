@@ -3,8 +3,8 @@ package render
 import (
 	"html/template"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // prPageSteps is the PR curves page's step budget per (run, tag): beyond

@@ -14,11 +14,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/trainreport/trainreport/collect/anomaly"
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
@@ -126,7 +126,7 @@ type Report struct {
 	// them (see exceptionTags), read once.
 	exceptionsOnce sync.Once
 	exceptions     []tagSeries[*exceptionSeries]
-	// anoms are what collect/anomaly found (see anomalies), found once.
+	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly
 	// graphs are the runs' graphs laid out (see graphViews), once.

@@ -19,8 +19,8 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/reduce/project"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 

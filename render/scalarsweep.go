@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // The scalars page of a sweep. Past sweepPageRuns runs with scalars (or when

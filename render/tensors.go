@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/tensorstat"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
 )
 
 // Budgets of the tensors page, per (run, tag).

@@ -5,8 +5,8 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/downsample"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // textPageSteps is the page's step budget per (run, tag): beyond it the

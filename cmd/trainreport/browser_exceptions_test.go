@@ -22,7 +22,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/tensorview"
+	"github.com/trainreport/trainreport/internal/analysis/tensorview"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
 

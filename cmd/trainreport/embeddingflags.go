@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/render"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trainreport/trainreport/collect/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/render"
 )
 

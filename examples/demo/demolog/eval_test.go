@@ -10,7 +10,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/tensorstat"
+	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
 )
 
 // TestEvalRun reads the evaluation run back with package collect: its text

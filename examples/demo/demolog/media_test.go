@@ -7,7 +7,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/audio"
+	"github.com/trainreport/trainreport/internal/analysis/audio"
 )
 
 // TestMedia reads the run "samples" back with package collect: its image
