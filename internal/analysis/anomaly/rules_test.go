@@ -176,7 +176,7 @@ func TestRunRules(t *testing.T) {
 // bullet "- `scalar.spike` (warning): ..." per rule, "`*.nonfinite`" standing
 // for the rule of that name of each kind the doc names as "`histogram.*`".
 func TestRulesListed(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ANOMALIES.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "ANOMALIES.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
