@@ -16,7 +16,7 @@ func TestAnomaliesListed(t *testing.T) {
 	tag := "loss<script>alert(1)</script>|[x](http://e.test)"
 	run := "run*1*"
 	vals := []float64{1, 0.9, math.NaN(), 0.8}
-	r := New(synthetic(map[string]map[string][]float64{run: {tag: vals}, "ok": {"acc": {0.1, 0.2}}}), Options{})
+	r := newReport(synthetic(map[string]map[string][]float64{run: {tag: vals}, "ok": {"acc": {0.1, 0.2}}}), Options{})
 	files := filesByName(t, r)
 
 	var sum struct {

@@ -34,7 +34,7 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	writeEvents(t, dir, "run", loss(0, 1), loss(1, 2), loss(2, 3), image(2), loss(0, 10), loss(1, 20), image(2))
 	rep := collectDir(t, "logs", dir)
 	defer rep.Close()
-	files := filesByName(t, New(rep, Options{}))
+	files := filesByName(t, newReport(rep, Options{}))
 
 	index := string(files["index.html"])
 	for _, want := range []string{`2 attempts</a>`, `<h2 id="restarts">Restarts</h2>`, `run/events.out.tfevents.1000000000.test`,
@@ -140,7 +140,7 @@ func TestSummaryMarkdownHeadlineSaysRunsRestarted(t *testing.T) {
 		}
 		for _, form := range []MarkdownForm{MarkdownComment, MarkdownJob} {
 			var md strings.Builder
-			if err := New(rep, Options{Title: "t", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
+			if err := newReport(rep, Options{Title: "t", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
 				t.Fatal(err)
 			}
 			headline := strings.SplitAfter(md.String(), "\n")[2]
@@ -166,7 +166,7 @@ func TestSupersededCaptionClaimsNoAttemptsOfARewrite(t *testing.T) {
 	if n := len(rep.Runs[0].Attempts); n > 1 {
 		t.Fatalf("%d attempts, want one", n)
 	}
-	page := string(filesByName(t, New(rep, Options{}))["scalars.html"])
+	page := string(filesByName(t, newReport(rep, Options{}))["scalars.html"])
 	if !strings.Contains(page, "1 superseded by later writes, drawn faded") || strings.Contains(page, "later attempts") {
 		i := strings.Index(page, "superseded")
 		t.Errorf("caption %q, want \"1 superseded by later writes, drawn faded\"", page[max(0, i-80):min(len(page), i+80)])
@@ -184,7 +184,7 @@ func TestSummaryJSONNamesTheRestartRule(t *testing.T) {
 		{model.Report{KeepAllRecords: true}, "keep-all-records"},
 		{model.Report{}, "latest"},
 	} {
-		b, err := New(&tc.rep, Options{}).SummaryJSON()
+		b, err := newReport(&tc.rep, Options{}).SummaryJSON()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func TestLayoutChartMatches(t *testing.T) {
 		multiline("m", "loss", `(?<!x)acc`, "nothing"),
 		{Title: "band", Margin: []model.MarginSeries{{Value: "loss", Lower: "lo", Upper: "hi"}}},
 	}}}}
-	p, err := New(rep, Options{}).customScalarsPage(false)
+	p, err := newReport(rep, Options{}).customScalarsPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestLayoutChartMatches(t *testing.T) {
 	if err := json.Unmarshal([]byte(p.Index), &idx); err != nil {
 		t.Fatal(err)
 	}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	n := 0
 	for _, tv := range r.tags {
 		it := idx.Tags[tv.tag]
@@ -145,7 +145,7 @@ func TestLayoutChartMatches(t *testing.T) {
 	if n != 7 { // a's 4 tags, b's 3
 		t.Errorf("the index names %d series, want 7", n)
 	}
-	ps, err := New(rep, Options{}).customScalarsPage(true)
+	ps, err := newReport(rep, Options{}).customScalarsPage(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func BenchmarkCustomScalarsPage(b *testing.B) {
 		charts = append(charts, multiline(fmt.Sprint(i), fmt.Sprintf(`group%d/`, i%50), fmt.Sprintf(`.*/tag0%d.*`, i%10)))
 	}
 	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: charts}}}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	b.ResetTimer()
 	for range b.N {
 		p, err := r.customScalarsPage(false)
@@ -194,7 +194,7 @@ func BenchmarkCustomScalarsPage(b *testing.B) {
 func TestOverviewCountsLayoutCharts(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}, "b": {"loss": {3}}})
 	line := func() string {
-		idx := string(filesByName(t, New(rep, Options{}))["index.html"])
+		idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 		_, after, ok := strings.Cut(idx, `href="custom_scalars.html">Custom Scalars</a> <span class="muted">`)
 		if !ok {
 			t.Fatalf("no Custom Scalars line in the overview's list of pages")

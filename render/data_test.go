@@ -20,7 +20,7 @@ func TestScalarFilesShareThePoints(t *testing.T) {
 	vals[7], vals[4000] = math.NaN(), math.Inf(-1)
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": vals, "lr": vals[:10]}})
 	for _, limit := range []int{0, 100} {
-		r := New(rep, Options{MaxDataPoints: limit})
+		r := newReport(rep, Options{MaxDataPoints: limit})
 		var buf []byte
 		for _, tv := range r.tags {
 			for _, sv := range tv.series {
@@ -63,7 +63,7 @@ func BenchmarkScalarFiles(b *testing.B) {
 			s.Points[i].WallTime = 1.7e9 + float64(i)/10
 		}
 	}
-	sv := New(rep, Options{}).tags[0].series[0]
+	sv := newReport(rep, Options{}).tags[0].series[0]
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
@@ -95,7 +95,7 @@ func BenchmarkWriteSiteSweep(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if err := New(rep, Options{}).WriteSite(filepath.Join(dir, fmt.Sprint(i))); err != nil {
+		if err := newReport(rep, Options{}).WriteSite(filepath.Join(dir, fmt.Sprint(i))); err != nil {
 			b.Fatal(err)
 		}
 	}

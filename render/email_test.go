@@ -38,7 +38,7 @@ func TestEmailSubjectFoldsLongTitles(t *testing.T) {
 				want = c.want
 			}
 			var eml bytes.Buffer
-			if err := New(rep, Options{Title: c.title}).WriteEmail(&eml); err != nil {
+			if err := newReport(rep, Options{Title: c.title}).WriteEmail(&eml); err != nil {
 				t.Fatal(err)
 			}
 			for i, line := range strings.Split(eml.String(), "\r\n") {

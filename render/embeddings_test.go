@@ -54,7 +54,7 @@ embeddings {
 func TestEmbeddingsDataAndInertNames(t *testing.T) {
 	rep := collectDir(t, "proj", writeProjector(t, 30))
 	defer rep.Close()
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	files := filesByName(t, r)
 	var index dataIndex
 	if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
@@ -171,7 +171,7 @@ func TestEmbeddingBudgets(t *testing.T) {
 	}
 	rep := collectDir(t, "proj", dir)
 	defer rep.Close()
-	r := New(rep, Options{EmbeddingTotalTSNE: 60, EmbeddingTotalUMAP: 90})
+	r := newReport(rep, Options{EmbeddingTotalTSNE: 60, EmbeddingTotalUMAP: 90})
 	files := filesByName(t, r)
 	for i, v := range r.embeddingViews() {
 		var f struct {
@@ -238,7 +238,7 @@ func TestManyTinyEmbeddingsSpendTheWorkBudget(t *testing.T) {
 	const count = 2000
 	rep := collectDir(t, "proj", writeTinyEmbeddings(t, count))
 	defer rep.Close()
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	plan := r.planEmbeddings()
 	if len(plan) != count {
 		t.Fatalf("%d embeddings planned, want %d", len(plan), count)
@@ -328,7 +328,7 @@ func TestEmbeddingWorkBudgetEndToEnd(t *testing.T) {
 			rep := collectDir(t, "proj", writeTinyEmbeddings(t, 6))
 			defer rep.Close()
 			var seen []EmbeddingProgress
-			r := New(rep, Options{EmbeddingBudget: tc.budget, EmbeddingProgress: func(p EmbeddingProgress) { seen = append(seen, p) }})
+			r := newReport(rep, Options{EmbeddingBudget: tc.budget, EmbeddingProgress: func(p EmbeddingProgress) { seen = append(seen, p) }})
 			files := filesByName(t, r)
 			var got []string
 			for _, v := range r.embeddingViews() {
@@ -388,7 +388,7 @@ func TestSpriteOverPixelBoundNotPublished(t *testing.T) {
 	}
 	rep := collectDir(t, "proj", dir)
 	defer rep.Close()
-	files := filesByName(t, New(rep, Options{}))
+	files := filesByName(t, newReport(rep, Options{}))
 	for name, b := range files {
 		if strings.HasPrefix(name, "media/embeddings/") || strings.HasPrefix(name, "data/embeddings/") && strings.Contains(string(b), `"sprite"`) {
 			t.Errorf("%s published with the sprite", name)

@@ -60,7 +60,7 @@ func TestSeriesPurgedByRestartAreLeftOut(t *testing.T) {
 			t.Fatalf("a purged series kept %d entries", n)
 		}
 	}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	files := filesByName(t, r)
 	for _, page := range []string{"audio.html", "tensors.html", "text.html"} {
 		if _, ok := files[page]; ok {

@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/tensorview"
 )
 
@@ -196,7 +195,7 @@ func readException(src *exceptionSource, perSeries int) *exceptionSeries {
 			}
 		}
 	}
-	pick := downsample.Even(n, perSeries)
+	pick := evenSteps(n, perSeries)
 	if first := slices.IndexFunc(s.nonFinite, func(c int) bool { return c > 0 }); first >= 0 && !slices.Contains(pick, first) {
 		pick = append(pick, first)
 		slices.Sort(pick)
@@ -371,7 +370,7 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 			s := rs.series
 			n := len(s.src.steps)
 			cj := exceptionCardJSON{Steps: []int64{}, Box: []any{}, NonFinite: []int{}, Details: []exceptionDetailJSON{}}
-			for _, i := range downsample.Even(n, boxSteps) {
+			for _, i := range evenSteps(n, boxSteps) {
 				cj.Steps = append(cj.Steps, s.src.steps[i])
 				cj.Box = append(cj.Box, s.boxJSON(i, exceptionK))
 				cj.NonFinite = append(cj.NonFinite, s.nonFinite[i])

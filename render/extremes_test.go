@@ -48,7 +48,7 @@ func TestSparklineOfExtremeValues(t *testing.T) {
 		"extreme": {huge, -huge, huge, 0, -huge},
 		"max":     {math.MaxFloat64, -math.MaxFloat64},
 	}})
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	for _, sv := range r.tags[0].series {
 		spark := sparkText(sv)
 		if sv.scalar.Tag == "extreme" && spark != "█▁█▅▁" {
@@ -75,7 +75,7 @@ func TestDurationOfExtremeWallTimes(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"run": {"loss": {1, 2}}})
 	rep.Runs[0].Start, rep.Runs[0].End = 1, huge
 	rep.Runs[0].Scalars[0].Points[1].WallTime = huge
-	p := New(rep, Options{}).overviewPage(false)
+	p := newReport(rep, Options{}).overviewPage(false)
 	row := p.Runs[0]
 	if row.End != "1e+308 s" || row.Duration != "1e+308 s" || row.Start != "1970-01-01 00:00:01Z" {
 		t.Errorf("end %q, duration %q, start %q", row.End, row.Duration, row.Start)
@@ -86,7 +86,7 @@ func TestDurationOfExtremeWallTimes(t *testing.T) {
 	if got := fmtTime(math.NaN()); got != "" {
 		t.Errorf("fmtTime(NaN) = %q", got)
 	}
-	files := filesByName(t, New(rep, Options{}))
+	files := filesByName(t, newReport(rep, Options{}))
 	var sum struct {
 		Runs []struct {
 			Duration any `json:"duration_seconds"`
@@ -114,7 +114,7 @@ func TestHistogramRebinOfExtremeEdges(t *testing.T) {
 		h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
 	}
 	rep := &model.Report{Runs: []*model.Run{{Name: "run", Path: "run", Histograms: []*model.Histogram{h}}}}
-	files := filesByName(t, New(rep, Options{}))
+	files := filesByName(t, newReport(rep, Options{}))
 	charts := chartData(t, files["histograms.html"])
 	if len(charts) != 1 {
 		t.Fatalf("%d charts", len(charts))

@@ -25,7 +25,7 @@ func hostileGraph() *model.Graph {
 func TestGraphNamesInert(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
 	rep.Runs[0].Graphs = []*model.Graph{hostileGraph()}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	files := filesByName(t, r)
 	page := string(files["graphs.html"])
 	if page == "" {
@@ -92,7 +92,7 @@ func TestGraphDataNamesProducersOnce(t *testing.T) {
 		{Name: "d", Op: "Identity", Inputs: []model.NodeInput{{Name: "q:3"}}},
 	}}}}
 	var data []byte
-	for name, b := range filesByName(t, New(rep, Options{})) {
+	for name, b := range filesByName(t, newReport(rep, Options{})) {
 		if strings.HasPrefix(name, "data/graphs/") && strings.HasSuffix(name, ".json") {
 			data = b
 		}

@@ -41,7 +41,7 @@ func TestHistogramDataFaithful(t *testing.T) {
 	for name, dir := range in {
 		t.Run(name, func(t *testing.T) {
 			rep := collectDir(t, name, dir)
-			files := filesByName(t, New(rep, Options{}))
+			files := filesByName(t, newReport(rep, Options{}))
 			var index struct {
 				Runs       map[string]struct{ Categories map[string]any }
 				Categories map[string]map[string]map[string]string
@@ -174,7 +174,7 @@ func TestHistogramBudgets(t *testing.T) {
 			for i := range tc.tags {
 				tags = append(tags, fmt.Sprintf("g/tag%02d", i))
 			}
-			files := filesByName(t, New(histReport(runs, tags, tc.steps), Options{}))
+			files := filesByName(t, newReport(histReport(runs, tags, tc.steps), Options{}))
 			for _, p := range []struct {
 				file, note string
 				want       int
@@ -217,7 +217,7 @@ func TestHistogramNamesStayInert(t *testing.T) {
 	for _, h := range hostile {
 		tags = append(tags, h+"/"+h)
 	}
-	r := New(histReport(hostile, tags, 3), Options{})
+	r := newReport(histReport(hostile, tags, 3), Options{})
 	files := filesByName(t, r)
 	var single bytes.Buffer
 	if err := r.WriteSingleFile(&single); err != nil {
@@ -272,7 +272,7 @@ func TestHistogramOddValues(t *testing.T) {
 	for i, r := range rows {
 		h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9, Step: int64(i), Summary: histogram.Summarize(r), Buckets: r})
 	}
-	files := filesByName(t, New(&model.Report{Runs: []*model.Run{{Name: "run", Path: "run", Histograms: []*model.Histogram{h}}}}, Options{}))
+	files := filesByName(t, newReport(&model.Report{Runs: []*model.Run{{Name: "run", Path: "run", Histograms: []*model.Histogram{h}}}}, Options{}))
 	for _, page := range []string{"histograms.html", "distributions.html"} {
 		charts := chartData(t, files[page])
 		if len(charts) != 1 || charts[0].Total != len(rows) {

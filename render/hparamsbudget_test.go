@@ -55,7 +55,7 @@ func hparamsOutputs(t *testing.T, rep *model.Report) (page hparamsPage, data hpa
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	p, err := r.hparamsPage()
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // mediaSeries is one (run, tag) series of images or clips, with the steps
@@ -23,7 +22,7 @@ type mediaSeries struct {
 }
 
 func newMediaSeries(run *model.Run, steps []int64, budget int) *mediaSeries {
-	ms := &mediaSeries{run: run, keep: downsample.Even(len(steps), budget), steps: steps}
+	ms := &mediaSeries{run: run, keep: evenSteps(len(steps), budget), steps: steps}
 	seen := map[int64]int{}
 	for _, i := range ms.keep {
 		s := steps[i]

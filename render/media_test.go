@@ -39,7 +39,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 	for entry, dir := range mediaInputs(t) {
 		t.Run(entry, func(t *testing.T) {
 			rep := collectDir(t, entry, dir)
-			r := New(rep, Options{Title: entry})
+			r := newReport(rep, Options{Title: entry})
 			files := filesByName(t, r)
 			want := map[string][32]byte{} // site file -> SHA-256 of the logs' bytes
 			check := func(kind, run, tag string, steps []int64, blobs func(i int) []model.BlobRef, exts func(i int) []string) {
@@ -96,7 +96,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 				}
 			}
 			// Sprites of the embeddings, a file per (run, embedding, step).
-			for _, v := range New(rep, Options{}).embeddingViews() {
+			for _, v := range newReport(rep, Options{}).embeddingViews() {
 				for j, s := range v.steps {
 					if s.emb.Sprite == nil {
 						continue
@@ -247,7 +247,7 @@ func TestMediaUntrustedNamesStayInert(t *testing.T) {
 		}
 		rep.Runs = append(rep.Runs, run)
 	}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	if err := r.WriteSite(out); err != nil {

@@ -51,7 +51,7 @@ func TestSlugsOfFNVCollisionsDiffer(t *testing.T) {
 			Images: []model.ImageItem{{Width: 1, Height: 1, Format: "png", Data: model.NewBlobRef(src, "", filepath.Base(p), 0, int64(len("image of ")+len(run.Name)))}}}}}}
 		rep.Runs[i] = run
 	}
-	files := filesByName(t, New(rep, Options{})) // fails on two files of one name
+	files := filesByName(t, newReport(rep, Options{})) // fails on two files of one name
 	var data, images []string
 	for name, content := range files {
 		switch {

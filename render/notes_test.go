@@ -77,7 +77,7 @@ func mediaData[T any](t *testing.T, page []byte) map[string]T {
 // single file.
 func TestHostileRecordsBecomeNotes(t *testing.T) {
 	rep := collectDir(t, "logs", hostileRecordLogs(t))
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	site := filepath.Join(t.TempDir(), "site")
 	if err := r.WriteSite(site); err != nil {
 		t.Fatalf("WriteSite: %v", err)
@@ -155,7 +155,7 @@ func TestUnreadableMediaBecomeNotes(t *testing.T) {
 	run.Audio = []*model.Audio{{Tag: "audio", Entries: []model.AudioEntry{{Step: 1, Clips: []model.AudioClip{
 		{SampleRate: 8000, Channels: 1, Frames: 100, Data: wavRef}, {SampleRate: math.Inf(1), Channels: 1, Frames: 100, Data: gone}}}}}}
 	run.Tensors = []*model.Tensor{{Tag: "tensor", Entries: []model.TensorEntry{{Step: 1, DType: "float32", Shape: []int64{2}, Data: gone}}}}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	if err := r.WriteSite(filepath.Join(t.TempDir(), "site")); err != nil {
 		t.Fatalf("WriteSite: %v", err)
 	}

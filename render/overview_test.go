@@ -26,7 +26,7 @@ func TestOverviewHeadlineCountsInWords(t *testing.T) {
 		{two, `<p class="lead">2 runs · 2 event files · 1 scalar tag · 3 points</p>`},
 	} {
 		rep := collectDir(t, "logs", c.dir)
-		index := string(filesByName(t, New(rep, Options{}))["index.html"])
+		index := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 		rep.Close()
 		if !strings.Contains(index, c.want) {
 			i := strings.Index(index, `<p class="lead">`)

@@ -78,7 +78,7 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 		runs, budget int
 	}{{10_000, DefaultMaxPageBytes}, {1_000, 200 << 10}} {
 		t.Run(fmt.Sprintf("%d runs, %s", c.runs, fmtBytes(c.budget)), func(t *testing.T) {
-			r := New(everyKindReport(t, c.runs), Options{MaxPageBytes: c.budget})
+			r := newReport(everyKindReport(t, c.runs), Options{MaxPageBytes: c.budget})
 			pages := pagesOf(filesByName(t, r))
 			for name := range pages {
 				if !slices.Contains(want, name) {
@@ -186,7 +186,7 @@ func TestRunsPerTag(t *testing.T) {
 // how many it leaves out (app.js colours those by name).
 func TestRunListBounded(t *testing.T) {
 	const budget = 64 << 10
-	r := New(trialReport(3000, 2, 0), Options{MaxPageBytes: budget})
+	r := newReport(trialReport(3000, 2, 0), Options{MaxPageBytes: budget})
 	js, cut, err := r.runNames()
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestRunListBounded(t *testing.T) {
 		t.Errorf("index.html lacks %s", want)
 	}
 	// Below the bound, the list names every run and the element is as before.
-	small := New(trialReport(10, 2, 0), Options{})
+	small := newReport(trialReport(10, 2, 0), Options{})
 	if _, cut, _ := small.runNames(); cut != 0 || bytes.Contains(filesByName(t, small)["index.html"], []byte("data-cut")) {
 		t.Errorf("a list of 10 runs is cut: %d", cut)
 	}

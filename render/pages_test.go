@@ -23,7 +23,7 @@ import (
 // listed by the overview and linked by every page's navigation, in the
 // site and in the single file, while a page without is none of these.
 func TestPageTable(t *testing.T) {
-	tmpl, err := New(&model.Report{}, Options{}).templates()
+	tmpl, err := newReport(&model.Report{}, Options{}).templates()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestPageTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	files := filesByName(t, r)
 	var single bytes.Buffer
 	if err := r.WriteSingleFile(&single); err != nil {
@@ -117,7 +117,7 @@ func TestPageTable(t *testing.T) {
 
 	// A report of scalars alone has the overview, the scalars page and
 	// the custom scalars page, where the charts pinned on it go.
-	r = New(synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}}), Options{})
+	r = newReport(synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}}), Options{})
 	files = filesByName(t, r)
 	for _, p := range pageTable {
 		want := p.name == "index" || p.name == "scalars" || p.name == "custom_scalars"

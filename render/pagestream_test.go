@@ -11,7 +11,7 @@ import (
 // part way, the page written again holds the note main writes, exactly,
 // and nothing of the failed attempt.
 func TestWritePageNoteAfterTemplateFails(t *testing.T) {
-	r := New(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}}}), Options{})
+	r := newReport(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}}}), Options{})
 	p := *r.pages()[1]
 	if p.name != "scalars" {
 		t.Fatalf("page %s, want scalars", p.name)
@@ -43,7 +43,7 @@ func TestWritePageNoteAfterTemplateFails(t *testing.T) {
 // The site's pages, streamed, are byte for byte the layout executed
 // around main's content, as the single file's sections are made.
 func TestWritePageEqualsLayoutAroundMain(t *testing.T) {
-	r := New(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}, "acc": {1, 2}}, "b<i>": {"loss": {1}}}), Options{})
+	r := newReport(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}, "acc": {1, 2}}, "b<i>": {"loss": {1}}}), Options{})
 	tmpl, err := r.templates()
 	if err != nil {
 		t.Fatal(err)

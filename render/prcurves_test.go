@@ -69,7 +69,7 @@ func TestPRCurveEndsAtLastPrediction(t *testing.T) {
 	for _, c := range cases {
 		run.PRCurves = append(run.PRCurves, &model.PRCurve{Tag: c.tag, Entries: []model.PRCurveEntry{c.e}})
 	}
-	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
+	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
 	page, err := r.prCurvesPage()
 	if err != nil {
 		t.Fatal(err)

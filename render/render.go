@@ -19,6 +19,7 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
@@ -109,6 +110,7 @@ const (
 // any of the outputs from it, one at a time.
 type Report struct {
 	rep *model.Report
+	an  *result.Analysis
 	opt Options
 	// drawCap is how many points a scalar series draws at most, which is
 	// below opt.MaxPoints when the page budget asks for it.
@@ -174,8 +176,8 @@ type seriesView struct {
 	faded   []fadedView // superseded points, per attempt (attempts.go)
 }
 
-// New prepares rep for writing.
-func New(rep *model.Report, opt Options) *Report {
+// New prepares rep for writing, with an, its analysis (analysis.Build).
+func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 	if opt.MaxPoints == 0 {
 		opt.MaxPoints = DefaultMaxPoints
 	}
@@ -200,7 +202,7 @@ func New(rep *model.Report, opt Options) *Report {
 	if opt.Title == "" {
 		opt.Title = "Training report"
 	}
-	r := &Report{rep: rep, opt: opt, bodies: map[bodyKey]any{}, views: map[*model.Scalar]*seriesView{}}
+	r := &Report{rep: rep, an: an, opt: opt, bodies: map[bodyKey]any{}, views: map[*model.Scalar]*seriesView{}}
 	var all []*seriesView
 	for _, ts := range byTag(rep.Runs, runScalars, func(s *model.Scalar) string { return s.Tag }) {
 		tv := &tagView{tag: ts.tag, group: tagGroup(ts.tag)}

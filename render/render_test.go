@@ -153,7 +153,7 @@ func goldenReport(t *testing.T, name string, inCorpus bool, own string) *model.R
 func TestGolden(t *testing.T) {
 	for _, in := range goldenInputs {
 		t.Run(in.name, func(t *testing.T) {
-			files := filesByName(t, New(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name, Embeddings: in.embeddings}))
+			files := filesByName(t, newReport(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name, Embeddings: in.embeddings}))
 			golden := filepath.Join("testdata", "golden", in.name)
 			checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
 			for _, want := range in.wants {
@@ -243,7 +243,7 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 		}
 		rep := collectDir(t, e.Name(), filepath.Join(root, e.Name()))
 		// Small embedding caps: this test is about the scalars.
-		files := filesByName(t, New(rep, Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
+		files := filesByName(t, newReport(rep, Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
 		var index dataIndex
 		if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
 			t.Fatalf("%s: data/index.json: %v", e.Name(), err)
@@ -316,7 +316,7 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 	for _, tc := range []struct {
 		cap, wantMax int
 	}{{0, 100_000 + 100}, {1000, 1000 + 10}, {-1, 250_000}} {
-		files := filesByName(t, New(rep, Options{MaxDataPoints: tc.cap}))
+		files := filesByName(t, newReport(rep, Options{MaxDataPoints: tc.cap}))
 		var index dataIndex
 		json.Unmarshal(files["data/index.json"], &index)
 		_, pts := parseDataFile(t, files["data/"+index.Scalars["a"]["loss"]])
@@ -370,7 +370,7 @@ func TestUntrustedNamesStayInert(t *testing.T) {
 			runs[name][tag+"/"+tag] = []float64{float64(i), 1, 2}
 		}
 	}
-	r := New(synthetic(runs), Options{Title: `<b>title</b>`})
+	r := newReport(synthetic(runs), Options{Title: `<b>title</b>`})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	if err := r.WriteSite(out); err != nil {
@@ -477,7 +477,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := New(rep, Options{})
+		r := newReport(rep, Options{})
 		files := filesByName(t, r)
 		var single bytes.Buffer
 		if err := r.WriteSingleFile(&single); err != nil {
@@ -507,7 +507,7 @@ func TestMarkdownStaysSmall(t *testing.T) {
 		runs[fmt.Sprintf("run%02d", r)] = tags
 	}
 	var md bytes.Buffer
-	if err := New(synthetic(runs), Options{}).WriteMarkdown(&md); err != nil {
+	if err := newReport(synthetic(runs), Options{}).WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	if md.Len() >= 1<<20 {
@@ -524,7 +524,7 @@ func TestMarkdownStaysSmall(t *testing.T) {
 func TestSingleFileIsSelfContained(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}}, "b": {"loss": {4, 3, 2}, "acc": {0.1, 0.5}}})
 	var b bytes.Buffer
-	if err := New(rep, Options{}).WriteSingleFile(&b); err != nil {
+	if err := newReport(rep, Options{}).WriteSingleFile(&b); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()
@@ -597,7 +597,7 @@ func BenchmarkSite(b *testing.B) {
 	rep := synthetic(runs)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := New(rep, Options{}).siteFiles(); err != nil {
+		if _, err := newReport(rep, Options{}).siteFiles(); err != nil {
 			b.Fatal(err)
 		}
 	}

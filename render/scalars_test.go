@@ -24,7 +24,7 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 	for _, name := range hostile {
 		runs[name] = map[string][]float64{"loss": {1, math.Inf(1), math.Inf(-1), math.NaN(), 1e308, -1e-300}}
 	}
-	r := New(synthetic(runs), Options{MaxPoints: 400})
+	r := newReport(synthetic(runs), Options{MaxPoints: 400})
 	for _, files := range []bool{false, true} {
 		for _, tv := range r.tags {
 			cj := chartJSON{Tag: tv.tag}
@@ -72,7 +72,7 @@ func scalarTags(n int) map[string]map[string][]float64 {
 // script builds them (assets/app.js).
 func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	const tags = 2600
-	files := filesByName(t, New(synthetic(scalarTags(tags)), Options{}))
+	files := filesByName(t, newReport(synthetic(scalarTags(tags)), Options{}))
 	page := files["scalars.html"]
 	if n := bytes.Count(page, []byte(`<figure class="chart-card"`)); n != DefaultMaxCharts {
 		t.Errorf("%d charts, want %d", n, DefaultMaxCharts)
@@ -107,7 +107,7 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	}
 
 	// No bound: every tag drawn.
-	page = filesByName(t, New(synthetic(scalarTags(tags)), Options{MaxCharts: -1}))["scalars.html"]
+	page = filesByName(t, newReport(synthetic(scalarTags(tags)), Options{MaxCharts: -1}))["scalars.html"]
 	if n := bytes.Count(page, []byte(`<figure class="chart-card"`)); n != tags || bytes.Contains(page, []byte("not drawn")) {
 		t.Errorf("MaxCharts -1: %d charts, want %d", n, tags)
 	}
@@ -124,13 +124,13 @@ func TestScalarsPageBudgetCountsDrawnSeriesOnly(t *testing.T) {
 	}
 	// 400 series of 2,000 points: 800,000, twice the page's budget; the
 	// first 100 tags drawn: 200,000, within it.
-	if r := New(synthetic(runs), Options{MaxCharts: 100}); r.drawCap != DefaultMaxPoints {
+	if r := newReport(synthetic(runs), Options{MaxCharts: 100}); r.drawCap != DefaultMaxPoints {
 		t.Errorf("draw cap %d, want %d", r.drawCap, DefaultMaxPoints)
 	}
-	if r := New(synthetic(runs), Options{}); r.drawCap != 1000 {
+	if r := newReport(synthetic(runs), Options{}); r.drawCap != 1000 {
 		t.Errorf("draw cap %d with every tag drawn, want 1000", r.drawCap)
 	}
-	page := filesByName(t, New(synthetic(runs), Options{MaxCharts: 100}))["scalars.html"]
+	page := filesByName(t, newReport(synthetic(runs), Options{MaxCharts: 100}))["scalars.html"]
 	if regexp.MustCompile(`each draws at most`).Match(page) {
 		t.Error("the page says its series draw fewer points")
 	}
@@ -139,7 +139,7 @@ func TestScalarsPageBudgetCountsDrawnSeriesOnly(t *testing.T) {
 // BenchmarkScalarsPage100kTags builds the scalars page of 100,000 tags of
 // a run (the first 2,000 drawn). go test ./render -run '^$' -bench ScalarsPage
 func BenchmarkScalarsPage100kTags(b *testing.B) {
-	r := New(synthetic(scalarTags(100_000)), Options{})
+	r := newReport(synthetic(scalarTags(100_000)), Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
@@ -156,7 +156,7 @@ func BenchmarkScalarsPage100kTags(b *testing.B) {
 // leaves out, while its counts and summary.json cover every series.
 func TestOverviewMetricRowsBounded(t *testing.T) {
 	const tags = overviewMetricRows + 700
-	r := New(synthetic(scalarTags(tags)), Options{})
+	r := newReport(synthetic(scalarTags(tags)), Options{})
 	p := r.overviewPage(false)
 	if len(p.Metrics) != overviewMetricRows || p.NumPoints != 3*tags || p.NumTags != tags {
 		t.Errorf("%d rows, %d points, %d tags", len(p.Metrics), p.NumPoints, p.NumTags)
@@ -182,7 +182,7 @@ func TestScalarScriptsHoldTheDataFilesPoints(t *testing.T) {
 	for _, name := range hostile {
 		runs[name] = map[string][]float64{"loss": {1, math.NaN(), 2}, name: {3, math.Inf(-1)}}
 	}
-	files := filesByName(t, New(synthetic(runs), Options{}))
+	files := filesByName(t, newReport(synthetic(runs), Options{}))
 	n := 0
 	for name, data := range files {
 		if !strings.HasPrefix(name, "data/scalars/") || !strings.HasSuffix(name, ".json") {

@@ -188,7 +188,7 @@ func TestScalarsPageBudget(t *testing.T) {
 		{10_000, 20, true},
 		{400, 1000, true},
 	} {
-		r := New(scalarSweep(tc.runs, tc.steps), Options{})
+		r := newReport(scalarSweep(tc.runs, tc.steps), Options{})
 		var page bytes.Buffer
 		if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 			t.Fatal(err)
@@ -297,7 +297,7 @@ func TestScalarsPageBudget(t *testing.T) {
 // stays under it.
 func TestScalarsPageBudgetSmall(t *testing.T) {
 	for _, budget := range []int{400 << 10, 150 << 10, 80 << 10} {
-		r := New(scalarSweep(60, 2000), Options{MaxPageBytes: budget})
+		r := newReport(scalarSweep(60, 2000), Options{MaxPageBytes: budget})
 		var page bytes.Buffer
 		if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 			t.Fatal(err)
@@ -320,7 +320,7 @@ func TestScalarsPageBudgetSmall(t *testing.T) {
 // 2 tags x 100 steps: the bands (every point of every run), the ends and
 // the run table. go test ./render -run '^$' -bench SweepPage -benchtime 1x
 func BenchmarkSweepPage(b *testing.B) {
-	r := New(scalarSweep(10_000, 100), Options{})
+	r := newReport(scalarSweep(10_000, 100), Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
@@ -344,7 +344,7 @@ func TestSweepPageHostileNames(t *testing.T) {
 		run.Scalars = append(run.Scalars, &model.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
 		run.HParams.Sessions[0].Start.HParams[name] = model.HParamValue{Kind: model.StringValue, Str: name + strings.Repeat("x", 300)}
 	}
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	var page bytes.Buffer
 	if err := r.writePage(&page, r.pages()[1], nil); err != nil {
 		t.Fatal(err)

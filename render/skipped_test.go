@@ -38,7 +38,7 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 	b.Files[0].Status = "truncated"
 	b.Warnings = []model.Warning{{File: b.Files[0].Rel, Offset: 1234, Msg: "truncated record: the file ends in the record's checksum (0 of 4 bytes; its 10 data bytes are whole)"}}
 	rep.Warnings = []model.Warning{{File: "logs/a/events.out.tfevents.9.fifo", Offset: -1, Msg: "not a regular file (named pipe): not read"}}
-	page := string(filesByName(t, New(rep, Options{}))["index.html"])
+	page := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 	if !strings.Contains(page, `<a href="#skipped" class="warn">4 files skipped or read in part</a> (1 empty, 1 profile-empty, 1 truncated, 1 not read)`) {
 		t.Errorf("the lead does not count the skipped files")
 	}
@@ -62,7 +62,7 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 	for i := range 60 {
 		a.Files = append(a.Files, model.File{Rel: fmt.Sprintf("a/events.out.tfevents.%d.more", 100+i), Status: "empty"})
 	}
-	sec = section(t, string(filesByName(t, New(rep, Options{}))["index.html"]), "skipped")
+	sec = section(t, string(filesByName(t, newReport(rep, Options{}))["index.html"]), "skipped")
 	if n := strings.Count(sec, "<code>"); n != maxSkippedListed+1 { // and "trainreport inspect"
 		t.Errorf("%d files named, want %d", n-1, maxSkippedListed)
 	}
@@ -85,7 +85,7 @@ func TestUndrawnFollowsPageTable(t *testing.T) {
 	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "1 tag of kind other" {
 		t.Fatalf("Undrawn = %+v", got)
 	}
-	idx := string(filesByName(t, New(rep, Options{}))["index.html"])
+	idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 1 tag of kind other: not drawn yet</li>") {
 		t.Errorf("the overview does not list run a's undrawn data:\n%s", section(t, idx, "not-drawn"))
 	}
@@ -126,7 +126,7 @@ func TestNotDrawnNamesEmbeddingsWithTheirShapes(t *testing.T) {
 	if got := Undrawn(rep); len(got) != 1 || got[0].String() != want {
 		t.Fatalf("Undrawn = %q, want %q", got, want)
 	}
-	idx := string(filesByName(t, New(rep, Options{}))["index.html"])
+	idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 	sec := section(t, idx, "not-drawn")
 	if strings.Contains(sec, "<script>alert") || !strings.Contains(sec, "embed0:0: 10000×16; &lt;script&gt;alert(1)&lt;/script&gt;: 2×8, no points;") {
 		t.Errorf("the overview does not name the embeddings, escaped:\n%s", sec)

@@ -68,8 +68,8 @@ func TestCutRunsLoadOnDemand(t *testing.T) {
 	// A name to escape everywhere: in the page, the list and the scripts.
 	rep.Runs[100].Name = `trial"<b>&'</script>`
 	const budget = 60 << 10
-	cut := filesByName(t, New(rep, Options{MaxPageBytes: budget}))
-	full := filesByName(t, New(rep, Options{}))
+	cut := filesByName(t, newReport(rep, Options{MaxPageBytes: budget}))
+	full := filesByName(t, newReport(rep, Options{}))
 	for _, page := range []string{"histograms", "distributions"} {
 		t.Run(page, func(t *testing.T) {
 			if n := len(cut[page+".html"]); n > budget {
@@ -147,7 +147,7 @@ func TestCutRunsLoadOnDemand(t *testing.T) {
 		}
 	}
 	var single bytes.Buffer
-	if err := New(rep, Options{MaxPageBytes: budget}).WriteSingleFile(&single); err != nil {
+	if err := newReport(rep, Options{MaxPageBytes: budget}).WriteSingleFile(&single); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(single.Bytes(), []byte("data-more=")) || !bytes.Contains(single.Bytes(), []byte("(not in a single-file report)")) {

@@ -88,7 +88,7 @@ func TestStaticChartsInert(t *testing.T) {
 	for i, name := range mdHostile {
 		runs[name] = map[string][]float64{"loss " + name: {3, 2, 1}, "<script>alert(1)</script>\n]]>": {float64(i), 1, 2}}
 	}
-	r := New(synthetic(runs), Options{})
+	r := newReport(synthetic(runs), Options{})
 	cs := r.StaticCharts()
 	if len(cs) != maxStaticCharts {
 		t.Fatalf("%d charts, want %d", len(cs), maxStaticCharts)
@@ -155,7 +155,7 @@ func BenchmarkChart(b *testing.B) {
 		}
 		runs[string(rune('a'+r))] = map[string][]float64{"loss": vals}
 	}
-	r := New(synthetic(runs), Options{})
+	r := newReport(synthetic(runs), Options{})
 	c := r.StaticCharts()[0]
 	for _, format := range []string{"svg", "png"} {
 		b.Run(format, func(b *testing.B) {

@@ -32,7 +32,7 @@ func grid(runs, tags, points int, runName, tagName func(int) string) map[string]
 func markdownOf(t *testing.T, rep *model.Report, form MarkdownForm) string {
 	t.Helper()
 	var md bytes.Buffer
-	if err := New(rep, Options{Title: "sweep", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
+	if err := newReport(rep, Options{Title: "sweep", MarkdownForm: form}).WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	return md.String()

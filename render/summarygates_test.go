@@ -16,7 +16,7 @@ import (
 // loss of rep is then twice its baseline's, a regression.
 func halfBaseline(t *testing.T, rep *model.Report) *Baseline {
 	t.Helper()
-	b, err := New(rep, Options{}).SummaryJSON()
+	b, err := newReport(rep, Options{}).SummaryJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func halfBaseline(t *testing.T, rep *model.Report) *Baseline {
 // holding for every run.
 func gatedReport(t *testing.T, rep *model.Report, n int, form MarkdownForm) *Report {
 	t.Helper()
-	r := New(rep, Options{Title: "gated", MarkdownForm: form, Baseline: halfBaseline(t, rep)})
+	r := newReport(rep, Options{Title: "gated", MarkdownForm: form, Baseline: halfBaseline(t, rep)})
 	sb, err := r.SummaryJSON()
 	if err != nil {
 		t.Fatal(err)

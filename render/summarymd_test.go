@@ -68,7 +68,7 @@ func testMarkdownNamesAreInert(t *testing.T, form MarkdownForm) {
 	}
 	rep := synthetic(runs)
 	var md bytes.Buffer
-	if err := New(rep, Options{Title: "title " + strings.Join(mdHostile[:8], " "), MarkdownForm: form}).WriteMarkdown(&md); err != nil {
+	if err := newReport(rep, Options{Title: "title " + strings.Join(mdHostile[:8], " "), MarkdownForm: form}).WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	src := md.Bytes()
@@ -200,7 +200,7 @@ func TestSummaryMarkdownWarningsAreInert(t *testing.T) {
 	rep.Runs[0].Warnings = append(rep.Runs[0].Warnings,
 		collectWarning("f``ile", "a ` b ``` c\n- [x](javascript:alert(1)) @user #1 <b>"))
 	var md bytes.Buffer
-	if err := New(rep, Options{}).WriteMarkdown(&md); err != nil {
+	if err := newReport(rep, Options{}).WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	src := md.Bytes()

@@ -92,7 +92,7 @@ type sweepRowsJSON struct {
 func TestSweepOverview(t *testing.T) {
 	const n, steps = 450, 30
 	rep := trialReport(n, steps, 0)
-	r := New(rep, Options{})
+	r := newReport(rep, Options{})
 	files := filesByName(t, r)
 	index := string(files["index.html"])
 	if strings.Contains(index, `<table class="runs sortable">`) || strings.Contains(index, `<table class="metrics sortable">`) {
@@ -227,7 +227,7 @@ func TestSweepOverview(t *testing.T) {
 // TestSweepBelowThreshold: up to sweepOverviewRuns runs, the overview is
 // as it was, its tables whole, and no data file of its own.
 func TestSweepBelowThreshold(t *testing.T) {
-	r := New(trialReport(sweepOverviewRuns, 5, 0), Options{})
+	r := newReport(trialReport(sweepOverviewRuns, 5, 0), Options{})
 	files := filesByName(t, r)
 	index := string(files["index.html"])
 	if !strings.Contains(index, `<table class="runs sortable">`) || strings.Contains(index, `id="sweep"`) {
@@ -246,7 +246,7 @@ func TestSweepPageBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10,000 runs")
 	}
-	r := New(trialReport(10_000, 5, 3), Options{})
+	r := newReport(trialReport(10_000, 5, 3), Options{})
 	files := filesByName(t, r)
 	for _, name := range []string{"index.html", "hparams.html"} {
 		if got := len(files[name]); got == 0 || got > DefaultMaxPageBytes {
@@ -261,7 +261,7 @@ func TestSweepPageBudget(t *testing.T) {
 // the first sessions that fit, and says so.
 func TestHParamsPageBytes(t *testing.T) {
 	const budget = 200 << 10
-	r := New(trialReport(3000, 3, 3), Options{MaxPageBytes: budget})
+	r := newReport(trialReport(3000, 3, 3), Options{MaxPageBytes: budget})
 	files := filesByName(t, r)
 	page := files["hparams.html"]
 	if len(page) > budget {
@@ -292,7 +292,7 @@ func TestSweepMarkdown(t *testing.T) {
 	const n = 10_000
 	rep := trialReport(n, 5, 3)
 	for _, form := range []MarkdownForm{MarkdownComment, MarkdownJob} {
-		r := New(rep, Options{MarkdownForm: form})
+		r := newReport(rep, Options{MarkdownForm: form})
 		var b bytes.Buffer
 		if err := r.WriteMarkdown(&b); err != nil {
 			t.Fatal(err)
@@ -344,11 +344,11 @@ func TestSweepRestartsBounded(t *testing.T) {
 	for _, run := range rep.Runs {
 		run.Attempts = []model.Attempt{{Files: []string{"a"}, Points: 1}, {Files: []string{"b"}, Points: 2}}
 	}
-	p := New(rep, Options{}).overviewPage(false)
+	p := newReport(rep, Options{}).overviewPage(false)
 	if p.Restarts == nil || len(p.Restarts.Runs) != maxRestartRuns || p.Restarts.MoreRuns != 50 {
 		t.Fatalf("restarts: %+v", p.Restarts)
 	}
-	index := string(filesByName(t, New(rep, Options{}))["index.html"])
+	index := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 	if !strings.Contains(index, "and 50 more runs that restarted") {
 		t.Error("index.html does not count the runs it leaves out of Restarts")
 	}

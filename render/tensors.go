@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
 )
 
@@ -101,7 +100,7 @@ func (s *tensorSeries) valueSteps(idx []int, budget int) []int {
 		}
 	}
 	var out []int
-	for _, j := range downsample.Even(len(ok), budget/largest) {
+	for _, j := range evenSteps(len(ok), budget/largest) {
 		out = append(out, ok[j])
 	}
 	return out
@@ -194,7 +193,7 @@ func (s *tensorSeries) card(run string) tensorCard {
 	es := s.tensor.Entries
 	c := tensorCard{Run: run, Tag: s.tensor.Tag, Unread: len(s.errs)}
 	var idx []int // charted steps: readable, evenly spread
-	for _, i := range downsample.Even(len(es), tensorPageSteps) {
+	for _, i := range evenSteps(len(es), tensorPageSteps) {
 		if s.errs[i] == nil {
 			idx = append(idx, i)
 		}

@@ -56,7 +56,7 @@ func TestTensorsPageAndData(t *testing.T) {
 	es = append(es, model.TensorEntry{WallTime: 200, Step: 40, DType: "float32", Shape: []int64{2, 2},
 		Data: model.NewBlobRef(openLogdir(t, t.TempDir()), "", "missing", 0, 4)})
 	run := &model.Run{Name: "<script>alert('run')</script>", Tensors: []*model.Tensor{{Tag: `<img src=x onerror=alert(1)>`, Entries: es}}}
-	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
+	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
 	files := filesByName(t, r)
 
 	page := string(files["tensors.html"])
@@ -115,7 +115,7 @@ func TestTensorsValueBudget(t *testing.T) {
 		steps = append(steps, big)
 	}
 	run := &model.Run{Name: "r", Tensors: []*model.Tensor{{Tag: "t", Entries: tensorFile(t, []int64{int64(len(big))}, steps)}}}
-	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
+	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
 	p, err := r.tensorsPage()
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // textPageSteps is the page's step budget per (run, tag): beyond it the
@@ -83,7 +82,7 @@ func (r *Report) textPage() (*textPage, error) {
 		for _, s := range tt.runs {
 			es := s.series.Entries
 			c := textCard{Run: s.run.Name, Tag: tt.tag, Total: len(es), Plugin: s.series.Plugin}
-			idx := downsample.Even(len(es), textPageSteps)
+			idx := evenSteps(len(es), textPageSteps)
 			c.Steps = make([]textStep, len(idx))
 			// The last step, which the card shows first, renders first, so
 			// that a full card leaves out its earliest steps.

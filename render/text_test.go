@@ -96,7 +96,7 @@ func TestTextPageInert(t *testing.T) {
 			{Step: 3, Shape: []int64{1, 2}, Values: []string{cell, "ok"}},
 		},
 	}}}
-	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
+	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
 	files := filesByName(t, r)
 	page := string(files["text.html"])
 	if page == "" {
@@ -128,7 +128,7 @@ func TestTextStepBudget(t *testing.T) {
 		es = append(es, model.TextEntry{Step: int64(i), Values: []string{"s"}})
 	}
 	run := &model.Run{Name: "r", Texts: []*model.Text{{Tag: "t", Entries: es}}}
-	r := New(&model.Report{Runs: []*model.Run{run}}, Options{})
+	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
 	p, err := r.textPage()
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func collectWriters(t *testing.T, name string) *model.Report {
 func TestPRCurvesPages(t *testing.T) {
 	for _, w := range []string{"tensorboardx", "tf2", "torch"} {
 		t.Run(w, func(t *testing.T) {
-			files := filesByName(t, New(collectWriters(t, w), Options{Title: w}))
+			files := filesByName(t, newReport(collectWriters(t, w), Options{Title: w}))
 			if _, ok := files["pr_curves.html"]; !ok {
 				t.Error("no PR curves page")
 			}
@@ -186,7 +186,7 @@ func TestHParamsOverviewCount(t *testing.T) {
 	}
 	for name, collectIt := range inputs {
 		t.Run(name, func(t *testing.T) {
-			files := filesByName(t, New(collectIt(t), Options{Title: name}))
+			files := filesByName(t, newReport(collectIt(t), Options{Title: name}))
 			// The overview counts the page in sessions, not plugin tags.
 			if !regexp.MustCompile(`HParams</a> <span class="muted">\d+ sessions? in \d+ runs?</span>`).Match(files["index.html"]) {
 				t.Error("the overview does not count the HParams page's sessions")
@@ -208,7 +208,7 @@ func TestTextPageCellBudget(t *testing.T) {
 		}
 		runs = append(runs, &model.Run{Name: fmt.Sprintf("r%02d", r), Texts: []*model.Text{{Tag: "t", Entries: es}}})
 	}
-	p, err := New(&model.Report{Runs: runs}, Options{}).textPage()
+	p, err := newReport(&model.Report{Runs: runs}, Options{}).textPage()
 	if err != nil {
 		t.Fatal(err)
 	}

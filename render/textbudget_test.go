@@ -31,7 +31,7 @@ func TestTextStepBudgetCutsWideTables(t *testing.T) {
 	for i := range 50 {
 		es = append(es, model.TextEntry{Step: int64(i), Values: []string{src}})
 	}
-	r := New(textReport(es...), Options{})
+	r := newReport(textReport(es...), Options{})
 	p, err := r.textPage()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestTextStepBudgetOfAMillionStrings(t *testing.T) {
 	for i := range distinct {
 		distinct[i] = fmt.Sprint(i)
 	}
-	r := New(textReport(
+	r := newReport(textReport(
 		model.TextEntry{Step: 1, Shape: []int64{1_000_000}, Values: empty},
 		model.TextEntry{Step: 2, Shape: []int64{1_000_000}, Values: distinct},
 		model.TextEntry{Step: 3, Shape: []int64{1000, 1000}, Values: distinct},

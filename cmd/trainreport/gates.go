@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/summary"
 	"github.com/trainreport/trainreport/render"
@@ -107,7 +108,11 @@ func readBaseline(ctx context.Context, c *config, opt collect.Options) (*render.
 			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
 		}
 		defer rep.Close()
-		b, err = render.New(rep, render.Options{Title: "baseline"}).SummaryJSON()
+		an, err := analysis.Build(ctx, rep, analysis.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
+		}
+		b, err = render.New(rep, an, render.Options{Title: "baseline"}).SummaryJSON()
 		if err != nil {
 			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
 		}

@@ -1,10 +1,10 @@
-package downsample
+package render
 
-// Even returns the indices of at most budget of n items spread evenly over
+// evenSteps returns the indices of at most budget of n items spread evenly over
 // them, in order, always with the last (the latest step of a series) and
 // the first: the choice of which steps of a media or tensor series a page
-// shows. With budget >= n it returns every index; with budget < 1, none.
-func Even(n, budget int) []int {
+// shows, a page's budget rather than an analysis. With budget >= n it returns every index; with budget < 1, none.
+func evenSteps(n, budget int) []int {
 	if budget < 1 || n < 1 {
 		return nil
 	}
