@@ -18,7 +18,7 @@ import (
 	"github.com/trainreport/trainreport/render"
 )
 
-// inspectJSON is the shape of `trainreport inspect --json` (see README.md).
+// inspectJSON is the shape of `trainreport inspect --json` (see docs/USAGE.md).
 type inspectJSON struct {
 	Runs     []inspectRun     `json:"runs"`
 	Warnings []inspectWarning `json:"warnings"`

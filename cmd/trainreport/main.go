@@ -10,7 +10,7 @@
 //	trainreport merge [flags] PART ...
 //	trainreport --version
 //
-// See README.md for the flags and outputs.
+// See docs/USAGE.md for the flags and docs/OUTPUTS.md for the outputs.
 package main
 
 import (

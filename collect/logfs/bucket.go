@@ -93,7 +93,7 @@ func parseURL(p string) (bucketURL, error) {
 	}
 	rest, query, _ := strings.Cut(rest, "?")
 	if i := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); i >= 0 {
-		return bucketURL{}, errors.New("the URL holds user information: credentials are read only from the environment (see README.md)")
+		return bucketURL{}, errors.New("the URL holds user information: credentials are read only from the environment (see docs/USAGE.md)")
 	}
 	bkt, prefix, _ := strings.Cut(rest, "/")
 	if bkt == "" {
@@ -107,7 +107,7 @@ func parseURL(p string) (bucketURL, error) {
 		k = strings.ToLower(k)
 		for _, w := range secretParams {
 			if strings.Contains(k, w) {
-				return bucketURL{}, errors.New("the URL's query holds a credential: credentials are read only from the environment (see README.md)")
+				return bucketURL{}, errors.New("the URL's query holds a credential: credentials are read only from the environment (see docs/USAGE.md)")
 			}
 		}
 	}

@@ -2,7 +2,7 @@
 // over a report's summary.json (package summary), and, with --baseline,
 // over an earlier report's, that fails a CI job when it holds.
 //
-// The language (README.md and docs/GATES.md say it for users):
+// The language (docs/GATES.md says it for users):
 //
 //	loss.last > 0.5                      a run's metric: TAG.FIELD
 //	"train/loss".min > 0.1               a tag with / or spaces, quoted
