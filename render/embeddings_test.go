@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
 
@@ -157,54 +157,6 @@ func singleFile(t *testing.T, r *Report) string {
 	return b.String()
 }
 
-// A config may name one small tensor file many times: the report's
-// budgets of t-SNE and UMAP points bound the work, in report order, and
-// the embeddings past them say so.
-func TestEmbeddingBudgets(t *testing.T) {
-	dir := writeProjector(t, 30)
-	var config strings.Builder
-	for i := range 5 {
-		fmt.Fprintf(&config, "embeddings {\n  tensor_name: \"e%d\"\n  tensor_path: \"tensors.tsv\"\n}\n", i)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "projector_config.pbtxt"), []byte(config.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rep := collectDir(t, "proj", dir)
-	defer rep.Close()
-	r := newReport(rep, Options{EmbeddingTotalTSNE: 60, EmbeddingTotalUMAP: 90})
-	files := filesByName(t, r)
-	for i, v := range r.embeddingViews() {
-		var f struct {
-			Steps []struct {
-				Skipped     []string
-				Projections []struct{ Method string }
-			}
-		}
-		if err := json.Unmarshal(files["data/"+v.file], &f); err != nil {
-			t.Fatal(err)
-		}
-		var methods []string
-		for _, p := range f.Steps[0].Projections {
-			methods = append(methods, p.Method)
-		}
-		want := []string{"pca", "tsne", "umap"}
-		switch {
-		case i >= 3:
-			want = []string{"pca"}
-		case i == 2:
-			want = []string{"pca", "umap"}
-		}
-		if fmt.Sprint(methods) != fmt.Sprint(want) || len(f.Steps[0].Skipped) != 3-len(want) {
-			t.Errorf("embedding %d (%s): methods %v, skipped %q; want %v", i, v.name, methods, f.Steps[0].Skipped, want)
-		}
-		for _, s := range f.Steps[0].Skipped {
-			if !strings.Contains(s, "budget of 60 points laid out by t-SNE") && !strings.Contains(s, "budget of 90 points laid out by UMAP") {
-				t.Errorf("embedding %d: note %q", i, s)
-			}
-		}
-	}
-}
-
 // writeTinyEmbeddings writes a config naming one tensor file of 50 points
 // of 8 values count times (2,000 of them, 121 KB, took 259 s: each tiny
 // embedding's layouts cost iterations, however few its points).
@@ -229,147 +181,62 @@ func writeTinyEmbeddings(t *testing.T, count int) string {
 	return dir
 }
 
-// 2,000 tiny embeddings: the default budget of work, counting each one's
-// fixed cost and iterations, gives t-SNE and UMAP to the first ones that
-// fit, in report order, and every one its PCA and neighbour lists; the
-// others say what was left out, and one warning per note counts them. The
-// plan is made from the shapes, before any point is read.
-func TestManyTinyEmbeddingsSpendTheWorkBudget(t *testing.T) {
-	const count = 2000
-	rep := collectDir(t, "proj", writeTinyEmbeddings(t, count))
+// The data files say what the analysis computed of each step and what it
+// left out: the methods, the neighbour lists, the notes of the budgets,
+// and for a step not laid out its error, also noted in data/index.json.
+func TestEmbeddingDataFilesSayWhatWasLeftOut(t *testing.T) {
+	rep := collectDir(t, "proj", writeTinyEmbeddings(t, 3))
 	defer rep.Close()
-	r := newReport(rep, Options{})
-	plan := r.planEmbeddings()
-	if len(plan) != count {
-		t.Fatalf("%d embeddings planned, want %d", len(plan), count)
+	// Room for every PCA and one set of neighbour lists, not for a third
+	// embedding: the plan in analysis' tests.
+	pca := project.Estimate(50, 9, project.Options{Methods: []project.Method{project.PCA}, MaxNeighbors: -1})
+	lists := project.Estimate(50, 9, project.Options{Methods: []project.Method{project.PCA}}) - pca
+	r := newReport(rep, Options{}, analysis.Options{EmbeddingBudget: 2*pca + lists + lists/2})
+	files := filesByName(t, r)
+	sets := r.an.Embeddings.Sets
+	if len(sets) != 3 {
+		t.Fatalf("%d embeddings, want 3", len(sets))
 	}
-	full := project.Estimate(50, 9, project.Options{})
-	var work int64
-	with := map[project.Method]int{} // the embeddings with each method: a prefix
-	for i, p := range plan {
-		work += p.work
-		if p.skipAll != "" || p.opt.MaxNeighbors < 0 {
-			t.Fatalf("embedding %d: %q, lists %d", i, p.skipAll, p.opt.MaxNeighbors)
-		}
-		for _, m := range []project.Method{project.TSNE, project.UMAP} {
-			has := slices.Contains(p.opt.Methods, m)
-			if has && with[m] != i {
-				t.Fatalf("embedding %d has %s after one without", i, m)
-			}
-			if has {
-				with[m]++
-			} else if !slices.ContainsFunc(p.step.skipped, func(s string) bool {
-				return strings.HasPrefix(s, methodTitle(m)+" not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent")
-			}) {
-				t.Fatalf("embedding %d: no %s, skipped %q", i, m, p.step.skipped)
+	for i, set := range sets {
+		var f struct {
+			Steps []struct {
+				Error       string
+				Skipped     []string
+				Projections []struct{ Method string }
+				Neighbors   *struct{ K int }
 			}
 		}
+		if err := json.Unmarshal(files["data/"+embeddingFileOf(set)], &f); err != nil {
+			t.Fatal(err)
+		}
+		got, s := f.Steps[0], set.Steps[0]
+		var methods []string
+		for _, p := range got.Projections {
+			methods = append(methods, p.Method)
+		}
+		want := map[int]string{0: "[pca] lists=true", 1: "[pca] lists=false", 2: "[] lists=false"}[i]
+		if line := fmt.Sprintf("%v lists=%v", methods, got.Neighbors != nil); line != want || !slices.Equal(got.Skipped, s.Skipped) ||
+			(got.Error != "") != (i == 2) || i == 2 && got.Error != s.Err.Error() {
+			t.Errorf("embedding %d: %s, skipped %q, error %q; want %s, skipped %q, error %v", i, line, got.Skipped, got.Error, want, s.Skipped, s.Err)
+		}
 	}
-	if work > DefaultEmbeddingBudget {
-		t.Errorf("planned work %d, over the budget %d", work, DefaultEmbeddingBudget)
+	var index dataIndex
+	if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
+		t.Fatal(err)
 	}
-	if want := int(DefaultEmbeddingBudget / full); with[project.UMAP] < want-5 || with[project.UMAP] > want+5 || with[project.TSNE] < with[project.UMAP] {
-		t.Errorf("%v embeddings get t-SNE and UMAP; the budget holds about %d at %d units each", with, want, full)
-	}
-	w := r.EmbeddingWarnings()
-	if len(w) != 2 || !strings.Contains(w[0], fmt.Sprintf("UMAP not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings (the first: run \".\", embedding %q",
-		fmtCount(count-with[project.UMAP]), plan[with[project.UMAP]].view.name)) || !strings.Contains(w[1], fmt.Sprintf("t-SNE not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings",
-		fmtCount(count-with[project.TSNE]))) {
-		t.Errorf("warnings %q", w)
+	if len(index.Errors) != 1 || index.Errors[0].Tag != "e2" || !strings.Contains(index.Errors[0].Error, "not laid out: the report's budget") {
+		t.Errorf("index errors %+v, want e2 not laid out", index.Errors)
 	}
 }
 
-// The budget of work goes to every embedding's PCA first, then in report
-// order to each one's neighbour lists, t-SNE and UMAP while they fit; a
-// budget too small even for PCA leaves an embedding out, said on its step.
-// The work planned stays within the budget, progress is told before each
-// embedding and at the end, and the data files say what each got.
-func TestEmbeddingWorkBudgetEndToEnd(t *testing.T) {
-	// The parts of one embedding, each as it adds to the estimate of
-	// those before it (t-SNE's graph is the lists' Euclidean one).
-	est := func(methods []project.Method, lists int) int64 {
-		return project.Estimate(50, 9, project.Options{Methods: methods, MaxNeighbors: lists})
-	}
-	pca := []project.Method{project.PCA}
-	b := est(pca, -1)
-	l := est(pca, 0) - b
-	ts := est(append(pca, project.TSNE), 0) - b - l
-	u := est(project.Methods, 0) - b - l - ts
-	if !(u > ts/2 && ts/2 > 3*l && b/2 > 5*l) {
-		t.Fatalf("the cases below assume other costs: pca %d, lists %d, t-SNE %d, UMAP %d", b, l, ts, u)
-	}
-	for _, tc := range []struct {
-		name   string
-		budget int64
-		want   []string
-		warn   []string
-	}{
-		{"layouts while they fit", 6*b + 2*(l+ts+u) + 4*l + ts + ts/2, []string{
-			"[pca tsne umap] lists=true skipped=0 error=false",
-			"[pca tsne umap] lists=true skipped=0 error=false",
-			"[pca tsne] lists=true skipped=1 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-		}, []string{`UMAP not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 4 embeddings (the first: run ".", embedding "e2", step 0)`,
-			`t-SNE not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 3 embeddings (the first: run ".", embedding "e3", step 0)`}},
-		{"PCA first", 5*b + b/2, []string{
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[pca] lists=true skipped=2 error=false",
-			"[] lists=false skipped=0 error=true",
-		}, []string{`not laid out: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 1 embedding (the first: run ".", embedding "e5", step 0)`,
-			`t-SNE not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 5 embeddings (the first: run ".", embedding "e0", step 0)`,
-			`UMAP not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 5 embeddings (the first: run ".", embedding "e0", step 0)`}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := collectDir(t, "proj", writeTinyEmbeddings(t, 6))
-			defer rep.Close()
-			var seen []EmbeddingProgress
-			r := newReport(rep, Options{EmbeddingBudget: tc.budget, EmbeddingProgress: func(p EmbeddingProgress) { seen = append(seen, p) }})
-			files := filesByName(t, r)
-			var got []string
-			for _, v := range r.embeddingViews() {
-				var f struct {
-					Steps []struct {
-						Error       string
-						Skipped     []string
-						Projections []struct{ Method string }
-						Neighbors   *struct{ K int }
-					}
-				}
-				if err := json.Unmarshal(files["data/"+v.file], &f); err != nil {
-					t.Fatal(err)
-				}
-				s := f.Steps[0]
-				methods := []string{}
-				for _, p := range s.Projections {
-					methods = append(methods, p.Method)
-				}
-				got = append(got, fmt.Sprintf("%v lists=%v skipped=%d error=%v", methods, s.Neighbors != nil, len(s.Skipped), s.Error != ""))
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("embeddings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-			last := seen[len(seen)-1]
-			if len(seen) != 7 || last.Done != 6 || last.Current != "" || last.DoneWork != last.TotalWork || last.TotalWork > tc.budget ||
-				seen[0].Done != 0 || seen[0].Current != `run ".", embedding "e0", step 0` {
-				t.Errorf("progress %+v", seen)
-			}
-			w := r.EmbeddingWarnings()
-			for i := range w {
-				w[i] = strings.TrimPrefix(w[i], "embeddings: ")
-			}
-			seconds := strconv.FormatFloat(float64(tc.budget)/project.WorkPerSecond, 'g', 2, 64)
-			for i := range tc.warn {
-				tc.warn[i] = fmt.Sprintf(tc.warn[i], seconds)
-			}
-			if strings.Join(w, "\n") != strings.Join(tc.warn, "\n") {
-				t.Errorf("warnings\n%s\nwant\n%s", strings.Join(w, "\n"), strings.Join(tc.warn, "\n"))
-			}
-		})
+// The page says the methods and caps the analysis used.
+func TestEmbeddingsPageSaysMethodsAndCaps(t *testing.T) {
+	rep := collectDir(t, "proj", writeTinyEmbeddings(t, 1))
+	defer rep.Close()
+	files := filesByName(t, newReport(rep, Options{}, analysis.Options{Embeddings: project.Options{
+		Methods: []project.Method{project.UMAP, project.PCA}, MaxTSNE: 1234, MaxNeighbors: -1}}))
+	if page, want := string(files["embeddings.html"]), "Computed here: UMAP, PCA. Caps: PCA 50,000, t-SNE 1,234, UMAP 5,000 points; neighbour lists for 0;"; !strings.Contains(page, want) {
+		t.Errorf("the page does not say %q", want)
 	}
 }
 

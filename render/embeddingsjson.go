@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/trainreport/trainreport/internal/analysis/reduce/knn"
-	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // embeddingFileJSON is data/embeddings/<run>/<name>.json: every step of
@@ -94,16 +93,16 @@ type tianshuEmbeddingJSON struct {
 
 // embeddingFile encodes v's data file; sprite gives the src of the sprite
 // of the j-th step (an error leaves it out with its message).
-func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j int) (string, error)) ([]byte, error) {
-	f := embeddingFileJSON{Run: v.run.Name, Name: v.name, Steps: []embeddingStepJSON{},
+func (r *Report) embeddingFile(v *result.EmbeddingSet, sprite func(s *result.EmbeddingStep, j int) (string, error)) ([]byte, error) {
+	f := embeddingFileJSON{Run: v.Run.Name, Name: v.Name, Steps: []embeddingStepJSON{},
 		Tianshu: tianshuEmbeddingJSON{Index: map[string]any{}, Steps: map[string][2]any{}}}
 	var steps []int64
-	for j, s := range v.steps {
-		e := s.emb
+	for j, s := range v.Steps {
+		e := s.Embedding
 		sj := embeddingStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Source: e.Source, File: e.File,
 			Shape: e.Shape, Columns: []string{}, Metadata: [][]string{}, Projections: []projectionJSON{}}
 		if e.Metadata != nil {
-			sj.Columns, sj.Metadata = e.Metadata.Columns, shownRows(e.Metadata.Rows, s.res, e.NumPoints())
+			sj.Columns, sj.Metadata = e.Metadata.Columns, shownRows(e.Metadata.Rows, s.Layout, e.NumPoints())
 		}
 		if e.Sprite != nil {
 			sp := &spriteJSON{Width: e.Sprite.Width, Height: e.Sprite.Height, SingleImageDim: e.Sprite.SingleImageDim}
@@ -117,11 +116,11 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 		if e.Sample != nil {
 			sj.Sample = &embeddingSampleJSON{Name: e.Sample.Name, Type: e.Sample.Type}
 		}
-		if s.err != nil {
-			sj.Error = s.err.Error()
+		if s.Err != nil {
+			sj.Error = s.Err.Error()
 		}
-		sj.Skipped = s.skipped
-		if res := s.res; res != nil {
+		sj.Skipped = s.Skipped
+		if res := s.Layout; res != nil {
 			sj.NonFinite = res.NonFinite
 			for _, p := range res.Projections {
 				sj.Projections = append(sj.Projections, projectionOf(p, res.N))
@@ -146,8 +145,8 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 		steps = append(steps, e.Step)
 		f.Steps = append(f.Steps, sj)
 	}
-	last := v.steps[len(v.steps)-1].emb
-	f.Tianshu.Index[v.name] = steps
+	last := v.Steps[len(v.Steps)-1].Embedding
+	f.Tianshu.Index[v.Name] = steps
 	f.Tianshu.Index["shape"] = last.Shape
 	sample, sampleType := "", ""
 	if last.Sample != nil {
@@ -162,7 +161,7 @@ func (r *Report) embeddingFile(v *embeddingView, sprite func(s *embeddingStep, j
 // leaves most points of a big embedding out, and their rows would be most
 // of the file. Rows past the points (a metadata file longer than the
 // tensor) belong to no point.
-func shownRows(rows [][]string, res *project.Result, n int) [][]string {
+func shownRows(rows [][]string, res *result.EmbeddingLayout, n int) [][]string {
 	rows = rows[:min(len(rows), n)]
 	if res == nil {
 		return rows
@@ -196,8 +195,8 @@ func shownRows(rows [][]string, res *project.Result, n int) [][]string {
 	return out
 }
 
-func projectionOf(p project.Projection, n int) projectionJSON {
-	j := projectionJSON{Method: string(p.Method), Explained: p.Explained,
+func projectionOf(p result.Projection, n int) projectionJSON {
+	j := projectionJSON{Method: p.Method, Explained: p.Explained,
 		Coords2: []json.RawMessage{}, Coords3: []json.RawMessage{}, Note: p.Note}
 	if len(p.Sample) < n {
 		j.Sample, j.Sampled = p.Sample, true
@@ -210,7 +209,7 @@ func projectionOf(p project.Projection, n int) projectionJSON {
 	return j
 }
 
-func neighborsOf(nb *project.Neighbors, n int) *embeddingNeighbors {
+func neighborsOf(nb *result.Neighbors, n int) *embeddingNeighbors {
 	j := &embeddingNeighbors{K: nb.K}
 	if len(nb.Sample) < n {
 		j.Sample = nb.Sample
@@ -230,7 +229,7 @@ func rows(v []float32, w int) []json.RawMessage {
 	return out
 }
 
-func graphRows(g knn.Graph) (idx, dist []json.RawMessage) {
+func graphRows(g result.NeighborLists) (idx, dist []json.RawMessage) {
 	for i := 0; i < g.N(); i++ {
 		b := []byte{'['}
 		for c, k := range g.Index[i*g.K : (i+1)*g.K] {

@@ -96,13 +96,13 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 				}
 			}
 			// Sprites of the embeddings, a file per (run, embedding, step).
-			for _, v := range newReport(rep, Options{}).embeddingViews() {
-				for j, s := range v.steps {
-					if s.emb.Sprite == nil {
+			for _, v := range r.an.Embeddings.Sets {
+				for j, s := range v.Steps {
+					if s.Embedding.Sprite == nil {
 						continue
 					}
-					if b, err := readBlob(s.emb.Sprite.Data); err == nil {
-						want[spriteFile(v, j, s.emb.Sprite)] = sha256.Sum256(b)
+					if b, err := readBlob(s.Embedding.Sprite.Data); err == nil {
+						want[spriteFile(v, j, s.Embedding.Sprite)] = sha256.Sum256(b)
 					}
 				}
 			}

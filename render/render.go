@@ -18,7 +18,6 @@ import (
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
-	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
@@ -68,22 +67,6 @@ type Options struct {
 	// ChartsURL is where summary.md finds its static charts, the chart's
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
-	// Embeddings chooses the embeddings page's methods and caps.
-	Embeddings project.Options
-	// EmbeddingTotalTSNE and EmbeddingTotalUMAP bound the points t-SNE
-	// and UMAP lay out over all the report's embeddings, in report order;
-	// past them, an embedding gets the other methods and a note. Zero
-	// means the defaults.
-	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
-	// EmbeddingBudget bounds the estimated work of laying out all the
-	// report's embeddings (project.Estimate's work units), spent in
-	// report order: every embedding's PCA first, then its neighbour
-	// lists, t-SNE and UMAP while they fit. Zero means
-	// DefaultEmbeddingBudget, negative no bound.
-	EmbeddingBudget int64
-	// EmbeddingProgress, when set, is told of ComputeEmbeddings' progress
-	// before each embedding and at the end.
-	EmbeddingProgress func(EmbeddingProgress)
 }
 
 // Defaults of Options.
@@ -95,14 +78,6 @@ const (
 	DefaultHistogramSteps = 50
 	DefaultMaxCharts      = 2000
 	DefaultMaxPageBytes   = 5 << 20
-	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
-	// and ten embeddings at the methods' caps: minutes on two cores.
-	DefaultEmbeddingTotalTSNE = 50_000
-	DefaultEmbeddingTotalUMAP = 50_000
-	// DefaultEmbeddingBudget is 200 estimated core-seconds: three
-	// embeddings of 10,000 points of 16 values with every method at its
-	// cap (each about 56), about two minutes on two cores.
-	DefaultEmbeddingBudget = 200 * project.WorkPerSecond
 )
 
 // Report is a report model prepared for writing: series downsampled for
@@ -134,12 +109,6 @@ type Report struct {
 	// graphs are the runs' graphs laid out (see graphViews), once.
 	graphsOnce sync.Once
 	graphs     []*graphView
-	// embViews are the embeddings by (run, name) (embeddingViews), reduced
-	// once by ComputeEmbeddings.
-	embGroupOnce, embOnce sync.Once
-	embViews              []*embeddingView
-	// embWarnings say which embeddings the budgets left methods out of.
-	embWarnings []string
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest

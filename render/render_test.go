@@ -20,6 +20,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 )
@@ -153,7 +154,7 @@ func goldenReport(t *testing.T, name string, inCorpus bool, own string) *model.R
 func TestGolden(t *testing.T) {
 	for _, in := range goldenInputs {
 		t.Run(in.name, func(t *testing.T) {
-			files := filesByName(t, newReport(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name, Embeddings: in.embeddings}))
+			files := filesByName(t, newReport(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name}, analysis.Options{Embeddings: in.embeddings}))
 			golden := filepath.Join("testdata", "golden", in.name)
 			checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
 			for _, want := range in.wants {
@@ -243,7 +244,7 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 		}
 		rep := collectDir(t, e.Name(), filepath.Join(root, e.Name()))
 		// Small embedding caps: this test is about the scalars.
-		files := filesByName(t, newReport(rep, Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
+		files := filesByName(t, newReport(rep, Options{}, analysis.Options{Embeddings: project.Options{MaxTSNE: 300, MaxUMAP: 200, MaxNeighbors: 300}}))
 		var index dataIndex
 		if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
 			t.Fatalf("%s: data/index.json: %v", e.Name(), err)

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
-	"github.com/trainreport/trainreport/render"
 )
 
 // embeddingConfig is what the embedding flags set: the methods and caps of
@@ -18,16 +18,23 @@ import (
 type embeddingConfig struct {
 	opt                  project.Options
 	totalTSNE, totalUMAP int
-	// budget is render.Options.EmbeddingBudget: 0 the default, negative
+	// budget is analysis.Options.EmbeddingBudget: 0 the default, negative
 	// no bound.
 	budget int64
+}
+
+// apply sets o's embedding options to c's, with progress told of the
+// layouts.
+func (c embeddingConfig) apply(o *analysis.Options, progress func(analysis.EmbeddingProgress)) {
+	o.Embeddings, o.EmbeddingTotalTSNE, o.EmbeddingTotalUMAP = c.opt, c.totalTSNE, c.totalUMAP
+	o.EmbeddingBudget, o.EmbeddingProgress = c.budget, progress
 }
 
 // embeddingFlags adds --embedding-methods, --embedding-max-points and
 // --embedding-budget, which fill c.
 func embeddingFlags(fs *flag.FlagSet, c *embeddingConfig) {
 	fs.Func("embedding-budget", fmt.Sprintf("bound the work of laying out all the embeddings to `N` estimated core-seconds, estimated from their shapes before any is read; past it an embedding keeps its PCA and says which methods were left out, and why (default %d; 0 removes the bound)",
-		render.DefaultEmbeddingBudget/project.WorkPerSecond),
+		analysis.DefaultEmbeddingBudget/project.WorkPerSecond),
 		func(s string) error {
 			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 			switch {
@@ -50,7 +57,7 @@ func embeddingFlags(fs *flag.FlagSet, c *embeddingConfig) {
 			return err
 		})
 	fs.Func("embedding-max-points", fmt.Sprintf("cap the points each embedding method lays out, as `LIST` of method=N among pca, tsne, umap and neighbors, and the points t-SNE and UMAP lay out over all embeddings, tsne-total and umap-total (default pca=%d,tsne=%d,umap=%d,neighbors=%d,tsne-total=%d,umap-total=%d); beyond a cap, a seeded random sample",
-		project.DefaultMaxPCA, project.DefaultMaxTSNE, project.DefaultMaxUMAP, project.DefaultMaxNeighbors, render.DefaultEmbeddingTotalTSNE, render.DefaultEmbeddingTotalUMAP),
+		project.DefaultMaxPCA, project.DefaultMaxTSNE, project.DefaultMaxUMAP, project.DefaultMaxNeighbors, analysis.DefaultEmbeddingTotalTSNE, analysis.DefaultEmbeddingTotalUMAP),
 		func(s string) error { return parseEmbeddingCaps(s, c) })
 }
 

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
-	"github.com/trainreport/trainreport/render"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 func TestEmbeddingFlags(t *testing.T) {
@@ -70,10 +71,10 @@ func TestEmbeddingProgressLinesEveryTick(t *testing.T) {
 		defer close(stopped)
 		p.report(tick, stop)
 	}()
-	p.update(render.EmbeddingProgress{Done: 0, Total: 3, TotalWork: 400, Current: "run \"a\", embedding \"x\x1b[2J\", step 0"})
+	p.update(analysis.EmbeddingProgress{Done: 0, Total: 3, TotalWork: 400, Current: "run \"a\", embedding \"x\x1b[2J\", step 0"})
 	tick <- start.Add(progressPeriod)
-	p.update(render.EmbeddingProgress{Done: 1, Total: 3, DoneWork: 100, TotalWork: 400, Current: "run \"a\", embedding \"y\", step 2"})
-	p.update(render.EmbeddingProgress{Done: 2, Total: 3, DoneWork: 300, TotalWork: 400, Current: "run \"a\", embedding \"z\", step 4"})
+	p.update(analysis.EmbeddingProgress{Done: 1, Total: 3, DoneWork: 100, TotalWork: 400, Current: "run \"a\", embedding \"y\", step 2"})
+	p.update(analysis.EmbeddingProgress{Done: 2, Total: 3, DoneWork: 300, TotalWork: 400, Current: "run \"a\", embedding \"z\", step 4"})
 	tick <- start.Add(2 * progressPeriod)
 	tick <- start.Add(3 * progressPeriod) // nothing new: said again
 	close(stop)
@@ -85,6 +86,48 @@ laying out embeddings: 2 of 3 done, 75% of the estimated work, 30s; now run "a",
 `
 	if out.String() != want {
 		t.Errorf("lines:\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// The layouts are one phase of the analysis: no line is printed before
+// analysis first tells of them, nor after it told they ended (other
+// phases may still run).
+func TestEmbeddingProgressSilentOutsideTheLayouts(t *testing.T) {
+	var out strings.Builder
+	p := newEmbeddingProgress(&out, false)
+	now := time.Now()
+	tick, stop, stopped := make(chan time.Time), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		p.report(tick, stop)
+	}()
+	tick <- now
+	p.update(analysis.EmbeddingProgress{Done: 0, Total: 1, TotalWork: 400, Current: "run \"a\", embedding \"x\", step 0"})
+	p.update(analysis.EmbeddingProgress{Done: 1, Total: 1, DoneWork: 400, TotalWork: 400})
+	tick <- now.Add(progressPeriod)
+	close(stop)
+	<-stopped
+	if out.String() != "" {
+		t.Errorf("lines outside the layouts:\n%s", out.String())
+	}
+}
+
+// After the analysis, the budgets' warnings are printed, even with
+// --quiet, and how long the layouts took, without it.
+func TestEmbeddingProgressDoneWarnsAndSaysHowLong(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		var out strings.Builder
+		p := newEmbeddingProgress(&out, quiet)
+		p.update(analysis.EmbeddingProgress{Done: 0, Total: 2, TotalWork: 400, Current: "run \"a\", embedding \"x\", step 0"})
+		p.update(analysis.EmbeddingProgress{Done: 2, Total: 2, DoneWork: 400, TotalWork: 400})
+		p.done(result.Embeddings{Warnings: []string{"embeddings: UMAP not computed: \x1b[2J"}})
+		want := "warning: embeddings: UMAP not computed: \\x1b[2J\n"
+		if !quiet {
+			want += "laid out 2 embeddings in "
+		}
+		if got := out.String(); !strings.HasPrefix(got, want) || quiet && got != want {
+			t.Errorf("quiet %v: printed %q, want %q", quiet, got, want)
+		}
 	}
 }
 

@@ -108,7 +108,8 @@ func readBaseline(ctx context.Context, c *config, opt collect.Options) (*render.
 			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
 		}
 		defer rep.Close()
-		an, err := analysis.Build(ctx, rep, analysis.Options{})
+		// Its summary.json shows no layout of its embeddings.
+		an, err := analysis.Build(ctx, rep, analysis.Options{NoEmbeddingLayouts: true})
 		if err != nil {
 			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
 		}

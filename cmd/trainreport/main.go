@@ -440,19 +440,19 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	// The layouts of big embeddings take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
-	an, err := analysis.Build(ctx, rep, analysis.Options{})
+	aopt := analysis.Options{}
+	c.embeddings.apply(&aopt, progress.update)
+	memlimit.Phase(ctx, "laying out the embeddings")
+	stopProgress := progress.watch()
+	an, err := analysis.Build(ctx, rep, aopt)
+	stopProgress()
 	if err != nil {
 		return err
 	}
+	progress.done(an.Embeddings)
 	r := render.New(rep, an, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Baseline: base, ChartsURL: c.chartsURL,
-		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP,
-		EmbeddingBudget: c.embeddings.budget, EmbeddingProgress: progress.update})
-	memlimit.Phase(ctx, "laying out the embeddings")
-	if err := layOutEmbeddings(ctx, r, progress, stderr); err != nil {
-		return err
-	}
+		Baseline: base, ChartsURL: c.chartsURL})
 	memlimit.Phase(ctx, "writing the report")
 	failedGates, err := evalGates(r, c.gates, base)
 	if err != nil {

@@ -8,18 +8,45 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Options control the analysis.
-type Options struct{}
+type Options struct {
+	// Embeddings chooses the embeddings' methods and caps.
+	Embeddings project.Options
+	// EmbeddingTotalTSNE and EmbeddingTotalUMAP bound the points t-SNE
+	// and UMAP lay out over all the report's embeddings, in report order;
+	// past them, an embedding gets the other methods and a note. Zero
+	// means the defaults.
+	EmbeddingTotalTSNE, EmbeddingTotalUMAP int
+	// EmbeddingBudget bounds the estimated work of laying out all the
+	// report's embeddings (project.Estimate's work units), spent in
+	// report order: every embedding's PCA first, then its neighbour
+	// lists, t-SNE and UMAP while they fit. Zero means
+	// DefaultEmbeddingBudget, negative no bound.
+	EmbeddingBudget int64
+	// EmbeddingProgress, when set, is told of the embeddings' layouts
+	// before each embedding and at the end.
+	EmbeddingProgress func(EmbeddingProgress)
+	// NoEmbeddingLayouts groups the embeddings without laying them out,
+	// for outputs that show none of them (a baseline's summary.json).
+	NoEmbeddingLayouts bool
+}
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
 func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &result.Analysis{}, nil
+	an := &result.Analysis{}
+	var err error
+	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
+		return nil, fmt.Errorf("laying out the embeddings: %w", err)
+	}
+	return an, nil
 }

@@ -7,4 +7,7 @@ package result
 
 // Analysis is every derived result of one report, computed once by
 // analysis.Build and read by the outputs.
-type Analysis struct{}
+type Analysis struct {
+	// Embeddings are the embeddings laid out.
+	Embeddings Embeddings
+}
