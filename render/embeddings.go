@@ -123,7 +123,7 @@ func (r *Report) computeEmbeddings(ctx context.Context) error {
 		progress(i)
 		s := p.step
 		if p.skipAll == "" {
-			s.res, s.err = reduceEmbedding(ctx, s.emb, p.opt)
+			s.res, s.err = reduceEmbedding(ctx, s.emb, r.rep.Decoders(), p.opt)
 			if s.err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -310,13 +310,14 @@ func (r *Report) embeddings() []*embeddingView {
 	return r.embeddingViews()
 }
 
-// reduceEmbedding reads one embedding's points and reduces them.
-func reduceEmbedding(ctx context.Context, e *model.Embedding, opt project.Options) (*project.Result, error) {
+// reduceEmbedding reads one embedding's points with the report's
+// decoders and reduces them.
+func reduceEmbedding(ctx context.Context, e *model.Embedding, dec model.Decoders, opt project.Options) (*project.Result, error) {
 	n, d := e.NumPoints(), e.Dims()
 	if n == 0 || d == 0 {
 		return nil, fmt.Errorf("embedding %q: shape %v unknown or empty", e.Name, e.Shape)
 	}
-	data, err := e.Load()
+	data, err := e.Load(dec)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ type exceptionSource struct {
 // exceptionSources lists the series of a run the Exceptions page draws:
 // its exception series, then its numeric tensor series of more than one
 // value (a box of one value says nothing), each sorted by tag.
-func exceptionSources(run *model.Run) []*exceptionSource {
+func exceptionSources(run *model.Run, dec model.Decoders) []*exceptionSource {
 	var out []*exceptionSource
 	for _, x := range run.Exceptions {
 		if len(x.Entries) == 0 {
@@ -71,7 +71,7 @@ func exceptionSources(run *model.Run) []*exceptionSource {
 		s := &exceptionSource{run: run, tag: x.Tag, source: x.Source,
 			shape: func(i int) []int64 { return es[i].Tensor.Shape },
 			dtype: func(i int) string { return es[i].Tensor.DType },
-			load:  func(i int) ([]float64, error) { return es[i].Load() }}
+			load:  func(i int) ([]float64, error) { return es[i].Load(dec) }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
 		}
@@ -85,7 +85,7 @@ func exceptionSources(run *model.Run) []*exceptionSource {
 		s := &exceptionSource{run: run, tag: t.Tag, source: "tensor",
 			shape: func(i int) []int64 { return es[i].Shape },
 			dtype: func(i int) string { return es[i].DType },
-			load:  func(i int) ([]float64, error) { return es[i].Load() }}
+			load:  func(i int) ([]float64, error) { return es[i].Load(dec) }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
 		}
@@ -137,7 +137,7 @@ type exceptionDetail struct {
 // page and its data files show the same.
 func (r *Report) exceptionTags() []tagSeries[*exceptionSeries] {
 	r.exceptionsOnce.Do(func() {
-		tags := byTag(r.rep.Runs, exceptionSources, func(s *exceptionSource) string { return s.tag })
+		tags := byTag(r.rep.Runs, func(run *model.Run) []*exceptionSource { return exceptionSources(run, r.rep.Decoders()) }, func(s *exceptionSource) string { return s.tag })
 		n := countSeries(tags)
 		perSeries := exceptionDetailSteps
 		if n > 0 {
@@ -155,7 +155,7 @@ func (r *Report) exceptionTags() []tagSeries[*exceptionSeries] {
 }
 
 func hasExceptions(r *Report) bool {
-	return r.anyRun(func(run *model.Run) bool { return len(exceptionSources(run)) > 0 })
+	return r.anyRun(func(run *model.Run) bool { return len(exceptionSources(run, r.rep.Decoders())) > 0 })
 }
 
 // countExceptions counts, for the overview, the series the Exceptions
@@ -164,7 +164,7 @@ func countExceptions(r *Report, _ []model.Kind) countLine {
 	c := countLine{Unit: "tag"}
 	seen := map[string]bool{}
 	for _, run := range r.rep.Runs {
-		ss := exceptionSources(run)
+		ss := exceptionSources(run, r.rep.Decoders())
 		for _, s := range ss {
 			seen[s.tag] = true
 		}

@@ -34,6 +34,7 @@ type tensorSeries struct {
 	tensor *model.Tensor
 	stats  []tensorstat.Stats // per entry
 	errs   map[int]error      // entries that could not be read
+	dec    model.Decoders     // the report's, to read the steps again
 	f32    bool               // every step's values print as float32 (float32, float16, bfloat16)
 	float  bool               // some step has a floating-point dtype
 }
@@ -51,7 +52,7 @@ func (r *Report) tensorTags() []tagSeries[*tensorSeries] {
 			tensors := runTensors(run)
 			out := make([]*tensorSeries, len(tensors))
 			for i, t := range tensors {
-				out[i] = readTensor(t)
+				out[i] = readTensor(t, r.rep.Decoders())
 			}
 			return out
 		}, func(s *tensorSeries) string { return s.tensor.Tag })
@@ -60,12 +61,12 @@ func (r *Report) tensorTags() []tagSeries[*tensorSeries] {
 }
 
 // readTensor reads every step of a series and summarises it.
-func readTensor(t *model.Tensor) *tensorSeries {
-	s := &tensorSeries{tensor: t, stats: make([]tensorstat.Stats, len(t.Entries)), errs: map[int]error{}, f32: len(t.Entries) > 0}
+func readTensor(t *model.Tensor, dec model.Decoders) *tensorSeries {
+	s := &tensorSeries{tensor: t, dec: dec, stats: make([]tensorstat.Stats, len(t.Entries)), errs: map[int]error{}, f32: len(t.Entries) > 0}
 	for i, e := range t.Entries {
 		s.f32 = s.f32 && isFloat32(e.DType)
 		s.float = s.float || isFloat(e.DType)
-		vals, err := e.Load()
+		vals, err := e.Load(dec)
 		if err != nil {
 			s.errs[i] = err
 			continue
@@ -230,7 +231,7 @@ func (s *tensorSeries) card(run string) tensorCard {
 		if !hasGrid && !withValues[i] {
 			continue
 		}
-		vals, err := es[i].Load()
+		vals, err := es[i].Load(s.dec)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("step %d could not be read again: %v", es[i].Step, err))
 			if hasGrid {
@@ -360,7 +361,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 				en.Count, en.Finite, en.NaN, en.PosInf, en.NegInf, en.Zero = &st.Count, &st.Finite, &st.NaN, &st.PosInf, &st.NegInf, &st.Zero
 				en.Min, en.Max, en.Mean = finiteOrNull(st, st.Min, s.f32), finiteOrNull(st, st.Max, s.f32), finiteOrNull(st, st.Mean, false)
 				if withValues[i] {
-					if vals, err := e.Load(); err != nil {
+					if vals, err := e.Load(s.dec); err != nil {
 						en.Error = "values could not be read again: " + err.Error()
 					} else {
 						en.Values = appendValues(nil, vals, s.f32)

@@ -94,7 +94,7 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				perRun[i] = seriesRules(ctx, rep.Runs[i], th)
+				perRun[i] = seriesRules(ctx, rep.Runs[i], th, rep.Decoders())
 			}
 		}()
 	}
@@ -122,7 +122,7 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, th Thresholds) []Anomaly {
+func seriesRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders) []Anomaly {
 	var out []Anomaly
 	for _, s := range run.Scalars {
 		out = append(out, scalarRules(run.Name, s, th)...)
@@ -132,14 +132,14 @@ func seriesRules(ctx context.Context, run *model.Run, th Thresholds) []Anomaly {
 	}
 	for _, t := range run.Tensors {
 		steps := loadSteps(ctx, t.Entries, func(e model.TensorEntry) (int64, []float64, error) {
-			v, err := e.Load()
+			v, err := e.Load(dec)
 			return e.Step, v, err
 		})
 		out = append(out, stepRules(KindTensor, run.Name, t.Tag, steps, th)...)
 	}
 	for _, x := range run.Exceptions {
 		steps := loadSteps(ctx, x.Entries, func(e model.ExceptionEntry) (int64, []float64, error) {
-			v, err := e.Load()
+			v, err := e.Load(dec)
 			return e.Step, v, err
 		})
 		out = append(out, stepRules(KindException, run.Name, x.Tag, steps, th)...)
