@@ -10,6 +10,7 @@ import (
 	"context"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -21,5 +22,14 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &result.Analysis{}, nil
+	an := &result.Analysis{}
+	// Each tensor is decoded once, for both pages and the anomaly rules
+	// on tensors: decoded is what anomaly.FindDecoded takes.
+	var decoded *anomaly.Decoded
+	var err error
+	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
+		return nil, err
+	}
+	_ = decoded // for anomaly.FindDecoded, once Build finds the anomalies
+	return an, nil
 }

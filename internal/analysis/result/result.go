@@ -7,4 +7,9 @@ package result
 
 // Analysis is every derived result of one report, computed once by
 // analysis.Build and read by the outputs.
-type Analysis struct{}
+type Analysis struct {
+	// Tensors and Exceptions are the views of the Tensors and Exceptions
+	// pages (result/tensors.go).
+	Tensors    *Tensors
+	Exceptions *Exceptions
+}
