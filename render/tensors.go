@@ -156,7 +156,7 @@ func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 		}
 		if withValues[i] {
 			j.Values = append(j.Values, tensorValueJSON{Step: es[i].Step, Shape: nonNil(es[i].Shape),
-				Values: appendValues(nil, s.Values[i], s.F32)})
+				Values: appendValues(nil, s.ValuesOf(i), s.F32)})
 		}
 	}
 	c.HasValues = len(j.Values) > 0
@@ -272,7 +272,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 					if err := s.Reread[i]; err != nil {
 						en.Error = "values could not be read again: " + err.Error()
 					} else {
-						en.Values = appendValues(nil, s.Values[i], s.F32)
+						en.Values = appendValues(nil, s.ValuesOf(i), s.F32)
 					}
 				}
 				entries[i] = en

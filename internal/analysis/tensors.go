@@ -218,8 +218,19 @@ func (d *decoded) tensorViews(ctx context.Context) error {
 	if hasGrid {
 		s.Edges = grid.Edges()
 	}
-	s.Values = map[int][]float64{}
+	s.Values, s.Values32 = map[int][]float64{}, map[int][]float32{}
 	s.Reread = map[int]error{}
+	keep := func(i int, vals []float64) {
+		if !s.F32 {
+			s.Values[i] = vals
+			return
+		}
+		v32 := make([]float32, len(vals))
+		for k, v := range vals {
+			v32[k] = float32(v) // exact: single precision or narrower
+		}
+		s.Values32[i] = v32
+	}
 	withValues := map[int]bool{}
 	for _, i := range s.PageValues {
 		withValues[i] = true
@@ -255,7 +266,7 @@ func (d *decoded) tensorViews(ctx context.Context) error {
 			}
 		}
 		if ok && withValues[i] {
-			s.Values[i] = vals
+			keep(i, vals)
 		}
 		delete(withValues, i)
 	}
@@ -267,7 +278,7 @@ func (d *decoded) tensorViews(ctx context.Context) error {
 			return err
 		}
 		if vals, ok := values(i); ok {
-			s.Values[i] = vals
+			keep(i, vals)
 		}
 	}
 	d.kept = nil

@@ -72,6 +72,16 @@ func TestBuildDecodesEachTensorOnce(t *testing.T) {
 			t.Errorf("%s decoded %d times, want once", ref, n)
 		}
 	}
+	for tensor, s := range an.Tensors.Series {
+		if s.F32 && len(s.Values) > 0 {
+			t.Errorf("tensor %q is single precision and keeps %d steps' values as float64, want float32", tensor.Tag, len(s.Values))
+		}
+		for _, i := range s.DataValues {
+			if v := s.ValuesOf(i); len(v) != s.Stats[i].Count {
+				t.Errorf("tensor %q step %d: %d values kept for the data file, want its %d", tensor.Tag, i, len(v), s.Stats[i].Count)
+			}
+		}
+	}
 }
 
 // The anomaly rules find the same with the statistics Build decoded as

@@ -52,13 +52,34 @@ type TensorSeries struct {
 	Hist  [][]int
 	// PageValues are the charted entries whose values the page holds,
 	// DataValues the entries whose values the data file holds; Values
-	// holds the values of both, by entry.
+	// holds the values of both, by entry, or Values32 when F32 is set:
+	// float32 holds those exactly in half the memory, and the analysis
+	// keeps them for the outputs (up to PageValues + DataValues values a
+	// series). ValuesOf reads either.
 	PageValues, DataValues []int
 	Values                 map[int][]float64
+	Values32               map[int][]float32
 	// Reread are the entries the views needed the values of that could
 	// not be decoded a second time (see analysis: a series too large to
 	// keep decodes them twice).
 	Reread map[int]error
+}
+
+// ValuesOf returns the values of entry i kept for the outputs, nil when
+// none are.
+func (s *TensorSeries) ValuesOf(i int) []float64 {
+	if v, ok := s.Values[i]; ok {
+		return v
+	}
+	v32, ok := s.Values32[i]
+	if !ok {
+		return nil
+	}
+	v := make([]float64, len(v32))
+	for k, x := range v32 {
+		v[k] = float64(x)
+	}
+	return v
 }
 
 // Exceptions is what the Exceptions page and its data files show: per
