@@ -128,7 +128,7 @@ func TestClaimedShapeDoesNotAmplify(t *testing.T) {
 				if len(r.Tensors) == 0 {
 					return 0
 				}
-				vals, err := r.Tensors[0].Entries[0].Load()
+				vals, err := r.Tensors[0].Entries[0].Load(Decoders())
 				if err != nil || len(vals) != 64*64 || vals[4095] != 7 {
 					t.Errorf("filled tensor: %d values, %v", len(vals), err)
 				}

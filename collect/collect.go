@@ -16,8 +16,11 @@ import (
 	"sync/atomic"
 
 	"github.com/trainreport/trainreport/collect/discover"
+	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/collect/mindspore"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/collect/projector"
 )
 
 // Options control collection.
@@ -50,6 +53,17 @@ type Options struct {
 	runs func(path string) bool
 }
 
+// Decoders returns the decoders of the payloads the model keeps as
+// references and only a reader can decode: TensorFlow and MindSpore
+// TensorProtos, projector tensors. Collect sets them on its reports; a
+// process that reads a model from disk (model.Read) sets them itself. They
+// are handed over as a value rather than registered by the readers' init
+// functions, so that whoever decodes a payload names the readers in its
+// imports, where an import test sees them.
+func Decoders() model.Decoders {
+	return event.Decoders().Or(mindspore.Decoders()).Or(projector.Decoders())
+}
+
 // Collect reads every run under the log directories. It fails only when a
 // log directory cannot be read at all; damaged files become warnings on
 // their run and everything readable is kept.
@@ -73,6 +87,7 @@ func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.R
 		shown[i].Path = logfs.Redact(shown[i].Path)
 	}
 	rep := &model.Report{Logdirs: shown, KeepAllRecords: opt.KeepAllRecords, RestartRule: opt.Restarts}
+	rep.SetDecoders(Decoders())
 	type job struct {
 		run  *model.Run
 		src  *logfs.Dir // the run's log directory, the only way to its files

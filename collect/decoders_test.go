@@ -158,7 +158,7 @@ func TestMediaKinds(t *testing.T) {
 	if len(run.Tensors) != 1 || run.Tensors[0].Entries[0].DType != "float32" || !slices.Equal(run.Tensors[0].Entries[0].Shape, []int64{2, 3}) {
 		t.Fatalf("tensors: %+v", run.Tensors)
 	}
-	vals, err := run.Tensors[0].Entries[0].Load()
+	vals, err := run.Tensors[0].Entries[0].Load(Decoders())
 	if err != nil || len(vals) != 6 || vals[4] != 5 || !math.IsNaN(vals[5]) {
 		t.Errorf("tensor values %v, %v", vals, err)
 	}

@@ -91,7 +91,7 @@ func FuzzReadMindSpore(f *testing.F) {
 		}
 		for _, ts := range r.Tensors {
 			for _, e := range ts.Entries {
-				vals, err := e.Load()
+				vals, err := e.Load(Decoders())
 				if err != nil {
 					t.Fatalf("tensor %q step %d kept but not read back: %v", ts.Tag, e.Step, err)
 				}

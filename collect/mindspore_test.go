@@ -142,7 +142,7 @@ func TestMindSporeWriterRecords(t *testing.T) {
 			if e.Step != we.Step || e.DType != we.DType || !slices.Equal(e.Shape, we.Shape) || e.Encoding != model.EncodingMindSpore {
 				t.Errorf("tensor %q entry %d: step %d %s %v %q, want step %d %s %v", ts.Tag, i, e.Step, e.DType, e.Shape, e.Encoding, we.Step, we.DType, we.Shape)
 			}
-			vals, err := e.Load()
+			vals, err := e.Load(Decoders())
 			if err != nil {
 				t.Errorf("tensor %q step %d: %v", ts.Tag, e.Step, err)
 				continue
@@ -425,7 +425,7 @@ func TestAgreesWithMindInsight(t *testing.T) {
 				continue
 			}
 			for i, e := range ts.Entries {
-				vals, err := e.Load()
+				vals, err := e.Load(Decoders())
 				if err != nil {
 					t.Fatal(err)
 				}

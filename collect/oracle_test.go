@@ -708,7 +708,7 @@ func (c *oracle) compareTensors(what string, r *model.Run, list []*model.Tensor,
 				if want.Values == nil {
 					return
 				}
-				vals, err := e.Load()
+				vals, err := e.Load(Decoders())
 				if err != nil {
 					c.errorf("run %q tag %q value %d (step %d): %v", r.Name, tag, i, e.Step, err)
 					bad++

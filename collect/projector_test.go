@@ -47,7 +47,7 @@ func TestProjectorCorpusTensorboardX(t *testing.T) {
 	if e.Name != "default:00000" || e.Step != 0 || e.Source != projector.SourceConfig || !slices.Equal(e.Shape, []int64{100, 784}) {
 		t.Errorf("embedding %q step %d source %s shape %v", e.Name, e.Step, e.Source, e.Shape)
 	}
-	vals, err := e.Load()
+	vals, err := e.Load(Decoders())
 	if err != nil || len(vals) != 100*784 {
 		t.Fatalf("Load: %d values, %v", len(vals), err)
 	}
@@ -95,7 +95,7 @@ func TestProjectorCorpusCheckpoint(t *testing.T) {
 		t.Fatalf("embeddings %q", names)
 	}
 	// What TensorFlow 2.21's tf.train.load_checkpoint read of embed1.
-	v, err := run.Embeddings[1].Load()
+	v, err := run.Embeddings[1].Load(Decoders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestProjectorSideFiles(t *testing.T) {
 	if ex.Tag != "fc/grad" || ex.Source != projector.SourceOneFlow || !slices.Equal(steps, []int64{3, 4}) || ex.Dropped != 1 {
 		t.Errorf("exceptions %s from %s: steps %v, dropped %d", ex.Tag, ex.Source, steps, ex.Dropped)
 	}
-	if vals, err := ex.Entries[1].Load(); err != nil || !slices.Equal(vals, []float64{3, 3}) {
+	if vals, err := ex.Entries[1].Load(Decoders()); err != nil || !slices.Equal(vals, []float64{3, 3}) {
 		t.Errorf("Load = %v, %v", vals, err)
 	}
 	var side []string
@@ -223,7 +223,7 @@ func TestProjectorSideFiles(t *testing.T) {
 	ts := findRun(rep, "ts")
 	if len(ts.Embeddings) != 1 || ts.Embeddings[0].Source != projector.SourceTSVIS || ts.Embeddings[0].Step != 2 {
 		t.Errorf("ts embeddings: %+v", ts.Embeddings)
-	} else if vals, err := ts.Embeddings[0].Load(); err != nil || !slices.Equal(vals, []float32{7, 8}) {
+	} else if vals, err := ts.Embeddings[0].Load(Decoders()); err != nil || !slices.Equal(vals, []float32{7, 8}) {
 		t.Errorf("ts Load = %v, %v", vals, err)
 	}
 	if len(ts.SideFiles) != 0 || len(ts.Files) != 2 {
@@ -274,7 +274,7 @@ func TestProjectorWriterFixtures(t *testing.T) {
 			if e.Name != wantName || !slices.Equal(e.Shape, []int64{20, 5}) || e.Step != 0 {
 				t.Errorf("embedding %q shape %v step %d", e.Name, e.Shape, e.Step)
 			}
-			if vals, err := e.Load(); err != nil || len(vals) != 100 {
+			if vals, err := e.Load(Decoders()); err != nil || len(vals) != 100 {
 				t.Errorf("Load: %d values, %v", len(vals), err)
 			}
 			md := e.Metadata

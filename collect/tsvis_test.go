@@ -56,7 +56,7 @@ func TestTSVisKinds(t *testing.T) {
 		if e.DType != w.DType || !slices.Equal(e.Shape, w.Shape) {
 			t.Errorf("tensor %q: %s %v, want %s %v", ts.Tag, e.DType, e.Shape, w.DType, w.Shape)
 		}
-		got, err := e.Load()
+		got, err := e.Load(Decoders())
 		if err != nil {
 			t.Errorf("tensor %q: %v", ts.Tag, err)
 			continue

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/tensorview"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Budgets of the Exceptions page.
+// Budgets of the Exceptions page's boxes (those of its details are the
+// analysis', result.Exceptions).
 const (
 	// exceptionBoxSteps bounds the steps of one series whose boxes the
 	// page draws, spread evenly with the last kept (fewer when the page
@@ -23,30 +23,10 @@ const (
 	// series each draws fewer (at least exceptionMinBoxSteps).
 	exceptionPageBoxes   = 200_000
 	exceptionMinBoxSteps = 50
-	// exceptionDetailSteps bounds the steps of one series with a heat
-	// map, histogram and outliers (the step slider's stops), fewer when
-	// the page holds many series (exceptionPageCells).
-	exceptionDetailSteps = 20
-	// exceptionHeatSide bounds a heat map's cells each way: a bigger
-	// matrix is shrunk by blocks.
-	exceptionHeatSide = 64
-	// exceptionPageCells bounds the heat-map cells of the whole page.
-	exceptionPageCells = 2_000_000
-	// exceptionOutliers bounds the outliers listed per step, the furthest
-	// from the median kept.
-	exceptionOutliers = 200
-	// exceptionOutlierK is the whisker factor the listed outliers are
-	// found with: the smallest the page's k control offers, so that any k
-	// it offers filters the same list.
-	exceptionOutlierK = 1.0
-	// exceptionK is the whisker factor of the boxes in the data files,
-	// and the page's default.
-	exceptionK = 1.5
 )
 
 // exceptionSource is one series the Exceptions page draws: an exception
-// series (OneFlow, TS-VIS) or a numeric tensor series, its steps' values
-// loaded on demand.
+// series (OneFlow, TS-VIS) or a numeric tensor series.
 type exceptionSource struct {
 	run    *model.Run
 	tag    string
@@ -55,37 +35,38 @@ type exceptionSource struct {
 	wall   []float64
 	shape  func(i int) []int64
 	dtype  func(i int) string // numpy's name
-	load   func(i int) ([]float64, error)
+	// view is what the analysis derived of it.
+	view *result.ExceptionSeries
 }
 
 // exceptionSources lists the series of a run the Exceptions page draws:
-// its exception series, then its numeric tensor series of more than one
-// value (a box of one value says nothing), each sorted by tag.
-func exceptionSources(run *model.Run) []*exceptionSource {
+// its exception series, then the numeric tensor series the analysis drew
+// (those of more than one value: a box of one value says nothing), each
+// sorted by tag.
+func exceptionSources(run *model.Run, an *result.Exceptions) []*exceptionSource {
 	var out []*exceptionSource
 	for _, x := range run.Exceptions {
 		if len(x.Entries) == 0 {
 			continue
 		}
 		es := x.Entries
-		s := &exceptionSource{run: run, tag: x.Tag, source: x.Source,
+		s := &exceptionSource{run: run, tag: x.Tag, source: x.Source, view: an.Series[x],
 			shape: func(i int) []int64 { return es[i].Tensor.Shape },
-			dtype: func(i int) string { return es[i].Tensor.DType },
-			load:  func(i int) ([]float64, error) { return es[i].Load() }}
+			dtype: func(i int) string { return es[i].Tensor.DType }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
 		}
 		out = append(out, s)
 	}
 	for _, t := range run.Tensors {
-		es := t.Entries
-		if !slices.ContainsFunc(es, func(e model.TensorEntry) bool { return elements(e.Shape) > 1 }) {
+		view := an.Tensors[t]
+		if view == nil {
 			continue
 		}
-		s := &exceptionSource{run: run, tag: t.Tag, source: "tensor",
+		es := t.Entries
+		s := &exceptionSource{run: run, tag: t.Tag, source: "tensor", view: view,
 			shape: func(i int) []int64 { return es[i].Shape },
-			dtype: func(i int) string { return es[i].DType },
-			load:  func(i int) ([]float64, error) { return es[i].Load() }}
+			dtype: func(i int) string { return es[i].DType }}
 		for _, e := range es {
 			s.steps, s.wall = append(s.steps, e.Step), append(s.wall, e.WallTime)
 		}
@@ -94,68 +75,31 @@ func exceptionSources(run *model.Run) []*exceptionSource {
 	return out
 }
 
-// elements is the number of elements of shape, 0 for a negative or
-// overflowing one.
-func elements(shape []int64) int64 {
-	n := int64(1)
-	for _, d := range shape {
-		if d < 0 || d != 0 && n > math.MaxInt32/d {
-			return 0
-		}
-		n *= d
-	}
-	return n
-}
-
-// exceptionSeries is a source with what the page draws of it, computed
-// once per report (exceptionTags).
+// exceptionSeries is a source with what the page draws of it.
 type exceptionSeries struct {
 	src *exceptionSource
-	// pcts are each step's percentiles, ok whether it has finite values;
-	// nonFinite counts its NaN and infinities; errs the steps that could
-	// not be read.
-	pcts      [][9]float64
-	ok        []bool
-	nonFinite []int
-	errs      map[int]error
-	// details are the steps with a heat map, histogram and outliers.
-	details []exceptionDetail
+	*result.ExceptionSeries
+	an *result.Exceptions
 }
 
-// exceptionDetail is what the page draws of one step beyond its box.
-type exceptionDetail struct {
-	index    int // into the series' steps
-	shape    []int64
-	outliers tensorview.Outliers
-	heat     tensorview.Heatmap
-	hist     tensorview.Histogram
-	hasHist  bool
-	stats    [3]float64 // min, max, mean of the finite values
-}
-
-// exceptionTags reads the Exceptions page's series once per report: the
-// page and its data files show the same.
+// exceptionTags lists the Exceptions page's series by tag: the page and
+// its data files show the same.
 func (r *Report) exceptionTags() []tagSeries[*exceptionSeries] {
-	r.exceptionsOnce.Do(func() {
-		tags := byTag(r.rep.Runs, exceptionSources, func(s *exceptionSource) string { return s.tag })
-		n := countSeries(tags)
-		perSeries := exceptionDetailSteps
-		if n > 0 {
-			perSeries = max(1, min(exceptionDetailSteps, exceptionPageCells/(n*exceptionHeatSide*exceptionHeatSide)))
+	tags := byTag(r.rep.Runs, func(run *model.Run) []*exceptionSource { return exceptionSources(run, r.an.Exceptions) },
+		func(s *exceptionSource) string { return s.tag })
+	out := make([]tagSeries[*exceptionSeries], len(tags))
+	for i, ts := range tags {
+		out[i].tag = ts.tag
+		for _, rs := range ts.runs {
+			out[i].runs = append(out[i].runs, runSeries[*exceptionSeries]{run: rs.run,
+				series: &exceptionSeries{src: rs.series, ExceptionSeries: rs.series.view, an: r.an.Exceptions}})
 		}
-		r.exceptions = make([]tagSeries[*exceptionSeries], len(tags))
-		for i, ts := range tags {
-			r.exceptions[i].tag = ts.tag
-			for _, rs := range ts.runs {
-				r.exceptions[i].runs = append(r.exceptions[i].runs, runSeries[*exceptionSeries]{run: rs.run, series: readException(rs.series, perSeries)})
-			}
-		}
-	})
-	return r.exceptions
+	}
+	return out
 }
 
 func hasExceptions(r *Report) bool {
-	return r.anyRun(func(run *model.Run) bool { return len(exceptionSources(run)) > 0 })
+	return r.anyRun(func(run *model.Run) bool { return len(exceptionSources(run, r.an.Exceptions)) > 0 })
 }
 
 // countExceptions counts, for the overview, the series the Exceptions
@@ -164,7 +108,7 @@ func countExceptions(r *Report, _ []model.Kind) countLine {
 	c := countLine{Unit: "tag"}
 	seen := map[string]bool{}
 	for _, run := range r.rep.Runs {
-		ss := exceptionSources(run)
+		ss := exceptionSources(run, r.an.Exceptions)
 		for _, s := range ss {
 			seen[s.tag] = true
 		}
@@ -176,82 +120,15 @@ func countExceptions(r *Report, _ []model.Kind) countLine {
 	return c
 }
 
-// readException reads every step of a series for its box, and details
-// about perSeries of them: spread evenly with the last kept, and the first
-// step holding a NaN or infinity among them.
-func readException(src *exceptionSource, perSeries int) *exceptionSeries {
-	n := len(src.steps)
-	s := &exceptionSeries{src: src, pcts: make([][9]float64, n), ok: make([]bool, n), nonFinite: make([]int, n), errs: map[int]error{}}
-	for i := range n {
-		vals, err := src.load(i)
-		if err != nil {
-			s.errs[i] = err
-			continue
-		}
-		s.pcts[i], s.ok[i] = tensorview.Percentiles(vals)
-		for _, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				s.nonFinite[i]++
-			}
-		}
-	}
-	pick := evenSteps(n, perSeries)
-	if first := slices.IndexFunc(s.nonFinite, func(c int) bool { return c > 0 }); first >= 0 && !slices.Contains(pick, first) {
-		pick = append(pick, first)
-		slices.Sort(pick)
-		if len(pick) > perSeries && len(pick) > 2 { // make room: drop the neighbour before it
-			at := slices.Index(pick, first)
-			pick = slices.Delete(pick, max(at-1, 0), max(at-1, 0)+1)
-		}
-	}
-	for _, i := range pick {
-		if s.errs[i] != nil {
-			continue
-		}
-		vals, err := src.load(i)
-		if err != nil {
-			s.errs[i] = err
-			continue
-		}
-		d := exceptionDetail{index: i, shape: src.shape(i), stats: [3]float64{math.NaN(), math.NaN(), math.NaN()}}
-		box := tensorview.BoxOf(s.pcts[i], exceptionOutlierK)
-		if !s.ok[i] { // no finite value: every value is an outlier
-			box = tensorview.Box{Down: math.Inf(1), Up: math.Inf(-1)}
-		}
-		d.outliers = tensorview.OutliersOf(vals, box, exceptionOutliers)
-		shape := make([]int, len(d.shape))
-		for k, v := range d.shape {
-			shape[k] = int(v)
-		}
-		if elements(d.shape) == int64(len(vals)) {
-			d.heat = tensorview.HeatmapOf(vals, shape, exceptionHeatSide)
-		} else {
-			d.heat = tensorview.HeatmapOf(vals, []int{len(vals)}, exceptionHeatSide)
-		}
-		d.hist, d.hasHist = tensorview.HistogramOf(vals)
-		sum, cnt := 0.0, 0
-		for _, v := range vals {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				sum, cnt = sum+v, cnt+1
-			}
-		}
-		if cnt > 0 {
-			d.stats = [3]float64{d.hist.Min, d.hist.Max, sum / float64(cnt)}
-		}
-		s.details = append(s.details, d)
-	}
-	return s
-}
-
 // boxJSON is a step's box in Tianshu's shape: [[down, Q1, median, Q3, up],
 // [P0, P5, P10, P25, P50, P75, P90, P95, P100]], or null without a finite
-// value.
-func (s *exceptionSeries) boxJSON(i int, k float64) any {
-	if !s.ok[i] {
+// value; the box's whiskers are at the analysis' K.
+func (s *exceptionSeries) boxJSON(i int) any {
+	if !s.OK[i] {
 		return nil
 	}
-	b := tensorview.BoxOf(s.pcts[i], k)
-	return [2][]jsonFloat{floats(b.Down, b.Q1, b.Median, b.Q3, b.Up), floats(s.pcts[i][:]...)}
+	b := s.Boxes[i]
+	return [2][]jsonFloat{floats(b.Down, b.Q1, b.Median, b.Q3, b.Up), floats(s.Percentiles[i][:]...)}
 }
 
 func floats(vs ...float64) []jsonFloat {
@@ -283,9 +160,9 @@ type exceptionDetailJSON struct {
 // detailJSON writes the tensor's own values (outliers, extremes, cells of
 // one element) at its precision, float32's shortest form for float32 and
 // narrower, as the other data files do.
-func (s *exceptionSeries) detailJSON(d exceptionDetail) exceptionDetailJSON {
-	i := d.index
-	f32 := isFloat32(s.src.dtype(i))
+func (s *exceptionSeries) detailJSON(d result.ExceptionDetail) exceptionDetailJSON {
+	i := d.Index
+	f32 := result.IsFloat32(s.src.dtype(i))
 	own := func(vs ...float64) []jsonScalar {
 		out := make([]jsonScalar, len(vs))
 		for k, v := range vs {
@@ -293,29 +170,29 @@ func (s *exceptionSeries) detailJSON(d exceptionDetail) exceptionDetailJSON {
 		}
 		return out
 	}
-	one := d.heat.BlockRows == 1 && d.heat.BlockCols == 1
+	one := d.Heat.BlockRows == 1 && d.Heat.BlockCols == 1
 	out := exceptionDetailJSON{Step: s.src.steps[i], WallTime: jsonFloat(s.src.wall[i]),
-		Outliers:     [2]any{own(d.outliers.Values...), d.outliers.Indices},
-		OutlierTotal: d.outliers.Total, OutlierK: exceptionOutlierK,
-		Block: [2]int{d.heat.BlockRows, d.heat.BlockCols}, Flat: [2]int{d.heat.Rows, d.heat.Cols}, Histogram: []any{}}
-	rows := make([][]*jsonScalar, d.heat.CellRows)
+		Outliers:     [2]any{own(d.Outliers.Values...), d.Outliers.Indices},
+		OutlierTotal: d.Outliers.Total, OutlierK: s.an.OutlierK,
+		Block: [2]int{d.Heat.BlockRows, d.Heat.BlockCols}, Flat: [2]int{d.Heat.Rows, d.Heat.Cols}, Histogram: []any{}}
+	rows := make([][]*jsonScalar, d.Heat.CellRows)
 	for r := range rows {
-		rows[r] = make([]*jsonScalar, d.heat.CellCols)
+		rows[r] = make([]*jsonScalar, d.Heat.CellCols)
 		for c := range rows[r] {
-			k := r*d.heat.CellCols + c
-			if !d.heat.Pad[k] {
-				rows[r][c] = &jsonScalar{d.heat.Cells[k], f32 && one} // a block's mean is a float64
+			k := r*d.Heat.CellCols + c
+			if !d.Heat.Pad[k] {
+				rows[r][c] = &jsonScalar{d.Heat.Cells[k], f32 && one} // a block's mean is a float64
 			}
 		}
 	}
-	ext := own(d.stats[0], d.stats[1])
-	out.Matrix = [5]any{nonNil(d.shape), ext[0], ext[1], jsonFloat(d.stats[2]), rows}
-	if d.hasHist {
-		bins := make([][3]jsonFloat, len(d.hist.Counts))
-		for b, c := range d.hist.Counts {
-			bins[b] = [3]jsonFloat{jsonFloat(d.hist.Edges[b]), jsonFloat(d.hist.Edges[b+1]), jsonFloat(c)}
+	ext := own(d.Stats[0], d.Stats[1])
+	out.Matrix = [5]any{nonNil(d.Shape), ext[0], ext[1], jsonFloat(d.Stats[2]), rows}
+	if d.HasHist {
+		bins := make([][3]jsonFloat, len(d.Hist.Counts))
+		for b, c := range d.Hist.Counts {
+			bins[b] = [3]jsonFloat{jsonFloat(d.Hist.Edges[b]), jsonFloat(d.Hist.Edges[b+1]), jsonFloat(c)}
 		}
-		out.Histogram = []any{[3]any{jsonFloat(d.hist.Min), jsonFloat(d.hist.Max), bins}}
+		out.Histogram = []any{[3]any{jsonFloat(d.Hist.Min), jsonFloat(d.Hist.Max), bins}}
 	}
 	return out
 }
@@ -356,8 +233,9 @@ type exceptionCardJSON struct {
 }
 
 func (r *Report) exceptionsPage() (*exceptionsPage, error) {
-	p := &exceptionsPage{BoxSteps: fmtCount(exceptionBoxSteps), DetailSteps: fmtCount(exceptionDetailSteps),
-		HeatSide: fmt.Sprint(exceptionHeatSide), Limit: fmtCount(exceptionOutliers)}
+	an := r.an.Exceptions
+	p := &exceptionsPage{BoxSteps: fmtCount(exceptionBoxSteps), DetailSteps: fmtCount(an.DetailSteps),
+		HeatSide: fmt.Sprint(an.HeatSide), Limit: fmtCount(an.Outliers)}
 	tags := r.exceptionTags()
 	boxSteps := exceptionBoxSteps
 	if n := countSeries(tags); n > 0 {
@@ -372,10 +250,10 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 			cj := exceptionCardJSON{Steps: []int64{}, Box: []any{}, NonFinite: []int{}, Details: []exceptionDetailJSON{}}
 			for _, i := range evenSteps(n, boxSteps) {
 				cj.Steps = append(cj.Steps, s.src.steps[i])
-				cj.Box = append(cj.Box, s.boxJSON(i, exceptionK))
-				cj.NonFinite = append(cj.NonFinite, s.nonFinite[i])
+				cj.Box = append(cj.Box, s.boxJSON(i))
+				cj.NonFinite = append(cj.NonFinite, s.NonFinite[i])
 			}
-			for _, d := range s.details {
+			for _, d := range s.Details {
 				cj.Details = append(cj.Details, s.detailJSON(d))
 			}
 			data, err := scriptJSON(cj)
@@ -383,14 +261,14 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 				return nil, fmt.Errorf("exceptions %q of run %q: %w", tt.tag, rs.run.Name, err)
 			}
 			bad := 0
-			for _, c := range s.nonFinite {
+			for _, c := range s.NonFinite {
 				if c > 0 {
 					bad++
 				}
 			}
 			t.Cards = append(t.Cards, exceptionCard{Run: rs.run.Name, Tag: tt.tag, Source: s.src.source,
 				Steps:  fmt.Sprintf("%s of %s, %s with details", fmtCount(len(cj.Steps)), plural(n, "step", "steps"), fmtCount(len(cj.Details))),
-				Unread: len(s.errs), NonFinite: bad, Data: data})
+				Unread: len(s.Errs), NonFinite: bad, Data: data})
 		}
 		p.Tags = append(p.Tags, t)
 	}
@@ -423,7 +301,7 @@ func (r *Report) exceptionsData(emit func(file) error) (*pageData, error) {
 			s := rs.series
 			box := make([]any, len(s.src.steps))
 			for i := range box {
-				box[i] = s.boxJSON(i, exceptionK)
+				box[i] = s.boxJSON(i)
 			}
 			name := dataFile("exceptions", rs.run.Name, tt.tag)
 			b, err := json.Marshal(map[string]any{tt.tag: map[string]any{"step": nonNil(s.src.steps), "box": box}})
@@ -435,16 +313,16 @@ func (r *Report) exceptionsData(emit func(file) error) (*pageData, error) {
 				return nil, err
 			}
 			d.add(rs.run.Name, tt.tag, name)
-			details := make([]exceptionDetailJSON, len(s.details))
-			for i, dt := range s.details {
+			details := make([]exceptionDetailJSON, len(s.Details))
+			for i, dt := range s.Details {
 				details[i] = s.detailJSON(dt)
 			}
 			if err := emitTagFile(&pageData{category: d.category, index: map[string]map[string]string{}}, emit, rs.run.Name, tt.tag,
 				stepsFile(name), details); err != nil {
 				return nil, err
 			}
-			for _, i := range slices.Sorted(maps.Keys(s.errs)) {
-				d.note(rs.run.Name, tt.tag, fmt.Errorf("step %d: %w", s.src.steps[i], s.errs[i]))
+			for _, i := range slices.Sorted(maps.Keys(s.Errs)) {
+				d.note(rs.run.Name, tt.tag, fmt.Errorf("step %d: %w", s.src.steps[i], s.Errs[i]))
 			}
 		}
 	}

@@ -93,16 +93,8 @@ type Report struct {
 	tags    []*tagView      // scalar tags, sorted
 	bodies  map[bodyKey]any // data of each single-file page's main template, built once
 	views   map[*model.Scalar]*seriesView
-	// tensors are the numeric tensor tags with their statistics (see
-	// tensorTags), read once.
-	tensorsOnce sync.Once
-	tensors     []tagSeries[*tensorSeries]
 	// gates are the verdicts of --fail-on, failed first (SetGates).
 	gates []gate.Result
-	// exceptions are the Exceptions page's series with what it draws of
-	// them (see exceptionTags), read once.
-	exceptionsOnce sync.Once
-	exceptions     []tagSeries[*exceptionSeries]
 	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly

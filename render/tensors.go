@@ -8,34 +8,14 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Budgets of the tensors page, per (run, tag).
-const (
-	// tensorPageSteps bounds the steps the statistics chart and the heat
-	// map draw: beyond it they are thinned evenly, the last kept. The
-	// data file holds the statistics of every step.
-	tensorPageSteps = 500
-	// tensorPageValues bounds the tensor values the page inlines for its
-	// table: the values of as many of the charted steps as fit, spread
-	// evenly with the last kept.
-	tensorPageValues = 200_000
-	// tensorDataValues bounds the values a data file holds, chosen the
-	// same way from every step.
-	tensorDataValues = 1_000_000
-	// tensorBins is the number of bins of the shared histogram grid.
-	tensorBins = 30
-)
-
-// tensorSeries is one (run, tag) numeric tensor series with the
-// statistics of each of its steps.
+// tensorSeries is one (run, tag) numeric tensor series with what the
+// analysis derived of it.
 type tensorSeries struct {
 	tensor *model.Tensor
-	stats  []tensorstat.Stats // per entry
-	errs   map[int]error      // entries that could not be read
-	f32    bool               // every step's values print as float32 (float32, float16, bfloat16)
-	float  bool               // some step has a floating-point dtype
+	*result.TensorSeries
 }
 
 func runTensors(run *model.Run) []*model.Tensor {
@@ -43,67 +23,16 @@ func runTensors(run *model.Run) []*model.Tensor {
 }
 
 // tensorTags returns the numeric tensor tags of the report, sorted, each
-// series with its statistics: read once per report, by whichever of the
-// page and the data files, built concurrently, needs them first.
+// series with what the analysis derived of it.
 func (r *Report) tensorTags() []tagSeries[*tensorSeries] {
-	r.tensorsOnce.Do(func() {
-		r.tensors = byTag(r.rep.Runs, func(run *model.Run) []*tensorSeries {
-			tensors := runTensors(run)
-			out := make([]*tensorSeries, len(tensors))
-			for i, t := range tensors {
-				out[i] = readTensor(t)
-			}
-			return out
-		}, func(s *tensorSeries) string { return s.tensor.Tag })
-	})
-	return r.tensors
-}
-
-// readTensor reads every step of a series and summarises it.
-func readTensor(t *model.Tensor) *tensorSeries {
-	s := &tensorSeries{tensor: t, stats: make([]tensorstat.Stats, len(t.Entries)), errs: map[int]error{}, f32: len(t.Entries) > 0}
-	for i, e := range t.Entries {
-		s.f32 = s.f32 && isFloat32(e.DType)
-		s.float = s.float || isFloat(e.DType)
-		vals, err := e.Load()
-		if err != nil {
-			s.errs[i] = err
-			continue
+	return byTag(r.rep.Runs, func(run *model.Run) []*tensorSeries {
+		tensors := runTensors(run)
+		out := make([]*tensorSeries, len(tensors))
+		for i, t := range tensors {
+			out[i] = &tensorSeries{tensor: t, TensorSeries: r.an.Tensors.Series[t]}
 		}
-		s.stats[i] = tensorstat.Of(vals)
-	}
-	return s
-}
-
-// isFloat32 reports whether values of dtype are at most single precision,
-// so that they print in float32's shortest form.
-func isFloat32(dtype string) bool {
-	return dtype == "float32" || dtype == "float16" || dtype == "bfloat16"
-}
-
-// isFloat reports whether dtype is a floating-point type, whose values
-// are binned on an even grid rather than one bin per integer.
-func isFloat(dtype string) bool {
-	return isFloat32(dtype) || dtype == "float64"
-}
-
-// valueSteps picks, among the entries at indices idx, those whose values
-// fit in budget: evenly spread, the last kept, as many as the largest of
-// them allows. Entries that could not be read are never picked.
-func (s *tensorSeries) valueSteps(idx []int, budget int) []int {
-	var ok []int
-	largest := 1
-	for _, i := range idx {
-		if s.errs[i] == nil {
-			ok = append(ok, i)
-			largest = max(largest, s.stats[i].Count)
-		}
-	}
-	var out []int
-	for _, j := range evenSteps(len(ok), budget/largest) {
-		out = append(out, ok[j])
-	}
-	return out
+		return out
+	}, func(s *tensorSeries) string { return s.tensor.Tag })
 }
 
 // tensorsPage is what templates/tensors.html draws.
@@ -159,11 +88,11 @@ type tensorValueJSON struct {
 }
 
 func (r *Report) tensorsPage() (*tensorsPage, error) {
-	p := &tensorsPage{StepBudget: fmtCount(tensorPageSteps), ValueBudget: fmtCount(tensorPageValues)}
+	p := &tensorsPage{StepBudget: fmtCount(r.an.Tensors.PageSteps), ValueBudget: fmtCount(r.an.Tensors.PageValues)}
 	for _, tt := range r.tensorTags() {
 		t := tensorTag{Tag: tt.tag}
 		for _, s := range tt.runs {
-			t.Cards = append(t.Cards, s.series.card(s.run.Name))
+			t.Cards = append(t.Cards, s.series.card(s.run.Name, r.an.Tensors.PageValues))
 		}
 		p.Tags = append(p.Tags, t)
 	}
@@ -185,69 +114,53 @@ func (r *Report) tensorsPage() (*tensorsPage, error) {
 	return p, nil
 }
 
-// card builds the card of one series, reading the tensors of the charted
-// steps once more to re-bin them onto the grid their statistics span. A
-// step that cannot be read this time has an empty histogram and no
-// values, and the card's note says so.
-func (s *tensorSeries) card(run string) tensorCard {
+// card builds the card of one series from its charted steps. A step the
+// analysis could not decode a second time (see result.TensorSeries.Reread)
+// has an empty histogram and no values, and the card's note says so.
+func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 	es := s.tensor.Entries
-	c := tensorCard{Run: run, Tag: s.tensor.Tag, Unread: len(s.errs)}
-	var idx []int // charted steps: readable, evenly spread
-	for _, i := range evenSteps(len(es), tensorPageSteps) {
-		if s.errs[i] == nil {
-			idx = append(idx, i)
-		}
-	}
+	c := tensorCard{Run: run, Tag: s.tensor.Tag, Unread: len(s.Errs)}
+	idx := s.Charted
 	c.Steps = stepsLabel(len(idx), len(es))
 	if len(es) > 0 {
 		last := es[len(es)-1]
 		c.DType, c.Shape = last.DType, fmtShape(last.Shape)
 	}
 	j := tensorJSON{Edges: []jsonFloat{}, Hist: [][]int{}, Values: []tensorValueJSON{}}
-	var stats []tensorstat.Stats
 	for _, i := range idx {
-		st := s.stats[i]
-		stats = append(stats, st)
+		st := s.Stats[i]
 		j.Steps = append(j.Steps, es[i].Step)
 		j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
 		j.Count = append(j.Count, st.Count)
-		j.Min, j.Max = append(j.Min, finiteOrNull(st, st.Min, s.f32)), append(j.Max, finiteOrNull(st, st.Max, s.f32))
+		j.Min, j.Max = append(j.Min, finiteOrNull(st, st.Min, s.F32)), append(j.Max, finiteOrNull(st, st.Max, s.F32))
 		j.Mean = append(j.Mean, finiteOrNull(st, st.Mean, false))
 		j.NaN, j.PosInf, j.NegInf, j.Zero = append(j.NaN, st.NaN), append(j.PosInf, st.PosInf), append(j.NegInf, st.NegInf), append(j.Zero, st.Zero)
 	}
 	withValues := map[int]bool{}
-	for _, i := range s.valueSteps(idx, tensorPageValues) {
+	for _, i := range s.PageValues {
 		withValues[i] = true
 	}
-	grid, hasGrid := tensorstat.GridOf(stats, tensorBins, !s.float)
-	if hasGrid {
-		for _, e := range grid.Edges() {
-			j.Edges = append(j.Edges, jsonFloat(e))
-		}
+	hasGrid := len(s.Edges) > 0
+	for _, e := range s.Edges {
+		j.Edges = append(j.Edges, jsonFloat(e))
 	}
+	j.Hist = append(j.Hist, s.Hist...)
 	var notes []string
 	for _, i := range idx {
 		if !hasGrid && !withValues[i] {
 			continue
 		}
-		vals, err := es[i].Load()
-		if err != nil {
+		if err := s.Reread[i]; err != nil {
 			notes = append(notes, fmt.Sprintf("step %d could not be read again: %v", es[i].Step, err))
-			if hasGrid {
-				j.Hist = append(j.Hist, make([]int, grid.Bins)) // one row per charted step
-			}
 			continue
-		}
-		if hasGrid {
-			j.Hist = append(j.Hist, grid.Counts(vals))
 		}
 		if withValues[i] {
 			j.Values = append(j.Values, tensorValueJSON{Step: es[i].Step, Shape: nonNil(es[i].Shape),
-				Values: appendValues(nil, vals, s.f32)})
+				Values: appendValues(nil, s.ValuesOf(i), s.F32)})
 		}
 	}
 	c.HasValues = len(j.Values) > 0
-	c.Values = valuesLabel(j.Values, len(idx))
+	c.Values = valuesLabel(j.Values, len(idx), pageValues)
 	c.Data = "null"
 	if data, err := scriptJSON(j); err != nil {
 		notes = append(notes, "the card cannot be drawn: "+err.Error())
@@ -262,7 +175,7 @@ func (s *tensorSeries) card(run string) tensorCard {
 // finiteOrNull is a statistic of st for JSON: null when st has no finite
 // value, else v in the shortest form that reads back exact (as a float32
 // when f32: min and max of single-precision tensors).
-func finiteOrNull(st tensorstat.Stats, v float64, f32 bool) *jsonScalar {
+func finiteOrNull(st result.TensorStats, v float64, f32 bool) *jsonScalar {
 	if !st.HasFinite() {
 		return nil
 	}
@@ -270,9 +183,9 @@ func finiteOrNull(st tensorstat.Stats, v float64, f32 bool) *jsonScalar {
 }
 
 // valuesLabel says which steps' values the page holds.
-func valuesLabel(vs []tensorValueJSON, charted int) string {
+func valuesLabel(vs []tensorValueJSON, charted, budget int) string {
 	if len(vs) == 0 {
-		return fmt.Sprintf("no step's values: one step holds more than the page's budget of %s values", fmtCount(tensorPageValues))
+		return fmt.Sprintf("no step's values: one step holds more than the page's budget of %s values", fmtCount(budget))
 	}
 	steps := make([]string, 0, 6)
 	for i, v := range vs {
@@ -340,30 +253,26 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 		for _, rs := range tt.runs {
 			s := rs.series
 			es := s.tensor.Entries
-			all := make([]int, len(es))
-			for i := range all {
-				all[i] = i
-			}
 			withValues := map[int]bool{}
-			for _, i := range s.valueSteps(all, tensorDataValues) {
+			for _, i := range s.DataValues {
 				withValues[i] = true
 			}
 			entries := make([]any, len(es))
 			for i, e := range es {
 				en := entry{WallTime: jsonFloat(e.WallTime), Step: e.Step, DType: e.DType, Shape: nonNil(e.Shape)}
-				if err := s.errs[i]; err != nil {
+				if err := s.Errs[i]; err != nil {
 					en.Error = err.Error()
 					entries[i] = en
 					continue
 				}
-				st := s.stats[i]
+				st := s.Stats[i]
 				en.Count, en.Finite, en.NaN, en.PosInf, en.NegInf, en.Zero = &st.Count, &st.Finite, &st.NaN, &st.PosInf, &st.NegInf, &st.Zero
-				en.Min, en.Max, en.Mean = finiteOrNull(st, st.Min, s.f32), finiteOrNull(st, st.Max, s.f32), finiteOrNull(st, st.Mean, false)
+				en.Min, en.Max, en.Mean = finiteOrNull(st, st.Min, s.F32), finiteOrNull(st, st.Max, s.F32), finiteOrNull(st, st.Mean, false)
 				if withValues[i] {
-					if vals, err := e.Load(); err != nil {
+					if err := s.Reread[i]; err != nil {
 						en.Error = "values could not be read again: " + err.Error()
 					} else {
-						en.Values = appendValues(nil, vals, s.f32)
+						en.Values = appendValues(nil, s.ValuesOf(i), s.F32)
 					}
 				}
 				entries[i] = en

@@ -109,7 +109,8 @@ func TestTensorsPageAndData(t *testing.T) {
 // TestTensorsValueBudget checks that the page inlines the values of only
 // as many steps as the budget holds, evenly spread with the last kept.
 func TestTensorsValueBudget(t *testing.T) {
-	big := make([]float32, tensorPageValues/3+1) // two steps fit, not three
+	budget := newReport(&model.Report{}, Options{}).an.Tensors.PageValues
+	big := make([]float32, budget/3+1) // two steps fit, not three
 	var steps [][]float32
 	for range 7 {
 		steps = append(steps, big)

@@ -288,7 +288,7 @@ func embeddingVectors(t *testing.T, logdir, name string) ([]float32, int) {
 	for _, run := range rep.Runs {
 		if i := slices.IndexFunc(run.Embeddings, func(e *model.Embedding) bool { return e.Name == name }); i >= 0 {
 			e := run.Embeddings[i]
-			v, err := e.Load()
+			v, err := e.Load(rep.Decoders())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -60,7 +60,7 @@ func TestBrowserExceptions(t *testing.T) {
 	values := map[string][][]float64{}
 	for _, x := range slices.Concat(rep.Runs[0].Exceptions, rep.Runs[1].Exceptions) {
 		for _, e := range x.Entries {
-			v, err := e.Load()
+			v, err := e.Load(rep.Decoders())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -109,7 +109,7 @@ func demoTensor(t *testing.T, logs, tag string) *model.Tensor {
 
 func loadTensor(t *testing.T, e model.TensorEntry) []float64 {
 	t.Helper()
-	v, err := e.Load()
+	v, err := e.Load(collect.Decoders())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -788,6 +788,7 @@ func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir 
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", dir, err)
 	}
+	rep.SetDecoders(collect.Decoders()) // the model's tensors decode with the readers'
 	if len(rep.Runs) != m.Runs || !slices.EqualFunc(rep.Logdirs, m.Logdirs, func(a model.Logdir, b shardLogdir) bool { return a.Name == b.Name && a.Path == b.Path }) {
 		rep.Close()
 		return nil, fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", dir, partModel, partMarker)

@@ -11,9 +11,10 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 )
 
-// The model decodes the tensors it keeps as references (TensorEntry.Load)
-// with Values: it reads no protobuf itself.
-func init() { model.RegisterDecoders(model.Decoders{Tensor: loadEntry}) }
+// Decoders returns this package's decoder of the tensors the model keeps
+// as references (TensorEntry.Load), which decodes them with Values: the
+// model reads no protobuf itself.
+func Decoders() model.Decoders { return model.Decoders{Tensor: loadEntry} }
 
 // loadEntry reads a kept tensor back from its file and decodes its values,
 // row-major.

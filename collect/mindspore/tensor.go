@@ -12,9 +12,10 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 )
 
-// The model decodes the MindSpore tensors it keeps as references
-// (TensorEntry.Load) with Values: it reads no protobuf itself.
-func init() { model.RegisterDecoders(model.Decoders{MindSporeTensor: loadEntry}) }
+// Decoders returns this package's decoder of the MindSpore tensors the
+// model keeps as references (TensorEntry.Load), which decodes them with
+// Values: the model reads no protobuf itself.
+func Decoders() model.Decoders { return model.Decoders{MindSporeTensor: loadEntry} }
 
 // loadEntry reads a kept tensor back from its file and decodes its values.
 func loadEntry(e model.TensorEntry) ([]float64, error) {

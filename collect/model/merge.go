@@ -58,6 +58,7 @@ func Merge(reports ...*Report) (*Report, error) {
 			}
 		}
 		out.sources = append(out.sources, r.sources...)
+		out.decoders = out.decoders.Or(r.decoders)
 	}
 	slices.SortStableFunc(out.Runs, func(a, b *Run) int { return CompareRunNames(a.Name, b.Name) })
 	out.JoinHParamMetrics()

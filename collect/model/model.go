@@ -9,8 +9,9 @@
 // directories, and package render turns one into pages. Payloads (images,
 // clips, tensors, graphs) stay in their log files and are read back on
 // demand through a Source; the few payloads whose format only a reader
-// knows (TensorProtos, projector tensor files) are decoded by the reader
-// that registered itself with RegisterDecoders. So the model can be
+// knows (TensorProtos, projector tensor files) are decoded by the readers'
+// Decoders, which the report carries (SetDecoders) and whoever loads a
+// payload passes to it. So the model can be
 // written by one process and rendered by another, and whoever imports it
 // pulls in no protobuf, YAML or file-system reader.
 package model
@@ -44,6 +45,9 @@ type Report struct {
 	// sources are the log directories attached to the report, closed by
 	// Close.
 	sources []Source
+	// decoders decode the payloads only a reader knows; not written by
+	// Write, like sources: see Decoders.
+	decoders Decoders
 }
 
 // Logdir is a log directory to read, under the name the report gives it.
@@ -59,6 +63,15 @@ type Logdir struct {
 func (r *Report) Attach(src Source) {
 	r.sources = append(r.sources, src)
 }
+
+// SetDecoders sets the decoders of the report's tensor and projector
+// payloads (package collect sets its readers' on every report it
+// collects; Read leaves them to its caller).
+func (r *Report) SetDecoders(d Decoders) { r.decoders = d }
+
+// Decoders returns the decoders set with SetDecoders, to pass to the Load
+// methods of the report's payloads.
+func (r *Report) Decoders() Decoders { return r.decoders }
 
 // Sources returns the log directories attached to the report.
 func (r *Report) Sources() []Source { return slices.Clone(r.sources) }

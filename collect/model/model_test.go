@@ -324,14 +324,31 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func TestDecodersUnregistered(t *testing.T) {
-	saved := decoders
-	decoders = Decoders{}
-	defer func() { decoders = saved }()
-	if _, err := (TensorEntry{}).Load(); !errors.Is(err, errNoDecoder) {
+func TestLoadWithoutDecodersSaysSo(t *testing.T) {
+	var none Decoders
+	if _, err := (TensorEntry{}).Load(none); !errors.Is(err, errNoDecoder) {
 		t.Errorf("TensorEntry.Load: %v", err)
 	}
-	if _, err := (&Embedding{Points: &TensorRef{}}).Load(); !errors.Is(err, errNoDecoder) {
+	if _, err := (TensorEntry{Encoding: EncodingMindSpore}).Load(Decoders{Tensor: func(TensorEntry) ([]float64, error) { return nil, nil }}); !errors.Is(err, errNoDecoder) {
+		t.Errorf("TensorEntry.Load of a MindSpore tensor with only the TensorFlow decoder: %v", err)
+	}
+	if _, err := (&Embedding{Points: &TensorRef{}}).Load(none); !errors.Is(err, errNoDecoder) {
 		t.Errorf("Embedding.Load: %v", err)
+	}
+	if _, err := (TensorRef{}).Read(none); !errors.Is(err, errNoDecoder) {
+		t.Errorf("TensorRef.Read: %v", err)
+	}
+}
+
+func TestMergeKeepsTheShardsDecoders(t *testing.T) {
+	tensor := func(TensorEntry) ([]float64, error) { return []float64{1}, nil }
+	a, b := &Report{}, &Report{}
+	b.SetDecoders(Decoders{Tensor: tensor})
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := (TensorEntry{}).Load(m.Decoders()); err != nil || len(v) != 1 {
+		t.Errorf("a tensor of the merged report loads as %v, %v; want the decoder of the shard that had one", v, err)
 	}
 }

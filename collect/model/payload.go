@@ -209,10 +209,13 @@ func (r *blobReader) Read(p []byte) (int, error) {
 // Decoders decode the payloads whose format only a reader knows. The
 // model reads no log format itself, so that whoever holds a model (a page
 // writer, a process that read one from disk) need not depend on protobuf
-// or on the readers; the packages that read those formats register their
-// decoders when they are imported, as image formats register with package
-// image: collect/event the TensorProto one, collect/projector those of
-// projector tensors. Package collect imports both.
+// or on the readers. The decoders are a value handed from the readers to
+// whoever loads a payload, never a registry filled in by init functions:
+// package collect builds them from its readers (collect.Decoders) and sets
+// them on every report it collects (Report.SetDecoders), and a process
+// that reads a model from disk sets them itself, so that the dependency
+// on the readers shows in its imports. A nil field is a format whose
+// payloads cannot be loaded: Load says so.
 type Decoders struct {
 	// Tensor decodes the serialized TensorProto of a tensor entry
 	// (docs/FORMATS.md section 4): TensorEntry.Load.
@@ -231,28 +234,26 @@ type Decoders struct {
 	Raw func(TensorRef) ([]byte, error)
 }
 
-var decoders Decoders
+// errNoDecoder is the error of a payload whose decoder was not handed
+// over.
+var errNoDecoder = errors.New("no decoder (set the readers' decoders on the report: collect.Decoders)")
 
-// errNoDecoder is the error of a payload whose reader was not imported.
-var errNoDecoder = errors.New("no decoder registered (import package collect)")
-
-// RegisterDecoders sets the decoders that d holds (nil fields are left as
-// they were). It is meant to be called from the init function of a
-// reader package, before any payload is loaded.
-func RegisterDecoders(d Decoders) {
-	if d.Tensor != nil {
-		decoders.Tensor = d.Tensor
+// Or returns d with each of its nil fields taken from e.
+func (d Decoders) Or(e Decoders) Decoders {
+	if d.Tensor == nil {
+		d.Tensor = e.Tensor
 	}
-	if d.MindSporeTensor != nil {
-		decoders.MindSporeTensor = d.MindSporeTensor
+	if d.MindSporeTensor == nil {
+		d.MindSporeTensor = e.MindSporeTensor
 	}
-	if d.TensorFile != nil {
-		decoders.TensorFile = d.TensorFile
+	if d.TensorFile == nil {
+		d.TensorFile = e.TensorFile
 	}
-	if d.Points != nil {
-		decoders.Points = d.Points
+	if d.Points == nil {
+		d.Points = e.Points
 	}
-	if d.Raw != nil {
-		decoders.Raw = d.Raw
+	if d.Raw == nil {
+		d.Raw = e.Raw
 	}
+	return d
 }

@@ -72,14 +72,14 @@ func (e *Embedding) Dims() int {
 }
 
 // Load reads the points back: NumPoints rows of Dims values, row-major.
-func (e *Embedding) Load() ([]float32, error) {
+func (e *Embedding) Load(d Decoders) ([]float32, error) {
 	if e.Points == nil {
 		return nil, fmt.Errorf("embedding %q has no readable points", e.Name)
 	}
-	if decoders.Points == nil {
+	if d.Points == nil {
 		return nil, fmt.Errorf("%s: %w for projector tensors", e.Points.Path, errNoDecoder)
 	}
-	return decoders.Points(*e.Points)
+	return d.Points(*e.Points)
 }
 
 // TensorFormat says how a tensor file stores its values.
@@ -103,21 +103,21 @@ type TensorRef struct {
 
 // Load decodes a numeric tensor, row-major, within the bounds of the
 // projector's reader.
-func (t TensorRef) Load() ([]float64, error) {
-	if decoders.TensorFile == nil {
+func (t TensorRef) Load(d Decoders) ([]float64, error) {
+	if d.TensorFile == nil {
 		return nil, fmt.Errorf("%s: %w for projector tensors", t.Path, errNoDecoder)
 	}
-	return decoders.TensorFile(t)
+	return d.TensorFile(t)
 }
 
 // Read returns the tensor's raw bytes (FormatRaw), for payloads that are
 // not numbers: text and encoded audio samples. Unlike BlobRef.Read, it
 // refuses a TSV tensor and bytes past the projector reader's bounds.
-func (t TensorRef) Read() ([]byte, error) {
-	if decoders.Raw == nil {
+func (t TensorRef) Read(d Decoders) ([]byte, error) {
+	if d.Raw == nil {
 		return nil, fmt.Errorf("%s: %w for projector tensors", t.Path, errNoDecoder)
 	}
-	return decoders.Raw(t)
+	return d.Raw(t)
 }
 
 // EmbeddingMetadata is the per-point table of an embedding.
@@ -178,4 +178,4 @@ type ExceptionEntry struct {
 }
 
 // Load decodes the entry's tensor, row-major.
-func (e ExceptionEntry) Load() ([]float64, error) { return e.Tensor.Load() }
+func (e ExceptionEntry) Load(d Decoders) ([]float64, error) { return e.Tensor.Load(d) }

@@ -160,12 +160,12 @@ type TensorEntry struct {
 const EncodingMindSpore = "mindspore"
 
 // Load reads the tensor back from its file and decodes its values,
-// row-major, with the decoder registered for its encoding (docs/FORMATS.md
+// row-major, with the decoder of dec for its encoding (docs/FORMATS.md
 // sections 4 and 10).
-func (e TensorEntry) Load() ([]float64, error) {
-	dec := decoders.Tensor
+func (e TensorEntry) Load(d Decoders) ([]float64, error) {
+	dec := d.Tensor
 	if e.Encoding == EncodingMindSpore {
-		dec = decoders.MindSporeTensor
+		dec = d.MindSporeTensor
 	}
 	if dec == nil {
 		return nil, fmt.Errorf("%s: offset %d: %w for %q tensors", e.Data.Path, e.Data.Offset, errNoDecoder, e.Encoding)

@@ -71,7 +71,7 @@ func wantPoints(t *testing.T, e *Embedding, shape []int64, want []float64) {
 	if !slices.Equal(e.Shape, shape) {
 		t.Errorf("embedding %q: shape %v, want %v", e.Name, e.Shape, shape)
 	}
-	got, err := e.Load()
+	got, err := e.Load(Decoders())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func FuzzProjectorConfig(f *testing.F) {
 				if e.NumPoints() > MaxPoints || e.Dims() > MaxDims {
 					t.Fatalf("shape %v kept", e.Shape)
 				}
-				if _, err := e.Load(); err != nil {
+				if _, err := e.Load(Decoders()); err != nil {
 					t.Fatalf("Load: %v", err)
 				}
 			}

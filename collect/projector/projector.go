@@ -69,10 +69,11 @@ const (
 	FormatRaw = model.FormatRaw
 )
 
-// The model decodes projector tensors with this package's readers of TSV
-// and numpy bytes, within its limits.
-func init() {
-	model.RegisterDecoders(model.Decoders{TensorFile: loadTensor, Points: loadPoints, Raw: readRaw})
+// Decoders returns this package's decoders of projector tensors, its
+// readers of TSV and numpy bytes within its limits, for the model's
+// TensorRef.Load, TensorRef.Read and Embedding.Load.
+func Decoders() model.Decoders {
+	return model.Decoders{TensorFile: loadTensor, Points: loadPoints, Raw: readRaw}
 }
 
 // loadTensor decodes a numeric tensor, row-major, refusing more than

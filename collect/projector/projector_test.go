@@ -127,7 +127,7 @@ func TestConfigPyTorchLayout(t *testing.T) {
 	if !slices.Equal(e.Shape, []int64{3, 3}) || e.NumPoints() != 3 || e.Dims() != 3 || e.Points.Format != FormatTSV {
 		t.Errorf("shape %v, points %+v", e.Shape, e.Points)
 	}
-	vals, err := e.Load()
+	vals, err := e.Load(Decoders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestConfigBinaryTensor(t *testing.T) {
 			if len(res.Problems) > 0 {
 				t.Fatalf("problems:\n%s", messages(res))
 			}
-			vals, err := e.Load()
+			vals, err := e.Load(Decoders())
 			if err != nil || !slices.Equal(vals, []float32{1, 2, 3, 4, 5, 0}) || e.Points.Format != FormatRaw {
 				t.Errorf("Load = %v, %v", vals, err)
 			}
@@ -516,7 +516,7 @@ func TestOneFlowEmbedding(t *testing.T) {
 		e.File != "run/projector/projector.1600000000.log" || !slices.Equal(e.Shape, []int64{3, 2}) {
 		t.Errorf("embedding = %+v", e)
 	}
-	vals, err := e.Load()
+	vals, err := e.Load(Decoders())
 	if err != nil || !slices.Equal(vals, []float32{1, 2, 3, 4, 5, 6}) {
 		t.Errorf("Load = %v, %v", vals, err)
 	}
@@ -526,7 +526,7 @@ func TestOneFlowEmbedding(t *testing.T) {
 	}
 	if s := e.Sample; s == nil || s.Name != "imgs" || s.Type != "image" || s.Tensor.DType != "uint8" || !slices.Equal(s.Tensor.Shape, []int64{3, 2, 2}) {
 		t.Errorf("sample = %+v", e.Sample)
-	} else if px, err := s.Tensor.Load(); err != nil || len(px) != 12 {
+	} else if px, err := s.Tensor.Load(Decoders()); err != nil || len(px) != 12 {
 		t.Errorf("sample Load = %v, %v", px, err)
 	}
 }
@@ -579,7 +579,7 @@ func TestOneFlowExceptions(t *testing.T) {
 		if ex.Tag != "conv1/grad" || ex.Source != SourceOneFlow || len(ex.Entries) != 1 || ex.Entries[0].Step != 7 || ex.Entries[0].File != name {
 			t.Errorf("exception = %+v", ex)
 		}
-		vals, err := ex.Entries[0].Load()
+		vals, err := ex.Entries[0].Load(Decoders())
 		if err != nil || len(vals) != 4 || !math.IsNaN(vals[1]) || vals[3] != float64(float32(1e30)) {
 			t.Errorf("Load = %v, %v", vals, err)
 		}
@@ -670,7 +670,7 @@ func TestTSVIS(t *testing.T) {
 	if e.Name != "emb" || e.Step != 5 || e.WallTime != 2 || e.Source != SourceTSVIS || e.Dims() != 3 {
 		t.Errorf("embedding = %+v", e)
 	}
-	if vals, err := e.Load(); err != nil || !slices.Equal(vals, []float32{1, 2, 3, 4, 5, 6}) {
+	if vals, err := e.Load(Decoders()); err != nil || !slices.Equal(vals, []float32{1, 2, 3, 4, 5, 6}) {
 		t.Errorf("Load = %v, %v", vals, err)
 	}
 	if e.Metadata == nil || e.Metadata.Rows[1][0] != "2" {
@@ -678,14 +678,14 @@ func TestTSVIS(t *testing.T) {
 	}
 	if s := e.Sample; s == nil || s.Type != "text" || s.Tensor.DType != "<U2" {
 		t.Errorf("sample = %+v", e.Sample)
-	} else if b, err := s.Tensor.Read(); err != nil || !bytes.Equal(b, utf32(2, "hi", "yo")) {
+	} else if b, err := s.Tensor.Read(Decoders()); err != nil || !bytes.Equal(b, utf32(2, "hi", "yo")) {
 		t.Errorf("sample Read = %q, %v", b, err)
 	}
 	ex := res.Exceptions[0]
 	if ex.Tag != "grad" || ex.Source != SourceTSVIS || ex.Entries[0].Step != 6 {
 		t.Errorf("exception = %+v", ex)
 	}
-	if vals, err := ex.Entries[0].Load(); err != nil || vals[0] != 1 || !math.IsInf(vals[1], 1) {
+	if vals, err := ex.Entries[0].Load(Decoders()); err != nil || vals[0] != 1 || !math.IsInf(vals[1], 1) {
 		t.Errorf("Load = %v, %v", vals, err)
 	}
 }
@@ -741,7 +741,7 @@ func TestTSVISWriterFixture(t *testing.T) {
 			g.sample = e.Sample.Type + " " + e.Sample.Tensor.DType
 		}
 		embs = append(embs, g)
-		vals, err := e.Load()
+		vals, err := e.Load(Decoders())
 		if err != nil || len(vals) != 12 || vals[11] != float32(1.1)*float32(e.Step-2) {
 			t.Errorf("%s: Load = %v, %v", e.Name, vals, err)
 		}
@@ -756,7 +756,7 @@ func TestTSVISWriterFixture(t *testing.T) {
 		t.Fatalf("exceptions %+v", res.Exceptions)
 	}
 	e := res.Exceptions[0].Entries[0]
-	if vals, err := e.Load(); err != nil || e.Step != 5 || e.Tensor.DType != "float64" || vals[0] != 1 || !math.IsNaN(vals[1]) || !math.IsInf(vals[2], 1) {
+	if vals, err := e.Load(Decoders()); err != nil || e.Step != 5 || e.Tensor.DType != "float64" || vals[0] != 1 || !math.IsNaN(vals[1]) || !math.IsInf(vals[2], 1) {
 		t.Errorf("exception step %d: %v, %v", e.Step, vals, err)
 	}
 }

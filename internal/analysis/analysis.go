@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
@@ -44,7 +45,14 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 		return nil, err
 	}
 	an := &result.Analysis{}
+	// Each tensor is decoded once, for both pages and the anomaly rules
+	// on tensors: decoded is what anomaly.FindDecoded takes.
+	var decoded *anomaly.Decoded
 	var err error
+	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
+		return nil, err
+	}
+	_ = decoded // for anomaly.FindDecoded, once Build finds the anomalies
 	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
 		return nil, fmt.Errorf("laying out the embeddings: %w", err)
 	}

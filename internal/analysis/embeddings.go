@@ -83,7 +83,7 @@ func embeddings(ctx context.Context, rep *model.Report, opt Options) (result.Emb
 		progress(i)
 		s := p.step
 		if p.skipAll == "" {
-			res, err := reduceEmbedding(ctx, s.Embedding, p.opt)
+			res, err := reduceEmbedding(ctx, s.Embedding, rep.Decoders(), p.opt)
 			if err != nil && ctx.Err() != nil {
 				return emb, ctx.Err()
 			}
@@ -279,19 +279,19 @@ func planEmbeddings(sets []*result.EmbeddingSet, o Options) (plan []*plannedEmbe
 }
 
 // reduceEmbedding reads one embedding's points and reduces them.
-func reduceEmbedding(ctx context.Context, e *model.Embedding, opt project.Options) (*project.Result, error) {
-	n, d := e.NumPoints(), e.Dims()
-	if n == 0 || d == 0 {
+func reduceEmbedding(ctx context.Context, e *model.Embedding, d model.Decoders, opt project.Options) (*project.Result, error) {
+	n, dims := e.NumPoints(), e.Dims()
+	if n == 0 || dims == 0 {
 		return nil, fmt.Errorf("embedding %q: shape %v unknown or empty", e.Name, e.Shape)
 	}
-	data, err := e.Load()
+	data, err := e.Load(d)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) != n*d {
-		return nil, fmt.Errorf("embedding %q: %d values, not %d points of %d", e.Name, len(data), n, d)
+	if len(data) != n*dims {
+		return nil, fmt.Errorf("embedding %q: %d values, not %d points of %d", e.Name, len(data), n, dims)
 	}
-	return project.Compute(ctx, data, n, d, opt)
+	return project.Compute(ctx, data, n, dims, opt)
 }
 
 // layoutOf is res as the outputs read it.

@@ -71,7 +71,7 @@ func TestEvalRun(t *testing.T) {
 	}
 	for _, x := range run.Tensors {
 		for _, e := range x.Entries {
-			v, err := e.Load()
+			v, err := e.Load(rep.Decoders())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -83,6 +83,14 @@ type Rule struct {
 // fired, sorted by run, kind, tag and rule. It stops early, returning what
 // it found, when ctx is cancelled.
 func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
+	return FindDecoded(ctx, rep, th, nil)
+}
+
+// FindDecoded is Find with the statistics of the tensor and exception
+// series already decoded (the analysis decodes each tensor once, for its
+// pages and for these rules); a series d does not hold, or every series
+// when d is nil, is decoded here with the report's decoders.
+func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []Anomaly {
 	out := runRules(rep, th)
 	// The runs are judged in parallel, a worker per CPU: the rules on a
 	// series' shape cost about 100 ns a point.
@@ -94,7 +102,7 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				perRun[i] = seriesRules(ctx, rep.Runs[i], th)
+				perRun[i] = seriesRules(ctx, rep.Runs[i], th, rep.Decoders(), d)
 			}
 		}()
 	}
@@ -122,7 +130,7 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, th Thresholds) []Anomaly {
+func seriesRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []Anomaly {
 	var out []Anomaly
 	for _, s := range run.Scalars {
 		out = append(out, scalarRules(run.Name, s, th)...)
@@ -130,21 +138,7 @@ func seriesRules(ctx context.Context, run *model.Run, th Thresholds) []Anomaly {
 	for _, h := range run.Histograms {
 		out = append(out, stepRules(KindHistogram, run.Name, h.Tag, histogramSteps(h), th)...)
 	}
-	for _, t := range run.Tensors {
-		steps := loadSteps(ctx, t.Entries, func(e model.TensorEntry) (int64, []float64, error) {
-			v, err := e.Load()
-			return e.Step, v, err
-		})
-		out = append(out, stepRules(KindTensor, run.Name, t.Tag, steps, th)...)
-	}
-	for _, x := range run.Exceptions {
-		steps := loadSteps(ctx, x.Entries, func(e model.ExceptionEntry) (int64, []float64, error) {
-			v, err := e.Load()
-			return e.Step, v, err
-		})
-		out = append(out, stepRules(KindException, run.Name, x.Tag, steps, th)...)
-	}
-	return out
+	return append(out, tensorRules(ctx, run, th, dec, d)...)
 }
 
 func sortAnomalies(as []Anomaly) {

@@ -70,6 +70,78 @@ func histogramSteps(h *model.Histogram) []stepStats {
 	return out
 }
 
+// Decoded holds the statistics of the readable steps of tensor and
+// exception series, decoded once by the caller (the analysis stage, which
+// decodes each tensor for its pages too), so that the rules read no
+// payload again.
+type Decoded struct {
+	Tensors    map[*model.Tensor]TensorSteps
+	Exceptions map[*model.Exception]TensorSteps
+}
+
+// TensorSteps are the statistics of the steps of a series that could be
+// read, in the series' order: Stats[i] of step Steps[i]. A step that
+// could not be read is left out (the tensors page says why).
+type TensorSteps struct {
+	Steps []int64
+	Stats []tensorstat.Stats
+}
+
+func (ts TensorSteps) stepStats() []stepStats {
+	out := make([]stepStats, len(ts.Steps))
+	for i, step := range ts.Steps {
+		out[i] = fromTensorStats(step, ts.Stats[i])
+	}
+	return out
+}
+
+// tensorRules runs the rules over the tensor and exception series of a
+// run: with the statistics d holds, else decoding the series with dec.
+func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []Anomaly {
+	var out []Anomaly
+	for _, t := range run.Tensors {
+		var steps []stepStats
+		if ts, ok := d.tensor(t); ok {
+			steps = ts.stepStats()
+		} else {
+			steps = loadSteps(ctx, t.Entries, func(e model.TensorEntry) (int64, []float64, error) {
+				v, err := e.Load(dec)
+				return e.Step, v, err
+			})
+		}
+		out = append(out, stepRules(KindTensor, run.Name, t.Tag, steps, th)...)
+	}
+	for _, x := range run.Exceptions {
+		var steps []stepStats
+		if xs, ok := d.exception(x); ok {
+			steps = xs.stepStats()
+		} else {
+			steps = loadSteps(ctx, x.Entries, func(e model.ExceptionEntry) (int64, []float64, error) {
+				v, err := e.Load(dec)
+				return e.Step, v, err
+			})
+		}
+		out = append(out, stepRules(KindException, run.Name, x.Tag, steps, th)...)
+	}
+	return out
+}
+
+func (d *Decoded) tensor(t *model.Tensor) (TensorSteps, bool) {
+	if d == nil {
+		return TensorSteps{}, false
+	}
+	ts, ok := d.Tensors[t]
+	return ts, ok
+}
+
+func (d *Decoded) exception(x *model.Exception) (TensorSteps, bool) {
+	if d == nil {
+		return TensorSteps{}, false
+	}
+	xs, ok := d.Exceptions[x]
+	return xs, ok
+}
+
 // loadSteps reads and summarises each step of a tensor series; steps that
 // cannot be read are left out (the tensors page says why).
 func loadSteps[E any](ctx context.Context, entries []E, load func(E) (int64, []float64, error)) []stepStats {

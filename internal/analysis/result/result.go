@@ -10,4 +10,8 @@ package result
 type Analysis struct {
 	// Embeddings are the embeddings laid out.
 	Embeddings Embeddings
+	// Tensors and Exceptions are the views of the Tensors and Exceptions
+	// pages (result/tensors.go).
+	Tensors    *Tensors
+	Exceptions *Exceptions
 }
