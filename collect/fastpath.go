@@ -15,21 +15,6 @@ import (
 	"github.com/trainreport/trainreport/collect/series"
 )
 
-// Field numbers of Event and Summary.Value (docs/FORMATS.md section 3) that the
-// fast path reads straight from the wire.
-const (
-	eventWallTime    = 1
-	eventStep        = 2
-	eventFileVersion = 3
-	eventSummary     = 5
-	eventSource      = 10
-	summaryValue     = 1
-	valueTag         = 1
-	valueSimple      = 2
-	valueNodeName    = 7
-	valueMetadata    = 9
-)
-
 // fastEvent decodes the events that make up nearly all of a log, summaries,
 // straight from the wire: a TF1 scalar (simple_value, no metadata) costs no
 // allocation, and every other value is handed to the generated decoder on
@@ -48,26 +33,26 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		}
 		b = b[n:]
 		switch {
-		case num == eventWallTime && typ == protowire.Fixed64Type:
+		case num == eventpb.FieldEventWallTime && typ == protowire.Fixed64Type:
 			v, n := protowire.ConsumeFixed64(b)
 			if n < 0 {
 				return false
 			}
 			wall, b = math.Float64frombits(v), b[n:]
-		case num == eventStep && typ == protowire.VarintType:
+		case num == eventpb.FieldEventStep && typ == protowire.VarintType:
 			v, n := consumeVarint(b)
 			if n < 0 {
 				return false
 			}
 			step, b = int64(v), b[n:]
-		case num == eventSummary && typ == protowire.BytesType:
+		case num == eventpb.FieldEventSummary && typ == protowire.BytesType:
 			v, n := consumeBytes(b)
 			if n < 0 || sum != nil {
 				return false // two summaries in one event: let proto merge them
 			}
 			sum, b = v, b[n:]
-		case num == eventFileVersion || num == eventSource:
-			fileVersion = fileVersion || num == eventFileVersion
+		case num == eventpb.FieldEventFileVersion || num == eventpb.FieldEventSourceMetadata:
+			fileVersion = fileVersion || num == eventpb.FieldEventFileVersion
 			n := protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
 				return false
@@ -101,7 +86,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 			return true
 		}
 		b = b[n:]
-		if num != summaryValue || typ != protowire.BytesType {
+		if num != eventpb.FieldSummaryValue || typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
 				rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
@@ -160,19 +145,19 @@ func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step in
 		}
 		vb = vb[n:]
 		switch {
-		case num == valueTag && typ == protowire.BytesType:
+		case num == eventpb.FieldValueTag && typ == protowire.BytesType:
 			tag, n = consumeBytes(vb)
-		case num == valueNodeName && typ == protowire.BytesType:
+		case num == eventpb.FieldValueNodeName && typ == protowire.BytesType:
 			node, n = consumeBytes(vb)
-		case num == valueSimple && typ == protowire.Fixed32Type:
+		case num == eventpb.FieldValueSimple && typ == protowire.Fixed32Type:
 			var bits uint32
 			if bits, n = protowire.ConsumeFixed32(vb); n > 0 {
 				digits = vb[:n]
 			}
 			v, simple = float64(math.Float32frombits(bits)), true
-		case num == valueTensor && typ == protowire.BytesType:
+		case num == eventpb.FieldValueTensor && typ == protowire.BytesType:
 			tensor, n = consumeBytes(vb)
-		case num == valueHisto && typ == protowire.BytesType:
+		case num == eventpb.FieldValueHisto && typ == protowire.BytesType:
 			histo, n = consumeBytes(vb)
 		default:
 			return false // metadata, another kind: the full decoder's work
@@ -341,17 +326,6 @@ func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wal
 	return true
 }
 
-// TensorProto fields of a scalar (docs/FORMATS.md sections 3 and 4).
-const (
-	tensorDtype   = 1
-	tensorShape   = 2
-	tensorContent = 4
-	tensorFloat   = 5
-	tensorDouble  = 6
-	valueTensor   = 8
-	valueHisto    = 5
-)
-
 // tensorScalar finds the number of the commonest scalar tensors, a
 // float32 or float64 of rank 0 in tensor_content or in a one-element
 // float_val or double_val, and reports whether it could; the full decoder
@@ -368,16 +342,16 @@ func tensorScalar(b []byte) (num []byte, ok bool) {
 		}
 		b = b[n:]
 		switch {
-		case num == tensorDtype && typ == protowire.VarintType:
+		case num == eventpb.FieldTensorDtype && typ == protowire.VarintType:
 			dtype, n = consumeVarint(b)
-		case num == tensorShape && typ == protowire.BytesType:
+		case num == eventpb.FieldTensorShape && typ == protowire.BytesType:
 			var shape []byte
 			if shape, n = consumeBytes(b); len(shape) > 0 {
 				return nil, false // a dimension: leave it to the full decoder
 			}
-		case num == tensorContent && typ == protowire.BytesType:
+		case num == eventpb.FieldTensorContent && typ == protowire.BytesType:
 			content, n = consumeBytes(b)
-		case (num == tensorFloat || num == tensorDouble) && typ == protowire.BytesType:
+		case (num == eventpb.FieldTensorFloat || num == eventpb.FieldTensorDouble) && typ == protowire.BytesType:
 			vals, n = consumeBytes(b)
 			valsType = num
 		default:
@@ -392,8 +366,8 @@ func tensorScalar(b []byte) (num []byte, ok bool) {
 	case dtype == uint64(eventpb.DataType_DT_FLOAT) && len(content) == 4 && vals == nil,
 		dtype == uint64(eventpb.DataType_DT_DOUBLE) && len(content) == 8 && vals == nil:
 		return content, true
-	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == tensorFloat && len(vals) == 4,
-		dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == tensorDouble && len(vals) == 8:
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == eventpb.FieldTensorFloat && len(vals) == 4,
+		dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == eventpb.FieldTensorDouble && len(vals) == 8:
 		return vals, true
 	}
 	return nil, false

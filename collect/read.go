@@ -351,7 +351,7 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	}
 	// The path of this value's fields inside the record, for blob refs.
 	at := func(path ...event.Step) (model.BlobRef, bool) {
-		return rec.blob(append([]event.Step{{Num: 5}, {Num: 1, N: idx}}, path...)...)
+		return rec.blob(append([]event.Step{{Num: eventpb.FieldEventSummary}, {Num: eventpb.FieldSummaryValue, N: idx}}, path...)...)
 	}
 	vk := kindOf(kind)
 	if vk == nil {
