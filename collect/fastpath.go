@@ -70,7 +70,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		rr.summaries++
 	}
 	rr.tensorBoardEvent(step, sum != nil)
-	head := &rr.head
+	head := &rr.tb.head
 	head.WallTime, head.Step = wall, step
 	idx := 0
 	for b := sum; len(b) > 0; {
@@ -115,14 +115,14 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 				skip = fmt.Errorf("string tensor of %d elements, over the limit of %d; value skipped", n, maxTensorStrings)
 				vb = event.WithoutTensor(vb)
 			}
-			rr.sv.Reset()
-			if err := rr.unmarshal.Unmarshal(vb, &rr.sv); err != nil {
+			rr.tb.sv.Reset()
+			if err := rr.unmarshal.Unmarshal(vb, &rr.tb.sv); err != nil {
 				rr.warn(offset, "summary value %d does not parse: %v", idx, err)
 			} else {
 				if skip != nil {
-					rr.sv.Value = &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING}}
+					rr.tb.sv.Value = &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING}}
 				}
-				rr.value(head, &rr.sv, rec, idx, offset, skip)
+				rr.value(head, &rr.tb.sv, rec, idx, offset, skip)
 			}
 		}
 		idx++
@@ -241,10 +241,10 @@ func (rr *runReader) scalarsFor(ts *tagState) *scalarSeries {
 // bytes before the number are then all that decided what became of it.
 func (rr *runReader) learn(idx int, ts *tagState, field, num []byte) {
 	// Slices of one array share its end, so their capacities locate them.
-	if idx >= len(rr.recent) || rr.recent[idx].ts != ts || cap(num)-len(num) != cap(field)-len(field) {
+	if idx >= len(rr.tb.recent) || rr.tb.recent[idx].ts != ts || cap(num)-len(num) != cap(field)-len(field) {
 		return
 	}
-	r := &rr.recent[idx]
+	r := &rr.tb.recent[idx]
 	r.head = append(r.head[:0], field[:cap(field)-cap(num)]...)
 	r.width = len(num)
 }
@@ -258,10 +258,10 @@ func (rr *runReader) learn(idx int, ts *tagState, field, num []byte) {
 // encoding of the number) instead of decoding its fields, its tensor and
 // looking up its tag.
 func (rr *runReader) repeat(idx int, b []byte, wall float64, step int64) int {
-	if idx >= len(rr.recent) {
+	if idx >= len(rr.tb.recent) {
 		return 0
 	}
-	r := &rr.recent[idx]
+	r := &rr.tb.recent[idx]
 	n := len(r.head) + r.width
 	if r.width == 0 || len(b) < n || string(b[:len(r.head)]) != string(r.head) {
 		return 0
@@ -411,8 +411,8 @@ type recentTag struct {
 // last seen at that position usually matches, and a byte comparison
 // saves hashing the tag.
 func (rr *runReader) tagAt(idx int, tag []byte) *tagState {
-	if idx < len(rr.recent) && rr.recent[idx].tag == string(tag) {
-		return rr.recent[idx].ts
+	if idx < len(rr.tb.recent) && rr.tb.recent[idx].tag == string(tag) {
+		return rr.tb.recent[idx].ts
 	}
 	ts := rr.tags[string(tag)] // no allocation for a known tag
 	if ts != nil {
@@ -426,10 +426,10 @@ func (rr *runReader) remember(idx int, ts *tagState) {
 	if idx >= maxRecent {
 		return
 	}
-	for len(rr.recent) <= idx {
-		rr.recent = append(rr.recent, recentTag{})
+	for len(rr.tb.recent) <= idx {
+		rr.tb.recent = append(rr.tb.recent, recentTag{})
 	}
-	if r := &rr.recent[idx]; r.ts != ts {
+	if r := &rr.tb.recent[idx]; r.ts != ts {
 		r.tag, r.ts, r.width = ts.name, ts, 0
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/mindspore"
@@ -21,10 +20,6 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
-
-// fileFormats are the model's names of the formats discovery tells apart
-// by name; a TensorBoard event file has none.
-var fileFormats = map[discover.Kind]string{discover.MindSpore: model.FormatMindSpore, discover.MindSporeLineage: model.FormatMindSporeLineage}
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
 // (the metrics' JSON, paths, user-defined entries); MindSpore writes a few
