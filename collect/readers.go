@@ -69,7 +69,7 @@ var readers = []reader{
 	// (the same framing and Event message), and the files read beside
 	// them: Lightning's hparams.yaml, OneFlow's structure graph.
 	{name: "TensorBoard events", sections: []int{1, 2, 3, 12, 14, 17}, files: []discover.Kind{discover.Events, discover.Empty, discover.ProfileEmpty},
-		beside: []string{hparamsYAML, structureGraphFiles[0]},
+		beside: append([]string{hparamsYAML}, structureGraphFiles...),
 		record: (*runReader).tensorBoardRecord,
 		finish: func(rr *runReader, _ []discover.SideFile) {
 			rr.finishHParams()
