@@ -37,7 +37,7 @@ type reader struct {
 	// listed, with the run's side files of the format (kinds side): it
 	// reads them whole, and completes what the records gathered. Entries
 	// finish in the order of the table, which is the order of the run's
-	// warnings and side files.
+	// warnings (TestReadersFinishInTableOrder).
 	finish func(rr *runReader, side []discover.SideFile)
 	// fixtures are the directories (relative to collect/) holding the
 	// format's test inputs, and fuzz the fuzz targets that read it

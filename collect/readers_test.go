@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/discover"
+	pb "github.com/trainreport/trainreport/collect/eventpb"
 )
 
 // TestReaderTable checks the reader table against what discover tells
@@ -99,4 +100,41 @@ func hasFuzzTarget(t *testing.T, dir, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestReadersFinishInTableOrder reads one run holding a file of each
+// finishing format, each bad in a way that warns: the warnings come in the
+// order of the table (projector, then the TensorBoard entry's
+// hparams.yaml, then Visdom). The event file holds no restart: a run with
+// a restart and Visdom scalars makes a model CheckValid refuses (its
+// attempts count only the event files' points), as it did before the table.
+func TestReadersFinishInTableOrder(t *testing.T) {
+	replay, err := os.ReadFile("visdom/testdata/replay.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, []file{
+		{"r/" + ev100, eventFile(t, append([]*pb.Event{fileVersion()}, losses(0, 1, 2)...)...)},
+		{"r/projector_config.pbtxt", []byte(`embeddings { tensor_name: "t" tensor_path: "missing.tsv" }`)},
+		{"r/hparams.yaml", []byte("- a\n")},
+		{"r.log", replay},
+	})
+	rep := collectDir(t, dir, Options{})
+	run := findRun(rep, "r")
+	if run == nil {
+		t.Fatal("no run r")
+	}
+	var order []string
+	for _, w := range run.Warnings {
+		if len(order) == 0 || order[len(order)-1] != w.File {
+			order = append(order, w.File)
+		}
+	}
+	if want := []string{"r/projector_config.pbtxt", "r/hparams.yaml", "r.log"}; !slices.Equal(order, want) {
+		t.Errorf("warnings by file %q, want %q (the table's order)", order, want)
+	}
+	if len(run.Visdom) == 0 {
+		t.Error("the Visdom replay log was not read")
+	}
 }
