@@ -33,7 +33,7 @@ func (rr *runReader) addAttention(ev *eventpb.Event, v *eventpb.SummaryValue, ta
 		if !ok {
 			continue
 		}
-		ref, ok := rec.blob(event.Step{Num: 5}, event.Step{Num: 1, N: idx}, event.Step{Num: event.FieldTransformer},
+		ref, ok := rec.blob(event.Step{Num: eventpb.FieldEventSummary}, event.Step{Num: eventpb.FieldSummaryValue, N: idx}, event.Step{Num: event.FieldTransformer},
 			event.Step{Num: event.FieldAttentionItem, N: it.N}, event.Step{Num: event.FieldAttention})
 		if !ok {
 			rr.warn(offset, "tag %q at step %d: cannot locate the attention tensor; value skipped", name, ev.Step)

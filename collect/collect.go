@@ -210,7 +210,7 @@ func readRun(ctx context.Context, run *model.Run, src *logfs.Dir, dr discover.Ru
 			crash.CompareAndSwap(nil, &msg)
 		}
 	}()
-	rr.fullOnly = opt.fullDecode
+	rr.tb.fullOnly = opt.fullDecode
 	rr.runBytes = size
 	for _, f := range dr.Files {
 		if ctx.Err() != nil {
@@ -221,7 +221,6 @@ func readRun(ctx context.Context, run *model.Run, src *logfs.Dir, dr discover.Ru
 		progress(f.Size)
 	}
 	rr.finish()
-	readVisdom(run, src, dr.Side)
 }
 
 // discoverLogdir opens the log directory at p, through which everything

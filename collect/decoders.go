@@ -30,17 +30,11 @@ import (
 // summary value.
 type locator func(path ...event.Step) (model.BlobRef, bool)
 
-// Field numbers on the paths to payloads (docs/FORMATS.md sections 3, 4, 8,
-// 9 and 11).
-const (
-	fieldImage         = 4 // Value.image
-	fieldAudio         = 6 // Value.audio
-	fieldTensor        = 8 // Value.tensor
-	fieldEncoded       = 4 // Image.encoded_image_string, Audio.encoded_audio_string
-	fieldStringVal     = 8 // TensorProto.string_val
-	fieldTensorContent = 4 // TensorProto.tensor_content
-	prThresholdField   = 2 // PrCurvePluginData.num_thresholds
-)
+// prThresholdField is PrCurvePluginData.num_thresholds (docs/FORMATS.md
+// section 11). No generated message declares PrCurvePluginData, so no test
+// checks it against a descriptor; the field numbers that one does declare
+// are eventpb's Field constants.
+const prThresholdField = 2
 
 func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, rec record) error {
 	e := model.HistogramEntry{WallTime: ev.WallTime, Step: ev.Step}
@@ -90,12 +84,12 @@ func (rr *runReader) checkWidths(rows []histogram.Bucket, tag string, step, offs
 // the record rec, in one pass: locating each on its own walked the tensor
 // once per string, and a value of 65,000 one-byte images took 18 s.
 func stringRefs(rec record, at locator) ([]model.BlobRef, bool) {
-	t, ok := at(event.Step{Num: fieldTensor})
+	t, ok := at(event.Step{Num: eventpb.FieldValueTensor})
 	start := t.Offset - rec.base
 	if !ok || start < 0 || start+t.Length > int64(len(rec.data)) {
 		return nil, false
 	}
-	ranges, ok := event.LocateAll(rec.data[start:start+t.Length], fieldStringVal)
+	ranges, ok := event.LocateAll(rec.data[start:start+t.Length], eventpb.FieldTensorString)
 	if !ok {
 		return nil, false
 	}
@@ -132,7 +126,7 @@ func (rr *runReader) addImage(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 			// bytes would fail every later stage.
 			return fmt.Errorf("image holds no bytes; value skipped")
 		}
-		ref, ok := at(event.Step{Num: fieldImage}, event.Step{Num: fieldEncoded})
+		ref, ok := at(event.Step{Num: eventpb.FieldValueImage}, event.Step{Num: eventpb.FieldImageEncoded})
 		if !ok {
 			return fmt.Errorf("cannot locate the image bytes")
 		}
@@ -175,7 +169,7 @@ func (rr *runReader) addAudio(ev *eventpb.Event, v *eventpb.SummaryValue, ts *ta
 		if len(a.GetEncodedAudioString()) == 0 {
 			return fmt.Errorf("audio holds no bytes; value skipped")
 		}
-		ref, ok := at(event.Step{Num: fieldAudio}, event.Step{Num: fieldEncoded})
+		ref, ok := at(event.Step{Num: eventpb.FieldValueAudio}, event.Step{Num: eventpb.FieldAudioEncoded})
 		if !ok {
 			return fmt.Errorf("cannot locate the audio bytes")
 		}
@@ -346,7 +340,7 @@ func (rr *runReader) addTensor(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 	if err := rr.chargeFill(t, rec); err != nil {
 		return err
 	}
-	ref, ok := at(event.Step{Num: fieldTensor})
+	ref, ok := at(event.Step{Num: eventpb.FieldValueTensor})
 	if !ok {
 		return fmt.Errorf("cannot locate the tensor")
 	}

@@ -15,21 +15,6 @@ import (
 	"github.com/trainreport/trainreport/collect/series"
 )
 
-// Field numbers of Event and Summary.Value (docs/FORMATS.md section 3) that the
-// fast path reads straight from the wire.
-const (
-	eventWallTime    = 1
-	eventStep        = 2
-	eventFileVersion = 3
-	eventSummary     = 5
-	eventSource      = 10
-	summaryValue     = 1
-	valueTag         = 1
-	valueSimple      = 2
-	valueNodeName    = 7
-	valueMetadata    = 9
-)
-
 // fastEvent decodes the events that make up nearly all of a log, summaries,
 // straight from the wire: a TF1 scalar (simple_value, no metadata) costs no
 // allocation, and every other value is handed to the generated decoder on
@@ -48,26 +33,26 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		}
 		b = b[n:]
 		switch {
-		case num == eventWallTime && typ == protowire.Fixed64Type:
+		case num == eventpb.FieldEventWallTime && typ == protowire.Fixed64Type:
 			v, n := protowire.ConsumeFixed64(b)
 			if n < 0 {
 				return false
 			}
 			wall, b = math.Float64frombits(v), b[n:]
-		case num == eventStep && typ == protowire.VarintType:
+		case num == eventpb.FieldEventStep && typ == protowire.VarintType:
 			v, n := consumeVarint(b)
 			if n < 0 {
 				return false
 			}
 			step, b = int64(v), b[n:]
-		case num == eventSummary && typ == protowire.BytesType:
+		case num == eventpb.FieldEventSummary && typ == protowire.BytesType:
 			v, n := consumeBytes(b)
 			if n < 0 || sum != nil {
 				return false // two summaries in one event: let proto merge them
 			}
 			sum, b = v, b[n:]
-		case num == eventFileVersion || num == eventSource:
-			fileVersion = fileVersion || num == eventFileVersion
+		case num == eventpb.FieldEventFileVersion || num == eventpb.FieldEventSourceMetadata:
+			fileVersion = fileVersion || num == eventpb.FieldEventFileVersion
 			n := protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
 				return false
@@ -85,7 +70,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 		rr.summaries++
 	}
 	rr.tensorBoardEvent(step, sum != nil)
-	head := &rr.head
+	head := &rr.tb.head
 	head.WallTime, head.Step = wall, step
 	idx := 0
 	for b := sum; len(b) > 0; {
@@ -101,7 +86,7 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 			return true
 		}
 		b = b[n:]
-		if num != summaryValue || typ != protowire.BytesType {
+		if num != eventpb.FieldSummaryValue || typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
 				rr.warn(offset, "summary does not parse: %v", protowire.ParseError(n))
@@ -130,14 +115,14 @@ func (rr *runReader) fastEvent(data []byte, rec record, offset int64) bool {
 				skip = fmt.Errorf("string tensor of %d elements, over the limit of %d; value skipped", n, maxTensorStrings)
 				vb = event.WithoutTensor(vb)
 			}
-			rr.sv.Reset()
-			if err := rr.unmarshal.Unmarshal(vb, &rr.sv); err != nil {
+			rr.tb.sv.Reset()
+			if err := rr.unmarshal.Unmarshal(vb, &rr.tb.sv); err != nil {
 				rr.warn(offset, "summary value %d does not parse: %v", idx, err)
 			} else {
 				if skip != nil {
-					rr.sv.Value = &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING}}
+					rr.tb.sv.Value = &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{Dtype: eventpb.DataType_DT_STRING}}
 				}
-				rr.value(head, &rr.sv, rec, idx, offset, skip)
+				rr.value(head, &rr.tb.sv, rec, idx, offset, skip)
 			}
 		}
 		idx++
@@ -160,19 +145,19 @@ func (rr *runReader) fastScalar(vb, field []byte, idx int, wall float64, step in
 		}
 		vb = vb[n:]
 		switch {
-		case num == valueTag && typ == protowire.BytesType:
+		case num == eventpb.FieldValueTag && typ == protowire.BytesType:
 			tag, n = consumeBytes(vb)
-		case num == valueNodeName && typ == protowire.BytesType:
+		case num == eventpb.FieldValueNodeName && typ == protowire.BytesType:
 			node, n = consumeBytes(vb)
-		case num == valueSimple && typ == protowire.Fixed32Type:
+		case num == eventpb.FieldValueSimple && typ == protowire.Fixed32Type:
 			var bits uint32
 			if bits, n = protowire.ConsumeFixed32(vb); n > 0 {
 				digits = vb[:n]
 			}
 			v, simple = float64(math.Float32frombits(bits)), true
-		case num == valueTensor && typ == protowire.BytesType:
+		case num == eventpb.FieldValueTensor && typ == protowire.BytesType:
 			tensor, n = consumeBytes(vb)
-		case num == valueHisto && typ == protowire.BytesType:
+		case num == eventpb.FieldValueHisto && typ == protowire.BytesType:
 			histo, n = consumeBytes(vb)
 		default:
 			return false // metadata, another kind: the full decoder's work
@@ -256,10 +241,10 @@ func (rr *runReader) scalarsFor(ts *tagState) *scalarSeries {
 // bytes before the number are then all that decided what became of it.
 func (rr *runReader) learn(idx int, ts *tagState, field, num []byte) {
 	// Slices of one array share its end, so their capacities locate them.
-	if idx >= len(rr.recent) || rr.recent[idx].ts != ts || cap(num)-len(num) != cap(field)-len(field) {
+	if idx >= len(rr.tb.recent) || rr.tb.recent[idx].ts != ts || cap(num)-len(num) != cap(field)-len(field) {
 		return
 	}
-	r := &rr.recent[idx]
+	r := &rr.tb.recent[idx]
 	r.head = append(r.head[:0], field[:cap(field)-cap(num)]...)
 	r.width = len(num)
 }
@@ -273,10 +258,10 @@ func (rr *runReader) learn(idx int, ts *tagState, field, num []byte) {
 // encoding of the number) instead of decoding its fields, its tensor and
 // looking up its tag.
 func (rr *runReader) repeat(idx int, b []byte, wall float64, step int64) int {
-	if idx >= len(rr.recent) {
+	if idx >= len(rr.tb.recent) {
 		return 0
 	}
-	r := &rr.recent[idx]
+	r := &rr.tb.recent[idx]
 	n := len(r.head) + r.width
 	if r.width == 0 || len(b) < n || string(b[:len(r.head)]) != string(r.head) {
 		return 0
@@ -341,17 +326,6 @@ func (rr *runReader) fastHistogram(ts *tagState, idx int, tag, histo []byte, wal
 	return true
 }
 
-// TensorProto fields of a scalar (docs/FORMATS.md sections 3 and 4).
-const (
-	tensorDtype   = 1
-	tensorShape   = 2
-	tensorContent = 4
-	tensorFloat   = 5
-	tensorDouble  = 6
-	valueTensor   = 8
-	valueHisto    = 5
-)
-
 // tensorScalar finds the number of the commonest scalar tensors, a
 // float32 or float64 of rank 0 in tensor_content or in a one-element
 // float_val or double_val, and reports whether it could; the full decoder
@@ -368,16 +342,16 @@ func tensorScalar(b []byte) (num []byte, ok bool) {
 		}
 		b = b[n:]
 		switch {
-		case num == tensorDtype && typ == protowire.VarintType:
+		case num == eventpb.FieldTensorDtype && typ == protowire.VarintType:
 			dtype, n = consumeVarint(b)
-		case num == tensorShape && typ == protowire.BytesType:
+		case num == eventpb.FieldTensorShape && typ == protowire.BytesType:
 			var shape []byte
 			if shape, n = consumeBytes(b); len(shape) > 0 {
 				return nil, false // a dimension: leave it to the full decoder
 			}
-		case num == tensorContent && typ == protowire.BytesType:
+		case num == eventpb.FieldTensorContent && typ == protowire.BytesType:
 			content, n = consumeBytes(b)
-		case (num == tensorFloat || num == tensorDouble) && typ == protowire.BytesType:
+		case (num == eventpb.FieldTensorFloat || num == eventpb.FieldTensorDouble) && typ == protowire.BytesType:
 			vals, n = consumeBytes(b)
 			valsType = num
 		default:
@@ -392,8 +366,8 @@ func tensorScalar(b []byte) (num []byte, ok bool) {
 	case dtype == uint64(eventpb.DataType_DT_FLOAT) && len(content) == 4 && vals == nil,
 		dtype == uint64(eventpb.DataType_DT_DOUBLE) && len(content) == 8 && vals == nil:
 		return content, true
-	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == tensorFloat && len(vals) == 4,
-		dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == tensorDouble && len(vals) == 8:
+	case dtype == uint64(eventpb.DataType_DT_FLOAT) && content == nil && valsType == eventpb.FieldTensorFloat && len(vals) == 4,
+		dtype == uint64(eventpb.DataType_DT_DOUBLE) && content == nil && valsType == eventpb.FieldTensorDouble && len(vals) == 8:
 		return vals, true
 	}
 	return nil, false
@@ -437,8 +411,8 @@ type recentTag struct {
 // last seen at that position usually matches, and a byte comparison
 // saves hashing the tag.
 func (rr *runReader) tagAt(idx int, tag []byte) *tagState {
-	if idx < len(rr.recent) && rr.recent[idx].tag == string(tag) {
-		return rr.recent[idx].ts
+	if idx < len(rr.tb.recent) && rr.tb.recent[idx].tag == string(tag) {
+		return rr.tb.recent[idx].ts
 	}
 	ts := rr.tags[string(tag)] // no allocation for a known tag
 	if ts != nil {
@@ -452,10 +426,10 @@ func (rr *runReader) remember(idx int, ts *tagState) {
 	if idx >= maxRecent {
 		return
 	}
-	for len(rr.recent) <= idx {
-		rr.recent = append(rr.recent, recentTag{})
+	for len(rr.tb.recent) <= idx {
+		rr.tb.recent = append(rr.tb.recent, recentTag{})
 	}
-	if r := &rr.recent[idx]; r.ts != ts {
+	if r := &rr.tb.recent[idx]; r.ts != ts {
 		r.tag, r.ts, r.width = ts.name, ts, 0
 	}
 }

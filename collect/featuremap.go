@@ -42,7 +42,7 @@ func (rr *runReader) addFeatureMap(ev *eventpb.Event, v *eventpb.SummaryValue, t
 	if !ok {
 		return fmt.Errorf("feature map tensor of shape %v and dtype %s is not a batch of images; value skipped", event.Shape(t), event.DTypeName(t.GetDtype()))
 	}
-	ref, ok := at(event.Step{Num: fieldTensor}, event.Step{Num: fieldTensorContent})
+	ref, ok := at(event.Step{Num: eventpb.FieldValueTensor}, event.Step{Num: eventpb.FieldTensorContent})
 	if !ok {
 		return fmt.Errorf("cannot locate the feature map's bytes")
 	}

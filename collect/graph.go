@@ -19,15 +19,6 @@ import (
 // GraphSource constants.
 var graphSourceOrder = []model.GraphSource{model.SourceGraphDef, model.SourceMetaGraphDef, model.SourceRunMetadata, model.SourceKeras, model.SourceOneFlow, model.SourceMindSpore}
 
-// Field numbers on the paths to graph payloads (docs/FORMATS.md sections 3
-// and 14).
-const (
-	fieldGraphDef          = 4 // Event.graph_def
-	fieldTaggedRunMetadata = 8 // Event.tagged_run_metadata
-	fieldMetaGraphDef      = 9 // Event.meta_graph_def
-	fieldRunMetadata       = 2 // TaggedRunMetadata.run_metadata
-)
-
 // addGraphValue reads a graph carried by a summary value: a Keras model
 // (JSON) or a TF2 trace (RunMetadata), the first string of its tensor.
 func (rr *runReader) addGraphValue(ev *eventpb.Event, v *eventpb.SummaryValue, ts *tagState, tag string, at locator) error {
@@ -38,7 +29,7 @@ func (rr *runReader) addGraphValue(ev *eventpb.Event, v *eventpb.SummaryValue, t
 	if len(v.GetTensor().GetStringVal()) == 0 {
 		return fmt.Errorf("%s graph: the tensor holds no string", src)
 	}
-	ref, ok := at(event.Step{Num: fieldTensor}, event.Step{Num: fieldStringVal})
+	ref, ok := at(event.Step{Num: eventpb.FieldValueTensor}, event.Step{Num: eventpb.FieldTensorString})
 	if !ok {
 		return fmt.Errorf("%s graph: cannot locate the payload", src)
 	}
@@ -55,12 +46,12 @@ func (rr *runReader) addGraphEvent(ev *eventpb.Event, rec record, offset int64) 
 	var size int
 	switch w := ev.What.(type) {
 	case *eventpb.Event_GraphDef:
-		src, path, size = model.SourceGraphDef, []event.Step{{Num: fieldGraphDef}}, len(w.GraphDef)
+		src, path, size = model.SourceGraphDef, []event.Step{{Num: eventpb.FieldEventGraphDef}}, len(w.GraphDef)
 	case *eventpb.Event_MetaGraphDef:
-		src, path, size = model.SourceMetaGraphDef, []event.Step{{Num: fieldMetaGraphDef}}, len(w.MetaGraphDef)
+		src, path, size = model.SourceMetaGraphDef, []event.Step{{Num: eventpb.FieldEventMetaGraphDef}}, len(w.MetaGraphDef)
 	case *eventpb.Event_TaggedRunMetadata:
 		src, tag = model.SourceRunMetadata, w.TaggedRunMetadata.GetTag()
-		path = []event.Step{{Num: fieldTaggedRunMetadata}, {Num: fieldRunMetadata}}
+		path = []event.Step{{Num: eventpb.FieldEventTaggedRunMetadata}, {Num: eventpb.FieldTaggedRunMetadataRunMetadata}}
 		size = len(w.TaggedRunMetadata.GetRunMetadata())
 	default:
 		return

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 
 	"google.golang.org/protobuf/proto"
@@ -202,10 +203,10 @@ func TestGraphWarnings(t *testing.T) {
 	rel := "run/" + ev100
 	want := []wantWarning{
 		{rel, offs[3], `tag "trace" at step 5: run_metadata graph: the tensor holds no string`},
-		{rel, payloadOffset(t, badGraph, offs[1], event.Step{Num: fieldGraphDef}), `graph_def graph "" at step 3: not a GraphDef`},
-		{rel, payloadOffset(t, badKeras, offs[2], event.Step{Num: 5}, event.Step{Num: 1}, event.Step{Num: fieldTensor}, event.Step{Num: fieldStringVal}),
+		{rel, payloadOffset(t, badGraph, offs[1], event.Step{Num: eventpb.FieldEventGraphDef}), `graph_def graph "" at step 3: not a GraphDef`},
+		{rel, payloadOffset(t, badKeras, offs[2], event.Step{Num: eventpb.FieldEventSummary}, event.Step{Num: eventpb.FieldSummaryValue}, event.Step{Num: eventpb.FieldValueTensor}, event.Step{Num: eventpb.FieldTensorString}),
 			`keras graph "keras" at step 4: not Keras model JSON`},
-		{rel, payloadOffset(t, badMeta, offs[4], event.Step{Num: fieldMetaGraphDef}), `meta_graph_def graph "" at step 6: not a MetaGraphDef`},
+		{rel, payloadOffset(t, badMeta, offs[4], event.Step{Num: eventpb.FieldEventMetaGraphDef}), `meta_graph_def graph "" at step 6: not a MetaGraphDef`},
 		{"run/structure_graph.json", -1, "job 0: layers is a string, want a list"},
 	}
 	if len(r.Warnings) != len(want) {

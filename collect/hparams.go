@@ -61,14 +61,6 @@ func valueMap(m map[string]*structpb.Value) map[string]model.HParamValue {
 	return out
 }
 
-// Field numbers read at the wire level (docs/FORMATS.md section 12).
-const (
-	fieldHPExperiment   = 2 // HParamsPluginData.experiment
-	fieldHPSessionStart = 3 // HParamsPluginData.session_start_info
-	fieldHPSessionEnd   = 4 // HParamsPluginData.session_end_info
-	fieldModelURI       = 2 // SessionStartInfo.model_uri, or TS-VIS's metrics
-)
-
 // hparamsRecord is the decoded content of one hparams value: exactly one
 // of its fields is set.
 type hparamsRecord struct {
@@ -96,9 +88,9 @@ func decodeHParams(content []byte) (hparamsRecord, error) {
 		field := b[:n+m]
 		b = b[n+m:]
 		switch num {
-		case fieldHPExperiment, fieldHPSessionEnd:
+		case eventpb.FieldHParamsExperiment, eventpb.FieldHParamsSessionEnd:
 			last = num
-		case fieldHPSessionStart:
+		case eventpb.FieldHParamsSessionStart:
 			last = num
 			if typ == protowire.BytesType {
 				// Repeated occurrences of a message field merge, as their
@@ -115,15 +107,15 @@ func decodeHParams(content []byte) (hparamsRecord, error) {
 		return hparamsRecord{}, fmt.Errorf("hparams content: %w", err)
 	}
 	switch {
-	case last == fieldHPSessionStart && hasStart:
+	case last == eventpb.FieldHParamsSessionStart && hasStart:
 		s, err := decodeSessionStart(start)
 		if err != nil {
 			return hparamsRecord{}, err
 		}
 		return hparamsRecord{start: s}, nil
-	case last == fieldHPExperiment && pd.GetExperiment() != nil:
+	case last == eventpb.FieldHParamsExperiment && pd.GetExperiment() != nil:
 		return hparamsRecord{experiment: experimentOf(pd.GetExperiment())}, nil
-	case last == fieldHPSessionEnd && pd.GetSessionEndInfo() != nil:
+	case last == eventpb.FieldHParamsSessionEnd && pd.GetSessionEndInfo() != nil:
 		e := pd.GetSessionEndInfo()
 		return hparamsRecord{end: &model.SessionEnd{Status: endStatus(e.GetStatus()), EndTime: e.GetEndTimeSecs()}}, nil
 	}
@@ -148,7 +140,8 @@ func decodeSessionStart(b []byte) (*model.SessionStart, error) {
 		if m < 0 {
 			return nil, fmt.Errorf("session_start_info: field %d: %w", num, protowire.ParseError(m))
 		}
-		if num == fieldModelURI && typ == protowire.BytesType {
+		// Field 2: model_uri, or TS-VIS's metrics.
+		if num == eventpb.FieldSessionStartModelURI && typ == protowire.BytesType {
 			v, _ := protowire.ConsumeBytes(b[n : n+m])
 			field2 = append(field2, v)
 		} else {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -63,7 +64,7 @@ func hpStart(group string, hps map[string]*structpb.Value) *pb.SessionStartInfo 
 func hpStartContent(start []byte) []byte {
 	b := protowire.AppendTag(nil, 1, protowire.VarintType)
 	b = protowire.AppendVarint(b, 0)
-	b = protowire.AppendTag(b, fieldHPSessionStart, protowire.BytesType)
+	b = protowire.AppendTag(b, eventpb.FieldHParamsSessionStart, protowire.BytesType)
 	return protowire.AppendBytes(b, start)
 }
 

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/mindspore"
@@ -21,21 +20,6 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
-
-// Field numbers on the paths to MindSpore payloads (docs/FORMATS.md
-// section 21).
-const (
-	msFieldGraph   = 4 // Event.graph
-	msFieldSummary = 5 // Event.summary
-	msFieldValue   = 1 // Summary.value
-	msFieldImage   = 4 // Value.image
-	msFieldEncoded = 4 // Image.encoded
-	msFieldTensor  = 8 // Value.tensor
-)
-
-// fileFormats are the model's names of the formats discovery tells apart
-// by name; a TensorBoard event file has none.
-var fileFormats = map[discover.Kind]string{discover.MindSpore: model.FormatMindSpore, discover.MindSporeLineage: model.FormatMindSporeLineage}
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
 // (the metrics' JSON, paths, user-defined entries); MindSpore writes a few
@@ -90,7 +74,7 @@ func (rr *runReader) mindSporeEvent(rec record, offset int64) {
 	rr.tensorBoardEvent(ev.Step, summary)
 	switch w := ev.What.(type) {
 	case *mspb.Event_Graph:
-		ref, ok := rec.blob(event.Step{Num: msFieldGraph})
+		ref, ok := rec.blob(event.Step{Num: mspb.FieldEventGraph})
 		if !ok {
 			ref = rec.ref(rec.base, 0) // an empty graph proto3 left out
 		}
@@ -150,7 +134,7 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 	if sc, ok := v.Value.(*mspb.SummaryValue_Scalar); ok {
 		seen.hash = uint64(math.Float32bits(sc.Scalar))
 	} else {
-		s, e, ok := event.Locate(rec.data, event.Step{Num: msFieldSummary}, event.Step{Num: msFieldValue, N: idx})
+		s, e, ok := event.Locate(rec.data, event.Step{Num: mspb.FieldEventSummary}, event.Step{Num: mspb.FieldSummaryValue, N: idx})
 		if !ok {
 			rr.warn(offset, "tag %q at step %d: cannot locate the value", tag, ev.Step)
 			return
@@ -163,7 +147,7 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 	ms.last[ts] = seen
 	ts.saw(ev.Step, ev.WallTime)
 	at := func(path ...event.Step) (model.BlobRef, bool) {
-		return rec.blob(append([]event.Step{{Num: msFieldSummary}, {Num: msFieldValue, N: idx}}, path...)...)
+		return rec.blob(append([]event.Step{{Num: mspb.FieldEventSummary}, {Num: mspb.FieldSummaryValue, N: idx}}, path...)...)
 	}
 	var err error
 	switch w := v.Value.(type) {
@@ -195,7 +179,7 @@ func (rr *runReader) addMindSporeImage(ev *mspb.Event, im *mspb.Image, ts *tagSt
 	if len(im.GetEncoded()) == 0 {
 		return fmt.Errorf("image holds no bytes; value skipped")
 	}
-	ref, ok := at(event.Step{Num: msFieldImage}, event.Step{Num: msFieldEncoded})
+	ref, ok := at(event.Step{Num: mspb.FieldValueImage}, event.Step{Num: mspb.FieldImageEncoded})
 	if !ok {
 		return fmt.Errorf("cannot locate the image bytes")
 	}
@@ -227,7 +211,7 @@ func (rr *runReader) addMindSporeTensor(ev *mspb.Event, t *mspb.Tensor, ts *tagS
 	if err := mindspore.Check(t); err != nil {
 		return err
 	}
-	ref, ok := at(event.Step{Num: msFieldTensor})
+	ref, ok := at(event.Step{Num: mspb.FieldValueTensor})
 	if !ok {
 		ref = rec.ref(rec.base, 0) // an empty tensor proto3 left out
 	}

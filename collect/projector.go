@@ -12,14 +12,12 @@ import (
 	"github.com/trainreport/trainreport/collect/series"
 )
 
-// finishProjector reads the run's side files: projector configs and the
-// files they name, OneFlow projector files, and the projector values of
-// TS-VIS projector event files (whose other records the event reader has
-// read).
-func (rr *runReader) finishProjector() {
+// readProjector reads the run's projector files: projector configs and
+// the files they name, OneFlow projector files, and the projector values
+// of TS-VIS projector event files (whose other records the event reader
+// has read).
+func (rr *runReader) readProjector(side []discover.SideFile) {
 	run := rr.run
-	side := rr.side
-	rr.side = nil
 	if len(side) == 0 {
 		return
 	}

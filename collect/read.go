@@ -102,6 +102,17 @@ func (rc record) blob(path ...event.Step) (model.BlobRef, bool) {
 	return rc.ref(rc.base+int64(s), int64(e-s)), true
 }
 
+// tbState is what reading TensorBoard event records reuses from one
+// record to the next; no other format's reader touches it (MindSpore's is
+// msState).
+type tbState struct {
+	ev       eventpb.Event        // reused by the full decoder
+	head     eventpb.Event        // wall time and step of the event on the fast path
+	sv       eventpb.SummaryValue // reused for values the fast path hands on
+	recent   []recentTag          // the tags of the last summary's values (see tagAt)
+	fullOnly bool                 // tests: decode every event with the generated code
+}
+
 // runReader reads the files of one run in order, as one stream.
 type runReader struct {
 	run *model.Run
@@ -113,12 +124,8 @@ type runReader struct {
 	rule      model.RestartRule // "" with keepAll
 	noRule    bool              // the series apply no rule of their own: keepAll, or TensorBoard's rule
 	tags      map[string]*tagState
-	ev        eventpb.Event        // reused by the full decoder
-	head      eventpb.Event        // wall time and step of the event on the fast path
-	sv        eventpb.SummaryValue // reused for values the fast path hands on
 	unmarshal proto.UnmarshalOptions
-	fullOnly  bool // tests: decode every event with the generated code
-	recent    []recentTag
+	tb        tbState // what TensorBoard's records reuse
 
 	file       *model.File
 	fileWarned int
@@ -181,7 +188,8 @@ func (rr *runReader) warn(offset int64, format string, args ...any) {
 }
 
 func (rr *runReader) readFile(df discover.File) {
-	rr.run.Files = append(rr.run.Files, model.File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: fileFormats[df.Kind]})
+	rd := readerOf(df.Kind)
+	rr.run.Files = append(rr.run.Files, model.File{Rel: df.Rel, Size: df.Size, Status: "ok", Format: rd.format})
 	rr.file = &rr.run.Files[len(rr.run.Files)-1]
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)
@@ -209,24 +217,7 @@ func (rr *runReader) readFile(df discover.File) {
 		}
 		rr.file.Records++
 		rr.pos = r.Offset()
-		rec := record{rr: rr, rel: df.Rel, data: r.Record(), base: r.DataOffset()}
-		switch df.Kind {
-		case discover.MindSpore:
-			rr.mindSporeEvent(rec, r.Offset())
-			continue
-		case discover.MindSporeLineage:
-			rr.lineageEvent(rec, r.Offset())
-			continue
-		}
-		if !rr.fullOnly && rr.fastEvent(rec.data, rec, r.Offset()) {
-			continue
-		}
-		if err := rr.unmarshal.Unmarshal(rec.data, &rr.ev); err != nil {
-			rr.file.Status = "damaged"
-			rr.warn(r.Offset(), "record is not an Event: %v", err)
-			continue
-		}
-		rr.event(&rr.ev, rec, r.Offset())
+		rd.record(rr, record{rr: rr, rel: df.Rel, data: r.Record(), base: r.DataOffset()}, r.Offset())
 	}
 	if err := r.Err(); err != nil {
 		if e, ok := tfrecord.AsError(err); ok {
@@ -248,6 +239,20 @@ func (rr *runReader) readFile(df discover.File) {
 		rr.run.Warnings = append(rr.run.Warnings, model.Warning{File: rr.file.Rel, Offset: -1,
 			Msg: fmt.Sprintf("%d more warnings not shown", rr.fileWarned-maxWarningsPerFile)})
 	}
+}
+
+// tensorBoardRecord reads one record of a TensorBoard event file: on the
+// fast path when it can, else decoded whole.
+func (rr *runReader) tensorBoardRecord(rec record, offset int64) {
+	if !rr.tb.fullOnly && rr.fastEvent(rec.data, rec, offset) {
+		return
+	}
+	if err := rr.unmarshal.Unmarshal(rec.data, &rr.tb.ev); err != nil {
+		rr.file.Status = "damaged"
+		rr.warn(offset, "record is not an Event: %v", err)
+		return
+	}
+	rr.event(&rr.tb.ev, rec, offset)
 }
 
 func (rr *runReader) event(ev *eventpb.Event, rec record, offset int64) {
@@ -351,7 +356,7 @@ func (rr *runReader) value(ev *eventpb.Event, v *eventpb.SummaryValue, rec recor
 	}
 	// The path of this value's fields inside the record, for blob refs.
 	at := func(path ...event.Step) (model.BlobRef, bool) {
-		return rec.blob(append([]event.Step{{Num: 5}, {Num: 1, N: idx}}, path...)...)
+		return rec.blob(append([]event.Step{{Num: eventpb.FieldEventSummary}, {Num: eventpb.FieldSummaryValue, N: idx}}, path...)...)
 	}
 	vk := kindOf(kind)
 	if vk == nil {
@@ -376,7 +381,8 @@ func (rr *runReader) addScalar(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 	return nil
 }
 
-// finish moves the accumulated series into the run, sorted by tag.
+// finish moves the accumulated series into the run, sorted by tag, and
+// lets each format finish (see readers).
 func (rr *runReader) finish() {
 	run := rr.run
 	for _, tag := range slices.Sorted(maps.Keys(rr.tags)) {
@@ -394,7 +400,7 @@ func (rr *runReader) finish() {
 		}
 		run.Tags = append(run.Tags, info)
 	}
-	rr.finishPlugins()
+	rr.finishReaders()
 	rr.finishAttempts()
 	rr.tags = nil
 }

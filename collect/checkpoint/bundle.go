@@ -20,6 +20,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/logfs"
 )
 
@@ -226,10 +227,10 @@ func parseShape(b []byte) ([]int64, error) {
 	shape := []int64{}
 	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch {
-		case num == 2 && typ == protowire.BytesType:
+		case num == eventpb.FieldShapeDim && typ == protowire.BytesType:
 			var size int64
 			if err := fields(sub, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-				if num == 1 && typ == protowire.VarintType {
+				if num == eventpb.FieldShapeDimSize && typ == protowire.VarintType {
 					size = int64(v)
 				}
 				return nil
@@ -240,7 +241,7 @@ func parseShape(b []byte) ([]int64, error) {
 				return fmt.Errorf("dimension %d", size)
 			}
 			shape = append(shape, size)
-		case num == 3 && typ == protowire.VarintType && v != 0:
+		case num == eventpb.FieldShapeUnknownRank && typ == protowire.VarintType && v != 0:
 			return errors.New("unknown rank")
 		}
 		return nil

@@ -13,6 +13,8 @@ import (
 // Field numbers of TS-VIS's transformer values (docs/FORMATS.md section
 // 17): Summary.Value.transformer = 10, a Transformer {attentionItem = 1
 // (repeated AttentionItem {tag = 1, attn = 2, left = 3, right = 4}), ...}.
+// No generated message declares them (TensorBoard's Summary.Value has no
+// field 10), so no test checks them against a descriptor.
 const (
 	FieldTransformer   = 10
 	FieldAttentionItem = 1

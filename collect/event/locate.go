@@ -1,6 +1,9 @@
 package event
 
-import "google.golang.org/protobuf/encoding/protowire"
+import (
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"google.golang.org/protobuf/encoding/protowire"
+)
 
 // Step names one length-delimited field on a path into a message: the N-th
 // (0-based) occurrence of field Num.
@@ -57,13 +60,6 @@ func field(msg []byte, num protowire.Number, n int) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// Field numbers on the path to a string tensor's elements (docs/FORMATS.md
-// sections 3 and 4).
-const (
-	valueTensorField = 8 // Summary.Value.tensor
-	stringValField   = 8 // TensorProto.string_val
-)
-
 // wireField is one field of a message: its number and type, where its
 // encoding (tag included) lies in the message, and the body of a
 // length-delimited one.
@@ -109,8 +105,8 @@ func fields(msg []byte, yield func(wireField) bool) bool {
 func TensorStrings(value []byte) int {
 	n := 0
 	fields(value, func(f wireField) bool {
-		if f.num == valueTensorField && f.typ == protowire.BytesType {
-			n += count(f.body, stringValField)
+		if f.num == eventpb.FieldValueTensor && f.typ == protowire.BytesType {
+			n += count(f.body, eventpb.FieldTensorString)
 		}
 		return true
 	})
@@ -135,7 +131,7 @@ func count(msg []byte, num protowire.Number) int {
 func WithoutTensor(value []byte) []byte {
 	out := make([]byte, 0, len(value))
 	fields(value, func(f wireField) bool {
-		if f.num != valueTensorField {
+		if f.num != eventpb.FieldValueTensor {
 			out = append(out, value[f.start:f.end]...)
 		}
 		return true

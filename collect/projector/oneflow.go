@@ -5,27 +5,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"google.golang.org/protobuf/encoding/protowire"
-)
-
-// Field numbers of OneFlow's projector messages (docs/FORMATS.md section 17;
-// eventpb.OneFlowSummaryProjector declares them).
-const (
-	ofProjector = 1 // SummaryProjector.projector
-	ofSample    = 2 // SummaryProjector.sample
-	ofMetadata  = 6 // SummaryProjector.metadata
-
-	ofTag      = 1 // Projector.tag
-	ofStep     = 2 // Projector.step
-	ofWallTime = 3 // Projector.wall_time
-	ofValue    = 4 // Projector.value
-	ofLabel    = 5 // Projector.label
-
-	ofSampleName = 1 // Sample.name
-	ofSampleType = 2 // Sample.type
-	ofSampleX    = 3 // Sample.X
-
-	ofMetaType = 1 // MetaData.type: 0 embedding, 1 exception
 )
 
 // maxProjectors bounds the projectors of one OneFlow file (the writer puts
@@ -76,7 +57,7 @@ func readOneFlow(res *Result, r io.ReaderAt, size int64, p location, rel string,
 			continue
 		}
 		switch f.num {
-		case ofProjector:
+		case eventpb.FieldOneFlowProjectors:
 			if len(projs) == maxProjectors {
 				res.problem(rel, f.off, "more than %d projectors; the rest are skipped", maxProjectors)
 				w.off = w.end
@@ -90,7 +71,7 @@ func readOneFlow(res *Result, r io.ReaderAt, size int64, p location, rel string,
 			}
 			pr.at = f.off
 			projs = append(projs, pr)
-		case ofSample:
+		case eventpb.FieldOneFlowSample:
 			s, err := readOneFlowSample(w.sub(f), p)
 			if err != nil {
 				res.Damaged = true
@@ -98,12 +79,12 @@ func readOneFlow(res *Result, r io.ReaderAt, size int64, p location, rel string,
 				continue
 			}
 			sample = s
-		case ofMetadata:
+		case eventpb.FieldOneFlowMetadata:
 			m := w.sub(f)
 			exceptions = false // present: its type decides, 0 being an embedding
 			var g field
 			for m.next(&g) {
-				if g.num == ofMetaType && g.typ == protowire.VarintType {
+				if g.num == eventpb.FieldOneFlowMetaType && g.typ == protowire.VarintType {
 					exceptions = g.v == 1
 				}
 			}
@@ -132,18 +113,18 @@ func readOneFlowProjector(w *wire) (oneFlowProjector, error) {
 	var f field
 	for w.next(&f) {
 		switch {
-		case f.num == ofTag && f.typ == protowire.BytesType:
+		case f.num == eventpb.FieldOneFlowTag && f.typ == protowire.BytesType:
 			pr.tag = w.str(f, 1<<12)
-		case f.num == ofStep && f.typ == protowire.VarintType:
+		case f.num == eventpb.FieldOneFlowStep && f.typ == protowire.VarintType:
 			pr.step = int64(f.v)
-		case f.num == ofWallTime && f.typ == protowire.Fixed64Type:
+		case f.num == eventpb.FieldOneFlowWallTime && f.typ == protowire.Fixed64Type:
 			pr.wall = math.Float64frombits(f.v)
-		case (f.num == ofValue || f.num == ofLabel) && f.typ == protowire.BytesType:
+		case (f.num == eventpb.FieldOneFlowValue || f.num == eventpb.FieldOneFlowLabel) && f.typ == protowire.BytesType:
 			t, err := readTensor(w.sub(f))
 			if err != nil {
 				return pr, err
 			}
-			if f.num == ofValue {
+			if f.num == eventpb.FieldOneFlowValue {
 				pr.value = &t
 			} else {
 				pr.label = &t
@@ -158,11 +139,11 @@ func readOneFlowSample(w *wire, p location) (*Sample, error) {
 	var f field
 	for w.next(&f) {
 		switch {
-		case f.num == ofSampleName && f.typ == protowire.BytesType:
+		case f.num == eventpb.FieldOneFlowSampleName && f.typ == protowire.BytesType:
 			s.Name = w.str(f, 1<<12)
-		case f.num == ofSampleType && f.typ == protowire.VarintType:
+		case f.num == eventpb.FieldOneFlowSampleType && f.typ == protowire.VarintType:
 			s.Type = map[uint64]string{0: "image", 1: "audio", 2: "text"}[f.v]
-		case f.num == ofSampleX && f.typ == protowire.BytesType:
+		case f.num == eventpb.FieldOneFlowSampleX && f.typ == protowire.BytesType:
 			t, err := readTensor(w.sub(f))
 			if err != nil {
 				return nil, err

@@ -8,31 +8,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
-)
-
-// Field numbers on the path to TS-VIS's projector values (docs/FORMATS.md
-// sections 3 and 17; eventpb.TsvisEvent and TsvisProjector declare them).
-const (
-	evWallTime = 1 // Event.wall_time
-	evStep     = 2 // Event.step
-	evSummary  = 5 // Event.summary
-	sumValue   = 1 // Summary.value
-
-	valTag       = 1 // Value.tag
-	valProjector = 7 // Value.projector (TensorBoard: node_name, a string)
-	valMetadata  = 9 // Value.metadata
-	mdPluginData = 1 // SummaryMetadata.plugin_data
-	pdPluginName = 1 // PluginData.plugin_name
-
-	tpEmbedding = 1 // Projector.embedding
-	tpException = 2 // Projector.exception
-	teSample    = 1 // Embedding.sample
-	teValue     = 2 // Embedding.value
-	teLabel     = 3 // Embedding.label
-	tsType      = 2 // Sample.type
-	tsX         = 3 // Sample.X
-	txValue     = 1 // Exception.value
 )
 
 // tsvisSampleTypes names TS-VIS's Sample.SampleType values.
@@ -92,11 +69,11 @@ func readTSVIS(res *Result, f io.Reader, p location, rel string) {
 		var fl field
 		for ev.next(&fl) {
 			switch {
-			case fl.num == evWallTime && fl.typ == protowire.Fixed64Type:
+			case fl.num == eventpb.FieldEventWallTime && fl.typ == protowire.Fixed64Type:
 				wall = math.Float64frombits(fl.v)
-			case fl.num == evStep && fl.typ == protowire.VarintType:
+			case fl.num == eventpb.FieldEventStep && fl.typ == protowire.VarintType:
 				step = int64(fl.v)
-			case fl.num == evSummary && fl.typ == protowire.BytesType:
+			case fl.num == eventpb.FieldEventSummary && fl.typ == protowire.BytesType:
 				summaries = append(summaries, fl)
 			}
 		}
@@ -106,7 +83,7 @@ func readTSVIS(res *Result, f io.Reader, p location, rel string) {
 		for _, sf := range summaries {
 			sum := ev.sub(sf)
 			for sum.next(&fl) {
-				if fl.num == sumValue && fl.typ == protowire.BytesType {
+				if fl.num == eventpb.FieldSummaryValue && fl.typ == protowire.BytesType {
 					tsvisValue(res, src, ev.sub(fl), step, wall, p, rel, samples)
 				}
 			}
@@ -131,12 +108,12 @@ func tsvisValue(res *Result, src io.ReaderAt, w *wire, step int64, wall float64,
 			continue
 		}
 		switch f.num {
-		case valTag:
+		case eventpb.FieldTsvisValueTag:
 			tag = w.str(f, 1<<12)
-		case valProjector:
+		case eventpb.FieldTsvisValueProjector:
 			g := f
 			proj = &g
-		case valMetadata:
+		case eventpb.FieldTsvisValueMetadata:
 			plugin = pluginName(w.sub(f))
 		}
 	}
@@ -150,9 +127,9 @@ func tsvisValue(res *Result, src io.ReaderAt, w *wire, step int64, wall float64,
 	var emb, exc *field
 	pw := w.sub(*proj)
 	for pw.next(&f) {
-		if f.typ == protowire.BytesType && (f.num == tpEmbedding || f.num == tpException) {
+		if f.typ == protowire.BytesType && (f.num == eventpb.FieldTsvisEmbedding || f.num == eventpb.FieldTsvisException) {
 			g := f
-			if f.num == tpEmbedding {
+			if f.num == eventpb.FieldTsvisEmbedding {
 				emb = &g
 			} else {
 				exc = &g
@@ -173,7 +150,7 @@ func tsvisValue(res *Result, src io.ReaderAt, w *wire, step int64, wall float64,
 		var value *npTensor
 		xw := w.sub(*exc)
 		for xw.next(&f) {
-			if f.num == txValue && f.typ == protowire.BytesType {
+			if f.num == eventpb.FieldTsvisExceptionValue && f.typ == protowire.BytesType {
 				t, err := readTensor(w.sub(f))
 				if err != nil {
 					bad(err)
@@ -196,18 +173,18 @@ func tsvisValue(res *Result, src io.ReaderAt, w *wire, step int64, wall float64,
 				continue
 			}
 			switch f.num {
-			case teValue, teLabel:
+			case eventpb.FieldTsvisEmbeddingValue, eventpb.FieldTsvisEmbeddingLabel:
 				t, err := readTensor(w.sub(f))
 				if err != nil {
 					bad(err)
 					return
 				}
-				if f.num == teValue {
+				if f.num == eventpb.FieldTsvisEmbeddingValue {
 					value = &t
 				} else {
 					label = &t
 				}
-			case teSample:
+			case eventpb.FieldTsvisEmbeddingSample:
 				s, err := tsvisSample(w.sub(f), tag, p)
 				if err != nil {
 					bad(err)
@@ -235,11 +212,11 @@ func tsvisValue(res *Result, src io.ReaderAt, w *wire, step int64, wall float64,
 func pluginName(w *wire) string {
 	var f field
 	for w.next(&f) {
-		if f.num == mdPluginData && f.typ == protowire.BytesType {
+		if f.num == eventpb.FieldMetadataPluginData && f.typ == protowire.BytesType {
 			pd := w.sub(f)
 			var g field
 			for pd.next(&g) {
-				if g.num == pdPluginName && g.typ == protowire.BytesType {
+				if g.num == eventpb.FieldPluginDataPluginName && g.typ == protowire.BytesType {
 					return pd.str(g, 256)
 				}
 			}
@@ -253,11 +230,11 @@ func tsvisSample(w *wire, tag string, p location) (*Sample, error) {
 	var f field
 	for w.next(&f) {
 		switch {
-		case f.num == tsType && f.typ == protowire.VarintType:
+		case f.num == eventpb.FieldTsvisSampleType && f.typ == protowire.VarintType:
 			if t, ok := tsvisSampleTypes[f.v]; ok {
 				s.Type = t
 			}
-		case f.num == tsX && f.typ == protowire.BytesType:
+		case f.num == eventpb.FieldTsvisSampleX && f.typ == protowire.BytesType:
 			t, err := readTensor(w.sub(f))
 			if err != nil {
 				return nil, err
@@ -295,9 +272,9 @@ func IsTSVISValue(v []byte) bool {
 		}
 		v = v[n:]
 		switch num {
-		case valProjector:
+		case eventpb.FieldTsvisValueProjector:
 			proj = b
-		case valMetadata:
+		case eventpb.FieldTsvisValueMetadata:
 			src := recordAt{b: b}
 			plugin = pluginName(&wire{r: src, end: int64(len(b))})
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -166,13 +167,13 @@ func readTensor(w *wire) (npTensor, error) {
 			continue
 		}
 		switch f.num {
-		case 1:
+		case eventpb.FieldNumpyDtype:
 			t.dtype = w.str(f, 64)
-		case 2:
+		case eventpb.FieldNumpyShape:
 			s := w.sub(f)
 			var d field
 			for s.next(&d) {
-				if d.num != 1 || d.typ != protowire.BytesType {
+				if d.num != eventpb.FieldNumpyDim || d.typ != protowire.BytesType {
 					continue
 				}
 				if len(t.shape) == maxRank {
@@ -182,7 +183,7 @@ func readTensor(w *wire) (npTensor, error) {
 				var size int64
 				var g field
 				for dim.next(&g) {
-					if g.num == 1 && g.typ == protowire.VarintType {
+					if g.num == eventpb.FieldNumpyDimSize && g.typ == protowire.VarintType {
 						size = int64(g.v)
 					}
 				}
@@ -194,7 +195,7 @@ func readTensor(w *wire) (npTensor, error) {
 			if s.err != nil {
 				return t, s.err
 			}
-		case 3:
+		case eventpb.FieldNumpyContent:
 			t.off, t.n, t.hasContent = f.off, f.n, true
 		}
 	}

@@ -4,19 +4,9 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/histogram"
 	"google.golang.org/protobuf/encoding/protowire"
-)
-
-// HistogramProto field numbers (docs/FORMATS.md section 6).
-const (
-	fieldMin         = 1
-	fieldMax         = 2
-	fieldNum         = 3
-	fieldSum         = 4
-	fieldSumSquares  = 5
-	fieldBucketLimit = 6
-	fieldBucket      = 7
 )
 
 // ParseProto converts a serialized HistogramProto as FromProto does, read
@@ -31,13 +21,13 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 	var seen uint8
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || num < fieldMin || num > fieldBucket || seen&(1<<num) != 0 {
+		if n < 0 || num < eventpb.FieldHistogramMin || num > eventpb.FieldHistogramBucket || seen&(1<<num) != 0 {
 			return nil, histogram.Summary{}, false
 		}
 		seen |= 1 << num
 		b = b[n:]
 		switch {
-		case num <= fieldSumSquares && typ == protowire.Fixed64Type:
+		case num <= eventpb.FieldHistogramSumSquares && typ == protowire.Fixed64Type:
 			v, n := protowire.ConsumeFixed64(b)
 			if n < 0 {
 				return nil, histogram.Summary{}, false
@@ -45,22 +35,22 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 			b = b[n:]
 			f := math.Float64frombits(v)
 			switch num {
-			case fieldMin:
+			case eventpb.FieldHistogramMin:
 				s.Min = f
-			case fieldMax:
+			case eventpb.FieldHistogramMax:
 				s.Max = f
-			case fieldNum:
+			case eventpb.FieldHistogramNum:
 				s.Count = f
-			case fieldSum:
+			case eventpb.FieldHistogramSum:
 				s.Sum = f
 			}
-		case num >= fieldBucketLimit && typ == protowire.BytesType:
+		case num >= eventpb.FieldHistogramBucketLimit && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)
 			if n < 0 || len(v)%8 != 0 {
 				return nil, histogram.Summary{}, false
 			}
 			b = b[n:]
-			if num == fieldBucketLimit {
+			if num == eventpb.FieldHistogramBucketLimit {
 				limits = v
 			} else {
 				counts = v
