@@ -131,9 +131,6 @@ type Report struct {
 	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly
-	// graphs are the runs' graphs laid out (see graphViews), once.
-	graphsOnce sync.Once
-	graphs     []*graphView
 	// embViews are the embeddings by (run, name) (embeddingViews), reduced
 	// once by ComputeEmbeddings.
 	embGroupOnce, embOnce sync.Once

@@ -7,4 +7,7 @@ package result
 
 // Analysis is every derived result of one report, computed once by
 // analysis.Build and read by the outputs.
-type Analysis struct{}
+type Analysis struct {
+	// Graphs are the runs' model graphs, counted and laid out.
+	Graphs Graphs
+}
