@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -91,14 +92,17 @@ func graphs(ctx context.Context, rep *model.Report, opt Options) (result.Graphs,
 		nextMu   sync.Mutex
 		layingMu sync.Mutex // one graph's views at a time
 		wg       sync.WaitGroup
-		panicked any
+		panicked string
 	)
 	for range min(runtime.GOMAXPROCS(0), len(distinct)) {
 		wg.Go(func() {
+			// A panic left in a worker would end the process before
+			// anyone could report it: it is raised again, with the
+			// worker's stack, in Build's goroutine.
 			defer func() {
 				if v := recover(); v != nil {
 					nextMu.Lock()
-					panicked = v
+					panicked = fmt.Sprintf("%v\n%s", v, debug.Stack())
 					nextMu.Unlock()
 				}
 			}()
@@ -120,7 +124,7 @@ func graphs(ctx context.Context, rep *model.Report, opt Options) (result.Graphs,
 		})
 	}
 	wg.Wait()
-	if panicked != nil {
+	if panicked != "" {
 		panic(fmt.Sprintf("laying out the graphs: %v", panicked))
 	}
 	if err := ctx.Err(); err != nil {
