@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"slices"
@@ -68,7 +69,7 @@ func (r *Report) graphViews(each func(*graphView) error) error {
 		for _, g := range run.Graphs {
 			gv := &graphView{run: run, graph: g, an: r.an.Graphs.Of[g], file: dataFile("graphs", run.Name, graphKey(g))}
 			if gv.an == nil {
-				gv.err = fmt.Errorf("the graph was not analysed")
+				gv.err = errors.New("the analysis has no layout of it")
 			} else {
 				gv.data, gv.err = json.Marshal(graphData(run, g, gv.an.Layout, r.an.Graphs.Budgets))
 			}
@@ -125,6 +126,8 @@ func (r *Report) graphsPage(single bool) (*graphsPage, error) {
 			e.Edges = gv.an.Count.Edges
 		}
 		switch {
+		case gv.an == nil:
+			e.Note = "not drawn: " + gv.err.Error()
 		case gv.err != nil:
 			e.Note = "the graph's data could not be encoded: " + gv.err.Error()
 		case !single:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // hostileGraph is a graph whose names, ops, devices and attributes would
@@ -168,5 +169,28 @@ func TestGraphBudgetsFromTheAnalysis(t *testing.T) {
 		if c.Box != nil {
 			t.Errorf("%s has a box in a view not laid out", c.Label)
 		}
+	}
+}
+
+// A graph the analysis has nothing of (an analysis of another report) is
+// listed with a note and counted from the model, not a crash.
+func TestGraphNotAnalysedIsNoted(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	rep.Runs[0].Graphs = []*model.Graph{hostileGraph()}
+	files := filesByName(t, New(rep, &result.Analysis{}, Options{}))
+	if page := string(files["graphs.html"]); !strings.Contains(page, "the analysis has no layout of it") {
+		t.Error("the page does not say the graph was not laid out")
+	}
+	if !strings.Contains(string(files["data/index.json"]), "the analysis has no layout of it") {
+		t.Error("data/index.json does not say why the graph's data file is missing")
+	}
+	var s struct {
+		Runs []struct{ Graphs []result.GraphCount }
+	}
+	if err := json.Unmarshal(files["summary.json"], &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 1 || len(s.Runs[0].Graphs) != 1 || s.Runs[0].Graphs[0].Nodes != 2 {
+		t.Errorf("summary.json's graphs %+v", s.Runs)
 	}
 }
