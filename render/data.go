@@ -8,6 +8,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
@@ -248,8 +249,8 @@ type summaryRun struct {
 	Attempts        []summaryAttempt `json:"attempts,omitempty"`
 	// Graphs are the run's model graphs with their node and edge counts,
 	// for runs that have any.
-	Graphs   []GraphCount     `json:"graphs,omitempty"`
-	Warnings []summaryWarning `json:"warnings"`
+	Graphs   []result.GraphCount `json:"graphs,omitempty"`
+	Warnings []summaryWarning    `json:"warnings"`
 }
 
 type summaryFile struct {
@@ -288,7 +289,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		Warnings: warningsJSON(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
 	for _, run := range r.rep.Runs {
 		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
-			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: GraphCounts(run), Warnings: warningsJSON(run.Warnings)}
+			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: warningsJSON(run.Warnings)}
 		for _, f := range run.LogFiles() {
 			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
 		}

@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/graph/hierarchy"
-	graphlayout "github.com/trainreport/trainreport/internal/analysis/graph/layout"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // graphJSON is a graph's data file, data/graphs/<run>/<key>.json: the
@@ -147,28 +146,27 @@ type graphEdgeJSON struct {
 // (Tianshu's s_graph) rather than computation graphs (c_graph).
 var structureSources = []model.GraphSource{model.SourceKeras, model.SourceOneFlow}
 
-func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []graphlayout.View) *graphJSON {
+// graphData is g's data file, from its layout (the analysis').
+func graphData(run *model.Run, g *model.Graph, lg *result.GraphLayout, b result.GraphBudgets) *graphJSON {
 	j := &graphJSON{Run: run.Name, Source: string(g.Source), Tag: g.Tag, Step: g.Step, WallTime: jsonFloat(g.WallTime),
-		Seen: g.Seen, Nodes: len(g.Nodes), Edges: h.Edges, Dangling: h.Dangling, Duplicates: h.Duplicates,
+		Seen: g.Seen, Nodes: len(g.Nodes), Edges: lg.Edges, Dangling: lg.Dangling, Duplicates: lg.Duplicates,
 		Functions: nonNil(g.Functions), Notes: nonNil(g.Notes),
-		Budgets: graphBudgets{ViewBoxes: graphViewBoxes, ViewEdges: graphViewEdges, AttrBytes: graphAttrBytes, LayoutSeconds: int(graphLayoutTime.Seconds())}}
+		Budgets: graphBudgets{ViewBoxes: b.ViewBoxes, ViewEdges: b.ViewEdges, AttrBytes: graphAttrBytes, LayoutSeconds: int(b.LayoutTime.Seconds())}}
 	tg := &tianshuGraph{Net: make([]netNode, len(g.Nodes)), Operator: []operatorCount{}}
 	if slices.Contains(structureSources, g.Source) {
 		j.SGraph = tg
 	} else {
 		j.CGraph = tg
 	}
-	byName := make(map[string]int, len(g.Nodes))
-	for i, n := range g.Nodes {
-		byName[n.Name] = i
-	}
 	stats, from := statsFor(run, g)
 	j.StatsFrom = from
 	ops := map[string]int{}
+	inputs := lg.Inputs
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		ops[n.Op]++
-		tg.Net[i] = netNodeOf(n, h.Parent[i], byName)
+		tg.Net[i] = netNodeOf(n, lg.Parent[i], inputs[:len(n.Inputs)])
+		inputs = inputs[len(n.Inputs):]
 		if s, ok := stats[n.Name]; ok {
 			tg.Net[i].ComputeMicros, tg.Net[i].MemoryBytes = &s.Micros, &s.Bytes
 		}
@@ -182,9 +180,9 @@ func graphData(run *model.Run, g *model.Graph, h *hierarchy.Hierarchy, views []g
 		}
 		return strings.Compare(a.Op, b.Op)
 	})
-	j.Groups = make([]graphGroupJS, len(h.Groups))
-	for gi, grp := range h.Groups {
-		j.Groups[gi] = groupJSON(grp, views[gi])
+	j.Groups = make([]graphGroupJS, len(lg.Groups))
+	for gi := range lg.Groups {
+		j.Groups[gi] = groupJSON(&lg.Groups[gi])
 	}
 	return j
 }
@@ -212,15 +210,15 @@ func statsFor(run *model.Run, g *model.Graph) (map[string]model.NodeStats, strin
 }
 
 // netNodeOf is a node's entry in net: its inputs by reference to their
-// producers, its attributes up to the budget.
-func netNodeOf(n *model.Node, group int, byName map[string]int) netNode {
+// producers (from, resolved by the analysis), its attributes up to the
+// budget.
+func netNodeOf(n *model.Node, group int, from []result.GraphInput) netNode {
 	nn := netNode{Name: n.Name, Op: n.Op, Device: n.Device, DType: dtypeOf(n), Group: group,
 		Inputs: make([]netInput, len(n.Inputs)), Outputs: make([]string, len(n.OutputShapes)), Attrs: [][2]string{}}
 	for k, in := range n.Inputs {
 		ni := netInput{Node: -1, Control: in.Control}
-		if p, ok := byName[in.Node()]; ok {
-			ni.Node, ni.Port = p, in.Name[len(in.Node()):]
-			ni.Output = hierarchy.OutputIndex(in.Name)
+		if f := from[k]; f.Node >= 0 {
+			ni.Node, ni.Port, ni.Output = f.Node, in.Name[len(in.Node()):], f.Output
 		} else {
 			ni.Name = in.Name
 		}
@@ -254,33 +252,26 @@ func dtypeOf(n *model.Node) string {
 	return ""
 }
 
-func groupJSON(grp *hierarchy.Group, v graphlayout.View) graphGroupJS {
+func groupJSON(grp *result.GraphGroup) graphGroupJS {
 	j := graphGroupJS{Name: grp.Name, Label: grp.Label, Kind: grp.Kind.String(), Parent: grp.Parent, Ops: grp.Ops,
-		Width: v.Width, Height: v.Height, Skipped: v.Skipped,
+		Width: grp.Width, Height: grp.Height, Skipped: grp.Skipped,
 		Children: make([]graphChildJSON, len(grp.Children)), Edges: make([]graphEdgeJSON, len(grp.Edges))}
 	for ci, c := range grp.Children {
 		cj := graphChildJSON{Kind: c.Kind.String(), Ref: c.Ref, Label: c.Label, Annotated: c.Annotated, Side: c.Side,
 			ExtIn: c.ExtIn, ExtOut: c.ExtOut, In: annotationsJSON(c.In), Out: annotationsJSON(c.Out)}
-		if v.Skipped == "" && !c.Annotated {
-			b := v.Boxes[ci]
-			cj.Box = []float64{b.X, b.Y, b.W, b.H}
-			cj.InWidth, cj.OutWidth = v.Sizes[ci].InW, v.Sizes[ci].OutW
+		if grp.Skipped == "" && !c.Annotated {
+			cj.Box = c.Box[:]
+			cj.InWidth, cj.OutWidth = c.InWidth, c.OutWidth
 		}
 		j.Children[ci] = cj
 	}
 	for ei, e := range grp.Edges {
-		ej := graphEdgeJSON{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Size: e.Size}
-		if v.Skipped == "" {
-			for _, p := range v.Edges[ei] {
-				ej.Path = append(ej.Path, p.X, p.Y)
-			}
-		}
-		j.Edges[ei] = ej
+		j.Edges[ei] = graphEdgeJSON{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Size: e.Size, Path: e.Path}
 	}
 	return j
 }
 
-func annotationsJSON(as []hierarchy.Annotation) [][2]any {
+func annotationsJSON(as []result.GraphAnnotation) [][2]any {
 	if len(as) == 0 {
 		return nil
 	}

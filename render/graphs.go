@@ -1,45 +1,33 @@
 package render
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"slices"
-	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/graph/hierarchy"
-	graphlayout "github.com/trainreport/trainreport/internal/analysis/graph/layout"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Budgets of the graphs page, stated on the page.
+// Budgets of the graphs page's writing, stated on the page; those of the
+// layout are the analysis' (result.GraphBudgets).
 const (
-	// graphViewBoxes bounds the boxes one view (a scope's children) lays
-	// out; a larger scope is listed, not drawn.
-	graphViewBoxes = graphlayout.DefaultMaxBoxes
-	// graphViewEdges bounds the edges one view lays out: dot's time grows
-	// fast with them, and one call cannot be interrupted.
-	graphViewEdges = graphlayout.DefaultMaxEdges
 	// graphAttrBytes bounds the bytes of attribute names and values a
 	// node's details keep (each value is already shortened by collect).
 	graphAttrBytes = 2048
-	// graphLayoutTime bounds the layout of one graph: the views not laid
-	// out by then are listed, not drawn.
-	graphLayoutTime = 60 * time.Second
 	// graphSingleBytes bounds the graph data the single file inlines; the
 	// site loads each graph's data file when it is chosen.
 	graphSingleBytes = 16 << 20
 )
 
-// graphView is one graph of a run with its hierarchy, views and encoded
-// data file.
+// graphView is one graph of a run with its analysis and encoded data
+// file.
 type graphView struct {
 	run   *model.Run
 	graph *model.Graph
-	h     *hierarchy.Hierarchy
+	an    *result.Graph
 	// file is the data file's path relative to data/; data its bytes.
 	file string
 	data []byte
@@ -72,81 +60,25 @@ func graphLabel(g *model.Graph) string {
 	return what
 }
 
-// graphViews lays out every graph of the report, once.
-func (r *Report) graphViews() []*graphView {
-	r.graphsOnce.Do(func() {
-		// Runs often hold the same graph (an Estimator's train and eval
-		// directories, a sweep): each distinct one is laid out once.
-		laidOut := map[[32]byte]*laidOutGraph{}
-		for _, run := range r.rep.Runs {
-			for _, g := range run.Graphs {
-				k := graphShape(&g.NodeGraph)
-				lg := laidOut[k]
-				if lg == nil {
-					lg = layOutGraph(&g.NodeGraph)
-					laidOut[k] = lg
-				}
-				r.graphs = append(r.graphs, buildGraphView(run, g, lg))
-			}
-		}
-	})
-	return r.graphs
-}
-
-// laidOutGraph is a graph's hierarchy and views, which depend only on
-// what graphShape hashes.
-type laidOutGraph struct {
-	h     *hierarchy.Hierarchy
-	views []graphlayout.View
-}
-
-func layOutGraph(g *model.NodeGraph) *laidOutGraph {
-	lg := &laidOutGraph{h: hierarchy.Build(g)}
-	ctx, cancel := context.WithTimeout(context.Background(), graphLayoutTime)
-	defer cancel()
-	// dot's compiled code is kept in the user's private cache, checked
-	// before use (docs/TRUST.md), so that the next report need not compile it.
-	opt := graphlayout.Options{MaxBoxes: graphViewBoxes, MaxEdges: graphViewEdges, CacheDir: graphlayout.UserCacheDir()}
-	lg.views = graphlayout.Views(ctx, lg.h, g, opt)
-	return lg
-}
-
-// graphShape hashes what a graph's hierarchy and layout depend on: each
-// node's name, op, inputs and output shapes.
-func graphShape(g *model.NodeGraph) [32]byte {
-	d := sha256.New()
-	var buf []byte // reused: no copy of a name per input
-	tagged := func(tag byte, s string) {
-		buf = binary.LittleEndian.AppendUint64(append(buf[:0], tag), uint64(len(s)))
-		buf = append(buf, s...)
-		d.Write(buf)
-	}
-	str := func(s string) { tagged(0, s) }
-	for _, nd := range g.Nodes {
-		str(nd.Name)
-		str(nd.Op)
-		for _, in := range nd.Inputs {
-			if in.Control {
-				tagged(1, in.Name)
+// graphViews encodes the data of every graph of the report, in report
+// order, calling each with its view. The data is encoded where it is
+// written, not kept: the page (for the single file's inline data, and to
+// know which data cannot be encoded) and the data files each encode it.
+func (r *Report) graphViews(each func(*graphView) error) error {
+	for _, run := range r.rep.Runs {
+		for _, g := range run.Graphs {
+			gv := &graphView{run: run, graph: g, an: r.an.Graphs.Of[g], file: dataFile("graphs", run.Name, graphKey(g))}
+			if gv.an == nil {
+				gv.err = errors.New("the analysis has no layout of it")
 			} else {
-				str(in.Name)
+				gv.data, gv.err = json.Marshal(graphData(run, g, gv.an.Layout, r.an.Graphs.Budgets))
+			}
+			if err := each(gv); err != nil {
+				return err
 			}
 		}
-		tagged(2, "") // the end of the inputs
-		for _, s := range nd.OutputShapes {
-			str(s.String())
-		}
-		tagged(2, "")
 	}
-	var sum [32]byte
-	d.Sum(sum[:0])
-	return sum
-}
-
-func buildGraphView(run *model.Run, g *model.Graph, lg *laidOutGraph) *graphView {
-	gv := &graphView{run: run, graph: g, h: lg.h, file: dataFile("graphs", run.Name, graphKey(g))}
-	gv.data, gv.err = json.Marshal(graphData(run, g, lg.h, lg.views))
-	return gv
+	return nil
 }
 
 func runGraphs(run *model.Run) []*model.Graph { return run.Graphs }
@@ -183,13 +115,19 @@ type graphInline struct {
 }
 
 func (r *Report) graphsPage(single bool) (*graphsPage, error) {
-	p := &graphsPage{ViewBoxes: fmtCount(graphViewBoxes), ViewEdges: fmtCount(graphViewEdges), AttrBytes: fmtCount(graphAttrBytes),
-		PageSize: fmtBytes(graphSingleBytes), LayoutTime: fmt.Sprintf("%d s", int(graphLayoutTime.Seconds()))}
+	b := r.an.Graphs.Budgets
+	p := &graphsPage{ViewBoxes: fmtCount(b.ViewBoxes), ViewEdges: fmtCount(b.ViewEdges), AttrBytes: fmtCount(graphAttrBytes),
+		PageSize: fmtBytes(graphSingleBytes), LayoutTime: fmt.Sprintf("%d s", int(b.LayoutTime.Seconds()))}
 	inlined := 0
-	for _, gv := range r.graphViews() {
+	err := r.graphViews(func(gv *graphView) error {
 		e := graphEntry{ID: gv.file, Run: gv.run.Name, Source: string(gv.graph.Source), Tag: gv.graph.Tag,
-			Label: graphLabel(gv.graph), Nodes: len(gv.graph.Nodes), Edges: gv.h.Edges}
+			Label: graphLabel(gv.graph), Nodes: len(gv.graph.Nodes)}
+		if gv.an != nil {
+			e.Edges = gv.an.Count.Edges
+		}
 		switch {
+		case gv.an == nil:
+			e.Note = "not drawn: " + gv.err.Error()
 		case gv.err != nil:
 			e.Note = "the graph's data could not be encoded: " + gv.err.Error()
 		case !single:
@@ -203,6 +141,10 @@ func (r *Report) graphsPage(single bool) (*graphsPage, error) {
 			p.Inline = append(p.Inline, graphInline{ID: gv.file, Data: template.JS(gv.data)})
 		}
 		p.Graphs = append(p.Graphs, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	list, err := scriptJSON(p.Graphs)
 	if err != nil {
@@ -215,20 +157,24 @@ func (r *Report) graphsPage(single bool) (*graphsPage, error) {
 // graphsData writes each graph's data file and its script form.
 func (r *Report) graphsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "graph", index: map[string]map[string]string{}}
-	for _, gv := range r.graphViews() {
+	err := r.graphViews(func(gv *graphView) error {
 		key := graphKey(gv.graph)
 		if gv.err != nil {
 			d.note(gv.run.Name, key, fmt.Errorf("data file not written: %w", gv.err))
-			continue
+			return nil
 		}
 		if err := emit(file{"data/" + gv.file, append(slices.Clip(gv.data), '\n')}); err != nil {
-			return nil, err
+			return err
 		}
 		script := dataScript(gv.file, len(gv.data), func(b []byte) []byte { return append(b, gv.data...) })
 		if err := emit(file{"data/" + dataScriptFile(gv.file), script}); err != nil {
-			return nil, err
+			return err
 		}
 		d.add(gv.run.Name, key, gv.file)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -3,10 +3,14 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // hostileGraph is a graph whose names, ops, devices and attributes would
@@ -115,5 +119,78 @@ func TestGraphDataNamesProducersOnce(t *testing.T) {
 	}
 	if got, want := net[2].Inputs[0], (netInput{Node: -1, Name: "q:3"}); got != want {
 		t.Errorf("dangling input: %+v, want %+v", got, want)
+	}
+}
+
+// render writes the layouts the analysis made and lays nothing out: it
+// depends on neither the grouping nor the layout nor Graphviz.
+func TestRenderLaysNoGraphOut(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/trainreport/trainreport/internal/analysis/graph") ||
+			strings.HasPrefix(dep, "github.com/trainreport/trainreport/internal/thirdparty/graphviz") {
+			t.Errorf("render depends on %s", dep)
+		}
+	}
+}
+
+// The budgets the page and the data files state are those the analysis
+// laid the graphs out within, and a view it did not lay out is written
+// with its reason and without boxes.
+func TestGraphBudgetsFromTheAnalysis(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	rep.Runs[0].Graphs = []*model.Graph{{Source: model.SourceGraphDef, NodeGraph: model.NodeGraph{Nodes: []model.Node{
+		{Name: "a", Op: "Placeholder"},
+		{Name: "b", Op: "Relu", Inputs: []model.NodeInput{{Name: "a"}}},
+		{Name: "c", Op: "Tanh", Inputs: []model.NodeInput{{Name: "a"}}},
+	}}}}
+	files := filesByName(t, newReport(rep, Options{}, analysis.Options{GraphViewBoxes: 2, GraphViewEdges: 7, GraphLayoutTime: 9 * time.Second}))
+	if page := string(files["graphs.html"]); !strings.Contains(page, "at most 2 boxes and 7 edges a view") || !strings.Contains(page, "9 s of layout a graph") {
+		t.Error("the page does not state the analysis' budgets")
+	}
+	var j graphJSON
+	for name, b := range files {
+		if strings.HasPrefix(name, "data/graphs/") && strings.HasSuffix(name, ".json") {
+			if err := json.Unmarshal(b, &j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if j.Budgets != (graphBudgets{ViewBoxes: 2, ViewEdges: 7, AttrBytes: graphAttrBytes, LayoutSeconds: 9}) {
+		t.Errorf("the data states budgets %+v", j.Budgets)
+	}
+	if len(j.Groups) != 1 || !strings.Contains(j.Groups[0].Skipped, "3 boxes, above the budget of 2") {
+		t.Fatalf("groups %+v", j.Groups)
+	}
+	for _, c := range j.Groups[0].Children {
+		if c.Box != nil {
+			t.Errorf("%s has a box in a view not laid out", c.Label)
+		}
+	}
+}
+
+// A graph the analysis has nothing of (an analysis of another report) is
+// listed with a note and counted from the model, not a crash.
+func TestGraphNotAnalysedIsNoted(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	rep.Runs[0].Graphs = []*model.Graph{hostileGraph()}
+	files := filesByName(t, New(rep, &result.Analysis{}, Options{}))
+	if page := string(files["graphs.html"]); !strings.Contains(page, "the analysis has no layout of it") {
+		t.Error("the page does not say the graph was not laid out")
+	}
+	if !strings.Contains(string(files["data/index.json"]), "the analysis has no layout of it") {
+		t.Error("data/index.json does not say why the graph's data file is missing")
+	}
+	var s struct {
+		Runs []struct{ Graphs []result.GraphCount }
+	}
+	if err := json.Unmarshal(files["summary.json"], &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 1 || len(s.Runs[0].Graphs) != 1 || s.Runs[0].Graphs[0].Nodes != 2 {
+		t.Errorf("summary.json's graphs %+v", s.Runs)
 	}
 }

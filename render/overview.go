@@ -186,7 +186,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		p.Contents = append(p.Contents, contentsRow{Title: pg.title, Href: href, countLine: pg.count(r, pg.kinds)})
 	}
 	for _, run := range r.rep.Runs {
-		for i, gc := range GraphCounts(run) {
+		for i, gc := range r.graphCounts(run) {
 			if len(p.Graphs) == overviewGraphRows {
 				p.GraphsMore++
 				continue

@@ -98,9 +98,6 @@ type Report struct {
 	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
 	anomaliesOnce sync.Once
 	anoms         []anomaly.Anomaly
-	// graphs are the runs' graphs laid out (see graphViews), once.
-	graphsOnce sync.Once
-	graphs     []*graphView
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest

@@ -16,7 +16,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 
-	"github.com/trainreport/trainreport/render"
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 type overviewLists struct {
@@ -58,7 +58,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 			}
 			skipped = append(skipped, file{run.Name, f.Rel, f.Status, fmt.Sprintf("offset %d: %s", run.Warnings[i].Offset, run.Warnings[i].Msg)})
 		}
-		for _, g := range render.GraphCounts(run) {
+		for _, g := range analysis.GraphCounts(run) {
 			graphs = append(graphs, fmt.Sprintf("%s | op graph%s | %s | %s", run.Name, map[string]string{"meta_graph_def": " (meta graph)"}[g.Source], fmtThousands(int64(g.Nodes)), fmtThousands(int64(g.Edges))))
 		}
 	}

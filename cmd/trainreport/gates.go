@@ -109,7 +109,7 @@ func readBaseline(ctx context.Context, c *config, opt collect.Options) (*render.
 		}
 		defer rep.Close()
 		// Its summary.json shows no layout of its embeddings.
-		an, err := analysis.Build(ctx, rep, analysis.Options{NoEmbeddingLayouts: true})
+		an, err := analysis.Build(ctx, rep, analysis.Options{SummaryOnly: true})
 		if err != nil {
 			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/memlimit"
 	"github.com/trainreport/trainreport/render"
 )
@@ -35,7 +37,7 @@ type inspectRun struct {
 	// draws yet (graphs, embeddings...).
 	NotDrawn []inspectNotDrawn `json:"not_drawn"`
 	// Graphs are the run's model graphs with their node and edge counts.
-	Graphs   []render.GraphCount `json:"graphs"`
+	Graphs   []result.GraphCount `json:"graphs"`
 	Warnings []inspectWarning    `json:"warnings"`
 }
 
@@ -173,9 +175,9 @@ func inspectOf(rep *model.Report) inspectJSON {
 	}
 	for _, r := range rep.Runs {
 		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{},
-			NotDrawn: []inspectNotDrawn{}, Graphs: render.GraphCounts(r), Warnings: []inspectWarning{}}
+			NotDrawn: []inspectNotDrawn{}, Graphs: analysis.GraphCounts(r), Warnings: []inspectWarning{}}
 		if ir.Graphs == nil {
-			ir.Graphs = []render.GraphCount{}
+			ir.Graphs = []result.GraphCount{}
 		}
 		for _, it := range notDrawn[r.Name].Items {
 			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
@@ -244,7 +246,7 @@ func writeInspectText(w io.Writer, rep *model.Report) error {
 			fmt.Fprintf(w, "  not drawn yet: %s\n", printable(u.String())) // embedding names come from the logs
 		}
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, g := range render.GraphCounts(r) {
+		for _, g := range analysis.GraphCounts(r) {
 			fmt.Fprintf(tw, "  graph\t%s\t%s\tstep %d\t%s\t%s\n", g.Source, quoteIfOdd(orDash(g.Tag)), g.Step, plural(int64(g.Nodes), "node"), plural(int64(g.Edges), "edge"))
 		}
 		tw.Flush()

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/trainreport/trainreport/render"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,7 +133,7 @@ func TestInspectMindSpore(t *testing.T) {
 	}
 	formats := map[string]int{}
 	kinds := map[string]string{}
-	var graphs []render.GraphCount
+	var graphs []result.GraphCount
 	for _, r := range got.Runs {
 		for _, f := range r.Files {
 			formats[f.Format]++

@@ -9,6 +9,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
@@ -34,9 +35,20 @@ type Options struct {
 	// EmbeddingProgress, when set, is told of the embeddings' layouts
 	// before each embedding and at the end.
 	EmbeddingProgress func(EmbeddingProgress)
-	// NoEmbeddingLayouts groups the embeddings without laying them out,
-	// for outputs that show none of them (a baseline's summary.json).
-	NoEmbeddingLayouts bool
+	// SummaryOnly derives only what summary.json holds, for a report
+	// that writes nothing else (a --baseline log directory's): the
+	// embeddings are grouped without being laid out, the graphs counted
+	// without being laid out.
+	SummaryOnly bool
+	// GraphViewBoxes and GraphViewEdges bound the boxes and edges of one
+	// view of a graph (a scope's children) that is laid out; a larger
+	// view is listed, not drawn. Zero means DefaultGraphViewBoxes and
+	// DefaultGraphViewEdges.
+	GraphViewBoxes, GraphViewEdges int
+	// GraphLayoutTime bounds the layout of one graph's views; those not
+	// laid out by then are listed, not drawn. Zero means
+	// DefaultGraphLayoutTime.
+	GraphLayoutTime time.Duration
 }
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
@@ -55,6 +67,9 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	_ = decoded // for anomaly.FindDecoded, once Build finds the anomalies
 	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
 		return nil, fmt.Errorf("laying out the embeddings: %w", err)
+	}
+	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
+		return nil, err
 	}
 	return an, nil
 }

@@ -57,7 +57,7 @@ func embeddings(ctx context.Context, rep *model.Report, opt Options) (result.Emb
 	for i, m := range methods {
 		emb.Methods[i] = methodTitle(m)
 	}
-	if opt.NoEmbeddingLayouts {
+	if opt.SummaryOnly {
 		return emb, nil
 	}
 	plan, warnings := planEmbeddings(emb.Sets, opt)

@@ -229,7 +229,7 @@ func TestEmbeddingWorkBudgetPlansPCAFirst(t *testing.T) {
 
 // The embeddings are grouped by run and name, runs in report order, the
 // names of a run in the order of their first step, steps in step order;
-// with NoEmbeddingLayouts none is read or laid out, and no progress is
+// with SummaryOnly none is read or laid out, and no progress is
 // told.
 func TestEmbeddingsGroupedByRunAndNameInStepOrder(t *testing.T) {
 	emb := func(name string, step int64) *model.Embedding {
@@ -240,7 +240,7 @@ func TestEmbeddingsGroupedByRunAndNameInStepOrder(t *testing.T) {
 		{Name: "a", Embeddings: []*model.Embedding{emb("x", 7)}},
 	}}
 	called := false
-	an := build(t, rep, Options{NoEmbeddingLayouts: true, EmbeddingProgress: func(EmbeddingProgress) { called = true }})
+	an := build(t, rep, Options{SummaryOnly: true, EmbeddingProgress: func(EmbeddingProgress) { called = true }})
 	var got []string
 	for _, set := range an.Embeddings.Sets {
 		var steps []string

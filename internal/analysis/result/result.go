@@ -14,4 +14,6 @@ type Analysis struct {
 	// pages (result/tensors.go).
 	Tensors    *Tensors
 	Exceptions *Exceptions
+	// Graphs are the runs' model graphs, counted and laid out.
+	Graphs Graphs
 }

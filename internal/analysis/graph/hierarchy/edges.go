@@ -23,6 +23,11 @@ func (b *builder) edges() {
 		size  float64
 	}
 	outputs := map[output]sized{}
+	inputs := 0
+	for _, n := range b.g.Nodes {
+		inputs += len(n.Inputs)
+	}
+	h.Inputs = make([]Input, 0, inputs)
 	for c, n := range b.g.Nodes {
 		dataIndex := 0
 		for _, in := range n.Inputs {
@@ -31,9 +36,11 @@ func (b *builder) edges() {
 				dataIndex++
 			}
 			if !ok {
+				h.Inputs = append(h.Inputs, Input{Node: -1})
 				h.Dangling++
 				continue
 			}
+			h.Inputs = append(h.Inputs, Input{Node: p, Output: OutputIndex(in.Name)})
 			if p == c {
 				continue
 			}
@@ -80,6 +87,39 @@ func (b *builder) edges() {
 			}
 		}
 	}
+}
+
+// Counts are what a graph's counts need of its names resolved, and
+// nothing of its grouping.
+type Counts struct {
+	// Edges, Dangling and Duplicates are Hierarchy's.
+	Edges, Dangling, Duplicates int
+}
+
+// Count counts g's edges, dangling inputs and duplicate names as Build
+// does (an input names the last node of its name; a node's input naming
+// itself is no edge), without grouping the nodes: for the outputs that
+// print a graph's counts but do not draw it.
+func Count(g *model.NodeGraph) Counts {
+	var c Counts
+	byName := make(map[string]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		if _, dup := byName[n.Name]; dup {
+			c.Duplicates++
+		}
+		byName[n.Name] = i
+	}
+	for i, n := range g.Nodes {
+		for _, in := range n.Inputs {
+			switch p, ok := byName[in.Node()]; {
+			case !ok:
+				c.Dangling++
+			case p != i:
+				c.Edges++
+			}
+		}
+	}
+	return c
 }
 
 // OutputShape is the recorded shape of the output input names ("node:1").

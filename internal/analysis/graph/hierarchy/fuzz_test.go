@@ -75,5 +75,24 @@ func FuzzBuild(f *testing.F) {
 		if h.Groups[0].Ops != len(g.Nodes) {
 			t.Fatalf("root holds %d ops of %d", h.Groups[0].Ops, len(g.Nodes))
 		}
+		if got, want := Count(g), (Counts{h.Edges, h.Dangling, h.Duplicates}); got != want {
+			t.Fatalf("Count says %+v, Build %+v", got, want)
+		}
+		k, dangling := 0, 0
+		for _, n := range g.Nodes {
+			for _, in := range n.Inputs {
+				r := h.Inputs[k]
+				k++
+				switch {
+				case r.Node < 0:
+					dangling++
+				case r.Node >= len(g.Nodes) || g.Nodes[r.Node].Name != in.Node():
+					t.Fatalf("input %q resolved to node %d", in.Name, r.Node)
+				}
+			}
+		}
+		if k != len(h.Inputs) || dangling != h.Dangling {
+			t.Fatalf("%d inputs resolved of %d, %d dangling, Dangling says %d", len(h.Inputs), k, dangling, h.Dangling)
+		}
 	})
 }

@@ -46,6 +46,19 @@ type Hierarchy struct {
 	// Duplicates counts nodes whose name an earlier node already had:
 	// inputs naming it refer to the last.
 	Duplicates int
+	// Inputs are where every input of the graph comes from, node by
+	// node, each node's inputs in order.
+	Inputs []Input
+}
+
+// Input is where an input of a node comes from.
+type Input struct {
+	// Node is the index of the node the input names (the last of that
+	// name), -1 when it names none (a dangling input).
+	Node int
+	// Output is the index of the producer's output the input takes, as
+	// OutputIndex reads it from the input's name; 0 for a dangling input.
+	Output int
 }
 
 // Group is a name scope or a series, and its own view: the children that

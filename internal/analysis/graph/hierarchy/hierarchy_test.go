@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -246,5 +247,29 @@ func TestShapeLabelsAreBounded(t *testing.T) {
 	}
 	if got := shapeLabel(model.NodeShape{Dims: []int64{-1, 32}}); got != "[?,32]" {
 		t.Errorf("label %q, want [?,32]", got)
+	}
+}
+
+// Every input is resolved once, where the edges are counted: to the last
+// node of its name, with the output its name gives, or to none (-1); a
+// node's input naming itself is resolved but is no edge. Count, which
+// the outputs that do not draw the graph use, agrees.
+func TestInputsResolvedWithTheCounts(t *testing.T) {
+	g := graphOf(
+		[]string{"a", "Const"},
+		[]string{"a", "Placeholder"}, // a duplicate: inputs naming "a" take this one
+		[]string{"b", "Split", "a:1", "^a", "b"},
+		[]string{"c", "AddN", "b:output:2", "b:x", "gone:3"},
+	)
+	h := Build(g)
+	want := []Input{{Node: 1, Output: 1}, {Node: 1}, {Node: 2}, {Node: 2, Output: 2}, {Node: 2, Output: -1}, {Node: -1}}
+	if !reflect.DeepEqual(h.Inputs, want) {
+		t.Errorf("inputs %+v, want %+v", h.Inputs, want)
+	}
+	if h.Edges != 4 || h.Dangling != 1 || h.Duplicates != 1 {
+		t.Errorf("%d edges, %d dangling, %d duplicates; want 4, 1, 1", h.Edges, h.Dangling, h.Duplicates)
+	}
+	if c := Count(g); c != (Counts{Edges: 4, Dangling: 1, Duplicates: 1}) {
+		t.Errorf("Count %+v", c)
 	}
 }

@@ -31,7 +31,7 @@ func BenchmarkResNetLike(b *testing.B) {
 			var h *hierarchy.Hierarchy
 			for range b.N {
 				h = hierarchy.Build(g)
-				views = Views(context.Background(), h, g, Options{})
+				views = Views(context.Background(), h, g, Options{Metrics: testMetrics})
 			}
 			b.StopTimer()
 			skipped := 0

@@ -28,7 +28,7 @@ const (
 // layOut lays out one group: its boxes by dot, from a graph whose nodes
 // are named by index (no name from a log reaches dot), then the side box
 // as a column to the right.
-func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g *model.NodeGraph, v *View) error {
+func layOut(ctx context.Context, gv *graphviz.Graphviz, m Metrics, grp *hierarchy.Group, g *model.NodeGraph, v *View) error {
 	n := len(grp.Children)
 	v.Boxes = make([]Rect, n)
 	v.Sizes = make([]Size, n)
@@ -50,7 +50,7 @@ func layOut(ctx context.Context, gv *graphviz.Graphviz, grp *hierarchy.Group, g 
 	var loose []int
 	main := 0
 	for ci, c := range grp.Children {
-		w, h, s := childSize(c)
+		w, h, s := m.childSize(c)
 		v.Sizes[ci] = s
 		v.Boxes[ci] = Rect{W: w, H: h}
 		if c.Annotated || c.Side {

@@ -44,7 +44,7 @@ func layOutDiamond(cacheDir string) string {
 	if !needsDot(h.Groups[0]) {
 		return "the test graph does not need dot"
 	}
-	v := Views(context.Background(), h, g, Options{CacheDir: cacheDir})[0]
+	v := Views(context.Background(), h, g, Options{CacheDir: cacheDir, Metrics: testMetrics})[0]
 	if v.Skipped != "" {
 		return v.Skipped
 	}

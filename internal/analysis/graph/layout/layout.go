@@ -45,6 +45,9 @@ type Options struct {
 	// process, by the first view that needs it: the CacheDir of that call
 	// is the one used.
 	CacheDir string
+	// Metrics are the sizes of what the page draws in a box, which the
+	// boxes are sized for; a view is not laid out without them.
+	Metrics Metrics
 }
 
 // Point is a position in pixels, y down.
@@ -102,6 +105,12 @@ func Views(ctx context.Context, h *hierarchy.Hierarchy, g *model.NodeGraph, opt 
 	// but a deadline then leaves the top views, the ones opened first,
 	// for last; so the root is laid out before anything else.
 	sortByDepth(order, h)
+	if err := opt.Metrics.check(); err != nil {
+		for i := range views {
+			views[i].Skipped = "not laid out: " + err.Error()
+		}
+		return views
+	}
 	// go-graphviz keeps one WebAssembly module for the whole process
 	// (package cgraph's parser shares it), so its calls cannot run
 	// concurrently: views are laid out one at a time, under dotMu.
@@ -166,7 +175,7 @@ func (w *worker) view(ctx context.Context, grp *hierarchy.Group, g *model.NodeGr
 		v.Skipped = fmt.Sprintf("not laid out: starting Graphviz: %v", w.gvErr)
 		return
 	}
-	if err := layOut(ctx, w.gv, grp, g, v); err != nil {
+	if err := layOut(ctx, w.gv, w.opt.Metrics, grp, g, v); err != nil {
 		*v = View{Skipped: fmt.Sprintf("not laid out: %v", err)}
 	}
 }

@@ -71,9 +71,9 @@ func distance(p Point, r Rect) float64 {
 func TestResNetLikeInvariants(t *testing.T) {
 	g := resnetLike(1000)
 	h := hierarchy.Build(g)
-	views := Views(context.Background(), h, g, Options{})
+	views := Views(context.Background(), h, g, Options{Metrics: testMetrics})
 	checkViews(t, h, views)
-	again := Views(context.Background(), hierarchy.Build(g), g, Options{})
+	again := Views(context.Background(), hierarchy.Build(g), g, Options{Metrics: testMetrics})
 	if !reflect.DeepEqual(views, again) {
 		t.Error("two layouts of one graph differ")
 	}
@@ -85,7 +85,7 @@ func TestBudget(t *testing.T) {
 		g.Nodes = append(g.Nodes, model.Node{Name: string(rune('a'+i%26)) + string(rune('a'+i/26)), Op: "NoOp"})
 	}
 	h := hierarchy.Build(g)
-	views := Views(context.Background(), h, g, Options{MaxBoxes: 20})
+	views := Views(context.Background(), h, g, Options{MaxBoxes: 20, Metrics: testMetrics})
 	if views[0].Skipped == "" {
 		t.Errorf("30 boxes laid out under a budget of 20")
 	}
@@ -93,12 +93,47 @@ func TestBudget(t *testing.T) {
 		g.Nodes[i].Inputs = []model.NodeInput{{Name: g.Nodes[i-1].Name}}
 	}
 	h = hierarchy.Build(g)
-	if v := Views(context.Background(), h, g, Options{MaxEdges: 20}); !strings.Contains(v[0].Skipped, "29 edges") {
+	if v := Views(context.Background(), h, g, Options{MaxEdges: 20, Metrics: testMetrics}); !strings.Contains(v[0].Skipped, "29 edges") {
 		t.Errorf("29 edges laid out under a budget of 20: %q", v[0].Skipped)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if v := Views(ctx, h, g, Options{}); v[0].Skipped == "" {
+	if v := Views(ctx, h, g, Options{Metrics: testMetrics}); v[0].Skipped == "" {
 		t.Errorf("laid out after the deadline")
+	}
+}
+
+// testMetrics are box metrics for the tests: those of a page that draws
+// an 11 px label, the layout's caller states the real ones.
+var testMetrics = Metrics{CharWidth: 6.5, OpHeight: 24, GroupHeight: 36, AnnotationLine: 12, MaxAnnotations: 3, MaxAnnotationLabel: 16}
+
+// The layout knows no page: without the metrics of what a box holds it
+// lays out nothing, and says why, rather than sizing boxes for a page it
+// would have to guess.
+func TestNoMetricsNoLayout(t *testing.T) {
+	g := resnetLike(50)
+	h := hierarchy.Build(g)
+	for i, v := range Views(context.Background(), h, g, Options{}) {
+		if !strings.Contains(v.Skipped, "no box metrics") || v.Boxes != nil {
+			t.Fatalf("view %d laid out without metrics: %q, %d boxes", i, v.Skipped, len(v.Boxes))
+		}
+	}
+}
+
+// Boxes are sized by the metrics given: a wider character makes wider
+// boxes, taller annotation lines taller ones.
+func TestBoxesFollowMetrics(t *testing.T) {
+	c := hierarchy.Child{Kind: hierarchy.Op, Label: "conv1", In: make([]hierarchy.Annotation, 4)}
+	w, h, s := testMetrics.childSize(c)
+	wide := testMetrics
+	wide.CharWidth *= 2
+	w2, _, s2 := wide.childSize(c)
+	if w2 <= w || s2.InW <= s.InW {
+		t.Errorf("doubling the character width: box %v -> %v, annotations %v -> %v", w, w2, s.InW, s2.InW)
+	}
+	tall := testMetrics
+	tall.AnnotationLine *= 2
+	if _, h2, _ := tall.childSize(c); h2 <= h {
+		t.Errorf("doubling the annotation line: height %v -> %v", h, h2)
 	}
 }
