@@ -333,11 +333,12 @@ func checkNotRead(c *config, rep *model.Report) error {
 
 func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer) (errOut error) {
 	start := time.Now()
-	logdirs, err := collect.ParseLogdirs(logdirArgs)
+	args, err := collect.ParseLogdirArgs(logdirArgs)
 	if err != nil {
 		return err
 	}
-	for _, w := range sameNames(logdirArgs, logdirs) {
+	logdirs := logdirsOf(args)
+	for _, w := range sameNames(args) {
 		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
 	}
 	if err := checkOutputs(c, logdirs); err != nil {
@@ -378,7 +379,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	defer rep.Close()
 	title := c.title
 	if title == "" {
-		title = defaultTitle(logdirArgs, logdirs)
+		title = defaultTitle(args)
 	}
 	return writeReport(ctx, c, rep, title, base, start, stderr)
 }
@@ -558,9 +559,7 @@ func restartsFlag(fs *flag.FlagSet, p *string) {
 // checkRestarts refuses an unknown restart rule, and one given with
 // --keep-all-records, which applies none.
 func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
-	switch model.RestartRule(rule) {
-	case model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard:
-	default:
+	if !model.RestartRule(rule).Valid() {
 		return fmt.Errorf("--restarts %q: want attempts, latest or tensorboard", rule)
 	}
 	set := false
