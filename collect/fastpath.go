@@ -27,7 +27,6 @@ const (
 	valueTag         = 1
 	valueSimple      = 2
 	valueNodeName    = 7
-	valueMetadata    = 9
 )
 
 // fastEvent decodes the events that make up nearly all of a log, summaries,
