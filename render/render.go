@@ -16,7 +16,6 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
-	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -128,9 +127,6 @@ type Report struct {
 	// them (see exceptionTags), read once.
 	exceptionsOnce sync.Once
 	exceptions     []tagSeries[*exceptionSeries]
-	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
-	anomaliesOnce sync.Once
-	anoms         []anomaly.Anomaly
 	// graphs are the runs' graphs laid out (see graphViews), once.
 	graphsOnce sync.Once
 	graphs     []*graphView

@@ -10,16 +10,26 @@ import (
 	"context"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Options control the analysis.
-type Options struct{}
+type Options struct {
+	// AnomalyThresholds are the parameters of the anomaly rules
+	// (docs/ANOMALIES.md); the zero value is anomaly.DefaultThresholds.
+	AnomalyThresholds anomaly.Thresholds
+}
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
 func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &result.Analysis{}, nil
+	an := &result.Analysis{}
+	var err error
+	if an.Anomalies, err = anomalies(ctx, rep, opt); err != nil {
+		return nil, err
+	}
+	return an, nil
 }

@@ -4,9 +4,9 @@
 // vanish, runs that stopped early or restarted, damaged files
 // (docs/ANOMALIES.md lists the rules and their parameters).
 //
-// It is a pure computation over a report model: render lists its result on
-// the overview, in summary.json (under "anomalies") and in summary.md, and
-// a CI gate reads it from summary.json.
+// It is a pure computation over a report model, run once by analysis.Build:
+// its findings (result.Anomaly) are listed by render on the overview, in
+// summary.json (under "anomalies") and in summary.md, and read by the gates.
 package anomaly
 
 import (
@@ -18,56 +18,30 @@ import (
 	"sync"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Anomaly is one finding: a rule that fired on a series (or a run), at the
-// first step where it did.
-type Anomaly struct {
-	// Rule names the rule, as docs/ANOMALIES.md and Rules list it:
-	// "scalar.nonfinite", "tensor.all_zero", "run.stopped_early", ...
-	Rule     string
-	Severity Severity
-	// Kind is what the rule looks at: KindScalar, KindHistogram,
-	// KindTensor, KindException or KindRun.
-	Kind Kind
-	Run  string
-	// Tag is the series' tag; "" for a rule on a whole run.
-	Tag string
-	// HasStep is set when Step says where the rule first fired.
-	HasStep bool
-	Step    int64
-	// Value is the value that made the rule fire (the spike, the last
-	// loss, the step reached); NaN when the rule has none.
-	Value float64
-	// Count is how many points, steps or files the rule fired on in the
-	// series or run (one Anomaly stands for all of them, reported at the
-	// first).
-	Count int
-	// Detail says what was found, in words, without naming run and tag;
-	// Message says it naming them.
-	Detail, Message string
-}
-
-// Severity says how bad an anomaly is.
-type Severity string
-
-// The severities: an error means the run's results are broken (a NaN
-// loss); a warning, that they are suspect (a spike, a plateau).
-const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
+// The anomaly package's findings are package result's types, which
+// render reads without importing this package. The names below keep the
+// rules' files short; they are the same types.
+type (
+	// Anomaly is result.Anomaly.
+	Anomaly = result.Anomaly
+	// Severity is result.Severity.
+	Severity = result.Severity
+	// Kind is result.Kind.
+	Kind = result.Kind
 )
 
-// Kind is what a rule looks at.
-type Kind string
-
-// The kinds of series and things a rule looks at.
+// The severities and kinds, as result declares them.
 const (
-	KindScalar    Kind = "scalar"
-	KindHistogram Kind = "histogram"
-	KindTensor    Kind = "tensor"
-	KindException Kind = "exception"
-	KindRun       Kind = "run"
+	Error         = result.Error
+	Warning       = result.Warning
+	KindScalar    = result.KindScalar
+	KindHistogram = result.KindHistogram
+	KindTensor    = result.KindTensor
+	KindException = result.KindException
+	KindRun       = result.KindRun
 )
 
 // Rule describes one rule of Rules.

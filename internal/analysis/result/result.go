@@ -7,4 +7,8 @@ package result
 
 // Analysis is every derived result of one report, computed once by
 // analysis.Build and read by the outputs.
-type Analysis struct{}
+type Analysis struct {
+	// Anomalies are what the anomaly rules found, sorted by run, kind,
+	// tag and rule (anomalies.go).
+	Anomalies []Anomaly
+}
