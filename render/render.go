@@ -19,7 +19,6 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
-	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
 
@@ -62,8 +61,6 @@ type Options struct {
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
-	// Baseline is an earlier report to compare with, nil for none.
-	Baseline *Baseline
 	// ChartsURL is where summary.md finds its static charts, the chart's
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
@@ -121,8 +118,6 @@ type Report struct {
 	// tensorTags), read once.
 	tensorsOnce sync.Once
 	tensors     []tagSeries[*tensorSeries]
-	// gates are the verdicts of --fail-on, failed first (SetGates).
-	gates []gate.Result
 	// exceptions are the Exceptions page's series with what it draws of
 	// them (see exceptionTags), read once.
 	exceptionsOnce sync.Once

@@ -273,7 +273,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 		if errors.As(err, &ge) {
 			// A line per failed gate, each made printable alone.
 			for _, f := range ge.failed {
-				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.String()))
+				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.Text))
 			}
 			return exitGate
 		}
@@ -350,7 +350,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	defer stopProfile(&errOut)
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
-	var base *render.Baseline
+	var base *analysis.Baseline
 	if c.baseline != "" {
 		// Read first: a baseline that cannot be read is an error of the
 		// command line, better known before the logs are read.
@@ -387,7 +387,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 // writeReport writes the report of rep, collected or merged from shards,
 // as c asks: the site, the files of the flags, the gates' verdict. rep's
 // log directories name the folders in messages.
-func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *render.Baseline, start time.Time, stderr io.Writer) (errOut error) {
+func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, start time.Time, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -441,24 +441,19 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	// The layouts of big embeddings take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
-	an, err := analysis.Build(ctx, rep, analysis.Options{})
+	an, err := analysis.Build(ctx, rep, analysis.Options{Baseline: base, Gates: c.gates})
 	if err != nil {
 		return err
 	}
 	r := render.New(rep, an, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Baseline: base, ChartsURL: c.chartsURL,
-		Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP,
+		ChartsURL: c.chartsURL, Embeddings: c.embeddings.opt, EmbeddingTotalTSNE: c.embeddings.totalTSNE, EmbeddingTotalUMAP: c.embeddings.totalUMAP,
 		EmbeddingBudget: c.embeddings.budget, EmbeddingProgress: progress.update})
 	memlimit.Phase(ctx, "laying out the embeddings")
 	if err := layOutEmbeddings(ctx, r, progress, stderr); err != nil {
 		return err
 	}
 	memlimit.Phase(ctx, "writing the report")
-	failedGates, err := evalGates(r, c.gates, base)
-	if err != nil {
-		return err
-	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
@@ -486,9 +481,9 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
 	}
-	if errOut == nil && len(failedGates) > 0 {
+	if failed := failedGates(an); errOut == nil && len(failed) > 0 {
 		// The report is written: the verdict comes last, as CI reads it.
-		errOut = gateError{failedGates}
+		errOut = gateError{failed}
 	}
 	return errOut
 }

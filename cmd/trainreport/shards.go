@@ -24,9 +24,9 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/internal/outdir/bucketout"
-	"github.com/trainreport/trainreport/render"
 )
 
 // A part is the folder `collect --shard I/N` writes: the model of the runs
@@ -681,7 +681,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	if !c.quiet {
 		fmt.Fprintf(stderr, "merged %s of %s in %.2fs\n", plural(len(parts), "part"), plural(len(rep.Runs), "run"), time.Since(start).Seconds())
 	}
-	var base *render.Baseline
+	var base *analysis.Baseline
 	if c.baseline != "" {
 		if base, err = loadBaseline(ctx, c, collect.Options{KeepAllRecords: rep.KeepAllRecords, Restarts: rep.RestartRule}); err != nil {
 			return err

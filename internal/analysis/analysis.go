@@ -12,6 +12,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/gate"
 )
 
 // Options control the analysis.
@@ -19,6 +20,12 @@ type Options struct {
 	// AnomalyThresholds are the parameters of the anomaly rules
 	// (docs/ANOMALIES.md); the zero value is anomaly.DefaultThresholds.
 	AnomalyThresholds anomaly.Thresholds
+	// Baseline is an earlier report to compare with (--baseline), nil
+	// for none.
+	Baseline *Baseline
+	// Gates are the --fail-on conditions, evaluated over the report's
+	// summary (SummaryOf) and the baseline's.
+	Gates []*gate.Gate
 }
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
@@ -31,5 +38,8 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if an.Anomalies, err = anomalies(ctx, rep, opt); err != nil {
 		return nil, err
 	}
+	// The comparison and the gates read the anomalies: they come last.
+	an.Baseline = compare(rep, opt.Baseline)
+	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
 	return an, nil
 }

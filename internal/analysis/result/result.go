@@ -11,4 +11,8 @@ type Analysis struct {
 	// Anomalies are what the anomaly rules found, sorted by run, kind,
 	// tag and rule (anomalies.go).
 	Anomalies []Anomaly
+	// Baseline is the comparison with --baseline, nil without one.
+	Baseline *Baseline
+	// Gates are the verdicts of the --fail-on conditions, failed first.
+	Gates []Gate
 }
