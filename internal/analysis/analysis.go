@@ -33,7 +33,7 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	an := &result.Analysis{}
+	an := &result.Analysis{Undrawn: Undrawn(rep)}
 	var err error
 	if an.Anomalies, err = anomalies(ctx, rep, opt); err != nil {
 		return nil, err

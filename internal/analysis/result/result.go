@@ -15,4 +15,6 @@ type Analysis struct {
 	Baseline *Baseline
 	// Gates are the verdicts of the --fail-on conditions, failed first.
 	Gates []Gate
+	// Undrawn is what each run holds that no page draws (undrawn.go).
+	Undrawn []UndrawnRun
 }
