@@ -424,8 +424,8 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	if !c.quiet && records > 0 {
 		fmt.Fprintf(stderr, "read %s, %s, %s (%.1f MB) in %.2fs\n", plural(runs, "run"), plural(files, "file"),
 			plural(records, "record"), float64(bytes)/1e6, time.Since(start).Seconds())
-		if line := restartsLine(rep); line != "" {
-			fmt.Fprintln(stderr, line)
+		if line := render.RestartsLine(rep); line != "" {
+			fmt.Fprintln(stderr, "restarts: "+line)
 		}
 	}
 
@@ -563,26 +563,4 @@ func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
 		return errors.New("--keep-all-records applies no restart rule: give it or --restarts, not both")
 	}
 	return nil
-}
-
-// restartsLine says, after reading, how many points restarts superseded,
-// what became of them, and how many runs restarted; "" when nothing was
-// superseded.
-func restartsLine(rep *model.Report) string {
-	runs, attempts, superseded := rep.RestartTotals()
-	if runs == 0 && superseded == 0 {
-		return ""
-	}
-	what := "kept and drawn faded"
-	switch rep.RestartRule {
-	case model.RestartsLatest:
-		what = "not kept (--restarts=latest)"
-	case model.RestartsTensorBoard:
-		what = "purged by TensorBoard's rule (--restarts=tensorboard)"
-	}
-	line := fmt.Sprintf("restarts: %s superseded by later writes, %s", plural(superseded, "point"), what)
-	if runs > 0 {
-		line += fmt.Sprintf("; %s in %d attempts", plural(runs, "run"), attempts)
-	}
-	return line
 }
