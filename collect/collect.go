@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -71,7 +72,7 @@ func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.R
 	if opt.Restarts == "" {
 		opt.Restarts = model.RestartsAttempts
 	}
-	if !slices.Contains([]model.RestartRule{model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard}, opt.Restarts) {
+	if !opt.Restarts.Valid() {
 		return nil, fmt.Errorf("unknown restart rule %q", opt.Restarts)
 	}
 	if opt.KeepAllRecords {
@@ -287,7 +288,30 @@ func runName(logdir, path string, nLogdirs int) string {
 	return logdir + "/" + path
 }
 
-// ParseLogdirs reads command-line log directory arguments, each a path or
+// LogdirArg is a log directory as a command-line argument gave it.
+type LogdirArg struct {
+	model.Logdir
+	// Asked is the name given with NAME=, "" for an argument without one.
+	// Name differs from it when an earlier argument took it first (Name
+	// is then NAME_2).
+	Asked string
+}
+
+// ParseLogdirs is ParseLogdirArgs without the names the arguments asked
+// for: the log directories Collect reads.
+func ParseLogdirs(args []string) ([]model.Logdir, error) {
+	las, err := ParseLogdirArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Logdir, len(las))
+	for i, la := range las {
+		out[i] = la.Logdir
+	}
+	return out, nil
+}
+
+// ParseLogdirArgs reads command-line log directory arguments, each a path or
 // name=path. Unnamed directories are named by their base name, and names
 // are made unique with a numeric suffix. A path that does not exist is an
 // error.
@@ -295,8 +319,8 @@ func runName(logdir, path string, nLogdirs int) string {
 // A bucket URL (s3://bucket/prefix, gs://, az://) is kept whole, query
 // included, as the Path of its Logdir, and checked when it is opened;
 // Collect names it without its query (logfs.Redact).
-func ParseLogdirs(args []string) ([]model.Logdir, error) {
-	var out []model.Logdir
+func ParseLogdirArgs(args []string) ([]LogdirArg, error) {
+	var out []LogdirArg
 	seen := map[string]int{}
 	for _, a := range args {
 		// An existing path is a path even when it holds "="; otherwise
@@ -307,6 +331,7 @@ func ParseLogdirs(args []string) ([]model.Logdir, error) {
 				name, path = n, p
 			}
 		}
+		asked := name
 		if logfs.IsURL(path) {
 			if name == "" {
 				shown := logfs.Redact(path)
@@ -331,7 +356,7 @@ func ParseLogdirs(args []string) ([]model.Logdir, error) {
 		} else {
 			seen[name] = 1
 		}
-		out = append(out, model.Logdir{Name: name, Path: path})
+		out = append(out, LogdirArg{Logdir: model.Logdir{Name: name, Path: path}, Asked: asked})
 	}
 	return out, nil
 }
@@ -345,9 +370,17 @@ func WasRead(rep *model.Report, path string) bool {
 		return false
 	}
 	for _, s := range rep.Sources() {
-		if d, ok := s.(*logfs.Dir); ok && d.Opened(fi) {
+		if o, ok := s.(openedFiles); ok && o.Opened(fi) {
 			return true
 		}
 	}
 	return false
+}
+
+// openedFiles is a model.Source that knows the local files it opened
+// (logfs.Dir does; a bucket's opened none). WasRead asks the sources
+// for what they do, not for what they are, so any source that opens
+// local files can answer.
+type openedFiles interface {
+	Opened(fs.FileInfo) bool
 }

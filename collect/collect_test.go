@@ -705,6 +705,25 @@ func TestParseLogdirs(t *testing.T) {
 	}
 }
 
+// TestParseLogdirArgsKeepsTheNameAsked: the name an argument gave with
+// NAME= is kept beside the one the report uses, which differs when an
+// earlier argument took it; an argument without one, or whose "=" is
+// part of an existing path, asked for none.
+func TestParseLogdirArgsKeepsTheNameAsked(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, []file{{"a/x", nil}, {"b=c/x", nil}})
+	a, bc := filepath.Join(root, "a"), filepath.Join(root, "b=c")
+	got, err := ParseLogdirArgs([]string{a, "a=" + a, bc, "mine=" + bc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LogdirArg{{model.Logdir{Name: "a", Path: a}, ""}, {model.Logdir{Name: "a_2", Path: a}, "a"},
+		{model.Logdir{Name: "b=c", Path: bc}, ""}, {model.Logdir{Name: "mine", Path: bc}, "mine"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("ParseLogdirArgs = %v, want %v", got, want)
+	}
+}
+
 func TestCollectErrors(t *testing.T) {
 	t.Run("missing logdir is an error", func(t *testing.T) {
 		_, err := Collect(context.Background(), []model.Logdir{{Name: "x", Path: filepath.Join(t.TempDir(), "nope")}}, Options{})

@@ -1,34 +1,31 @@
 package render
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"regexp"
 
-	"github.com/trainreport/trainreport/internal/analysis/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// anomalies returns what the rules of internal/analysis/anomaly find in the report,
-// found once: the overview, summary.json and summary.md list the same.
-func (r *Report) anomalies() []anomaly.Anomaly {
-	r.anomaliesOnce.Do(func() {
-		r.anoms = anomaly.Find(context.Background(), r.rep, anomaly.DefaultThresholds)
-	})
-	return r.anoms
+// anomalies returns what the anomaly rules found in the report (the
+// analysis found them once): the overview, summary.json and summary.md
+// list the same.
+func (r *Report) anomalies() []result.Anomaly {
+	return r.an.Anomalies
 }
 
 // anomalyPage names the page that draws what an anomaly of kind k is
 // about.
-func anomalyPage(k anomaly.Kind) string {
+func anomalyPage(k result.Kind) string {
 	switch k {
-	case anomaly.KindScalar:
+	case result.KindScalar:
 		return "scalars"
-	case anomaly.KindHistogram:
+	case result.KindHistogram:
 		return "histograms"
-	case anomaly.KindTensor:
+	case result.KindTensor:
 		return "tensors"
-	case anomaly.KindException:
+	case result.KindException:
 		return "exceptions"
 	}
 	return "index"
@@ -37,7 +34,7 @@ func anomalyPage(k anomaly.Kind) string {
 // anomalyHash is the URL hash that shows the series of a: the Runs and
 // Tags filters set to its run and tag exactly (app.js reads them from the
 // hash), without "#".
-func anomalyHash(a anomaly.Anomaly) string {
+func anomalyHash(a result.Anomaly) string {
 	v := "runs=" + url.QueryEscape("^"+regexp.QuoteMeta(a.Run)+"$")
 	if a.Tag != "" {
 		v += "&tags=" + url.QueryEscape("^"+regexp.QuoteMeta(a.Tag)+"$")
@@ -47,7 +44,7 @@ func anomalyHash(a anomaly.Anomaly) string {
 
 // anomalyHref links to where a is drawn: the page's file with the hash in
 // the site, the page key of the hash in the single file.
-func (r *Report) anomalyHref(a anomaly.Anomaly, single bool) string {
+func (r *Report) anomalyHref(a result.Anomaly, single bool) string {
 	page := anomalyPage(a.Kind)
 	if page == "index" || !r.hasPage(page) {
 		// A run's finding is shown by a section of the overview: in the
@@ -131,7 +128,7 @@ type anomalyRow struct {
 // first.
 func (r *Report) anomalyRows(single bool, limit int) []anomalyRow {
 	var rows []anomalyRow
-	for _, sev := range []anomaly.Severity{anomaly.Error, anomaly.Warning} {
+	for _, sev := range []result.Severity{result.Error, result.Warning} {
 		for _, a := range r.anomalies() {
 			if a.Severity != sev || len(rows) == limit {
 				continue
@@ -155,7 +152,7 @@ const commentAnomalies = 50
 // linked to the page that draws it.
 func (r *Report) mdAnomalies(md *mdWriter, limit int) {
 	var rows []string
-	for _, sev := range []anomaly.Severity{anomaly.Error, anomaly.Warning} {
+	for _, sev := range []result.Severity{result.Error, result.Warning} {
 		for _, a := range r.anomalies() {
 			if a.Severity != sev {
 				continue

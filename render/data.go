@@ -9,6 +9,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
@@ -226,7 +227,7 @@ type summaryJSON struct {
 	Restarts string                            `json:"restarts"`
 	Runs     []summaryRun                      `json:"runs"`
 	Metrics  map[string]map[string]summaryStat `json:"metrics"` // run -> tag -> stats
-	Warnings []summaryWarning                  `json:"warnings"`
+	Warnings []summary.Warning                 `json:"warnings"`
 	// Gates are the verdicts of --fail-on, when given; Baseline compares
 	// with --baseline, when given.
 	Gates    []summaryGate    `json:"gates,omitempty"`
@@ -236,34 +237,21 @@ type summaryJSON struct {
 }
 
 type summaryRun struct {
-	Name            string           `json:"name"`
-	Logdir          string           `json:"logdir"`
-	Path            string           `json:"path"`
-	Files           []summaryFile    `json:"files"`
-	FirstStep       *int64           `json:"first_step"`
-	LastStep        *int64           `json:"last_step"`
-	StartTime       *jsonFloat       `json:"start_time"`
-	EndTime         *jsonFloat       `json:"end_time"`
-	DurationSeconds *jsonFloat       `json:"duration_seconds"`
-	RestartDropped  int              `json:"restart_dropped_points"`
-	Attempts        []summaryAttempt `json:"attempts,omitempty"`
+	Name            string            `json:"name"`
+	Logdir          string            `json:"logdir"`
+	Path            string            `json:"path"`
+	Files           []summary.LogFile `json:"files"`
+	FirstStep       *int64            `json:"first_step"`
+	LastStep        *int64            `json:"last_step"`
+	StartTime       *jsonFloat        `json:"start_time"`
+	EndTime         *jsonFloat        `json:"end_time"`
+	DurationSeconds *jsonFloat        `json:"duration_seconds"`
+	RestartDropped  int               `json:"restart_dropped_points"`
+	Attempts        []summaryAttempt  `json:"attempts,omitempty"`
 	// Graphs are the run's model graphs with their node and edge counts,
 	// for runs that have any.
 	Graphs   []result.GraphCount `json:"graphs,omitempty"`
-	Warnings []summaryWarning    `json:"warnings"`
-}
-
-type summaryFile struct {
-	Path    string `json:"path"`
-	Bytes   int64  `json:"bytes"`
-	Records int    `json:"records"`
-	Status  string `json:"status"`
-}
-
-type summaryWarning struct {
-	File    string `json:"file"`
-	Offset  *int64 `json:"offset"`
-	Message string `json:"message"`
+	Warnings []summary.Warning   `json:"warnings"`
 }
 
 type summaryStat struct {
@@ -286,12 +274,12 @@ type summaryPoint struct {
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
 	s := summaryJSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
-		Warnings: warningsJSON(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
+		Warnings: summary.Warnings(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
 	for _, run := range r.rep.Runs {
-		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summaryFile{},
-			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: warningsJSON(run.Warnings)}
+		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
+			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
 		for _, f := range run.LogFiles() {
-			sr.Files = append(sr.Files, summaryFile{f.Rel, f.Size, f.Records, f.Status})
+			sr.Files = append(sr.Files, summary.LogFileOf(f))
 		}
 		if run.HasEvents {
 			first, last := run.FirstStep, run.LastStep
@@ -325,19 +313,6 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 
 func pointJSON(e model.Extreme, f32 bool) summaryPoint {
 	return summaryPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonScalar{e.Value, f32}}
-}
-
-func warningsJSON(ws []model.Warning) []summaryWarning {
-	out := []summaryWarning{}
-	for _, w := range ws {
-		sw := summaryWarning{File: w.File, Message: w.Msg}
-		if w.Offset >= 0 {
-			off := w.Offset
-			sw.Offset = &off
-		}
-		out = append(out, sw)
-	}
-	return out
 }
 
 // tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},

@@ -1,10 +1,6 @@
 package render
 
-import (
-	"slices"
-	"strings"
-	"unicode"
-)
+import "github.com/trainreport/trainreport/internal/analysis/result"
 
 // This file holds the one rule of which way a metric is better, by its
 // name: lower for loss- and error-like names, higher for accuracy-like
@@ -13,7 +9,8 @@ import (
 // overview's sweep summary (best and worst runs per metric) and the
 // Scalars page's best and worst runs.
 
-// direction is which way a metric is better, as its name says.
+// direction is which way a metric is better, as its name says: the
+// values of result.Direction, with the methods the pages need.
 type direction int
 
 const (
@@ -23,15 +20,7 @@ const (
 )
 
 // String is the direction as summary.json writes it.
-func (d direction) String() string {
-	switch d {
-	case lowerBetter:
-		return "lower"
-	case higherBetter:
-		return "higher"
-	}
-	return ""
-}
+func (d direction) String() string { return result.Direction(d).String() }
 
 // order says how a ranking by a metric of this direction is ordered.
 func (d direction) order() string {
@@ -44,50 +33,8 @@ func (d direction) order() string {
 	return "highest first (which is better is not known)"
 }
 
-// lowerWords and higherWords are the words of metric names whose better
-// direction is known; names holding both, or neither, are "highest" and
-// "lowest" without a verdict.
-var (
-	lowerWords  = []string{"loss", "error", "err", "mse", "mae", "rmse", "nll", "perplexity", "ppl", "wer", "cer"}
-	higherWords = []string{"acc", "accuracy", "auc", "f1", "precision", "recall", "bleu", "rouge", "iou", "map", "reward"}
-)
-
-// betterOf says which way the metric called name is better: the words of
-// its name (split at anything not a letter or digit, and at case changes
-// from lower to upper) are matched against lowerWords and higherWords.
+// betterOf says which way the metric called name is better
+// (result.BetterOf: the analysis and the outputs share the rule).
 func betterOf(name string) direction {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prev := rune(0)
-	for _, c := range name {
-		switch {
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			flush()
-		case unicode.IsUpper(c) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, c)
-		default:
-			cur = append(cur, c)
-		}
-		prev = c
-	}
-	flush()
-	lower, higher := false, false
-	for _, w := range words {
-		lower = lower || slices.Contains(lowerWords, w)
-		higher = higher || slices.Contains(higherWords, w)
-	}
-	switch {
-	case lower && !higher:
-		return lowerBetter
-	case higher && !lower:
-		return higherBetter
-	}
-	return unknownBetter
+	return direction(result.BetterOf(name))
 }

@@ -175,14 +175,14 @@ func contentID(c StaticChart) string { return c.Name + "@trainreport" }
 // regressions, "" when there is nothing to say.
 func (r *Report) emailVerdict() string {
 	failed := 0
-	for _, g := range r.gates {
+	for _, g := range r.an.Gates {
 		if g.Failed {
 			failed++
 		}
 	}
 	regressed := 0
 	for _, d := range r.deltas() {
-		if d.regressed {
+		if d.Regressed {
 			regressed++
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"time"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // appendValue appends v as a JSON value: a number in the shortest form
@@ -121,18 +123,9 @@ func appendFraction(b []byte, frac int64, d int) []byte {
 	return append(append(b, '.'), digits[:d]...)
 }
 
-// fmtValue formats a value for people: six significant digits.
-func fmtValue(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "+Inf"
-	case math.IsInf(v, -1):
-		return "−Inf"
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
+// fmtValue formats a value for people: six significant digits
+// (result.FormatValue, which the analysis's words use too).
+func fmtValue(v float64) string { return result.FormatValue(v) }
 
 // lastWallTime is the last second a UTC date of four digits can show
 // (9999-12-31 23:59:59).

@@ -1,24 +1,5 @@
 package render
 
-import (
-	"github.com/trainreport/trainreport/internal/gate"
-)
-
-// SetGates gives the report the verdicts of the --fail-on conditions,
-// evaluated over its own summary.json: summary.json, summary.md and the
-// overview then show them, failed ones first.
-func (r *Report) SetGates(results []gate.Result) {
-	var failed, passed []gate.Result
-	for _, g := range results {
-		if g.Failed {
-			failed = append(failed, g)
-		} else {
-			passed = append(passed, g)
-		}
-	}
-	r.gates = append(failed, passed...)
-}
-
 // summaryGate is a gate in summary.json.
 type summaryGate struct {
 	Expr   string        `json:"expr"`
@@ -36,8 +17,8 @@ type summaryHeld struct {
 
 func (r *Report) gatesJSON() []summaryGate {
 	var out []summaryGate
-	for _, g := range r.gates {
-		sg := summaryGate{Expr: g.Expr, Failed: g.Failed, Held: []summaryHeld{}, Runs: g.Runs, Error: g.Err, Text: g.String()}
+	for _, g := range r.an.Gates {
+		sg := summaryGate{Expr: g.Expr, Failed: g.Failed, Held: []summaryHeld{}, Runs: g.Runs, Error: g.Err, Text: g.Text}
 		for _, h := range g.Held {
 			vals := h.Values
 			if vals == nil {
@@ -59,8 +40,8 @@ type gateRow struct {
 
 func (r *Report) gateRows() []gateRow {
 	var out []gateRow
-	for _, g := range r.gates {
-		out = append(out, gateRow{g.Failed, g.Expr, g.String()})
+	for _, g := range r.an.Gates {
+		out = append(out, gateRow{g.Failed, g.Expr, g.Text})
 	}
 	return out
 }

@@ -161,7 +161,7 @@ type warningRow struct {
 
 func (r *Report) overviewPage(single bool) *overviewPage {
 	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags), NumRuns: len(r.rep.Runs),
-		Skipped: skippedFiles(r.rep), NotDrawn: notDrawnOf(r.rep)}
+		Skipped: skippedFiles(r.rep), NotDrawn: notDrawnOf(r.an.Undrawn)}
 	sweep, err := r.sweepSection(single)
 	if err != nil {
 		p.SweepError = err.Error()

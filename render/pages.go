@@ -11,6 +11,7 @@ import (
 
 	"github.com/trainreport/trainreport/assets"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/templates"
 )
 
@@ -82,7 +83,7 @@ func init() {
 		{name: "tensors", title: "Tensors", kinds: []model.Kind{model.KindTensor}, has: hasAny(runTensors), count: countTags,
 			body: sameBody((*Report).tensorsPage), data: (*Report).tensorsData,
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}},
-		{name: "exceptions", title: "Exceptions", kinds: []model.Kind{kindException}, has: hasExceptions, count: countExceptions,
+		{name: "exceptions", title: "Exceptions", kinds: []model.Kind{result.ExceptionKind}, has: hasExceptions, count: countExceptions,
 			body: sameBody((*Report).exceptionsPage), data: (*Report).exceptionsData,
 			scripts: []string{"exceptions.js"}, styles: []string{"exceptions.css"}},
 		{name: "hparams", title: "HParams", kinds: []model.Kind{model.KindHParams}, has: (*Report).hasHParams, count: countSessions,
@@ -97,7 +98,7 @@ func init() {
 		{name: "visdom", title: "Visdom", kinds: []model.Kind{model.KindVisdom}, has: hasAny(runVisdom), count: countItems("window", runVisdom),
 			body: bodyOf((*Report).visdomPage), data: (*Report).visdomData,
 			scripts: []string{"visdom.js"}, styles: []string{"histograms.css", "visdom.css"}},
-		{name: "embeddings", title: "Embeddings", kinds: []model.Kind{kindEmbedding}, has: hasAny(runEmbeddings), count: countEmbeddings,
+		{name: "embeddings", title: "Embeddings", kinds: []model.Kind{result.EmbeddingKind}, has: hasAny(runEmbeddings), count: countEmbeddings,
 			body: bodyOf((*Report).embeddingsPage), data: (*Report).embeddingsData,
 			scripts: []string{"echarts-gl.min.js", "embeddings.js"}, styles: []string{"embeddings.css"}},
 	}

@@ -16,10 +16,8 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
-	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
-	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
 
@@ -62,8 +60,6 @@ type Options struct {
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
-	// Baseline is an earlier report to compare with, nil for none.
-	Baseline *Baseline
 	// ChartsURL is where summary.md finds its static charts, the chart's
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
@@ -93,11 +89,6 @@ type Report struct {
 	tags    []*tagView      // scalar tags, sorted
 	bodies  map[bodyKey]any // data of each single-file page's main template, built once
 	views   map[*model.Scalar]*seriesView
-	// gates are the verdicts of --fail-on, failed first (SetGates).
-	gates []gate.Result
-	// anoms are what internal/analysis/anomaly found (see anomalies), found once.
-	anomaliesOnce sync.Once
-	anoms         []anomaly.Anomaly
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest

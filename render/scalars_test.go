@@ -217,3 +217,39 @@ func TestScalarScriptsHoldTheDataFilesPoints(t *testing.T) {
 		t.Fatal("no scalar data files")
 	}
 }
+
+// chartJSON is the shape appendChartData writes by hand: the chart-data
+// block the page script draws from (see
+// assets/scalarchart.js): per run, its drawn points and what the page needs
+// to draw them. No ECharts option is written, for the page or per chart:
+// assets/scalarchart.js builds them (the rule is in assets/app.js's header).
+type chartJSON struct {
+	Tag  string     `json:"tag"`
+	Runs []chartRun `json:"runs"`
+}
+
+type chartRun struct {
+	Name string `json:"name"`
+	// Points are the drawn points, [step, value, wall_time] each, with
+	// non-finite values as strings.
+	Points json.RawMessage `json:"points"`
+	Total  int             `json:"total"`
+	Shown  int             `json:"shown"`
+	Start  jsonFloat       `json:"start"`
+	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
+	// a downsampled series: the range its drawn points stand for.
+	Envelope [][6]jsonFloat `json:"envelope"`
+	// Kept is how many points the series' data file holds (fewer than
+	// Total when --max-data-points capped it).
+	Kept int `json:"kept"`
+	// File is the series' data file, relative to the data directory, and
+	// Script the same data as a script (see dataScript), which registers
+	// itself under File; both empty in the single-file report, which has
+	// no data files.
+	File   string `json:"file,omitempty"`
+	Script string `json:"script,omitempty"`
+	// SupersededFile and SupersededScript are the same for the series'
+	// superseded points, when it has any (attempts.go).
+	SupersededFile   string `json:"superseded_file,omitempty"`
+	SupersededScript string `json:"superseded_script,omitempty"`
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // section returns the HTML of index.html from the heading with id to the
@@ -71,68 +72,31 @@ func TestOverviewNamesSkippedFiles(t *testing.T) {
 	}
 }
 
-// Undrawn lists, per run, what the model holds that no page draws, from
-// pageTable's kinds: a page that draws a kind removes its line (the
-// graphs, custom scalars and embeddings pages removed theirs).
+// The kinds the analysis counts as drawn (analysis.DrawnKinds, which
+// inspect reads too) are those of pageTable, so that a page that draws a
+// kind removes its "not drawn" line; the overview lists what is left.
 func TestUndrawnFollowsPageTable(t *testing.T) {
+	var pages []model.Kind
+	for _, pg := range pageTable {
+		pages = append(pages, pg.kinds...)
+	}
+	slices.Sort(pages)
+	pages = slices.Compact(pages)
+	drawn := analysis.DrawnKinds()
+	slices.Sort(drawn)
+	if !slices.Equal(pages, drawn) {
+		t.Errorf("pageTable draws %q, analysis.DrawnKinds says %q", pages, drawn)
+	}
+
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}, "b": {"loss": {1}}})
 	a := rep.Runs[0]
 	a.Graphs = []*model.Graph{{Source: model.GraphSource("graph_def")}, {Source: model.GraphSource("graph_def"), Tag: "keras"}}
 	a.Embeddings = []*model.Embedding{{Name: "embed0"}}
 	a.Layout = &model.Layout{}
 	a.Tags = []model.TagInfo{{Tag: "keras", Kind: model.KindGraph}, {Tag: "odd", Kind: model.KindOther}, {Tag: "loss", Kind: model.KindScalar}}
-	got := Undrawn(rep)
-	if len(got) != 1 || got[0].Run != "a" || got[0].String() != "1 tag of kind other" {
-		t.Fatalf("Undrawn = %+v", got)
-	}
 	idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 	if !strings.Contains(section(t, idx, "not-drawn"), "<li><b>a</b>: 1 tag of kind other: not drawn yet</li>") {
 		t.Errorf("the overview does not list run a's undrawn data:\n%s", section(t, idx, "not-drawn"))
-	}
-
-	saved := slices.Clone(pageTable)
-	defer func() { pageTable = saved }()
-	// Without the graphs, custom scalars and embeddings pages, their data
-	// are listed, the embeddings with their names.
-	pageTable = slices.DeleteFunc(pageTable, func(p page) bool {
-		return p.name == "graphs" || p.name == "custom_scalars" || p.name == "embeddings"
-	})
-	if got := Undrawn(rep); len(got) != 1 || got[0].String() != "2 graphs, 1 embedding (embed0: no points), 1 custom-scalars layout, 1 tag of kind other" {
-		t.Errorf("without those pages, Undrawn = %+v", got)
-	}
-}
-
-// Were no page to draw embeddings, the overview would name a run's
-// embeddings with their shapes, a few of them, escaped and cut short, and
-// count them all in its totals.
-func TestNotDrawnNamesEmbeddingsWithTheirShapes(t *testing.T) {
-	saved := slices.Clone(pageTable)
-	defer func() { pageTable = saved }()
-	pageTable = slices.DeleteFunc(pageTable, func(p page) bool { return p.name == "embeddings" })
-	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
-	a := rep.Runs[0]
-	points := &model.TensorRef{Format: model.FormatRaw, DType: "float32"}
-	a.Embeddings = []*model.Embedding{
-		{Name: "embed0:0", Shape: []int64{10000, 16}, Points: points},
-		{Name: "<script>alert(1)</script>", Shape: []int64{2, 8}},
-		{Name: "x"},
-		{Name: strings.Repeat("é", 100), Shape: []int64{3, 4}, Points: points},
-		{Name: "e4", Shape: []int64{1, 1}, Points: points},
-		{Name: "e5", Shape: []int64{1, 1}, Points: points},
-		{Name: "e6", Shape: []int64{1, 1}, Points: points},
-	}
-	want := "7 embeddings (embed0:0: 10000×16; <script>alert(1)</script>: 2×8, no points; x: no points; " +
-		strings.Repeat("é", 59) + "…: 3×4; e4: 1×1; and 2 more)"
-	if got := Undrawn(rep); len(got) != 1 || got[0].String() != want {
-		t.Fatalf("Undrawn = %q, want %q", got, want)
-	}
-	idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
-	sec := section(t, idx, "not-drawn")
-	if strings.Contains(sec, "<script>alert") || !strings.Contains(sec, "embed0:0: 10000×16; &lt;script&gt;alert(1)&lt;/script&gt;: 2×8, no points;") {
-		t.Errorf("the overview does not name the embeddings, escaped:\n%s", sec)
-	}
-	if !strings.Contains(sec, "this data, which no page of this report draws yet: 7 embeddings.") {
-		t.Errorf("the totals name embeddings:\n%s", sec)
 	}
 }
 

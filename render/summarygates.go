@@ -21,21 +21,22 @@ const (
 // mdGates writes the verdicts of --fail-on, failed first: what a CI user
 // reads first.
 func (r *Report) mdGates(md *mdWriter, runsLimit int) {
-	if len(r.gates) == 0 {
+	gates := r.an.Gates
+	if len(gates) == 0 {
 		return
 	}
 	failed := 0
-	for _, g := range r.gates {
+	for _, g := range gates {
 		if g.Failed {
 			failed++
 		}
 	}
-	head := fmt.Sprintf("## Gates: %d of %d failed\n\n", failed, len(r.gates))
+	head := fmt.Sprintf("## Gates: %d of %d failed\n\n", failed, len(gates))
 	if failed == 0 {
-		head = fmt.Sprintf("## Gates: all %d passed\n\n", len(r.gates))
+		head = fmt.Sprintf("## Gates: all %d passed\n\n", len(gates))
 	}
 	var rows []string
-	for _, g := range r.gates {
+	for _, g := range gates {
 		if !g.Failed {
 			rows = append(rows, fmt.Sprintf("- ✅ passed: %s\n", md.code(g.Expr)))
 			continue
@@ -81,18 +82,14 @@ func nounOf(n int, one, many string) string {
 // mdBaseline writes the comparison with --baseline, regressions first,
 // at most limit rows (0: all).
 func (r *Report) mdBaseline(md *mdWriter, limit int) {
-	b := r.opt.Baseline
+	b := r.an.Baseline
 	if b == nil {
 		return
 	}
-	ds := r.deltas()
-	th := b.Threshold
-	if th == 0 {
-		th = DefaultRegressionThreshold
-	}
+	ds, th := b.Deltas, b.Threshold
 	regressed := 0
 	for _, d := range ds {
-		if d.regressed {
+		if d.Regressed {
 			regressed++
 		}
 	}
@@ -106,20 +103,20 @@ func (r *Report) mdBaseline(md *mdWriter, limit int) {
 	var rows []string
 	unchanged := 0
 	for _, d := range ds {
-		if !d.regressed && d.last == d.baseLast && d.step == d.baseStep && (!d.hasBest || d.best == d.baseBest) {
+		if !d.Regressed && d.Last == d.BaseLast && d.Step == d.BaseStep && (!d.HasBest || d.Best == d.BaseBest) {
 			unchanged++ // counted, not listed: a comparison is read for what changed
 			continue
 		}
 		flag := ""
-		if d.regressed {
+		if d.Regressed {
 			flag = "⚠️"
 		}
 		best := ""
-		if d.hasBest {
-			best = fmtChange(d.best, d.baseBest)
+		if d.HasBest {
+			best = fmtChange(d.Best, d.BaseBest)
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %d (%d) | %s |\n", flag, md.name(d.tag), md.name(d.run),
-			fmtChange(d.last, d.baseLast), best, d.step, d.baseStep, md.name(strings.Join(d.why, "; "))))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %d (%d) | %s |\n", flag, md.name(d.Tag), md.name(d.Run),
+			fmtChange(d.Last, d.BaseLast), best, d.Step, d.BaseStep, md.name(strings.Join(d.Why, "; "))))
 	}
 	if unchanged > 0 {
 		rows = append(rows, fmt.Sprintf("| | %s unchanged | | | | | |\n", plural(unchanged, "series", "series")))

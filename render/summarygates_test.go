@@ -3,18 +3,23 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
 
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // halfBaseline is rep's own summary.json with every value halved: each
 // loss of rep is then twice its baseline's, a regression.
-func halfBaseline(t *testing.T, rep *model.Report) *Baseline {
+func halfBaseline(t *testing.T, rep *model.Report) *analysis.Baseline {
 	t.Helper()
 	b, err := newReport(rep, Options{}).SummaryJSON()
 	if err != nil {
@@ -35,32 +40,22 @@ func halfBaseline(t *testing.T, rep *model.Report) *Baseline {
 			tags[tag] = m
 		}
 	}
-	return &Baseline{Source: "main/summary.json", Summary: f}
+	return &analysis.Baseline{Source: "main/summary.json", Summary: f}
 }
 
 // gatedReport is a report of rep with a halved baseline and n gates, each
 // holding for every run.
 func gatedReport(t *testing.T, rep *model.Report, n int, form MarkdownForm) *Report {
 	t.Helper()
-	r := newReport(rep, Options{Title: "gated", MarkdownForm: form, Baseline: halfBaseline(t, rep)})
-	sb, err := r.SummaryJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := summary.Read(sb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res []gate.Result
+	var gates []*gate.Gate
 	for i := range n {
 		g, err := gate.Parse(fmt.Sprintf(`"loss/%02d".last > baseline."loss/%02d".last`, i%50, i%50))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res = append(res, g.Eval(cur, r.opt.Baseline.Summary))
+		gates = append(gates, g)
 	}
-	r.SetGates(res)
-	return r
+	return newReport(rep, Options{Title: "gated", MarkdownForm: form}, analysis.Options{Baseline: halfBaseline(t, rep), Gates: gates})
 }
 
 // Gates and the comparison with the baseline come first in summary.md,
@@ -121,4 +116,87 @@ func TestSummaryMarkdownGateNamesFewRuns(t *testing.T) {
 	if !strings.Contains(md, "holds for run **run-00**") || !strings.Contains(md, "and 9 more runs") || strings.Contains(md, "**run-03**") {
 		t.Errorf("gate line:\n%.1500s", md)
 	}
+}
+
+// TestSummaryOfIsSummaryJSONReadBack: what the gates and a directory
+// given as --baseline read of a report (analysis.SummaryOf, made from the
+// model and the analysis) is what summary.Read makes of the summary.json
+// render writes: runs, metrics (float32 series' values as their shortest
+// decimal form reads back, NaN and infinities, a series with no finite
+// value, one with no points), anomalies, regressions, warnings and damaged
+// files.
+func TestSummaryOfIsSummaryJSONReadBack(t *testing.T) {
+	runs := map[string]map[string][]float64{
+		"a":   {"loss": {0.1, 0.3, 0.7, 0.2, 0.1}, "accuracy": {0.5, 0.6, math.NaN(), 0.7}, "lr": {0.1, 0, 0, 0, 0}},
+		"b/c": {"loss": {math.NaN(), math.Inf(1)}, "grad": {1e-7, 3e21, -0.0, 1.0 / 3}},
+		"d":   {},
+	}
+	for _, name := range hostile[:3] {
+		runs[name] = map[string][]float64{"loss": {2, 1, 0.5}}
+	}
+	rep := synthetic(runs)
+	for _, run := range rep.Runs {
+		if run.Name == "a" || run.Name == "b/c" {
+			for _, s := range run.Scalars {
+				s.Float32 = true
+				for i := range s.Points {
+					s.Points[i].Value = float64(float32(s.Points[i].Value))
+				}
+			}
+		}
+		if run.Name == "d" {
+			run.Scalars = append(run.Scalars, &model.Scalar{Tag: "empty"})
+			run.Files = append(run.Files, model.File{Rel: "d/events.2", Status: "truncated"}, model.File{Rel: "d/events.3", Status: "empty"})
+			run.Warnings = append(run.Warnings, model.Warning{File: "d/events.2", Offset: 40, Msg: "truncated"})
+		}
+	}
+	rep.Warnings = append(rep.Warnings, model.Warning{File: "x", Offset: -1, Msg: "unreadable"})
+	r := newReport(rep, Options{}, analysis.Options{Baseline: halfBaseline(t, rep)})
+	b, err := r.SummaryJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := summary.Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := analysis.SummaryOf(rep, r.an)
+	if len(got.Anomalies) == 0 || len(got.Regressions) == 0 || got.Damaged != 1 || got.Warnings != 2 {
+		t.Fatalf("the report does not exercise every part: %d anomalies, %d regressions, %d damaged, %d warnings",
+			len(got.Anomalies), len(got.Regressions), got.Damaged, got.Warnings)
+	}
+	if g, w := summaryText(got), summaryText(want); g != w {
+		t.Errorf("SummaryOf:\n%s\nsummary.json read back:\n%s", g, w)
+	}
+}
+
+// summaryText prints f whole, pointers followed and floats exact, so that
+// two files compare by their text (NaN equal to NaN).
+func summaryText(f *summary.File) string {
+	var b strings.Builder
+	pt := func(p *summary.Point) string {
+		if p == nil {
+			return "nil"
+		}
+		return fmt.Sprintf("%d:%s", p.Step, strconv.FormatFloat(p.Value, 'g', -1, 64))
+	}
+	fmt.Fprintf(&b, "runs %q warnings %d damaged %d\n", f.Runs, f.Warnings, f.Damaged)
+	for _, run := range slices.Sorted(maps.Keys(f.Metrics)) {
+		for _, tag := range slices.Sorted(maps.Keys(f.Metrics[run])) {
+			m := f.Metrics[run][tag]
+			fmt.Fprintf(&b, "metric %q %q points %d nonfinite %d last %s min %s max %s better %q\n", run, tag, m.Points, m.NonFinite,
+				pt(&m.Last), pt(m.Min), pt(m.Max), m.Better)
+		}
+	}
+	for _, a := range f.Anomalies {
+		step := "nil"
+		if a.Step != nil {
+			step = fmt.Sprint(*a.Step)
+		}
+		fmt.Fprintf(&b, "anomaly %q %q %q %s %q\n", a.Rule, a.Run, a.Tag, step, a.Message)
+	}
+	for _, g := range f.Regressions {
+		fmt.Fprintf(&b, "regression %q %q %q\n", g.Run, g.Tag, g.Why)
+	}
+	return b.String()
 }

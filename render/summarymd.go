@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/gate"
 )
 
 // MarkdownForm is what summary.md is written for: each has its own limit
@@ -267,7 +266,9 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 	r.mdHeadline(md)
 	// What a CI user reads first, after the one-line headline: the
 	// verdicts, what went wrong, then the comparison.
-	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, gate.MaxHeld)) })
+	// A verdict names at most gate.MaxHeld runs (the analysis's): the
+	// job summary names them all.
+	md.within(sectionShare, func() { r.mdGates(md, bound(commentGateRuns, 0)) })
 	md.within(sectionShare, func() { r.mdAnomalies(md, bound(commentAnomalies, 0)) })
 	md.within(sectionShare, func() { r.mdBaseline(md, bound(commentDeltaRows, 0)) })
 	r.mdCharts(md, chartURL)
@@ -367,7 +368,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 	if nNonFinite > 0 {
 		fmt.Fprintf(&b, " · %s with no finite value", plural(nNonFinite, "series", "series"))
 	}
-	if rs := r.restartsLine(); rs != "" {
+	if rs := RestartsLine(r.rep); rs != "" {
 		b.WriteString(" · " + rs)
 	}
 	b.WriteString("\n\n")
@@ -381,12 +382,13 @@ func (r *Report) mdHeadline(md *mdWriter) {
 	md.write(b.String())
 }
 
-// restartsLine is what the headline says of restarts: how many runs
-// restarted (more than one attempt) and what became of the scalar points
-// later attempts took off their lines under the report's rule, "" when no
-// run restarted nor lost a point to a rewrite.
-func (r *Report) restartsLine() string {
-	restarted, _, superseded := r.rep.RestartTotals()
+// RestartsLine says of restarts what summary.md's headline and the
+// command's progress line say: how many runs restarted (more than one
+// attempt) and what became of the scalar points later attempts took off
+// their lines under the report's rule, "" when no run restarted nor lost a
+// point to a rewrite.
+func RestartsLine(rep *model.Report) string {
+	restarted, _, superseded := rep.RestartTotals()
 	if restarted == 0 && superseded == 0 {
 		return ""
 	}
@@ -398,7 +400,7 @@ func (r *Report) restartsLine() string {
 		}
 		s += ": "
 	}
-	switch r.rep.RestartRule {
+	switch rep.RestartRule {
 	case model.RestartsAttempts:
 		return s + plural(superseded, "superseded point", "superseded points") + " kept, drawn faded"
 	case model.RestartsTensorBoard:

@@ -404,14 +404,14 @@ func TestBucketCancel(t *testing.T) {
 // folder takes the one above).
 func TestBucketTitleAndName(t *testing.T) {
 	args := []string{"s3://b/mnist/runs?endpoint=http://h:1", "gs://b2"}
-	logdirs, err := collect.ParseLogdirs(args)
+	logdirs, err := collect.ParseLogdirArgs(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if logdirs[0].Name != "runs" || logdirs[1].Name != "b2" {
 		t.Errorf("names %q, %q", logdirs[0].Name, logdirs[1].Name)
 	}
-	if got := defaultTitle(args, logdirs); got != "mnist/runs, b2" {
+	if got := defaultTitle(logdirs); got != "mnist/runs, b2" {
 		t.Errorf("title %q", got)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trainreport/trainreport/collect/model"
-
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // helpFlags defines -h and -help on fs, so that asking for help is a flag
@@ -70,26 +70,25 @@ func plural[N int | int64](n N, noun string) string {
 	return fmt.Sprintf("%d %s", n, nouns(n, noun))
 }
 
-// namedAs returns the name arg gave its log directory with NAME=, and
-// whether it gave one: collect.ParseLogdirs keeps the path after the "="
-// as the directory's Path, and an unnamed argument whole.
-func namedAs(arg string, l model.Logdir) (string, bool) {
-	if arg == l.Path {
-		return "", false
+// sameNames returns a warning for each NAME=LOGDIR whose name an earlier
+// argument already took: collect.ParseLogdirArgs renames it (NAME_2),
+// which keeps every run apart, so the report goes on, but the name is not
+// the one asked for, and a script may have meant another directory.
+func sameNames(logdirs []collect.LogdirArg) []string {
+	var out []string
+	for _, l := range logdirs {
+		if l.Asked != "" && l.Asked != l.Name {
+			out = append(out, fmt.Sprintf("the name %q is already taken by another log directory: %s is named %q", l.Asked, logfs.Redact(l.Path), l.Name))
+		}
 	}
-	return strings.TrimSuffix(arg, "="+l.Path), true
+	return out
 }
 
-// sameNames returns a warning for each NAME=LOGDIR whose name an earlier
-// argument already took: collect.ParseLogdirs renames it (NAME_2), which
-// keeps every run apart, so the report goes on, but the name is not the
-// one asked for, and a script may have meant another directory.
-func sameNames(args []string, logdirs []model.Logdir) []string {
-	var out []string
-	for i, l := range logdirs {
-		if name, ok := namedAs(args[i], l); ok && name != l.Name {
-			out = append(out, fmt.Sprintf("the name %q is already taken by another log directory: %s is named %q", name, logfs.Redact(l.Path), l.Name))
-		}
+// logdirsOf is the log directories of the arguments, to collect.
+func logdirsOf(args []collect.LogdirArg) []model.Logdir {
+	out := make([]model.Logdir, len(args))
+	for i, a := range args {
+		out[i] = a.Logdir
 	}
 	return out
 }
@@ -120,11 +119,11 @@ const maxTitleDirs = 3
 // name is generic (logs, runs, lightning_logs...) is called by its path
 // from the first folder above that is not, at most three folders
 // (.../mnist/lightning_logs is "mnist/lightning_logs").
-func defaultTitle(args []string, logdirs []model.Logdir) string {
+func defaultTitle(logdirs []collect.LogdirArg) string {
 	names := make([]string, len(logdirs))
 	for i, l := range logdirs {
 		names[i] = l.Name
-		if _, ok := namedAs(args[i], l); ok {
+		if l.Asked != "" {
 			continue
 		}
 		if logfs.IsURL(l.Path) {

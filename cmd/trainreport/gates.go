@@ -13,6 +13,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/gate"
 	"github.com/trainreport/trainreport/internal/summary"
 	"github.com/trainreport/trainreport/render"
@@ -50,7 +51,7 @@ func gateFlags(fs *flag.FlagSet, c *config) {
 		c.chartsURL = s
 		return nil
 	})
-	fs.Float64Var(&c.threshold, "baseline-threshold", render.DefaultRegressionThreshold, "flag a metric as a regression when its last or best value is worse than the baseline's by more than this `FRACTION`")
+	fs.Float64Var(&c.threshold, "baseline-threshold", analysis.DefaultRegressionThreshold, "flag a metric as a regression when its last or best value is worse than the baseline's by more than this `FRACTION`")
 }
 
 // checkGates refuses, before any log is read, gates that read a baseline
@@ -75,104 +76,81 @@ func checkGates(c *config) error {
 }
 
 // loadBaseline reads --baseline: a summary.json, or a log directory,
-// collected with the report's options and summarized as a report of it
-// would be. A baseline that cannot be read, or is not a summary.json, is
-// an error of the command line (exit status 2, as docs/GATES.md says),
-// found before the logs are read; only a cancellation is not.
-func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*render.Baseline, error) {
-	b, err := readBaseline(ctx, c, opt)
+// collected with the report's options and analysed as the report is (its
+// summary is analysis.SummaryOf, no summary.json is written nor read). A
+// baseline that cannot be read, or is not a summary.json, is an error of
+// the command line (exit status 2, as docs/GATES.md says), found before
+// the logs are read; only a cancellation is not.
+func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*analysis.Baseline, error) {
+	sum, err := readBaseline(ctx, c.baseline, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, usageError{err}
 	}
-	return b, nil
+	return &analysis.Baseline{Source: c.baseline, Summary: sum, Threshold: c.threshold}, nil
 }
 
-// readBaseline is loadBaseline, its errors unclassified.
-func readBaseline(ctx context.Context, c *config, opt collect.Options) (*render.Baseline, error) {
-	st, err := os.Stat(c.baseline)
+// readBaseline is the summary of the baseline at path, its errors
+// unclassified.
+func readBaseline(ctx context.Context, path string, opt collect.Options) (*summary.File, error) {
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %w", err)
 	}
-	var b []byte
 	if st.IsDir() {
-		logdirs, err := collect.ParseLogdirs([]string{c.baseline})
+		logdirs, err := collect.ParseLogdirs([]string{path})
 		if err != nil {
 			return nil, fmt.Errorf("--baseline: %w", err)
 		}
 		opt.Progress = nil
 		rep, err := collect.Collect(ctx, logdirs, opt)
 		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
+			return nil, fmt.Errorf("--baseline %s: %w", path, err)
 		}
 		defer rep.Close()
 		// Its summary.json shows no layout of its embeddings.
 		an, err := analysis.Build(ctx, rep, analysis.Options{SummaryOnly: true})
 		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
+			return nil, fmt.Errorf("--baseline %s: %w", path, err)
 		}
-		b, err = render.New(rep, an, render.Options{Title: "baseline"}).SummaryJSON()
-		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
-		}
-	} else {
-		f, err := os.Open(c.baseline)
-		if err != nil {
-			return nil, fmt.Errorf("--baseline: %w", err)
-		}
-		defer f.Close()
-		b, err = io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
-		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
-		}
+		return analysis.SummaryOf(rep, an), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", path, err)
 	}
 	sum, err := summary.Read(b)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", c.baseline, err)
+		return nil, fmt.Errorf("--baseline %s: %w", path, err)
 	}
-	return &render.Baseline{Source: c.baseline, Summary: sum, Threshold: c.threshold}, nil
+	return sum, nil
 }
 
-// evalGates evaluates the gates over the report's summary.json and hands
-// the verdicts to it (for summary.json, summary.md and the overview);
-// it returns the failed ones.
-func evalGates(r *render.Report, gates []*gate.Gate, base *render.Baseline) ([]gate.Result, error) {
-	if len(gates) == 0 {
-		return nil, nil
-	}
-	b, err := r.SummaryJSON()
-	if err != nil {
-		return nil, err
-	}
-	cur, err := summary.Read(b)
-	if err != nil {
-		return nil, fmt.Errorf("reading back summary.json: %w", err)
-	}
-	var bs *summary.File
-	if base != nil {
-		bs = base.Summary
-	}
-	var all, failed []gate.Result
-	for _, g := range gates {
-		res := g.Eval(cur, bs)
-		all = append(all, res)
-		if res.Failed {
-			failed = append(failed, res)
+// failedGates are the gates of the analysis that failed.
+func failedGates(an *result.Analysis) []result.Gate {
+	var out []result.Gate
+	for _, g := range an.Gates {
+		if g.Failed {
+			out = append(out, g)
 		}
 	}
-	r.SetGates(all)
-	return failed, nil
+	return out
 }
 
 // gateError is the verdict of failed gates: exit status 3.
-type gateError struct{ failed []gate.Result }
+type gateError struct{ failed []result.Gate }
 
 func (e gateError) Error() string {
 	lines := make([]string, len(e.failed))
 	for i, f := range e.failed {
-		lines[i] = "gate failed: " + f.String()
+		lines[i] = "gate failed: " + f.Text
 	}
 	return strings.Join(lines, "\ntrainreport: ")
 }

@@ -17,13 +17,13 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/memlimit"
-	"github.com/trainreport/trainreport/render"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // inspectJSON is the shape of `trainreport inspect --json` (see docs/USAGE.md).
 type inspectJSON struct {
-	Runs     []inspectRun     `json:"runs"`
-	Warnings []inspectWarning `json:"warnings"`
+	Runs     []inspectRun      `json:"runs"`
+	Warnings []summary.Warning `json:"warnings"`
 }
 
 type inspectRun struct {
@@ -38,7 +38,7 @@ type inspectRun struct {
 	NotDrawn []inspectNotDrawn `json:"not_drawn"`
 	// Graphs are the run's model graphs with their node and edge counts.
 	Graphs   []result.GraphCount `json:"graphs"`
-	Warnings []inspectWarning    `json:"warnings"`
+	Warnings []summary.Warning   `json:"warnings"`
 }
 
 type inspectNotDrawn struct {
@@ -46,11 +46,9 @@ type inspectNotDrawn struct {
 	Count int    `json:"count"`
 }
 
+// inspectFile is a log file as summary.json lists it, with its format.
 type inspectFile struct {
-	Path    string `json:"path"`
-	Bytes   int64  `json:"bytes"`
-	Records int    `json:"records"`
-	Status  string `json:"status"`
+	summary.LogFile
 	// Format names a format other than TensorBoard's event files
 	// ("mindspore", "mindspore-lineage").
 	Format string `json:"format,omitempty"`
@@ -76,21 +74,6 @@ type inspectTag struct {
 	LastStep  int64   `json:"last_step"`
 	FirstWall float64 `json:"first_wall_time"`
 	LastWall  float64 `json:"last_wall_time"`
-}
-
-type inspectWarning struct {
-	File    string `json:"file"`
-	Offset  *int64 `json:"offset"`
-	Message string `json:"message"`
-}
-
-func warningJSON(w model.Warning) inspectWarning {
-	iw := inspectWarning{File: w.File, Message: w.Msg}
-	if w.Offset >= 0 {
-		off := w.Offset
-		iw.Offset = &off
-	}
-	return iw
 }
 
 // runInspect is `trainreport inspect`: what each run's files hold, per tag,
@@ -165,17 +148,14 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 func inspectOf(rep *model.Report) inspectJSON {
-	out := inspectJSON{Runs: []inspectRun{}, Warnings: []inspectWarning{}}
-	for _, w := range rep.Warnings {
-		out.Warnings = append(out.Warnings, warningJSON(w))
-	}
-	notDrawn := map[string]render.UndrawnRun{}
-	for _, u := range render.Undrawn(rep) {
+	out := inspectJSON{Runs: []inspectRun{}, Warnings: summary.Warnings(rep.Warnings)}
+	notDrawn := map[string]result.UndrawnRun{}
+	for _, u := range analysis.Undrawn(rep) {
 		notDrawn[u.Run] = u
 	}
 	for _, r := range rep.Runs {
 		ir := inspectRun{Name: r.Name, Logdir: r.Logdir, Path: r.Path, Files: []inspectFile{}, Tags: []inspectTag{},
-			NotDrawn: []inspectNotDrawn{}, Graphs: analysis.GraphCounts(r), Warnings: []inspectWarning{}}
+			NotDrawn: []inspectNotDrawn{}, Graphs: analysis.GraphCounts(r), Warnings: summary.Warnings(r.Warnings)}
 		if ir.Graphs == nil {
 			ir.Graphs = []result.GraphCount{}
 		}
@@ -183,7 +163,7 @@ func inspectOf(rep *model.Report) inspectJSON {
 			ir.NotDrawn = append(ir.NotDrawn, inspectNotDrawn{What: it.What, Count: it.N})
 		}
 		for _, f := range r.LogFiles() {
-			ir.Files = append(ir.Files, inspectFile{f.Rel, f.Size, f.Records, f.Status, f.Format})
+			ir.Files = append(ir.Files, inspectFile{summary.LogFileOf(f), f.Format})
 		}
 		for _, a := range r.Attempts {
 			ir.Attempts = append(ir.Attempts, inspectAttempt{Files: a.Files, FirstStep: a.FirstStep, LastStep: a.LastStep,
@@ -192,9 +172,6 @@ func inspectOf(rep *model.Report) inspectJSON {
 		for _, t := range r.Tags {
 			ir.Tags = append(ir.Tags, inspectTag{Tag: t.Tag, Kind: string(t.Kind), Plugin: t.Plugin, DataClass: t.DataClass,
 				Count: t.Count, FirstStep: t.FirstStep, LastStep: t.LastStep, FirstWall: t.FirstWall, LastWall: t.LastWall})
-		}
-		for _, w := range r.Warnings {
-			ir.Warnings = append(ir.Warnings, warningJSON(w))
 		}
 		out.Runs = append(out.Runs, ir)
 	}
@@ -208,8 +185,8 @@ func writeInspectJSON(w io.Writer, rep *model.Report) error {
 }
 
 func writeInspectText(w io.Writer, rep *model.Report) error {
-	notDrawn := map[string]render.UndrawnRun{}
-	for _, u := range render.Undrawn(rep) {
+	notDrawn := map[string]result.UndrawnRun{}
+	for _, u := range analysis.Undrawn(rep) {
 		notDrawn[u.Run] = u
 	}
 	for _, wr := range rep.Warnings {

@@ -273,7 +273,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 		if errors.As(err, &ge) {
 			// A line per failed gate, each made printable alone.
 			for _, f := range ge.failed {
-				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.String()))
+				fmt.Fprintf(stderr, "trainreport: gate failed: %s\n", printable(f.Text))
 			}
 			return exitGate
 		}
@@ -333,11 +333,12 @@ func checkNotRead(c *config, rep *model.Report) error {
 
 func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer) (errOut error) {
 	start := time.Now()
-	logdirs, err := collect.ParseLogdirs(logdirArgs)
+	args, err := collect.ParseLogdirArgs(logdirArgs)
 	if err != nil {
 		return err
 	}
-	for _, w := range sameNames(logdirArgs, logdirs) {
+	logdirs := logdirsOf(args)
+	for _, w := range sameNames(args) {
 		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
 	}
 	if err := checkOutputs(c, logdirs); err != nil {
@@ -349,7 +350,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	}
 	defer stopProfile(&errOut)
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
-	var base *render.Baseline
+	var base *analysis.Baseline
 	if c.baseline != "" {
 		// Read first: a baseline that cannot be read is an error of the
 		// command line, better known before the logs are read.
@@ -378,7 +379,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 	defer rep.Close()
 	title := c.title
 	if title == "" {
-		title = defaultTitle(logdirArgs, logdirs)
+		title = defaultTitle(args)
 	}
 	return writeReport(ctx, c, rep, title, base, start, stderr)
 }
@@ -386,7 +387,7 @@ func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer
 // writeReport writes the report of rep, collected or merged from shards,
 // as c asks: the site, the files of the flags, the gates' verdict. rep's
 // log directories name the folders in messages.
-func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *render.Baseline, start time.Time, stderr io.Writer) (errOut error) {
+func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, start time.Time, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -423,8 +424,8 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	if !c.quiet && records > 0 {
 		fmt.Fprintf(stderr, "read %s, %s, %s (%.1f MB) in %.2fs\n", plural(runs, "run"), plural(files, "file"),
 			plural(records, "record"), float64(bytes)/1e6, time.Since(start).Seconds())
-		if line := restartsLine(rep); line != "" {
-			fmt.Fprintln(stderr, line)
+		if line := render.RestartsLine(rep); line != "" {
+			fmt.Fprintln(stderr, "restarts: "+line)
 		}
 	}
 
@@ -440,7 +441,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	// The layouts of big embeddings take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
-	aopt := analysis.Options{}
+	aopt := analysis.Options{Baseline: base, Gates: c.gates}
 	c.embeddings.apply(&aopt, progress.update)
 	memlimit.Phase(ctx, "laying out the embeddings")
 	stopProgress := progress.watch()
@@ -452,12 +453,8 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	progress.done(an.Embeddings)
 	r := render.New(rep, an, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
 		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		Baseline: base, ChartsURL: c.chartsURL})
+		ChartsURL: c.chartsURL})
 	memlimit.Phase(ctx, "writing the report")
-	failedGates, err := evalGates(r, c.gates, base)
-	if err != nil {
-		return err
-	}
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
@@ -485,9 +482,9 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
 	}
-	if errOut == nil && len(failedGates) > 0 {
+	if failed := failedGates(an); errOut == nil && len(failed) > 0 {
 		// The report is written: the verdict comes last, as CI reads it.
-		errOut = gateError{failedGates}
+		errOut = gateError{failed}
 	}
 	return errOut
 }
@@ -558,9 +555,7 @@ func restartsFlag(fs *flag.FlagSet, p *string) {
 // checkRestarts refuses an unknown restart rule, and one given with
 // --keep-all-records, which applies none.
 func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
-	switch model.RestartRule(rule) {
-	case model.RestartsAttempts, model.RestartsLatest, model.RestartsTensorBoard:
-	default:
+	if !model.RestartRule(rule).Valid() {
 		return fmt.Errorf("--restarts %q: want attempts, latest or tensorboard", rule)
 	}
 	set := false
@@ -569,26 +564,4 @@ func checkRestarts(fs *flag.FlagSet, rule string, keepAll bool) error {
 		return errors.New("--keep-all-records applies no restart rule: give it or --restarts, not both")
 	}
 	return nil
-}
-
-// restartsLine says, after reading, how many points restarts superseded,
-// what became of them, and how many runs restarted; "" when nothing was
-// superseded.
-func restartsLine(rep *model.Report) string {
-	runs, attempts, superseded := rep.RestartTotals()
-	if runs == 0 && superseded == 0 {
-		return ""
-	}
-	what := "kept and drawn faded"
-	switch rep.RestartRule {
-	case model.RestartsLatest:
-		what = "not kept (--restarts=latest)"
-	case model.RestartsTensorBoard:
-		what = "purged by TensorBoard's rule (--restarts=tensorboard)"
-	}
-	line := fmt.Sprintf("restarts: %s superseded by later writes, %s", plural(superseded, "point"), what)
-	if runs > 0 {
-		line += fmt.Sprintf("; %s in %d attempts", plural(runs, "run"), attempts)
-	}
-	return line
 }

@@ -24,9 +24,9 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/outdir"
 	"github.com/trainreport/trainreport/internal/outdir/bucketout"
-	"github.com/trainreport/trainreport/render"
 )
 
 // A part is the folder `collect --shard I/N` writes: the model of the runs
@@ -218,11 +218,12 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // naming each log directory in a folder by its path below root.
 func collectShard(ctx context.Context, c *config, i, n int, out, root string, logdirArgs []string, stderr io.Writer) error {
 	start := time.Now()
-	logdirs, err := collect.ParseLogdirs(logdirArgs)
+	args, err := collect.ParseLogdirArgs(logdirArgs)
 	if err != nil {
 		return err
 	}
-	for _, w := range sameNames(logdirArgs, logdirs) {
+	logdirs := logdirsOf(args)
+	for _, w := range sameNames(args) {
 		fmt.Fprintf(stderr, "warning: %s\n", printable(w))
 	}
 	d := discovery{KeepAllRecords: c.keepAll, Restarts: c.restarts, Runs: make([][]string, len(logdirs))}
@@ -277,7 +278,7 @@ func collectShard(ctx context.Context, c *config, i, n int, out, root string, lo
 	sum, msum := sha256.Sum256(fp), sha256.Sum256(buf.Bytes())
 	m := shardMarker{Format: partFormat, Version: partVersion, Shard: i, Shards: n,
 		Fingerprint: hex.EncodeToString(sum[:]), Runs: len(rep.Runs),
-		Title: defaultTitle(logdirArgs, logdirs), Logdirs: d.Logdirs,
+		Title: defaultTitle(args), Logdirs: d.Logdirs,
 		Files: []partFile{{Name: partModel, Size: int64(buf.Len()), SHA256: hex.EncodeToString(msum[:])}}}
 	for _, r := range d.Runs {
 		m.Discovered += len(r)
@@ -680,7 +681,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	if !c.quiet {
 		fmt.Fprintf(stderr, "merged %s of %s in %.2fs\n", plural(len(parts), "part"), plural(len(rep.Runs), "run"), time.Since(start).Seconds())
 	}
-	var base *render.Baseline
+	var base *analysis.Baseline
 	if c.baseline != "" {
 		if base, err = loadBaseline(ctx, c, collect.Options{KeepAllRecords: rep.KeepAllRecords, Restarts: rep.RestartRule}); err != nil {
 			return err

@@ -172,6 +172,16 @@ const (
 	RestartsTensorBoard RestartRule = "tensorboard"
 )
 
+// Valid reports whether r is one of the restart rules: the one list the
+// command line's flag and Collect both check against.
+func (r RestartRule) Valid() bool {
+	switch r {
+	case RestartsAttempts, RestartsLatest, RestartsTensorBoard:
+		return true
+	}
+	return false
+}
+
 // Attempt is one attempt of a run: what one process (a rerun, a second
 // fit(), a resume from a checkpoint) wrote into the run before the next
 // restarted it.

@@ -15,6 +15,7 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/gate"
 )
 
 // Options control the analysis.
@@ -49,6 +50,15 @@ type Options struct {
 	// laid out by then are listed, not drawn. Zero means
 	// DefaultGraphLayoutTime.
 	GraphLayoutTime time.Duration
+	// AnomalyThresholds are the parameters of the anomaly rules
+	// (docs/ANOMALIES.md); the zero value is anomaly.DefaultThresholds.
+	AnomalyThresholds anomaly.Thresholds
+	// Baseline is an earlier report to compare with (--baseline), nil
+	// for none.
+	Baseline *Baseline
+	// Gates are the --fail-on conditions, evaluated over the report's
+	// summary (SummaryOf) and the baseline's.
+	Gates []*gate.Gate
 }
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
@@ -56,20 +66,25 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	an := &result.Analysis{}
+	an := &result.Analysis{Undrawn: Undrawn(rep)}
 	// Each tensor is decoded once, for both pages and the anomaly rules
-	// on tensors: decoded is what anomaly.FindDecoded takes.
+	// on tensors.
 	var decoded *anomaly.Decoded
 	var err error
 	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
 		return nil, err
 	}
-	_ = decoded // for anomaly.FindDecoded, once Build finds the anomalies
+	if an.Anomalies, err = anomalies(ctx, rep, decoded, opt); err != nil {
+		return nil, err
+	}
 	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
 		return nil, fmt.Errorf("laying out the embeddings: %w", err)
 	}
 	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
 		return nil, err
 	}
+	// The comparison and the gates read the anomalies: they come last.
+	an.Baseline = compare(rep, opt.Baseline)
+	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
 	return an, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // tensorFixtures collects the writers' fixtures with numeric tensors of
@@ -96,7 +97,7 @@ func TestAnomaliesFromDecodedTensorsAreTheSame(t *testing.T) {
 	shared := anomaly.FindDecoded(context.Background(), rep, anomaly.DefaultThresholds, decoded)
 	onTensors := 0
 	for _, a := range own {
-		if a.Kind == anomaly.KindTensor || a.Kind == anomaly.KindException {
+		if a.Kind == result.KindTensor || a.Kind == result.KindException {
 			onTensors++
 		}
 	}

@@ -78,8 +78,16 @@ type Anomaly struct {
 	Step                    *int64
 }
 
-// statuses of files that are not damage: nothing was there to read.
-var harmless = map[string]bool{"ok": true, "empty": true, "profile-empty": true}
+// Damaged reports whether a file of this status (summary.json's
+// files[].status, model.File.Status) counts as damaged: skipped or read in
+// part for a reason other than having nothing to read.
+func Damaged(status string) bool {
+	switch status {
+	case "ok", "empty", "profile-empty":
+		return false
+	}
+	return true
+}
 
 // Read decodes a summary.json.
 func Read(b []byte) (*File, error) {
@@ -137,7 +145,7 @@ func Read(b []byte) (*File, error) {
 		f.Runs = append(f.Runs, r.Name)
 		f.Warnings += len(r.Warnings)
 		for _, fl := range r.Files {
-			if !harmless[fl.Status] {
+			if Damaged(fl.Status) {
 				f.Damaged++
 			}
 		}

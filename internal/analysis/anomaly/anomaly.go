@@ -4,9 +4,9 @@
 // vanish, runs that stopped early or restarted, damaged files
 // (docs/ANOMALIES.md lists the rules and their parameters).
 //
-// It is a pure computation over a report model: render lists its result on
-// the overview, in summary.json (under "anomalies") and in summary.md, and
-// a CI gate reads it from summary.json.
+// It is a pure computation over a report model, run once by analysis.Build:
+// its findings (result.Anomaly) are listed by render on the overview, in
+// summary.json (under "anomalies") and in summary.md, and read by the gates.
 package anomaly
 
 import (
@@ -18,63 +18,17 @@ import (
 	"sync"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Anomaly is one finding: a rule that fired on a series (or a run), at the
-// first step where it did.
-type Anomaly struct {
-	// Rule names the rule, as docs/ANOMALIES.md and Rules list it:
-	// "scalar.nonfinite", "tensor.all_zero", "run.stopped_early", ...
-	Rule     string
-	Severity Severity
-	// Kind is what the rule looks at: KindScalar, KindHistogram,
-	// KindTensor, KindException or KindRun.
-	Kind Kind
-	Run  string
-	// Tag is the series' tag; "" for a rule on a whole run.
-	Tag string
-	// HasStep is set when Step says where the rule first fired.
-	HasStep bool
-	Step    int64
-	// Value is the value that made the rule fire (the spike, the last
-	// loss, the step reached); NaN when the rule has none.
-	Value float64
-	// Count is how many points, steps or files the rule fired on in the
-	// series or run (one Anomaly stands for all of them, reported at the
-	// first).
-	Count int
-	// Detail says what was found, in words, without naming run and tag;
-	// Message says it naming them.
-	Detail, Message string
-}
-
-// Severity says how bad an anomaly is.
-type Severity string
-
-// The severities: an error means the run's results are broken (a NaN
-// loss); a warning, that they are suspect (a spike, a plateau).
-const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
-)
-
-// Kind is what a rule looks at.
-type Kind string
-
-// The kinds of series and things a rule looks at.
-const (
-	KindScalar    Kind = "scalar"
-	KindHistogram Kind = "histogram"
-	KindTensor    Kind = "tensor"
-	KindException Kind = "exception"
-	KindRun       Kind = "run"
-)
+// The anomaly package's findings are package result's types (Anomaly,
+// Kind, Severity), which render reads without importing this package.
 
 // Rule describes one rule of Rules.
 type Rule struct {
 	Name     string
-	Kind     Kind
-	Severity Severity
+	Kind     result.Kind
+	Severity result.Severity
 	// Doc says when the rule fires, naming its parameters.
 	Doc string
 }
@@ -82,7 +36,7 @@ type Rule struct {
 // Find runs every rule over rep with the thresholds th and returns what
 // fired, sorted by run, kind, tag and rule. It stops early, returning what
 // it found, when ctx is cancelled.
-func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
+func Find(ctx context.Context, rep *model.Report, th Thresholds) []result.Anomaly {
 	return FindDecoded(ctx, rep, th, nil)
 }
 
@@ -90,11 +44,11 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []Anomaly {
 // series already decoded (the analysis decodes each tensor once, for its
 // pages and for these rules); a series d does not hold, or every series
 // when d is nil, is decoded here with the report's decoders.
-func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []Anomaly {
+func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []result.Anomaly {
 	out := runRules(rep, th)
 	// The runs are judged in parallel, a worker per CPU: the rules on a
 	// series' shape cost about 100 ns a point.
-	perRun := make([][]Anomaly, len(rep.Runs))
+	perRun := make([][]result.Anomaly, len(rep.Runs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(rep.Runs)) {
@@ -130,19 +84,19 @@ func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decod
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []Anomaly {
-	var out []Anomaly
+func seriesRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
+	var out []result.Anomaly
 	for _, s := range run.Scalars {
 		out = append(out, scalarRules(run.Name, s, th)...)
 	}
 	for _, h := range run.Histograms {
-		out = append(out, stepRules(KindHistogram, run.Name, h.Tag, histogramSteps(h), th)...)
+		out = append(out, stepRules(result.KindHistogram, run.Name, h.Tag, histogramSteps(h), th)...)
 	}
 	return append(out, tensorRules(ctx, run, th, dec, d)...)
 }
 
-func sortAnomalies(as []Anomaly) {
-	slices.SortStableFunc(as, func(a, b Anomaly) int {
+func sortAnomalies(as []result.Anomaly) {
+	slices.SortStableFunc(as, func(a, b result.Anomaly) int {
 		if c := model.CompareRunNames(a.Run, b.Run); c != 0 {
 			return c
 		}

@@ -1,5 +1,7 @@
 package anomaly
 
+import "github.com/trainreport/trainreport/internal/analysis/result"
+
 // Thresholds are the parameters of every rule, in one table
 // (DefaultThresholds); docs/ANOMALIES.md explains each.
 type Thresholds struct {
@@ -60,20 +62,20 @@ var DefaultThresholds = Thresholds{
 // Rules lists every rule, in the order docs/ANOMALIES.md explains them.
 func Rules() []Rule {
 	rules := []Rule{
-		{"scalar.nonfinite", KindScalar, Error, "the first NaN or infinity of a scalar series"},
-		{"scalar.spike", KindScalar, Warning, "a point further than SpikeMADs scaled MADs (and SpikeMinRel of the median) from the median of both the SpikeWindow points before and after it"},
-		{"scalar.diverged", KindScalar, Error, "a loss whose last five points' median is above its minimum by more than DivergeFactor of the larger of its fall (first value minus minimum) and the minimum's magnitude, over at least DivergeMinPoints points"},
-		{"scalar.plateau", KindScalar, Warning, "a loss whose range is within PlateauRel of its magnitude over at least MinPoints points"},
-		{"scalar.lr_zero", KindScalar, Warning, "a learning rate that is zero for LRZeroPoints points in a row, or at every point"},
+		{"scalar.nonfinite", result.KindScalar, result.Error, "the first NaN or infinity of a scalar series"},
+		{"scalar.spike", result.KindScalar, result.Warning, "a point further than SpikeMADs scaled MADs (and SpikeMinRel of the median) from the median of both the SpikeWindow points before and after it"},
+		{"scalar.diverged", result.KindScalar, result.Error, "a loss whose last five points' median is above its minimum by more than DivergeFactor of the larger of its fall (first value minus minimum) and the minimum's magnitude, over at least DivergeMinPoints points"},
+		{"scalar.plateau", result.KindScalar, result.Warning, "a loss whose range is within PlateauRel of its magnitude over at least MinPoints points"},
+		{"scalar.lr_zero", result.KindScalar, result.Warning, "a learning rate that is zero for LRZeroPoints points in a row, or at every point"},
 	}
-	for _, k := range []Kind{KindHistogram, KindTensor, KindException} {
+	for _, k := range []result.Kind{result.KindHistogram, result.KindTensor, result.KindException} {
 		for _, r := range tensorKindRules {
 			rules = append(rules, Rule{string(k) + "." + r.name, k, r.severity, r.doc})
 		}
 	}
 	return append(rules,
-		Rule{"run.stopped_early", KindRun, Warning, "a run whose last scalar step is below EarlyFraction of the median of its siblings' (at least EarlySiblings runs of the same directory)"},
-		Rule{"run.restarted", KindRun, Warning, "a run with more than one attempt"},
-		Rule{"run.damaged_files", KindRun, Warning, "a run with event files truncated, damaged or left as Git LFS pointers"},
+		Rule{"run.stopped_early", result.KindRun, result.Warning, "a run whose last scalar step is below EarlyFraction of the median of its siblings' (at least EarlySiblings runs of the same directory)"},
+		Rule{"run.restarted", result.KindRun, result.Warning, "a run with more than one attempt"},
+		Rule{"run.damaged_files", result.KindRun, result.Warning, "a run with event files truncated, damaged or left as Git LFS pointers"},
 	)
 }

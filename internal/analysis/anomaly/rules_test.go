@@ -11,6 +11,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
 )
 
@@ -156,7 +157,7 @@ func TestRunRules(t *testing.T) {
 	want := map[string]string{"run.stopped_early": "c", "run.restarted": "b", "run.damaged_files": "c"}
 	got := map[string]string{}
 	for _, a := range Find(context.Background(), rep, DefaultThresholds) {
-		if a.Kind == KindRun {
+		if a.Kind == result.KindRun {
 			got[a.Rule] += a.Run
 		}
 	}
@@ -185,17 +186,17 @@ func TestRulesListed(t *testing.T) {
 	for _, m := range regexp.MustCompile("`([a-z]+)\\.\\*`").FindAllStringSubmatch(doc, -1) {
 		kinds = append(kinds, m[1])
 	}
-	documented := map[string]Severity{}
+	documented := map[string]result.Severity{}
 	for _, m := range regexp.MustCompile("(?m)^- `([a-z*]+)\\.([a-z_]+)` \\((error|warning)\\)").FindAllStringSubmatch(doc, -1) {
 		prefixes := []string{m[1]}
 		if m[1] == "*" {
 			prefixes = kinds
 		}
 		for _, p := range prefixes {
-			documented[p+"."+m[2]] = Severity(m[3])
+			documented[p+"."+m[2]] = result.Severity(m[3])
 		}
 	}
-	rules := map[string]Severity{}
+	rules := map[string]result.Severity{}
 	for _, r := range Rules() {
 		if _, ok := rules[r.Name]; ok {
 			t.Errorf("rule %s listed twice", r.Name)
@@ -240,7 +241,7 @@ func TestTensorRules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := map[string][2]int64{}
-			for _, a := range stepRules(KindTensor, "r", "w", tc.steps, DefaultThresholds) {
+			for _, a := range stepRules(result.KindTensor, "r", "w", tc.steps, DefaultThresholds) {
 				got[a.Rule] = [2]int64{a.Step, int64(a.Count)}
 			}
 			if !maps.Equal(got, tc.want) {

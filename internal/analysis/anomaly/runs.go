@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // runRules runs the rules on whole runs: a run that stopped early against
 // its siblings, one that restarted, one with damaged files.
-func runRules(rep *model.Report, th Thresholds) []Anomaly {
-	var out []Anomaly
+func runRules(rep *model.Report, th Thresholds) []result.Anomaly {
+	var out []result.Anomaly
 	reached := map[*model.Run]int64{}
 	siblings := map[string][]*model.Run{}
 	for _, run := range rep.Runs {
@@ -25,8 +26,8 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 		}
 	}
 	for _, run := range rep.Runs {
-		add := func(rule string, severity Severity, value float64, count int, msg string) *Anomaly {
-			out = append(out, Anomaly{Rule: rule, Severity: severity, Kind: KindRun, Run: run.Name, Value: value, Count: count,
+		add := func(rule string, severity result.Severity, value float64, count int, msg string) *result.Anomaly {
+			out = append(out, result.Anomaly{Rule: rule, Severity: severity, Kind: result.KindRun, Run: run.Name, Value: value, Count: count,
 				Detail: msg})
 			return &out[len(out)-1]
 		}
@@ -40,7 +41,7 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 			if len(others) >= th.EarlySiblings {
 				med := median(others)
 				if float64(last) < th.EarlyFraction*med {
-					a := add("run.stopped_early", Warning, float64(last), 1,
+					a := add("run.stopped_early", result.Warning, float64(last), 1,
 						fmt.Sprintf("stopped at step %d, below %.0f%% of its %d siblings' median last step %.0f", last, 100*th.EarlyFraction, len(others), med))
 					a.HasStep, a.Step = true, last
 				}
@@ -51,7 +52,7 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 			for _, a := range run.Attempts {
 				sup += a.Superseded
 			}
-			add("run.restarted", Warning, float64(len(run.Attempts)), len(run.Attempts),
+			add("run.restarted", result.Warning, float64(len(run.Attempts)), len(run.Attempts),
 				fmt.Sprintf("restarted: %d attempts, %d scalar points superseded", len(run.Attempts), sup))
 		}
 		var bad []string
@@ -67,7 +68,7 @@ func runRules(rep *model.Report, th Thresholds) []Anomaly {
 			if len(bad) > len(shown) {
 				more = fmt.Sprintf(" and %d more", len(bad)-len(shown))
 			}
-			add("run.damaged_files", Warning, float64(len(bad)), len(bad),
+			add("run.damaged_files", result.Warning, float64(len(bad)), len(bad),
 				fmt.Sprintf("has %s not read whole: %s%s", plural(len(bad), "file", "files"), strings.Join(shown, ", "), more))
 		}
 	}

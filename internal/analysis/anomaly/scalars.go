@@ -8,14 +8,15 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // scalarRules runs the rules on scalar series over one series.
-func scalarRules(run string, s *model.Scalar, th Thresholds) []Anomaly {
-	var out []Anomaly
-	add := func(a *Anomaly) {
+func scalarRules(run string, s *model.Scalar, th Thresholds) []result.Anomaly {
+	var out []result.Anomaly
+	add := func(a *result.Anomaly) {
 		if a != nil {
-			a.Run, a.Tag, a.Kind = run, s.Tag, KindScalar
+			a.Run, a.Tag, a.Kind = run, s.Tag, result.KindScalar
 			out = append(out, *a)
 		}
 	}
@@ -48,7 +49,7 @@ func learningRateLike(tag string) bool {
 }
 
 // scalarNonFinite fires at the first NaN or infinity of a series.
-func scalarNonFinite(pts []model.Point) *Anomaly {
+func scalarNonFinite(pts []model.Point) *result.Anomaly {
 	first, n := -1, 0
 	for i, p := range pts {
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
@@ -62,7 +63,7 @@ func scalarNonFinite(pts []model.Point) *Anomaly {
 		return nil
 	}
 	p := pts[first]
-	return &Anomaly{Rule: "scalar.nonfinite", Severity: Error, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
+	return &result.Anomaly{Rule: "scalar.nonfinite", Severity: result.Error, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("first non-finite value (%v) at step %d; %d of %d points are not finite", p.Value, p.Step, n, len(pts))}
 }
 
@@ -71,7 +72,7 @@ func scalarNonFinite(pts []model.Point) *Anomaly {
 // window of th.SpikeWindow points than th.SpikeMADs scaled MADs and
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
-func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
+func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
 	w := th.SpikeWindow
 	if w < 3 || len(vals) < 2*w+1 {
 		return nil
@@ -109,7 +110,7 @@ func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *
 		return nil
 	}
 	p := pts[idx[first]]
-	return &Anomaly{Rule: "scalar.spike", Severity: Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
+	return &result.Anomaly{Rule: "scalar.spike", Severity: result.Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
 }
 
@@ -188,7 +189,7 @@ func medianMADSorted(s []float64) (float64, float64) {
 // its minimum and the minimum's magnitude. A validation loss that creeps
 // up by a tenth as a model overfits does not fire; one that climbs back
 // up half the way it came down, or doubles, does.
-func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
+func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
 	if len(vals) < th.DivergeMinPoints {
 		return nil
 	}
@@ -201,13 +202,13 @@ func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds)
 	}
 	m := slices.Index(vals, lo)
 	p := pts[idx[len(idx)-1]]
-	return &Anomaly{Rule: "scalar.diverged", Severity: Error, HasStep: true, Step: p.Step, Value: end, Count: 1,
+	return &result.Anomaly{Rule: "scalar.diverged", Severity: result.Error, HasStep: true, Step: p.Step, Value: end, Count: 1,
 		Detail: fmt.Sprintf("ends at %.6g, far above its minimum %.6g (step %d), having fallen %.6g from its first value", end, lo, pts[idx[m]].Step, fell)}
 }
 
 // scalarPlateau fires when a loss never moves: over at least th.MinPoints
 // finite values, its range is within th.PlateauRel of its magnitude.
-func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) *Anomaly {
+func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
 	if len(vals) < th.MinPoints {
 		return nil
 	}
@@ -216,14 +217,14 @@ func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) 
 		return nil
 	}
 	p := pts[idx[0]]
-	return &Anomaly{Rule: "scalar.plateau", Severity: Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: len(vals),
+	return &result.Anomaly{Rule: "scalar.plateau", Severity: result.Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: len(vals),
 		Detail: fmt.Sprintf("flat from step %d to %d: between %.6g and %.6g over %d points", p.Step, pts[idx[len(idx)-1]].Step, lo, hi, len(vals))}
 }
 
 // learningRateZero fires when a learning rate is zero for at least
 // th.LRZeroPoints points in a row, or at every point: a warm-up from zero
 // or a schedule that ends at zero touches it once.
-func learningRateZero(pts []model.Point, th Thresholds) *Anomaly {
+func learningRateZero(pts []model.Point, th Thresholds) *result.Anomaly {
 	start, best, bestStart, run := 0, 0, 0, 0
 	for i, p := range pts {
 		if p.Value != 0 {
@@ -242,7 +243,7 @@ func learningRateZero(pts []model.Point, th Thresholds) *Anomaly {
 		return nil
 	}
 	p := pts[bestStart]
-	return &Anomaly{Rule: "scalar.lr_zero", Severity: Warning, HasStep: true, Step: p.Step, Value: 0, Count: best,
+	return &result.Anomaly{Rule: "scalar.lr_zero", Severity: result.Warning, HasStep: true, Step: p.Step, Value: 0, Count: best,
 		Detail: fmt.Sprintf("learning rate is zero for %d points in a row from step %d", best, p.Step)}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/analysis/tensorstat"
 )
 
@@ -97,8 +98,8 @@ func (ts TensorSteps) stepStats() []stepStats {
 
 // tensorRules runs the rules over the tensor and exception series of a
 // run: with the statistics d holds, else decoding the series with dec.
-func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []Anomaly {
-	var out []Anomaly
+func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
+	var out []result.Anomaly
 	for _, t := range run.Tensors {
 		var steps []stepStats
 		if ts, ok := d.tensor(t); ok {
@@ -109,7 +110,7 @@ func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.D
 				return e.Step, v, err
 			})
 		}
-		out = append(out, stepRules(KindTensor, run.Name, t.Tag, steps, th)...)
+		out = append(out, stepRules(result.KindTensor, run.Name, t.Tag, steps, th)...)
 	}
 	for _, x := range run.Exceptions {
 		var steps []stepStats
@@ -121,7 +122,7 @@ func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.D
 				return e.Step, v, err
 			})
 		}
-		out = append(out, stepRules(KindException, run.Name, x.Tag, steps, th)...)
+		out = append(out, stepRules(result.KindException, run.Name, x.Tag, steps, th)...)
 	}
 	return out
 }
@@ -166,21 +167,21 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // (docs/ANOMALIES.md): prefixed with the kind.
 var tensorKindRules = []struct {
 	name     string
-	severity Severity
+	severity result.Severity
 	doc      string
 }{
-	{"nonfinite", Error, "the first step holding a NaN or an infinity (MindInsight: tensor overflow, gradient explosion)"},
-	{"all_zero", Warning, "every value is zero at the last step, in a series of at least two steps (MindInsight: all zero)"},
-	{"constant", Warning, "every value equals one non-zero value at the last step, in a tensor of more than one value and a series of at least two steps (MindInsight: tensor unchanged)"},
-	{"exploding", Warning, "the largest magnitude of the last step is more than ScaleFactor times that of the first (MindInsight: tensor too large, weight change above threshold)"},
-	{"vanishing", Warning, "the largest magnitude of the last step is below that of the first by more than ScaleFactor, and not zero (MindInsight: tensor too small, gradient vanishing)"},
+	{"nonfinite", result.Error, "the first step holding a NaN or an infinity (MindInsight: tensor overflow, gradient explosion)"},
+	{"all_zero", result.Warning, "every value is zero at the last step, in a series of at least two steps (MindInsight: all zero)"},
+	{"constant", result.Warning, "every value equals one non-zero value at the last step, in a tensor of more than one value and a series of at least two steps (MindInsight: tensor unchanged)"},
+	{"exploding", result.Warning, "the largest magnitude of the last step is more than ScaleFactor times that of the first (MindInsight: tensor too large, weight change above threshold)"},
+	{"vanishing", result.Warning, "the largest magnitude of the last step is below that of the first by more than ScaleFactor, and not zero (MindInsight: tensor too small, gradient vanishing)"},
 }
 
 // stepRules runs the rules over the steps of one series of kind k.
-func stepRules(k Kind, run, tag string, steps []stepStats, th Thresholds) []Anomaly {
-	var out []Anomaly
-	add := func(name string, severity Severity, s stepStats, value float64, count int, msg string) {
-		out = append(out, Anomaly{Rule: string(k) + "." + name, Severity: severity, Kind: k, Run: run, Tag: tag,
+func stepRules(k result.Kind, run, tag string, steps []stepStats, th Thresholds) []result.Anomaly {
+	var out []result.Anomaly
+	add := func(name string, severity result.Severity, s stepStats, value float64, count int, msg string) {
+		out = append(out, result.Anomaly{Rule: string(k) + "." + name, Severity: severity, Kind: k, Run: run, Tag: tag,
 			HasStep: true, Step: s.step, Value: value, Count: count,
 			Detail: msg})
 	}
@@ -195,7 +196,7 @@ func stepRules(k Kind, run, tag string, steps []stepStats, th Thresholds) []Anom
 	}
 	if first >= 0 {
 		s := steps[first]
-		add("nonfinite", Error, s, s.bad, n, fmt.Sprintf("NaN or infinity first at step %d (%d of %d steps)", s.step, n, len(steps)))
+		add("nonfinite", result.Error, s, s.bad, n, fmt.Sprintf("NaN or infinity first at step %d (%d of %d steps)", s.step, n, len(steps)))
 	}
 	if len(steps) < 2 {
 		return out
@@ -204,9 +205,9 @@ func stepRules(k Kind, run, tag string, steps []stepStats, th Thresholds) []Anom
 	switch {
 	case last.nonFinite > 0 || last.count < 2:
 	case last.zero == last.count:
-		add("all_zero", Warning, last, 0, last.count, fmt.Sprintf("all %d values are zero at the last step, %d", last.count, last.step))
+		add("all_zero", result.Warning, last, 0, last.count, fmt.Sprintf("all %d values are zero at the last step, %d", last.count, last.step))
 	case last.min == last.max:
-		add("constant", Warning, last, last.min, last.count, fmt.Sprintf("all %d values equal %.6g at the last step, %d", last.count, last.min, last.step))
+		add("constant", result.Warning, last, last.min, last.count, fmt.Sprintf("all %d values equal %.6g at the last step, %d", last.count, last.min, last.step))
 	}
 	var from *stepStats
 	for i := range steps {
@@ -221,9 +222,9 @@ func stepRules(k Kind, run, tag string, steps []stepStats, th Thresholds) []Anom
 	a, b := from.scale(), last.scale()
 	switch {
 	case a > 0 && b > th.ScaleFactor*a:
-		add("exploding", Warning, last, b, 1, fmt.Sprintf("largest magnitude grew from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
+		add("exploding", result.Warning, last, b, 1, fmt.Sprintf("largest magnitude grew from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
 	case b > 0 && a > th.ScaleFactor*b:
-		add("vanishing", Warning, last, b, 1, fmt.Sprintf("largest magnitude shrank from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
+		add("vanishing", result.Warning, last, b, 1, fmt.Sprintf("largest magnitude shrank from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
 	}
 	return out
 }

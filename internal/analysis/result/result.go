@@ -16,4 +16,13 @@ type Analysis struct {
 	Exceptions *Exceptions
 	// Graphs are the runs' model graphs, counted and laid out.
 	Graphs Graphs
+	// Anomalies are what the anomaly rules found, sorted by run, kind,
+	// tag and rule (anomalies.go).
+	Anomalies []Anomaly
+	// Baseline is the comparison with --baseline, nil without one.
+	Baseline *Baseline
+	// Gates are the verdicts of the --fail-on conditions, failed first.
+	Gates []Gate
+	// Undrawn is what each run holds that no page draws (undrawn.go).
+	Undrawn []UndrawnRun
 }
