@@ -14,12 +14,34 @@ import (
 )
 
 // Options control the analysis.
-type Options struct{}
+type Options struct {
+	// MaxPoints is the drawing budget of one scalar series on a chart;
+	// every point stays in the data files. Zero means DefaultMaxPoints.
+	MaxPoints int
+	// MaxPagePoints bounds the points the scalars page draws in all: when
+	// every series drawing MaxPoints would pass it, each draws fewer (see
+	// drawBudget). Zero means DefaultMaxPagePoints; negative means no
+	// bound.
+	MaxPagePoints int
+	// MaxDataPoints caps the points of one scalar series in the data
+	// files; beyond it the series is downsampled, keeping extremes. Zero
+	// means DefaultMaxDataPoints; negative means no cap.
+	MaxDataPoints int
+	// MaxCharts is how many scalar tags the scalars page draws, a chart
+	// each: the first in tag order, whose series share MaxPagePoints.
+	// Zero means DefaultMaxCharts; negative means no bound.
+	MaxCharts int
+}
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
 func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &result.Analysis{}, nil
+	an := &result.Analysis{}
+	var err error
+	if an.Scalars, err = scalars(ctx, rep, opt.withDefaults()); err != nil {
+		return nil, err
+	}
+	return an, nil
 }

@@ -7,4 +7,8 @@ package result
 
 // Analysis is every derived result of one report, computed once by
 // analysis.Build and read by the outputs.
-type Analysis struct{}
+type Analysis struct {
+	// Scalars are the scalar series' drawn and kept views and the sweep
+	// page's bands.
+	Scalars Scalars
+}
