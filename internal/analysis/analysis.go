@@ -43,5 +43,8 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if an.Scalars, err = scalars(ctx, rep, opt.withDefaults()); err != nil {
 		return nil, err
 	}
+	if an.Histograms, err = histograms(ctx, rep); err != nil {
+		return nil, err
+	}
 	return an, nil
 }

@@ -11,4 +11,6 @@ type Analysis struct {
 	// Scalars are the scalar series' drawn and kept views and the sweep
 	// page's bands.
 	Scalars Scalars
+	// Histograms are the histogram series' distributions and re-binning.
+	Histograms Histograms
 }
