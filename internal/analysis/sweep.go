@@ -93,11 +93,26 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 			}
 		}
 	}
-	if same {
-		for _, p := range cur[0].pts {
+	first := cur[0].pts
+	distinct := true // the first series' steps are distinct (the usual case)
+	for i := 1; same && i < len(first) && distinct; i++ {
+		distinct = first[i].Step != first[i-1].Step
+	}
+	switch {
+	case same && distinct && maxSteps > 0 && len(first) > maxSteps:
+		// Spread by index without listing every step first: for a long
+		// sweep, a slice the size of a series per tag.
+		// As spread does, by index.
+		m := max(maxSteps, 2)
+		steps = make([]int64, 0, m)
+		for i := range m {
+			steps = append(steps, first[i*(len(first)-1)/(m-1)].Step)
+		}
+	case same:
+		for _, p := range first {
 			steps = append(steps, p.Step)
 		}
-	} else {
+	default:
 		for _, c := range cur {
 			for _, p := range c.pts {
 				steps = append(steps, p.Step)
