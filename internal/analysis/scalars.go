@@ -96,7 +96,7 @@ func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalar
 	}
 	out.Sweep = make([]result.SweepTag, out.Drawn)
 	err = parallelEach(ctx, out.Drawn, func(i int) {
-		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, opt.MaxPoints)
+		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, opt.MaxPoints, out.DrawCap)
 	})
 	if err != nil {
 		return result.Scalars{}, err

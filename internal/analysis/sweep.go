@@ -11,11 +11,16 @@ import (
 
 // sweepTag summarises the series of one tag for the scalars page of a
 // sweep: their band at maxSteps steps at most, and their extremes by
-// final value, each drawn at maxSteps points.
-func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps int) result.SweepTag {
+// final value, each drawn at maxSteps points. drawCap is the points each
+// series' own view draws (ScalarView.Draw): when it is maxSteps, an
+// extreme shares its view's indices rather than holding a copy.
+func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps, drawCap int) result.SweepTag {
 	st := result.SweepTag{Band: band(ctx, series, maxSteps)}
 	low, high := sweepEnds(series, result.SweepEnds)
 	end := func(i int) result.SweepEnd {
+		if drawCap == maxSteps {
+			return result.SweepEnd{Series: i, Draw: series[i].Draw, Buckets: series[i].Buckets}
+		}
 		draw, buckets := thin(series[i].Scalar.Points, maxSteps)
 		return result.SweepEnd{Series: i, Draw: draw, Buckets: buckets}
 	}

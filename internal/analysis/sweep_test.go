@@ -121,6 +121,24 @@ func TestSweepTagDrawsItsEnds(t *testing.T) {
 		if e.Series == 4 || len(e.Draw) > 400+8 || len(e.Buckets) != 100 || !contains(e.Draw, 1000) {
 			t.Errorf("end %d draws %d points in %d buckets", e.Series, len(e.Draw), len(e.Buckets))
 		}
+		// The series' own view draws as many: shared, not copied.
+		if v := an.Scalars.Tags[0].Series[e.Series]; &v.Draw[0] != &e.Draw[0] {
+			t.Errorf("end %d holds a copy of its view's drawn points", e.Series)
+		}
+	}
+	// Under a page budget the lines draw fewer; the ends still draw
+	// MaxPoints.
+	an, err = Build(context.Background(), rep, Options{MaxPoints: 400, MaxPagePoints: 2400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Scalars.DrawCap >= 400 {
+		t.Fatalf("draw cap %d, want below 400", an.Scalars.DrawCap)
+	}
+	for _, e := range an.Scalars.Sweep[0].Low {
+		if len(e.Buckets) != 100 || !contains(e.Draw, 1000) {
+			t.Errorf("end %d under a page budget draws %d points in %d buckets", e.Series, len(e.Draw), len(e.Buckets))
+		}
 	}
 }
 
