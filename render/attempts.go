@@ -6,57 +6,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
-
-// fadedView is the superseded points of one attempt of a series (see
-// model.Superseded): drawn faded behind the run's line, and kept in the
-// series' superseded data file.
-type fadedView struct {
-	sp   *model.Superseded
-	draw []int // indices of the points drawn
-	data []int // indices of the points in the data file, nil for all (keptIndices)
-}
-
-// fadedViews prepares the superseded points of a series under the budgets
-// of a line: together they draw about drawCap points (each attempt its
-// share, at least minFadedPoints, so that a thousand attempts cost a few
-// thousand points, not a thousand lines' budgets), and each keeps at most
-// dataCap (0: all) in the data, downsampled keeping extremes.
-func fadedViews(s *model.Scalar, drawCap, dataCap int) []fadedView {
-	total := 0
-	for _, sp := range s.Superseded {
-		total += len(sp.Points)
-	}
-	var out []fadedView
-	for i := range s.Superseded {
-		sp := &s.Superseded[i]
-		budget := drawCap
-		if drawCap > 0 && total > drawCap {
-			budget = max(minFadedPoints, int(int64(drawCap)*int64(len(sp.Points))/int64(total)))
-		}
-		draw, _ := downsample.Points(sp.Points, budget)
-		out = append(out, fadedView{sp: sp, draw: draw, data: keptIndices(sp.Points, dataCap)})
-	}
-	return out
-}
-
-// minFadedPoints is the fewest points an attempt's superseded points draw:
-// one bucket of downsample.Points, its first, last, minimum and maximum.
-const minFadedPoints = 4
-
-// supersededLengths returns, for the page's budget of points, the length
-// of the series the superseded points of s draw as: one, their total.
-func supersededLengths(s *model.Scalar) []int {
-	total := 0
-	for _, sp := range s.Superseded {
-		total += len(sp.Points)
-	}
-	if total == 0 {
-		return nil
-	}
-	return []int{total}
-}
 
 // appendSuperseded appends to a run's chart data, when its series has
 // superseded points, the field the page draws them from (see
@@ -74,13 +24,13 @@ func appendSuperseded(b []byte, sv *seriesView) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"attempt":`...)
-		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
+		b = strconv.AppendInt(b, int64(fv.Superseded.Attempt), 10)
 		b = append(b, `,"total":`...)
-		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
+		b = strconv.AppendInt(b, int64(len(fv.Superseded.Points)), 10)
 		b = append(b, `,"kept":`...)
-		b = strconv.AppendInt(b, int64(keptLen(fv.data, fv.sp.Points)), 10)
+		b = strconv.AppendInt(b, int64(keptLen(fv.Data, fv.Superseded.Points)), 10)
 		b = append(b, `,"points":`...)
-		b = appendDrawnPoints(b, fv.sp.Points, fv.draw, sv.scalar.Float32)
+		b = appendDrawnPoints(b, fv.Superseded.Points, fv.Draw, sv.scalar.Float32)
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -146,11 +96,11 @@ func appendSupersededAttempts(b []byte, sv *seriesView) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n{\"attempt\":"...)
-		b = strconv.AppendInt(b, int64(fv.sp.Attempt), 10)
+		b = strconv.AppendInt(b, int64(fv.Superseded.Attempt), 10)
 		b = append(b, `,"total":`...)
-		b = strconv.AppendInt(b, int64(len(fv.sp.Points)), 10)
+		b = strconv.AppendInt(b, int64(len(fv.Superseded.Points)), 10)
 		b = append(b, `,"points":`...)
-		b = appendDataPoints(b, fv.sp.Points, fv.data, sv.scalar.Float32)
+		b = appendDataPoints(b, fv.Superseded.Points, fv.Data, sv.scalar.Float32)
 		b = append(b, '}')
 	}
 	return append(b, "\n]"...)
@@ -291,7 +241,7 @@ func supersededLabel(tv *tagView) string {
 	n := 0
 	for _, sv := range tv.series {
 		for _, fv := range sv.faded {
-			n += len(fv.sp.Points)
+			n += len(fv.Superseded.Points)
 		}
 	}
 	if n == 0 {

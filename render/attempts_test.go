@@ -92,29 +92,6 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	}
 }
 
-// However many attempts a series has, its superseded points draw about a
-// line's budget, each attempt at least its extremes.
-func TestSupersededPointsDrawWithinALinesBudget(t *testing.T) {
-	s := &model.Scalar{Tag: "loss"}
-	for a := 1; a <= 1000; a++ {
-		var pts []model.Point
-		for st := range 100 {
-			pts = append(pts, model.Point{Step: int64(st), Value: float64(a*st%7 - 3)})
-		}
-		s.Superseded = append(s.Superseded, model.Superseded{Attempt: a, Points: pts})
-	}
-	drawn := 0
-	for _, fv := range fadedViews(s, 2000, 0) {
-		drawn += len(fv.draw)
-		if len(fv.draw) < 2 || keptLen(fv.data, fv.sp.Points) != 100 {
-			t.Fatalf("attempt %d draws %d points and keeps %d in the data", fv.sp.Attempt, len(fv.draw), keptLen(fv.data, fv.sp.Points))
-		}
-	}
-	if drawn > 8000 {
-		t.Errorf("1,000 attempts of 100 points draw %d points, want at most 4 each", drawn)
-	}
-}
-
 // The headline of summary.md, in both forms, says how many runs restarted
 // and what became of their superseded points under the report's rule: a
 // restart at step 0 supersedes what the attempt before wrote from step 0

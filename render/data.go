@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/summary"
 )
@@ -103,19 +102,8 @@ type downsampledNote struct {
 	Total int    `json:"total"`
 }
 
-// keptIndices returns the indices of the points of pts a data file keeps
-// under limit (downsampled keeping extremes), or nil when it keeps every
-// point (limit <= 0: no limit): the common case, which then costs no
-// index per point (8 bytes each, a third of the points' own size).
-func keptIndices(pts []model.Point, limit int) []int {
-	if limit <= 0 || len(pts) <= limit {
-		return nil
-	}
-	keep, _ := downsample.Points(pts, limit)
-	return keep
-}
-
-// keptLen is how many points of pts the indices idx of keptIndices keep.
+// keptLen is how many points of pts a data file keeps: those at the
+// indices idx, nil for all (result.ScalarView.Data).
 func keptLen(idx []int, pts []model.Point) int {
 	if idx == nil {
 		return len(pts)
@@ -154,7 +142,7 @@ func scalarFiles(buf []byte, sv *seriesView) (out []byte, split int) {
 }
 
 // appendDataPoints appends the points of pts at the indices idx (nil: all
-// of them; see keptIndices), those a data file keeps of a line or of an
+// of them; see result.ScalarView.Data), those a data file keeps of a line or of an
 // attempt's superseded points, as [\n[wall_time, step, value],\n...\n].
 func appendDataPoints(b []byte, pts []model.Point, idx []int, float32 bool) []byte {
 	b = append(b, '[')

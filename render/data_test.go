@@ -7,6 +7,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // A series' script form hands the data file's points, the same bytes, to
@@ -20,7 +22,7 @@ func TestScalarFilesShareThePoints(t *testing.T) {
 	vals[7], vals[4000] = math.NaN(), math.Inf(-1)
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": vals, "lr": vals[:10]}})
 	for _, limit := range []int{0, 100} {
-		r := newReport(rep, Options{MaxDataPoints: limit})
+		r := newReport(rep, Options{}, analysis.Options{MaxDataPoints: limit})
 		var buf []byte
 		for _, tv := range r.tags {
 			for _, sv := range tv.series {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Drawing budgets of the distributions page: per chart at most
@@ -20,11 +20,13 @@ const (
 
 // distributionsPage is what templates/distributions.html draws. A chart
 // draws {steps} with steps [step, v0, ..., v8]: the values at
-// histogram.BasisPoints, drawn at float32 precision.
+// result.BasisPoints (result.Histograms.Compressed), drawn at float32
+// precision.
 func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, distributionSteps, distributionPageSteps, 1)
 	return r.statisticPage(budget, "distributions", single, func(s histSeries, idx []int) json.RawMessage {
+		comp := r.an.Histograms.Compressed[s.series]
 		b := []byte(`{"steps":[`)
 		for k, i := range idx {
 			e := s.series.Entries[i]
@@ -33,7 +35,7 @@ func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 			}
 			b = append(b, '[')
 			b = strconv.AppendInt(b, e.Step, 10)
-			for _, v := range histogram.Compress(e.Buckets) {
+			for _, v := range comp[i] {
 				// float32 precision is plenty to draw, where it has the range.
 				b = appendValue(append(b, ','), v, math.Abs(v) <= math.MaxFloat32)
 			}
@@ -49,26 +51,29 @@ func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 // Over the page's budget it writes the scripts of the runs the page
 // leaves out too (cutScripts).
 func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
-	d, err := r.statisticData("distribution", "distributions", appendDistribution, emit)
+	d, err := r.statisticData("distribution", "distributions", func(b []byte, h *model.Histogram, i int) []byte {
+		return appendDistribution(b, h.Entries[i], &r.an.Histograms.Compressed[h][i])
+	}, emit)
 	if err != nil {
 		return nil, err
 	}
 	return d, r.cutScripts((*Report).distributionsPage, emit)
 }
 
-// appendDistribution appends [wall_time, step, [[basis_point, value] x9]].
-func appendDistribution(b []byte, e model.HistogramEntry) []byte {
+// appendDistribution appends [wall_time, step, [[basis_point, value] x9]]
+// of entry e, whose values at the basis points are comp.
+func appendDistribution(b []byte, e model.HistogramEntry, comp *[len(result.BasisPoints)]float64) []byte {
 	b = append(b, '[')
 	b = appendWallTime(b, e.WallTime)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, e.Step, 10)
 	b = append(b, ",["...)
-	for i, v := range histogram.Compress(e.Buckets) {
+	for i, v := range comp {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(histogram.BasisPoints[i]), 10)
+		b = strconv.AppendInt(b, int64(result.BasisPoints[i]), 10)
 		b = appendValue(append(b, ','), v, false)
 		b = append(b, ']')
 	}

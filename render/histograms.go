@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -181,6 +180,7 @@ type statChartJSON struct {
 func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
+	rebin := r.an.Histograms.Rebin
 	return r.statisticPage(budget, "histograms", single, func(s histSeries, idx []int) json.RawMessage {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, i := range idx {
@@ -207,7 +207,7 @@ func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 			b = append(b, '[')
 			b = strconv.AppendInt(b, e.Step, 10)
 			b = append(b, ",["...)
-			for j, c := range rebinSafe(e.Buckets, lo, hi, histogramBins) {
+			for j, c := range rebin(e.Buckets, lo, hi, histogramBins) {
 				if j > 0 {
 					b = append(b, ',')
 				}
@@ -246,22 +246,6 @@ func widen(v float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// rebinSafe is histogram.Rebin over a range wider than float64 holds
-// (edges of -1e308 and 1e308) too: there hi - lo and the widths of the
-// buckets overflow to +Inf, so it re-bins the rows with every edge halved,
-// which leaves each bin's share of each bucket, and so the counts, as
-// they are.
-func rebinSafe(rows []histogram.Bucket, lo, hi float64, n int) []float64 {
-	if !math.IsInf(hi-lo, 0) {
-		return histogram.Rebin(rows, lo, hi, n)
-	}
-	half := make([]histogram.Bucket, len(rows))
-	for i, r := range rows {
-		half[i] = histogram.Bucket{Left: r.Left / 2, Right: r.Right / 2, Count: r.Count}
-	}
-	return histogram.Rebin(half, lo/2, hi/2, n)
-}
-
 // appendCount appends a re-binned count for drawing, to four significant
 // digits, as a JSON number whatever it is: a bin that sums counts past
 // float64's range is drawn as the largest count that prints, and a NaN
@@ -285,7 +269,9 @@ func appendCount(b []byte, c float64) []byte {
 // Over the page's budget it writes the scripts of the runs the page
 // leaves out too (cutScripts).
 func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
-	d, err := r.statisticData("histogram", "histograms", appendHistogram, emit)
+	d, err := r.statisticData("histogram", "histograms", func(b []byte, h *model.Histogram, i int) []byte {
+		return appendHistogram(b, h.Entries[i])
+	}, emit)
 	if err != nil {
 		return nil, err
 	}
@@ -293,9 +279,9 @@ func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
 }
 
 // statisticData emits one data file per histogram series, formatted on
-// all cores (dir names the files' directory under data/), and returns
-// their index under category.
-func (r *Report) statisticData(category, dir string, entry func([]byte, model.HistogramEntry) []byte, emit func(file) error) (*pageData, error) {
+// all cores (dir names the files' directory under data/; entry appends
+// a series' entry i), and returns their index under category.
+func (r *Report) statisticData(category, dir string, entry func(b []byte, h *model.Histogram, i int) []byte, emit func(file) error) (*pageData, error) {
 	d := &pageData{category: category, section: "statistic", index: map[string]map[string]string{}}
 	type job struct {
 		tag  string
@@ -310,7 +296,7 @@ func (r *Report) statisticData(category, dir string, entry func([]byte, model.Hi
 			d.add(s.run.Name, ht.tag, name)
 		}
 	}
-	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.series.Entries, entry) },
+	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.series, entry) },
 		func(i int, b []byte) error { return emit(file{"data/" + jobs[i].name, b}) })
 	if err != nil {
 		return nil, err
@@ -318,16 +304,16 @@ func (r *Report) statisticData(category, dir string, entry func([]byte, model.Hi
 	return d, nil
 }
 
-// seriesFile writes a data file {tag: [entry, ...]}, one entry a line.
-func seriesFile(tag string, entries []model.HistogramEntry, entry func([]byte, model.HistogramEntry) []byte) []byte {
+// seriesFile writes a data file {tag: [entry, ...]} of h, one entry a line.
+func seriesFile(tag string, h *model.Histogram, entry func(b []byte, h *model.Histogram, i int) []byte) []byte {
 	t, _ := json.Marshal(tag)
 	b := append(append([]byte{'{'}, t...), ":["...)
-	for i, e := range entries {
+	for i := range h.Entries {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
-		b = entry(b, e)
+		b = entry(b, h, i)
 	}
 	return append(b, "\n]}\n"...)
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
@@ -25,18 +24,6 @@ import (
 type Options struct {
 	// Title heads every page.
 	Title string
-	// MaxPoints is the drawing budget of one series on a chart; every
-	// point stays in the data files. Zero means DefaultMaxPoints.
-	MaxPoints int
-	// MaxPagePoints bounds the points the scalars page draws in all: when
-	// every series drawing MaxPoints would pass it, each draws fewer (see
-	// drawBudget). Zero means DefaultMaxPagePoints; negative means no
-	// bound.
-	MaxPagePoints int
-	// MaxDataPoints caps the points of one series in the data files;
-	// beyond it the series is downsampled, keeping extremes. Zero means
-	// DefaultMaxDataPoints; negative means no cap.
-	MaxDataPoints int
 	// MediaSteps is the budget of kept steps of one (run, tag) series of
 	// images or audio clips: every step up to it, beyond it that many
 	// spread evenly, the last always kept. Zero means DefaultMediaSteps.
@@ -45,11 +32,6 @@ type Options struct {
 	// draws at most (fewer on very big pages); every step stays in the
 	// data files. Zero means DefaultHistogramSteps.
 	HistogramSteps int
-	// MaxCharts is how many scalar tags the scalars page draws, a chart
-	// each: the first in tag order; the others are listed by name, and
-	// their data files are written all the same. Zero means
-	// DefaultMaxCharts; negative means no bound.
-	MaxCharts int
 	// MaxPageBytes bounds the HTML of a page with what it inlines: pages
 	// whose data grows with the runs leave the rest in data/ or out,
 	// saying so (the scalars page of more runs than it draws well
@@ -67,28 +49,21 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMaxPoints      = 2000
-	DefaultMaxPagePoints  = 400_000
-	DefaultMaxDataPoints  = 100_000
 	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
-	DefaultMaxCharts      = 2000
 	DefaultMaxPageBytes   = 5 << 20
 )
 
-// Report is a report model prepared for writing: series downsampled for
-// drawing and storage, file names chosen. Build it once with New and write
+// Report is a report model prepared for writing, with its analysis: file
+// names chosen. Build it once with New and write
 // any of the outputs from it, one at a time.
 type Report struct {
-	rep *model.Report
-	an  *result.Analysis
-	opt Options
-	// drawCap is how many points a scalar series draws at most, which is
-	// below opt.MaxPoints when the page budget asks for it.
-	drawCap int
-	tags    []*tagView      // scalar tags, sorted
-	bodies  map[bodyKey]any // data of each single-file page's main template, built once
-	views   map[*model.Scalar]*seriesView
+	rep    *model.Report
+	an     *result.Analysis
+	opt    Options
+	tags   []*tagView      // scalar tags, sorted
+	bodies map[bodyKey]any // data of each single-file page's main template, built once
+	views  map[*model.Scalar]*seriesView
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest
@@ -113,37 +88,28 @@ type tagView struct {
 	series []*seriesView // in run order
 }
 
-// seriesView is one (run, tag) scalar series.
+// seriesView is one (run, tag) scalar series, with its views from the
+// analysis (result.ScalarView).
 type seriesView struct {
 	run     *model.Run
 	scalar  *model.Scalar
 	stats   model.Stats
 	file    string // path of its data file, relative to the data directory
-	data    []int  // indices of the points in the data file, nil for all (keptIndices)
+	data    []int  // indices of the points in the data file, nil for all
 	draw    []int  // indices of the points drawn
-	buckets []downsample.Bucket
-	faded   []fadedView // superseded points, per attempt (attempts.go)
+	buckets []result.Bucket
+	faded   []result.FadedView // superseded points, per attempt (attempts.go)
+	spark   *[len(result.SparkBudgets)][]int32
 }
 
-// New prepares rep for writing, with an, its analysis (analysis.Build).
+// New prepares rep for writing, with an, its analysis (analysis.Build
+// of rep).
 func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
-	if opt.MaxPoints == 0 {
-		opt.MaxPoints = DefaultMaxPoints
-	}
-	if opt.MaxPagePoints == 0 {
-		opt.MaxPagePoints = DefaultMaxPagePoints
-	}
-	if opt.MaxDataPoints == 0 {
-		opt.MaxDataPoints = DefaultMaxDataPoints
-	}
 	if opt.MediaSteps == 0 {
 		opt.MediaSteps = DefaultMediaSteps
 	}
 	if opt.HistogramSteps == 0 {
 		opt.HistogramSteps = DefaultHistogramSteps
-	}
-	if opt.MaxCharts == 0 {
-		opt.MaxCharts = DefaultMaxCharts
 	}
 	if opt.MaxPageBytes == 0 {
 		opt.MaxPageBytes = DefaultMaxPageBytes
@@ -152,71 +118,17 @@ func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 		opt.Title = "Training report"
 	}
 	r := &Report{rep: rep, an: an, opt: opt, bodies: map[bodyKey]any{}, views: map[*model.Scalar]*seriesView{}}
-	var all []*seriesView
-	for _, ts := range byTag(rep.Runs, runScalars, func(s *model.Scalar) string { return s.Tag }) {
-		tv := &tagView{tag: ts.tag, group: tagGroup(ts.tag)}
-		for _, rs := range ts.runs {
-			sv := &seriesView{run: rs.run, scalar: rs.series, file: dataFile(scalarsDir, rs.run.Name, ts.tag)}
+	for _, st := range an.Scalars.Tags {
+		tv := &tagView{tag: st.Tag, group: tagGroup(st.Tag)}
+		for _, v := range st.Series {
+			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, file: dataFile(scalarsDir, v.Run.Name, st.Tag),
+				data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 			tv.series = append(tv.series, sv)
-			r.views[rs.series] = sv
-			all = append(all, sv)
+			r.views[v.Scalar] = sv
 		}
 		r.tags = append(r.tags, tv)
 	}
-	// The page's budget of points is shared by the series it draws: those
-	// of the tags within its budget of charts, the first in tag order.
-	var lengths []int
-	for _, tv := range r.tags[:r.drawnTags()] {
-		for _, sv := range tv.series {
-			lengths = append(lengths, len(sv.scalar.Points))
-			lengths = append(lengths, supersededLengths(sv.scalar)...)
-		}
-	}
-	r.drawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
-	// Statistics and downsampling pass over every point of every series:
-	// for big logs, most of the work of New, and spread over the cores.
-	parallel(len(all), func(i int) {
-		sv := all[i]
-		sv.stats = sv.scalar.Stats()
-		sv.data = keptIndices(sv.scalar.Points, opt.MaxDataPoints)
-		sv.draw, sv.buckets = downsample.Points(sv.scalar.Points, r.drawCap)
-		sv.faded = fadedViews(sv.scalar, r.drawCap, max(opt.MaxDataPoints, 0))
-	})
 	return r
-}
-
-// minPagePoints is the fewest points a series draws however many series
-// share the page: below it a line says little about its series.
-const minPagePoints = 200
-
-// drawBudget returns how many points each series, of the given lengths,
-// may draw: perSeries, unless drawing that many (or all of a shorter
-// series) would put more than perPage points on the page; then the
-// largest cap that fits, so that short series keep every point and long
-// ones share the rest equally, though never below minPagePoints. A
-// negative perPage means no page bound.
-func drawBudget(lengths []int, perSeries, perPage int) int {
-	drawn := func(limit int) int {
-		n := 0
-		for _, l := range lengths {
-			n += min(l, limit)
-		}
-		return n
-	}
-	if perPage < 0 || perSeries <= minPagePoints || drawn(perSeries) <= perPage {
-		return perSeries
-	}
-	// drawn grows with the cap: find the largest that fits.
-	lo, hi := minPagePoints, perSeries // drawn(lo) may not fit: the floor wins
-	for lo < hi {
-		mid := lo + (hi-lo+1)/2
-		if drawn(mid) <= perPage {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
 }
 
 // tagGroup is the text before a tag's first "/", as TensorBoard groups
@@ -398,15 +310,27 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	return pagesBuilt()
 }
 
-// drawnSample thins the drawn points of a series to about budget, keeping
-// extremes, for sparklines: the drawn points keep every bucket's extremes
-// already, so a sparkline need not go over every point again. It returns
-// the drawn points and the indices among them to use.
+// drawnSample returns the drawn points of a series and the indices among
+// them a sparkline of about budget points shows (result.ScalarView.Spark:
+// budget must be one of result.SparkBudgets).
 func (sv *seriesView) drawnSample(budget int) ([]series.Point, []int) {
 	pts := make([]series.Point, len(sv.draw))
 	for i, j := range sv.draw {
 		pts[i] = sv.scalar.Points[j]
 	}
-	keep, _ := downsample.Points(pts, budget)
+	k := slices.Index(result.SparkBudgets[:], budget)
+	if k < 0 {
+		panic(fmt.Sprintf("render: no sparkline of %d points in result.SparkBudgets", budget))
+	}
+	keep := make([]int, 0, len(pts))
+	if idx := sv.spark[k]; idx != nil {
+		for _, j := range idx {
+			keep = append(keep, int(j))
+		}
+	} else {
+		for i := range pts {
+			keep = append(keep, i)
+		}
+	}
 	return pts, keep
 }

@@ -317,7 +317,7 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 	for _, tc := range []struct {
 		cap, wantMax int
 	}{{0, 100_000 + 100}, {1000, 1000 + 10}, {-1, 250_000}} {
-		files := filesByName(t, newReport(rep, Options{MaxDataPoints: tc.cap}))
+		files := filesByName(t, newReport(rep, Options{}, analysis.Options{MaxDataPoints: tc.cap}))
 		var index dataIndex
 		json.Unmarshal(files["data/index.json"], &index)
 		_, pts := parseDataFile(t, files["data/"+index.Scalars["a"]["loss"]])
@@ -603,38 +603,4 @@ func BenchmarkSite(b *testing.B) {
 		}
 	}
 	b.ReportMetric(1e6*float64(b.N)/b.Elapsed().Seconds(), "points/s")
-}
-
-func TestDrawBudget(t *testing.T) {
-	for _, c := range []struct {
-		name               string
-		lengths            []int
-		perSeries, perPage int
-		want               int
-	}{
-		{"fits", []int{5000, 5000}, 2000, 10000, 2000},
-		{"no page bound", []int{5000, 5000, 5000}, 2000, -1, 2000},
-		{"equal shares", []int{5000, 5000, 5000, 5000}, 2000, 4000, 1000},
-		// Short series keep every point and leave the rest to long ones.
-		{"short series keep theirs", []int{100, 100, 5000, 5000}, 2000, 2200, 1000},
-		{"short series, uneven", []int{300, 5000, 5000}, 2000, 3000, 1350},
-		{"floor", []int{5000, 5000, 5000}, 2000, 10, minPagePoints},
-		{"per-series budget below the floor", []int{5000, 5000}, 50, 10, 50},
-		{"no series", nil, 2000, 10, 2000},
-	} {
-		got := drawBudget(c.lengths, c.perSeries, c.perPage)
-		if got != c.want {
-			t.Errorf("%s: drawBudget(%v, %d, %d) = %d, want %d", c.name, c.lengths, c.perSeries, c.perPage, got, c.want)
-		}
-		// The cap is the largest that fits, unless the floor wins.
-		drawn := func(limit int) (n int) {
-			for _, l := range c.lengths {
-				n += min(l, limit)
-			}
-			return n
-		}
-		if c.perPage >= 0 && got > minPagePoints && got < c.perSeries && (drawn(got) > c.perPage || drawn(got+1) <= c.perPage) {
-			t.Errorf("%s: cap %d draws %d, %d with one more; page budget %d", c.name, got, drawn(got), drawn(got+1), c.perPage)
-		}
-	}
 }

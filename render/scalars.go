@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 func runScalars(run *model.Run) []*model.Scalar {
@@ -124,8 +124,8 @@ func (p *scalarsPage) inlined(frame int) int {
 // everyRunPage is the page drawing every run on every chart.
 func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
-	if r.drawCap < r.opt.MaxPoints {
-		p.PerSeries, p.PageBudget = fmtCount(r.drawCap), fmtCount(r.opt.MaxPagePoints)
+	if sc := &r.an.Scalars; sc.DrawCap < sc.MaxPoints {
+		p.PerSeries, p.PageBudget = fmtCount(sc.DrawCap), fmtCount(sc.MaxPagePoints)
 	}
 	names := make([]string, len(runs))
 	for i, run := range runs {
@@ -242,13 +242,8 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 }
 
 // drawnTags is how many of the scalar tags (the first, in order) the
-// scalars page draws: at most Options.MaxCharts.
-func (r *Report) drawnTags() int {
-	if r.opt.MaxCharts < 0 {
-		return len(r.tags)
-	}
-	return min(len(r.tags), r.opt.MaxCharts)
-}
+// scalars page draws: at most analysis.Options.MaxCharts.
+func (r *Report) drawnTags() int { return r.an.Scalars.Drawn }
 
 func pointsLabel(shown, total int) string {
 	if shown == total {
@@ -287,7 +282,7 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 // appendChartRun appends the object of one run of a chart's data: the
 // points of sv at the indices draw, the envelope of buckets, and with
 // files its data files.
-func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []downsample.Bucket, files bool) []byte {
+func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucket, files bool) []byte {
 	pts := sv.scalar.Points
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, sv.run.Name)

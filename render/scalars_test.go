@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // TestChartDataMatchesEncodingJSON checks that the hand-written encoder of
@@ -24,7 +26,7 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 	for _, name := range hostile {
 		runs[name] = map[string][]float64{"loss": {1, math.Inf(1), math.Inf(-1), math.NaN(), 1e308, -1e-300}}
 	}
-	r := newReport(synthetic(runs), Options{MaxPoints: 400})
+	r := newReport(synthetic(runs), Options{}, analysis.Options{MaxPoints: 400})
 	for _, files := range []bool{false, true} {
 		for _, tv := range r.tags {
 			cj := chartJSON{Tag: tv.tag}
@@ -74,11 +76,11 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	const tags = 2600
 	files := filesByName(t, newReport(synthetic(scalarTags(tags)), Options{}))
 	page := files["scalars.html"]
-	if n := bytes.Count(page, []byte(`<figure class="chart-card"`)); n != DefaultMaxCharts {
-		t.Errorf("%d charts, want %d", n, DefaultMaxCharts)
+	if n := bytes.Count(page, []byte(`<figure class="chart-card"`)); n != analysis.DefaultMaxCharts {
+		t.Errorf("%d charts, want %d", n, analysis.DefaultMaxCharts)
 	}
-	if n := bytes.Count(page, []byte("<li>group")); n != tags-DefaultMaxCharts {
-		t.Errorf("%d tags listed, want %d", n, tags-DefaultMaxCharts)
+	if n := bytes.Count(page, []byte("<li>group")); n != tags-analysis.DefaultMaxCharts {
+		t.Errorf("%d tags listed, want %d", n, tags-analysis.DefaultMaxCharts)
 	}
 	if !bytes.Contains(page, []byte("This page draws at most 2,000 charts")) || !bytes.Contains(page, []byte("600 tags not drawn")) {
 		t.Error("the page does not say it left tags undrawn")
@@ -102,12 +104,12 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	// Per chart: its data and markup, about 600 bytes here; the list, a
 	// tag's name.
 	t.Logf("scalars.html: %s for %d tags", fmtBytes(len(page)), tags)
-	if len(page) > DefaultMaxCharts*1000+tags*40+100<<10 {
+	if len(page) > analysis.DefaultMaxCharts*1000+tags*40+100<<10 {
 		t.Errorf("scalars.html is %s", fmtBytes(len(page)))
 	}
 
 	// No bound: every tag drawn.
-	page = filesByName(t, newReport(synthetic(scalarTags(tags)), Options{MaxCharts: -1}))["scalars.html"]
+	page = filesByName(t, newReport(synthetic(scalarTags(tags)), Options{}, analysis.Options{MaxCharts: -1}))["scalars.html"]
 	if n := bytes.Count(page, []byte(`<figure class="chart-card"`)); n != tags || bytes.Contains(page, []byte("not drawn")) {
 		t.Errorf("MaxCharts -1: %d charts, want %d", n, tags)
 	}
@@ -124,13 +126,13 @@ func TestScalarsPageBudgetCountsDrawnSeriesOnly(t *testing.T) {
 	}
 	// 400 series of 2,000 points: 800,000, twice the page's budget; the
 	// first 100 tags drawn: 200,000, within it.
-	if r := newReport(synthetic(runs), Options{MaxCharts: 100}); r.drawCap != DefaultMaxPoints {
-		t.Errorf("draw cap %d, want %d", r.drawCap, DefaultMaxPoints)
+	if r := newReport(synthetic(runs), Options{}, analysis.Options{MaxCharts: 100}); r.an.Scalars.DrawCap != analysis.DefaultMaxPoints {
+		t.Errorf("draw cap %d, want %d", r.an.Scalars.DrawCap, analysis.DefaultMaxPoints)
 	}
-	if r := newReport(synthetic(runs), Options{}); r.drawCap != 1000 {
-		t.Errorf("draw cap %d with every tag drawn, want 1000", r.drawCap)
+	if r := newReport(synthetic(runs), Options{}); r.an.Scalars.DrawCap != 1000 {
+		t.Errorf("draw cap %d with every tag drawn, want 1000", r.an.Scalars.DrawCap)
 	}
-	page := filesByName(t, newReport(synthetic(runs), Options{MaxCharts: 100}))["scalars.html"]
+	page := filesByName(t, newReport(synthetic(runs), Options{}, analysis.Options{MaxCharts: 100}))["scalars.html"]
 	if regexp.MustCompile(`each draws at most`).Match(page) {
 		t.Error("the page says its series draw fewer points")
 	}

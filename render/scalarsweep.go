@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // The scalars page of a sweep. Past sweepPageRuns runs with scalars (or when
@@ -23,9 +23,6 @@ const (
 	// each; past it the page summarises them. A hundred lines on a chart
 	// are already hard to tell apart, and their points are most of a page.
 	sweepPageRuns = 100
-	// sweepExtremes is how many runs of each end of the ranking by final
-	// value a chart of a sweep draws as lines.
-	sweepExtremes = 5
 	// sweepMaxDrawn is how many checked runs a chart of a sweep draws at
 	// once, besides the extremes; the page says when it cuts a selection.
 	sweepMaxDrawn = 300
@@ -38,114 +35,6 @@ const (
 	maxSweepHParams = 64
 	maxHParamText   = 200
 )
-
-// sweepQuantiles are the quantiles of a sweep's band, in the order of a
-// chart's "q" arrays: the 10-90 % and 25-75 % bands and the median.
-var sweepQuantiles = [5]float64{0.10, 0.25, 0.50, 0.75, 0.90}
-
-// sweepBand is the per-step summary of one tag across the runs that have
-// it.
-type sweepBand struct {
-	Steps []int64
-	// Q holds, per quantile of sweepQuantiles, its value at each step.
-	Q [len(sweepQuantiles)][]float64
-	// N is how many runs had a finite value at each step.
-	N []int
-}
-
-// computeBand summarises series at every step any of them has: a series'
-// value at step s is that of its last point at or before s, counted from
-// its first step to its last (a run that stopped early does not stand for
-// the steps it never reached); non-finite values are left out. When the
-// steps number more than maxSteps, maxSteps of them evenly spread (first
-// and last included) are summarised.
-func computeBand(series []*seriesView, maxSteps int) sweepBand {
-	var band sweepBand
-	type cursor struct {
-		pts []model.Point // by step
-		k   int
-	}
-	cur := make([]cursor, 0, len(series))
-	var steps []int64
-	same := true // every series has the steps of the first
-	for _, sv := range series {
-		pts := sv.scalar.Points
-		if len(pts) == 0 {
-			continue
-		}
-		if !slices.IsSortedFunc(pts, func(a, b model.Point) int { return cmpInt64(a.Step, b.Step) }) {
-			pts = slices.Clone(pts)
-			slices.SortStableFunc(pts, func(a, b model.Point) int { return cmpInt64(a.Step, b.Step) })
-		}
-		cur = append(cur, cursor{pts: pts})
-		if len(cur) == 1 {
-			continue
-		}
-		first := cur[0].pts
-		if same && (len(pts) != len(first) || pts[0].Step != first[0].Step || pts[len(pts)-1].Step != first[len(first)-1].Step) {
-			same = false
-		}
-	}
-	if len(cur) == 0 {
-		return band
-	}
-	if same {
-		// The common case of a sweep, checked in full: one pass.
-		for _, c := range cur[1:] {
-			for i, p := range c.pts {
-				if p.Step != cur[0].pts[i].Step {
-					same = false
-					break
-				}
-			}
-			if !same {
-				break
-			}
-		}
-	}
-	if same {
-		for _, p := range cur[0].pts {
-			steps = append(steps, p.Step)
-		}
-	} else {
-		for _, c := range cur {
-			for _, p := range c.pts {
-				steps = append(steps, p.Step)
-			}
-		}
-		slices.Sort(steps)
-	}
-	steps = slices.Compact(steps)
-	if maxSteps > 0 && len(steps) > maxSteps {
-		steps = spread(steps, maxSteps)
-	}
-	vals := make([]float64, 0, len(cur))
-	for _, s := range steps {
-		vals = vals[:0]
-		for i := range cur {
-			c := &cur[i]
-			if s < c.pts[0].Step || s > c.pts[len(c.pts)-1].Step {
-				continue
-			}
-			for c.k+1 < len(c.pts) && c.pts[c.k+1].Step <= s {
-				c.k++
-			}
-			if v := c.pts[c.k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) == 0 {
-			continue
-		}
-		slices.Sort(vals)
-		band.Steps = append(band.Steps, s)
-		band.N = append(band.N, len(vals))
-		for qi, p := range sweepQuantiles {
-			band.Q[qi] = append(band.Q[qi], quantile(vals, p))
-		}
-	}
-	return band
-}
 
 // spread returns n of xs evenly spread by index, the first and last
 // included (n >= 2).
@@ -160,8 +49,8 @@ func spread[T any](xs []T, n int) []T {
 	return out
 }
 
-// thin returns the band at n of its steps, evenly spread.
-func (b sweepBand) thin(n int) sweepBand {
+// thinBand returns the band at n of its steps, evenly spread.
+func thinBand(b result.SweepBand, n int) result.SweepBand {
 	if len(b.Steps) <= n {
 		return b
 	}
@@ -170,7 +59,7 @@ func (b sweepBand) thin(n int) sweepBand {
 		idx[i] = i
 	}
 	idx = spread(idx, n)
-	var out sweepBand
+	var out result.SweepBand
 	for _, i := range idx {
 		out.Steps = append(out.Steps, b.Steps[i])
 		out.N = append(out.N, b.N[i])
@@ -190,86 +79,50 @@ func finalValue(s *model.Scalar) float64 {
 	return s.Points[len(s.Points)-1].Value
 }
 
-// sweepEnds returns the series with the k lowest and the k highest finite
-// final values, lowest first and highest first; a run with a non-finite
-// final value is in neither (the band says how many runs a step counts).
-// With fewer than 2k such series, the ends share none: the lower half
-// (rounded up) is low, the rest high.
-func sweepEnds(series []*seriesView, k int) (low, high []*seriesView) {
-	var ranked []*seriesView
-	for _, sv := range series {
-		if v := finalValue(sv.scalar); !math.IsNaN(v) && !math.IsInf(v, 0) {
-			ranked = append(ranked, sv)
-		}
-	}
-	// Stable, so that ties keep report order.
-	slices.SortStableFunc(ranked, func(a, b *seriesView) int {
-		va, vb := finalValue(a.scalar), finalValue(b.scalar)
-		switch {
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
-		}
-		return 0
-	})
-	nl := min(k, (len(ranked)+1)/2)
-	nh := min(k, len(ranked)-nl)
-	low = ranked[:nl]
-	for i := len(ranked) - 1; i >= len(ranked)-nh; i-- {
-		high = append(high, ranked[i])
-	}
-	return low, high
-}
-
-// sweepTag is what a chart of a sweep draws of one tag, computed once.
+// sweepTag is what a chart of a sweep draws of one tag: the analysis'
+// summary (result.SweepTag) and which way the tag improves.
 type sweepTag struct {
-	band      sweepBand
-	low, high []*seriesView
-	better    direction // by the tag's name (betterOf); unknown is drawn as lower
-	runs      int       // runs with the tag
-	nonFinite int       // of them, runs whose final value is not finite
+	*result.SweepTag
+	better direction // by the tag's name (betterOf); unknown is drawn as lower
+	runs   int       // runs with the tag
 }
 
-// sweepTags computes the band and ends of the first n tags, on all cores.
+// sweepTags returns the sweep summaries of the first n tags.
 func (r *Report) sweepTags(n int) []sweepTag {
 	out := make([]sweepTag, n)
-	parallel(n, func(i int) {
-		tv := r.tags[i]
-		st := sweepTag{band: computeBand(tv.series, r.opt.MaxPoints), better: betterOf(tv.tag), runs: len(tv.series)}
-		st.low, st.high = sweepEnds(tv.series, sweepExtremes)
-		for _, sv := range tv.series {
-			if v := finalValue(sv.scalar); math.IsNaN(v) || math.IsInf(v, 0) {
-				st.nonFinite++
-			}
-		}
-		out[i] = st
-	})
+	for i, tv := range r.tags[:n] {
+		out[i] = sweepTag{SweepTag: &r.an.Scalars.Sweep[i], better: betterOf(tv.tag), runs: len(tv.series)}
+	}
 	return out
 }
 
 // appendSweepChart appends the chart data of tag tv of a sweep: the chart
 // data of appendChartData with only the extreme runs, each drawing at
 // most points points (rank "low" or "high", index its row in the page's
-// run table), and "sweep": the band at points steps, which way the tag
+// run table; sc thins them when points is below sc.MaxPoints, at which
+// the analysis drew them), and "sweep": the band at points steps, which way the tag
 // improves, and the tag's data file name in a run's directory (stem), so
 // that the page can load any run's points. HTML-escaped as
 // appendChartData's.
-func appendSweepChart(b []byte, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int) []byte {
+func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int) []byte {
 	b = append(b, `{"tag":`...)
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
 	first := true
 	for _, end := range []struct {
 		rank string
-		svs  []*seriesView
-	}{{"low", st.low}, {"high", st.high}} {
-		for _, sv := range end.svs {
+		ends []result.SweepEnd
+	}{{"low", st.Low}, {"high", st.High}} {
+		for _, e := range end.ends {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			draw, buckets := downsample.Points(sv.scalar.Points, points)
+			sv := tv.series[e.Series]
+			draw, buckets := e.Draw, e.Buckets
+			if points != sc.MaxPoints {
+				draw, buckets = sc.Thin(sv.scalar.Points, points)
+			}
 			b = appendChartRun(b, sv, draw, buckets, files)
 			b = b[:len(b)-1] // reopen the run's object
 			b = append(b, `,"rank":"`...)
@@ -279,11 +132,11 @@ func appendSweepChart(b []byte, tv *tagView, st *sweepTag, points int, files boo
 			b = append(b, '}')
 		}
 	}
-	band := st.band.thin(points)
+	band := thinBand(st.Band, points)
 	b = append(b, `],"sweep":{"runs":`...)
 	b = strconv.AppendInt(b, int64(st.runs), 10)
 	b = append(b, `,"non_finite":`...)
-	b = strconv.AppendInt(b, int64(st.nonFinite), 10)
+	b = strconv.AppendInt(b, int64(st.NonFinite), 10)
 	b = append(b, `,"better":"`...)
 	b = append(b, st.better.String()...)
 	b = append(b, '"')
@@ -292,7 +145,7 @@ func appendSweepChart(b []byte, tv *tagView, st *sweepTag, points int, files boo
 		b = appendJSONString(b, dataStem(tv.tag))
 	}
 	b = append(b, `,"quantiles":[`...)
-	for i, q := range sweepQuantiles {
+	for i, q := range result.SweepQuantiles {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -489,7 +342,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsP
 	}
 	files := !single
 	p := &scalarsPage{Runs: len(r.rep.Runs), RunNames: "[]", Sweep: &sweepInfo{
-		Runs: len(runs), Threshold: sweepPageRuns, Extremes: sweepExtremes, MaxDrawn: sweepMaxDrawn, Single: single,
+		Runs: len(runs), Threshold: sweepPageRuns, Extremes: result.SweepEnds, MaxDrawn: sweepMaxDrawn, Single: single,
 		ForBudget: len(runs) <= sweepPageRuns}}
 	drawn := r.drawnTags()
 	table := r.appendRunTable(nil, runs, drawn, files, true, true)
@@ -511,16 +364,16 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsP
 		rowOf[run] = i
 	}
 	sts := r.sweepTags(drawn)
-	points := r.opt.MaxPoints
+	points := r.an.Scalars.MaxPoints
 	var b []byte
 	for {
 		p.Groups = nil
 		r.undrawn(p, drawn)
 		for i, tv := range r.tags[:drawn] {
-			b = appendSweepChart(b[:0], tv, &sts[i], points, files, rowOf)
+			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf)
 			label := plural(sts[i].runs, "run", "runs")
-			if sts[i].nonFinite > 0 {
-				label += ", " + fmtCount(sts[i].nonFinite) + " ending non-finite"
+			if sts[i].NonFinite > 0 {
+				label += ", " + fmtCount(sts[i].NonFinite) + " ending non-finite"
 			}
 			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
 		}

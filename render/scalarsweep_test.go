@@ -12,102 +12,29 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
-
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// bandSeriesOf is a tag's series of points (step, value) of runs named a, b,
-// c, ... for computeBand and sweepEnds.
-func bandSeriesOf(runs ...[][2]float64) []*seriesView {
-	var out []*seriesView
-	for i, pts := range runs {
-		s := &model.Scalar{Tag: "loss"}
-		for _, p := range pts {
-			s.Points = append(s.Points, series.Point{Step: int64(p[0]), Value: p[1]})
-		}
-		out = append(out, &seriesView{run: &model.Run{Name: string(rune('a' + i))}, scalar: s})
+// TestThinBandKeepsEvenlySpreadSteps checks the band a chart draws at
+// fewer steps than the analysis summarised: the first, the middle and the
+// last, their values unchanged.
+func TestThinBandKeepsEvenlySpreadSteps(t *testing.T) {
+	band := result.SweepBand{Steps: []int64{0, 1, 2, 3, 4}, N: []int{2, 3, 3, 1, 2}}
+	for qi := range band.Q {
+		band.Q[qi] = []float64{0, 1, 3, 3, 6}
 	}
-	return out
-}
-
-// TestComputeBand checks the band against values worked out by hand: at
-// each step the runs that have begun and not ended, each with its last
-// value at or before the step, non-finite ones left out; quantiles
-// interpolated between order statistics at (n-1)p (numpy's default).
-func TestComputeBand(t *testing.T) {
-	nan := math.NaN()
-	band := computeBand(bandSeriesOf(
-		[][2]float64{{0, 1}, {2, 3}, {4, 5}},
-		[][2]float64{{1, 10}, {2, 20}},
-		[][2]float64{{0, -1}, {3, nan}, {4, 7}},
-	), 0)
-	want := []struct {
-		step int64
-		n    int
-		q    [5]float64 // 10, 25, 50, 75, 90 %
-	}{
-		{0, 2, [5]float64{-0.8, -0.5, 0, 0.5, 0.8}}, // a=1, c=-1
-		{1, 3, [5]float64{-0.6, 0, 1, 5.5, 8.2}},    // a=1 (step 0), b=10, c=-1
-		{2, 3, [5]float64{-0.2, 1, 3, 11.5, 16.6}},  // a=3, b=20, c=-1 (step 0)
-		{3, 1, [5]float64{3, 3, 3, 3, 3}},           // a=3; b ended at 2; c is NaN
-		{4, 2, [5]float64{5.2, 5.5, 6, 6.5, 6.8}},   // a=5, c=7
-	}
-	if len(band.Steps) != len(want) {
-		t.Fatalf("steps %v, want %d", band.Steps, len(want))
-	}
-	for i, w := range want {
-		if band.Steps[i] != w.step || band.N[i] != w.n {
-			t.Errorf("row %d: step %d n %d, want step %d n %d", i, band.Steps[i], band.N[i], w.step, w.n)
-		}
-		for qi := range w.q {
-			if got := band.Q[qi][i]; math.Abs(got-w.q[qi]) > 1e-12 {
-				t.Errorf("step %d quantile %v = %v, want %v", w.step, sweepQuantiles[qi], got, w.q[qi])
-			}
-		}
-	}
-	// Thinned to 3 steps: the first, the middle and the last, unchanged.
-	th := band.thin(3)
+	th := thinBand(band, 3)
 	if !slices.Equal(th.Steps, []int64{0, 2, 4}) || th.Q[2][1] != 3 || th.N[2] != 2 {
 		t.Errorf("thinned band %+v", th)
 	}
-	// Too many steps: maxSteps of them evenly spread, first and last kept.
-	var long [][2]float64
-	for s := range 1000 {
-		long = append(long, [2]float64{float64(s), float64(s)})
-	}
-	if b := computeBand(bandSeriesOf(long, long), 11); len(b.Steps) != 11 || b.Steps[0] != 0 || b.Steps[10] != 999 || b.Q[2][10] != 999 {
-		t.Errorf("capped band steps %v", b.Steps)
+	if th := thinBand(band, 5); !slices.Equal(th.Steps, band.Steps) {
+		t.Errorf("band within its budget thinned to %v", th.Steps)
 	}
 }
 
-// TestSweepEnds checks the ranking by final value: lowest and highest
-// ends, ties in report order, non-finite finals in neither, and small
-// sweeps split without a run in both.
-func TestSweepEnds(t *testing.T) {
-	finals := []float64{5, 1, math.NaN(), 9, 3, math.Inf(1), 7, 1, 8, 2}
-	var runs [][][2]float64
-	for _, v := range finals {
-		runs = append(runs, [][2]float64{{0, 100}, {1, v}})
-	}
-	names := func(svs []*seriesView) string {
-		var b strings.Builder
-		for _, sv := range svs {
-			b.WriteString(sv.run.Name)
-		}
-		return b.String()
-	}
-	low, high := sweepEnds(bandSeriesOf(runs...), 3)
-	// Finals: a=5 b=1 c=NaN d=9 e=3 f=+Inf g=7 h=1 i=8 j=2.
-	if got := names(low); got != "bhj" {
-		t.Errorf("lowest %q, want bhj", got)
-	}
-	if got := names(high); got != "dig" {
-		t.Errorf("highest %q, want dig", got)
-	}
-	low, high = sweepEnds(bandSeriesOf(runs[:3]...), 5) // a=5 b=1 c=NaN
-	if names(low) != "b" || names(high) != "a" {
-		t.Errorf("two ranked runs: low %q high %q", names(low), names(high))
-	}
+// TestBetterOfTagNames checks which way a tag improves, by its name.
+func TestBetterOfTagNames(t *testing.T) {
 	for tag, want := range map[string]direction{"loss": lowerBetter, "val/accuracy": higherBetter, "lr": unknownBetter} {
 		if got := betterOf(tag); got != want {
 			t.Errorf("betterOf(%q) = %v, want %v", tag, got, want)
@@ -216,7 +143,7 @@ func TestScalarsPageBudget(t *testing.T) {
 			if sw.Runs != tc.runs || len(sw.Steps) == 0 || len(sw.Q) != 5 || len(sw.Q[2]) != len(sw.Steps) || sw.N[0] != tc.runs {
 				t.Errorf("%d runs, %s: band of %d runs, %d steps, n %v", tc.runs, c.Tag, sw.Runs, len(sw.Steps), sw.N[:1])
 			}
-			if len(c.Runs) != 2*sweepExtremes {
+			if len(c.Runs) != 2*result.SweepEnds {
 				t.Errorf("%s: %d extreme runs", c.Tag, len(c.Runs))
 			}
 			if sw.Stem != dataStem(c.Tag) || c.Runs[0].Script == "" {

@@ -123,10 +123,10 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.out, "o", "report", "write the report site into `DIR`")
 	fs.StringVar(&c.title, "title", "", "title of the report (default: the log directories' names)")
-	fs.IntVar(&c.maxPoints, "max-points", render.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
+	fs.IntVar(&c.maxPoints, "max-points", analysis.DefaultMaxPoints, "draw about `N` points per series; the data keeps every point")
 	fs.IntVar(&c.maxPageBytes, "max-page-bytes", render.DefaultMaxPageBytes, "keep each page's HTML, with what it inlines, under `N` bytes: the scalars page of a sweep draws the runs' median, bands and extremes, and loads other runs on demand, the other pages show each tag's first runs that fit (0: no bound)")
-	fs.IntVar(&c.maxPagePoints, "max-page-points", render.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
-	fs.IntVar(&c.maxDataPoints, "max-data-points", render.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
+	fs.IntVar(&c.maxPagePoints, "max-page-points", analysis.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
+	fs.IntVar(&c.maxDataPoints, "max-data-points", analysis.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	embeddingFlags(fs, &c.embeddings)
@@ -195,13 +195,13 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	}
 	switch {
 	case c.maxDataPoints == 0:
-		c.maxDataPoints = -1 // render's "no cap"
+		c.maxDataPoints = -1 // the analysis's "no cap"
 	case c.maxDataPoints < 0:
 		return nil, nil, errors.New("-max-data-points must be 0 (no cap) or more")
 	}
 	switch {
 	case c.maxPagePoints == 0:
-		c.maxPagePoints = -1 // render's "no bound"
+		c.maxPagePoints = -1 // the analysis's "no bound"
 	case c.maxPagePoints < 0:
 		return nil, nil, errors.New("-max-page-points must be 0 (no bound) or more")
 	}
@@ -441,7 +441,8 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	// The layouts of big embeddings take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
-	aopt := analysis.Options{Baseline: base, Gates: c.gates}
+	aopt := analysis.Options{MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxDataPoints: c.maxDataPoints,
+		Baseline: base, Gates: c.gates}
 	c.embeddings.apply(&aopt, progress.update)
 	memlimit.Phase(ctx, "laying out the embeddings")
 	stopProgress := progress.watch()
@@ -451,8 +452,8 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 		return err
 	}
 	progress.done(an.Embeddings)
-	r := render.New(rep, an, render.Options{Title: title, MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxPageBytes: c.maxPageBytes,
-		MaxDataPoints: c.maxDataPoints, MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes,
+		MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		ChartsURL: c.chartsURL})
 	memlimit.Phase(ctx, "writing the report")
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {

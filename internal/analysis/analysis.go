@@ -20,6 +20,22 @@ import (
 
 // Options control the analysis.
 type Options struct {
+	// MaxPoints is the drawing budget of one scalar series on a chart;
+	// every point stays in the data files. Zero means DefaultMaxPoints.
+	MaxPoints int
+	// MaxPagePoints bounds the points the scalars page draws in all: when
+	// every series drawing MaxPoints would pass it, each draws fewer (see
+	// drawBudget). Zero means DefaultMaxPagePoints; negative means no
+	// bound.
+	MaxPagePoints int
+	// MaxDataPoints caps the points of one scalar series in the data
+	// files; beyond it the series is downsampled, keeping extremes. Zero
+	// means DefaultMaxDataPoints; negative means no cap.
+	MaxDataPoints int
+	// MaxCharts is how many scalar tags the scalars page draws, a chart
+	// each: the first in tag order, whose series share MaxPagePoints.
+	// Zero means DefaultMaxCharts; negative means no bound.
+	MaxCharts int
 	// Embeddings chooses the embeddings' methods and caps.
 	Embeddings project.Options
 	// EmbeddingTotalTSNE and EmbeddingTotalUMAP bound the points t-SNE
@@ -67,10 +83,16 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 		return nil, err
 	}
 	an := &result.Analysis{Undrawn: Undrawn(rep)}
+	var err error
+	if an.Scalars, err = scalars(ctx, rep, opt.withDefaults()); err != nil {
+		return nil, err
+	}
+	if an.Histograms, err = histograms(ctx, rep); err != nil {
+		return nil, err
+	}
 	// Each tensor is decoded once, for both pages and the anomaly rules
 	// on tensors.
 	var decoded *anomaly.Decoded
-	var err error
 	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
 		return nil, err
 	}

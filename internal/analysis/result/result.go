@@ -25,4 +25,9 @@ type Analysis struct {
 	Gates []Gate
 	// Undrawn is what each run holds that no page draws (undrawn.go).
 	Undrawn []UndrawnRun
+	// Scalars are the scalar series' drawn and kept views and the sweep
+	// page's bands.
+	Scalars Scalars
+	// Histograms are the histogram series' distributions and re-binning.
+	Histograms Histograms
 }

@@ -1,0 +1,84 @@
+package result
+
+import "github.com/trainreport/trainreport/collect/model"
+
+// Scalars is what the outputs draw and keep of the scalar series: per
+// series its statistics and the indices of the points its chart draws and
+// its data file keeps. Views are indices into the model's points, which
+// the writers read beside the analysis: no point is copied.
+type Scalars struct {
+	// Tags are the scalar tags with points, in tag order, each with its
+	// series in report order.
+	Tags []ScalarTag
+	// Drawn is how many tags, the first of Tags, the scalars page draws
+	// a chart for (analysis.Options.MaxCharts); the others are listed.
+	Drawn int
+	// DrawCap is how many points a series draws at most: MaxPoints,
+	// unless drawing that many would put more than MaxPagePoints on the
+	// page.
+	DrawCap int
+	// MaxPoints and MaxPagePoints are the budgets DrawCap came from
+	// (analysis.Options, defaults filled in; MaxPagePoints negative for
+	// no bound), for the page to say when the second lowered the first.
+	MaxPoints, MaxPagePoints int
+	// Sweep holds the sweep page's summary of each drawn tag (Tags[i]'s
+	// is Sweep[i]), which the page draws instead of every run's line when
+	// there are too many runs or points.
+	Sweep []SweepTag
+	// Thin is the analysis's downsampling (keeping each bucket's first,
+	// last and extreme points), for the one view whose budget depends on
+	// the bytes a writer has written: the sweep page draws its extreme
+	// runs with fewer points when its charts would pass the page's size.
+	// Every other view is computed in advance.
+	Thin func(pts []model.Point, budget int) (keep []int, buckets []Bucket)
+}
+
+// ScalarTag is one scalar tag across the runs that have it.
+type ScalarTag struct {
+	Tag    string
+	Series []*ScalarView // in report order
+}
+
+// ScalarView is one (run, tag) scalar series as the outputs show it.
+type ScalarView struct {
+	Run    *model.Run
+	Scalar *model.Scalar
+	Stats  model.Stats
+	// Data are the indices of the points the series' data file keeps
+	// (downsampled past analysis.Options.MaxDataPoints), nil for all.
+	Data []int
+	// Draw are the indices of the points its chart draws (at most about
+	// DrawCap), Buckets the buckets they stand for (nil when every point
+	// is drawn).
+	Draw    []int
+	Buckets []Bucket
+	// Faded are the series' superseded points, per attempt, drawn faded
+	// behind its line.
+	Faded []FadedView
+	// Spark holds, per budget of SparkBudgets, the indices into Draw of
+	// the drawn points a sparkline of that many points shows.
+	Spark [len(SparkBudgets)][]int32
+}
+
+// SparkBudgets are the sizes of the sparklines the outputs draw of a
+// series: the overview's table (80), a sweep's overview (40) and
+// summary.md's Unicode line (24).
+var SparkBudgets = [...]int{80, 40, 24}
+
+// Bucket is a run of consecutive points of a series, from index First to
+// index Last inclusive, and the range of their finite values; HasFinite
+// is false when the bucket holds none. A drawn point stands for its
+// bucket.
+type Bucket struct {
+	First, Last int
+	Min, Max    float64
+	HasFinite   bool
+}
+
+// FadedView is the superseded points of one attempt of a series
+// (model.Superseded).
+type FadedView struct {
+	Superseded *model.Superseded
+	Draw       []int // indices of the points drawn
+	Data       []int // indices of the points in the data file, nil for all
+}

@@ -1,0 +1,258 @@
+package analysis
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxPoints     = 2000
+	DefaultMaxPagePoints = 400_000
+	DefaultMaxDataPoints = 100_000
+	DefaultMaxCharts     = 2000
+)
+
+// withDefaults returns opt with its zero budgets set to their defaults.
+func (opt Options) withDefaults() Options {
+	if opt.MaxPoints == 0 {
+		opt.MaxPoints = DefaultMaxPoints
+	}
+	if opt.MaxPagePoints == 0 {
+		opt.MaxPagePoints = DefaultMaxPagePoints
+	}
+	if opt.MaxDataPoints == 0 {
+		opt.MaxDataPoints = DefaultMaxDataPoints
+	}
+	if opt.MaxCharts == 0 {
+		opt.MaxCharts = DefaultMaxCharts
+	}
+	return opt
+}
+
+// scalars computes the views of every scalar series: its statistics, the
+// points its data file keeps, the points its chart draws under the page's
+// shared budget, its superseded points', its sparklines', and the sweep
+// page's summary of the drawn tags. Every pass over a series' points is
+// here, spread over the cores: for big logs, most of the analysis.
+func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalars, error) {
+	out := result.Scalars{MaxPoints: opt.MaxPoints, MaxPagePoints: opt.MaxPagePoints, Thin: thin}
+	var all []*result.ScalarView
+	at := map[string]int{} // tag -> index in out.Tags
+	for _, run := range rep.Runs {
+		for _, s := range run.Scalars {
+			// A tag whose every point a SessionLog START purged has
+			// nothing to draw: the outputs leave it out.
+			if len(s.Points) == 0 {
+				continue
+			}
+			i, ok := at[s.Tag]
+			if !ok {
+				i = len(out.Tags)
+				at[s.Tag] = i
+				out.Tags = append(out.Tags, result.ScalarTag{Tag: s.Tag})
+			}
+			v := &result.ScalarView{Run: run, Scalar: s}
+			out.Tags[i].Series = append(out.Tags[i].Series, v)
+			all = append(all, v)
+		}
+	}
+	// Tags are distinct: the order is total.
+	slices.SortFunc(out.Tags, func(a, b result.ScalarTag) int { return cmp.Compare(a.Tag, b.Tag) })
+	out.Drawn = len(out.Tags)
+	if opt.MaxCharts >= 0 {
+		out.Drawn = min(out.Drawn, opt.MaxCharts)
+	}
+	// The page's budget of points is shared by the series it draws: those
+	// of the tags within its budget of charts, the first in tag order.
+	var lengths []int
+	for _, st := range out.Tags[:out.Drawn] {
+		for _, v := range st.Series {
+			lengths = append(lengths, len(v.Scalar.Points))
+			lengths = append(lengths, supersededLengths(v.Scalar)...)
+		}
+	}
+	out.DrawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
+	err := parallelEach(ctx, len(all), func(i int) {
+		v := all[i]
+		v.Stats = v.Scalar.Stats()
+		v.Data = keptIndices(v.Scalar.Points, opt.MaxDataPoints)
+		v.Draw, v.Buckets = thin(v.Scalar.Points, out.DrawCap)
+		v.Faded = fadedViews(v.Scalar, out.DrawCap, max(opt.MaxDataPoints, 0))
+		v.Spark = sparks(v.Scalar.Points, v.Draw)
+	})
+	if err != nil {
+		return result.Scalars{}, err
+	}
+	out.Sweep = make([]result.SweepTag, out.Drawn)
+	err = parallelEach(ctx, out.Drawn, func(i int) {
+		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, opt.MaxPoints, out.DrawCap)
+	})
+	if err != nil {
+		return result.Scalars{}, err
+	}
+	return out, nil
+}
+
+// thin is downsample.Points with the buckets as the results hold them.
+func thin(pts []model.Point, budget int) ([]int, []result.Bucket) {
+	keep, bks := downsample.Points(pts, budget)
+	if bks == nil {
+		return keep, nil
+	}
+	out := make([]result.Bucket, len(bks))
+	for i, b := range bks {
+		out[i] = result.Bucket(b)
+	}
+	return keep, out
+}
+
+// sparks returns, per budget of result.SparkBudgets, the indices into
+// draw of the drawn points of pts a sparkline of about that many points
+// shows, nil for all of them: the drawn points keep every bucket's
+// extremes already, so a sparkline need not go over every point again.
+func sparks(pts []model.Point, draw []int) (out [len(result.SparkBudgets)][]int32) {
+	var drawn []model.Point
+	for k, budget := range result.SparkBudgets {
+		if len(draw) <= budget {
+			continue
+		}
+		if drawn == nil {
+			drawn = make([]model.Point, len(draw))
+			for i, j := range draw {
+				drawn[i] = pts[j]
+			}
+		}
+		keep, _ := downsample.Points(drawn, budget)
+		out[k] = make([]int32, len(keep))
+		for i, j := range keep {
+			out[k][i] = int32(j)
+		}
+	}
+	return out
+}
+
+// minPagePoints is the fewest points a series draws however many series
+// share the page: below it a line says little about its series.
+const minPagePoints = 200
+
+// drawBudget returns how many points each series, of the given lengths,
+// may draw: perSeries, unless drawing that many (or all of a shorter
+// series) would put more than perPage points on the page; then the
+// largest cap that fits, so that short series keep every point and long
+// ones share the rest equally, though never below minPagePoints. A
+// negative perPage means no page bound.
+func drawBudget(lengths []int, perSeries, perPage int) int {
+	drawn := func(limit int) int {
+		n := 0
+		for _, l := range lengths {
+			n += min(l, limit)
+		}
+		return n
+	}
+	if perPage < 0 || perSeries <= minPagePoints || drawn(perSeries) <= perPage {
+		return perSeries
+	}
+	// drawn grows with the cap: find the largest that fits.
+	lo, hi := minPagePoints, perSeries // drawn(lo) may not fit: the floor wins
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if drawn(mid) <= perPage {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// keptIndices returns the indices of the points of pts a data file keeps
+// under limit (downsampled keeping extremes), or nil when it keeps every
+// point (limit <= 0: no limit): the common case, which then costs no
+// index per point (8 bytes each, a third of the points' own size).
+func keptIndices(pts []model.Point, limit int) []int {
+	if limit <= 0 || len(pts) <= limit {
+		return nil
+	}
+	keep, _ := downsample.Points(pts, limit)
+	return keep
+}
+
+// fadedViews prepares the superseded points of a series under the budgets
+// of a line: together they draw about drawCap points (each attempt its
+// share, at least minFadedPoints, so that a thousand attempts cost a few
+// thousand points, not a thousand lines' budgets), and each keeps at most
+// dataCap (0: all) in the data, downsampled keeping extremes.
+func fadedViews(s *model.Scalar, drawCap, dataCap int) []result.FadedView {
+	total := 0
+	for _, sp := range s.Superseded {
+		total += len(sp.Points)
+	}
+	var out []result.FadedView
+	for i := range s.Superseded {
+		sp := &s.Superseded[i]
+		budget := drawCap
+		if drawCap > 0 && total > drawCap {
+			budget = max(minFadedPoints, int(int64(drawCap)*int64(len(sp.Points))/int64(total)))
+		}
+		draw, _ := downsample.Points(sp.Points, budget)
+		out = append(out, result.FadedView{Superseded: sp, Draw: draw, Data: keptIndices(sp.Points, dataCap)})
+	}
+	return out
+}
+
+// minFadedPoints is the fewest points an attempt's superseded points draw:
+// one bucket of downsample.Points, its first, last, minimum and maximum.
+const minFadedPoints = 4
+
+// supersededLengths returns, for the page's budget of points, the length
+// of the series the superseded points of s draw as: one, their total.
+func supersededLengths(s *model.Scalar) []int {
+	total := 0
+	for _, sp := range s.Superseded {
+		total += len(sp.Points)
+	}
+	if total == 0 {
+		return nil
+	}
+	return []int{total}
+}
+
+// parallelEach calls do(i) for every i in [0, n) on all cores, and
+// returns ctx's error, without calling do again, once ctx is done. A
+// panic in do is raised again in the caller's goroutine, with the stack
+// of the goroutine that raised it: one left in a worker would end the
+// process before anyone could report it.
+func parallelEach(ctx context.Context, n int, do func(i int)) error {
+	var next atomic.Int64
+	var panics atomic.Pointer[string]
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil {
+					s := fmt.Sprintf("%v\n\n%s", v, debug.Stack())
+					panics.CompareAndSwap(nil, &s)
+				}
+			}()
+			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
+				do(i)
+			}
+		})
+	}
+	wg.Wait()
+	if p := panics.Load(); p != nil {
+		panic(*p)
+	}
+	return ctx.Err()
+}

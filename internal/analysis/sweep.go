@@ -1,0 +1,227 @@
+package analysis
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// sweepTag summarises the series of one tag for the scalars page of a
+// sweep: their band at maxSteps steps at most, and their extremes by
+// final value, each drawn at maxSteps points. drawCap is the points each
+// series' own view draws (ScalarView.Draw): when it is maxSteps, an
+// extreme shares its view's indices rather than holding a copy.
+func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps, drawCap int) result.SweepTag {
+	st := result.SweepTag{Band: band(ctx, series, maxSteps)}
+	low, high := sweepEnds(series, result.SweepEnds)
+	end := func(i int) result.SweepEnd {
+		if drawCap == maxSteps {
+			return result.SweepEnd{Series: i, Draw: series[i].Draw, Buckets: series[i].Buckets}
+		}
+		draw, buckets := thin(series[i].Scalar.Points, maxSteps)
+		return result.SweepEnd{Series: i, Draw: draw, Buckets: buckets}
+	}
+	for _, i := range low {
+		st.Low = append(st.Low, end(i))
+	}
+	for _, i := range high {
+		st.High = append(st.High, end(i))
+	}
+	for _, v := range series {
+		if f := finalValue(v.Scalar); math.IsNaN(f) || math.IsInf(f, 0) {
+			st.NonFinite++
+		}
+	}
+	return st
+}
+
+// band summarises series at every step any of them has: a series' value
+// at step s is that of its last point at or before s, counted from its
+// first step to its last (a run that stopped early does not stand for the
+// steps it never reached); non-finite values are left out. When the steps
+// number more than maxSteps, maxSteps of them evenly spread (first and
+// last included) are summarised. It stops early, with what it has, when
+// ctx is done (the analysis then fails with ctx's error).
+func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result.SweepBand {
+	var band result.SweepBand
+	type cursor struct {
+		pts []model.Point // by step
+		k   int
+	}
+	byStep := func(a, b model.Point) int {
+		switch {
+		case a.Step < b.Step:
+			return -1
+		case a.Step > b.Step:
+			return 1
+		}
+		return 0
+	}
+	cur := make([]cursor, 0, len(series))
+	var steps []int64
+	same := true // every series has the steps of the first
+	for _, sv := range series {
+		pts := sv.Scalar.Points
+		if len(pts) == 0 {
+			continue
+		}
+		if !slices.IsSortedFunc(pts, byStep) {
+			pts = slices.Clone(pts)
+			slices.SortStableFunc(pts, byStep)
+		}
+		cur = append(cur, cursor{pts: pts})
+		if len(cur) == 1 {
+			continue
+		}
+		first := cur[0].pts
+		if same && (len(pts) != len(first) || pts[0].Step != first[0].Step || pts[len(pts)-1].Step != first[len(first)-1].Step) {
+			same = false
+		}
+	}
+	if len(cur) == 0 {
+		return band
+	}
+	if same {
+		// The common case of a sweep, checked in full: one pass.
+		for _, c := range cur[1:] {
+			for i, p := range c.pts {
+				if p.Step != cur[0].pts[i].Step {
+					same = false
+					break
+				}
+			}
+			if !same {
+				break
+			}
+		}
+	}
+	first := cur[0].pts
+	distinct := true // the first series' steps are distinct (the usual case)
+	for i := 1; same && i < len(first) && distinct; i++ {
+		distinct = first[i].Step != first[i-1].Step
+	}
+	switch {
+	case same && distinct && maxSteps > 0 && len(first) > maxSteps:
+		// Spread by index without listing every step first: for a long
+		// sweep, a slice the size of a series per tag.
+		// As spread does, by index.
+		m := max(maxSteps, 2)
+		steps = make([]int64, 0, m)
+		for i := range m {
+			steps = append(steps, first[i*(len(first)-1)/(m-1)].Step)
+		}
+	case same:
+		for _, p := range first {
+			steps = append(steps, p.Step)
+		}
+	default:
+		for _, c := range cur {
+			for _, p := range c.pts {
+				steps = append(steps, p.Step)
+			}
+		}
+		slices.Sort(steps)
+	}
+	steps = slices.Compact(steps)
+	if maxSteps > 0 && len(steps) > maxSteps {
+		steps = spread(steps, maxSteps)
+	}
+	vals := make([]float64, 0, len(cur))
+	for si, s := range steps {
+		if si%4096 == 0 && ctx.Err() != nil {
+			return band
+		}
+		vals = vals[:0]
+		for i := range cur {
+			c := &cur[i]
+			if s < c.pts[0].Step || s > c.pts[len(c.pts)-1].Step {
+				continue
+			}
+			for c.k+1 < len(c.pts) && c.pts[c.k+1].Step <= s {
+				c.k++
+			}
+			if v := c.pts[c.k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		slices.Sort(vals)
+		band.Steps = append(band.Steps, s)
+		band.N = append(band.N, len(vals))
+		for qi, p := range result.SweepQuantiles {
+			band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+		}
+	}
+	return band
+}
+
+// spread returns n of xs evenly spread by index, the first and last
+// included (n >= 2).
+func spread[T any](xs []T, n int) []T {
+	if n < 2 {
+		n = 2
+	}
+	out := make([]T, 0, n)
+	for i := range n {
+		out = append(out, xs[i*(len(xs)-1)/(n-1)])
+	}
+	return out
+}
+
+// quantile returns the p-quantile of sorted (ascending, not empty) by
+// linear interpolation between the order statistics around (n-1)p:
+// numpy's default ("linear", Hyndman and Fan's type 7).
+func quantile(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// finalValue is a series' final value: that of its last point (in step
+// order, the line's), NaN when it has none.
+func finalValue(s *model.Scalar) float64 {
+	if len(s.Points) == 0 {
+		return math.NaN()
+	}
+	return s.Points[len(s.Points)-1].Value
+}
+
+// sweepEnds returns the indices of the series with the k lowest and the k
+// highest finite final values, lowest first and highest first; a run with
+// a non-finite final value is in neither (the band says how many runs a
+// step counts). With fewer than 2k such series, the ends share none: the
+// lower half (rounded up) is low, the rest high.
+func sweepEnds(series []*result.ScalarView, k int) (low, high []int) {
+	var ranked []int
+	for i, sv := range series {
+		if v := finalValue(sv.Scalar); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			ranked = append(ranked, i)
+		}
+	}
+	// Stable, so that ties keep report order.
+	slices.SortStableFunc(ranked, func(a, b int) int {
+		va, vb := finalValue(series[a].Scalar), finalValue(series[b].Scalar)
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return 0
+	})
+	nl := min(k, (len(ranked)+1)/2)
+	nh := min(k, len(ranked)-nl)
+	low = ranked[:nl]
+	for i := len(ranked) - 1; i >= len(ranked)-nh; i-- {
+		high = append(high, ranked[i])
+	}
+	return low, high
+}

@@ -1,0 +1,152 @@
+package analysis
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// bandSeriesOf is a tag's series of points (step, value) of runs named a, b,
+// c, ... for band and sweepEnds.
+func bandSeriesOf(runs ...[][2]float64) []*result.ScalarView {
+	var out []*result.ScalarView
+	for i, pts := range runs {
+		s := &model.Scalar{Tag: "loss"}
+		for _, p := range pts {
+			s.Points = append(s.Points, model.Point{Step: int64(p[0]), Value: p[1]})
+		}
+		out = append(out, &result.ScalarView{Run: &model.Run{Name: string(rune('a' + i))}, Scalar: s})
+	}
+	return out
+}
+
+// TestBand checks the band against values worked out by hand: at
+// each step the runs that have begun and not ended, each with its last
+// value at or before the step, non-finite ones left out; quantiles
+// interpolated between order statistics at (n-1)p (numpy's default).
+func TestBand(t *testing.T) {
+	nan := math.NaN()
+	got := band(context.Background(), bandSeriesOf(
+		[][2]float64{{0, 1}, {2, 3}, {4, 5}},
+		[][2]float64{{1, 10}, {2, 20}},
+		[][2]float64{{0, -1}, {3, nan}, {4, 7}},
+	), 0)
+	want := []struct {
+		step int64
+		n    int
+		q    [5]float64 // 10, 25, 50, 75, 90 %
+	}{
+		{0, 2, [5]float64{-0.8, -0.5, 0, 0.5, 0.8}}, // a=1, c=-1
+		{1, 3, [5]float64{-0.6, 0, 1, 5.5, 8.2}},    // a=1 (step 0), b=10, c=-1
+		{2, 3, [5]float64{-0.2, 1, 3, 11.5, 16.6}},  // a=3, b=20, c=-1 (step 0)
+		{3, 1, [5]float64{3, 3, 3, 3, 3}},           // a=3; b ended at 2; c is NaN
+		{4, 2, [5]float64{5.2, 5.5, 6, 6.5, 6.8}},   // a=5, c=7
+	}
+	if len(got.Steps) != len(want) {
+		t.Fatalf("steps %v, want %d", got.Steps, len(want))
+	}
+	for i, w := range want {
+		if got.Steps[i] != w.step || got.N[i] != w.n {
+			t.Errorf("row %d: step %d n %d, want step %d n %d", i, got.Steps[i], got.N[i], w.step, w.n)
+		}
+		for qi := range w.q {
+			if got := got.Q[qi][i]; math.Abs(got-w.q[qi]) > 1e-12 {
+				t.Errorf("step %d quantile %v = %v, want %v", w.step, result.SweepQuantiles[qi], got, w.q[qi])
+			}
+		}
+	}
+	// Too many steps: maxSteps of them evenly spread, first and last kept.
+	var long [][2]float64
+	for s := range 1000 {
+		long = append(long, [2]float64{float64(s), float64(s)})
+	}
+	if b := band(context.Background(), bandSeriesOf(long, long), 11); len(b.Steps) != 11 || b.Steps[0] != 0 || b.Steps[10] != 999 || b.Q[2][10] != 999 {
+		t.Errorf("capped band steps %v", b.Steps)
+	}
+}
+
+// TestSweepEnds checks the ranking by final value: lowest and highest
+// ends, ties in report order, non-finite finals in neither, and small
+// sweeps split without a run in both.
+func TestSweepEnds(t *testing.T) {
+	finals := []float64{5, 1, math.NaN(), 9, 3, math.Inf(1), 7, 1, 8, 2}
+	var runs [][][2]float64
+	for _, v := range finals {
+		runs = append(runs, [][2]float64{{0, 100}, {1, v}})
+	}
+	series := bandSeriesOf(runs...)
+	names := func(idx []int) string {
+		var b strings.Builder
+		for _, i := range idx {
+			b.WriteString(series[i].Run.Name)
+		}
+		return b.String()
+	}
+	low, high := sweepEnds(series, 3)
+	// Finals: a=5 b=1 c=NaN d=9 e=3 f=+Inf g=7 h=1 i=8 j=2.
+	if got := names(low); got != "bhj" {
+		t.Errorf("lowest %q, want bhj", got)
+	}
+	if got := names(high); got != "dig" {
+		t.Errorf("highest %q, want dig", got)
+	}
+	low, high = sweepEnds(series[:3], 5) // a=5 b=1 c=NaN
+	if names(low) != "b" || names(high) != "a" {
+		t.Errorf("two ranked runs: low %q high %q", names(low), names(high))
+	}
+}
+
+// A sweep's summary of a tag draws its extreme runs at MaxPoints points,
+// keeping each one's spike, and counts the runs ending non-finite.
+func TestSweepTagDrawsItsEnds(t *testing.T) {
+	rep := scalarReport(12, []string{"loss"}, 3000)
+	last := rep.Runs[4].Scalars[0]
+	last.Points[len(last.Points)-1].Value = math.NaN()
+	an, err := Build(context.Background(), rep, Options{MaxPoints: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := an.Scalars.Sweep[0]
+	if len(st.Low) != result.SweepEnds || len(st.High) != result.SweepEnds || st.NonFinite != 1 {
+		t.Fatalf("%d low, %d high, %d non-finite", len(st.Low), len(st.High), st.NonFinite)
+	}
+	if n := len(st.Band.Steps); n != 400 {
+		t.Errorf("band at %d steps, want 400", n)
+	}
+	for _, e := range append(st.Low, st.High...) {
+		if e.Series == 4 || len(e.Draw) > 400+8 || len(e.Buckets) != 100 || !contains(e.Draw, 1000) {
+			t.Errorf("end %d draws %d points in %d buckets", e.Series, len(e.Draw), len(e.Buckets))
+		}
+		// The series' own view draws as many: shared, not copied.
+		if v := an.Scalars.Tags[0].Series[e.Series]; &v.Draw[0] != &e.Draw[0] {
+			t.Errorf("end %d holds a copy of its view's drawn points", e.Series)
+		}
+	}
+	// Under a page budget the lines draw fewer; the ends still draw
+	// MaxPoints.
+	an, err = Build(context.Background(), rep, Options{MaxPoints: 400, MaxPagePoints: 2400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Scalars.DrawCap >= 400 {
+		t.Fatalf("draw cap %d, want below 400", an.Scalars.DrawCap)
+	}
+	for _, e := range an.Scalars.Sweep[0].Low {
+		if len(e.Buckets) != 100 || !contains(e.Draw, 1000) {
+			t.Errorf("end %d under a page budget draws %d points in %d buckets", e.Series, len(e.Draw), len(e.Buckets))
+		}
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
