@@ -75,7 +75,7 @@ type embNeighbours struct {
 
 func TestBrowserEmbeddings(t *testing.T) {
 	// WebGL for the 3-D view: chromium's software renderer.
-	browser := startBrowser(t, chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("use-angle", "swiftshader"))
+	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
 	logdir := sharedCorpus(t, "tbx12-2018-no-file-version")
 	r := buildReport(t, logdir)
@@ -355,7 +355,7 @@ func checkListed(t *testing.T, metric string, got []embNeighbour, want []ranked,
 // in the site, with no console error; each has its labels, and a sprite
 // where the writer wrote one.
 func TestBrowserEmbeddingsEveryInput(t *testing.T) {
-	browser := startBrowser(t, chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("use-angle", "swiftshader"))
+	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
 	root := repoRoot(t)
 	writers := filepath.Join(root, "collect", "testdata", "writers")
