@@ -46,14 +46,6 @@ const (
 	readyTimeout = 15 * time.Second
 )
 
-// TestMain stops the chromium processes the tests shared (startBrowser)
-// once they have all run.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	closeBrowsers()
-	os.Exit(code)
-}
-
 func TestBrowser(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
