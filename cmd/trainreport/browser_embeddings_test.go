@@ -74,6 +74,7 @@ type embNeighbours struct {
 }
 
 func TestBrowserEmbeddings(t *testing.T) {
+	t.Parallel()
 	// WebGL for the 3-D view: chromium's software renderer.
 	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
@@ -355,6 +356,7 @@ func checkListed(t *testing.T, metric string, got []embNeighbour, want []ranked,
 // in the site, with no console error; each has its labels, and a sprite
 // where the writer wrote one.
 func TestBrowserEmbeddingsEveryInput(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
 	root := repoRoot(t)
@@ -433,6 +435,7 @@ func TestBrowserEmbeddingsEveryInput(t *testing.T) {
 // Names and labels from the logs stay text on the page: in the lists, the
 // status line, the tooltip and the neighbour lists, nothing they hold runs.
 func TestBrowserEmbeddingsHostileNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const hostile = `<img src=x onerror="window.__pwned=1">`
 	var tsv, meta strings.Builder
@@ -489,6 +492,7 @@ func TestBrowserEmbeddingsHostileNames(t *testing.T) {
 // minimum (viridis' purple) to its maximum (yellow); a column of few
 // values by the categorical palette.
 func TestBrowserEmbeddingsGradient(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var tsv, meta strings.Builder
 	meta.WriteString("class\tscore\n")

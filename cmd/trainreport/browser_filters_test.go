@@ -19,6 +19,7 @@ import (
 )
 
 func TestBrowserPageFilters(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := demoLogs(t)

@@ -78,6 +78,7 @@ func writeHostileRecords(t *testing.T) string {
 }
 
 func TestBrowserHostileRecords(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	r := buildReport(t, writeHostileRecords(t))
