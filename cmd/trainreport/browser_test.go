@@ -9,6 +9,12 @@ package main
 // It needs chromium: exec.LookPath("chromium"), or the path in $CHROMIUM.
 // Without it the test is skipped, except when $CI is set. Full-page
 // screenshots of every page go to $TRAINREPORT_SCREENSHOTS when set.
+//
+// The browser tests of the package share one chromium (startBrowser), each
+// in a browser context of its own, and run in parallel (t.Parallel), after
+// the package's other tests: a new one does the same, unless it times
+// something against a budget (TestBrowserRegexpAttack) or sets the
+// environment.
 
 import (
 	"context"
