@@ -13,12 +13,11 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 
-	"google.golang.org/protobuf/proto"
-
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/internal/testcorpus"
+	"github.com/trainreport/trainreport/internal/testlog"
 )
 
 // Events for building log files.
@@ -76,22 +75,12 @@ func cat(evs ...[]*pb.Event) []*pb.Event { return slices.Concat(evs...) }
 // record.
 func records(t testing.TB, evs ...*pb.Event) ([]byte, []int64) {
 	t.Helper()
-	var b []byte
-	var offs []int64
-	for _, ev := range evs {
-		data, err := proto.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		offs = append(offs, int64(len(b)))
-		b = tfrecord.AppendRecord(b, data)
-	}
-	return b, offs
+	return testlog.AppendOffsets(t, nil, evs...)
 }
 
 func eventFile(t testing.TB, evs ...*pb.Event) []byte {
-	b, _ := records(t, evs...)
-	return b
+	t.Helper()
+	return testlog.Append(t, nil, evs...)
 }
 
 // file is one file of a test log directory, written in table order.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/testcorpus"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // TestAgreesWithTensorBoard reads every directory of the shared corpus and
@@ -194,11 +195,6 @@ func (f *tbFloat) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("float %s", b)
 	}
 	return nil
-}
-
-// same is equality with NaN equal to NaN.
-func same(a, b float64) bool {
-	return a == b || math.IsNaN(a) && math.IsNaN(b)
 }
 
 // oracle collects one log directory's disagreements, printing at most
@@ -429,7 +425,7 @@ func (c *oracle) compareScalars(r *model.Run, tags map[string][]tbEvent) {
 				if bad > 0 || !c.decode(r.Name, tag, i, raw, &want) {
 					return
 				}
-				if got := s.Points[i].Value; !same(got, float64(want)) {
+				if got := s.Points[i].Value; !testsupport.Same(got, float64(want)) {
 					c.errorf("run %q tag %q value %d (step %d): %v, TensorBoard %v", r.Name, tag, i, s.Points[i].Step, got, float64(want))
 					bad++
 				}
@@ -471,7 +467,7 @@ func (c *oracle) compareHistograms(r *model.Run, tags map[string][]tbEvent) {
 				for j, b := range e.Buckets {
 					w := want.Rows[j]
 					got := [3]float64{round(b.Left), round(b.Right), round(b.Count)}
-					if !same(got[0], float64(w[0])) || !same(got[1], float64(w[1])) || !same(got[2], float64(w[2])) {
+					if !testsupport.Same(got[0], float64(w[0])) || !testsupport.Same(got[1], float64(w[1])) || !testsupport.Same(got[2], float64(w[2])) {
 						c.errorf("run %q tag %q value %d (step %d) row %d: %v, TensorBoard %v (%s)", r.Name, tag, i, e.Step, j,
 							[3]float64{b.Left, b.Right, b.Count}, [3]float64{float64(w[0]), float64(w[1]), float64(w[2])}, want.DType)
 						bad++
@@ -665,7 +661,7 @@ func (c *oracle) comparePRCurves(r *model.Run, tags map[string][]tbEvent) {
 						return
 					}
 					for j, v := range row {
-						if w := float64(want.Rows[k][j]); !same(v, w) {
+						if w := float64(want.Rows[k][j]); !testsupport.Same(v, w) {
 							c.errorf("run %q tag %q value %d (step %d) %s[%d]: %v, TensorBoard %v", r.Name, tag, i, e.Step, names[k], j, v, w)
 							bad++
 							return
@@ -720,7 +716,7 @@ func (c *oracle) compareTensors(what string, r *model.Run, list []*model.Tensor,
 					return
 				}
 				for j, v := range vals {
-					if w := float64(want.Values[j]); !same(v, w) {
+					if w := float64(want.Values[j]); !testsupport.Same(v, w) {
 						c.errorf("run %q tag %q value %d (step %d) element %d: %v, TensorBoard %v", r.Name, tag, i, e.Step, j, v, w)
 						bad++
 						return
@@ -782,7 +778,7 @@ func (c *oracle) compareHParams(r *model.Run, tb *tbRun) {
 			c.errorf("run %q: session hparams %v, TensorBoard %v", r.Name, got, want.HParams)
 		}
 		if s.Start.GroupName != want.GroupName || s.Start.ModelURI != want.ModelURI || s.Start.MonitorURL != want.MonitorURL ||
-			!same(s.Start.StartTime, float64(want.StartTime)) {
+			!testsupport.Same(s.Start.StartTime, float64(want.StartTime)) {
 			c.errorf("run %q: session group %q, model %q, monitor %q, start %v; TensorBoard %q, %q, %q, %v", r.Name,
 				s.Start.GroupName, s.Start.ModelURI, s.Start.MonitorURL, s.Start.StartTime,
 				want.GroupName, want.ModelURI, want.MonitorURL, float64(want.StartTime))
@@ -796,7 +792,7 @@ func (c *oracle) compareHParams(r *model.Run, tb *tbRun) {
 				c.errorf("run %q: TensorBoard's session_end_info %s: %v", r.Name, rawEnd, err)
 			} else if s.End == nil {
 				c.errorf("run %q: session has no end, TensorBoard's ends %s", r.Name, end.Status)
-			} else if wantStatus := strings.ToLower(strings.TrimPrefix(end.Status, "STATUS_")); s.End.Status != wantStatus || !same(s.End.EndTime, float64(end.EndTime)) {
+			} else if wantStatus := strings.ToLower(strings.TrimPrefix(end.Status, "STATUS_")); s.End.Status != wantStatus || !testsupport.Same(s.End.EndTime, float64(end.EndTime)) {
 				c.errorf("run %q: session ends %s at %v, TensorBoard %s at %v", r.Name, s.End.Status, s.End.EndTime, end.Status, float64(end.EndTime))
 			}
 		} else if s.End != nil {

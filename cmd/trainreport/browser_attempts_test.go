@@ -37,6 +37,7 @@ func writeAttempts(t *testing.T, dir string) {
 }
 
 func TestBrowserSupersededPointsDrawnFadedBehindTheLine(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := filepath.Join(t.TempDir(), "logs")

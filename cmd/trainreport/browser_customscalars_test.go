@@ -54,6 +54,7 @@ func readCustomCharts(t *testing.T, tb *tab) []csChartInfo {
 }
 
 func TestBrowserCustomScalars(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
@@ -309,6 +310,7 @@ func writeHostileLayout(t *testing.T) string {
 // the run; patterns Go's RE2 refuses are named in notes, and a margin
 // series without its upper bound draws its line without a band.
 func TestBrowserCustomScalarsHostile(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	r := buildReport(t, writeHostileLayout(t))
@@ -361,6 +363,7 @@ func TestBrowserCustomScalarsHostile(t *testing.T) {
 // has 20,001 points of metrics/loss: its chart draws at most 4,000 of
 // them, from the data file, keeping the extremes.
 func TestBrowserCustomScalarsPinsWithoutLayout(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := demoLogs(t)

@@ -19,6 +19,7 @@ import (
 // each cid: image replaced by its part's bytes (a data: URL): every image
 // must be drawn. Screenshots go to $TRAINREPORT_SCREENSHOTS.
 func TestBrowserScenario(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	sc := buildScenario(t, t.TempDir())

@@ -41,6 +41,7 @@ type excCard struct {
 }
 
 func TestBrowserExceptions(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "collect", "testdata", "oneflow-exceptions", "logs"))
@@ -186,6 +187,7 @@ func TestBrowserExceptions(t *testing.T) {
 // every card draws, the attention tensor's slider starts on its NaN step,
 // and its NaN shows in the heat map.
 func TestBrowserExceptionsDemo(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := demoLogs(t)

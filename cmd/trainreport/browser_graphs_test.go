@@ -51,6 +51,7 @@ func checkGraphView(t *testing.T, v graphViewState) {
 }
 
 func TestBrowserGraphs(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	r := buildReport(t, filepath.Join(corpusRoot(t), "tf1-estimator-truncated"))
@@ -136,6 +137,7 @@ func TestBrowserGraphs(t *testing.T) {
 // TestBrowserGraphsCorpus opens the Keras, ONNX and OneFlow graphs of the
 // corpus: each draws its top level as its data says, without an error.
 func TestBrowserGraphsCorpus(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	for _, name := range []string{"keras-tf21-standard-profile", "tbx12-2018-no-file-version", "tsvis-oneflow-logs", "tf2-custom-loop-tensors"} {

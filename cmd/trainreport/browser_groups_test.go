@@ -124,6 +124,7 @@ func groupStats(runs []string) (steps []int64, mean, std []float64, n []int) {
 }
 
 func TestBrowserRunGroups(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := filepath.Join(t.TempDir(), "logs")
@@ -231,6 +232,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // lowered the points per series: it says so, and every chart draws, each
 // series at most about the lowered budget.
 func TestBrowserScalarsPageBudget(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	logs := demoLogs(t)
 	r := buildReport(t, logs, "--max-page-points", "3000")

@@ -71,6 +71,7 @@ func writeHostileHistograms(t *testing.T, dir string) {
 }
 
 func TestBrowserHistograms(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	dir := t.TempDir()

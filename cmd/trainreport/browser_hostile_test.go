@@ -19,10 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/internal/testlog"
 )
 
 // writeHostileRecords writes the log directory of the test: one run.
@@ -75,21 +73,12 @@ func writeHostileRecords(t *testing.T) string {
 		events = append(events, &eventpb.Event{WallTime: 1.7e9 + float64(step), Step: int64(step),
 			What: &eventpb.Event_Summary{Summary: &eventpb.Summary{Value: values}}})
 	}
-	var b []byte
-	for _, ev := range events {
-		data, err := proto.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b = tfrecord.AppendRecord(b, data)
-	}
-	if err := os.WriteFile(filepath.Join(run, "events.out.tfevents.1700000000.host"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testlog.Write(t, filepath.Join(run, "events.out.tfevents.1700000000.host"), events...)
 	return dir
 }
 
 func TestBrowserHostileRecords(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	r := buildReport(t, writeHostileRecords(t))

@@ -18,6 +18,7 @@ import (
 )
 
 func TestBrowserHParams(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")

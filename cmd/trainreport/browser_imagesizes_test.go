@@ -23,6 +23,7 @@ import (
 )
 
 func TestBrowserImageSizes(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	for _, c := range []struct{ name, logdir string }{

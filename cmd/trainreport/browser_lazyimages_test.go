@@ -15,6 +15,7 @@ import (
 )
 
 func TestBrowserImagesLoadLazilyPastTheFirst(t *testing.T) {
+	t.Parallel()
 	const runs = 240
 	dir := t.TempDir()
 	for r := range runs {

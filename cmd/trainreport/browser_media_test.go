@@ -32,6 +32,7 @@ import (
 )
 
 func TestBrowserMedia(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")

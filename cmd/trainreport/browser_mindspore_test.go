@@ -23,6 +23,7 @@ import (
 )
 
 func TestBrowserMindSpore(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	dir := filepath.Join(repoRoot(t), "collect", "testdata", "mindspore")

@@ -36,6 +36,7 @@ type overviewLists struct {
 }
 
 func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logdir := sharedCorpus(t, "tf1-estimator-truncated")

@@ -71,6 +71,7 @@ type budgetCharts struct {
 var cutNoteRE = regexp.MustCompile(`This tag shows the first (\d+) of 60 runs .* load on demand .* data/(histograms|distributions)/<run>/<tag>\.json`)
 
 func TestBrowserPageOverItsBudget(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := writeHistogramSweep(t, 60)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestBrowserPRCurves(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")

@@ -404,6 +404,7 @@ func checkAgainstGo(t *testing.T, pairs []regexpPair, got []jsMatch) {
 }
 
 func TestBrowserRegexpAgreesWithGo(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	tb := openTab(t, browser, regexpPage(t))
 
@@ -737,6 +738,7 @@ func checkAttackView(t *testing.T, page, field string, v pageView) {
 // linear time, and others Go rejects, are marked invalid in the page, from
 // the URL and typed, with the reason in the tooltip, and filter nothing.
 func TestBrowserRegexpInvalid(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	logs := filepath.Join(t.TempDir(), "logs")
 	writeAttackRuns(t, logs)

@@ -147,6 +147,7 @@ func number(t *testing.T, s string) float64 {
 func sameNumber(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 
 func TestBrowserScalarsManyRuns(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := filepath.Join(t.TempDir(), "logs")

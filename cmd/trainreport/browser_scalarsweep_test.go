@@ -148,6 +148,7 @@ func median7(vals []float64) float64 {
 }
 
 func TestBrowserScalarsSweep(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := filepath.Join(t.TempDir(), "logs")

@@ -83,6 +83,7 @@ type sweepCheck struct {
 }
 
 func TestBrowserSweep(t *testing.T) {
+	t.Parallel()
 	const runs = 600
 	logdir := t.TempDir()
 	writeTrials(t, logdir, runs, 20)

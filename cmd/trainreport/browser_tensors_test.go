@@ -22,6 +22,7 @@ import (
 )
 
 func TestBrowserTensors(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := demoLogs(t)

@@ -9,6 +9,12 @@ package main
 // It needs chromium: exec.LookPath("chromium"), or the path in $CHROMIUM.
 // Without it the test is skipped, except when $CI is set. Full-page
 // screenshots of every page go to $TRAINREPORT_SCREENSHOTS when set.
+//
+// The browser tests of the package share one chromium (startBrowser), each
+// in a browser context of its own, and run in parallel (t.Parallel), after
+// the package's other tests: a new one does the same, unless it times
+// something against a budget (TestBrowserRegexpAttack) or sets the
+// environment.
 
 import (
 	"context"
@@ -37,7 +43,8 @@ import (
 )
 
 const (
-	// browserBudget bounds the whole test; the browser closes when it ends.
+	// browserBudget bounds one test in the browser: its browser context
+	// closes when the test ends or the budget is spent.
 	browserBudget = 150 * time.Second
 	// stepTimeout bounds one navigation or one evaluation.
 	stepTimeout = 25 * time.Second
@@ -106,13 +113,82 @@ func chromiumPath(t *testing.T) string {
 	return exe
 }
 
-// startBrowser starts one headless chromium for every sub-test and returns
-// its context; tabs are child contexts of it. Extra options come before
-// the common ones.
-func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
+// startBrowser returns the context of a browser context of its own for the
+// test (storage, cookies and cache apart from every other test's), in the
+// headless chromium the package's tests share; tabs are child contexts of
+// it. It closes when the test ends, or after browserBudget. Extra flags
+// come before the common ones; each set of them has a chromium of its own.
+//
+// Starting chromium costs about a second of CPU, more on a busy machine:
+// once per set of flags rather than once per test.
+func startBrowser(t *testing.T, extra ...browserFlag) context.Context {
+	t.Helper()
+	shared := sharedBrowser(t, extra)
+	budget, cancelBudget := context.WithTimeout(shared, browserBudget)
+	t.Cleanup(cancelBudget)
+	ctx, cancel := chromedp.NewContext(budget, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel) // closes the test's tabs and its browser context
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a browser context: %v", err)
+	}
+	return ctx
+}
+
+// browsers are the chromium processes the package's tests share, keyed by
+// their extra flags; TestMain closes them when every test has run.
+var browsers struct {
+	mu      sync.Mutex
+	started map[string]*browserProc
+}
+
+// browserProc is one shared chromium.
+type browserProc struct {
+	ctx     context.Context // its first tab: children open tabs in it
+	err     error           // why it did not start
+	cancel  func()
+	dataDir string
+}
+
+// browserFlag is a command-line flag of chromium.
+type browserFlag struct {
+	name  string
+	value any
+}
+
+// withWebGL are the flags of pages drawing with WebGL (the embeddings'
+// 3-D view): chromium's software renderer.
+var withWebGL = []browserFlag{{"enable-unsafe-swiftshader", true}, {"use-angle", "swiftshader"}}
+
+// sharedBrowser starts the chromium of a set of extra flags once, and
+// returns it.
+func sharedBrowser(t *testing.T, extra []browserFlag) context.Context {
 	t.Helper()
 	exe := chromiumPath(t)
-	opts := append(append(chromedp.DefaultExecAllocatorOptions[:], extra...),
+	key := fmt.Sprint(extra)
+	browsers.mu.Lock()
+	defer browsers.mu.Unlock()
+	if b := browsers.started[key]; b != nil {
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
+		return b.ctx
+	}
+	b := &browserProc{}
+	if browsers.started == nil {
+		browsers.started = map[string]*browserProc{}
+	}
+	browsers.started[key] = b
+	dir, err := os.MkdirTemp("", "trainreport-chromium-")
+	if err != nil {
+		b.err = err
+		t.Fatal(err)
+	}
+	b.dataDir = dir
+	opts := chromedp.DefaultExecAllocatorOptions[:]
+	for _, f := range extra {
+		opts = append(opts, chromedp.Flag(f.name, f.value))
+	}
+	opts = append(opts,
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -121,21 +197,36 @@ func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.C
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1400, 1000),
 	)
-	// The first Run binds the browser's life to this context: the budget
-	// of the whole test.
-	budget, cancelBudget := context.WithTimeout(context.Background(), browserBudget)
-	t.Cleanup(cancelBudget)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(budget, opts...)
-	t.Cleanup(cancelAlloc) // waits for the browser to exit, before the TempDir goes
+	// The first Run binds the browser's life to this context, which
+	// TestMain cancels.
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+	b.cancel = func() {
+		cancel()
+		cancelAlloc() // waits for the browser to exit, before its folder goes
+		os.RemoveAll(dir)
 	}
+	if err := chromedp.Do(ctx); err != nil {
+		b.err = fmt.Errorf("starting %s: %w", exe, err)
+		t.Fatal(b.err)
+	}
+	b.ctx = ctx
 	return ctx
+}
+
+// closeBrowsers stops every shared chromium.
+func closeBrowsers() {
+	browsers.mu.Lock()
+	defer browsers.mu.Unlock()
+	for _, b := range browsers.started {
+		if b.cancel != nil {
+			b.cancel()
+		}
+	}
+	browsers.started = nil
 }
 
 // screenshotDir returns $TRAINREPORT_SCREENSHOTS, created, or "" when it is

@@ -22,6 +22,7 @@ import (
 )
 
 func TestBrowserText(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 

@@ -21,6 +21,7 @@ import (
 // batches of images on the Images page, with the written pixels; the words
 // of the hidden states are on the Text page.
 func TestBrowserTSVisKinds(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	fixture := filepath.Join(repoRoot(t), "collect", "testdata", "tsvis")

@@ -54,6 +54,7 @@ func num(v any) float64 {
 }
 
 func TestBrowserVisdom(t *testing.T) {
+	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	dir := filepath.Join(repoRoot(t), "collect", "visdom", "testdata")

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // expected is testdata/expected.json: what TensorFlow's own checkpoint
@@ -36,16 +37,6 @@ func readExpected(t *testing.T) map[string][]expectedTensor {
 		t.Fatal(err)
 	}
 	return exp
-}
-
-func openDir(t testing.TB, p string) *logfs.Dir {
-	t.Helper()
-	d, err := logfs.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
 }
 
 // decode decodes little-endian elements of a dtype read, for comparing
@@ -107,7 +98,7 @@ func half(h uint16) float64 {
 func TestReadsEveryTensorTensorFlowWrote(t *testing.T) {
 	for prefix, want := range readExpected(t) {
 		t.Run(prefix, func(t *testing.T) {
-			src := openDir(t, "testdata")
+			src := testsupport.OpenDir(t, "testdata")
 			b, err := Open(src, prefix)
 			if err != nil {
 				t.Fatal(err)
@@ -244,7 +235,7 @@ func TestRefusesTensorBytesThatDoNotMatchTheirCRC(t *testing.T) {
 	f := writeBundle(threeTensors, tableOptions{})
 	f.data[5] ^= 1 // in "a"
 	writeFiles(t, dir, "m", f)
-	b, err := Open(openDir(t, dir), "m")
+	b, err := Open(testsupport.OpenDir(t, dir), "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +256,7 @@ func hostileIndex(t *testing.T, dir string, e testEntry) *Bundle {
 	t.Helper()
 	index := writeTable([]tableKV{{"", headerProto(1)}, {"t", e.proto()}}, tableOptions{})
 	writeFiles(t, dir, "m", bundleFiles{index: index, data: make([]byte, 16)})
-	b, err := Open(openDir(t, dir), "m")
+	b, err := Open(testsupport.OpenDir(t, dir), "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +313,7 @@ func TestRefusesAShardNamedByASymlink(t *testing.T) {
 	if err := os.Symlink("real", shard); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open(openDir(t, dir), "m")
+	b, err := Open(testsupport.OpenDir(t, dir), "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +389,7 @@ func TestReadsTheSharedCorpusCheckpoint(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no shared corpus: %v", err)
 	}
-	b, err := Open(openDir(t, dir), "embed.ckpt-4")
+	b, err := Open(testsupport.OpenDir(t, dir), "embed.ckpt-4")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect/logfs"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 func TestIsEventFile(t *testing.T) {
@@ -84,7 +84,7 @@ func TestDiscover(t *testing.T) {
 	write("ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS", 0)
 	write("ms/events.out.events.summary.1700000000.0.host_explain", 10)
 	write("ms/summary.1.csv", 10)
-	runs, err := Discover(context.Background(), openDir(t, root), func(string, error) {})
+	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(string, error) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Discover:\n%q\nwant\n%q", got, want)
 	}
 	// A single file is a run of its own.
-	runs, err = Single(openDir(t, root), "events.out.tfevents.1.host")
+	runs, err = Single(testsupport.OpenDir(t, root), "events.out.tfevents.1.host")
 	if err != nil || len(runs) != 1 || runs[0].Path != "." || len(runs[0].Files) != 1 {
 		t.Errorf("Single = %+v, %v", runs, err)
 	}
-	if _, err := Single(openDir(t, root), "missing"); err == nil {
+	if _, err := Single(testsupport.OpenDir(t, root), "missing"); err == nil {
 		t.Errorf("Single of a missing file succeeded")
 	}
 }
@@ -164,7 +164,7 @@ func TestDiscoverSideFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runs, err := Discover(context.Background(), openDir(t, root), func(string, error) {})
+	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(string, error) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,16 +190,6 @@ func TestDiscoverSideFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Discover:\n%q\nwant\n%q", got, want)
 	}
-}
-
-func openDir(t *testing.T, p string) *logfs.Dir {
-	t.Helper()
-	d, err := logfs.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
 }
 
 // Event files that are links, FIFOs or in linked directories are not read,
@@ -229,7 +219,7 @@ func TestDiscoverRefusesLinksAndFIFOs(t *testing.T) {
 		t.Skipf("no FIFOs here: %v", err)
 	}
 	var warned []string
-	runs, err := Discover(context.Background(), openDir(t, root), func(name string, err error) {
+	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(name string, err error) {
 		warned = append(warned, name)
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 func shape(dims ...int64) *pb.TensorShapeProto {
@@ -20,15 +21,6 @@ func shape(dims ...int64) *pb.TensorShapeProto {
 func le16(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
 func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
-
-// same reports whether two values are the same float, NaN included, and
-// tells zeros of different signs apart.
-func same(a, b float64) bool {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.IsNaN(a) && math.IsNaN(b)
-	}
-	return a == b && math.Signbit(a) == math.Signbit(b)
-}
 
 func TestTensorScalar(t *testing.T) {
 	const ref = 100 // the _REF variant of a dtype
@@ -96,11 +88,11 @@ func TestTensorScalar(t *testing.T) {
 			if err != nil {
 				t.Fatalf("TensorScalar: %v", err)
 			}
-			if !same(got.Value, tc.want) || got.Float32 != tc.float32 {
+			if !testsupport.Identical(got.Value, tc.want) || got.Float32 != tc.float32 {
 				t.Errorf("TensorScalar = {%v, Float32: %v}, want {%v, Float32: %v}", got.Value, got.Float32, tc.want, tc.float32)
 			}
 			v := &pb.SummaryValue{Tag: "x", Value: &pb.SummaryValue_Tensor{Tensor: tc.t}}
-			if s, err := ScalarOf(v); err != nil || !same(s.Value, got.Value) || s.Float32 != got.Float32 {
+			if s, err := ScalarOf(v); err != nil || !testsupport.Identical(s.Value, got.Value) || s.Float32 != got.Float32 {
 				t.Errorf("ScalarOf = %v, %v; want TensorScalar's %v", s, err, got)
 			}
 		})
@@ -163,7 +155,7 @@ func TestScalarOf(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !same(got.Value, tc.want) || !got.Float32 {
+			if err != nil || !testsupport.Identical(got.Value, tc.want) || !got.Float32 {
 				t.Errorf("ScalarOf = %v, %v; want {%v, Float32: true}", got, err, tc.want)
 			}
 		})
@@ -192,7 +184,7 @@ func refHalf(h uint16) float64 {
 func TestHalfToFloat32AllValues(t *testing.T) {
 	for h := range 1 << 16 {
 		got := HalfToFloat32(uint16(h))
-		if want := refHalf(uint16(h)); !same(float64(got), want) {
+		if want := refHalf(uint16(h)); !testsupport.Identical(float64(got), want) {
 			t.Errorf("HalfToFloat32(%#04x) = %v, want %v", h, got, want)
 		}
 		// Every half is exactly a float32, and NaN payloads survive.
@@ -219,7 +211,7 @@ func TestBFloat16ToFloat32(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := BFloat16ToFloat32(tc.b); !same(float64(got), tc.want) {
+			if got := BFloat16ToFloat32(tc.b); !testsupport.Identical(float64(got), tc.want) {
 				t.Errorf("BFloat16ToFloat32(%#04x) = %v, want %v", tc.b, got, tc.want)
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // FuzzProjectorConfig feeds arbitrary text to the config reader, in a log
@@ -46,7 +47,7 @@ func FuzzProjectorConfig(f *testing.F) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "outside.tsv"), []byte("1\t2\n"), 0o644)
-	root := NewRoot(openDir(f, logs), "logs")
+	root := NewRoot(testsupport.OpenDir(f, logs), "logs")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res := readConfig(root, ConfigName, b)
 		for _, e := range res.Embeddings {
@@ -189,7 +190,7 @@ func FuzzProjectorConfigOutput(f *testing.F) {
 		}
 		fixture += len(b)
 	}
-	root := NewRoot(openDir(f, logs), "logs")
+	root := NewRoot(testsupport.OpenDir(f, logs), "logs")
 	// A mention of a file in the config (some 25 bytes at least, as
 	// `embeddings{tensor_path:"t.tsv"}`) yields its path, and the seeds
 	// yield some 3 bytes per byte of config: allow 8 per byte and a share

@@ -19,8 +19,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // logdir is a log directory in a temporary directory.
@@ -36,7 +36,7 @@ func newLogdir(t *testing.T) *logdir {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &logdir{t: t, dir: dir, root: NewRoot(openDir(t, dir), "logs")}
+	return &logdir{t: t, dir: dir, root: NewRoot(testsupport.OpenDir(t, dir), "logs")}
 }
 
 func (l *logdir) write(rel string, data []byte) string {
@@ -49,16 +49,6 @@ func (l *logdir) write(rel string, data []byte) string {
 		l.t.Fatal(err)
 	}
 	return rel
-}
-
-func openDir(t testing.TB, p string) *logfs.Dir {
-	t.Helper()
-	d, err := logfs.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
 }
 
 func (l *logdir) config(rel, text string) Result {
@@ -720,7 +710,7 @@ func TestOneFlowBoundedAllocation(t *testing.T) {
 
 // A projector file the real TS-VIS writer wrote (testdata/tsvis/generate.py).
 func TestTSVISWriterFixture(t *testing.T) {
-	res := ReadTSVIS(NewRoot(openDir(t, "testdata/tsvis"), "tsvis"), "projector.events.out.261122-041259.vm")
+	res := ReadTSVIS(NewRoot(testsupport.OpenDir(t, "testdata/tsvis"), "tsvis"), "projector.events.out.261122-041259.vm")
 	if res.Damaged || len(res.Problems) > 0 {
 		t.Fatalf("problems:\n%s", messages(res))
 	}

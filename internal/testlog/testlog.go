@@ -22,14 +22,24 @@ func FileVersion() *eventpb.Event {
 // Append appends the events to b as records and returns the result.
 func Append(t testing.TB, b []byte, events ...*eventpb.Event) []byte {
 	t.Helper()
+	b, _ = AppendOffsets(t, b, events...)
+	return b
+}
+
+// AppendOffsets is Append that also returns the offset in the result of
+// each event's record, for tests that cut or damage one.
+func AppendOffsets(t testing.TB, b []byte, events ...*eventpb.Event) ([]byte, []int64) {
+	t.Helper()
+	offsets := make([]int64, 0, len(events))
 	for _, ev := range events {
 		data, err := proto.Marshal(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
+		offsets = append(offsets, int64(len(b)))
 		b = tfrecord.AppendRecord(b, data)
 	}
-	return b
+	return b, offsets
 }
 
 // Write writes the events as an event file at path, making its folder.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 var (
@@ -16,8 +17,6 @@ var (
 )
 
 // same compares floats, NaN equal to NaN.
-func same(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
-
 func TestOf(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -40,7 +39,7 @@ func TestOf(t *testing.T) {
 			got := Of(c.values)
 			w := c.want
 			if got.Count != w.Count || got.Finite != w.Finite || got.NaN != w.NaN || got.PosInf != w.PosInf ||
-				got.NegInf != w.NegInf || got.Zero != w.Zero || !same(got.Min, w.Min) || !same(got.Max, w.Max) || !same(got.Mean, w.Mean) {
+				got.NegInf != w.NegInf || got.Zero != w.Zero || !testsupport.Same(got.Min, w.Min) || !testsupport.Same(got.Max, w.Max) || !testsupport.Same(got.Mean, w.Mean) {
 				t.Errorf("Of(%v) = %+v, want %+v", c.values, got, w)
 			}
 		})

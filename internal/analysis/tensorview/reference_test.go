@@ -2,6 +2,7 @@ package tensorview
 
 import (
 	"encoding/json"
+	"github.com/trainreport/trainreport/internal/testsupport"
 	"math"
 	"os"
 	"slices"
@@ -45,8 +46,6 @@ type refCase struct {
 	Matrix      [][]num `json:"matrix"`
 }
 
-func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
-
 // TestAgreesWithNumPy compares every computation of the package with what
 // numpy computes of the same tensors (testdata/reference.py): bit for bit.
 func TestAgreesWithNumPy(t *testing.T) {
@@ -72,14 +71,14 @@ func TestAgreesWithNumPy(t *testing.T) {
 				t.Fatal("no finite value")
 			}
 			for i := range p {
-				if !same(p[i], c.Percentiles[i].v) {
+				if !testsupport.Same(p[i], c.Percentiles[i].v) {
 					t.Errorf("P%v = %v, numpy %v", Quantiles[i], p[i], c.Percentiles[i].v)
 				}
 			}
 			box := BoxOf(p, 1.5)
 			got := []float64{box.Down, box.Q1, box.Median, box.Q3, box.Up}
 			for i := range got {
-				if !same(got[i], c.Box[i].v) {
+				if !testsupport.Same(got[i], c.Box[i].v) {
 					t.Errorf("box[%d] = %v, numpy %v", i, got[i], c.Box[i].v)
 				}
 			}
@@ -107,7 +106,7 @@ func TestAgreesWithNumPy(t *testing.T) {
 			for r, row := range c.Matrix {
 				for col, want := range row {
 					k := r*hm.CellCols + col
-					if !same(hm.Cells[k], want.v) || hm.Pad[k] != want.nul {
+					if !testsupport.Same(hm.Cells[k], want.v) || hm.Pad[k] != want.nul {
 						t.Fatalf("cell (%d, %d) = %v (pad %v), numpy %v (pad %v)", r, col, hm.Cells[k], hm.Pad[k], want.v, want.nul)
 					}
 				}
