@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/outdir"
 )
@@ -251,8 +250,14 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 			}
 		}
 	}()
-	pagesBuilt := sync.OnceValue(func() error { return <-built })
-	defer pagesBuilt() // the goroutine ends before eachFile returns, whatever happens
+	// The pages' goroutine ends before eachFile returns, whatever
+	// happens: a return before the last line waits for it here.
+	waited := false
+	defer func() {
+		if !waited {
+			<-built
+		}
+	}()
 
 	sum, err := r.SummaryJSON()
 	if err != nil {
@@ -307,14 +312,15 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	if err := emit(r.dataIndex(extra)); err != nil {
 		return err
 	}
-	return pagesBuilt()
+	waited = true
+	return <-built
 }
 
 // drawnSample returns the drawn points of a series and the indices among
 // them a sparkline of about budget points shows (result.ScalarView.Spark:
 // budget must be one of result.SparkBudgets).
-func (sv *seriesView) drawnSample(budget int) ([]series.Point, []int) {
-	pts := make([]series.Point, len(sv.draw))
+func (sv *seriesView) drawnSample(budget int) ([]model.Point, []int) {
+	pts := make([]model.Point, len(sv.draw))
 	for i, j := range sv.draw {
 		pts[i] = sv.scalar.Points[j]
 	}
