@@ -4,9 +4,12 @@ BUF_VERSION          := v1.57.2
 PROTOC_GEN_GO_VERSION := v1.36.12
 TOOLS     := $(CURDIR)/.tools
 PYTHON    ?= python3
-VENV      := $(CURDIR)/.cache/venv
+# The tests' Python environments live in the user's cache, not in the
+# checkout: about 500 MB that every clone would otherwise build again.
+CACHE_HOME ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/trainreport
+VENV      ?= $(CACHE_HOME)/venv
 PY_DEPS   := tensorboard==2.21.0
-MOTO_VENV := $(CURDIR)/.cache/moto-venv
+MOTO_VENV ?= $(CACHE_HOME)/moto-venv
 MOTO_DEPS := moto[server]==5.2.5
 # CLOUD_TAGS are the build tags of every object storage driver (README.md).
 CLOUD_TAGS := s3 gcs azure
