@@ -171,5 +171,5 @@ func (r *Report) mdAnomalies(md *mdWriter, limit int) {
 		rows = rows[:limit]
 	}
 	md.table(fmt.Sprintf("## Anomalies\n\n%s found by the build's checks (docs/ANOMALIES.md), errors first; the overview links each to its chart.\n\n| Severity | Rule | Run | Tag | Step | Finding |\n|---|---|---|---|---:|---|\n",
-		plural(total, "anomaly", "anomalies")), rows, 0, "anomalies")
+		result.CountOf(total, "anomaly", "anomalies")), rows, 0, "anomalies")
 }

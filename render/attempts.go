@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // appendSuperseded appends to a run's chart data, when its series has
@@ -190,7 +191,7 @@ func (r *Report) restarts() *restartsSection {
 				break
 			}
 			row := attemptRow{N: k + 1, FirstStep: a.FirstStep, LastStep: a.LastStep, HasSteps: a.Points+a.Superseded > 0,
-				Points: fmtCount(a.Points), Superseded: fmtCount(a.Superseded)}
+				Points: result.FormatCount(a.Points), Superseded: result.FormatCount(a.Superseded)}
 			row.Files = a.Files[:min(len(a.Files), maxAttemptFiles)]
 			row.MoreFiles = len(a.Files) - len(row.Files)
 			s.Scalars = s.Scalars || a.Superseded > 0
@@ -212,7 +213,7 @@ func replacedEntries(run *model.Run) string {
 	var parts []string
 	add := func(kind string, n int) {
 		if n > 0 {
-			parts = append(parts, plural(n, kind+" entry", kind+" entries"))
+			parts = append(parts, result.CountOf(n, kind+" entry", kind+" entries"))
 		}
 	}
 	dropped := func(n int, d func(i int) int) int {
@@ -247,5 +248,5 @@ func supersededLabel(tv *tagView) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s superseded by later writes, drawn faded", fmtCount(n))
+	return fmt.Sprintf("%s superseded by later writes, drawn faded", result.FormatCount(n))
 }

@@ -141,7 +141,7 @@ func (r *Report) baselineSection() *baselineSection {
 		s.Rows = append(s.Rows, row)
 	}
 	if len(ds) > len(s.Rows) {
-		s.Cut = fmt.Sprintf("This table shows the first %s of %s series, regressions first; summary.json compares all of them.", fmtCount(len(s.Rows)), fmtCount(len(ds)))
+		s.Cut = fmt.Sprintf("This table shows the first %s of %s series, regressions first; summary.json compares all of them.", result.FormatCount(len(s.Rows)), result.FormatCount(len(ds)))
 	}
 	return s
 }

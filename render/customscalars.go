@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // The Custom Scalars page draws the runs' custom-scalars layouts
@@ -300,7 +301,7 @@ func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tag
 		c.Notes = append(c.Notes, fmt.Sprintf("This chart draws its first %d series; %d more match.", maxChartSeries, more))
 	}
 	c.Notes = slices.Compact(c.Notes)
-	c.Matched = plural(len(d.Series), "series", "series")
+	c.Matched = result.CountOf(len(d.Series), "series", "series")
 	if len(d.Series) == 0 {
 		c.Notes = append(c.Notes, "No scalar series of the report matches this chart.")
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 )
@@ -188,13 +189,13 @@ func (r *Report) emailVerdict() string {
 	}
 	var s string
 	if failed > 0 {
-		s = fmt.Sprintf("%s failed", plural(failed, "gate", "gates"))
+		s = fmt.Sprintf("%s failed", result.CountOf(failed, "gate", "gates"))
 	}
 	if regressed > 0 {
 		if s != "" {
 			s += ", "
 		}
-		s += plural(regressed, "regression", "regressions")
+		s += result.CountOf(regressed, "regression", "regressions")
 	}
 	return s
 }

@@ -77,8 +77,8 @@ type embeddingStepSummary struct {
 func (r *Report) embeddingsPage(single bool) (*embeddingsPage, error) {
 	e := &r.an.Embeddings
 	p := &embeddingsPage{
-		Caps: fmt.Sprintf("PCA %s, t-SNE %s, UMAP %s points; neighbour lists for %s", fmtCount(e.MaxPCA),
-			fmtCount(e.MaxTSNE), fmtCount(e.MaxUMAP), fmtCount(e.MaxNeighbors)),
+		Caps: fmt.Sprintf("PCA %s, t-SNE %s, UMAP %s points; neighbour lists for %s", result.FormatCount(e.MaxPCA),
+			result.FormatCount(e.MaxTSNE), result.FormatCount(e.MaxUMAP), result.FormatCount(e.MaxNeighbors)),
 		Methods: strings.Join(e.Methods, ", "),
 	}
 	var index []embeddingIndexJSON

@@ -234,14 +234,14 @@ type exceptionCardJSON struct {
 
 func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 	an := r.an.Exceptions
-	p := &exceptionsPage{BoxSteps: fmtCount(exceptionBoxSteps), DetailSteps: fmtCount(an.DetailSteps),
-		HeatSide: fmt.Sprint(an.HeatSide), Limit: fmtCount(an.Outliers)}
+	p := &exceptionsPage{BoxSteps: result.FormatCount(exceptionBoxSteps), DetailSteps: result.FormatCount(an.DetailSteps),
+		HeatSide: fmt.Sprint(an.HeatSide), Limit: result.FormatCount(an.Outliers)}
 	tags := r.exceptionTags()
 	boxSteps := exceptionBoxSteps
 	if n := countSeries(tags); n > 0 {
 		boxSteps = min(exceptionBoxSteps, max(exceptionMinBoxSteps, exceptionPageBoxes/n))
 	}
-	p.BoxSteps = fmtCount(boxSteps)
+	p.BoxSteps = result.FormatCount(boxSteps)
 	for _, tt := range tags {
 		t := exceptionTag{Tag: tt.tag}
 		for _, rs := range tt.runs {
@@ -267,7 +267,7 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 				}
 			}
 			t.Cards = append(t.Cards, exceptionCard{Run: rs.run.Name, Tag: tt.tag, Source: s.src.source,
-				Steps:  fmt.Sprintf("%s of %s, %s with details", fmtCount(len(cj.Steps)), plural(n, "step", "steps"), fmtCount(len(cj.Details))),
+				Steps:  fmt.Sprintf("%s of %s, %s with details", result.FormatCount(len(cj.Steps)), result.CountOf(n, "step", "steps"), result.FormatCount(len(cj.Details))),
 				Unread: len(s.Errs), NonFinite: bad, Data: data})
 		}
 		p.Tags = append(p.Tags, t)

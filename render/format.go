@@ -163,18 +163,6 @@ func fmtDuration(s float64) string {
 	return fmt.Sprintf("%ds", sec)
 }
 
-// fmtCount formats an integer with thousands separators.
-func fmtCount(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + fmtCount(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // stepsLabel says how many steps a card holds: "3 steps", "50 of 1,000
 // steps".
 func stepsLabel(shown, total int) string {
@@ -183,7 +171,7 @@ func stepsLabel(shown, total int) string {
 		unit = "step"
 	}
 	if shown == total {
-		return fmt.Sprintf("%s %s", fmtCount(total), unit)
+		return fmt.Sprintf("%s %s", result.FormatCount(total), unit)
 	}
-	return fmt.Sprintf("%s of %s %s", fmtCount(shown), fmtCount(total), unit)
+	return fmt.Sprintf("%s of %s %s", result.FormatCount(shown), result.FormatCount(total), unit)
 }

@@ -116,7 +116,7 @@ type graphInline struct {
 
 func (r *Report) graphsPage(single bool) (*graphsPage, error) {
 	b := r.an.Graphs.Budgets
-	p := &graphsPage{ViewBoxes: fmtCount(b.ViewBoxes), ViewEdges: fmtCount(b.ViewEdges), AttrBytes: fmtCount(graphAttrBytes),
+	p := &graphsPage{ViewBoxes: result.FormatCount(b.ViewBoxes), ViewEdges: result.FormatCount(b.ViewEdges), AttrBytes: result.FormatCount(graphAttrBytes),
 		PageSize: fmtBytes(graphSingleBytes), LayoutTime: fmt.Sprintf("%d s", int(b.LayoutTime.Seconds()))}
 	inlined := 0
 	err := r.graphViews(func(gv *graphView) error {

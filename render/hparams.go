@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // hparamsPage is what templates/hparams.html draws: a sortable table of
@@ -424,10 +425,10 @@ func hparamsCutNote(o *hparamsOmitted, cols, sessions int) string {
 	}
 	var parts []string
 	if o.HParams > 0 {
-		parts = append(parts, fmt.Sprintf("%s hyperparameter columns (at most %d are shown)", fmtCount(o.HParams), maxHParamColumns))
+		parts = append(parts, fmt.Sprintf("%s hyperparameter columns (at most %d are shown)", result.FormatCount(o.HParams), maxHParamColumns))
 	}
 	if o.Metrics > 0 {
-		parts = append(parts, fmt.Sprintf("%s metric columns (at most %d are shown)", fmtCount(o.Metrics), maxMetricColumns))
+		parts = append(parts, fmt.Sprintf("%s metric columns (at most %d are shown)", result.FormatCount(o.Metrics), maxMetricColumns))
 	}
 	s := ""
 	if len(parts) > 0 {
@@ -435,12 +436,12 @@ func hparamsCutNote(o *hparamsOmitted, cols, sessions int) string {
 	}
 	if o.Sessions > 0 {
 		s += fmt.Sprintf("It shows the first %s sessions of %s in run order, to keep the table under %s cells at %d columns and the page under its byte budget. ",
-			fmtCount(sessions), fmtCount(sessions+o.Sessions), fmtCount(maxPageCells), cols)
+			result.FormatCount(sessions), result.FormatCount(sessions+o.Sessions), result.FormatCount(maxPageCells), cols)
 	}
 	all := sessions + o.Sessions
 	inData := min(all, sessionBudget(maxDataCells, cols))
 	if inData < all {
-		return s + fmt.Sprintf("data/hparams.json holds the same columns and the first %s sessions.", fmtCount(inData))
+		return s + fmt.Sprintf("data/hparams.json holds the same columns and the first %s sessions.", result.FormatCount(inData))
 	}
 	return s + "data/hparams.json holds the same columns and every session."
 }
@@ -452,7 +453,7 @@ func (r *Report) hparamsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "hparams", index: map[string]map[string]string{}}
 	if o := j.Omitted; o != nil {
 		d.note("", "", fmt.Errorf("data/hparams.json leaves out %d hyperparameter and %d metric columns (at most %d and %d are kept: those most sessions have a value for) and the last %d sessions (at most %s cells of sessions x columns)",
-			o.HParams, o.Metrics, maxHParamColumns, maxMetricColumns, o.Sessions, fmtCount(maxDataCells)))
+			o.HParams, o.Metrics, maxHParamColumns, maxMetricColumns, o.Sessions, result.FormatCount(maxDataCells)))
 	}
 	b, err := json.MarshalIndent(j, "", " ")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // sweepReport builds runs x sessions sessions; hps(run, s) and
@@ -155,11 +156,11 @@ func TestHParamsBudgets(t *testing.T) {
 			if page.Cut == "" {
 				t.Error("the page does not say what it leaves out")
 			}
-			if c.cutH > 0 && !strings.Contains(page.Cut, fmtCount(c.cutH)+" hyperparameter columns") ||
-				c.cutM > 0 && !strings.Contains(page.Cut, fmtCount(c.cutM)+" metric columns") {
+			if c.cutH > 0 && !strings.Contains(page.Cut, result.FormatCount(c.cutH)+" hyperparameter columns") ||
+				c.cutM > 0 && !strings.Contains(page.Cut, result.FormatCount(c.cutM)+" metric columns") {
 				t.Errorf("page note %q does not count the columns left out", page.Cut)
 			}
-			if c.pageSessions < c.dataSessions && !strings.Contains(page.Cut, "first "+fmtCount(c.pageSessions)+" sessions") {
+			if c.pageSessions < c.dataSessions && !strings.Contains(page.Cut, "first "+result.FormatCount(c.pageSessions)+" sessions") {
 				t.Errorf("page note %q does not say how many sessions it shows", page.Cut)
 			}
 			if c.cutH+c.cutM > 0 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -203,7 +204,7 @@ func fmtBytes(n int) string {
 	unit := func(x float64) string { return strings.TrimSuffix(strconv.FormatFloat(x, 'f', 1, 64), ".0") }
 	switch {
 	case n < 1<<10:
-		return fmtCount(n) + " bytes"
+		return result.FormatCount(n) + " bytes"
 	case n < 1<<20:
 		return unit(float64(n)/(1<<10)) + " KiB"
 	}
@@ -345,7 +346,7 @@ func (tableBudget) Transform(doc *ast.Document, _ text.Reader, pc parser.Context
 		em := ast.NewEmphasis(1)
 		em.AppendChild(em, ast.NewString([]byte(fmt.Sprintf(
 			"Table cut to %s of %s rows and %s of %s columns: this text shows at most %s table cells; the data file holds all of it.",
-			fmtCount(max(keepRows-1, 0)), fmtCount(rows-1), fmtCount(keepCols), fmtCount(cols), fmtCount(b.maxCells)))))
+			result.FormatCount(max(keepRows-1, 0)), result.FormatCount(rows-1), result.FormatCount(keepCols), result.FormatCount(cols), result.FormatCount(b.maxCells)))))
 		note := ast.NewParagraph()
 		note.AppendChild(note, em)
 		parent := t.Parent()

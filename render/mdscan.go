@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Goldmark's parser is linear on ordinary text but not on every input: a
@@ -45,7 +47,7 @@ func mdPathology(src string) string {
 			src = ""
 		}
 		if d := lineNesting(line); d > mdMaxNesting {
-			return fmt.Sprintf("a line opens %s block quotes or list items, more than %d", fmtCount(d), mdMaxNesting)
+			return fmt.Sprintf("a line opens %s block quotes or list items, more than %d", result.FormatCount(d), mdMaxNesting)
 		}
 		if strings.TrimSpace(line) == "" { // a paragraph ends
 			scan += opens * para
@@ -60,7 +62,7 @@ func mdPathology(src string) string {
 		}
 		para += len(line) + 1
 		if scan+opens*para > mdMaxLinkScan {
-			return fmt.Sprintf("it opens %s link destinations in %s", fmtCount(opens), fmtBytes(para))
+			return fmt.Sprintf("it opens %s link destinations in %s", result.FormatCount(opens), fmtBytes(para))
 		}
 	}
 	return ""

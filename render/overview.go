@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // overviewPage is what templates/index.html draws.
@@ -264,7 +265,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 	p.Anomalies, p.NumAnomalies = r.anomalyRows(single, overviewAnomalyRows), len(r.anomalies())
 	if sweep == nil && series > len(p.Metrics) {
 		p.MetricsCut = fmt.Sprintf("This table shows the first %s of %s series, by tag and then run; summary.json holds the key metrics of all of them.",
-			fmtCount(len(p.Metrics)), fmtCount(series))
+			result.FormatCount(len(p.Metrics)), result.FormatCount(series))
 	}
 	return p
 }

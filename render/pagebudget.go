@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // pageRoom returns the bytes a page's own content may take within
@@ -63,7 +65,7 @@ func runsPerTag(sizes [][]int, room int) int {
 func (r *Report) cutNote(shown, total int, dir string) string {
 	return fmt.Sprintf("This tag shows the first %s of %s runs: the other %s would pass the page's budget of %s (--max-page-bytes). "+
 		"Their data is in the site's data/%s/<run>/<tag>.json (not in a single-file report).",
-		fmtCount(shown), fmtCount(total), fmtCount(total-shown), fmtBytes(r.maxPageBytes()), dir)
+		result.FormatCount(shown), result.FormatCount(total), result.FormatCount(total-shown), fmtBytes(r.maxPageBytes()), dir)
 }
 
 // keepCards returns how many cards (runs) every tag of a page keeps, the

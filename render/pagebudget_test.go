@@ -13,6 +13,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/histogram"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // everyKindReport is trialReport's sweep of n runs with, in every run, a
@@ -116,7 +117,7 @@ func TestEveryPageStaysUnderItsByteBudget(t *testing.T) {
 				for _, m := range notes {
 					n, _ := strconv.Atoi(strings.ReplaceAll(string(m[1]), ",", ""))
 					shown += n
-					if string(m[2]) != fmtCount(c.runs) {
+					if string(m[2]) != result.FormatCount(c.runs) {
 						t.Errorf("%s: %q, want of %d runs", name, m[0], c.runs)
 					}
 				}

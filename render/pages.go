@@ -280,9 +280,9 @@ func pageError(t *template.Template, p *page, err error) template.HTML {
 
 func (r *Report) templates() (*template.Template, error) {
 	return templates.Parse(template.FuncMap{
-		"count": fmtCount,
+		"count": result.FormatCount,
 		// plural writes "1 run", "2 runs", "1,234 points".
-		"plural": plural,
+		"plural": result.CountOf,
 	})
 }
 

@@ -125,7 +125,7 @@ func (p *scalarsPage) inlined(frame int) int {
 func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if sc := &r.an.Scalars; sc.DrawCap < sc.MaxPoints {
-		p.PerSeries, p.PageBudget = fmtCount(sc.DrawCap), fmtCount(sc.MaxPagePoints)
+		p.PerSeries, p.PageBudget = result.FormatCount(sc.DrawCap), result.FormatCount(sc.MaxPagePoints)
 	}
 	names := make([]string, len(runs))
 	for i, run := range runs {
@@ -173,7 +173,7 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 	}
 	p.MaxCharts = ""
 	if len(p.Undrawn) > 0 {
-		p.MaxCharts = fmtCount(drawn)
+		p.MaxCharts = result.FormatCount(drawn)
 	}
 }
 
@@ -250,9 +250,9 @@ func pointsLabel(shown, total int) string {
 		if total == 1 {
 			return "1 point"
 		}
-		return fmt.Sprintf("%s points", fmtCount(total))
+		return fmt.Sprintf("%s points", result.FormatCount(total))
 	}
-	return fmt.Sprintf("%s of %s points", fmtCount(shown), fmtCount(total))
+	return fmt.Sprintf("%s of %s points", result.FormatCount(shown), result.FormatCount(total))
 }
 
 // dataScriptFile is the name of the script form of the data file name.

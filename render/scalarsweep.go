@@ -371,9 +371,9 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsP
 		r.undrawn(p, drawn)
 		for i, tv := range r.tags[:drawn] {
 			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf)
-			label := plural(sts[i].runs, "run", "runs")
+			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
-				label += ", " + fmtCount(sts[i].NonFinite) + " ending non-finite"
+				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
 			}
 			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
 		}
@@ -387,7 +387,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsP
 		used := max(n-frame-len(table), 1)
 		if points > minSweepPoints {
 			points = max(minSweepPoints, int(float64(points)*float64(room)/float64(used)*0.9))
-			p.Sweep.Points, p.Sweep.Budget = fmtCount(points), fmtBytes(r.opt.MaxPageBytes)
+			p.Sweep.Points, p.Sweep.Budget = result.FormatCount(points), fmtBytes(r.opt.MaxPageBytes)
 			continue
 		}
 		drawn = min(drawn-1, int(float64(drawn)*float64(room)/float64(used)*0.9))

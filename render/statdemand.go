@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // The runs a histograms or distributions page leaves out over its byte
@@ -36,7 +38,7 @@ func cutFile(more string, k int) string { return more + strconv.Itoa(k) + ".js" 
 func demandNote(shown, total, budget int, dir string) string {
 	return fmt.Sprintf("This tag shows the first %s of %s runs within the page's budget of %s (--max-page-bytes): "+
 		"the other %s load on demand with \u201cShow more runs\u201d. Their data is in data/%s/<run>/<tag>.json.",
-		fmtCount(shown), fmtCount(total), fmtBytes(budget), fmtCount(total-shown), dir)
+		result.FormatCount(shown), result.FormatCount(total), fmtBytes(budget), result.FormatCount(total-shown), dir)
 }
 
 // cutScripts writes, when the site's page that build makes is over its

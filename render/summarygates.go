@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Bounds of the comment form's gates and baseline sections.
@@ -63,7 +65,7 @@ func (r *Report) mdGates(md *mdWriter, runsLimit int) {
 			}
 			fmt.Fprintf(&b, " holds for %s", strings.Join(where, "; "))
 			if more := g.Runs - len(where); more > 0 {
-				fmt.Fprintf(&b, " and %s more %s", fmtCount(more), nounOf(more, "run", "runs"))
+				fmt.Fprintf(&b, " and %s more %s", result.FormatCount(more), nounOf(more, "run", "runs"))
 			}
 		}
 		b.WriteString("\n")
@@ -94,7 +96,7 @@ func (r *Report) mdBaseline(md *mdWriter, limit int) {
 		}
 	}
 	head := fmt.Sprintf("## Against the baseline\n\nCompared with %s: %s, %s (last or best value worse by more than %s in the direction the tag's name says is better, a last value no longer finite, or fewer steps reached).\n\n",
-		md.code(b.Source), plural(len(ds), "series", "series"), plural(regressed, "regression", "regressions"), strconv.FormatFloat(100*th, 'f', -1, 64)+"%")
+		md.code(b.Source), result.CountOf(len(ds), "series", "series"), result.CountOf(regressed, "regression", "regressions"), strconv.FormatFloat(100*th, 'f', -1, 64)+"%")
 	if len(ds) == 0 {
 		md.write(fmt.Sprintf("## Against the baseline\n\nCompared with %s: no run and tag of this report is in the baseline.\n\n", md.code(b.Source)))
 		return
@@ -119,7 +121,7 @@ func (r *Report) mdBaseline(md *mdWriter, limit int) {
 			fmtChange(d.Last, d.BaseLast), best, d.Step, d.BaseStep, md.name(strings.Join(d.Why, "; "))))
 	}
 	if unchanged > 0 {
-		rows = append(rows, fmt.Sprintf("| | %s unchanged | | | | | |\n", plural(unchanged, "series", "series")))
+		rows = append(rows, fmt.Sprintf("| | %s unchanged | | | | | |\n", result.CountOf(unchanged, "series", "series")))
 	}
 	md.table(head, rows, limit, "rows of the baseline table")
 }

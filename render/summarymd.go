@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // MarkdownForm is what summary.md is written for: each has its own limit
@@ -139,7 +140,7 @@ func (w *mdWriter) leave(n int, unit string) {
 func (w *mdWriter) leftText() string {
 	parts := make([]string, len(w.left))
 	for i, l := range w.left {
-		parts[i] = fmtCount(l.n) + " " + l.unit
+		parts[i] = result.FormatCount(l.n) + " " + l.unit
 	}
 	return strings.Join(parts, "; ")
 }
@@ -294,7 +295,7 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 	switch {
 	case len(md.left) > 0 && comment:
 		md.write(fmt.Sprintf("To fit a pull-request comment (%s characters), this summary left out %s. %s The option --markdown-form job writes the full form.\n",
-			fmtCount(commentLimit), md.leftText(), where))
+			result.FormatCount(commentLimit), md.leftText(), where))
 	case len(md.left) > 0:
 		md.write(fmt.Sprintf("To stay under 1 MiB, this summary left out %s. %s\n", md.leftText(), where))
 	default:
@@ -350,23 +351,23 @@ func (r *Report) mdHeadline(md *mdWriter) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", plural(len(r.rep.Runs), "run", "runs"), filesPlural(r.rep, files),
-		plural(len(r.tags), "scalar tag", "scalar tags"), plural(points, "point", "points"), plural(runWarnings+dirWarnings, "warning", "warnings"))
+	fmt.Fprintf(&b, "%s · %s · %s · %s · %s", result.CountOf(len(r.rep.Runs), "run", "runs"), filesPlural(r.rep, files),
+		result.CountOf(len(r.tags), "scalar tag", "scalar tags"), result.CountOf(points, "point", "points"), result.CountOf(runWarnings+dirWarnings, "warning", "warnings"))
 	var where []string
 	if runWarnings > 0 {
-		where = append(where, fmt.Sprintf("%s in %s", fmtCount(runWarnings), plural(warnedRuns, "run", "runs")))
+		where = append(where, fmt.Sprintf("%s in %s", result.FormatCount(runWarnings), result.CountOf(warnedRuns, "run", "runs")))
 	}
 	if dirWarnings > 0 {
-		where = append(where, fmt.Sprintf("%s about the log directories", fmtCount(dirWarnings)))
+		where = append(where, fmt.Sprintf("%s about the log directories", result.FormatCount(dirWarnings)))
 	}
 	if len(where) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(where, ", "))
 	}
 	if sk := skippedFiles(r.rep); sk.Total > 0 {
-		fmt.Fprintf(&b, " · %s skipped or read in part (%s)", plural(sk.Total, "file", "files"), sk.ByStatus)
+		fmt.Fprintf(&b, " · %s skipped or read in part (%s)", result.CountOf(sk.Total, "file", "files"), sk.ByStatus)
 	}
 	if nNonFinite > 0 {
-		fmt.Fprintf(&b, " · %s with no finite value", plural(nNonFinite, "series", "series"))
+		fmt.Fprintf(&b, " · %s with no finite value", result.CountOf(nNonFinite, "series", "series"))
 	}
 	if rs := RestartsLine(r.rep); rs != "" {
 		b.WriteString(" · " + rs)
@@ -375,7 +376,7 @@ func (r *Report) mdHeadline(md *mdWriter) {
 	if nNonFinite > 0 {
 		fmt.Fprintf(&b, "No finite value (NaN or ±Inf only): %s", strings.Join(nonFinite, ", "))
 		if more := nNonFinite - len(nonFinite); more > 0 {
-			fmt.Fprintf(&b, " and %s more", fmtCount(more))
+			fmt.Fprintf(&b, " and %s more", result.FormatCount(more))
 		}
 		b.WriteString(".\n\n")
 	}
@@ -394,7 +395,7 @@ func RestartsLine(rep *model.Report) string {
 	}
 	var s string
 	if restarted > 0 {
-		s = plural(restarted, "run", "runs") + " restarted"
+		s = result.CountOf(restarted, "run", "runs") + " restarted"
 		if superseded == 0 {
 			return s
 		}
@@ -402,20 +403,12 @@ func RestartsLine(rep *model.Report) string {
 	}
 	switch rep.RestartRule {
 	case model.RestartsAttempts:
-		return s + plural(superseded, "superseded point", "superseded points") + " kept, drawn faded"
+		return s + result.CountOf(superseded, "superseded point", "superseded points") + " kept, drawn faded"
 	case model.RestartsTensorBoard:
-		return s + plural(superseded, "point", "points") + " purged by TensorBoard's rule (--restarts=tensorboard)"
+		return s + result.CountOf(superseded, "point", "points") + " purged by TensorBoard's rule (--restarts=tensorboard)"
 	default:
-		return s + plural(superseded, "superseded point", "superseded points") + " left out (--restarts=latest)"
+		return s + result.CountOf(superseded, "superseded point", "superseded points") + " left out (--restarts=latest)"
 	}
-}
-
-// plural is "1 run", "2 runs".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmtCount(n) + " " + many
 }
 
 // mdSkipped lists the files skipped or read in part, at most limit.
@@ -596,10 +589,10 @@ func (r *Report) mdSweepStatus(md *mdWriter) {
 	_, counts := r.runStatuses()
 	var parts []string
 	for _, c := range counts {
-		parts = append(parts, fmt.Sprintf("%s %s", mdText(c.Status), fmtCount(c.N)))
+		parts = append(parts, fmt.Sprintf("%s %s", mdText(c.Status), result.FormatCount(c.N)))
 	}
 	md.write(fmt.Sprintf("## Sweep\n\n%s runs by how they ended (the end status of their hparams session, else what the build's checks say): %s.\n\n",
-		fmtCount(len(r.rep.Runs)), strings.Join(parts, " · ")))
+		result.FormatCount(len(r.rep.Runs)), strings.Join(parts, " · ")))
 }
 
 // mdSweep writes, per scalar tag, the top and bottom rankedRuns runs by
@@ -611,9 +604,9 @@ func (r *Report) mdSweep(md *mdWriter) {
 		dir := betterOf(tv.tag)
 		ranked, nonFinite := rankByLast(tv.series, dir)
 		how := dir.order()
-		head := fmt.Sprintf("### %s\n\n%s runs, %s", md.name(tv.tag), fmtCount(len(tv.series)), how)
+		head := fmt.Sprintf("### %s\n\n%s runs, %s", md.name(tv.tag), result.FormatCount(len(tv.series)), how)
 		if nonFinite > 0 {
-			head += fmt.Sprintf("; %s with a non-finite last value, not ranked", fmtCount(nonFinite))
+			head += fmt.Sprintf("; %s with a non-finite last value, not ranked", result.FormatCount(nonFinite))
 		}
 		head += ".\n\n" + lastQuantiles(ranked)
 		head += "| # | Run | Last | Min (step) | Max (step) | Trend |\n|--:|---|--:|--:|--:|---|\n"
@@ -630,7 +623,7 @@ func (r *Report) mdSweep(md *mdWriter) {
 			for k := range rankedRuns {
 				rows = append(rows, row(k))
 			}
-			rows = append(rows, fmt.Sprintf("| … | %s more | | | | |\n", fmtCount(len(ranked)-2*rankedRuns)))
+			rows = append(rows, fmt.Sprintf("| … | %s more | | | | |\n", result.FormatCount(len(ranked)-2*rankedRuns)))
 			for k := len(ranked) - rankedRuns; k < len(ranked); k++ {
 				rows = append(rows, row(k))
 			}
@@ -719,12 +712,12 @@ func (r *Report) mdHParams(md *mdWriter, limit int) {
 			}
 		}
 		how := dir.order()
-		intro = fmt.Sprintf("%s by %s, %s", plural(len(sessions), "session", "sessions"), md.bold(metric), how)
+		intro = fmt.Sprintf("%s by %s, %s", result.CountOf(len(sessions), "session", "sessions"), md.bold(metric), how)
 		if unranked > 0 {
-			intro += fmt.Sprintf("; %s without a finite value of it, listed last", fmtCount(unranked))
+			intro += fmt.Sprintf("; %s without a finite value of it, listed last", result.FormatCount(unranked))
 		}
 	} else {
-		intro = plural(len(sessions), "session", "sessions") + ", in run order (no metric to rank them by)"
+		intro = result.CountOf(len(sessions), "session", "sessions") + ", in run order (no metric to rank them by)"
 	}
 	switch {
 	case len(sessions) == 1:
@@ -942,9 +935,9 @@ func sparkText(sv *seriesView) string {
 // when Visdom's files are among them.
 func filesPlural(rep *model.Report, n int) string {
 	if hasVisdom(rep) {
-		return plural(n, "log file", "log files")
+		return result.CountOf(n, "log file", "log files")
 	}
-	return plural(n, "event file", "event files")
+	return result.CountOf(n, "event file", "event files")
 }
 
 func hasVisdom(rep *model.Report) bool {

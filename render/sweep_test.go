@@ -11,6 +11,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // trialReport builds a sweep of n runs of steps steps: "loss" falls to a
@@ -313,7 +314,7 @@ func TestSweepMarkdown(t *testing.T) {
 				want["success"]++
 			}
 		}
-		status := fmt.Sprintf("success %s · no status %s · failure %s.", fmtCount(want["success"]), fmtCount(want["no status"]), fmtCount(want["failure"]))
+		status := fmt.Sprintf("success %s · no status %s · failure %s.", result.FormatCount(want["success"]), result.FormatCount(want["no status"]), result.FormatCount(want["failure"]))
 		if !strings.Contains(md, "## Sweep\n\n10,000 runs by how they ended") || !strings.Contains(md, status) {
 			t.Errorf("%s form: no status line %q", form, status)
 		}

@@ -88,7 +88,7 @@ type tensorValueJSON struct {
 }
 
 func (r *Report) tensorsPage() (*tensorsPage, error) {
-	p := &tensorsPage{StepBudget: fmtCount(r.an.Tensors.PageSteps), ValueBudget: fmtCount(r.an.Tensors.PageValues)}
+	p := &tensorsPage{StepBudget: result.FormatCount(r.an.Tensors.PageSteps), ValueBudget: result.FormatCount(r.an.Tensors.PageValues)}
 	for _, tt := range r.tensorTags() {
 		t := tensorTag{Tag: tt.tag}
 		for _, s := range tt.runs {
@@ -185,7 +185,7 @@ func finiteOrNull(st result.TensorStats, v float64, f32 bool) *jsonScalar {
 // valuesLabel says which steps' values the page holds.
 func valuesLabel(vs []tensorValueJSON, charted, budget int) string {
 	if len(vs) == 0 {
-		return fmt.Sprintf("no step's values: one step holds more than the page's budget of %s values", fmtCount(budget))
+		return fmt.Sprintf("no step's values: one step holds more than the page's budget of %s values", result.FormatCount(budget))
 	}
 	steps := make([]string, 0, 6)
 	for i, v := range vs {
@@ -196,7 +196,7 @@ func valuesLabel(vs []tensorValueJSON, charted, budget int) string {
 			steps = append(steps, strconv.FormatInt(v.Step, 10))
 		}
 	}
-	return fmt.Sprintf("values of %s of %s steps (%s)", fmtCount(len(vs)), fmtCount(charted), strings.Join(steps, ", "))
+	return fmt.Sprintf("values of %s of %s steps (%s)", result.FormatCount(len(vs)), result.FormatCount(charted), strings.Join(steps, ", "))
 }
 
 // fmtShape formats a shape as numpy does: (2, 3), (4,), ().

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // textPageSteps is the page's step budget per (run, tag): beyond it the
@@ -185,7 +186,7 @@ func (tr *textRenderer) step(e model.TextEntry, bytes int, isHTML bool) (textSte
 		// The tensor's own cells count against the budget first; tables
 		// inside cells share what is left.
 		if tr.cellsLeft <= 0 {
-			s.Note = fmt.Sprintf("Not shown: this page already shows %s table cells, its budget; the data file holds this step.", fmtCount(textPageCells))
+			s.Note = fmt.Sprintf("Not shown: this page already shows %s table cells, its budget; the data file holds this step.", result.FormatCount(textPageCells))
 			return s, 0
 		}
 		stepCells := min(mdStepCells, tr.cellsLeft)
@@ -208,7 +209,7 @@ func (tr *textRenderer) step(e model.TextEntry, bytes int, isHTML bool) (textSte
 		}
 		if keepRows < rows || keepCols < cols {
 			s.Note = fmt.Sprintf("Showing %s of %s rows and %s of %s columns: a step shows at most %s cells and %s of text; the data file holds all of it.",
-				fmtCount(keepRows), fmtCount(rows), fmtCount(keepCols), fmtCount(cols), fmtCount(mdStepCells), fmtBytes(mdStepBytes))
+				result.FormatCount(keepRows), result.FormatCount(rows), result.FormatCount(keepCols), result.FormatCount(cols), result.FormatCount(mdStepCells), fmtBytes(mdStepBytes))
 		}
 	}
 	return s, bytes - max(b.bytes, 0)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // visdomPageValues bounds the numbers the Visdom page inlines in all: a
@@ -195,7 +196,7 @@ func (r *Report) visdomPage(single bool) (*visdomPage, error) {
 			}
 			if visdomCharted[w.Type] && (len(w.Traces) > 0 || len(w.NodeLabels) > 0) {
 				if n := visdomValues(w); n > left {
-					c.Notes = append(c.Notes, fmt.Sprintf("Not drawn: this page already holds %s values, its budget; the data file holds the window.", fmtCount(visdomPageValues)))
+					c.Notes = append(c.Notes, fmt.Sprintf("Not drawn: this page already holds %s values, its budget; the data file holds the window.", result.FormatCount(visdomPageValues)))
 				} else {
 					left -= n
 					js, err := scriptJSON(visdomJSON(w))

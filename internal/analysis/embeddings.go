@@ -170,7 +170,7 @@ func planEmbeddings(sets []*result.EmbeddingSet, o Options) (plan []*plannedEmbe
 	}
 	seconds := strconv.FormatFloat(float64(budget)/project.WorkPerSecond, 'g', 2, 64)
 	if budget >= project.WorkPerSecond {
-		seconds = thousands(int(min(budget/project.WorkPerSecond, math.MaxInt32)))
+		seconds = result.FormatCount(int(min(budget/project.WorkPerSecond, math.MaxInt32)))
 	}
 	spent := fmt.Sprintf("the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget)", seconds)
 	// Each note a budget writes is one warning, counting the embeddings
@@ -263,7 +263,7 @@ func planEmbeddings(sets []*result.EmbeddingSet, o Options) (plan []*plannedEmbe
 			need := min(p.step.Embedding.NumPoints(), caps[m])
 			if add(p, with, methodTitle(m), func() string {
 				if need > points[m] {
-					return fmt.Sprintf("the report's budget of %s points laid out by %s over all embeddings was spent", thousands(total[m]), methodTitle(m))
+					return fmt.Sprintf("the report's budget of %s points laid out by %s over all embeddings was spent", result.FormatCount(total[m]), methodTitle(m))
 				}
 				return ""
 			}) > 0 {
@@ -273,7 +273,7 @@ func planEmbeddings(sets []*result.EmbeddingSet, o Options) (plan []*plannedEmbe
 	}
 	for _, msg := range order {
 		o := out[msg]
-		warnings = append(warnings, fmt.Sprintf("embeddings: %s, for %s (the first: %s)", msg, countOf(o.n, "embedding", "embeddings"), o.first))
+		warnings = append(warnings, fmt.Sprintf("embeddings: %s, for %s (the first: %s)", msg, result.CountOf(o.n, "embedding", "embeddings"), o.first))
 	}
 	return plan, warnings
 }
@@ -328,24 +328,4 @@ func methodTitle(m project.Method) string {
 		return "UMAP"
 	}
 	return string(m)
-}
-
-// thousands writes n with thousands separators, as the pages do: 12,345.
-func thousands(n int) string {
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// countOf says n of a unit: "1 embedding", "2,000 embeddings".
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
 }

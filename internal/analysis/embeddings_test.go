@@ -143,8 +143,8 @@ func TestManyTinyEmbeddingsSpendTheWorkBudget(t *testing.T) {
 		t.Errorf("%v embeddings get t-SNE and UMAP; the budget holds about %d at %d units each", with, want, full)
 	}
 	if len(w) != 2 || !strings.Contains(w[0], fmt.Sprintf("UMAP not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings (the first: run \".\", embedding %q",
-		thousands(count-with[project.UMAP]), plan[with[project.UMAP]].set.Name)) || !strings.Contains(w[1], fmt.Sprintf("t-SNE not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings",
-		thousands(count-with[project.TSNE]))) {
+		result.FormatCount(count-with[project.UMAP]), plan[with[project.UMAP]].set.Name)) || !strings.Contains(w[1], fmt.Sprintf("t-SNE not computed: the report's budget of 200 estimated core-seconds of embedding layouts was spent (--embedding-budget), for %s embeddings",
+		result.FormatCount(count-with[project.TSNE]))) {
 		t.Errorf("warnings %q", w)
 	}
 }

@@ -56,3 +56,24 @@ func RelChange(v, base float64) float64 {
 	}
 	return (v - base) / math.Abs(base)
 }
+
+// FormatCount writes n with thousands separators, as every output does:
+// 12,345.
+func FormatCount(n int) string {
+	if n < 0 {
+		return "-" + FormatCount(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// CountOf says n of a unit: "1 run", "2,000 runs".
+func CountOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return FormatCount(n) + " " + many
+}
