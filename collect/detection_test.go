@@ -295,7 +295,8 @@ func TestEveryRuleFindsItsFiles(t *testing.T) {
 }
 
 // A file given alone is what Discover would take it for by its name, else
-// a Visdom file by its content, else an event file, whatever its name.
+// a Visdom file by its content, else an event file, whatever its name; the
+// projector's side rules do not apply (nothing is read beside it).
 func TestSingleFile(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
@@ -308,6 +309,7 @@ func TestSingleFile(t *testing.T) {
 		"other.json":                 `{"a": 1}`,
 		"events.out.events.summary.1.0.host_lineage": "x",
 		"projector_config.pbtxt":                     "x",
+		"x.events.summary.1.0.host.log":              `["events", {"eid": "main"}]` + "\n",
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
@@ -324,6 +326,9 @@ func TestSingleFile(t *testing.T) {
 		"other.json":                 ". events",
 		"events.out.events.summary.1.0.host_lineage": ". mindspore-lineage",
 		"projector_config.pbtxt":                     ". events",
+		// MindSpore's by its name, as Discover takes it, though its
+		// first bytes are a Visdom replay log's.
+		"x.events.summary.1.0.host.log": ". mindspore",
 	} {
 		runs, err := Detection().Single(openDir(t, root), name)
 		if err != nil {
