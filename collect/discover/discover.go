@@ -7,7 +7,6 @@ package discover
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -122,9 +121,6 @@ func (rs Rules) Discover(ctx context.Context, dir *logfs.Dir, warn func(name str
 	return sorted(runs), nil
 }
 
-// ErrNotRead is the error of Single for a file no rule takes.
-var ErrNotRead = errors.New("not a file of any format read")
-
 // Single returns the one run of a log directory given as one file, name,
 // in the directory dir: a record file if a record rule takes it by its
 // name, else what a rule that sniffs takes it for, else a record file of
@@ -149,7 +145,7 @@ func (rs Rules) Single(dir *logfs.Dir, name string) ([]Run, error) {
 		r, run, ok = first(records, c)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s: %w", name, ErrNotRead)
+		return nil, fmt.Errorf("%s: not a file of any format read", name)
 	}
 	runs := map[string]*Run{}
 	add(runs, run, r, c)
