@@ -124,8 +124,8 @@ func Detection() discover.Rules {
 	return rs
 }
 
-// kindOf reports whether the entry's rules find files of kind k.
-func (r *reader) kindOf(k discover.Kind) bool {
+// finds reports whether the entry's rules find files of kind k.
+func (r *reader) finds(k discover.Kind) bool {
 	for _, d := range r.detect {
 		if d.Kind == k {
 			return true
@@ -138,7 +138,7 @@ func (r *reader) kindOf(k discover.Kind) bool {
 // reads them: every kind discover gives comes from an entry's rules.
 func readerOf(k discover.Kind) *reader {
 	for i := range readers {
-		if readers[i].kindOf(k) {
+		if readers[i].finds(k) {
 			return &readers[i]
 		}
 	}
@@ -157,7 +157,7 @@ func (rr *runReader) finishReaders() {
 		}
 		var own []discover.SideFile
 		for _, sf := range side {
-			if r.kindOf(sf.Kind) {
+			if r.finds(sf.Kind) {
 				own = append(own, sf)
 			}
 		}

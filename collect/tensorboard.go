@@ -21,11 +21,11 @@ const (
 	kindProfileEmpty discover.Kind = "profile-empty"
 )
 
-// tensorBoardFile takes an event file (by isEventFile, or any file given alone)
-// of which is is true, into its run (runDir): TensorBoard's rules differ
-// in is alone.
-func tensorBoardFile(c discover.Candidate, is bool) (run string, ok bool) {
-	if !is || !c.Alone && !isEventFile(c.Dir, c.Name) {
+// tensorBoardFile takes an event file (by isEventFile, or any file given
+// alone) into its run (runDir) when also holds: TensorBoard's three rules
+// differ in also alone.
+func tensorBoardFile(c discover.Candidate, also bool) (run string, ok bool) {
+	if !also || !c.Alone && !isEventFile(c.Dir, c.Name) {
 		return "", false
 	}
 	return runDir(c.Dir, c.Name), true
