@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 	"github.com/trainreport/trainreport/collect/tfrecord"
 )
@@ -105,4 +106,50 @@ func BenchmarkCollectMindSpore(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(runs*tags*steps)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}
+
+// discoverTree writes a sweep's worth of run directories, each holding
+// what trainers leave beside their event files: the files discovery
+// passes over (and the JSON and logs it sniffs for Visdom's) outnumber
+// those it takes.
+func discoverTree(b *testing.B, runs int) string {
+	b.Helper()
+	dir := b.TempDir()
+	files := map[string]string{
+		"events.out.tfevents.1700000000.host.1.v2": "x",
+		"hparams.yaml":         "lr: 0.1\n",
+		"model.ckpt-100.index": "x",
+		"metrics.json":         `{"loss": 0.1}`,
+		"train.log":            "epoch 1\n",
+		"plugins/profile/2023_01_01/host.trace.json.gz": "x",
+	}
+	for r := range runs {
+		for name, content := range files {
+			p := filepath.Join(dir, fmt.Sprintf("trial%04d", r), filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// BenchmarkDiscover walks 2,000 run directories of 6 files each; files/s
+// is the figure to compare: detection runs over every file of a sweep.
+func BenchmarkDiscover(b *testing.B) {
+	const runs = 2000
+	src, err := logfs.Open(discoverTree(b, runs))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		found, err := Detection().Discover(context.Background(), src, func(string, error) {})
+		if err != nil || len(found) != runs {
+			b.Fatalf("%d runs, %v", len(found), err)
+		}
+	}
+	b.ReportMetric(float64(runs*6)*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 }

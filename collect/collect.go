@@ -234,7 +234,7 @@ func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), 
 		if err != nil {
 			return nil, nil, err
 		}
-		runs, err := discover.Discover(ctx, src, warn)
+		runs, err := Detection().Discover(ctx, src, warn)
 		if err != nil {
 			src.Close()
 			return nil, nil, err
@@ -255,7 +255,7 @@ func discoverLogdir(ctx context.Context, open func(string) (*logfs.Dir, error), 
 	if err != nil {
 		return nil, nil, err
 	}
-	runs, err := discover.Single(src, filepath.Base(p))
+	runs, err := Detection().Single(src, filepath.Base(p))
 	if err != nil {
 		src.Close()
 		return nil, nil, err

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/mindspore"
@@ -380,4 +381,58 @@ func (rr *runReader) finishLineage() {
 		rr.run.HParams = &model.HParams{}
 	}
 	rr.addSession(rr.run.HParams, rr.ms.session)
+}
+
+// The kinds of MindSpore's files.
+const (
+	// kindMindSpore is a MindSpore summary file. A MindSpore file of zero
+	// bytes keeps its kind, so that its format is known.
+	kindMindSpore discover.Kind = "mindspore"
+	// kindMindSporeLineage is the lineage file a SummaryCollector writes
+	// beside its summary file: LineageEvent messages.
+	kindMindSporeLineage discover.Kind = "mindspore-lineage"
+)
+
+// The markers of MindSpore's file names: SummaryRecord names its files
+// <prefix>.out.events.summary.<seconds>[.<device>].<host><suffix>, the
+// suffix "_MS" by default, "_lineage" for the lineage stream and
+// "_explain" for the explainer's, which we do not read.
+const (
+	mindSporeMark    = ".summary."
+	mindSporeLineage = "_lineage"
+	mindSporeExplain = "_explain"
+)
+
+// mindSporeFile takes a MindSpore summary file into its run (runDir, as
+// an event file's).
+func mindSporeFile(c discover.Candidate) (run string, ok bool) {
+	if !isMindSpore(c.Name) || strings.HasSuffix(c.Name, mindSporeLineage) {
+		return "", false
+	}
+	return runDir(c.Dir, c.Name), true
+}
+
+// mindSporeLineageFile takes a MindSpore lineage file into its run.
+func mindSporeLineageFile(c discover.Candidate) (run string, ok bool) {
+	if !isMindSpore(c.Name) || !strings.HasSuffix(c.Name, mindSporeLineage) {
+		return "", false
+	}
+	return runDir(c.Dir, c.Name), true
+}
+
+// isMindSpore reports whether a file's base name is that of a MindSpore
+// summary or lineage file: MindInsight's rule, "summary." and the digits
+// of a timestamp, behind the "events" of SummaryRecord's names (so that
+// a user's summary.1.csv is not taken for one). Explainer files are not.
+func isMindSpore(name string) bool {
+	i := strings.Index(name, ".events"+mindSporeMark)
+	if i < 0 || strings.HasSuffix(name, mindSporeExplain) {
+		return false
+	}
+	rest := name[i+len(".events"+mindSporeMark):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && n < len(rest) && rest[n] == '.'
 }

@@ -194,10 +194,10 @@ func (rr *runReader) readFile(df discover.File) {
 	rr.fileWarned = 0
 	rr.readingFile(df.Rel)
 	switch {
-	case df.Kind == discover.Empty, df.Size == 0 && rr.file.Format != "":
+	case df.Kind == kindEmpty, df.Size == 0 && rr.file.Format != "":
 		rr.file.Status = "empty"
 		return
-	case df.Kind == discover.ProfileEmpty:
+	case df.Kind == kindProfileEmpty:
 		rr.file.Status = "profile-empty"
 		return
 	}

@@ -12,38 +12,48 @@ import (
 	pb "github.com/trainreport/trainreport/collect/eventpb"
 )
 
-// TestReaderTable checks the reader table against what discover tells
-// apart and what the repository holds: every kind of file discover gives
-// is read by exactly one entry, with the function its kind needs; every
-// entry's sections of docs/FORMATS.md, fixtures and fuzz targets exist; the
-// files read beside a run are ones discover counts as inputs.
+// TestReaderTable checks the reader table against itself and what the
+// repository holds: what an entry's rules find it reads (a record file
+// with its record function, a side file with its finish function), and
+// what it reads it finds (an entry with a record function has a record
+// rule, one with a finish function a rule); no two rules give one kind,
+// so that each kind discover gives is read by exactly one entry; every
+// entry's sections of docs/FORMATS.md, fixtures and fuzz targets exist;
+// the files read beside a run are ones IsInput counts.
 func TestReaderTable(t *testing.T) {
-	for k := discover.Kind(0); k.String() != fmt.Sprintf("Kind(%d)", int(k)); k++ {
-		var by []string
-		for _, r := range readers {
-			if slices.Contains(r.files, k) {
-				by = append(by, r.name)
-				if r.record == nil {
-					t.Errorf("%s reads %s files but has no record function", r.name, k)
-				}
+	byKind := map[discover.Kind]string{}
+	for _, r := range readers {
+		var records, sides int
+		for _, d := range r.detect {
+			if by, ok := byKind[d.Kind]; ok {
+				t.Errorf("kind %q is given by rules of %s and %s", d.Kind, by, r.name)
+			}
+			byKind[d.Kind] = r.name
+			if d.Kind == "" || d.Match == nil || (d.Sniff != nil) != (d.SniffBytes > 0) {
+				t.Errorf("%s: rule %q: a kind, a Match, and Sniff with SniffBytes, each needed", r.name, d.Kind)
+			}
+			if d.Side {
+				sides++
+			} else {
+				records++
 			}
 		}
-		if len(by) != 1 {
-			t.Errorf("discover's kind %s is read by %d entries %q, not 1", k, len(by), by)
+		switch {
+		case records > 0 && r.record == nil:
+			t.Errorf("%s finds record files but has no record function to read them", r.name)
+		case sides > 0 && r.finish == nil:
+			t.Errorf("%s finds side files but has no finish function to read them", r.name)
+		case r.record != nil && records == 0:
+			t.Errorf("%s reads records but finds no record file", r.name)
+		case r.finish != nil && len(r.detect) == 0:
+			t.Errorf("%s finishes but finds no file", r.name)
+		case r.format != "" && records == 0:
+			t.Errorf("%s names its files %q but finds no record file", r.name, r.format)
 		}
 	}
-	for k := discover.SideKind(1); k.String() != fmt.Sprintf("SideKind(%d)", int(k)); k++ {
-		var by []string
-		for _, r := range readers {
-			if slices.Contains(r.side, k) {
-				by = append(by, r.name)
-				if r.finish == nil {
-					t.Errorf("%s reads %s files but has no finish function", r.name, k)
-				}
-			}
-		}
-		if len(by) != 1 {
-			t.Errorf("discover's side kind %s is read by %d entries %q, not 1", k, len(by), by)
+	for _, k := range []discover.Kind{kindEmpty, kindProfileEmpty} {
+		if readerOf(k) == nil {
+			t.Errorf("readFile names kind %q, which no rule gives", k)
 		}
 	}
 	formats, err := os.ReadFile("../docs/FORMATS.md")
@@ -76,8 +86,8 @@ func TestReaderTable(t *testing.T) {
 			}
 		}
 		for _, name := range r.beside {
-			if !discover.IsInput(name) {
-				t.Errorf("%s reads %s beside a run's files, which discover.IsInput does not count", r.name, name)
+			if !Detection().IsInput(name) {
+				t.Errorf("%s reads %s beside a run's files, which IsInput does not count", r.name, name)
 			}
 		}
 	}

@@ -15,6 +15,31 @@ import (
 	"github.com/trainreport/trainreport/collect/visdom"
 )
 
+// The kinds of Visdom's files (docs/FORMATS.md section 22), each a run of
+// its own, told from other JSON by their first bytes.
+const (
+	// kindVisdomEnv is a saved Visdom environment, <env>.json, told by its
+	// first key: the run <dir>/<env>.
+	kindVisdomEnv discover.Kind = "visdom-env"
+	// kindVisdomLog is a Visdom client replay log (log_to_filename), told
+	// by its first line: a run named by the file without its extension.
+	kindVisdomLog discover.Kind = "visdom-log"
+)
+
+// visdomFile takes a file named by the extensions of Visdom's files (of
+// which Sniff tells) into the run of its own, named by the file without
+// its extension.
+func visdomFile(c discover.Candidate, exts ...string) (run string, ok bool) {
+	ext := path.Ext(c.Name)
+	if c.Size <= 0 || !slices.Contains(exts, ext) {
+		return "", false
+	}
+	if c.Name == ext { // ".json": no name without it
+		return c.Rel, true
+	}
+	return strings.TrimSuffix(c.Rel, ext), true
+}
+
 // visdomRun maps the Visdom files of a run into it (docs/FORMATS.md section
 // 21): each line trace with whole, increasing x becomes a scalar series,
 // images image series, audio clips audio series, text text series (HTML,
@@ -30,7 +55,7 @@ type visdomRun struct {
 func readVisdom(run *model.Run, src *logfs.Dir, side []discover.SideFile) {
 	var files []discover.SideFile
 	for _, sf := range side {
-		if sf.Kind == discover.VisdomEnv || sf.Kind == discover.VisdomLog {
+		if sf.Kind == kindVisdomEnv || sf.Kind == kindVisdomLog {
 			files = append(files, sf)
 		}
 	}
@@ -55,7 +80,7 @@ func readVisdom(run *model.Run, src *logfs.Dir, side []discover.SideFile) {
 			continue
 		}
 		var res visdom.Result
-		if sf.Kind == discover.VisdomEnv {
+		if sf.Kind == kindVisdomEnv {
 			res = visdom.ReadEnv(data, strings.TrimSuffix(path.Base(sf.Rel), ".json"))
 		} else {
 			res = visdom.ReadLog(data)

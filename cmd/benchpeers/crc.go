@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/tfrecord"
@@ -36,7 +37,7 @@ func crcOnly(ctx context.Context, dir string, out io.Writer) error {
 		return err
 	}
 	defer src.Close()
-	runs, err := discover.Discover(ctx, src, func(p string, err error) {
+	runs, err := collect.Detection().Discover(ctx, src, func(p string, err error) {
 		fmt.Fprintf(os.Stderr, "benchpeers: %s: %v\n", p, err)
 	})
 	if err != nil {
@@ -50,7 +51,7 @@ func crcOnly(ctx context.Context, dir string, out io.Writer) error {
 		wg.Go(func() {
 			for r := range work {
 				for _, f := range r.Files {
-					if f.Kind != discover.Events {
+					if f.Kind != collect.KindEvents {
 						continue
 					}
 					n, recs, bad, err := readFile(filepath.Join(dir, filepath.FromSlash(f.Rel)))

@@ -34,7 +34,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/gate"
@@ -297,7 +296,7 @@ func checkOutputs(c *config, logdirs []model.Logdir) error {
 		if f.name == "" {
 			continue
 		}
-		if err := outdir.CheckFile(f.name, c.out, paths, discover.IsInput); err != nil {
+		if err := outdir.CheckFile(f.name, c.out, paths, collect.Detection().IsInput); err != nil {
 			return usageError{fmt.Errorf("%s: %w", f.flag, err)}
 		}
 	}

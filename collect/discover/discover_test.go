@@ -2,224 +2,213 @@ package discover
 
 import (
 	"context"
+	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
-func TestIsEventFile(t *testing.T) {
-	tests := []struct {
-		dir, name string
-		want      bool
-	}{
-		{".", "events.out.tfevents.1585754872.host.111180.151.v2", true},
-		{".", "events.out.tfevents.1526606991.NIGSA774680", true},
-		{"train", "events.out.tfevents.1585754873.host.profile-empty", true},
-		{".", "events.out.FX50-PRO", true},                            // TS-VIS
-		{".", "hparams.events.out.FX50-PRO", true},                    // TS-VIS hparams
-		{".", "projector.events.out.201130-120000.h", true},           // TS-VIS projector
-		{"run/event", "event.1600000000.log", true},                   // OneFlow
-		{"run", "event.1600000000.log", false},                        // not in an event/ directory
-		{".", "train.out.events.summary.1600000000.0.host_MS", false}, // MindSpore: another format
-		{".", "checkpoint", false},
-		{".", "projector_config.pbtxt", false},
-		{".", "hparams.yaml", false},
-	}
-	for _, tc := range tests {
-		if got := IsEventFile(tc.dir, tc.name); got != tc.want {
-			t.Errorf("IsEventFile(%q, %q) = %v, want %v", tc.dir, tc.name, got, tc.want)
+// The formats' own rules, and the cases that pin them, are collection's
+// (collect/detection_test.go). These tests give discover rules of a toy
+// format: record files *.rec, in a "part" directory counted in the run
+// above it; "big.rec" files of no bytes are kind "empty-rec"; side files
+// cfg.txt; sniffed files named *.m* starting "MAGIC", each a run of its
+// own.
+func toyRules(sniffed *[]string) Rules {
+	rec := func(also bool) func(c Candidate) (string, bool) {
+		return func(c Candidate) (string, bool) {
+			if !also || !c.Alone && !strings.HasSuffix(c.Name, ".rec") {
+				return "", false
+			}
+			if path.Base(c.Dir) == "part" {
+				return path.Dir(c.Dir), true
+			}
+			return c.Dir, true
 		}
+	}
+	return Rules{
+		Rules: []Rule{
+			{Kind: "cfg", Side: true, Match: func(c Candidate) (string, bool) { return c.Dir, c.Name == "cfg.txt" }},
+			{Kind: "magic", Side: true, SniffBytes: 5,
+				Match: func(c Candidate) (string, bool) {
+					return strings.TrimSuffix(c.Rel, ".m"), strings.Contains(c.Name, ".m") && c.Size > 0
+				},
+				Sniff: func(head []byte) bool {
+					*sniffed = append(*sniffed, string(head))
+					return string(head) == "MAGIC"
+				}},
+			{Kind: "empty-rec", Match: func(c Candidate) (string, bool) { return rec(c.Size == 0)(c) }},
+			{Kind: "rec", Match: rec(true)},
+		},
+		Beside: []string{"notes/beside.txt"},
 	}
 }
 
-func TestIsMindSpore(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"events.out.events.summary.1700000000.0.host_MS", true},
-		{"train.out.events.summary.1700000000.host_MS", true}, // older: no device id
-		{"events.out.events.summary.1700000000.0.host_lineage", true},
-		{"events.out.events.summary.1700000000.0.host_custom", true}, // a file_suffix of the user's
-		{"events.out.events.summary.1700000000.0.host_explain", false},
-		{"events.out.events.summary.host_MS", false},
-		{"events.out.events.summary.1700000000", false},
-		{"summary.1700000000.csv", false},
-		{"events.out.tfevents.1700000000.host", false},
-	}
-	for _, tc := range tests {
-		if got := isMindSpore(tc.name); got != tc.want {
-			t.Errorf("isMindSpore(%q) = %v, want %v", tc.name, got, tc.want)
-		}
-		if got := IsInput("run/" + tc.name); tc.want && !got {
-			t.Errorf("IsInput(%q) = false", tc.name)
-		}
-	}
-}
-
-func TestDiscover(t *testing.T) {
-	root := t.TempDir()
-	write := func(rel string, size int) {
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("events.out.tfevents.2.host", 10)
-	write("events.out.tfevents.1.host", 10)
-	write("a/train/events.out.tfevents.5.host.profile-empty", 40)
-	write("a/train/events.out.tfevents.5.host.v2", 0)
-	write("a/notes.txt", 5)
-	write("of/event/event.100.log", 10)
-	// MindSpore: a summary file and its lineage file, MindInsight's
-	// summary/rank_N/ layout, an empty file, and an explainer file
-	// (not read).
-	write("ms/events.out.events.summary.1700000000.0.host_MS", 10)
-	write("ms/events.out.events.summary.1700000000.0.host_lineage", 10)
-	write("ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS", 0)
-	write("ms/events.out.events.summary.1700000000.0.host_explain", 10)
-	write("ms/summary.1.csv", 10)
-	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(string, error) {})
-	if err != nil {
-		t.Fatal(err)
-	}
+}
+
+func listing(runs []Run) []string {
 	var got []string
 	for _, r := range runs {
 		for _, f := range r.Files {
-			got = append(got, r.Path+" "+f.Rel+" "+f.Kind.String())
-		}
-	}
-	want := []string{
-		". events.out.tfevents.1.host events",
-		". events.out.tfevents.2.host events",
-		"a/train a/train/events.out.tfevents.5.host.profile-empty profile-empty",
-		"a/train a/train/events.out.tfevents.5.host.v2 empty",
-		"ms ms/events.out.events.summary.1700000000.0.host_MS mindspore",
-		"ms ms/events.out.events.summary.1700000000.0.host_lineage mindspore-lineage",
-		"ms/summary/rank_1 ms/summary/rank_1/events.out.events.summary.1700000001.1.host_MS mindspore",
-		"of of/event/event.100.log events",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("Discover:\n%q\nwant\n%q", got, want)
-	}
-	// A single file is a run of its own.
-	runs, err = Single(testsupport.OpenDir(t, root), "events.out.tfevents.1.host")
-	if err != nil || len(runs) != 1 || runs[0].Path != "." || len(runs[0].Files) != 1 {
-		t.Errorf("Single = %+v, %v", runs, err)
-	}
-	if _, err := Single(testsupport.OpenDir(t, root), "missing"); err == nil {
-		t.Errorf("Single of a missing file succeeded")
-	}
-}
-
-func TestSideFileOf(t *testing.T) {
-	tests := []struct {
-		dir, name string
-		kind      SideKind
-		run       string
-	}{
-		{".", "projector_config.pbtxt", ProjectorConfig, "."},
-		{"a/b", "projector_config.pbtxt", ProjectorConfig, "a/b"},
-		{"plugins/org_tensorflow_tensorboard_projector", "projector_config.pbtxt", ProjectorConfig, "."},
-		{"r/plugins/org_tensorflow_tensorboard_projector", "projector_config.pbtxt", ProjectorConfig, "r"},
-		{"r/projector", "projector.1600000000.log", OneFlowEmbeddings, "r"},
-		{"projector", "projector.gradit.1600000000.log", OneFlowExceptions, "."},
-		{"r", "projector.1600000000.123456.v2", OneFlowEmbeddings, "r"},     // older OneFlow
-		{"r", "projector.gradient.1600000000.5.v2", OneFlowExceptions, "r"}, // older OneFlow
-		{"r", "projector.events.out.201130-120000.host", TSVISProjector, "r"},
-		{"r", "projector.1600000000.log", 0, ""}, // not in a projector/ directory
-		{"r/projector", "projector.gradit.x.log", 0, ""},
-		{"r/projector", "projector.events.log", 0, ""},
-		{"r", "projector_config.pbtxt.bak", 0, ""},
-		{"r", "events.out.tfevents.1.host", 0, ""},
-	}
-	for _, tc := range tests {
-		kind, run, ok := SideFileOf(tc.dir, tc.name)
-		if ok != (tc.kind != 0) || kind != tc.kind || run != tc.run {
-			t.Errorf("SideFileOf(%q, %q) = %v, %q, %v; want %v, %q", tc.dir, tc.name, kind, run, ok, tc.kind, tc.run)
-		}
-	}
-}
-
-func TestDiscoverSideFiles(t *testing.T) {
-	root := t.TempDir()
-	for _, rel := range []string{
-		"projector_config.pbtxt", // PyTorch: at the root, no event file there
-		"00000/default/tensors.tsv",
-		"train/events.out.tfevents.1.host",
-		"train/plugins/org_tensorflow_tensorboard_projector/projector_config.pbtxt",
-		"of/event/event.100.log",
-		"of/projector/projector.200.log",
-		"of/projector/projector.gradit.100.log",
-		"ts/projector.events.out.201130-120000.h",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(string, error) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range runs {
-		for _, f := range r.Files {
-			got = append(got, r.Path+" "+f.Rel+" "+f.Kind.String())
+			got = append(got, r.Path+" "+f.Rel+" "+string(f.Kind))
 		}
 		for _, f := range r.Side {
-			got = append(got, r.Path+" "+f.Rel+" "+f.Kind.String())
+			got = append(got, r.Path+" "+f.Rel+" "+string(f.Kind)+" (side)")
 		}
 	}
-	want := []string{
-		". projector_config.pbtxt projector-config",
-		"of of/event/event.100.log events",
-		"of of/projector/projector.200.log oneflow-embeddings",
-		"of of/projector/projector.gradit.100.log oneflow-exceptions",
-		"train train/events.out.tfevents.1.host events",
-		"train train/plugins/org_tensorflow_tensorboard_projector/projector_config.pbtxt projector-config",
-		"ts ts/projector.events.out.201130-120000.h events",
-		"ts ts/projector.events.out.201130-120000.h tsvis-projector",
+	return got
+}
+
+// Discover groups files into runs by the rules it is given, first rule
+// first, records by name and sides by path; a file no record rule took is
+// sniffed, with no more than its rule's bytes, and one a record rule took
+// is not (the toy's "x.m.rec" would sniff as MAGIC).
+func TestDiscoverAppliesRulesInOrder(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"b/2.rec":      "x",
+		"b/1.rec":      "x",
+		"b/part/0.rec": "x",
+		"b/big.rec":    "",
+		"b/cfg.txt":    "x",
+		"c/cfg.txt":    "x", // a run of side files only
+		"env.m":        "MAGICAL",
+		"other.m":      "NOT MAGIC",
+		"x.m.rec":      "MAGIC",
+		"notes.txt":    "x",
+	})
+	var sniffed []string
+	runs, err := toyRules(&sniffed).Discover(context.Background(), testsupport.OpenDir(t, root), func(string, error) {})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(got, want) {
+	want := []string{
+		". x.m.rec rec",
+		"b b/part/0.rec rec",
+		"b b/1.rec rec",
+		"b b/2.rec rec",
+		"b b/big.rec empty-rec",
+		"b b/cfg.txt cfg (side)",
+		"c c/cfg.txt cfg (side)",
+		"env env.m magic (side)",
+	}
+	if got := listing(runs); !slices.Equal(got, want) {
 		t.Errorf("Discover:\n%q\nwant\n%q", got, want)
+	}
+	slices.Sort(sniffed)
+	if want := []string{"MAGIC", "NOT M"}; !slices.Equal(sniffed, want) {
+		t.Errorf("sniffed %q, want %q (5 bytes each, of env.m and other.m only)", sniffed, want)
 	}
 }
 
-// Event files that are links, FIFOs or in linked directories are not read,
+// A file given alone is a record file when a record rule takes it by
+// name, else what a sniffing rule takes it for, else a record file of the
+// first record rule that takes files alone; side rules do not apply.
+func TestSingle(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"a.rec":    "x",
+		"env.m":    "MAGIC",
+		"data.bin": "x",
+		"none.bin": "",
+		"cfg.txt":  "x",
+	})
+	var sniffed []string
+	rs := toyRules(&sniffed)
+	for name, want := range map[string]string{
+		"a.rec":    ". a.rec rec",
+		"env.m":    "env env.m magic (side)",
+		"data.bin": ". data.bin rec",
+		"none.bin": ". none.bin empty-rec",
+		"cfg.txt":  ". cfg.txt rec",
+	} {
+		runs, err := rs.Single(testsupport.OpenDir(t, root), name)
+		if err != nil {
+			t.Errorf("Single(%s): %v", name, err)
+			continue
+		}
+		if got := listing(runs); !slices.Equal(got, []string{want}) {
+			t.Errorf("Single(%s) = %q, want %q", name, got, want)
+		}
+	}
+	if _, err := rs.Single(testsupport.OpenDir(t, root), "missing"); err == nil {
+		t.Errorf("Single of a missing file succeeded")
+	}
+	rs.Rules = slices.DeleteFunc(rs.Rules, func(r Rule) bool { return !r.Side })
+	if _, err := rs.Single(testsupport.OpenDir(t, root), "data.bin"); err == nil || !strings.Contains(err.Error(), "data.bin") {
+		t.Errorf("Single of a file no rule takes: %v, want an error naming it", err)
+	}
+}
+
+// IsInput counts what the rules take by name, and the files read beside,
+// not files told by their content.
+func TestIsInput(t *testing.T) {
+	var sniffed []string
+	rs := toyRules(&sniffed)
+	for rel, want := range map[string]bool{
+		"r/a.rec":         true,
+		"r/part/a.rec":    true,
+		"r/cfg.txt":       true,
+		"r/beside.txt":    true,
+		"beside.txt":      true,
+		"env.m":           false,
+		"r/notes.txt":     false,
+		"r/cfg.txt.bak":   false,
+		"r/a.rec/file.md": false,
+	} {
+		if got := rs.IsInput(rel); got != want {
+			t.Errorf("IsInput(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	if len(sniffed) != 0 {
+		t.Errorf("IsInput sniffed %q", sniffed)
+	}
+}
+
+// Files that are links, FIFOs or in linked directories are not read,
 // and each is named in a warning: a log directory may not reach outside
 // itself, and a FIFO would block the reader.
 func TestDiscoverRefusesLinksAndFIFOs(t *testing.T) {
 	outside := t.TempDir()
-	secret := filepath.Join(outside, "events.out.tfevents.9.secret")
+	secret := filepath.Join(outside, "9.secret.rec")
 	if err := os.WriteFile(secret, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "run"), 0o755)
-	if err := os.WriteFile(filepath.Join(root, "run", "events.out.tfevents.1.host"), []byte("x"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "run", "1.host.rec"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range []struct{ target, name string }{
-		{secret, "run/events.out.tfevents.2.link"},
+		{secret, "run/2.link.rec"},
 		{outside, "linked"},
-		{"events.out.tfevents.1.host", "run/events.out.tfevents.3.inside"},
+		{"1.host.rec", "run/3.inside.rec"},
 	} {
 		if err := os.Symlink(l.target, filepath.Join(root, filepath.FromSlash(l.name))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, "run", "events.out.tfevents.4.fifo"), 0o644); err != nil {
+	if err := syscall.Mkfifo(filepath.Join(root, "run", "4.fifo.rec"), 0o644); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}
 	var warned []string
-	runs, err := Discover(context.Background(), testsupport.OpenDir(t, root), func(name string, err error) {
+	var sniffed []string
+	runs, err := toyRules(&sniffed).Discover(context.Background(), testsupport.OpenDir(t, root), func(name string, err error) {
 		warned = append(warned, name)
 	})
 	if err != nil {
@@ -231,12 +220,24 @@ func TestDiscoverRefusesLinksAndFIFOs(t *testing.T) {
 			got = append(got, f.Rel)
 		}
 	}
-	if want := []string{"run/events.out.tfevents.1.host"}; !slices.Equal(got, want) {
+	if want := []string{"run/1.host.rec"}; !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
 	slices.Sort(warned)
-	want := []string{"linked", "run/events.out.tfevents.2.link", "run/events.out.tfevents.3.inside", "run/events.out.tfevents.4.fifo"}
+	want := []string{"linked", "run/2.link.rec", "run/3.inside.rec", "run/4.fifo.rec"}
 	if !slices.Equal(warned, want) {
 		t.Errorf("warnings for %q, want %q", warned, want)
+	}
+}
+
+// A cancelled walk stops with the context's error.
+func TestDiscoverCancelled(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"a.rec": "x"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var sniffed []string
+	if _, err := toyRules(&sniffed).Discover(ctx, testsupport.OpenDir(t, root), func(string, error) {}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Discover with a cancelled context: %v", err)
 	}
 }
