@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
@@ -176,8 +177,12 @@ func TestGraphBudgetsFromTheAnalysis(t *testing.T) {
 // listed with a note and counted from the model, not a crash.
 func TestGraphNotAnalysedIsNoted(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1}}})
+	an, err := analysis.Build(context.Background(), rep, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep.Runs[0].Graphs = []*model.Graph{hostileGraph()}
-	files := filesByName(t, New(rep, &result.Analysis{}, Options{}))
+	files := filesByName(t, New(rep, an, Options{}))
 	if page := string(files["graphs.html"]); !strings.Contains(page, "the analysis has no layout of it") {
 		t.Error("the page does not say the graph was not laid out")
 	}

@@ -20,17 +20,18 @@ import (
 
 func TestBrowserPageFilters(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logs := demoLogs(t)
 	r := buildReport(t, logs)
 	// Each page waits for its URL about 400 ms after each of its six
 	// filters: the pages run side by side, each in its own tab, so the
-	// waits overlap (54 s in a row on the busy 2-core machine).
+	// waits overlap (54 s in a row on the busy 2-core machine). Each
+	// opens its own browser context when it runs, so that its budget
+	// (browserBudget) does not run while it waits for its turn.
 	for _, page := range []string{"histograms", "distributions", "images", "audio", "text", "tensors", "pr_curves"} {
 		t.Run(page, func(t *testing.T) {
 			t.Parallel()
-			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
+			tb := openTab(t, startBrowser(t), fileURL(filepath.Join(r.site, page+".html"), ""))
 			checkPageFilters(t, tb, page)
 			// Left filtered to the last run, for a look.
 			last := eval[string](tb, pageJS("filters.js", "lastRun"))
@@ -45,7 +46,7 @@ func TestBrowserPageFilters(t *testing.T) {
 		}
 		t.Run(page+"-single-file", func(t *testing.T) {
 			t.Parallel()
-			checkPageFilters(t, openTab(t, browser, fileURL(r.single, "page="+page)), page)
+			checkPageFilters(t, openTab(t, startBrowser(t), fileURL(r.single, "page="+page)), page)
 		})
 	}
 }
