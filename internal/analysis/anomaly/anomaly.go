@@ -24,15 +24,6 @@ import (
 // The anomaly package's findings are package result's types (Anomaly,
 // Kind, Severity), which render reads without importing this package.
 
-// Rule describes one rule of Rules.
-type Rule struct {
-	Name     string
-	Kind     result.Kind
-	Severity result.Severity
-	// Doc says when the rule fires, naming its parameters.
-	Doc string
-}
-
 // Find runs every rule over rep with the thresholds th and returns what
 // fired, sorted by run, kind, tag and rule. It stops early, returning what
 // it found, when ctx is cancelled.
@@ -45,7 +36,14 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []result.Anomal
 // pages and for these rules); a series d does not hold, or every series
 // when d is nil, is decoded here with the report's decoders.
 func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []result.Anomaly {
-	out := runRules(rep, th)
+	return find(ctx, rep, th, d, Rules())
+}
+
+// find runs the rules of a table over rep: FindDecoded's with Rules, a
+// test's with its own.
+func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rules []Rule) []result.Anomaly {
+	tab := tableOf(rules)
+	out := runRules(rep, tab.run, th)
 	// The runs are judged in parallel, a worker per CPU: the rules on a
 	// series' shape cost about 100 ns a point.
 	perRun := make([][]result.Anomaly, len(rep.Runs))
@@ -56,7 +54,7 @@ func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decod
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				perRun[i] = seriesRules(ctx, rep.Runs[i], th, rep.Decoders(), d)
+				perRun[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d)
 			}
 		}()
 	}
@@ -84,15 +82,15 @@ func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decod
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
+func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
 	var out []result.Anomaly
 	for _, s := range run.Scalars {
-		out = append(out, scalarRules(run.Name, s, th)...)
+		out = append(out, scalarRules(tab.scalar, run.Name, s, th)...)
 	}
 	for _, h := range run.Histograms {
-		out = append(out, stepRules(result.KindHistogram, run.Name, h.Tag, histogramSteps(h), th)...)
+		out = append(out, stepRules(tab.steps[result.KindHistogram], run.Name, h.Tag, histogramSteps(h), th)...)
 	}
-	return append(out, tensorRules(ctx, run, th, dec, d)...)
+	return append(out, tensorRules(ctx, run, tab, th, dec, d)...)
 }
 
 func sortAnomalies(as []result.Anomaly) {

@@ -215,6 +215,85 @@ func TestRulesListed(t *testing.T) {
 	}
 }
 
+// Every entry of Rules carries the check of its kind and no other: the
+// runner of that kind is the only one that runs it.
+func TestEveryRuleHasTheCheckOfItsKind(t *testing.T) {
+	for _, r := range Rules() {
+		has := map[result.Kind]bool{
+			result.KindScalar:    r.scalar != nil,
+			result.KindHistogram: r.steps != nil,
+			result.KindTensor:    r.steps != nil,
+			result.KindException: r.steps != nil,
+			result.KindRun:       r.run != nil,
+		}
+		checks := 0
+		for _, c := range []bool{r.scalar != nil, r.steps != nil, r.run != nil} {
+			if c {
+				checks++
+			}
+		}
+		if !has[r.Kind] || checks != 1 {
+			t.Errorf("rule %s of kind %q: scalar %v, steps %v, run %v check", r.Name, r.Kind, r.scalar != nil, r.steps != nil, r.run != nil)
+		}
+	}
+}
+
+// fixed returns r with a check, of r's signature, that fires on anything
+// when fires is set and never otherwise.
+func fixed(r Rule, fires bool) Rule {
+	var a *result.Anomaly
+	if fires {
+		a = &result.Anomaly{Detail: "fired"}
+	}
+	switch {
+	case r.scalar != nil:
+		r.scalar = func(*scalarSeries, Thresholds) *result.Anomaly { return a }
+	case r.steps != nil:
+		r.steps = func([]stepStats, Thresholds) *result.Anomaly { return a }
+	case r.run != nil:
+		r.run = func(*model.Run, siblings, Thresholds) *result.Anomaly { return a }
+	}
+	return r
+}
+
+// Each rule of the table is run: made to fire on anything, the others
+// never, it is the one finding of find on a report holding a series of
+// every kind, with its name, kind and severity. A rule no runner
+// dispatches fails here.
+func TestEveryRuleInTheTableRuns(t *testing.T) {
+	tensor := &model.Tensor{Tag: "t", Entries: []model.TensorEntry{{Step: 1}}}
+	exc := &model.Exception{Tag: "x", Entries: []model.ExceptionEntry{{Step: 1}}}
+	one := TensorSteps{Steps: []int64{1}, Stats: []tensorstat.Stats{tensorstat.Of([]float64{1, 2})}}
+	d := &Decoded{Tensors: map[*model.Tensor]TensorSteps{tensor: one}, Exceptions: map[*model.Exception]TensorSteps{exc: one}}
+	rep := &model.Report{Runs: []*model.Run{{Name: "r",
+		Scalars:    []*model.Scalar{{Tag: "s", Points: points(1, 2, 3)}},
+		Histograms: []*model.Histogram{{Tag: "h", Entries: []model.HistogramEntry{hist(1, -1, 1)}}},
+		Tensors:    []*model.Tensor{tensor},
+		Exceptions: []*model.Exception{exc},
+	}}}
+	tags := map[result.Kind]string{result.KindScalar: "s", result.KindHistogram: "h", result.KindTensor: "t", result.KindException: "x", result.KindRun: ""}
+	rules := Rules()
+	if len(rules) == 0 {
+		t.Fatal("no rule")
+	}
+	for i, r := range rules {
+		t.Run(r.Name, func(t *testing.T) {
+			table := Rules()
+			for j := range table {
+				table[j] = fixed(table[j], j == i)
+			}
+			as := find(context.Background(), rep, DefaultThresholds, d, table)
+			if len(as) != 1 {
+				t.Fatalf("found %v, want one finding of %s", as, r.Name)
+			}
+			a := as[0]
+			if a.Rule != r.Name || a.Kind != r.Kind || a.Severity != r.Severity || a.Run != "r" || a.Tag != tags[r.Kind] || a.Message == "" {
+				t.Errorf("found %+v, want rule %s (%s, %s) on tag %q of run r", a, r.Name, r.Kind, r.Severity, tags[r.Kind])
+			}
+		})
+	}
+}
+
 // The rules on tensors and exception tensors look at the statistics of
 // each step's values.
 func TestTensorRules(t *testing.T) {
@@ -241,7 +320,7 @@ func TestTensorRules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := map[string][2]int64{}
-			for _, a := range stepRules(result.KindTensor, "r", "w", tc.steps, DefaultThresholds) {
+			for _, a := range stepRules(tableOf(Rules()).steps[result.KindTensor], "r", "w", tc.steps, DefaultThresholds) {
 				got[a.Rule] = [2]int64{a.Step, int64(a.Count)}
 			}
 			if !maps.Equal(got, tc.want) {

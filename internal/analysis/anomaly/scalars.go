@@ -11,24 +11,25 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// scalarRules runs the rules on scalar series over one series.
-func scalarRules(run string, s *model.Scalar, th Thresholds) []result.Anomaly {
+// scalarSeries is what a scalar rule looks at: a series' tag and points,
+// and its finite values with their indices in points, which the rules on
+// a series' shape share (found once per series, for all its rules).
+type scalarSeries struct {
+	tag  string
+	pts  []model.Point
+	vals []float64
+	idx  []int
+}
+
+// scalarRules runs the rules of a table on scalar series over one series.
+func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds) []result.Anomaly {
 	var out []result.Anomaly
-	add := func(a *result.Anomaly) {
-		if a != nil {
-			a.Run, a.Tag, a.Kind = run, s.Tag, result.KindScalar
-			out = append(out, *a)
-		}
-	}
-	add(scalarNonFinite(s.Points))
 	vals, idx := finiteValues(s.Points)
-	add(scalarSpikes(s.Points, vals, idx, th))
-	if lossLike(s.Tag) {
-		add(scalarDiverged(s.Points, vals, idx, th))
-		add(scalarPlateau(s.Points, vals, idx, th))
-	}
-	if learningRateLike(s.Tag) {
-		add(learningRateZero(s.Points, th))
+	ser := &scalarSeries{tag: s.Tag, pts: s.Points, vals: vals, idx: idx}
+	for _, r := range rules {
+		if a := r.scalar(ser, th); a != nil {
+			out = append(out, r.fired(a, run, s.Tag))
+		}
 	}
 	return out
 }
@@ -49,7 +50,8 @@ func learningRateLike(tag string) bool {
 }
 
 // scalarNonFinite fires at the first NaN or infinity of a series.
-func scalarNonFinite(pts []model.Point) *result.Anomaly {
+func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
+	pts := s.pts
 	first, n := -1, 0
 	for i, p := range pts {
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
@@ -63,7 +65,7 @@ func scalarNonFinite(pts []model.Point) *result.Anomaly {
 		return nil
 	}
 	p := pts[first]
-	return &result.Anomaly{Rule: "scalar.nonfinite", Severity: result.Error, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("first non-finite value (%v) at step %d; %d of %d points are not finite", p.Value, p.Step, n, len(pts))}
 }
 
@@ -72,7 +74,8 @@ func scalarNonFinite(pts []model.Point) *result.Anomaly {
 // window of th.SpikeWindow points than th.SpikeMADs scaled MADs and
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
-func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
+func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
+	pts, vals, idx := s.pts, s.vals, s.idx
 	w := th.SpikeWindow
 	if w < 3 || len(vals) < 2*w+1 {
 		return nil
@@ -110,7 +113,7 @@ func scalarSpikes(pts []model.Point, vals []float64, idx []int, th Thresholds) *
 		return nil
 	}
 	p := pts[idx[first]]
-	return &result.Anomaly{Rule: "scalar.spike", Severity: result.Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: n,
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
 }
 
@@ -183,14 +186,15 @@ func medianMADSorted(s []float64) (float64, float64) {
 	return med, cur
 }
 
-// scalarDiverged fires when a loss ends far above its minimum: the median
+// scalarDiverged fires, on a loss (lossLike), when it ends far above its minimum: the median
 // of its last five finite values is above the minimum by more than
 // th.DivergeFactor of the larger of what it fell from its first value to
 // its minimum and the minimum's magnitude. A validation loss that creeps
 // up by a tenth as a model overfits does not fire; one that climbs back
 // up half the way it came down, or doubles, does.
-func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
-	if len(vals) < th.DivergeMinPoints {
+func scalarDiverged(s *scalarSeries, th Thresholds) *result.Anomaly {
+	pts, vals, idx := s.pts, s.vals, s.idx
+	if !lossLike(s.tag) || len(vals) < th.DivergeMinPoints {
 		return nil
 	}
 	lo := slices.Min(vals)
@@ -202,14 +206,15 @@ func scalarDiverged(pts []model.Point, vals []float64, idx []int, th Thresholds)
 	}
 	m := slices.Index(vals, lo)
 	p := pts[idx[len(idx)-1]]
-	return &result.Anomaly{Rule: "scalar.diverged", Severity: result.Error, HasStep: true, Step: p.Step, Value: end, Count: 1,
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: end, Count: 1,
 		Detail: fmt.Sprintf("ends at %.6g, far above its minimum %.6g (step %d), having fallen %.6g from its first value", end, lo, pts[idx[m]].Step, fell)}
 }
 
-// scalarPlateau fires when a loss never moves: over at least th.MinPoints
+// scalarPlateau fires when a loss (lossLike) never moves: over at least th.MinPoints
 // finite values, its range is within th.PlateauRel of its magnitude.
-func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) *result.Anomaly {
-	if len(vals) < th.MinPoints {
+func scalarPlateau(s *scalarSeries, th Thresholds) *result.Anomaly {
+	pts, vals, idx := s.pts, s.vals, s.idx
+	if !lossLike(s.tag) || len(vals) < th.MinPoints {
 		return nil
 	}
 	lo, hi := slices.Min(vals), slices.Max(vals)
@@ -217,14 +222,18 @@ func scalarPlateau(pts []model.Point, vals []float64, idx []int, th Thresholds) 
 		return nil
 	}
 	p := pts[idx[0]]
-	return &result.Anomaly{Rule: "scalar.plateau", Severity: result.Warning, HasStep: true, Step: p.Step, Value: p.Value, Count: len(vals),
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: len(vals),
 		Detail: fmt.Sprintf("flat from step %d to %d: between %.6g and %.6g over %d points", p.Step, pts[idx[len(idx)-1]].Step, lo, hi, len(vals))}
 }
 
-// learningRateZero fires when a learning rate is zero for at least
+// learningRateZero fires when a learning rate (learningRateLike) is zero for at least
 // th.LRZeroPoints points in a row, or at every point: a warm-up from zero
 // or a schedule that ends at zero touches it once.
-func learningRateZero(pts []model.Point, th Thresholds) *result.Anomaly {
+func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
+	if !learningRateLike(s.tag) {
+		return nil
+	}
+	pts := s.pts
 	start, best, bestStart, run := 0, 0, 0, 0
 	for i, p := range pts {
 		if p.Value != 0 {
@@ -243,7 +252,7 @@ func learningRateZero(pts []model.Point, th Thresholds) *result.Anomaly {
 		return nil
 	}
 	p := pts[bestStart]
-	return &result.Anomaly{Rule: "scalar.lr_zero", Severity: result.Warning, HasStep: true, Step: p.Step, Value: 0, Count: best,
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: 0, Count: best,
 		Detail: fmt.Sprintf("learning rate is zero for %d points in a row from step %d", best, p.Step)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -98,7 +99,7 @@ func (ts TensorSteps) stepStats() []stepStats {
 
 // tensorRules runs the rules over the tensor and exception series of a
 // run: with the statistics d holds, else decoding the series with dec.
-func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
+func tensorRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
 	var out []result.Anomaly
 	for _, t := range run.Tensors {
 		var steps []stepStats
@@ -110,7 +111,7 @@ func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.D
 				return e.Step, v, err
 			})
 		}
-		out = append(out, stepRules(result.KindTensor, run.Name, t.Tag, steps, th)...)
+		out = append(out, stepRules(tab.steps[result.KindTensor], run.Name, t.Tag, steps, th)...)
 	}
 	for _, x := range run.Exceptions {
 		var steps []stepStats
@@ -122,7 +123,7 @@ func tensorRules(ctx context.Context, run *model.Run, th Thresholds, dec model.D
 				return e.Step, v, err
 			})
 		}
-		out = append(out, stepRules(result.KindException, run.Name, x.Tag, steps, th)...)
+		out = append(out, stepRules(tab.steps[result.KindException], run.Name, x.Tag, steps, th)...)
 	}
 	return out
 }
@@ -162,29 +163,20 @@ func loadSteps[E any](ctx context.Context, entries []E, load func(E) (int64, []f
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// tensorKindRules are the names of the rules over the steps of a tensor,
-// histogram or exception series, after MindInsight's watchpoint conditions
-// (docs/ANOMALIES.md): prefixed with the kind.
-var tensorKindRules = []struct {
-	name     string
-	severity result.Severity
-	doc      string
-}{
-	{"nonfinite", result.Error, "the first step holding a NaN or an infinity (MindInsight: tensor overflow, gradient explosion)"},
-	{"all_zero", result.Warning, "every value is zero at the last step, in a series of at least two steps (MindInsight: all zero)"},
-	{"constant", result.Warning, "every value equals one non-zero value at the last step, in a tensor of more than one value and a series of at least two steps (MindInsight: tensor unchanged)"},
-	{"exploding", result.Warning, "the largest magnitude of the last step is more than ScaleFactor times that of the first (MindInsight: tensor too large, weight change above threshold)"},
-	{"vanishing", result.Warning, "the largest magnitude of the last step is below that of the first by more than ScaleFactor, and not zero (MindInsight: tensor too small, gradient vanishing)"},
+// stepRules runs the rules of a table over the steps of one series (their
+// kind is the table's: rules holds those of one kind).
+func stepRules(rules []Rule, run, tag string, steps []stepStats, th Thresholds) []result.Anomaly {
+	var out []result.Anomaly
+	for _, r := range rules {
+		if a := r.steps(steps, th); a != nil {
+			out = append(out, r.fired(a, run, tag))
+		}
+	}
+	return out
 }
 
-// stepRules runs the rules over the steps of one series of kind k.
-func stepRules(k result.Kind, run, tag string, steps []stepStats, th Thresholds) []result.Anomaly {
-	var out []result.Anomaly
-	add := func(name string, severity result.Severity, s stepStats, value float64, count int, msg string) {
-		out = append(out, result.Anomaly{Rule: string(k) + "." + name, Severity: severity, Kind: k, Run: run, Tag: tag,
-			HasStep: true, Step: s.step, Value: value, Count: count,
-			Detail: msg})
-	}
+// stepNonFinite fires at the first step holding a NaN or an infinity.
+func stepNonFinite(steps []stepStats, _ Thresholds) *result.Anomaly {
 	first, n := -1, 0
 	for i, s := range steps {
 		if s.nonFinite > 0 {
@@ -194,37 +186,81 @@ func stepRules(k result.Kind, run, tag string, steps []stepStats, th Thresholds)
 			n++
 		}
 	}
-	if first >= 0 {
-		s := steps[first]
-		add("nonfinite", result.Error, s, s.bad, n, fmt.Sprintf("NaN or infinity first at step %d (%d of %d steps)", s.step, n, len(steps)))
+	if first < 0 {
+		return nil
 	}
+	s := steps[first]
+	return stepFinding(s, s.bad, n, fmt.Sprintf("NaN or infinity first at step %d (%d of %d steps)", s.step, n, len(steps)))
+}
+
+// lastJudged returns the last step of a series of at least two steps when
+// it is finite and holds more than one value: what the rules all_zero and
+// constant look at.
+func lastJudged(steps []stepStats) (stepStats, bool) {
 	if len(steps) < 2 {
-		return out
+		return stepStats{}, false
 	}
 	last := steps[len(steps)-1]
-	switch {
-	case last.nonFinite > 0 || last.count < 2:
-	case last.zero == last.count:
-		add("all_zero", result.Warning, last, 0, last.count, fmt.Sprintf("all %d values are zero at the last step, %d", last.count, last.step))
-	case last.min == last.max:
-		add("constant", result.Warning, last, last.min, last.count, fmt.Sprintf("all %d values equal %.6g at the last step, %d", last.count, last.min, last.step))
+	return last, last.nonFinite == 0 && last.count >= 2
+}
+
+// stepAllZero fires when every value of the last step is zero.
+func stepAllZero(steps []stepStats, _ Thresholds) *result.Anomaly {
+	last, ok := lastJudged(steps)
+	if !ok || last.zero != last.count {
+		return nil
 	}
-	var from *stepStats
-	for i := range steps {
-		if finite(steps[i].min) {
-			from = &steps[i]
-			break
-		}
+	return stepFinding(last, 0, last.count, fmt.Sprintf("all %d values are zero at the last step, %d", last.count, last.step))
+}
+
+// stepConstant fires when every value of the last step equals one
+// non-zero value (all zero is stepAllZero's).
+func stepConstant(steps []stepStats, _ Thresholds) *result.Anomaly {
+	last, ok := lastJudged(steps)
+	if !ok || last.zero == last.count || last.min != last.max {
+		return nil
 	}
-	if from == nil || !finite(last.min) || from == &steps[len(steps)-1] {
-		return out
+	return stepFinding(last, last.min, last.count, fmt.Sprintf("all %d values equal %.6g at the last step, %d", last.count, last.min, last.step))
+}
+
+// scales returns the first step with finite values and the last step of a
+// series of at least two steps, when the last is finite and is not that
+// first step, and their scales: what the rules exploding and vanishing
+// compare.
+func scales(steps []stepStats) (from, last stepStats, a, b float64, ok bool) {
+	if len(steps) < 2 {
+		return
 	}
-	a, b := from.scale(), last.scale()
-	switch {
-	case a > 0 && b > th.ScaleFactor*a:
-		add("exploding", result.Warning, last, b, 1, fmt.Sprintf("largest magnitude grew from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
-	case b > 0 && a > th.ScaleFactor*b:
-		add("vanishing", result.Warning, last, b, 1, fmt.Sprintf("largest magnitude shrank from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
+	last = steps[len(steps)-1]
+	i := slices.IndexFunc(steps, func(s stepStats) bool { return finite(s.min) })
+	if i < 0 || !finite(last.min) || i == len(steps)-1 {
+		return
 	}
-	return out
+	from = steps[i]
+	return from, last, from.scale(), last.scale(), true
+}
+
+// stepExploding fires when the scale of the last step is more than
+// th.ScaleFactor times that of the first.
+func stepExploding(steps []stepStats, th Thresholds) *result.Anomaly {
+	from, last, a, b, ok := scales(steps)
+	if !ok || !(a > 0 && b > th.ScaleFactor*a) {
+		return nil
+	}
+	return stepFinding(last, b, 1, fmt.Sprintf("largest magnitude grew from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
+}
+
+// stepVanishing fires when the scale of the last step is below that of
+// the first by more than th.ScaleFactor, and not zero; never with
+// stepExploding (which thresholds below 1 could both satisfy).
+func stepVanishing(steps []stepStats, th Thresholds) *result.Anomaly {
+	from, last, a, b, ok := scales(steps)
+	if !ok || a > 0 && b > th.ScaleFactor*a || !(b > 0 && a > th.ScaleFactor*b) {
+		return nil
+	}
+	return stepFinding(last, b, 1, fmt.Sprintf("largest magnitude shrank from %.6g (step %d) to %.6g (step %d)", a, from.step, b, last.step))
+}
+
+func stepFinding(s stepStats, value float64, count int, detail string) *result.Anomaly {
+	return &result.Anomaly{HasStep: true, Step: s.step, Value: value, Count: count, Detail: detail}
 }
