@@ -4,7 +4,7 @@
  * sprite's thumbnails as points) or 3-D (ECharts GL's scatter3D), coloured
  * by a metadata column, labelled by another, searched by a regular
  * expression (regexp.js), and a clicked point's nearest neighbours in the
- * original space. Everything is computed in Go (render/embeddings.go): the
+ * original space. Everything is computed in Go (internal/analysis): the
  * page's list is inline (#embedding-index), each embedding's data is its
  * data file loaded as a script (data/embeddings/...js) or, in the single
  * file, an inline element. State in the URL hash: emb, estep, emethod,

@@ -1,7 +1,7 @@
 /*
  * trainreport graphs page: one model graph at a time, its scopes' views
- * laid out when the report was built (render/graphs.go, collect/graph/
- * layout), drawn here as SVG. No layout is computed in the browser: a view
+ * laid out when the report was built (internal/analysis/graphs.go,
+ * written by render/graphs.go), drawn here as SVG. No layout is computed in the browser: a view
  * is boxes and Bézier curves read from the graph's data, drill-down opens
  * a scope's own view. The data of a graph is its data file's script form
  * (data/graphs/...js, loaded when the graph is chosen) or, in the single
@@ -15,7 +15,7 @@
   var T = window.trainreport;
   var util = T.util;
   var SVG = 'http://www.w3.org/2000/svg';
-  // Box metrics, as internal/analysis/graph/layout sizes boxes.
+  // Box metrics: the layout's input (graphBoxMetrics, internal/analysis/graphs.go).
   var CHAR = 6.5, MAX_ANN = 3, ANN_CHARS = 16, ANN_LINE = 12;
   // Edge labels are drawn in views of at most this many edges.
   var MAX_LABELED_EDGES = 300;
