@@ -1,28 +1,8 @@
 package render
 
-// evenSteps returns the indices of at most budget of n items spread evenly over
-// them, in order, always with the last (the latest step of a series) and
-// the first: the choice of which steps of a media or tensor series a page
-// shows, a page's budget rather than an analysis. With budget >= n it returns every index; with budget < 1, none.
-func evenSteps(n, budget int) []int {
-	if budget < 1 || n < 1 {
-		return nil
-	}
-	if budget >= n {
-		keep := make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-		return keep
-	}
-	if budget == 1 {
-		return []int{n - 1}
-	}
-	keep := make([]int, budget)
-	for i := range keep {
-		// i*(n-1)/(budget-1) rounded down: 0 first, n-1 last, strictly
-		// increasing since n > budget.
-		keep[i] = i * (n - 1) / (budget - 1)
-	}
-	return keep
-}
+import "github.com/trainreport/trainreport/internal/analysis/result"
+
+// evenSteps is result.EvenSteps, the rule by which a page shows at most a
+// budget of a series' steps (text, PR curves, histogram boxes); the media
+// pages take theirs from the analysis (result.Media.Keep), by the same rule.
+func evenSteps(n, budget int) []int { return result.EvenSteps(n, budget) }
