@@ -47,7 +47,7 @@
   }
 
   // The spectrogram's levels come one character per frame and bin, each a
-  // digit of DB_DIGITS counting DB_STEP dB above DB_FLOOR (render/audio.go).
+  // digit of DB_DIGITS counting DB_STEP dB above DB_FLOOR (internal/analysis/audio.go).
   var DB_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   var DB_STEP = 2, DB_FLOOR = -120;
 

@@ -4,19 +4,9 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"regexp"
-	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/audio"
-)
-
-// Preview sizes: the waveform's buckets, the spectrogram's frames and
-// frequency bins per clip.
-const (
-	waveBuckets = 200
-	specFrames  = 128
-	specBins    = 64
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // audioPage is what templates/audio.html draws.
@@ -84,41 +74,11 @@ type clipViewJSON struct {
 	Spec *specJSON `json:"spec,omitempty"`
 }
 
+// specJSON is a result.Spectrogram as the page's data holds it.
 type specJSON struct {
-	Times []float64 `json:"times"`
-	Freqs []float64 `json:"freqs"`
-	// Levels holds one character of dbDigits per frame and bin, frame
-	// after frame: the level in steps of dbStep dB above audio.Floor, so
-	// that a spectrogram of 128 x 64 takes 8 KiB of the page.
-	Levels string `json:"levels"`
-}
-
-// The spectrogram's level encoding (see specJSON; assets/audio.js decodes it).
-const (
-	dbDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	dbStep   = 2.0
-)
-
-// levels encodes a spectrogram's dB values as specJSON.Levels.
-func levels(db [][]float64) string {
-	var b strings.Builder
-	top := float64(len(dbDigits) - 1)
-	for _, row := range db {
-		for _, v := range row {
-			// Clamped as a float, before the conversion: int of NaN or
-			// of an infinity (a clip of float samples near 1e308 sums
-			// past float64 in the FFT) is whatever the machine gives.
-			x := (v - audio.Floor) / dbStep
-			switch {
-			case math.IsNaN(x) || x < 0:
-				x = 0
-			case x > top:
-				x = top
-			}
-			b.WriteByte(dbDigits[int(math.Round(x))])
-		}
-	}
-	return b.String()
+	Times  []float64 `json:"times"`
+	Freqs  []float64 `json:"freqs"`
+	Levels string    `json:"levels"`
 }
 
 func runAudio(run *model.Run) []*model.Audio {
@@ -126,46 +86,27 @@ func runAudio(run *model.Run) []*model.Audio {
 }
 
 func (r *Report) audioTags() []*mediaTag[*model.Audio] {
-	return groupMedia(r.rep.Runs, r.opt.MediaSteps, runAudio,
+	return groupMedia(r.rep.Runs, &r.an.Media, runAudio,
 		func(a *model.Audio) string { return a.Tag },
 		func(a *model.Audio) []int64 {
 			return entrySteps(a.Entries, func(e model.AudioEntry) int64 { return e.Step })
 		})
 }
 
-// audioMIME matches the content types a clip may declare.
-var audioMIME = regexp.MustCompile(`^audio/[a-z0-9.+-]+$`)
-
-// audioType returns a clip's MIME type (audio/wav unless it declares
-// another) and file extension.
-func audioType(contentType string) (mime, ext string) {
-	mime = "audio/wav"
-	if audioMIME.MatchString(contentType) {
-		mime = contentType
-	}
-	switch mime {
-	case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
-		return mime, "wav"
-	case "audio/mpeg", "audio/mp3":
-		return mime, "mp3"
-	case "audio/ogg":
-		return mime, "ogg"
-	case "audio/flac", "audio/x-flac":
-		return mime, "flac"
-	}
-	return mime, "bin"
-}
-
 // keptClips returns the kept steps of a tag's series k, each with the
-// file names of its clips in the site.
-func keptClips(mt *mediaTag[*model.Audio], k int) []keptClip {
+// file names of its clips in the site and their previews (m.Previews).
+func keptClips(mt *mediaTag[*model.Audio], k int, m *result.Media) []keptClip {
 	ms, a := mt.series[k], mt.data[k]
+	previews := m.Previews[a]
 	out := make([]keptClip, len(ms.keep))
 	for j, idx := range ms.keep {
 		e := a.Entries[idx]
 		out[j].AudioEntry = e
+		if j < len(previews) {
+			out[j].previews = previews[j]
+		}
 		for i, c := range e.Clips {
-			_, ext := audioType(c.ContentType)
+			_, ext := result.ClipType(c.ContentType)
 			out[j].names = append(out[j].names, mediaFile("audio", ms.run.Name, mt.tag, ms.names[j], i, ext))
 		}
 	}
@@ -174,67 +115,62 @@ func keptClips(mt *mediaTag[*model.Audio], k int) []keptClip {
 
 type keptClip struct {
 	model.AudioEntry
-	names []string // of Clips[i] in the site
+	names    []string             // of Clips[i] in the site
+	previews []result.ClipPreview // of Clips[i], nil when the analysis has none
 }
 
-// clipView reads a clip and computes its previews; a clip that cannot be
-// decoded keeps its player and says why it has none, and one that cannot
-// be read has no player and says why. The sample rate and duration the
-// summary declares are shown only when they are positive and finite (a
-// NaN rate made the page's JSON unwritable).
-func clipView(c model.AudioClip, name string, single bool, md *markdown) clipViewJSON {
-	mime, ext := audioType(c.ContentType)
+// clipView is a clip as the page shows it, with p its previews (nil for
+// none); a clip that has no previews keeps its player and says why, and
+// one that cannot be read has no player and says why. The sample rate and
+// duration the summary declares are shown only when they are positive and
+// finite (a NaN rate made the page's JSON unwritable), unless the clip
+// was decoded.
+func clipView(c model.AudioClip, name string, single bool, md *markdown, p *result.ClipPreview) clipViewJSON {
+	mime, ext := result.ClipType(c.ContentType)
 	v := clipViewJSON{Type: mime, Label: md.HTML(c.Label), Rate: finiteRate(c.SampleRate), Channels: int(max(0, min(c.Channels, 1<<20)))}
 	if d := float64(c.Frames) / v.Rate; v.Rate > 0 && d > 0 && !math.IsInf(d, 0) {
 		v.Duration = d
 	}
-	b, err := readBlob(c.Data)
-	if err != nil {
-		v.Error = "clip not shown: " + err.Error()
+	v.Src = name
+	switch {
+	case single || p == nil || !p.Read:
+		// The single file inlines the clip's bytes; otherwise the page
+		// refers to the clip's file, and reading it tells whether it
+		// will be there.
+		b, err := readBlob(c.Data)
+		if err != nil {
+			v.Src, v.Error = "", "clip not shown: "+err.Error()
+			return v
+		}
+		if single {
+			v.Src = dataURI(mime, b)
+		}
+	case p.ReadErr != "":
+		// The analysis read the clip for the site's page.
+		v.Src, v.Error = "", "clip not shown: "+p.ReadErr
 		return v
 	}
-	v.Src = name
-	if single {
-		v.Src = dataURI(mime, b)
-	}
-	if ext != "wav" {
+	switch {
+	case ext != "wav":
 		v.Error = "no preview: " + mime + " is not WAV"
 		return v
-	}
-	pcm, err := audio.DecodeWAV(b)
-	if err != nil {
-		v.Error = "no preview: " + err.Error()
+	case p == nil || !p.Read:
+		v.Error = "no preview: the analysis holds none"
+		return v
+	case p.ReadErr != "" || p.Err != "":
+		v.Error = "no preview: " + p.ReadErr + p.Err
 		return v
 	}
-	v.Rate, v.Channels, v.Duration = pcm.Rate, pcm.Channels, pcm.Duration()
-	w := audio.NewWaveform(pcm.Samples, waveBuckets)
-	v.Wave = make([][2]float64, len(w.Min))
-	for i := range w.Min {
-		v.Wave[i] = [2]float64{round(w.Min[i], 1e3), round(w.Max[i], 1e3)}
+	v.Rate, v.Channels, v.Duration = p.Rate, p.Channels, p.Duration
+	v.Wave = p.Wave
+	if p.Spec != nil {
+		v.Spec = &specJSON{Times: p.Spec.Times, Freqs: p.Spec.Freqs, Levels: p.Spec.Levels}
 	}
-	s := audio.NewSpectrogram(pcm.Samples, pcm.Rate, specFrames, specBins)
-	for f := range s.Times {
-		s.Times[f] = round(s.Times[f], 1e4)
-	}
-	v.Spec = &specJSON{Times: s.Times, Freqs: s.Freqs, Levels: levels(s.DB)}
 	return v
 }
 
-// round rounds x to 1/scale. A value so large that x*scale overflows has
-// no digits there to round, and is returned as it is; a NaN or infinite x
-// (which the previews never hold) comes back as 0, which JSON can write.
-func round(x, scale float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	if math.Abs(x) >= 1<<52 {
-		return x
-	}
-	return math.Round(x*scale) / scale
-}
-
 func (r *Report) audioPage(single bool) (*audioPage, error) {
-	p := &audioPage{Budget: r.opt.MediaSteps}
+	p := &audioPage{Budget: r.an.Media.Steps}
 	md := newMarkdown()
 	mts := r.audioTags()
 	runs := make([][]audioRunJSON, len(mts))
@@ -243,10 +179,14 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 		for k, ms := range mt.series {
 			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
 			var runSteps []int64
-			for _, e := range keptClips(mt, k) {
+			for _, e := range keptClips(mt, k, &r.an.Media) {
 				sj := audioStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Clips: []clipViewJSON{}}
 				for i, c := range e.Clips {
-					sj.Clips = append(sj.Clips, clipView(c, e.names[i], single, md))
+					var p *result.ClipPreview
+					if i < len(e.previews) {
+						p = &e.previews[i]
+					}
+					sj.Clips = append(sj.Clips, clipView(c, e.names[i], single, md, p))
 				}
 				rj.Entries = append(rj.Entries, sj)
 				runSteps = append(runSteps, e.Step)
@@ -272,7 +212,7 @@ func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 	for _, mt := range r.audioTags() {
 		for k, ms := range mt.series {
 			var entries []audioEntry
-			for _, e := range keptClips(mt, k) {
+			for _, e := range keptClips(mt, k, &r.an.Media) {
 				ej := audioEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Clips: []audioJSON{}}
 				for i, c := range e.Clips {
 					cj := audioJSON{File: e.names[i], ContentType: c.ContentType,

@@ -6,30 +6,46 @@ import (
 	"testing"
 )
 
-// render turns a model into pages: it must not depend on what reads logs
-// (record framing, protobuf, YAML, the log directories themselves), so
-// that a model written by one process can be rendered by another and the
-// readers can change without render noticing.
-func TestRenderImportsNoReader(t *testing.T) {
+// renderDeps are the packages of this module render may depend on: the
+// model, the analysis's results, and what writes the outputs. render only
+// writes: it must not depend on what reads logs (record framing, the log
+// directories, the readers), so that a model written by one process can
+// be rendered by another and the readers can change without render
+// noticing; nor on the analysis's algorithms, whose results it reads.
+var renderDeps = map[string]bool{
+	"github.com/trainreport/trainreport/render":                   true,
+	"github.com/trainreport/trainreport/collect/model":            true,
+	"github.com/trainreport/trainreport/internal/analysis/result": true,
+	"github.com/trainreport/trainreport/internal/outdir":          true,
+	"github.com/trainreport/trainreport/internal/summary":         true,
+	"github.com/trainreport/trainreport/templates":                true,
+	"github.com/trainreport/trainreport/assets":                   true,
+}
+
+// readerDeps are third-party packages only the readers need (protobuf,
+// YAML): render depending on one has a reader in its imports.
+var readerDeps = []string{"google.golang.org/protobuf/", "go.yaml.in/yaml/", "gopkg.in/yaml"}
+
+func TestRenderImportsOnlyTheModelResultsAndWriters(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
-	for _, dep := range strings.Fields(string(out)) {
-		for _, reader := range []string{
-			"github.com/trainreport/trainreport/collect", // the readers' root: only collect/model and pure computations may be used
-			"google.golang.org/protobuf/", "go.yaml.in/yaml/", "gopkg.in/yaml",
-		} {
-			if dep == reader || strings.HasPrefix(dep, reader) && strings.HasSuffix(reader, "/") {
-				t.Errorf("render depends on %s", dep)
+	deps := strings.Fields(string(out))
+	if len(deps) == 0 || deps[len(deps)-1] != "github.com/trainreport/trainreport/render" {
+		t.Fatalf("go list -deps . listed %d packages, not ending with render itself: %.200q", len(deps), deps)
+	}
+	for _, dep := range deps {
+		if strings.HasPrefix(dep, "github.com/trainreport/trainreport/") || dep == "github.com/trainreport/trainreport" {
+			if !renderDeps[dep] {
+				t.Errorf("render depends on %s, which is not in renderDeps", dep)
 			}
+			continue
 		}
-		switch dep {
-		case "github.com/trainreport/trainreport/collect/eventpb", "github.com/trainreport/trainreport/collect/tfrecord",
-			"github.com/trainreport/trainreport/collect/event", "github.com/trainreport/trainreport/collect/logfs",
-			"github.com/trainreport/trainreport/collect/discover", "github.com/trainreport/trainreport/collect/projector",
-			"github.com/trainreport/trainreport/collect/graph", "github.com/trainreport/trainreport/collect/histogram/histpb":
-			t.Errorf("render depends on the reader %s", dep)
+		for _, reader := range readerDeps {
+			if strings.HasPrefix(dep, reader) {
+				t.Errorf("render depends on %s, a reader's dependency", dep)
+			}
 		}
 	}
 }

@@ -248,7 +248,7 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 			s := rs.series
 			n := len(s.src.steps)
 			cj := exceptionCardJSON{Steps: []int64{}, Box: []any{}, NonFinite: []int{}, Details: []exceptionDetailJSON{}}
-			for _, i := range evenSteps(n, boxSteps) {
+			for _, i := range result.EvenSteps(n, boxSteps) {
 				cj.Steps = append(cj.Steps, s.src.steps[i])
 				cj.Box = append(cj.Box, s.boxJSON(i))
 				cj.NonFinite = append(cj.NonFinite, s.NonFinite[i])

@@ -2,20 +2,15 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect/histogram"
-	"github.com/trainreport/trainreport/internal/analysis/audio"
 )
 
 // Values whose differences overflow float64: 1e308 - -1e308 is +Inf.
@@ -154,70 +149,5 @@ func TestHistogramRebinOfExtremeEdges(t *testing.T) {
 	// One value at the very top: a range that reaches no infinity.
 	if lo, hi := widen(math.MaxFloat64); !(lo < hi) || math.IsInf(hi, 0) {
 		t.Errorf("widen(MaxFloat64) = [%g, %g]", lo, hi)
-	}
-}
-
-// floatWAV encodes samples as a mono WAV of 64-bit floats at 8 kHz.
-func floatWAV(samples []float64) []byte {
-	le := binary.LittleEndian
-	w := []byte("RIFF\x00\x00\x00\x00WAVEfmt ")
-	w = le.AppendUint32(w, 16)
-	w = le.AppendUint16(w, 3) // IEEE float
-	w = le.AppendUint16(w, 1)
-	w = le.AppendUint32(w, 8000)
-	w = le.AppendUint32(w, 8000*8)
-	w = le.AppendUint16(w, 8)
-	w = le.AppendUint16(w, 64)
-	w = append(w, "data"...)
-	w = le.AppendUint32(w, uint32(8*len(samples)))
-	for _, s := range samples {
-		w = le.AppendUint64(w, math.Float64bits(s))
-	}
-	return w
-}
-
-// TestAudioPreviewOfExtremeSamples checks that a clip of float samples at
-// +-1e308 (and NaN and infinities) gets finite previews that JSON can
-// write: its waveform rounded past float64 to +Inf, which encoding/json
-// refuses, and its spectrogram (whose FFT sums overflow) levels are
-// clamped to the scale.
-func TestAudioPreviewOfExtremeSamples(t *testing.T) {
-	samples := make([]float64, 4000)
-	for i := range samples {
-		samples[i] = huge * float64(1-2*(i%2))
-	}
-	samples[10], samples[11], samples[12] = math.NaN(), math.Inf(1), math.Inf(-1)
-	p := filepath.Join(t.TempDir(), "clip.wav")
-	b := floatWAV(samples)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	clip := model.AudioClip{SampleRate: 8000, Channels: 1, Frames: 4000, ContentType: "audio/wav",
-		Data: model.NewBlobRef(openLogdir(t, filepath.Dir(p)), "", "clip.wav", 0, int64(len(b)))}
-	v := clipView(clip, "clip.wav", false, newMarkdown())
-	if v.Error != "" {
-		t.Fatalf("clipView: %q", v.Error)
-	}
-	if _, err := json.Marshal(v); err != nil {
-		t.Fatalf("clip view does not encode: %v", err)
-	}
-	if v.Wave[0] != [2]float64{-huge, huge} {
-		t.Errorf("waveform bucket 0 = %v, want [-1e308, 1e308]", v.Wave[0])
-	}
-	if v.Spec == nil || utf8.RuneCountInString(v.Spec.Levels) != len(v.Spec.Times)*len(v.Spec.Freqs) ||
-		!regexp.MustCompile(`^[0-9A-Za-z]+$`).MatchString(v.Spec.Levels) {
-		t.Fatalf("spectrogram levels %v", v.Spec)
-	}
-	// Levels beyond the scale, either way, and NaN.
-	if got := levels([][]float64{{math.Inf(1), math.Inf(-1), math.NaN(), audio.Floor, 1e300}}); got != "z000z" {
-		t.Errorf("levels = %q, want z000z", got)
-	}
-	for _, x := range []float64{huge, -huge, math.MaxFloat64} {
-		if got := round(x, 1e3); got != x {
-			t.Errorf("round(%g, 1e3) = %g", x, got)
-		}
-	}
-	if got := round(math.Inf(1), 1e3); got != 0 {
-		t.Errorf("round(+Inf) = %g, want 0 (JSON has no infinity)", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Drawing budgets of the histograms page. Every step stays in the data
@@ -98,7 +99,7 @@ func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s
 		}
 		st := statTag{Tag: ht.tag}
 		for _, s := range ht.runs {
-			idx := evenSteps(len(s.series.Entries), budget)
+			idx := result.EvenSteps(len(s.series.Entries), budget)
 			c := statChart{Run: s.run.Name, Steps: stepsLabel(len(idx), len(s.series.Entries)), Data: "null"}
 			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.series.Entries), Draw: chart(s, idx)})
 			if err != nil {

@@ -71,7 +71,7 @@ func runImages(run *model.Run) []*model.Image {
 }
 
 func (r *Report) imageTags() []*mediaTag[*model.Image] {
-	return groupMedia(r.rep.Runs, r.opt.MediaSteps, runImages,
+	return groupMedia(r.rep.Runs, &r.an.Media, runImages,
 		func(im *model.Image) string { return im.Tag },
 		func(im *model.Image) []int64 {
 			return entrySteps(im.Entries, func(e model.ImageEntry) int64 { return e.Step })
@@ -112,7 +112,7 @@ type keptImage struct {
 }
 
 func (r *Report) imagesPage(single bool) (*imagesPage, error) {
-	p := &imagesPage{Budget: r.opt.MediaSteps}
+	p := &imagesPage{Budget: r.an.Media.Steps}
 	mts := r.imageTags()
 	runs := make([][]imageRunJSON, len(mts))
 	steps := make([][][]int64, len(mts))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // mediaSeries is one (run, tag) series of images or clips, with the steps
@@ -21,8 +22,10 @@ type mediaSeries struct {
 	names []string
 }
 
-func newMediaSeries(run *model.Run, steps []int64, budget int) *mediaSeries {
-	ms := &mediaSeries{run: run, keep: evenSteps(len(steps), budget), steps: steps}
+// newMediaSeries is the series of run of the given steps, keeping the
+// entries of indices keep.
+func newMediaSeries(run *model.Run, steps []int64, keep []int) *mediaSeries {
+	ms := &mediaSeries{run: run, keep: keep, steps: steps}
 	seen := map[int64]int{}
 	for _, i := range ms.keep {
 		s := steps[i]
@@ -44,13 +47,14 @@ type mediaTag[T any] struct {
 }
 
 // groupMedia gathers the series of one kind by tag (see byTag), with the
-// steps each keeps.
-func groupMedia[T any](runs []*model.Run, budget int, of func(*model.Run) []T, tag func(T) string, steps func(T) []int64) []*mediaTag[T] {
+// steps each keeps: those of the analysis (result.Media.Keep).
+func groupMedia[T any](runs []*model.Run, m *result.Media, of func(*model.Run) []T, tag func(T) string, steps func(T) []int64) []*mediaTag[T] {
 	var tags []*mediaTag[T]
 	for _, ts := range byTag(runs, of, tag) {
 		mt := &mediaTag[T]{tag: ts.tag}
 		for _, rs := range ts.runs {
-			mt.series = append(mt.series, newMediaSeries(rs.run, steps(rs.series), budget))
+			st := steps(rs.series)
+			mt.series = append(mt.series, newMediaSeries(rs.run, st, m.Keep(len(st))))
 			mt.data = append(mt.data, rs.series)
 		}
 		tags = append(tags, mt)

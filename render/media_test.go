@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // mediaInputs are the log directories with images or audio: corpus entries
@@ -43,8 +45,8 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 			files := filesByName(t, r)
 			want := map[string][32]byte{} // site file -> SHA-256 of the logs' bytes
 			check := func(kind, run, tag string, steps []int64, blobs func(i int) []model.BlobRef, exts func(i int) []string) {
-				ms := newMediaSeries(&model.Run{Name: run}, steps, DefaultMediaSteps)
-				if len(ms.keep) != min(len(steps), DefaultMediaSteps) || len(steps) > 0 && ms.keep[len(ms.keep)-1] != len(steps)-1 {
+				ms := newMediaSeries(&model.Run{Name: run}, steps, r.an.Media.Keep(len(steps)))
+				if len(ms.keep) != min(len(steps), analysis.DefaultMediaSteps) || len(steps) > 0 && ms.keep[len(ms.keep)-1] != len(steps)-1 {
 					t.Errorf("%s %q %q: kept %d of %d steps", kind, run, tag, len(ms.keep), len(steps))
 				}
 				for j, idx := range ms.keep {
@@ -88,7 +90,7 @@ func TestMediaFilesAreTheLogsBytes(t *testing.T) {
 						return refs
 					}, func(i int) (exts []string) {
 						for _, c := range a.Entries[i].Clips {
-							_, ext := audioType(c.ContentType)
+							_, ext := result.ClipType(c.ContentType)
 							exts = append(exts, ext)
 						}
 						return exts
@@ -322,10 +324,29 @@ func TestMediaUntrustedNamesStayInert(t *testing.T) {
 	}
 }
 
-func TestSpectrogramLevels(t *testing.T) {
-	got := levels([][]float64{{-120, -200, 0}, {-61, -60.9, 10}})
-	// -120 and below: 0; 0 dB: 60 steps of 2 dB; -61 rounds to 29.5 -> 30.
-	if want := "00yUUz"; got != want {
-		t.Errorf("levels = %q, want %q", got, want)
+// The site's Audio page reads no clip the analysis read: a clip the
+// analysis could not read says so in the analysis's words, one it decoded
+// shows its previews; the single file reads the clip for its bytes, and
+// a clip without an analysis keeps its player and says it has no preview.
+func TestClipViewReadsWhatTheAnalysisDidNot(t *testing.T) {
+	noSource := model.AudioClip{ContentType: "audio/wav", Data: model.BlobRef{Path: "clip.wav", Length: 10}} // any read fails
+	v := clipView(noSource, "media/a.wav", false, newMarkdown(), &result.ClipPreview{Read: true, ReadErr: "the analysis's error"})
+	if v.Src != "" || v.Error != "clip not shown: the analysis's error" {
+		t.Errorf("site, clip the analysis could not read: src %q, error %q", v.Src, v.Error)
+	}
+	read := &result.ClipPreview{Read: true, Rate: 8000, Channels: 1, Duration: 2, Wave: [][2]float64{{-1, 1}},
+		Spec: &result.Spectrogram{Times: []float64{1}, Freqs: []float64{0}, Levels: "z"}}
+	v = clipView(noSource, "media/a.wav", false, newMarkdown(), read)
+	if v.Src != "media/a.wav" || v.Error != "" || v.Rate != 8000 || v.Duration != 2 || v.Spec == nil || v.Spec.Levels != "z" {
+		t.Errorf("site, clip the analysis decoded: %+v", v)
+	}
+	v = clipView(noSource, "media/a.wav", true, newMarkdown(), read)
+	if v.Src != "" || !strings.HasPrefix(v.Error, "clip not shown: ") || strings.Contains(v.Error, "analysis") {
+		t.Errorf("single file: src %q, error %q, want the clip read again and its read's error", v.Src, v.Error)
+	}
+	_, wavRef, _ := mediaBlobs(t)
+	v = clipView(model.AudioClip{ContentType: "audio/wav", Data: wavRef}, "media/a.wav", false, newMarkdown(), nil)
+	if v.Src != "media/a.wav" || v.Error != "no preview: the analysis holds none" {
+		t.Errorf("clip without an analysis: src %q, error %q", v.Src, v.Error)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // prPageSteps is the PR curves page's step budget per (run, tag): beyond
@@ -122,7 +123,7 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 		for _, s := range pt.runs {
 			es := s.series.Entries
 			j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCardCurve{}}
-			for _, i := range evenSteps(len(es), steps) {
+			for _, i := range result.EvenSteps(len(es), steps) {
 				j.Steps = append(j.Steps, es[i].Step)
 				j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
 				j.Curves = append(j.Curves, prCardCurve{prCurveOf(es[i]), prDrawn(es[i])})

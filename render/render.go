@@ -23,10 +23,6 @@ import (
 type Options struct {
 	// Title heads every page.
 	Title string
-	// MediaSteps is the budget of kept steps of one (run, tag) series of
-	// images or audio clips: every step up to it, beyond it that many
-	// spread evenly, the last always kept. Zero means DefaultMediaSteps.
-	MediaSteps int
 	// HistogramSteps is how many steps of one histogram series a chart
 	// draws at most (fewer on very big pages); every step stays in the
 	// data files. Zero means DefaultHistogramSteps.
@@ -48,7 +44,6 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMediaSteps     = 100
 	DefaultHistogramSteps = 50
 	DefaultMaxPageBytes   = 5 << 20
 )
@@ -104,9 +99,6 @@ type seriesView struct {
 // New prepares rep for writing, with an, its analysis (analysis.Build
 // of rep).
 func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
-	if opt.MediaSteps == 0 {
-		opt.MediaSteps = DefaultMediaSteps
-	}
 	if opt.HistogramSteps == 0 {
 		opt.HistogramSteps = DefaultHistogramSteps
 	}

@@ -83,7 +83,7 @@ func (r *Report) textPage() (*textPage, error) {
 		for _, s := range tt.runs {
 			es := s.series.Entries
 			c := textCard{Run: s.run.Name, Tag: tt.tag, Total: len(es), Plugin: s.series.Plugin}
-			idx := evenSteps(len(es), textPageSteps)
+			idx := result.EvenSteps(len(es), textPageSteps)
 			c.Steps = make([]textStep, len(idx))
 			// The last step, which the card shows first, renders first, so
 			// that a full card leaves out its earliest steps.

@@ -126,7 +126,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.IntVar(&c.maxPageBytes, "max-page-bytes", render.DefaultMaxPageBytes, "keep each page's HTML, with what it inlines, under `N` bytes: the scalars page of a sweep draws the runs' median, bands and extremes, and loads other runs on demand, the other pages show each tag's first runs that fit (0: no bound)")
 	fs.IntVar(&c.maxPagePoints, "max-page-points", analysis.DefaultMaxPagePoints, "draw at most about `N` points on the scalars page, each series drawing fewer when needed (0: no bound)")
 	fs.IntVar(&c.maxDataPoints, "max-data-points", analysis.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
-	fs.IntVar(&c.mediaSteps, "max-media-steps", render.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
+	fs.IntVar(&c.mediaSteps, "max-media-steps", analysis.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	embeddingFlags(fs, &c.embeddings)
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
@@ -441,7 +441,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
 	aopt := analysis.Options{MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxDataPoints: c.maxDataPoints,
-		Baseline: base, Gates: c.gates}
+		MediaSteps: c.mediaSteps, Baseline: base, Gates: c.gates}
 	c.embeddings.apply(&aopt, progress.update)
 	memlimit.Phase(ctx, "laying out the embeddings")
 	stopProgress := progress.watch()
@@ -452,7 +452,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	}
 	progress.done(an.Embeddings)
 	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes,
-		MediaSteps: c.mediaSteps, HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		ChartsURL: c.chartsURL})
 	memlimit.Phase(ctx, "writing the report")
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {

@@ -75,6 +75,11 @@ type Options struct {
 	// Gates are the --fail-on conditions, evaluated over the report's
 	// summary (SummaryOf) and the baseline's.
 	Gates []*gate.Gate
+	// MediaSteps is the budget of kept steps of one (run, tag) series of
+	// images or audio clips: every step up to it, beyond it that many
+	// spread evenly, the last always kept (result.Media.Keep). Zero means
+	// DefaultMediaSteps.
+	MediaSteps int
 }
 
 // Build analyses rep. It stops with ctx's error when ctx is done.
@@ -103,6 +108,9 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 		return nil, fmt.Errorf("laying out the embeddings: %w", err)
 	}
 	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
+		return nil, err
+	}
+	if an.Media, err = media(ctx, rep, opt); err != nil {
 		return nil, err
 	}
 	// The comparison and the gates read the anomalies: they come last.

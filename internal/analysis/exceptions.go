@@ -46,7 +46,7 @@ type exceptionSteps struct {
 
 func newExceptionSteps(n, perSeries int) *exceptionSteps {
 	return &exceptionSteps{s: &result.ExceptionSeries{Percentiles: make([][9]float64, n), OK: make([]bool, n), Boxes: make([]result.Box, n), NonFinite: make([]int, n)},
-		perSeries: perSeries, even: evenSteps(n, perSeries), first: -1, details: map[int]result.ExceptionDetail{}}
+		perSeries: perSeries, even: result.EvenSteps(n, perSeries), first: -1, details: map[int]result.ExceptionDetail{}}
 }
 
 // add takes the values of step i, of the given shape and statistics.

@@ -199,7 +199,7 @@ func decodeSeries(ctx context.Context, n int, load func(int) ([]float64, error),
 // the page and the data file hold.
 func (d *decoded) tensorViews(ctx context.Context) error {
 	s := d.tensor
-	for _, i := range evenSteps(d.n, tensorPageSteps) {
+	for _, i := range result.EvenSteps(d.n, tensorPageSteps) {
 		if d.errs[i] == nil {
 			s.Charted = append(s.Charted, i)
 		}
@@ -298,7 +298,7 @@ func (d *decoded) valueSteps(idx []int, budget int) []int {
 		}
 	}
 	var out []int
-	for _, j := range evenSteps(len(ok), budget/largest) {
+	for _, j := range result.EvenSteps(len(ok), budget/largest) {
 		out = append(out, ok[j])
 	}
 	return out
@@ -315,31 +315,6 @@ func elements(shape []int64) int64 {
 		n *= d
 	}
 	return n
-}
-
-// evenSteps returns the indices of at most budget of n items spread evenly
-// over them, in order, always with the last (the latest step of a series)
-// and the first; as render's evenSteps, which picks the steps a page shows
-// of what the analysis derived.
-func evenSteps(n, budget int) []int {
-	if budget < 1 || n < 1 {
-		return nil
-	}
-	if budget >= n {
-		keep := make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-		return keep
-	}
-	if budget == 1 {
-		return []int{n - 1}
-	}
-	keep := make([]int, budget)
-	for i := range keep {
-		keep[i] = i * (n - 1) / (budget - 1)
-	}
-	return keep
 }
 
 // parallel calls f for 0..n-1, a worker per CPU, and returns the first

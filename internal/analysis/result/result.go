@@ -30,4 +30,7 @@ type Analysis struct {
 	Scalars Scalars
 	// Histograms are the histogram series' distributions and re-binning.
 	Histograms Histograms
+	// Media are the kept steps of the image and audio series and the
+	// previews of the kept clips (media.go).
+	Media Media
 }

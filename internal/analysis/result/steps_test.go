@@ -1,4 +1,4 @@
-package render
+package result
 
 import (
 	"slices"
@@ -19,20 +19,20 @@ func TestEvenSteps(t *testing.T) {
 		{"one less than all", 5, 4, []int{0, 1, 2, 4}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := evenSteps(c.n, c.budget); !slices.Equal(got, c.want) {
-				t.Errorf("evenSteps(%d, %d) = %v, want %v", c.n, c.budget, got, c.want)
+			if got := EvenSteps(c.n, c.budget); !slices.Equal(got, c.want) {
+				t.Errorf("EvenSteps(%d, %d) = %v, want %v", c.n, c.budget, got, c.want)
 			}
 		})
 	}
 	for n := 1; n < 300; n++ {
 		for _, budget := range []int{1, 2, 50, 100} {
-			got := evenSteps(n, budget)
+			got := EvenSteps(n, budget)
 			if len(got) != min(n, budget) || got[len(got)-1] != n-1 || budget > 1 && got[0] != 0 {
-				t.Fatalf("evenSteps(%d, %d) = %v: wrong length, or first or last not kept", n, budget, got)
+				t.Fatalf("EvenSteps(%d, %d) = %v: wrong length, or first or last not kept", n, budget, got)
 			}
 			for i := 1; i < len(got); i++ {
 				if got[i] <= got[i-1] {
-					t.Fatalf("evenSteps(%d, %d) = %v: not increasing", n, budget, got)
+					t.Fatalf("EvenSteps(%d, %d) = %v: not increasing", n, budget, got)
 				}
 			}
 		}
