@@ -90,7 +90,7 @@ func embeddings(ctx context.Context, rep *model.Report, opt Options) (result.Emb
 			s.Err = err
 			if res != nil {
 				s.Skipped = append(s.Skipped, res.Notes...)
-				s.Layout = layoutOf(res)
+				s.Layout = &res.EmbeddingLayout
 			}
 		}
 		done += p.work
@@ -292,21 +292,6 @@ func reduceEmbedding(ctx context.Context, e *model.Embedding, d model.Decoders, 
 		return nil, fmt.Errorf("embedding %q: %d values, not %d points of %d", e.Name, len(data), n, dims)
 	}
 	return project.Compute(ctx, data, n, dims, opt)
-}
-
-// layoutOf is res as the outputs read it.
-func layoutOf(res *project.Result) *result.EmbeddingLayout {
-	l := &result.EmbeddingLayout{N: res.N, NonFinite: res.NonFinite}
-	for _, p := range res.Projections {
-		l.Projections = append(l.Projections, result.Projection{Method: string(p.Method), Sample: p.Sample,
-			Coords2: p.Coords2, Coords3: p.Coords3, Explained: p.Explained, Err: p.Err, Note: p.Note})
-	}
-	if nb := res.Neighbors; nb != nil {
-		l.Neighbors = &result.Neighbors{Sample: nb.Sample, K: nb.K,
-			Euclidean: result.NeighborLists{K: nb.Euclidean.K, Index: nb.Euclidean.Index, Dist: nb.Euclidean.Dist},
-			Cosine:    result.NeighborLists{K: nb.Cosine.K, Index: nb.Cosine.Index, Dist: nb.Cosine.Dist}}
-	}
-	return l
 }
 
 // capOf is an option's cap: def for 0, none (0) for a negative one.

@@ -40,15 +40,18 @@ type EmbeddingStep struct {
 	Skipped []string
 }
 
-// EmbeddingLayout is what was computed of one embedding's N points.
+// EmbeddingLayout is what was computed of one embedding's N points
+// (project.Compute's result).
 type EmbeddingLayout struct {
 	N int
-	// NonFinite counts the values that were NaN or infinite, laid out as
-	// zeros.
+	// NonFinite counts the values that were NaN or infinite: they are
+	// laid out as zeros, since no method can place them.
 	NonFinite int
-	// Projections are one per method computed, in the order asked.
+	// Projections are one per method computed, in the order pca, tsne,
+	// umap.
 	Projections []Projection
-	// Neighbors is nil when there are no lists.
+	// Neighbors is nil when there are no lists (fewer than 2 points, or
+	// none asked for).
 	Neighbors *Neighbors
 }
 
@@ -60,31 +63,39 @@ type Projection struct {
 	// points; len(Sample) < N only when the method's cap sampled them.
 	Sample []int32
 	// Coords2 and Coords3 are the 2-D and 3-D layouts, row-major
-	// len(Sample)×2 and ×3; nil when Err is set.
+	// len(Sample)×2 and ×3. For PCA they are the first two and three
+	// principal components (zero beyond the points' dimension).
 	Coords2, Coords3 []float32
 	// Explained is, for PCA, the part of the variance each of the three
 	// components explains.
 	Explained []float64
-	// Err says why the method has no layout.
+	// Err says why the method has no layout (too few points for it);
+	// Coords2 and Coords3 are then nil.
 	Err error
-	// Note says how the layout was made when not by the method over
-	// every point of Sample.
+	// Note says how the layout was made when it is not the method's run
+	// over every point of Sample: copies of a point laid out once, or too
+	// few distinct points for the method.
 	Note string
 }
 
 // Neighbors are the nearest neighbours of a sample of the points in the
 // original space, by each metric.
 type Neighbors struct {
-	// Sample lists the points with lists, increasing.
+	// Sample lists the points with lists, increasing; the neighbours are
+	// found among these points only.
 	Sample []int32
 	K      int
-	// Euclidean and Cosine are the lists of the points of Sample.
+	// Euclidean and Cosine hold, for the i-th point of Sample, its K
+	// nearest, as indices into the points (not into Sample).
 	Euclidean, Cosine NeighborLists
 }
 
-// NeighborLists hold, for the i-th point, its K nearest at
-// Index[i*K:(i+1)*K], indices into the points, nearest first, and their
-// distances at Dist[i*K:(i+1)*K].
+// NeighborLists are the K nearest neighbours of each of a list of points,
+// row-major: the neighbours of the i-th point are Index[i*K:(i+1)*K],
+// nearest first, at the distances Dist[i*K:(i+1)*K]. A point is never its
+// own neighbour (a copy of it is, at distance 0); equal distances are
+// ordered by index. knn.Search finds them, indices into the points
+// searched; Neighbors holds them with indices into the embedding's points.
 type NeighborLists struct {
 	K     int
 	Index []int32

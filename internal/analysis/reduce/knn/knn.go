@@ -22,6 +22,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -48,24 +49,6 @@ func (m Metric) String() string {
 	return fmt.Sprintf("Metric(%d)", int(m))
 }
 
-// Graph is the k nearest neighbours of n points, row-major n×K: the
-// neighbours of point i are Index[i*K:(i+1)*K], nearest first, at the
-// distances Dist[i*K:(i+1)*K]. A point is never its own neighbour (a
-// duplicate of it is, at distance 0). Equal distances are ordered by index.
-type Graph struct {
-	K     int
-	Index []int32
-	Dist  []float32
-}
-
-// N returns the number of points of g.
-func (g Graph) N() int {
-	if g.K == 0 {
-		return 0
-	}
-	return len(g.Index) / g.K
-}
-
 // blockValues bounds a worker's block of float64 products, queries × points:
 // 16 MB, 209 queries a block at 10,000 points, 41 at the PCA cap of 50,000.
 const blockValues = 1 << 21
@@ -73,24 +56,26 @@ const blockValues = 1 << 21
 // Search returns the k nearest neighbours of each of the n points of
 // dimension d in data (row-major, len(data) = n*d) by metric. It needs
 // 1 ≤ k < n, finite values, and n below 2^31; it stops early with ctx's error
-// when ctx is done. The result does not depend on the number of CPUs.
-func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (Graph, error) {
+// when ctx is done. The lists are row-major n×k, indices into data's points
+// (see result.NeighborLists). The result does not depend on the number of
+// CPUs.
+func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (result.NeighborLists, error) {
 	switch {
 	case n <= 0 || d <= 0:
-		return Graph{}, fmt.Errorf("knn: %d points of dimension %d", n, d)
+		return result.NeighborLists{}, fmt.Errorf("knn: %d points of dimension %d", n, d)
 	case len(data) != n*d:
-		return Graph{}, fmt.Errorf("knn: %d values for %d points of dimension %d", len(data), n, d)
+		return result.NeighborLists{}, fmt.Errorf("knn: %d values for %d points of dimension %d", len(data), n, d)
 	case k < 1 || k >= n:
-		return Graph{}, fmt.Errorf("knn: %d neighbours among %d points", k, n)
+		return result.NeighborLists{}, fmt.Errorf("knn: %d neighbours among %d points", k, n)
 	case n > math.MaxInt32:
-		return Graph{}, fmt.Errorf("knn: %d points, more than an int32 index", n)
+		return result.NeighborLists{}, fmt.Errorf("knn: %d points, more than an int32 index", n)
 	case metric != Euclidean && metric != Cosine:
-		return Graph{}, fmt.Errorf("knn: unknown %v", metric)
+		return result.NeighborLists{}, fmt.Errorf("knn: unknown %v", metric)
 	}
 	x := make([]float64, n*d)
 	for i, v := range data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return Graph{}, fmt.Errorf("knn: point %d: value %v", i/d, v)
+			return result.NeighborLists{}, fmt.Errorf("knn: point %d: value %v", i/d, v)
 		}
 		x[i] = float64(v)
 	}
@@ -101,7 +86,7 @@ func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (Gr
 	for i := range n {
 		norms[i] = dot(x[i*d:(i+1)*d], x[i*d:(i+1)*d])
 	}
-	g := Graph{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
+	g := result.NeighborLists{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
 	queryBlock := max(1, blockValues/n)
 	blocks := (n + queryBlock - 1) / queryBlock
 	workers := min(runtime.GOMAXPROCS(0), blocks)
@@ -127,7 +112,7 @@ func Search(ctx context.Context, data []float32, n, d, k int, metric Metric) (Gr
 	close(next)
 	wg.Wait()
 	if err != nil {
-		return Graph{}, fmt.Errorf("knn: %w", err)
+		return result.NeighborLists{}, fmt.Errorf("knn: %w", err)
 	}
 	return g, nil
 }
@@ -161,7 +146,7 @@ type searcher struct {
 	n, d, k  int
 	rows     int // queries a block
 	metric   Metric
-	g        Graph // rows written by one worker each
+	g        result.NeighborLists // rows written by one worker each
 
 	prod []float64
 	heap neighbours

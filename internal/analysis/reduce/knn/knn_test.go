@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/trainreport/trainreport/internal/analysis/result"
 	"gonum.org/v1/gonum/spatial/vptree"
 )
 
@@ -22,8 +23,8 @@ func points(n, d int, seed uint64) []float32 {
 
 // bruteForce is the specification: every distance computed directly, sorted
 // by distance then index, the point itself left out.
-func bruteForce(data []float32, n, d, k int, metric Metric) Graph {
-	g := Graph{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
+func bruteForce(data []float32, n, d, k int, metric Metric) result.NeighborLists {
+	g := result.NeighborLists{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
 	for i := range n {
 		var all []neighbour
 		for j := range n {

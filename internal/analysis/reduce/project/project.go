@@ -18,7 +18,7 @@
 // pull the layouts into one place, the slowest case of both), fewer than
 // three distinct points get a trivial layout, and points of one value each
 // are shown by PCA alone, which is then the data itself, centred. Each says
-// so in its Projection's Note or the Result's Notes.
+// so in its result.Projection's Note or the Result's Notes.
 //
 // Estimate gives the work of Compute from the points' shape alone, before
 // they are read, so that a report can budget the work of all its
@@ -47,9 +47,11 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/reduce/pca"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/tsne"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/umap"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// Method is a way of laying points out.
+// Method is a way of laying points out; a result.Projection names its
+// method by this string.
 type Method string
 
 // The methods, in the order the page offers them.
@@ -114,52 +116,16 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Projection is one method's layout of a sample of the points.
-type Projection struct {
-	Method Method
-	// Sample lists the points laid out, increasing indices into the
-	// points; len(Sample) < N only when the method's cap sampled them.
-	Sample []int32
-	// Coords2 and Coords3 are the 2-D and 3-D layouts, row-major
-	// len(Sample)×2 and ×3. For PCA they are the first two and three
-	// principal components (zero beyond the points' dimension).
-	Coords2, Coords3 []float32
-	// Explained is, for PCA, the part of the variance each of the three
-	// components explains.
-	Explained []float64
-	// Err says why the method has no layout (too few points for it);
-	// Coords are then nil.
-	Err error
-	// Note says how the layout was made when it is not the method's run
-	// over every point of Sample: copies of a point laid out once, or too
-	// few distinct points for the method.
-	Note string
-}
-
-// Neighbors are the nearest neighbours of a sample of the points in the
-// original space, by each metric.
-type Neighbors struct {
-	// Sample lists the points with lists, increasing; the neighbours are
-	// found among these points only.
-	Sample []int32
-	K      int
-	// Euclidean and Cosine hold, for the i-th point of Sample, its K
-	// nearest at Index[i*K:(i+1)*K], indices into the points (not into
-	// Sample), nearest first, and their distances.
-	Euclidean, Cosine knn.Graph
-}
-
-// Result is what Compute finds of n points of dimension D.
+// Result is what Compute finds of n points of dimension D: their layout
+// as the report shows it, and what was left out.
 type Result struct {
-	N, D int
-	// NonFinite counts the values that were NaN or infinite: they are
-	// taken as zero, since no method can place them.
-	NonFinite int
-	// Projections are in the order of Methods, those computed.
-	Projections []Projection
-	// Neighbors is nil when there are no lists (fewer than 2 points, or
-	// MaxNeighbors negative).
-	Neighbors *Neighbors
+	// EmbeddingLayout holds N, the count of values that were NaN or
+	// infinite (taken as zero, since no method can place them), the
+	// projections in the order of Methods, those computed, and the
+	// neighbour lists (nil when fewer than 2 points or MaxNeighbors is
+	// negative).
+	result.EmbeddingLayout
+	D int
 	// Notes say which methods asked for were not computed, and why.
 	Notes []string
 }
@@ -167,13 +133,14 @@ type Result struct {
 // Compute lays out the n points of dimension d in data (row-major,
 // len(data) = n*d) by every method of opt and finds their neighbours. It
 // returns an error only for inputs that are not points or when ctx is done;
-// a method that cannot lay the points out says why in its Projection.
+// a method that cannot lay the points out says why in its
+// result.Projection.
 func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Result, error) {
 	if n < 1 || d < 1 || len(data) != n*d {
 		return nil, fmt.Errorf("project: %d values are not %d points of %d", len(data), n, d)
 	}
 	opt = opt.withDefaults()
-	res := &Result{N: n, D: d}
+	res := &Result{EmbeddingLayout: result.EmbeddingLayout{N: n}, D: d}
 	if bad := countNonFinite(data); bad > 0 {
 		res.NonFinite = bad
 		data = slices.Clone(data)
@@ -187,18 +154,18 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	sampleOf := func(limit int) []int32 { return sample(perm, limit) }
 
 	type layout struct {
-		p     *Projection
-		graph *knn.Graph
+		p     *result.Projection
+		graph *result.NeighborLists
 		// distinct are the points of p.Sample laid out, one per value;
 		// of maps each point of p.Sample to its place in distinct.
 		distinct, of []int32
 	}
 	var (
-		pcaP             = &Projection{Method: PCA, Sample: sampleOf(opt.MaxPCA)}
+		pcaP             = &result.Projection{Method: string(PCA), Sample: sampleOf(opt.MaxPCA)}
 		tsneL, umapL     layout
-		cos              knn.Graph
-		nb               *Neighbors
-		nbGraph          *knn.Graph
+		cos              result.NeighborLists
+		nb               *result.Neighbors
+		nbGraph          *result.NeighborLists
 		firstTasks, rest []func(context.Context) error
 	)
 	firstTasks = append(firstTasks, func(context.Context) error {
@@ -208,17 +175,17 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	// 3-D layouts from it. A graph is searched once for a set of points.
 	type searched struct {
 		points []int32
-		g      *knn.Graph // of width tsneNeighbors or less
+		g      *result.NeighborLists // of width tsneNeighbors or less
 	}
 	var graphs []searched
-	graphFor := func(s []int32, k int) (*knn.Graph, []func(context.Context) error) {
+	graphFor := func(s []int32, k int) (*result.NeighborLists, []func(context.Context) error) {
 		k = min(k, len(s)-1)
 		for _, sg := range graphs {
 			if sg.g.K >= k && slices.Equal(sg.points, s) {
 				return sg.g, nil
 			}
 		}
-		g := &knn.Graph{}
+		g := &result.NeighborLists{}
 		graphs = append(graphs, searched{s, g})
 		return g, []func(context.Context) error{func(ctx context.Context) error {
 			var err error
@@ -237,7 +204,7 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	// plan samples the points of one method and queues the search of
 	// the k-NN graph of their distinct values.
 	plan := func(l *layout, m Method, name string, max, k int) {
-		l.p = &Projection{Method: m, Sample: sampleOf(max)}
+		l.p = &result.Projection{Method: string(m), Sample: sampleOf(max)}
 		if len(l.p.Sample) < 3 {
 			l.p.Err = fmt.Errorf("%s needs 3 points or more, not %d", name, len(l.p.Sample))
 			return
@@ -261,7 +228,7 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 		plan(&umapL, UMAP, "UMAP", opt.MaxUMAP, umapK)
 	}
 	if opt.MaxNeighbors > 0 && n >= 2 {
-		nb = &Neighbors{Sample: sampleOf(opt.MaxNeighbors)}
+		nb = &result.Neighbors{Sample: sampleOf(opt.MaxNeighbors)}
 		nb.K = min(opt.Neighbors, len(nb.Sample)-1)
 		// The Euclidean lists are the start of a graph searched anyway
 		// when one covers the same points.
@@ -385,7 +352,7 @@ func count(n int) string {
 // trivial lays out points of fewer than 3 distinct values (of maps each
 // to its value) without the method: the first value at the origin, the
 // second one unit along the first axis.
-func trivial(p *Projection, of []int32, distinct int) {
+func trivial(p *result.Projection, of []int32, distinct int) {
 	p.Coords2, p.Coords3 = make([]float32, 2*len(of)), make([]float32, 3*len(of))
 	if distinct < 2 {
 		return
@@ -410,7 +377,7 @@ func spread(y []float32, of []int32, w int) []float32 {
 
 // projectPCA fills p with the first three principal components of the
 // points of p.Sample.
-func projectPCA(data []float32, d int, p *Projection) error {
+func projectPCA(data []float32, d int, p *result.Projection) error {
 	m := len(p.Sample)
 	k := min(3, d)
 	r, err := pca.Project(gather(data, d, p.Sample), m, d, k)
@@ -465,13 +432,13 @@ func gather(data []float32, d int, s []int32) []float32 {
 
 // narrow keeps the first k neighbours of each row of g: the k nearest,
 // since rows are nearest first.
-func narrow(g knn.Graph, k int) knn.Graph {
+func narrow(g result.NeighborLists, k int) result.NeighborLists {
 	k = min(k, g.K)
 	if k == g.K {
 		return g
 	}
 	n := g.N()
-	out := knn.Graph{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
+	out := result.NeighborLists{K: k, Index: make([]int32, n*k), Dist: make([]float32, n*k)}
 	for i := range n {
 		copy(out.Index[i*k:(i+1)*k], g.Index[i*g.K:])
 		copy(out.Dist[i*k:(i+1)*k], g.Dist[i*g.K:])
@@ -480,8 +447,8 @@ func narrow(g knn.Graph, k int) knn.Graph {
 }
 
 // toPoints turns g's indices into the sample s into indices of points.
-func toPoints(g knn.Graph, s []int32) knn.Graph {
-	out := knn.Graph{K: g.K, Index: make([]int32, len(g.Index)), Dist: g.Dist}
+func toPoints(g result.NeighborLists, s []int32) result.NeighborLists {
+	out := result.NeighborLists{K: g.K, Index: make([]int32, len(g.Index)), Dist: g.Dist}
 	for i, j := range g.Index {
 		out.Index[i] = s[j]
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // clusters returns n points of dimension d around c centres, seeded.
@@ -42,15 +44,15 @@ func TestCapsAndSamples(t *testing.T) {
 	}
 	var prev []int32
 	for i, p := range res.Projections {
-		if p.Method != Methods[i] {
+		if p.Method != string(Methods[i]) {
 			t.Errorf("projection %d is %s, want %s", i, p.Method, Methods[i])
 		}
 		if p.Err != nil {
 			t.Fatalf("%s: %v", p.Method, p.Err)
 		}
 		m := len(p.Sample)
-		if m != want[p.Method] {
-			t.Errorf("%s: %d points, want %d", p.Method, m, want[p.Method])
+		if m != want[Method(p.Method)] {
+			t.Errorf("%s: %d points, want %d", p.Method, m, want[Method(p.Method)])
 		}
 		if !slices.IsSorted(p.Sample) || len(slices.Compact(slices.Clone(p.Sample))) != m {
 			t.Errorf("%s: sample not increasing", p.Method)
@@ -83,7 +85,7 @@ func TestCapsAndSamples(t *testing.T) {
 
 // checkNeighbors compares the lists with a brute-force search among the
 // sample's points.
-func checkNeighbors(t *testing.T, data []float32, d int, nb *Neighbors) {
+func checkNeighbors(t *testing.T, data []float32, d int, nb *result.Neighbors) {
 	t.Helper()
 	dist := func(a, b int32, cosine bool) float64 {
 		var dot, na, nb2, sq float64
@@ -171,7 +173,7 @@ func TestMethodsAndSmallInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Projections) != 2 || res.Projections[0].Method != PCA || res.Projections[1].Method != UMAP {
+	if len(res.Projections) != 2 || res.Projections[0].Method != string(PCA) || res.Projections[1].Method != string(UMAP) {
 		t.Errorf("projections %v, want PCA and UMAP", res.Projections)
 	}
 	if res.Neighbors != nil {

@@ -8,10 +8,10 @@
 // tree-based algorithms") makes both sides cheap:
 //
 //   - the input similarities P are kept only between each point and its
-//     3×perplexity nearest neighbours (a knn.Graph): for point i a Gaussian
-//     over the squared distances to them, its width found by bisection so
-//     that the entropy of the row is log(perplexity); then P is made
-//     symmetric, pᵢⱼ = (pⱼ|ᵢ + pᵢ|ⱼ)/2n, as a sparse matrix;
+//     3×perplexity nearest neighbours (knn.Search's lists): for point i a
+//     Gaussian over the squared distances to them, its width found by
+//     bisection so that the entropy of the row is log(perplexity); then P
+//     is made symmetric, pᵢⱼ = (pⱼ|ᵢ + pᵢ|ⱼ)/2n, as a sparse matrix;
 //   - the gradient 4(α·Σⱼ pᵢⱼ qᵢⱼ Z (yᵢ−yⱼ) − Σⱼ qᵢⱼ² Z (yᵢ−yⱼ)) splits into an
 //     attraction along P's entries, exact, and a repulsion over all pairs
 //     with its normaliser Z = Σ (1+‖yᵢ−yⱼ‖²)⁻¹, both summed over a
@@ -49,14 +49,14 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/trainreport/trainreport/internal/analysis/reduce/knn"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // Options are t-SNE's settings. A zero field takes its default, TensorBoard
 // projector's value (bhtsne's where TensorBoard has none).
 type Options struct {
 	// Perplexity is the effective number of neighbours of a point: 30.
-	// Only the Graph's first 3×Perplexity neighbours are used; with fewer,
+	// Only the first 3×Perplexity neighbours are used; with fewer,
 	// the effective number is at most what the graph holds.
 	Perplexity float64
 	// LearningRate is the step size of the descent: 10.
@@ -105,7 +105,7 @@ func (o Options) withDefaults() Options {
 // nearest neighbours g holds (any metric: its distances are squared into
 // the Gaussian), row-major n×dims with n = g.N(), centred on the origin. It
 // stops with ctx's error when ctx is done.
-func Embed(ctx context.Context, g knn.Graph, dims int, opt Options) ([]float32, error) {
+func Embed(ctx context.Context, g result.NeighborLists, dims int, opt Options) ([]float32, error) {
 	opt = opt.withDefaults()
 	n := g.N()
 	switch {
@@ -170,7 +170,7 @@ type sparse struct {
 }
 
 // affinities returns the symmetric P of the graph's points.
-func affinities(g knn.Graph, perplexity float64) sparse {
+func affinities(g result.NeighborLists, perplexity float64) sparse {
 	n := g.N()
 	k := min(g.K, max(1, int(3*perplexity)))
 	cond := make([]float64, n*k)

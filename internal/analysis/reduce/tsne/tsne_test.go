@@ -14,6 +14,7 @@ import (
 
 	"github.com/trainreport/trainreport/internal/analysis/reduce/knn"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/quality"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 type reference struct {
@@ -41,7 +42,7 @@ func readReference(t testing.TB, name string) reference {
 	return ref
 }
 
-func graphOf(t testing.TB, data []float32, n, d int) knn.Graph {
+func graphOf(t testing.TB, data []float32, n, d int) result.NeighborLists {
 	t.Helper()
 	g, err := knn.Search(context.Background(), data, n, d, 90, knn.Euclidean)
 	if err != nil {
@@ -312,19 +313,19 @@ func TestEmbedOfFewPointsIsFinite(t *testing.T) {
 }
 
 func TestEmbedRefuses(t *testing.T) {
-	good := knn.Graph{K: 1, Index: []int32{1, 0}, Dist: []float32{1, 1}}
+	good := result.NeighborLists{K: 1, Index: []int32{1, 0}, Dist: []float32{1, 1}}
 	for _, tc := range []struct {
 		name string
-		g    knn.Graph
+		g    result.NeighborLists
 		dims int
 	}{
 		{"one dimension", good, 1},
 		{"four dimensions", good, 4},
-		{"a point its own neighbour", knn.Graph{K: 1, Index: []int32{0, 0}, Dist: []float32{1, 1}}, 2},
-		{"a neighbour out of range", knn.Graph{K: 1, Index: []int32{2, 0}, Dist: []float32{1, 1}}, 2},
-		{"a NaN distance", knn.Graph{K: 1, Index: []int32{1, 0}, Dist: []float32{float32(math.NaN()), 1}}, 2},
-		{"distances missing", knn.Graph{K: 1, Index: []int32{1, 0}, Dist: []float32{1}}, 2},
-		{"an empty graph", knn.Graph{}, 2},
+		{"a point its own neighbour", result.NeighborLists{K: 1, Index: []int32{0, 0}, Dist: []float32{1, 1}}, 2},
+		{"a neighbour out of range", result.NeighborLists{K: 1, Index: []int32{2, 0}, Dist: []float32{1, 1}}, 2},
+		{"a NaN distance", result.NeighborLists{K: 1, Index: []int32{1, 0}, Dist: []float32{float32(math.NaN()), 1}}, 2},
+		{"distances missing", result.NeighborLists{K: 1, Index: []int32{1, 0}, Dist: []float32{1}}, 2},
+		{"an empty graph", result.NeighborLists{}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Embed(context.Background(), tc.g, tc.dims, Options{}); err == nil {
@@ -345,7 +346,7 @@ func TestEmbedRefuses(t *testing.T) {
 func TestEmbedStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g := knn.Graph{K: 1, Index: []int32{1, 0}, Dist: []float32{1, 1}}
+	g := result.NeighborLists{K: 1, Index: []int32{1, 0}, Dist: []float32{1, 1}}
 	if _, err := Embed(ctx, g, 2, Options{}); err == nil {
 		t.Error("no error from a cancelled context")
 	}

@@ -118,8 +118,8 @@ func DefaultOptions() Options {
 // coordinates, row-major n×dims. The points are given by their neighbour
 // graph: row i of index and dist (k entries each, row-major n×k) lists
 // point i's nearest neighbours other than itself and their distances,
-// nearest first, as knn.Graph holds them. A row may be shorter than k by
-// ending with index −1. Embed stops with ctx's error when ctx is done.
+// nearest first, as knn.Search's result.NeighborLists hold them. A row may
+// be shorter than k by ending with index −1. Embed stops with ctx's error when ctx is done.
 func Embed(ctx context.Context, n int, index []int32, dist []float32, k, dims int, opt Options) ([]float32, error) {
 	if err := check(n, index, dist, k, dims, opt); err != nil {
 		return nil, fmt.Errorf("umap: %w", err)
