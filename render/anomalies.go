@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // anomalies returns what the anomaly rules found in the report (the
@@ -82,26 +83,12 @@ func (r *Report) hasPage(name string) bool {
 	return false
 }
 
-// summaryAnomaly is an anomaly as summary.json lists it.
-type summaryAnomaly struct {
-	Rule     string    `json:"rule"`
-	Severity string    `json:"severity"`
-	Kind     string    `json:"kind"`
-	Run      string    `json:"run"`
-	Tag      string    `json:"tag"`
-	Step     *int64    `json:"step"`
-	Value    jsonFloat `json:"value"`
-	Count    int       `json:"count"`
-	Detail   string    `json:"detail"`
-	Message  string    `json:"message"`
-	Page     string    `json:"page"`
-	Href     string    `json:"href"`
-}
-
-func (r *Report) anomaliesJSON() []summaryAnomaly {
-	out := []summaryAnomaly{}
+// anomaliesJSON are summary.json's anomalies, all of them, an empty list
+// (never null) for none.
+func (r *Report) anomaliesJSON() []summary.AnomalyEntry {
+	out := []summary.AnomalyEntry{}
 	for _, a := range r.anomalies() {
-		sa := summaryAnomaly{Rule: a.Rule, Severity: string(a.Severity), Kind: string(a.Kind), Run: a.Run, Tag: a.Tag,
+		sa := summary.AnomalyEntry{Rule: a.Rule, Severity: string(a.Severity), Kind: string(a.Kind), Run: a.Run, Tag: a.Tag,
 			Value: jsonFloat(a.Value), Count: a.Count, Detail: a.Detail, Message: a.Message, Page: anomalyPage(a.Kind), Href: r.anomalyHref(a, false)}
 		if a.HasStep {
 			step := a.Step

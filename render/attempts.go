@@ -7,6 +7,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // appendSuperseded appends to a run's chart data, when its series has
@@ -107,22 +108,12 @@ func appendSupersededAttempts(b []byte, sv *seriesView) []byte {
 	return append(b, "\n]"...)
 }
 
-// summaryAttempt is an attempt of a run in summary.json.
-type summaryAttempt struct {
-	Attempt    int      `json:"attempt"`
-	Files      []string `json:"files"`
-	FirstStep  int64    `json:"first_step"`
-	LastStep   int64    `json:"last_step"`
-	Points     int      `json:"points"`
-	Superseded int      `json:"superseded_points"`
-}
-
 // attemptsJSON returns a run's attempts for summary.json, nil when it had
 // no restart.
-func attemptsJSON(run *model.Run) []summaryAttempt {
-	var out []summaryAttempt
+func attemptsJSON(run *model.Run) []summary.Attempt {
+	var out []summary.Attempt
 	for k, a := range run.Attempts {
-		out = append(out, summaryAttempt{Attempt: k + 1, Files: append([]string{}, a.Files...), FirstStep: a.FirstStep,
+		out = append(out, summary.Attempt{Attempt: k + 1, Files: append([]string{}, a.Files...), FirstStep: a.FirstStep,
 			LastStep: a.LastStep, Points: a.Points, Superseded: a.Superseded})
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // deltas are the comparison with the baseline (the analysis made it),
@@ -32,50 +33,23 @@ func fmtChange(v, base float64) string {
 	return s + ")"
 }
 
-// summaryBaseline is summary.json's "baseline".
-type summaryBaseline struct {
-	Source      string                                 `json:"source"`
-	Threshold   float64                                `json:"threshold"`
-	Compared    int                                    `json:"compared"`
-	Regressions int                                    `json:"regressions"`
-	Metrics     map[string]map[string]summaryDeltaStat `json:"metrics"` // run -> tag
-}
-
-type summaryDeltaStat struct {
-	Last      summaryChange  `json:"last"`
-	Best      *summaryChange `json:"best"`
-	Step      summaryStep    `json:"step"`
-	Regressed bool           `json:"regressed"`
-	Why       []string       `json:"why"`
-}
-
-type summaryChange struct {
-	Value    jsonScalar `json:"value"`
-	Baseline jsonScalar `json:"baseline"`
-	Change   jsonScalar `json:"change"`
-	Relative jsonScalar `json:"relative"`
-}
-
-type summaryStep struct {
-	Value    int64 `json:"value"`
-	Baseline int64 `json:"baseline"`
-	Change   int64 `json:"change"`
-}
-
-func changeJSON(v, base float64, f32 bool) summaryChange {
-	return summaryChange{jsonScalar{v, f32}, jsonScalar{base, f32}, jsonScalar{v: v - base}, jsonScalar{v: relChange(v, base)}}
+// changeJSON is v against base in summary.json: the change and the
+// relative change are float64s whatever the series.
+func changeJSON(v, base float64, f32 bool) summary.Change {
+	return summary.Change{Value: jsonScalar{V: v, F32: f32}, Baseline: jsonScalar{V: base, F32: f32},
+		Change: jsonScalar{V: v - base}, Relative: jsonScalar{V: relChange(v, base)}}
 }
 
 // baselineJSON is summary.json's "baseline", nil without one.
-func (r *Report) baselineJSON() *summaryBaseline {
+func (r *Report) baselineJSON() *summary.Comparison {
 	b := r.an.Baseline
 	if b == nil {
 		return nil
 	}
-	sb := &summaryBaseline{Source: b.Source, Threshold: b.Threshold, Metrics: map[string]map[string]summaryDeltaStat{}}
+	sb := &summary.Comparison{Source: b.Source, Threshold: b.Threshold, Metrics: map[string]map[string]summary.Delta{}}
 	for _, d := range b.Deltas {
-		ds := summaryDeltaStat{Last: changeJSON(d.Last, d.BaseLast, d.Float32), Regressed: d.Regressed, Why: d.Why,
-			Step: summaryStep{d.Step, d.BaseStep, d.Step - d.BaseStep}}
+		ds := summary.Delta{Last: changeJSON(d.Last, d.BaseLast, d.Float32), Regressed: d.Regressed, Why: d.Why,
+			Step: summary.StepChange{Value: d.Step, Baseline: d.BaseStep, Change: d.Step - d.BaseStep}}
 		if ds.Why == nil {
 			ds.Why = []string{}
 		}
@@ -84,7 +58,7 @@ func (r *Report) baselineJSON() *summaryBaseline {
 			ds.Best = &c
 		}
 		if sb.Metrics[d.Run] == nil {
-			sb.Metrics[d.Run] = map[string]summaryDeltaStat{}
+			sb.Metrics[d.Run] = map[string]summary.Delta{}
 		}
 		sb.Metrics[d.Run][d.Tag] = ds
 		sb.Compared++

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/summary"
 )
 
@@ -188,83 +187,20 @@ func appendScriptHead(b []byte, name string) []byte {
 	return append(b, ',')
 }
 
-// jsonFloat is a float64 that encodes non-finite values as strings.
-type jsonFloat float64
+// jsonFloat is a float64 that encodes non-finite values as strings: the
+// type summary.json uses, for every data file.
+type jsonFloat = summary.Float
 
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	return appendValue(nil, float64(f), false), nil
-}
-
-// jsonScalar is a series value, written like the data files write it.
-type jsonScalar struct {
-	v   float64
-	f32 bool
-}
-
-func (s jsonScalar) MarshalJSON() ([]byte, error) {
-	return appendValue(nil, s.v, s.f32), nil
-}
-
-// summaryJSON is summary.json: the runs and their key metrics, for scripts
-// and CI gates.
-type summaryJSON struct {
-	Title string `json:"title"`
-	// Restarts is the rule that made the series' lines (attempts, latest,
-	// tensorboard), or keep-all-records: whether superseded points were
-	// kept.
-	Restarts string                            `json:"restarts"`
-	Runs     []summaryRun                      `json:"runs"`
-	Metrics  map[string]map[string]summaryStat `json:"metrics"` // run -> tag -> stats
-	Warnings []summary.Warning                 `json:"warnings"`
-	// Gates are the verdicts of --fail-on, when given; Baseline compares
-	// with --baseline, when given.
-	Gates    []summaryGate    `json:"gates,omitempty"`
-	Baseline *summaryBaseline `json:"baseline,omitempty"`
-	// Anomalies are what internal/analysis/anomaly's rules found (docs/ANOMALIES.md).
-	Anomalies []summaryAnomaly `json:"anomalies"`
-}
-
-type summaryRun struct {
-	Name            string            `json:"name"`
-	Logdir          string            `json:"logdir"`
-	Path            string            `json:"path"`
-	Files           []summary.LogFile `json:"files"`
-	FirstStep       *int64            `json:"first_step"`
-	LastStep        *int64            `json:"last_step"`
-	StartTime       *jsonFloat        `json:"start_time"`
-	EndTime         *jsonFloat        `json:"end_time"`
-	DurationSeconds *jsonFloat        `json:"duration_seconds"`
-	RestartDropped  int               `json:"restart_dropped_points"`
-	Attempts        []summaryAttempt  `json:"attempts,omitempty"`
-	// Graphs are the run's model graphs with their node and edge counts,
-	// for runs that have any.
-	Graphs   []result.GraphCount `json:"graphs,omitempty"`
-	Warnings []summary.Warning   `json:"warnings"`
-}
-
-type summaryStat struct {
-	Points    int           `json:"points"`
-	NonFinite int           `json:"non_finite"`
-	Last      summaryPoint  `json:"last"`
-	Min       *summaryPoint `json:"min"`
-	Max       *summaryPoint `json:"max"`
-	// Better is which way the tag's name says is better: "lower",
-	// "higher", or "" when it says neither (or both).
-	Better string `json:"better"`
-}
-
-type summaryPoint struct {
-	Step     int64      `json:"step"`
-	WallTime jsonFloat  `json:"wall_time"`
-	Value    jsonScalar `json:"value"`
-}
+// jsonScalar is a series value, written like the data files write it
+// (V, in float32's shortest form when F32).
+type jsonScalar = summary.Scalar
 
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
-	s := summaryJSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summaryRun{}, Metrics: map[string]map[string]summaryStat{},
+	s := summary.JSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summary.Run{}, Metrics: map[string]map[string]summary.Stat{},
 		Warnings: summary.Warnings(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
 	for _, run := range r.rep.Runs {
-		sr := summaryRun{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
+		sr := summary.Run{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
 			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
 		for _, f := range run.LogFiles() {
 			sr.Files = append(sr.Files, summary.LogFileOf(f))
@@ -276,13 +212,12 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		}
 		s.Runs = append(s.Runs, sr)
 		if len(runScalars(run)) > 0 {
-			m := map[string]summaryStat{}
+			m := map[string]summary.Stat{}
 			for _, sc := range runScalars(run) {
 				st := r.views[sc].stats
-				ss := summaryStat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
+				ss := summary.Stat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
 				if st.HasFinite {
-					mn, mx := pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
-					ss.Min, ss.Max = &mn, &mx
+					ss.Min, ss.Max = pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
 				}
 				m[sc.Tag] = ss
 			}
@@ -299,8 +234,8 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func pointJSON(e model.Extreme, f32 bool) summaryPoint {
-	return summaryPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonScalar{e.Value, f32}}
+func pointJSON(e model.Extreme, f32 bool) *summary.StatPoint {
+	return &summary.StatPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonScalar{V: e.Value, F32: f32}}
 }
 
 // tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},

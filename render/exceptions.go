@@ -166,7 +166,7 @@ func (s *exceptionSeries) detailJSON(d result.ExceptionDetail) exceptionDetailJS
 	own := func(vs ...float64) []jsonScalar {
 		out := make([]jsonScalar, len(vs))
 		for k, v := range vs {
-			out[k] = jsonScalar{v, f32}
+			out[k] = jsonScalar{V: v, F32: f32}
 		}
 		return out
 	}
@@ -181,7 +181,7 @@ func (s *exceptionSeries) detailJSON(d result.ExceptionDetail) exceptionDetailJS
 		for c := range rows[r] {
 			k := r*d.Heat.CellCols + c
 			if !d.Heat.Pad[k] {
-				rows[r][c] = &jsonScalar{d.Heat.Cells[k], f32 && one} // a block's mean is a float64
+				rows[r][c] = &jsonScalar{V: d.Heat.Cells[k], F32: f32 && one} // a block's mean is a float64
 			}
 		}
 	}

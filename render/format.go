@@ -8,30 +8,16 @@ import (
 	"time"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // appendValue appends v as a JSON value: a number in the shortest form
 // that reads back to the same float32 (when f32) or float64, or one of the
 // strings "NaN", "Infinity" and "-Infinity", since JSON has no numbers for
-// them.
+// them. summary.json's numbers (summary.Float, summary.Scalar) are written
+// the same way, by the same function.
 func appendValue(b []byte, v float64, f32 bool) []byte {
-	switch {
-	case math.IsNaN(v):
-		return append(b, `"NaN"`...)
-	case math.IsInf(v, 1):
-		return append(b, `"Infinity"`...)
-	case math.IsInf(v, -1):
-		return append(b, `"-Infinity"`...)
-	}
-	bits := 64
-	if f32 {
-		bits = 32
-	}
-	// Like encoding/json: exponents only for very small or large values.
-	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.AppendFloat(b, v, 'g', -1, bits)
-	}
-	return strconv.AppendFloat(b, v, 'f', -1, bits)
+	return summary.AppendValue(b, v, f32)
 }
 
 // appendWallTime appends a wall time in seconds, exactly as stored, in the

@@ -1,30 +1,18 @@
 package render
 
-// summaryGate is a gate in summary.json.
-type summaryGate struct {
-	Expr   string        `json:"expr"`
-	Failed bool          `json:"failed"`
-	Held   []summaryHeld `json:"held"`
-	Runs   int           `json:"runs"`
-	Error  string        `json:"error,omitempty"`
-	Text   string        `json:"text"`
-}
+import "github.com/trainreport/trainreport/internal/summary"
 
-type summaryHeld struct {
-	Run    string   `json:"run"`
-	Values []string `json:"values"`
-}
-
-func (r *Report) gatesJSON() []summaryGate {
-	var out []summaryGate
+// gatesJSON are summary.json's gates, nil without any.
+func (r *Report) gatesJSON() []summary.Gate {
+	var out []summary.Gate
 	for _, g := range r.an.Gates {
-		sg := summaryGate{Expr: g.Expr, Failed: g.Failed, Held: []summaryHeld{}, Runs: g.Runs, Error: g.Err, Text: g.Text}
+		sg := summary.Gate{Expr: g.Expr, Failed: g.Failed, Held: []summary.Held{}, Runs: g.Runs, Error: g.Err, Text: g.Text}
 		for _, h := range g.Held {
 			vals := h.Values
 			if vals == nil {
 				vals = []string{}
 			}
-			sg.Held = append(sg.Held, summaryHeld{h.Run, vals})
+			sg.Held = append(sg.Held, summary.Held{Run: h.Run, Values: vals})
 		}
 		out = append(out, sg)
 	}

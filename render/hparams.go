@@ -325,14 +325,14 @@ func (r *Report) hparamsModel(cells int) (hparamsJSON, []hparamSession) {
 			switch {
 			case !ok || v.Kind == model.NullValue:
 			case v.Kind == model.NumberValue:
-				s.HParams[i] = jsonScalar{v.Number, false}
+				s.HParams[i] = jsonScalar{V: v.Number}
 			default:
 				s.HParams[i] = v.String()
 			}
 		}
 		for i, n := range metrics {
 			if m, ok := hs.s.Metrics[n]; ok {
-				s.Metrics[i] = jsonScalar{m.Value, m.Run != "" && isFloat32(m, n)}
+				s.Metrics[i] = jsonScalar{V: m.Value, F32: m.Run != "" && isFloat32(m, n)}
 				if m.Run != "" {
 					s.Steps[i] = &m.Step
 				}
@@ -388,14 +388,14 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 			return hparamsCell{}
 		case jsonScalar:
 			bits := 64
-			if x.f32 {
+			if x.F32 {
 				bits = 32
 			}
 			sort := "" // NaN sorts last, with the empty cells
-			if !math.IsNaN(x.v) {
-				sort = strconv.FormatFloat(x.v, 'g', -1, bits)
+			if !math.IsNaN(x.V) {
+				sort = strconv.FormatFloat(x.V, 'g', -1, bits)
 			}
-			return hparamsCell{Text: fmtValue(x.v), Sort: sort, Num: true}
+			return hparamsCell{Text: fmtValue(x.V), Sort: sort, Num: true}
 		case string:
 			return hparamsCell{Text: x, Sort: x}
 		}

@@ -86,7 +86,7 @@ func prCurveOf(e model.PRCurveEntry) prCurveJSON {
 	f := func(v []float64) []jsonScalar {
 		out := make([]jsonScalar, len(v))
 		for i, x := range v {
-			out[i] = jsonScalar{x, e.Float32}
+			out[i] = jsonScalar{V: x, F32: e.Float32}
 		}
 		return out
 	}

@@ -179,7 +179,7 @@ func finiteOrNull(st result.TensorStats, v float64, f32 bool) *jsonScalar {
 	if !st.HasFinite() {
 		return nil
 	}
-	return &jsonScalar{v, f32}
+	return &jsonScalar{V: v, F32: f32}
 }
 
 // valuesLabel says which steps' values the page holds.

@@ -1,16 +1,15 @@
-// Package summary reads back a report's summary.json: what a CI gate
-// evaluates (package gate) and what a later report compares itself with
-// (--baseline). It reads only the fields those need, so a summary.json of an
-// older or newer report still reads.
+// Package summary holds the types of a report's summary.json (json.go),
+// which render fills and writes and Read reads back, and File, what a CI
+// gate evaluates (package gate) and what a later report compares itself
+// with (--baseline). Read ignores the fields it does not know, so a
+// summary.json of an older or newer report still reads.
 package summary
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -89,42 +88,12 @@ func Damaged(status string) bool {
 	return true
 }
 
-// Read decodes a summary.json.
+// Read decodes a summary.json into the view a gate reads.
 func Read(b []byte) (*File, error) {
 	if len(b) > MaxSize {
 		return nil, fmt.Errorf("summary.json of %d bytes: more than the %d read", len(b), MaxSize)
 	}
-	var raw struct {
-		Runs []struct {
-			Name  string `json:"name"`
-			Files []struct {
-				Status string `json:"status"`
-			} `json:"files"`
-			Warnings []json.RawMessage `json:"warnings"`
-		} `json:"runs"`
-		Metrics map[string]map[string]struct {
-			Points    int       `json:"points"`
-			NonFinite int       `json:"non_finite"`
-			Last      *rawPoint `json:"last"`
-			Min       *rawPoint `json:"min"`
-			Max       *rawPoint `json:"max"`
-			Better    string    `json:"better"`
-		} `json:"metrics"`
-		Anomalies []struct {
-			Rule    string `json:"rule"`
-			Run     string `json:"run"`
-			Tag     string `json:"tag"`
-			Step    *int64 `json:"step"`
-			Message string `json:"message"`
-		} `json:"anomalies"`
-		Warnings []json.RawMessage `json:"warnings"`
-		Baseline *struct {
-			Metrics map[string]map[string]struct {
-				Regressed bool     `json:"regressed"`
-				Why       []string `json:"why"`
-			} `json:"metrics"`
-		} `json:"baseline"`
-	}
+	var raw JSON
 	if err := json.Unmarshal(b, &raw); err != nil {
 		// The type error names Go's whole struct: say what the file holds.
 		var te *json.UnmarshalTypeError
@@ -156,16 +125,7 @@ func Read(b []byte) (*File, error) {
 			if s.Last == nil {
 				return nil, fmt.Errorf("metrics[%q][%q]: no last point", run, tag)
 			}
-			mt := Metric{Points: s.Points, NonFinite: s.NonFinite, Last: Point(*s.Last), Better: s.Better}
-			if s.Min != nil {
-				p := Point(*s.Min)
-				mt.Min = &p
-			}
-			if s.Max != nil {
-				p := Point(*s.Max)
-				mt.Max = &p
-			}
-			m[tag] = mt
+			m[tag] = Metric{Points: s.Points, NonFinite: s.NonFinite, Last: *s.Last.point(), Min: s.Min.point(), Max: s.Max.point(), Better: s.Better}
 		}
 		f.Metrics[run] = m
 	}
@@ -187,34 +147,10 @@ func Read(b []byte) (*File, error) {
 	return f, nil
 }
 
-// rawPoint reads a point whose value is a number or one of the strings
-// summary.json writes for NaN and the infinities.
-type rawPoint struct {
-	Step  int64
-	Value float64
-}
-
-func (p *rawPoint) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		Step  int64           `json:"step"`
-		Value json.RawMessage `json:"value"`
+// point is p as a gate reads it, nil for nil.
+func (p *StatPoint) point() *Point {
+	if p == nil {
+		return nil
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	p.Step = raw.Step
-	v := bytes.TrimSpace(raw.Value)
-	switch string(v) {
-	case `"NaN"`:
-		p.Value = math.NaN()
-	case `"Infinity"`:
-		p.Value = math.Inf(1)
-	case `"-Infinity"`:
-		p.Value = math.Inf(-1)
-	default:
-		if err := json.Unmarshal(v, &p.Value); err != nil {
-			return fmt.Errorf("value %s: %w", v, err)
-		}
-	}
-	return nil
+	return &Point{Step: p.Step, Value: p.Value.V}
 }
