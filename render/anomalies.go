@@ -89,7 +89,7 @@ func (r *Report) anomaliesJSON() []summary.AnomalyEntry {
 	out := []summary.AnomalyEntry{}
 	for _, a := range r.anomalies() {
 		sa := summary.AnomalyEntry{Rule: a.Rule, Severity: string(a.Severity), Kind: string(a.Kind), Run: a.Run, Tag: a.Tag,
-			Value: jsonFloat(a.Value), Count: a.Count, Detail: a.Detail, Message: a.Message, Page: anomalyPage(a.Kind), Href: r.anomalyHref(a, false)}
+			Value: summary.Float(a.Value), Count: a.Count, Detail: a.Detail, Message: a.Message, Page: anomalyPage(a.Kind), Href: r.anomalyHref(a, false)}
 		if a.HasStep {
 			step := a.Step
 			sa.Step = &step

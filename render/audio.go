@@ -7,6 +7,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // audioPage is what templates/audio.html draws.
@@ -18,9 +19,9 @@ type audioPage struct {
 // audioEntry is a step of clips in a data file (data/audio/<run>/<tag>.json).
 // File paths are relative to the site's root.
 type audioEntry struct {
-	WallTime jsonFloat   `json:"wall_time"`
-	Step     int64       `json:"step"`
-	Clips    []audioJSON `json:"clips"`
+	WallTime summary.Float `json:"wall_time"`
+	Step     int64         `json:"step"`
+	Clips    []audioJSON   `json:"clips"`
 }
 
 type audioJSON struct {
@@ -28,10 +29,10 @@ type audioJSON struct {
 	ContentType string `json:"content_type"`
 	// SampleRate is as written: a NaN or infinite one (which
 	// encoding/json refuses) as a string, like the scalar data files.
-	SampleRate jsonFloat `json:"sample_rate"`
-	Channels   int64     `json:"channels"`
-	Frames     int64     `json:"frames"`
-	Label      string    `json:"label"` // Markdown, as written
+	SampleRate summary.Float `json:"sample_rate"`
+	Channels   int64         `json:"channels"`
+	Frames     int64         `json:"frames"`
+	Label      string        `json:"label"` // Markdown, as written
 	// Error says why the clip has no file.
 	Error string `json:"error,omitempty"`
 }
@@ -52,7 +53,7 @@ type audioRunJSON struct {
 
 type audioStepJSON struct {
 	Step     int64          `json:"step"`
-	WallTime jsonFloat      `json:"wall_time"`
+	WallTime summary.Float  `json:"wall_time"`
 	Clips    []clipViewJSON `json:"clips"`
 }
 
@@ -180,7 +181,7 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptClips(mt, k, &r.an.Media) {
-				sj := audioStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Clips: []clipViewJSON{}}
+				sj := audioStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Clips: []clipViewJSON{}}
 				for i, c := range e.Clips {
 					var p *result.ClipPreview
 					if i < len(e.previews) {
@@ -213,10 +214,10 @@ func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 		for k, ms := range mt.series {
 			var entries []audioEntry
 			for _, e := range keptClips(mt, k, &r.an.Media) {
-				ej := audioEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Clips: []audioJSON{}}
+				ej := audioEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Clips: []audioJSON{}}
 				for i, c := range e.Clips {
 					cj := audioJSON{File: e.names[i], ContentType: c.ContentType,
-						SampleRate: jsonFloat(c.SampleRate), Channels: c.Channels, Frames: c.Frames, Label: c.Label}
+						SampleRate: summary.Float(c.SampleRate), Channels: c.Channels, Frames: c.Frames, Label: c.Label}
 					if b, err := readBlob(c.Data); err != nil {
 						cj.File, cj.Error = "", fmt.Sprintf("step %d clip %d: %v", e.Step, i, err)
 					} else if err := emit(file{e.names[i], b}); err != nil {

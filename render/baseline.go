@@ -36,8 +36,8 @@ func fmtChange(v, base float64) string {
 // changeJSON is v against base in summary.json: the change and the
 // relative change are float64s whatever the series.
 func changeJSON(v, base float64, f32 bool) summary.Change {
-	return summary.Change{Value: jsonScalar{V: v, F32: f32}, Baseline: jsonScalar{V: base, F32: f32},
-		Change: jsonScalar{V: v - base}, Relative: jsonScalar{V: relChange(v, base)}}
+	return summary.Change{Value: summary.Scalar{V: v, F32: f32}, Baseline: summary.Scalar{V: base, F32: f32},
+		Change: summary.Scalar{V: v - base}, Relative: summary.Scalar{V: relChange(v, base)}}
 }
 
 // baselineJSON is summary.json's "baseline", nil without one.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // The Custom Scalars page draws the runs' custom-scalars layouts
@@ -130,9 +131,9 @@ type customIndex struct {
 }
 
 type customIndexRun struct {
-	Name  string    `json:"name"`
-	Start jsonFloat `json:"start"`
-	Dir   string    `json:"dir,omitempty"`
+	Name  string        `json:"name"`
+	Start summary.Float `json:"start"`
+	Dir   string        `json:"dir,omitempty"`
 }
 
 type customIndexTag struct {
@@ -165,7 +166,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 			continue
 		}
 		runIndex[run] = len(idx.Runs)
-		ir := customIndexRun{Name: run.Name, Start: jsonFloat(run.Start)}
+		ir := customIndexRun{Name: run.Name, Start: summary.Float(run.Start)}
 		if !single {
 			ir.Dir = dataDir(scalarsDir, run.Name)
 		}

@@ -187,14 +187,6 @@ func appendScriptHead(b []byte, name string) []byte {
 	return append(b, ',')
 }
 
-// jsonFloat is a float64 that encodes non-finite values as strings: the
-// type summary.json uses, for every data file.
-type jsonFloat = summary.Float
-
-// jsonScalar is a series value, written like the data files write it
-// (V, in float32's shortest form when F32).
-type jsonScalar = summary.Scalar
-
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
 	s := summary.JSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summary.Run{}, Metrics: map[string]map[string]summary.Stat{},
@@ -207,7 +199,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		}
 		if run.HasEvents {
 			first, last := run.FirstStep, run.LastStep
-			start, end, dur := jsonFloat(run.Start), jsonFloat(run.End), jsonFloat(run.End-run.Start)
+			start, end, dur := summary.Float(run.Start), summary.Float(run.End), summary.Float(run.End-run.Start)
 			sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
 		}
 		s.Runs = append(s.Runs, sr)
@@ -235,7 +227,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 }
 
 func pointJSON(e model.Extreme, f32 bool) *summary.StatPoint {
-	return &summary.StatPoint{Step: e.Step, WallTime: jsonFloat(e.WallTime), Value: jsonScalar{V: e.Value, F32: f32}}
+	return &summary.StatPoint{Step: e.Step, WallTime: summary.Float(e.WallTime), Value: summary.Scalar{V: e.Value, F32: f32}}
 }
 
 // tagFile encodes a data file of the Tianshu shape {tag: [entry, ...]},

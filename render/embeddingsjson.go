@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // embeddingFileJSON is data/embeddings/<run>/<name>.json: every step of
@@ -21,11 +22,11 @@ type embeddingFileJSON struct {
 }
 
 type embeddingStepJSON struct {
-	Step     int64     `json:"step"`
-	WallTime jsonFloat `json:"wall_time"`
-	Source   string    `json:"source"`
-	File     string    `json:"file"`
-	Shape    []int64   `json:"shape"`
+	Step     int64         `json:"step"`
+	WallTime summary.Float `json:"wall_time"`
+	Source   string        `json:"source"`
+	File     string        `json:"file"`
+	Shape    []int64       `json:"shape"`
 	// NonFinite counts the values that were NaN or infinite, laid out as
 	// zeros.
 	NonFinite int    `json:"non_finite,omitempty"`
@@ -99,7 +100,7 @@ func (r *Report) embeddingFile(v *result.EmbeddingSet, sprite func(s *result.Emb
 	var steps []int64
 	for j, s := range v.Steps {
 		e := s.Embedding
-		sj := embeddingStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Source: e.Source, File: e.File,
+		sj := embeddingStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Source: e.Source, File: e.File,
 			Shape: e.Shape, Columns: []string{}, Metadata: [][]string{}, Projections: []projectionJSON{}}
 		if e.Metadata != nil {
 			sj.Columns, sj.Metadata = e.Metadata.Columns, shownRows(e.Metadata.Rows, s.Layout, e.NumPoints())

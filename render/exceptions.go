@@ -9,6 +9,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // Budgets of the Exceptions page's boxes (those of its details are the
@@ -128,13 +129,13 @@ func (s *exceptionSeries) boxJSON(i int) any {
 		return nil
 	}
 	b := s.Boxes[i]
-	return [2][]jsonFloat{floats(b.Down, b.Q1, b.Median, b.Q3, b.Up), floats(s.Percentiles[i][:]...)}
+	return [2][]summary.Float{floats(b.Down, b.Q1, b.Median, b.Q3, b.Up), floats(s.Percentiles[i][:]...)}
 }
 
-func floats(vs ...float64) []jsonFloat {
-	out := make([]jsonFloat, len(vs))
+func floats(vs ...float64) []summary.Float {
+	out := make([]summary.Float, len(vs))
 	for i, v := range vs {
-		out[i] = jsonFloat(v)
+		out[i] = summary.Float(v)
 	}
 	return out
 }
@@ -144,12 +145,12 @@ func floats(vs ...float64) []jsonFloat {
 // rows of cells, null for padding), the histogram [[min, max, [[left,
 // right, count], ...]]].
 type exceptionDetailJSON struct {
-	Step         int64     `json:"step"`
-	WallTime     jsonFloat `json:"wall_time"`
-	Outliers     [2]any    `json:"outliers"`
-	OutlierTotal int       `json:"outlier_total"`
-	OutlierK     float64   `json:"outlier_k"`
-	Matrix       [5]any    `json:"matrix"`
+	Step         int64         `json:"step"`
+	WallTime     summary.Float `json:"wall_time"`
+	Outliers     [2]any        `json:"outliers"`
+	OutlierTotal int           `json:"outlier_total"`
+	OutlierK     float64       `json:"outlier_k"`
+	Matrix       [5]any        `json:"matrix"`
 	// Block is the size of the block of the flattened matrix [rows, cols]
 	// one cell stands for, and Flat the matrix's size before shrinking.
 	Block     [2]int `json:"block"`
@@ -163,36 +164,36 @@ type exceptionDetailJSON struct {
 func (s *exceptionSeries) detailJSON(d result.ExceptionDetail) exceptionDetailJSON {
 	i := d.Index
 	f32 := result.IsFloat32(s.src.dtype(i))
-	own := func(vs ...float64) []jsonScalar {
-		out := make([]jsonScalar, len(vs))
+	own := func(vs ...float64) []summary.Scalar {
+		out := make([]summary.Scalar, len(vs))
 		for k, v := range vs {
-			out[k] = jsonScalar{V: v, F32: f32}
+			out[k] = summary.Scalar{V: v, F32: f32}
 		}
 		return out
 	}
 	one := d.Heat.BlockRows == 1 && d.Heat.BlockCols == 1
-	out := exceptionDetailJSON{Step: s.src.steps[i], WallTime: jsonFloat(s.src.wall[i]),
+	out := exceptionDetailJSON{Step: s.src.steps[i], WallTime: summary.Float(s.src.wall[i]),
 		Outliers:     [2]any{own(d.Outliers.Values...), d.Outliers.Indices},
 		OutlierTotal: d.Outliers.Total, OutlierK: s.an.OutlierK,
 		Block: [2]int{d.Heat.BlockRows, d.Heat.BlockCols}, Flat: [2]int{d.Heat.Rows, d.Heat.Cols}, Histogram: []any{}}
-	rows := make([][]*jsonScalar, d.Heat.CellRows)
+	rows := make([][]*summary.Scalar, d.Heat.CellRows)
 	for r := range rows {
-		rows[r] = make([]*jsonScalar, d.Heat.CellCols)
+		rows[r] = make([]*summary.Scalar, d.Heat.CellCols)
 		for c := range rows[r] {
 			k := r*d.Heat.CellCols + c
 			if !d.Heat.Pad[k] {
-				rows[r][c] = &jsonScalar{V: d.Heat.Cells[k], F32: f32 && one} // a block's mean is a float64
+				rows[r][c] = &summary.Scalar{V: d.Heat.Cells[k], F32: f32 && one} // a block's mean is a float64
 			}
 		}
 	}
 	ext := own(d.Stats[0], d.Stats[1])
-	out.Matrix = [5]any{nonNil(d.Shape), ext[0], ext[1], jsonFloat(d.Stats[2]), rows}
+	out.Matrix = [5]any{nonNil(d.Shape), ext[0], ext[1], summary.Float(d.Stats[2]), rows}
 	if d.HasHist {
-		bins := make([][3]jsonFloat, len(d.Hist.Counts))
+		bins := make([][3]summary.Float, len(d.Hist.Counts))
 		for b, c := range d.Hist.Counts {
-			bins[b] = [3]jsonFloat{jsonFloat(d.Hist.Edges[b]), jsonFloat(d.Hist.Edges[b+1]), jsonFloat(c)}
+			bins[b] = [3]summary.Float{summary.Float(d.Hist.Edges[b]), summary.Float(d.Hist.Edges[b+1]), summary.Float(c)}
 		}
-		out.Histogram = []any{[3]any{jsonFloat(d.Hist.Min), jsonFloat(d.Hist.Max), bins}}
+		out.Histogram = []any{[3]any{summary.Float(d.Hist.Min), summary.Float(d.Hist.Max), bins}}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // graphJSON is a graph's data file, data/graphs/<run>/<key>.json: the
@@ -13,19 +14,19 @@ import (
 // s_graph for structure graphs), whose net entries are also the node
 // details, then the hierarchy with each group's laid-out view.
 type graphJSON struct {
-	Run        string       `json:"run"`
-	Source     string       `json:"source"`
-	Tag        string       `json:"tag"`
-	Step       int64        `json:"step"`
-	WallTime   jsonFloat    `json:"wall_time"`
-	Seen       int          `json:"seen"`
-	Nodes      int          `json:"nodes"`
-	Edges      int          `json:"edges"`
-	Dangling   int          `json:"dangling_inputs"`
-	Duplicates int          `json:"duplicate_names"`
-	Functions  []string     `json:"functions"`
-	Notes      []string     `json:"notes"`
-	Budgets    graphBudgets `json:"budgets"`
+	Run        string        `json:"run"`
+	Source     string        `json:"source"`
+	Tag        string        `json:"tag"`
+	Step       int64         `json:"step"`
+	WallTime   summary.Float `json:"wall_time"`
+	Seen       int           `json:"seen"`
+	Nodes      int           `json:"nodes"`
+	Edges      int           `json:"edges"`
+	Dangling   int           `json:"dangling_inputs"`
+	Duplicates int           `json:"duplicate_names"`
+	Functions  []string      `json:"functions"`
+	Notes      []string      `json:"notes"`
+	Budgets    graphBudgets  `json:"budgets"`
 	// StatsFrom names the graph whose step stats give the nodes' compute
 	// time and memory (this one, or the run's first run metadata with
 	// stats for an op graph, as TensorBoard joins them by node name); ""
@@ -148,7 +149,7 @@ var structureSources = []model.GraphSource{model.SourceKeras, model.SourceOneFlo
 
 // graphData is g's data file, from its layout (the analysis').
 func graphData(run *model.Run, g *model.Graph, lg *result.GraphLayout, b result.GraphBudgets) *graphJSON {
-	j := &graphJSON{Run: run.Name, Source: string(g.Source), Tag: g.Tag, Step: g.Step, WallTime: jsonFloat(g.WallTime),
+	j := &graphJSON{Run: run.Name, Source: string(g.Source), Tag: g.Tag, Step: g.Step, WallTime: summary.Float(g.WallTime),
 		Seen: g.Seen, Nodes: len(g.Nodes), Edges: lg.Edges, Dangling: lg.Dangling, Duplicates: lg.Duplicates,
 		Functions: nonNil(g.Functions), Notes: nonNil(g.Notes),
 		Budgets: graphBudgets{ViewBoxes: b.ViewBoxes, ViewEdges: b.ViewEdges, AttrBytes: graphAttrBytes, LayoutSeconds: int(b.LayoutTime.Seconds())}}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/summary"
 
 	"github.com/trainreport/trainreport/collect/histogram"
 )
@@ -72,16 +73,16 @@ func TestHistogramDataFaithful(t *testing.T) {
 					}
 					for i, e := range h.Entries {
 						got := fmt.Sprint(hs[i][0], hs[i][1], hs[i][2], hs[i][3], hs[i][4])
-						want := fmt.Sprint(jsonRoundTrip(t, []any{jsonFloat(e.WallTime), e.Step, jsonFloat(e.Min), jsonFloat(e.Max), rowsJSON(e.Buckets)})...)
+						want := fmt.Sprint(jsonRoundTrip(t, []any{summary.Float(e.WallTime), e.Step, summary.Float(e.Min), summary.Float(e.Max), rowsJSON(e.Buckets)})...)
 						if got != want {
 							t.Fatalf("%s step %d: histogram %s, want %s", h.Tag, e.Step, got, want)
 						}
 						var bps [][2]any
 						for j, v := range histogram.Compress(e.Buckets) {
-							bps = append(bps, [2]any{histogram.BasisPoints[j], jsonFloat(v)})
+							bps = append(bps, [2]any{histogram.BasisPoints[j], summary.Float(v)})
 						}
 						got = fmt.Sprint(ds[i][0], ds[i][1], ds[i][2])
-						want = fmt.Sprint(jsonRoundTrip(t, []any{jsonFloat(e.WallTime), e.Step, bps})...)
+						want = fmt.Sprint(jsonRoundTrip(t, []any{summary.Float(e.WallTime), e.Step, bps})...)
 						if got != want {
 							t.Fatalf("%s step %d: distribution %s, want %s", h.Tag, e.Step, got, want)
 						}
@@ -95,10 +96,10 @@ func TestHistogramDataFaithful(t *testing.T) {
 	}
 }
 
-func rowsJSON(rows []histogram.Bucket) [][3]jsonFloat {
-	out := [][3]jsonFloat{}
+func rowsJSON(rows []histogram.Bucket) [][3]summary.Float {
+	out := [][3]summary.Float{}
 	for _, b := range rows {
-		out = append(out, [3]jsonFloat{jsonFloat(b.Left), jsonFloat(b.Right), jsonFloat(b.Count)})
+		out = append(out, [3]summary.Float{summary.Float(b.Left), summary.Float(b.Right), summary.Float(b.Count)})
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // hparamsPage is what templates/hparams.html draws: a sortable table of
@@ -325,14 +326,14 @@ func (r *Report) hparamsModel(cells int) (hparamsJSON, []hparamSession) {
 			switch {
 			case !ok || v.Kind == model.NullValue:
 			case v.Kind == model.NumberValue:
-				s.HParams[i] = jsonScalar{V: v.Number}
+				s.HParams[i] = summary.Scalar{V: v.Number}
 			default:
 				s.HParams[i] = v.String()
 			}
 		}
 		for i, n := range metrics {
 			if m, ok := hs.s.Metrics[n]; ok {
-				s.Metrics[i] = jsonScalar{V: m.Value, F32: m.Run != "" && isFloat32(m, n)}
+				s.Metrics[i] = summary.Scalar{V: m.Value, F32: m.Run != "" && isFloat32(m, n)}
 				if m.Run != "" {
 					s.Steps[i] = &m.Step
 				}
@@ -386,7 +387,7 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 		switch x := v.(type) {
 		case nil:
 			return hparamsCell{}
-		case jsonScalar:
+		case summary.Scalar:
 			bits := 64
 			if x.F32 {
 				bits = 32

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // imagesPage is what templates/images.html draws.
@@ -16,13 +17,13 @@ type imagesPage struct {
 // the Tianshu fields of the first image, then every image of the step (a
 // batch holds several). File paths are relative to the site's root.
 type imageEntry struct {
-	WallTime jsonFloat   `json:"wall_time"`
-	Step     int64       `json:"step"`
-	Width    int         `json:"width"`
-	Height   int         `json:"height"`
-	Format   string      `json:"format"`
-	File     string      `json:"file"`
-	Images   []imageJSON `json:"images"`
+	WallTime summary.Float `json:"wall_time"`
+	Step     int64         `json:"step"`
+	Width    int           `json:"width"`
+	Height   int           `json:"height"`
+	Format   string        `json:"format"`
+	File     string        `json:"file"`
+	Images   []imageJSON   `json:"images"`
 }
 
 type imageJSON struct {
@@ -53,7 +54,7 @@ type imageRunJSON struct {
 
 type imageStepJSON struct {
 	Step     int64          `json:"step"`
-	WallTime jsonFloat      `json:"wall_time"`
+	WallTime summary.Float  `json:"wall_time"`
 	Images   []imageSrcJSON `json:"images"`
 }
 
@@ -121,7 +122,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []imageStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptImages(mt, k) {
-				sj := imageStepJSON{Step: e.Step, WallTime: jsonFloat(e.WallTime), Images: []imageSrcJSON{}}
+				sj := imageStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Images: []imageSrcJSON{}}
 				for i, it := range e.Images {
 					_, mime := imageType(it.Format)
 					im := imageSrcJSON{Width: it.Width, Height: it.Height, Format: it.Format}
@@ -161,7 +162,7 @@ func (r *Report) imagesData(emit func(file) error) (*pageData, error) {
 		for k, ms := range mt.series {
 			var entries []imageEntry
 			for _, e := range keptImages(mt, k) {
-				ej := imageEntry{WallTime: jsonFloat(e.WallTime), Step: e.Step, Images: []imageJSON{}}
+				ej := imageEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Images: []imageJSON{}}
 				for i, it := range e.Images {
 					ij := imageJSON{File: e.names[i], Format: it.Format, Width: it.Width, Height: it.Height}
 					if b, err := imageBytes(it); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // prPageSteps is the PR curves page's step budget per (run, tag): beyond
@@ -42,9 +43,9 @@ type prCard struct {
 // prCardJSON is a card's curves: per kept step, the curve at every
 // threshold, in threshold order.
 type prCardJSON struct {
-	Steps  []int64       `json:"steps"`
-	Wall   []jsonFloat   `json:"wall"`
-	Curves []prCardCurve `json:"curves"`
+	Steps  []int64         `json:"steps"`
+	Wall   []summary.Float `json:"wall"`
+	Curves []prCardCurve   `json:"curves"`
 }
 
 // prCardCurve is a curve as the page draws it: every threshold, of which
@@ -71,28 +72,28 @@ func prDrawn(e model.PRCurveEntry) int {
 }
 
 type prCurveJSON struct {
-	Thresholds []jsonFloat  `json:"thresholds"`
-	Precision  []jsonScalar `json:"precision"`
-	Recall     []jsonScalar `json:"recall"`
-	TP         []jsonScalar `json:"tp"`
-	FP         []jsonScalar `json:"fp"`
-	TN         []jsonScalar `json:"tn"`
-	FN         []jsonScalar `json:"fn"`
+	Thresholds []summary.Float  `json:"thresholds"`
+	Precision  []summary.Scalar `json:"precision"`
+	Recall     []summary.Scalar `json:"recall"`
+	TP         []summary.Scalar `json:"tp"`
+	FP         []summary.Scalar `json:"fp"`
+	TN         []summary.Scalar `json:"tn"`
+	FN         []summary.Scalar `json:"fn"`
 }
 
 // prCurveOf is a curve for JSON, its values in the shortest form that
 // reads back exact at the precision they were stored in.
 func prCurveOf(e model.PRCurveEntry) prCurveJSON {
-	f := func(v []float64) []jsonScalar {
-		out := make([]jsonScalar, len(v))
+	f := func(v []float64) []summary.Scalar {
+		out := make([]summary.Scalar, len(v))
 		for i, x := range v {
-			out[i] = jsonScalar{V: x, F32: e.Float32}
+			out[i] = summary.Scalar{V: x, F32: e.Float32}
 		}
 		return out
 	}
-	th := make([]jsonFloat, len(e.Thresholds))
+	th := make([]summary.Float, len(e.Thresholds))
 	for i, x := range e.Thresholds {
-		th[i] = jsonFloat(x)
+		th[i] = summary.Float(x)
 	}
 	return prCurveJSON{Thresholds: th, Precision: f(e.Precision), Recall: f(e.Recall),
 		TP: f(e.TP), FP: f(e.FP), TN: f(e.TN), FN: f(e.FN)}
@@ -122,10 +123,10 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 		t := prTag{Tag: pt.tag}
 		for _, s := range pt.runs {
 			es := s.series.Entries
-			j := prCardJSON{Steps: []int64{}, Wall: []jsonFloat{}, Curves: []prCardCurve{}}
+			j := prCardJSON{Steps: []int64{}, Wall: []summary.Float{}, Curves: []prCardCurve{}}
 			for _, i := range result.EvenSteps(len(es), steps) {
 				j.Steps = append(j.Steps, es[i].Step)
-				j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
+				j.Wall = append(j.Wall, summary.Float(es[i].WallTime))
 				j.Curves = append(j.Curves, prCardCurve{prCurveOf(es[i]), prDrawn(es[i])})
 			}
 			c := prCard{Run: s.run.Name, Label: stepsLabel(len(j.Steps), len(es)), Last: len(j.Steps) - 1, Data: "null"}
@@ -184,15 +185,15 @@ func prStepBudget(series []prSeries, perCard, perPage int) int {
 func (r *Report) prCurvesData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "pr_curve", index: map[string]map[string]string{}}
 	type entry struct {
-		WallTime jsonFloat `json:"wall_time"`
-		Step     int64     `json:"step"`
+		WallTime summary.Float `json:"wall_time"`
+		Step     int64         `json:"step"`
 		prCurveJSON
 	}
 	for _, pt := range r.prTags() {
 		for _, s := range pt.runs {
 			entries := make([]any, len(s.series.Entries))
 			for i, e := range s.series.Entries {
-				entries[i] = entry{jsonFloat(e.WallTime), e.Step, prCurveOf(e)}
+				entries[i] = entry{summary.Float(e.WallTime), e.Step, prCurveOf(e)}
 			}
 			if err := emitTagFile(d, emit, s.run.Name, pt.tag, dataFile("pr_curves", s.run.Name, pt.tag), entries); err != nil {
 				return nil, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // TestChartDataMatchesEncodingJSON checks that the hand-written encoder of
@@ -33,15 +34,15 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 			for _, sv := range tv.series {
 				pts := sv.scalar.Points
 				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv.scalar.Points, sv.draw, sv.scalar.Float32), Total: len(pts), Shown: len(sv.draw),
-					Start: jsonFloat(sv.run.Start), Envelope: [][6]jsonFloat{}, Kept: keptLen(sv.data, sv.scalar.Points)}
+					Start: summary.Float(sv.run.Start), Envelope: [][6]summary.Float{}, Kept: keptLen(sv.data, sv.scalar.Points)}
 				if files {
 					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)
 				}
 				for _, b := range sv.buckets {
 					if b.HasFinite {
 						p0, p1 := pts[b.First], pts[b.Last]
-						cr.Envelope = append(cr.Envelope, [6]jsonFloat{jsonFloat(p0.Step), jsonFloat(p1.Step),
-							jsonFloat(p0.WallTime), jsonFloat(p1.WallTime), jsonFloat(b.Min), jsonFloat(b.Max)})
+						cr.Envelope = append(cr.Envelope, [6]summary.Float{summary.Float(p0.Step), summary.Float(p1.Step),
+							summary.Float(p0.WallTime), summary.Float(p1.WallTime), summary.Float(b.Min), summary.Float(b.Max)})
 					}
 				}
 				cj.Runs = append(cj.Runs, cr)
@@ -237,10 +238,10 @@ type chartRun struct {
 	Points json.RawMessage `json:"points"`
 	Total  int             `json:"total"`
 	Shown  int             `json:"shown"`
-	Start  jsonFloat       `json:"start"`
+	Start  summary.Float   `json:"start"`
 	// Envelope holds [step0, step1, wall0, wall1, min, max] per bucket of
 	// a downsampled series: the range its drawn points stand for.
-	Envelope [][6]jsonFloat `json:"envelope"`
+	Envelope [][6]summary.Float `json:"envelope"`
 	// Kept is how many points the series' data file holds (fewer than
 	// Total when --max-data-points capped it).
 	Kept int `json:"kept"`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // tensorSeries is one (run, tag) numeric tensor series with what the
@@ -67,16 +68,16 @@ type tensorCard struct {
 // counts on the shared grid; per step with values: the values row-major.
 type tensorJSON struct {
 	Steps  []int64           `json:"steps"`
-	Wall   []jsonFloat       `json:"wall"`
+	Wall   []summary.Float   `json:"wall"`
 	Count  []int             `json:"count"`
-	Min    []*jsonScalar     `json:"min"` // null where no value is finite
-	Max    []*jsonScalar     `json:"max"`
-	Mean   []*jsonScalar     `json:"mean"`
+	Min    []*summary.Scalar `json:"min"` // null where no value is finite
+	Max    []*summary.Scalar `json:"max"`
+	Mean   []*summary.Scalar `json:"mean"`
 	NaN    []int             `json:"nan"`
 	PosInf []int             `json:"pos_inf"`
 	NegInf []int             `json:"neg_inf"`
 	Zero   []int             `json:"zero"`
-	Edges  []jsonFloat       `json:"edges"` // the shared grid; empty without finite values
+	Edges  []summary.Float   `json:"edges"` // the shared grid; empty without finite values
 	Hist   [][]int           `json:"hist"`  // per charted step, counts per bin
 	Values []tensorValueJSON `json:"values"`
 }
@@ -126,11 +127,11 @@ func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 		last := es[len(es)-1]
 		c.DType, c.Shape = last.DType, fmtShape(last.Shape)
 	}
-	j := tensorJSON{Edges: []jsonFloat{}, Hist: [][]int{}, Values: []tensorValueJSON{}}
+	j := tensorJSON{Edges: []summary.Float{}, Hist: [][]int{}, Values: []tensorValueJSON{}}
 	for _, i := range idx {
 		st := s.Stats[i]
 		j.Steps = append(j.Steps, es[i].Step)
-		j.Wall = append(j.Wall, jsonFloat(es[i].WallTime))
+		j.Wall = append(j.Wall, summary.Float(es[i].WallTime))
 		j.Count = append(j.Count, st.Count)
 		j.Min, j.Max = append(j.Min, finiteOrNull(st, st.Min, s.F32)), append(j.Max, finiteOrNull(st, st.Max, s.F32))
 		j.Mean = append(j.Mean, finiteOrNull(st, st.Mean, false))
@@ -142,7 +143,7 @@ func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 	}
 	hasGrid := len(s.Edges) > 0
 	for _, e := range s.Edges {
-		j.Edges = append(j.Edges, jsonFloat(e))
+		j.Edges = append(j.Edges, summary.Float(e))
 	}
 	j.Hist = append(j.Hist, s.Hist...)
 	var notes []string
@@ -175,11 +176,11 @@ func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 // finiteOrNull is a statistic of st for JSON: null when st has no finite
 // value, else v in the shortest form that reads back exact (as a float32
 // when f32: min and max of single-precision tensors).
-func finiteOrNull(st result.TensorStats, v float64, f32 bool) *jsonScalar {
+func finiteOrNull(st result.TensorStats, v float64, f32 bool) *summary.Scalar {
 	if !st.HasFinite() {
 		return nil
 	}
-	return &jsonScalar{V: v, F32: f32}
+	return &summary.Scalar{V: v, F32: f32}
 }
 
 // valuesLabel says which steps' values the page holds.
@@ -233,7 +234,7 @@ func appendValues(b []byte, vals []float64, f32 bool) []byte {
 func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "tensor", index: map[string]map[string]string{}}
 	type entry struct {
-		WallTime jsonFloat       `json:"wall_time"`
+		WallTime summary.Float   `json:"wall_time"`
 		Step     int64           `json:"step"`
 		DType    string          `json:"dtype"`
 		Shape    []int64         `json:"shape"`
@@ -244,9 +245,9 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 		PosInf   *int            `json:"pos_inf,omitempty"`
 		NegInf   *int            `json:"neg_inf,omitempty"`
 		Zero     *int            `json:"zero,omitempty"`
-		Min      *jsonScalar     `json:"min"`
-		Max      *jsonScalar     `json:"max"`
-		Mean     *jsonScalar     `json:"mean"`
+		Min      *summary.Scalar `json:"min"`
+		Max      *summary.Scalar `json:"max"`
+		Mean     *summary.Scalar `json:"mean"`
 		Values   json.RawMessage `json:"values,omitempty"`
 	}
 	for _, tt := range r.tensorTags() {
@@ -259,7 +260,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 			}
 			entries := make([]any, len(es))
 			for i, e := range es {
-				en := entry{WallTime: jsonFloat(e.WallTime), Step: e.Step, DType: e.DType, Shape: nonNil(e.Shape)}
+				en := entry{WallTime: summary.Float(e.WallTime), Step: e.Step, DType: e.DType, Shape: nonNil(e.Shape)}
 				if err := s.Errs[i]; err != nil {
 					en.Error = err.Error()
 					entries[i] = en

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/summary"
 )
 
 // textPageSteps is the page's step budget per (run, tag): beyond it the
@@ -221,16 +222,16 @@ func (tr *textRenderer) step(e model.TextEntry, bytes int, isHTML bool) (textSte
 func (r *Report) textData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: "text", section: "media", index: map[string]map[string]string{}}
 	type entry struct {
-		WallTime jsonFloat `json:"wall_time"`
-		Step     int64     `json:"step"`
-		Shape    []int64   `json:"shape"`
-		Value    []string  `json:"value"`
+		WallTime summary.Float `json:"wall_time"`
+		Step     int64         `json:"step"`
+		Shape    []int64       `json:"shape"`
+		Value    []string      `json:"value"`
 	}
 	for _, tt := range r.textTags() {
 		for _, s := range tt.runs {
 			entries := make([]any, len(s.series.Entries))
 			for i, e := range s.series.Entries {
-				entries[i] = entry{jsonFloat(e.WallTime), e.Step, nonNil(e.Shape), nonNil(e.Values)}
+				entries[i] = entry{summary.Float(e.WallTime), e.Step, nonNil(e.Shape), nonNil(e.Values)}
 			}
 			if err := emitTagFile(d, emit, s.run.Name, tt.tag, dataFile("text", s.run.Name, tt.tag), entries); err != nil {
 				return nil, err
