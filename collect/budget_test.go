@@ -300,7 +300,7 @@ func TestNoSingleRecordAbortsTheReport(t *testing.T) {
 				t.Fatalf("histograms %+v", r.Histograms)
 			}
 			e := r.Histograms[0].Entries[0]
-			if len(e.Buckets) != 1 || e.Buckets[0] != (histogram.Bucket{Left: -1e308, Right: 1e308, Count: 5}) {
+			if len(e.Buckets) != 1 || e.Buckets[0] != (model.Bucket{Left: -1e308, Right: 1e308, Count: 5}) {
 				t.Errorf("rows %v, want them as written", e.Buckets)
 			}
 			// What the histogram page draws: rows re-binned over their range.

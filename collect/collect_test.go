@@ -14,7 +14,6 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/collect/tfrecord"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 	"github.com/trainreport/trainreport/internal/testlog"
@@ -129,7 +128,7 @@ func findScalar(r *model.Run, tag string) *model.Scalar {
 	return nil
 }
 
-func stepsOf(ps []series.Point) []int64 {
+func stepsOf(ps []model.Point) []int64 {
 	var out []int64
 	for _, p := range ps {
 		out = append(out, p.Step)
@@ -137,7 +136,7 @@ func stepsOf(ps []series.Point) []int64 {
 	return out
 }
 
-func valuesOf(ps []series.Point) []float64 {
+func valuesOf(ps []model.Point) []float64 {
 	var out []float64
 	for _, p := range ps {
 		out = append(out, p.Value)
@@ -559,16 +558,16 @@ func TestRunBounds(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	pts := func(vals ...float64) []series.Point {
-		var out []series.Point
+	pts := func(vals ...float64) []model.Point {
+		var out []model.Point
 		for i, v := range vals {
-			out = append(out, series.Point{Step: int64(i + 1), WallTime: float64(100 + i), Value: v})
+			out = append(out, model.Point{Step: int64(i + 1), WallTime: float64(100 + i), Value: v})
 		}
 		return out
 	}
 	tests := []struct {
 		name      string
-		points    []series.Point
+		points    []model.Point
 		count     int
 		nonFinite int
 		hasFinite bool

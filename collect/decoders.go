@@ -44,7 +44,7 @@ func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts
 			return err
 		}
 		e.Buckets = rows
-		e.Summary = histogram.Summary{Min: h.GetMin(), Max: h.GetMax(), Count: h.GetNum(), Sum: h.GetSum()}
+		e.Summary = model.Summary{Min: h.GetMin(), Max: h.GetMax(), Count: h.GetNum(), Sum: h.GetSum()}
 	} else {
 		t := v.GetTensor()
 		if err := rr.chargeFill(t, rec); err != nil {
@@ -71,7 +71,7 @@ func (rr *runReader) addHistogram(ev *eventpb.Event, v *eventpb.SummaryValue, ts
 // overflow), infinite or NaN. The histogram is kept as written, for the
 // data files; histogram.Rebin draws such rows, on halved edges, and
 // leaves out those with non-finite edges.
-func (rr *runReader) checkWidths(rows []histogram.Bucket, tag string, step, offset int64) {
+func (rr *runReader) checkWidths(rows []model.Bucket, tag string, step, offset int64) {
 	for i, b := range rows {
 		if w := b.Right - b.Left; math.IsInf(w, 0) || math.IsNaN(w) {
 			rr.warn(offset, "tag %q at step %d: histogram bucket %d of [%g, %g] has no finite width; kept as written", tag, step, i, b.Left, b.Right)

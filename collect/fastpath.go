@@ -12,7 +12,6 @@ import (
 	"github.com/trainreport/trainreport/collect/histogram/histpb"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/projector"
-	"github.com/trainreport/trainreport/collect/series"
 )
 
 // fastEvent decodes the events that make up nearly all of a log, summaries,
@@ -218,7 +217,7 @@ func (rr *runReader) addPoint(ts *tagState, wall float64, step int64, v float64,
 	if ps := ss.Points; len(ps) == cap(ps) {
 		ss.Grow(rr.expect(len(ps)) - len(ps))
 	}
-	p := series.Point{WallTime: wall, Step: step, Value: v}
+	p := model.Point{WallTime: wall, Step: step, Value: v}
 	if !ss.Append(p, rr.attempt) { // a first point, a new attempt, a restart or a rewrite: rare
 		if ps := ss.Points; len(ps) > 0 && step <= ps[len(ps)-1].Step {
 			rr.stepBack(ss, ps[len(ps)-1].Step, ss.LastAttempt(), step)

@@ -19,7 +19,6 @@ import (
 	"github.com/trainreport/trainreport/collect/mindspore"
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 )
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
@@ -173,7 +172,7 @@ func (rr *runReader) addMindSporeScalar(ev *mspb.Event, value float64, ts *tagSt
 	if n := len(ss.Points); n > 0 && ev.Step <= ss.Points[n-1].Step {
 		rr.stepBack(ss, ss.Points[n-1].Step, ss.LastAttempt(), ev.Step)
 	}
-	ss.Add(series.Point{WallTime: ev.WallTime, Step: ev.Step, Value: value}, rr.attempt, rr.noRule)
+	ss.Add(model.Point{WallTime: ev.WallTime, Step: ev.Step, Value: value}, rr.attempt, rr.noRule)
 }
 
 func (rr *runReader) addMindSporeImage(ev *mspb.Event, im *mspb.Image, ts *tagState, at locator) error {

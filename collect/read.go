@@ -13,7 +13,6 @@ import (
 	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/collect/tfrecord"
 )
 
@@ -377,7 +376,7 @@ func (rr *runReader) addScalar(ev *eventpb.Event, v *eventpb.SummaryValue, ts *t
 	if n := len(ss.Points); n > 0 && ev.Step <= ss.Points[n-1].Step {
 		rr.stepBack(ss, ss.Points[n-1].Step, ss.LastAttempt(), ev.Step)
 	}
-	ss.Add(series.Point{WallTime: ev.WallTime, Step: ev.Step, Value: s.Value}, rr.attempt, rr.noRule)
+	ss.Add(model.Point{WallTime: ev.WallTime, Step: ev.Step, Value: s.Value}, rr.attempt, rr.noRule)
 	return nil
 }
 

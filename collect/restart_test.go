@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	pb "github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/series"
 )
 
@@ -35,12 +36,12 @@ func TestLazyStartsPurgeAsEagerOnes(t *testing.T) {
 			if want[tag] == nil {
 				want[tag] = &series.Scalars{}
 			}
-			want[tag].Add(series.Point{WallTime: 1000 + float64(step), Step: step, Value: float64(v)}, 1, false)
+			want[tag].Add(model.Point{WallTime: 1000 + float64(step), Step: step, Value: float64(v)}, 1, false)
 		}
 		dir := t.TempDir()
 		writeFiles(t, dir, []file{{ev100, eventFile(t, evs...)}})
 		rep := collectDir(t, dir, Options{})
-		got := map[string][]series.Point{}
+		got := map[string][]model.Point{}
 		for _, r := range rep.Runs {
 			for _, s := range r.Scalars {
 				got[s.Tag] = s.Points

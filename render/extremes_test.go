@@ -98,7 +98,7 @@ func TestDurationOfExtremeWallTimes(t *testing.T) {
 // that the chart's data parses: it held "+Inf" and "NaN" counts, which no
 // JSON reader takes, and the page was not written.
 func TestHistogramRebinOfExtremeEdges(t *testing.T) {
-	rows := [][]histogram.Bucket{
+	rows := [][]model.Bucket{
 		{{Left: -huge, Right: 0, Count: 5}, {Left: 0, Right: huge, Count: 7}},
 		{{Left: -huge, Right: huge, Count: 4}},
 		{{Left: huge, Right: huge, Count: 2}},                                                      // one value at the top

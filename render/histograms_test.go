@@ -96,7 +96,7 @@ func TestHistogramDataFaithful(t *testing.T) {
 	}
 }
 
-func rowsJSON(rows []histogram.Bucket) [][3]summary.Float {
+func rowsJSON(rows []model.Bucket) [][3]summary.Float {
 	out := [][3]summary.Float{}
 	for _, b := range rows {
 		out = append(out, [3]summary.Float{summary.Float(b.Left), summary.Float(b.Right), summary.Float(b.Count)})
@@ -126,7 +126,7 @@ func histReport(runs, tags []string, steps int) *model.Report {
 		for _, tag := range tags {
 			h := &model.Histogram{Tag: tag}
 			for s := range steps {
-				rows := []histogram.Bucket{{Left: -1, Right: 0, Count: float64(s)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
+				rows := []model.Bucket{{Left: -1, Right: 0, Count: float64(s)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
 				h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
 					Summary: histogram.Summarize(rows), Buckets: rows})
 			}
@@ -262,7 +262,7 @@ func TestHistogramNamesStayInert(t *testing.T) {
 // strings in the data files.
 func TestHistogramOddValues(t *testing.T) {
 	inf := math.Inf(1)
-	rows := [][]histogram.Bucket{
+	rows := [][]model.Bucket{
 		nil,
 		{{Left: 1, Right: 1, Count: 5}},
 		{{Left: -inf, Right: 0, Count: 1}, {Left: 0, Right: inf, Count: 2}},

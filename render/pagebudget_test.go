@@ -29,7 +29,7 @@ func everyKindReport(t *testing.T, n int) *model.Report {
 		for _, tag := range []string{"layer1/weights", "layer2/weights"} {
 			h := &model.Histogram{Tag: tag}
 			for s := range 3 {
-				rows := []histogram.Bucket{{Left: -1, Right: 0, Count: float64(s + i%7)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
+				rows := []model.Bucket{{Left: -1, Right: 0, Count: float64(s + i%7)}, {Left: 0, Right: 1, Count: 2}, {Left: 1, Right: 3, Count: 1}}
 				h.Entries = append(h.Entries, model.HistogramEntry{WallTime: 1e9 + float64(s), Step: int64(s),
 					Summary: histogram.Summarize(rows), Buckets: rows})
 			}

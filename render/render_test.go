@@ -19,7 +19,6 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/testcorpus"
@@ -292,7 +291,7 @@ func synthetic(runs map[string]map[string][]float64) *model.Report {
 		for _, tag := range sortedKeys(runs[name]) {
 			s := &model.Scalar{Tag: tag}
 			for i, v := range runs[name][tag] {
-				s.Points = append(s.Points, series.Point{WallTime: 1e9 + float64(i), Step: int64(i), Value: v})
+				s.Points = append(s.Points, model.Point{WallTime: 1e9 + float64(i), Step: int64(i), Value: v})
 			}
 			run.Scalars = append(run.Scalars, s)
 			run.LastStep = max(run.LastStep, int64(len(s.Points)-1))

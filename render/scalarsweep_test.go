@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -268,7 +267,7 @@ func TestSweepPageHostileNames(t *testing.T) {
 	for i, name := range hostile {
 		run := rep.Runs[i]
 		run.Name = name
-		run.Scalars = append(run.Scalars, &model.Scalar{Tag: name, Points: []series.Point{{Step: 1, Value: 1}}})
+		run.Scalars = append(run.Scalars, &model.Scalar{Tag: name, Points: []model.Point{{Step: 1, Value: 1}}})
 		run.HParams.Sessions[0].Start.HParams[name] = model.HParamValue{Kind: model.StringValue, Str: name + strings.Repeat("x", 300)}
 	}
 	r := newReport(rep, Options{})

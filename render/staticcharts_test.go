@@ -14,7 +14,6 @@ import (
 	"github.com/go-analyze/charts"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 )
 
 // TestPaletteMatchesApp: the static charts' run colours are the pages'.
@@ -138,7 +137,7 @@ func seriesOf(steps []int64, values []float64) *seriesView {
 	sc := &model.Scalar{Tag: "t"}
 	sv := &seriesView{scalar: sc}
 	for i, s := range steps {
-		sc.Points = append(sc.Points, series.Point{Step: s, Value: values[i]})
+		sc.Points = append(sc.Points, model.Point{Step: s, Value: values[i]})
 		sv.draw = append(sv.draw, i)
 	}
 	return sv

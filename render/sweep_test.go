@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -29,7 +28,7 @@ func trialReport(n, steps, tags int) *model.Report {
 		add := func(tag string, f func(s int) float64) {
 			sc := &model.Scalar{Tag: tag}
 			for s := range steps {
-				sc.Points = append(sc.Points, series.Point{WallTime: 1e9 + float64(s), Step: int64(s), Value: f(s)})
+				sc.Points = append(sc.Points, model.Point{WallTime: 1e9 + float64(s), Step: int64(s), Value: f(s)})
 			}
 			run.Scalars = append(run.Scalars, sc)
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 // pointBytes is the size of one kept scalar point in trainreport's model
-// (collect/series.Point: wall time float64, step int64, value float64).
+// (collect/model.Point: wall time float64, step int64, value float64).
 const pointBytes = 24
 
 func (r *row) best() time.Duration {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/series"
 	"github.com/trainreport/trainreport/examples/demo/demolog"
 	"github.com/trainreport/trainreport/internal/testcorpus"
 	"github.com/trainreport/trainreport/internal/testlog"
@@ -100,7 +99,7 @@ func readScalars(t *testing.T, logdir string) scalarTruth {
 				st.finite[s.Tag] = map[string]bool{}
 				st.tags = append(st.tags, s.Tag)
 			}
-			st.finite[s.Tag][r.Name] = slices.ContainsFunc(s.Points, func(p series.Point) bool {
+			st.finite[s.Tag][r.Name] = slices.ContainsFunc(s.Points, func(p model.Point) bool {
 				return !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0)
 			})
 		}

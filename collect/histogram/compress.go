@@ -1,6 +1,10 @@
 package histogram
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
 
 // BasisPoints are where TensorBoard's distributions cut a histogram, in
 // hundredths of a percent: the normal distribution's CDF at -inf, -1.5,
@@ -14,7 +18,7 @@ var BasisPoints = [9]int{0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000}
 // point is interpolated linearly inside the first bucket whose cumulative
 // count passes it, skipping empty buckets. A histogram without rows gives
 // zeros; basis points past the last bucket take its right edge.
-func Compress(rows []Bucket) [9]float64 {
+func Compress(rows []model.Bucket) [9]float64 {
 	var out [9]float64
 	if len(rows) == 0 {
 		return out

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // FuzzRowsMath gives Compress and Rebin arbitrary rows, NaN, infinities,
@@ -13,9 +15,9 @@ func FuzzRowsMath(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(binary.LittleEndian.AppendUint64(nil, math.Float64bits(1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var rows []Bucket
+		var rows []model.Bucket
 		for len(b) >= 24 {
-			rows = append(rows, Bucket{
+			rows = append(rows, model.Bucket{
 				Left:  math.Float64frombits(binary.LittleEndian.Uint64(b)),
 				Right: math.Float64frombits(binary.LittleEndian.Uint64(b[8:])),
 				Count: math.Float64frombits(binary.LittleEndian.Uint64(b[16:])),

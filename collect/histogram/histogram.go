@@ -10,38 +10,30 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 )
 
-// Bucket is one row: values in [Left, Right) counted Count times (the last
-// bucket is closed). The type is the report model's.
-type Bucket = model.Bucket
-
 // FromTensor reads the rows of a TF2 histogram: a [k, 3] tensor of
 // [left, right, count], given as its values in row-major order.
-func FromTensor(values []float64, shape []int64) ([]Bucket, error) {
+func FromTensor(values []float64, shape []int64) ([]model.Bucket, error) {
 	if len(shape) == 1 && shape[0] == 0 || len(values) == 0 && len(shape) == 2 && shape[0] == 0 {
 		return nil, nil
 	}
 	if len(shape) != 2 || shape[1] != 3 || int64(len(values)) != shape[0]*3 {
 		return nil, fmt.Errorf("histogram tensor of shape %v, want [k, 3]", shape)
 	}
-	out := make([]Bucket, shape[0])
+	out := make([]model.Bucket, shape[0])
 	for i := range out {
-		out[i] = Bucket{Left: values[3*i], Right: values[3*i+1], Count: values[3*i+2]}
+		out[i] = model.Bucket{Left: values[3*i], Right: values[3*i+1], Count: values[3*i+2]}
 	}
 	return out, nil
 }
 
-// Summary is what a histogram says about its values as a whole. The type
-// is the report model's.
-type Summary = model.Summary
-
 // Summarize returns the range and count of the rows, and an estimate of
 // the sum from bucket midpoints, for histograms (TF2 tensors) that do not
 // store them.
-func Summarize(rows []Bucket) Summary {
+func Summarize(rows []model.Bucket) model.Summary {
 	if len(rows) == 0 {
-		return Summary{}
+		return model.Summary{}
 	}
-	s := Summary{Min: math.Inf(1), Max: math.Inf(-1)}
+	s := model.Summary{Min: math.Inf(1), Max: math.Inf(-1)}
 	for _, b := range rows {
 		if b.Count > 0 {
 			s.Min, s.Max = min(s.Min, b.Left), max(s.Max, b.Right)

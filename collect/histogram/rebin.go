@@ -1,6 +1,10 @@
 package histogram
 
-import "math"
+import (
+	"math"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
 
 // Rebin spreads the counts of rows over n equal-width bins from lo to hi,
 // the way TensorBoard's histogram dashboard draws histograms whose buckets
@@ -11,7 +15,7 @@ import "math"
 // must exceed lo. The bins are finite for any finite lo, hi and rows, even
 // when edges near ±MaxFloat64 make widths overflow (see scaleFor) and
 // counts near it add up past it (a bin then holds ±MaxFloat64).
-func Rebin(rows []Bucket, lo, hi float64, n int) []float64 {
+func Rebin(rows []model.Bucket, lo, hi float64, n int) []float64 {
 	out := make([]float64, n)
 	if n < 1 || !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return out
@@ -60,7 +64,7 @@ func Rebin(rows []Bucket, lo, hi float64, n int) []float64 {
 // histogram of [-1e308, 1e308]): Rebin then works on halved edges, which
 // is exact for numbers this large, instead of dividing by an infinite
 // width and giving NaN.
-func scaleFor(rows []Bucket, lo, hi float64) float64 {
+func scaleFor(rows []model.Bucket, lo, hi float64) float64 {
 	if math.IsInf(hi-lo, 0) {
 		return 0.5
 	}

@@ -10,16 +10,13 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 )
 
-// Point is one scalar value; the type is the report model's.
-type Point = model.Point
-
 // Scalars is the kept points of one scalar series, in arrival order, which
 // the restart rule keeps in increasing step order: the series' line. The
 // points the rule takes off the line are counted in Dropped and, when
 // KeepSuperseded is set, kept in Superseded, each with the attempt it was
 // added in.
 type Scalars struct {
-	Points []Point
+	Points []model.Point
 	// Dropped counts the points that restarts took off the line.
 	Dropped int
 	// KeepSuperseded keeps the points taken off the line in Superseded
@@ -27,9 +24,9 @@ type Scalars struct {
 	KeepSuperseded bool
 	// Superseded is the points taken off the line, in the order they were
 	// taken off, when KeepSuperseded is set.
-	Superseded []Point
+	Superseded []model.Point
 
-	// Attempts in run-length form, so that Point stays 24 bytes on the hot
+	// Attempts in run-length form, so that model.Point stays 24 bytes on the hot
 	// path: lineRuns[i] is the attempt of Points[lineRuns[i].start:], up to
 	// the next run's start (the line's attempts only go up); dropRuns
 	// counts the points taken off the line by attempt, in the order taken
@@ -55,7 +52,7 @@ type attemptRun struct {
 // Append appends p when the line has points, p's step is above the last
 // and p is of the attempt of the last, and reports whether it did: the hot
 // path of a log, which Add completes.
-func (s *Scalars) Append(p Point, attempt int) bool {
+func (s *Scalars) Append(p model.Point, attempt int) bool {
 	n := len(s.Points)
 	if n == 0 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
 		return false
@@ -68,7 +65,7 @@ func (s *Scalars) Append(p Point, attempt int) bool {
 // whose step is at or below the last kept step first takes every kept point
 // with a step at or above its own off the line: the latest write of a step
 // wins, and a run resumed from a checkpoint overwrites what it repeats.
-func (s *Scalars) Add(p Point, attempt int, keepAll bool) {
+func (s *Scalars) Add(p model.Point, attempt int, keepAll bool) {
 	n := len(s.Points)
 	if n > 0 && p.Step <= s.Points[n-1].Step {
 		if keepAll {
@@ -129,7 +126,7 @@ func (s *Scalars) Purge(step int64) {
 // them): every point at or above step is taken off, the others keep their
 // order.
 func (s *Scalars) filter(step int64) {
-	var kept []Point
+	var kept []model.Point
 	var runs []attemptRun
 	for k, r := range s.lineRuns {
 		end := len(s.Points)
@@ -155,7 +152,7 @@ func (s *Scalars) filter(step int64) {
 	s.Points = append(s.Points[:0], kept...)
 	s.lineRuns = runs
 	s.latest = s.LastAttempt()
-	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.Step, b.Step) })
+	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
 }
 
 func (s *Scalars) countDropped(r attemptRun) {
@@ -178,7 +175,7 @@ func (s *Scalars) LastAttempt() int {
 }
 
 // EachLine calls f with the points of the line of each attempt, in order.
-func (s *Scalars) EachLine(f func(attempt int, pts []Point)) {
+func (s *Scalars) EachLine(f func(attempt int, pts []model.Point)) {
 	for k, r := range s.lineRuns {
 		end := len(s.Points)
 		if k+1 < len(s.lineRuns) {
@@ -192,10 +189,10 @@ func (s *Scalars) EachLine(f func(attempt int, pts []Point)) {
 // the line, the bounds of their steps and, when KeepSuperseded is set,
 // those points, in the order they were taken off (an attempt may come
 // several times).
-func (s *Scalars) EachDropped(f func(attempt, n int, first, last int64, pts []Point)) {
+func (s *Scalars) EachDropped(f func(attempt, n int, first, last int64, pts []model.Point)) {
 	at := 0
 	for _, r := range s.dropRuns {
-		var pts []Point
+		var pts []model.Point
 		if s.KeepSuperseded {
 			pts = s.Superseded[at : at+r.n]
 			at += r.n

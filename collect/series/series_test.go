@@ -3,6 +3,8 @@ package series
 import (
 	"slices"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 func steps(s *Scalars) []int64 {
@@ -32,7 +34,7 @@ func TestRestartRule(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var s Scalars
 			for i, st := range tc.in {
-				s.Add(Point{WallTime: float64(i), Step: st, Value: float64(i)}, 1, tc.keepAll)
+				s.Add(model.Point{WallTime: float64(i), Step: st, Value: float64(i)}, 1, tc.keepAll)
 			}
 			if got := steps(&s); !slices.Equal(got, tc.want) {
 				t.Errorf("steps = %v, want %v", got, tc.want)
@@ -51,7 +53,7 @@ func TestRestartRule(t *testing.T) {
 func TestPurge(t *testing.T) {
 	var s Scalars
 	for _, st := range []int64{10, 20, 30, 40} {
-		s.Add(Point{Step: st}, 1, false)
+		s.Add(model.Point{Step: st}, 1, false)
 	}
 	s.Purge(25)
 	if got := steps(&s); !slices.Equal(got, []int64{10, 20}) {
@@ -96,21 +98,21 @@ func TestPurgeOfALineWhoseStepsGoBack(t *testing.T) {
 		step    int64
 		attempt int
 	}{{10, 1}, {20, 1}, {5, 2}, {30, 2}, {15, 2}} {
-		s.Add(Point{Step: p.step, Value: float64(p.step)}, p.attempt, true)
+		s.Add(model.Point{Step: p.step, Value: float64(p.step)}, p.attempt, true)
 	}
 	s.Purge(12)
 	if got := steps(&s); !slices.Equal(got, []int64{10, 5}) {
 		t.Fatalf("after Purge(12): %v, want [10 5]", got)
 	}
 	var dropped []int64
-	s.EachDropped(func(attempt, n int, first, last int64, pts []Point) {
+	s.EachDropped(func(attempt, n int, first, last int64, pts []model.Point) {
 		dropped = append(dropped, int64(attempt), int64(n))
 	})
 	if !slices.Equal(dropped, []int64{1, 1, 2, 2}) || s.Dropped != 3 || len(s.Superseded) != 3 {
 		t.Errorf("dropped by attempt %v, Dropped %d, %d superseded", dropped, s.Dropped, len(s.Superseded))
 	}
 	var line []int64
-	s.EachLine(func(attempt int, pts []Point) { line = append(line, int64(attempt), int64(len(pts))) })
+	s.EachLine(func(attempt int, pts []model.Point) { line = append(line, int64(attempt), int64(len(pts))) })
 	if !slices.Equal(line, []int64{1, 1, 2, 1}) {
 		t.Errorf("line by attempt %v, want attempt 1: 1 point, attempt 2: 1 point", line)
 	}

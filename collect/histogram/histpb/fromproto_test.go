@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/histogram"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 type (
-	Bucket  = histogram.Bucket
-	Summary = histogram.Summary
+	Bucket  = model.Bucket
+	Summary = model.Summary
 )
 
 func TestFromProto(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/trainreport/trainreport/collect/eventpb"
-	"github.com/trainreport/trainreport/collect/histogram"
+	"github.com/trainreport/trainreport/collect/model"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -16,13 +16,13 @@ import (
 // writers use (packed buckets, equal lengths, each field once), which the
 // caller then decodes with the generated code to get its full answer or
 // error.
-func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool) {
+func ParseProto(b []byte) (rows []model.Bucket, s model.Summary, ok bool) {
 	var limits, counts []byte
 	var seen uint8
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 || num < eventpb.FieldHistogramMin || num > eventpb.FieldHistogramBucket || seen&(1<<num) != 0 {
-			return nil, histogram.Summary{}, false
+			return nil, model.Summary{}, false
 		}
 		seen |= 1 << num
 		b = b[n:]
@@ -30,7 +30,7 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 		case num <= eventpb.FieldHistogramSumSquares && typ == protowire.Fixed64Type:
 			v, n := protowire.ConsumeFixed64(b)
 			if n < 0 {
-				return nil, histogram.Summary{}, false
+				return nil, model.Summary{}, false
 			}
 			b = b[n:]
 			f := math.Float64frombits(v)
@@ -47,7 +47,7 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 		case num >= eventpb.FieldHistogramBucketLimit && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)
 			if n < 0 || len(v)%8 != 0 {
-				return nil, histogram.Summary{}, false
+				return nil, model.Summary{}, false
 			}
 			b = b[n:]
 			if num == eventpb.FieldHistogramBucketLimit {
@@ -56,11 +56,11 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 				counts = v
 			}
 		default:
-			return nil, histogram.Summary{}, false
+			return nil, model.Summary{}, false
 		}
 	}
 	if len(limits) != len(counts) {
-		return nil, histogram.Summary{}, false
+		return nil, model.Summary{}, false
 	}
 	count := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(counts[8*i:])) }
 	limit := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(limits[8*i:])) }
@@ -74,9 +74,9 @@ func ParseProto(b []byte) (rows []histogram.Bucket, s histogram.Summary, ok bool
 	if start > end {
 		return nil, s, true
 	}
-	rows = make([]histogram.Bucket, 0, end-start+1)
+	rows = make([]model.Bucket, 0, end-start+1)
 	for i := start; i <= end; i++ {
-		r := histogram.Bucket{Left: s.Min, Right: s.Max, Count: count(i)}
+		r := model.Bucket{Left: s.Min, Right: s.Max, Count: count(i)}
 		if i > start {
 			r.Left = limit(i - 1)
 		}

@@ -5,9 +5,7 @@
 // reservoir sampling (docs/FORMATS.md section 19).
 package downsample
 
-import (
-	"github.com/trainreport/trainreport/collect/series"
-)
+import "github.com/trainreport/trainreport/collect/model"
 
 // Bucket describes a run of consecutive points of the original series,
 // from index First to index Last inclusive, and the range of their finite
@@ -22,7 +20,7 @@ type Bucket struct {
 // keep within about budget points, and the buckets they were chosen from.
 // When pts already fits (or budget <= 0, meaning no limit) every index is
 // kept and buckets is nil.
-func Points(pts []series.Point, budget int) (keep []int, buckets []Bucket) {
+func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 	n := len(pts)
 	if budget <= 0 || n <= budget {
 		keep = make([]int, n)

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/trainreport/trainreport/collect/series"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
-func noisy(n int) []series.Point {
+func noisy(n int) []model.Point {
 	r := rand.New(rand.NewPCG(1, 2))
-	pts := make([]series.Point, n)
+	pts := make([]model.Point, n)
 	for i := range pts {
-		pts[i] = series.Point{Step: int64(i), WallTime: float64(i), Value: math.Sin(float64(i)/500) + r.NormFloat64()*0.1}
+		pts[i] = model.Point{Step: int64(i), WallTime: float64(i), Value: math.Sin(float64(i)/500) + r.NormFloat64()*0.1}
 	}
 	return pts
 }
@@ -81,9 +81,9 @@ func TestKeepsExtremesFirstLastAndNonFinite(t *testing.T) {
 }
 
 func TestAllNonFiniteBucket(t *testing.T) {
-	pts := make([]series.Point, 40)
+	pts := make([]model.Point, 40)
 	for i := range pts {
-		pts[i] = series.Point{Step: int64(i), Value: math.NaN()}
+		pts[i] = model.Point{Step: int64(i), Value: math.NaN()}
 	}
 	keep, buckets := Points(pts, 8)
 	for _, b := range buckets {
