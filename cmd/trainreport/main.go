@@ -437,13 +437,14 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 		// 790 MB instead of 960 MB, for no more CPU).
 		debug.SetGCPercent(25)
 	}
-	// The layouts of big embeddings take minutes (t-SNE at its cap of
+	// The analysis is most of a report's work after reading, and the
+	// layouts of big embeddings in it take minutes (t-SNE at its cap of
 	// 10,000 points, most): say what is being done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
 	aopt := analysis.Options{MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxDataPoints: c.maxDataPoints,
 		MediaSteps: c.mediaSteps, Baseline: base, Gates: c.gates}
 	c.embeddings.apply(&aopt, progress.update)
-	memlimit.Phase(ctx, "laying out the embeddings")
+	memlimit.Phase(ctx, "analysing the logs")
 	stopProgress := progress.watch()
 	an, err := analysis.Build(ctx, rep, aopt)
 	stopProgress()
