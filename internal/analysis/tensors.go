@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -315,38 +314,4 @@ func elements(shape []int64) int64 {
 		n *= d
 	}
 	return n
-}
-
-// parallel calls f for 0..n-1, a worker per CPU, and returns the first
-// error, ctx's when it is done.
-func parallel(ctx context.Context, n int, f func(i int) error) error {
-	next := make(chan int)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(i)
-			}
-		}()
-	}
-	for i := range n {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
