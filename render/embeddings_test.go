@@ -13,6 +13,7 @@ import (
 
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // writeProjector writes a projector log directory: one embedding of n
@@ -157,35 +158,11 @@ func singleFile(t *testing.T, r *Report) string {
 	return b.String()
 }
 
-// writeTinyEmbeddings writes a config naming one tensor file of 50 points
-// of 8 values count times (2,000 of them, 121 KB, took 259 s: each tiny
-// embedding's layouts cost iterations, however few its points).
-func writeTinyEmbeddings(t *testing.T, count int) string {
-	t.Helper()
-	dir := t.TempDir()
-	var config, tsv strings.Builder
-	for i := range count {
-		fmt.Fprintf(&config, "embeddings { tensor_name: \"e%d\" tensor_path: \"t.tsv\" }\n", i)
-	}
-	for i := range 50 {
-		for j := range 8 {
-			fmt.Fprintf(&tsv, "%d\t", (i*31+j*17)%23)
-		}
-		tsv.WriteString("1\n")
-	}
-	for name, text := range map[string]string{"projector_config.pbtxt": config.String(), "t.tsv": tsv.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // The data files say what the analysis computed of each step and what it
 // left out: the methods, the neighbour lists, the notes of the budgets,
 // and for a step not laid out its error, also noted in data/index.json.
 func TestEmbeddingDataFilesSayWhatWasLeftOut(t *testing.T) {
-	rep := collectDir(t, "proj", writeTinyEmbeddings(t, 3))
+	rep := collectDir(t, "proj", testsupport.TinyEmbeddings(t, 3))
 	defer rep.Close()
 	// Room for every PCA and one set of neighbour lists, not for a third
 	// embedding: the plan in analysis' tests.
@@ -231,7 +208,7 @@ func TestEmbeddingDataFilesSayWhatWasLeftOut(t *testing.T) {
 
 // The page says the methods and caps the analysis used.
 func TestEmbeddingsPageSaysMethodsAndCaps(t *testing.T) {
-	rep := collectDir(t, "proj", writeTinyEmbeddings(t, 1))
+	rep := collectDir(t, "proj", testsupport.TinyEmbeddings(t, 1))
 	defer rep.Close()
 	files := filesByName(t, newReport(rep, Options{}, analysis.Options{Embeddings: project.Options{
 		Methods: []project.Method{project.UMAP, project.PCA}, MaxTSNE: 1234, MaxNeighbors: -1}}))
@@ -243,7 +220,7 @@ func TestEmbeddingsPageSaysMethodsAndCaps(t *testing.T) {
 // A sprite over the pixel bound is not published: the embedding is drawn
 // without thumbnails.
 func TestSpriteOverPixelBoundNotPublished(t *testing.T) {
-	dir := writeTinyEmbeddings(t, 0)
+	dir := testsupport.TinyEmbeddings(t, 0)
 	// A PNG header claiming 30000x30000 pixels: all image.DecodeConfig reads.
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x75\x30\x00\x00\x75\x30\x08\x00\x00\x00\x00")
 	png = binary.BigEndian.AppendUint32(png, crc32.ChecksumIEEE(png[12:]))

@@ -15,31 +15,8 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
-
-// writeTinyEmbeddings writes a config naming one tensor file of 50 points
-// of 9 values count times (2,000 of them, 121 KB, took 259 s: each tiny
-// embedding's layouts cost iterations, however few its points).
-func writeTinyEmbeddings(t *testing.T, count int) string {
-	t.Helper()
-	dir := t.TempDir()
-	var config, tsv strings.Builder
-	for i := range count {
-		fmt.Fprintf(&config, "embeddings { tensor_name: \"e%d\" tensor_path: \"t.tsv\" }\n", i)
-	}
-	for i := range 50 {
-		for j := range 8 {
-			fmt.Fprintf(&tsv, "%d\t", (i*31+j*17)%23)
-		}
-		tsv.WriteString("1\n")
-	}
-	for name, text := range map[string]string{"projector_config.pbtxt": config.String(), "t.tsv": tsv.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // collectEmbeddings collects the log directory dir as the command does.
 func collectEmbeddings(t *testing.T, dir string) *model.Report {
@@ -76,7 +53,7 @@ func methodsOf(s *result.EmbeddingStep) []string {
 // budgets of t-SNE and UMAP points bound the work, in report order, and
 // the embeddings past them say so.
 func TestEmbeddingPointBudgetsGoInReportOrder(t *testing.T) {
-	rep := collectEmbeddings(t, writeTinyEmbeddings(t, 5))
+	rep := collectEmbeddings(t, testsupport.TinyEmbeddings(t, 5))
 	an := build(t, rep, Options{EmbeddingTotalTSNE: 100, EmbeddingTotalUMAP: 150})
 	if len(an.Embeddings.Sets) != 5 {
 		t.Fatalf("%d embeddings, want 5", len(an.Embeddings.Sets))
@@ -109,7 +86,7 @@ func TestEmbeddingPointBudgetsGoInReportOrder(t *testing.T) {
 // plan is made from the shapes, before any point is read.
 func TestManyTinyEmbeddingsSpendTheWorkBudget(t *testing.T) {
 	const count = 2000
-	rep := collectEmbeddings(t, writeTinyEmbeddings(t, count))
+	rep := collectEmbeddings(t, testsupport.TinyEmbeddings(t, count))
 	plan, w := planEmbeddings(groupEmbeddings(rep), Options{})
 	if len(plan) != count {
 		t.Fatalf("%d embeddings planned, want %d", len(plan), count)
@@ -195,7 +172,7 @@ func TestEmbeddingWorkBudgetPlansPCAFirst(t *testing.T) {
 			`UMAP not computed: the report's budget of %s estimated core-seconds of embedding layouts was spent (--embedding-budget), for 5 embeddings (the first: run ".", embedding "e0", step 0)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := collectEmbeddings(t, writeTinyEmbeddings(t, 6))
+			rep := collectEmbeddings(t, testsupport.TinyEmbeddings(t, 6))
 			var seen []EmbeddingProgress
 			an := build(t, rep, Options{EmbeddingBudget: tc.budget, EmbeddingProgress: func(p EmbeddingProgress) { seen = append(seen, p) }})
 			var got []string
@@ -284,7 +261,7 @@ func TestEmbeddingCapsAndMethodTitles(t *testing.T) {
 // Cancelling stops the layouts before the next embedding, and Build says
 // which phase it stopped in, wrapping ctx's error.
 func TestEmbeddingLayoutsStopWhenCancelled(t *testing.T) {
-	rep := collectEmbeddings(t, writeTinyEmbeddings(t, 4))
+	rep := collectEmbeddings(t, testsupport.TinyEmbeddings(t, 4))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen []EmbeddingProgress
@@ -305,7 +282,7 @@ func TestEmbeddingLayoutsStopWhenCancelled(t *testing.T) {
 // An embedding whose points cannot be read is a note on its step, and the
 // others are laid out all the same.
 func TestUnreadableEmbeddingIsANote(t *testing.T) {
-	dir := writeTinyEmbeddings(t, 0)
+	dir := testsupport.TinyEmbeddings(t, 0)
 	config := "embeddings { tensor_name: \"missing\" tensor_path: \"nope.tsv\" tensor_shape: [3, 2] }\n" +
 		"embeddings { tensor_name: \"good\" tensor_path: \"t.tsv\" }\n"
 	if err := os.WriteFile(filepath.Join(dir, "projector_config.pbtxt"), []byte(config), 0o644); err != nil {
