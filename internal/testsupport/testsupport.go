@@ -1,8 +1,8 @@
 // Package testsupport holds the small helpers that tests of several
 // packages share, so that each is written once: float comparisons with
 // NaN, a log folder opened for the length of a test, a folder of many tiny
-// embeddings. Event files are
-// written by package testlog. It is imported by tests only.
+// embeddings. Event files are written by package testlog. It is imported
+// by tests only.
 package testsupport
 
 import (
