@@ -339,8 +339,9 @@ func (b *bench) measureOne(ctx context.Context, tool string, get func(key, label
 		dir := filepath.Join(b.tmp, "report")
 		s, err := runProcess(ctx, b.timeout, nil, b.env, b.trainreport, "-quiet", "-o", dir, b.logdir)
 		if err == nil && len(r.Notes) == 0 {
-			total, data := dirSize(dir), dirSize(filepath.Join(dir, "data"))
-			r.Notes = append(r.Notes, fmt.Sprintf("the report is %.1f MB on disk, %.1f MB of it data/", float64(total)/1e6, float64(data)/1e6))
+			total, files := dirSize(dir)
+			data, _ := dirSize(filepath.Join(dir, "data"))
+			r.Notes = append(r.Notes, fmt.Sprintf("the report is %.1f MB on disk in %s files, %.1f MB of it data/", float64(total)/1e6, thousands(files), float64(data)/1e6))
 		}
 		os.RemoveAll(dir)
 		return record(r, s, err)
@@ -405,17 +406,19 @@ func record(r *row, s sample, err error) (time.Duration, error) {
 	return s.Wall, nil
 }
 
-func dirSize(dir string) int64 {
-	var n int64
+// dirSize returns the bytes and the number of the regular files under dir:
+// what a static host counts against its limits.
+func dirSize(dir string) (bytes, files int64) {
 	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				bytes += fi.Size()
+				files++
 			}
 		}
 		return nil
 	})
-	return n
+	return bytes, files
 }
 
 // expectation is what the log directory holds, from `trainreport inspect
