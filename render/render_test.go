@@ -527,7 +527,9 @@ func TestSingleFileIsSelfContained(t *testing.T) {
 	if err := newReport(rep, Options{}).WriteSingleFile(&b); err != nil {
 		t.Fatal(err)
 	}
-	s := b.String()
+	// The one link a page holds is its empty icon, a data: URL that keeps
+	// a browser from asking a server for /favicon.ico.
+	s := strings.Replace(b.String(), `<link rel="icon" href="data:,">`, "", 1)
 	for _, bad := range []string{"<script src", "<link", "src=\"http", "href=\"http", "url(http", "@import"} {
 		if strings.Contains(s, bad) {
 			t.Errorf("single file holds %q", bad)

@@ -262,6 +262,7 @@ type tab struct {
 	local    []string // the requests that did not: file:, data: and blob: URLs
 	problems []string // console errors and warnings, exceptions, error log entries
 	ignore   string   // problems and requests containing it are expected
+	origin   string   // a served report's origin (scheme://host:port), whose requests stay local too
 }
 
 // openTab opens url in a new tab of the browser. Network requests to
@@ -277,7 +278,15 @@ func openTab(t *testing.T, browser context.Context, url string) *tab {
 // event) given.
 func openTabWithin(t *testing.T, browser context.Context, url string, load time.Duration) *tab {
 	t.Helper()
-	tb := &tab{t: t, url: url}
+	return openTabFrom(t, browser, url, "", load)
+}
+
+// openTabFrom is openTabWithin for a page served from origin
+// (scheme://host:port, "" for none): its requests to that origin are the
+// page's own.
+func openTabFrom(t *testing.T, browser context.Context, url, origin string, load time.Duration) *tab {
+	t.Helper()
+	tb := &tab{t: t, url: url, origin: origin}
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithListener(tb.listen))
 	t.Cleanup(cancel)
 	t.Cleanup(tb.assertClean) // runs before cancel: cleanups run last first
@@ -314,7 +323,7 @@ func (tb *tab) serveRequests(paused iter.Seq2[fetch.EventRequestPaused, error]) 
 		if err != nil {
 			return // the tab closed
 		}
-		if ev.Request != nil && localURL(ev.Request.URL) {
+		if ev.Request != nil && (localURL(ev.Request.URL) || tb.origin != "" && strings.HasPrefix(ev.Request.URL, tb.origin+"/")) {
 			tb.mu.Lock()
 			tb.local = append(tb.local, ev.Request.URL)
 			tb.mu.Unlock()
