@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -417,4 +418,32 @@ func TestModelStreamedEqualsWhole(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEmitErrorStopsCollection: an error of Emit (a full disk under a
+// part) ends the collection with that error, no run handed over after
+// it, and the runs still to read are not waited for.
+func TestEmitErrorStopsCollection(t *testing.T) {
+	stop := errors.New("disk full")
+	for _, in := range modelInputs(t) {
+		if in.name != "lightning-tbx-sweep" {
+			continue
+		}
+		src := openShared(t, in)
+		calls := 0
+		_, err := Collect(context.Background(), []model.Logdir{in.ld}, Options{
+			open: func(string) (*logfs.Dir, error) { return src, nil },
+			Emit: func(*model.Run) error {
+				calls++
+				if calls == 2 {
+					return stop
+				}
+				return nil
+			}})
+		if !errors.Is(err, stop) || calls != 2 {
+			t.Errorf("Collect: %v after %d runs handed over, want %v after 2", err, calls, stop)
+		}
+		return
+	}
+	t.Skip("no lightning-tbx-sweep in the corpus")
 }
