@@ -42,6 +42,22 @@ type Options struct {
 	// collection (see cmd/trainreport's collect --shard) sees every run
 	// the whole would, so it can fingerprint the discovery.
 	Keep func(logdir, path string) bool
+	// Emit, when set, is handed every run read, one call at a time, in
+	// the report's order (CompareRunNames), as soon as the run and those
+	// before it are read; the runs are not kept: the report Collect
+	// returns holds none, and joining their hyperparameter metrics
+	// (JoinHParamMetrics) is left to whoever gathers them (model.Merge
+	// does). So a caller that writes each run and drops it, as collect
+	// --shard does, holds the runs being read and those read ahead of the
+	// next to hand over (bounded by EmitAhead), not the whole. An error
+	// of Emit stops the collection, and Collect returns it.
+	Emit func(*model.Run) error
+	// EmitAhead bounds, with Emit, the event-file bytes of the runs read
+	// ahead of the next one to hand over, beyond one run per worker: the
+	// runs read but waiting for an earlier one. 0 is 32 MiB: a sweep's
+	// similar runs keep few of them waiting, a big run among small ones
+	// many; 1 reads no run ahead of its turn.
+	EmitAhead int64
 
 	// fullDecode turns the fast path off, for tests that compare the two.
 	fullDecode bool
@@ -138,8 +154,6 @@ func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.R
 			opt.Progress(done.Add(n), total)
 		}
 	}
-	work := make(chan job)
-	var wg sync.WaitGroup
 	var crash atomic.Pointer[string] // the first panic of a worker, for the caller
 	workers := runtime.GOMAXPROCS(0)
 	if remote {
@@ -148,7 +162,43 @@ func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.R
 		// directory keeps), so that latency does not idle the cores.
 		workers = max(workers, logfs.MaxRequests)
 	}
-	for range min(workers, max(len(jobs), 1)) {
+	workers = min(workers, max(len(jobs), 1))
+	if opt.Emit != nil {
+		runs := make([]*model.Run, len(jobs))
+		sizes := make([]int64, len(jobs))
+		for k, j := range jobs {
+			runs[k], sizes[k] = j.run, j.size
+		}
+		ahead := opt.EmitAhead
+		if ahead <= 0 {
+			ahead = defaultEmitAhead
+		}
+		err := emitInOrder(ctx, runs, sizes, workers, ahead, func(ctx context.Context, k int) {
+			j := jobs[k]
+			jobs[k] = job{} // the job holds the run no longer: emitInOrder does, until it is handed over
+			readRun(ctx, j.run, j.src, j.disc, j.size, total, len(runs), opt, progress, &crash)
+		}, func(run *model.Run) error {
+			if checkModels {
+				one := &model.Report{Logdirs: rep.Logdirs, Runs: []*model.Run{run}, KeepAllRecords: rep.KeepAllRecords, RestartRule: rep.RestartRule}
+				if err := one.CheckValid(); err != nil {
+					panic(fmt.Sprintf("collect made an invalid run: %v", err))
+				}
+			}
+			return opt.Emit(run)
+		})
+		if msg := crash.Load(); msg != nil {
+			rep.Close()
+			panic(*msg)
+		}
+		if err != nil {
+			rep.Close()
+			return nil, err
+		}
+		return rep, nil
+	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range workers {
 		wg.Go(func() {
 			for j := range work {
 				readRun(ctx, j.run, j.src, j.disc, j.size, total, len(jobs), opt, progress, &crash)
@@ -187,6 +237,79 @@ func Collect(ctx context.Context, logdirs []model.Logdir, opt Options) (*model.R
 		}
 	}
 	return rep, nil
+}
+
+// defaultEmitAhead is Options.EmitAhead's default.
+const defaultEmitAhead = 32 << 20
+
+// emitInOrder reads runs[k] with read(ctx, k) on workers goroutines and
+// hands each to emit in the order of runs, sorted here by name
+// (CompareRunNames), dropping it once emitted. Runs are read in that
+// order too, and a run is started only while fewer than workers runs
+// are held (read or being read, not yet emitted) or the event-file
+// bytes (sizes) of those held stay within ahead: what waits for an
+// earlier run is bounded. The first error of emit, or ctx's, stops the
+// emitting and is returned; the runs still to read are then read
+// against a cancelled context (readRun stops at once).
+func emitInOrder(ctx context.Context, runs []*model.Run, sizes []int64, workers int, ahead int64, read func(context.Context, int), emit func(*model.Run) error) error {
+	order := make([]int, len(runs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return model.CompareRunNames(runs[a].Name, runs[b].Name) })
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var mu sync.Mutex
+	room := sync.NewCond(&mu)
+	held, heldBytes := 0, int64(0)
+	done := make([]chan struct{}, len(runs))
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	work := make(chan int)
+	go func() {
+		defer close(work)
+		for _, k := range order {
+			mu.Lock()
+			for held >= workers && heldBytes+sizes[k] > ahead {
+				room.Wait()
+			}
+			held++
+			heldBytes += sizes[k]
+			mu.Unlock()
+			work <- k
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := range work {
+				read(ctx, k)
+				close(done[k])
+			}
+		})
+	}
+	var err error
+	for _, k := range order {
+		<-done[k]
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			if err = emit(runs[k]); err != nil {
+				cancel()
+			}
+		}
+		runs[k] = nil
+		mu.Lock()
+		held--
+		heldBytes -= sizes[k]
+		room.Broadcast()
+		mu.Unlock()
+	}
+	wg.Wait()
+	return err
 }
 
 // checkModels makes Collect check every model it makes and panic on one

@@ -3,11 +3,13 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -366,4 +368,82 @@ func TestDeepEqual(t *testing.T) {
 			t.Errorf("deepEqual(%v, %v) = %v", c.a, c.b, got)
 		}
 	}
+}
+
+// TestModelStreamedEqualsWhole collects every input with Emit, writing
+// each run as it is handed over (model.Writer), and checks the runs come
+// in the model's order and that the file read back, its hyperparameter
+// metrics joined (Emit leaves that to whoever gathers the runs), is the
+// model Collect returns whole, byte for byte in the on-disk form: the
+// streamed part holds every point, attempt and kind the whole does. The
+// report Collect returns with Emit holds no run.
+func TestModelStreamedEqualsWhole(t *testing.T) {
+	for _, in := range modelInputs(t) {
+		t.Run(in.name, func(t *testing.T) {
+			src := openShared(t, in)
+			for _, keepAll := range []bool{false, true} {
+				whole := collectShared(t, in, src, Options{KeepAllRecords: keepAll})
+				var b bytes.Buffer
+				mw := model.NewWriter(&b)
+				var names []string
+				head := collectShared(t, in, src, Options{KeepAllRecords: keepAll, EmitAhead: 1 << 10, Emit: func(run *model.Run) error {
+					names = append(names, run.Name)
+					return mw.WriteRun(run)
+				}})
+				if len(head.Runs) != 0 {
+					t.Fatalf("Collect with Emit returned %d runs", len(head.Runs))
+				}
+				if err := mw.Close(head); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.IsSortedFunc(names, model.CompareRunNames) || len(names) != len(whole.Runs) {
+					t.Fatalf("%d runs emitted, not in order or not the %d of the whole: %q", len(names), len(whole.Runs), names)
+				}
+				back, err := model.Read(bytes.NewReader(b.Bytes()), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				back.JoinHParamMetrics()
+				var want bytes.Buffer
+				if err := model.Write(&want, whole); err != nil {
+					t.Fatal(err)
+				}
+				var got bytes.Buffer
+				if err := model.Write(&got, back); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("keepAll %v: the streamed model differs from the whole:\n%s", keepAll, firstDiff(whole.String(), back.String()))
+				}
+			}
+		})
+	}
+}
+
+// TestEmitErrorStopsCollection: an error of Emit (a full disk under a
+// part) ends the collection with that error, no run handed over after
+// it, and the runs still to read are not waited for.
+func TestEmitErrorStopsCollection(t *testing.T) {
+	stop := errors.New("disk full")
+	for _, in := range modelInputs(t) {
+		if in.name != "lightning-tbx-sweep" {
+			continue
+		}
+		src := openShared(t, in)
+		calls := 0
+		_, err := Collect(context.Background(), []model.Logdir{in.ld}, Options{
+			open: func(string) (*logfs.Dir, error) { return src, nil },
+			Emit: func(*model.Run) error {
+				calls++
+				if calls == 2 {
+					return stop
+				}
+				return nil
+			}})
+		if !errors.Is(err, stop) || calls != 2 {
+			t.Errorf("Collect: %v after %d runs handed over, want %v after 2", err, calls, stop)
+		}
+		return
+	}
+	t.Skip("no lightning-tbx-sweep in the corpus")
 }

@@ -72,12 +72,13 @@ const (
 	toolCRC      = "crc"
 	toolCollect  = "collect"
 	toolReport   = "report"
+	toolPart     = "part"
 	toolTBRust   = "tb-rust"
 	toolTBPython = "tb-python"
 	toolTBParse  = "tbparse"
 )
 
-var allTools = []string{toolCRC, toolCollect, toolReport, toolTBRust, toolTBParse, toolTBPython}
+var allTools = []string{toolCRC, toolCollect, toolPart, toolReport, toolTBRust, toolTBParse, toolTBPython}
 
 type options struct {
 	logdir      string
@@ -320,7 +321,7 @@ func (b *bench) measure(ctx context.Context) ([]*row, error) {
 	return out, nil
 }
 
-var rowOrder = []string{"crc", "collect", "report", "tb-rust-loaded", "tb-rust-served", "tb-python-loaded", "tb-python-served", "tbparse"}
+var rowOrder = []string{"crc", "collect", "part", "report", "tb-rust-loaded", "tb-rust-served", "tb-python-loaded", "tb-python-served", "tbparse"}
 
 // measureOne measures one run of one tool into its rows and returns the
 // wall time that decides whether it is slow.
@@ -333,6 +334,17 @@ func (b *bench) measureOne(ctx context.Context, tool string, get func(key, label
 	case toolCollect:
 		r := get("collect", "trainreport inspect --json (collect)")
 		s, err := runProcess(ctx, b.timeout, nil, b.env, b.trainreport, "inspect", "--json", b.logdir)
+		return record(r, s, err)
+	case toolPart:
+		// A part of the collection (docs/SHARDS.md): collection written
+		// to model.bin as it goes, against collect's figures.
+		r := get("part", "trainreport collect --shard 0/1 -o TMP (part)")
+		dir := filepath.Join(b.tmp, "part")
+		s, err := runProcess(ctx, b.timeout, nil, b.env, b.trainreport, "collect", "--quiet", "--root", b.logdir, "--shard", "0/1", "-o", dir, b.logdir)
+		if err == nil && len(r.Notes) == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("the part is %.1f MB on disk", float64(dirSize(dir))/1e6))
+		}
+		os.RemoveAll(dir)
 		return record(r, s, err)
 	case toolReport:
 		r := get("report", "trainreport -quiet -o TMP (full report)")

@@ -112,6 +112,12 @@ func printReport(w io.Writer, b *bench, rows []*row) {
 				fmt.Fprintf(w, "full report vs TensorBoard's Rust loader (loaded): %.1fx faster\n", sec("tb-rust-loaded")/sec("report"))
 			}
 		}
+		if ok("part") {
+			_, _, cr := byKey["collect"].medians()
+			_, _, pr := byKey["part"].medians()
+			fmt.Fprintf(w, "part collection vs collect: %.2fx its wall time (%.2f s vs %.2f s), peak memory %.0f MB vs %.0f MB (%+.0f%%; the target is at most +10%%)\n",
+				sec("part")/c, sec("part"), c, float64(pr)*1024/1e6, float64(cr)*1024/1e6, 100*(float64(pr)/float64(cr)-1))
+		}
 		kept := float64(e.points * pointBytes)
 		_, _, cr := byKey["collect"].medians()
 		fmt.Fprintf(w, "peak memory vs the data the report keeps (%s points x %d B = %.0f MB): collect %.0f MB (%.2fx)",

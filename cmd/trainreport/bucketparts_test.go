@@ -122,6 +122,40 @@ func TestBucketPartsMerge(t *testing.T) {
 		got := reportFiles(t, "merge", "s3://parts/sweep/"+s.query(), s.url("logs", "demo"))
 		compareBucketReport(t, want, got, "", "")
 	})
+	t.Run("failed rerun leaves the part", func(t *testing.T) {
+		// model.bin is streamed by one upload as collection goes: a
+		// collection that fails midway, some of the model written,
+		// drops the upload and leaves the earlier part whole.
+		before := bucketObjects(t, parts, "sweep/part-1/")
+		ctx := context.Background()
+		b, err := openBucketPart(ctx, urls[1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		stop := errors.New("stopped midway")
+		_, err = writeBucketPart(ctx, b, func(w io.Writer) (*partModelWriter, error) {
+			w.Write(bytes.Repeat([]byte("x"), 1<<20))
+			return &partModelWriter{}, stop
+		}, func(*partModelWriter) ([]byte, error) {
+			t.Fatal("the marker was made for a failed collection")
+			return nil, nil
+		})
+		if !errors.Is(err, stop) {
+			t.Errorf("writeBucketPart: %v, want %v", err, stop)
+		}
+		after := bucketObjects(t, parts, "sweep/part-1/")
+		if len(after) != len(before) {
+			t.Fatalf("objects %d, were %d", len(after), len(before))
+		}
+		for k, v := range before {
+			if !bytes.Equal(after[k], v) {
+				t.Errorf("%s changed", k)
+			}
+		}
+		got := reportFiles(t, "merge", "s3://parts/sweep/"+s.query(), s.url("logs", "demo"))
+		compareBucketReport(t, want, got, "", "")
+	})
 }
 
 // TestBucketPartRefusals: merge refuses a part in a bucket without its

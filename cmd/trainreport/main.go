@@ -511,14 +511,22 @@ func printWarnings(w io.Writer, rep *model.Report, skipEmpty bool) int {
 			all = append(all, r.Logdir+": "+wr.String())
 		}
 	}
-	for i, s := range all {
+	printWarningLines(w, all, len(all))
+	return len(all)
+}
+
+// printWarningLines prints the first maxPrintedWarnings of lines, the
+// first warnings of total, and how many more there are.
+func printWarningLines(w io.Writer, lines []string, total int) {
+	for i, s := range lines {
 		if i == maxPrintedWarnings {
-			fmt.Fprintf(w, "warning: %d more %s, listed on the report's overview page\n", len(all)-i, nouns(len(all)-i, "warning"))
 			break
 		}
 		fmt.Fprintf(w, "warning: %s\n", printable(s))
 	}
-	return len(all)
+	if total > maxPrintedWarnings {
+		fmt.Fprintf(w, "warning: %d more %s, listed on the report's overview page\n", total-maxPrintedWarnings, nouns(total-maxPrintedWarnings, "warning"))
+	}
 }
 
 // startCPUProfile profiles the process, when name is not "", until stop

@@ -352,6 +352,7 @@ func FuzzReadPart(f *testing.F) {
 	f.Add(bytes.Replace(marker, []byte(`"rel": "logs"`), []byte(`"url": "s3://b/logs"`), 1), modelBin)
 	f.Add(marker, modelBin[:len(modelBin)/2])
 	f.Add([]byte(`{"format":"trainreport-shard","version":2}`), []byte("trainreport-model 6 x\n"))
+	f.Add([]byte(`{"format":"trainreport-shard","version":3}`), []byte("trainreport-model 7 x\n"))
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		f.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"io"
 	"io/fs"
@@ -48,10 +49,12 @@ const (
 	partModel  = "model.bin"
 	partMarker = "shard.json"
 	partFormat = "trainreport-shard"
-	// partVersion is the version of the marker's fields. Version 2 names
+	// partVersion is the version of the part format. Version 2 names
 	// log directories below a root (rel) or by URL, no longer by an
 	// absolute path (abs), and checksums the marker and every file.
-	partVersion = 2
+	// Version 3 writes model.bin as it is collected, a run at a time
+	// (model.Writer, version 7 of the model's form).
+	partVersion = 3
 	// maxShards bounds N: more shards than this would be a typo, and a
 	// GitHub Actions matrix holds at most 256 jobs.
 	maxShards = 65536
@@ -259,50 +262,140 @@ func collectShard(ctx context.Context, c *config, i, n int, out, root string, lo
 			d.Runs[k] = append(d.Runs[k], path)
 			return shardOf(logdir, path, n) == i
 		}}
-	rep, err := collect.Collect(ctx, logdirs, opt)
-	if err != nil {
-		return err
-	}
-	defer rep.Close()
-	// The shard's job log says what its runs raised; merge prints them
-	// all again, with every shard's.
-	printWarnings(stderr, rep, false)
-	var buf bytes.Buffer
-	if err := model.Write(&buf, rep); err != nil {
-		return fmt.Errorf("writing the model: %w", err)
-	}
-	fp, err := json.Marshal(d)
-	if err != nil {
-		return err
-	}
-	sum, msum := sha256.Sum256(fp), sha256.Sum256(buf.Bytes())
-	m := shardMarker{Format: partFormat, Version: partVersion, Shard: i, Shards: n,
-		Fingerprint: hex.EncodeToString(sum[:]), Runs: len(rep.Runs),
-		Title: defaultTitle(args), Logdirs: d.Logdirs,
-		Files: []partFile{{Name: partModel, Size: int64(buf.Len()), SHA256: hex.EncodeToString(msum[:])}}}
-	for _, r := range d.Runs {
-		m.Discovered += len(r)
-	}
-	if err := m.seal(); err != nil {
-		return err
-	}
-	marker, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
+	// model.bin is written as it is collected: each run as soon as it
+	// (and every run before it) is read, then dropped, so the part holds
+	// no more than the runs being read, not the shard's model. Only the
+	// marker waits for the end: it holds model.bin's size and hash.
+	var pm *partModelWriter
 	if bkt != nil {
-		err = writeBucketPart(ctx, bkt, buf.Bytes(), append(marker, '\n'))
+		pm, err = writeBucketPart(ctx, bkt, func(w io.Writer) (*partModelWriter, error) {
+			return collectPartModel(ctx, logdirs, opt, w)
+		}, func(pm *partModelWriter) ([]byte, error) {
+			return pm.marker(i, n, d, args)
+		})
 	} else {
-		err = writePart(out, buf.Bytes(), append(marker, '\n'))
+		pm, err = writePart(out, func(w io.Writer) (*partModelWriter, error) {
+			return collectPartModel(ctx, logdirs, opt, w)
+		}, func(pm *partModelWriter) ([]byte, error) {
+			return pm.marker(i, n, d, args)
+		})
+	}
+	if pm != nil {
+		// The shard's job log says what its runs raised; merge prints
+		// them all again, with every shard's.
+		pm.printWarnings(stderr)
 	}
 	if err != nil {
 		return err
 	}
 	if !c.quiet {
 		fmt.Fprintf(stderr, "shard %d/%d: %s of %d, %.1f MB model, written to %s in %.2fs\n", i, n,
-			plural(len(rep.Runs), "run"), m.Discovered, float64(buf.Len())/1e6, logfs.Redact(out), time.Since(start).Seconds())
+			plural(pm.runs, "run"), pm.discovered, float64(pm.size)/1e6, logfs.Redact(out), time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// partModelWriter is the model.bin of a part being written: the model's
+// writer, and what the marker and the job log need once it is done, which
+// is all a part keeps of a run after writing it.
+type partModelWriter struct {
+	w          io.Writer // the file or upload
+	hash       hash.Hash
+	size       int64
+	runs       int
+	discovered int
+	// head is the collected report without its runs (its log directories
+	// and their warnings), set once model.bin is complete.
+	head *model.Report
+	// warnings are the first of the runs' warnings, in run order, as
+	// printWarnings prints them; dropped counts those beyond.
+	warnings []string
+	dropped  int
+}
+
+func (p *partModelWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.hash.Write(b[:n])
+	p.size += int64(n)
+	return n, err
+}
+
+// collectPartModel collects the runs opt keeps into w, model.Write's
+// form written a run at a time (model.Writer). opt.Emit, when set, is
+// called with each run once it is written (a test's probe of what the
+// writer holds).
+func collectPartModel(ctx context.Context, logdirs []model.Logdir, opt collect.Options, w io.Writer) (*partModelWriter, error) {
+	pm := &partModelWriter{w: w, hash: sha256.New()}
+	mw := model.NewWriter(pm)
+	after := opt.Emit
+	opt.Emit = func(run *model.Run) error {
+		pm.runs++
+		for _, wr := range run.Warnings {
+			if len(pm.warnings) > maxPrintedWarnings {
+				pm.dropped++
+				continue
+			}
+			pm.warnings = append(pm.warnings, run.Logdir+": "+wr.String())
+		}
+		if err := mw.WriteRun(run); err != nil {
+			return fmt.Errorf("writing the model: %w", err)
+		}
+		if after != nil {
+			return after(run)
+		}
+		return nil
+	}
+	rep, err := collect.Collect(ctx, logdirs, opt)
+	if err != nil {
+		return pm, err
+	}
+	// The payloads are not read: the part holds references, which merge
+	// reads from the logs.
+	rep.Close()
+	pm.head = rep
+	if err := mw.Close(rep); err != nil {
+		return pm, fmt.Errorf("writing the model: %w", err)
+	}
+	return pm, nil
+}
+
+// printWarnings prints the warnings of the collection as printWarnings
+// prints a report's: the log directories' first, then the runs'.
+func (p *partModelWriter) printWarnings(w io.Writer) {
+	var lines []string
+	if p.head != nil {
+		for _, wr := range p.head.Warnings {
+			lines = append(lines, wr.String())
+		}
+	}
+	lines = append(lines, p.warnings...)
+	printWarningLines(w, lines, len(lines)+p.dropped)
+}
+
+// marker returns the completion marker of the part whose model.bin p
+// wrote: shard i of n of the discovery d, from the arguments args.
+func (p *partModelWriter) marker(i, n int, d discovery, args []collect.LogdirArg) ([]byte, error) {
+	fp, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(fp)
+	m := shardMarker{Format: partFormat, Version: partVersion, Shard: i, Shards: n,
+		Fingerprint: hex.EncodeToString(sum[:]), Runs: p.runs,
+		Title: defaultTitle(args), Logdirs: d.Logdirs,
+		Files: []partFile{{Name: partModel, Size: p.size, SHA256: hex.EncodeToString(p.hash.Sum(nil))}}}
+	for _, r := range d.Runs {
+		m.Discovered += len(r)
+	}
+	p.discovered = m.Discovered
+	if err := m.seal(); err != nil {
+		return nil, err
+	}
+	marker, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(marker, '\n'), nil
 }
 
 // relBelow returns the path of the log directory p below root: clean,
@@ -366,25 +459,35 @@ func (m shardMarker) sum() (string, error) {
 	return hex.EncodeToString(h[:]), nil
 }
 
-// writePart writes the part folder out: in a temporary folder, the
-// marker last, moved into place whole (package outdir).
-func writePart(out string, model, marker []byte) error {
+// writePart writes the part folder out: in a temporary folder, model.bin
+// as writeModel collects it, then the marker made from it last, moved
+// into place whole (package outdir). It returns the model's writer, for
+// its warnings, also when it fails.
+func writePart(out string, writeModel func(io.Writer) (*partModelWriter, error), marker func(*partModelWriter) ([]byte, error)) (*partModelWriter, error) {
 	site, err := outdir.Create(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := site.WriteFile(partModel, model); err != nil {
-		site.Abort()
+	var pm *partModelWriter
+	if err := site.WriteFileFunc(partModel, func(w io.Writer) error {
+		pm, err = writeModel(w) // model.Writer buffers 64 KiB
 		return err
+	}); err != nil {
+		site.Abort()
+		return pm, err
 	}
-	if err := site.WriteFile(partMarker, marker); err != nil {
+	mb, err := marker(pm)
+	if err == nil {
+		err = site.WriteFile(partMarker, mb)
+	}
+	if err != nil {
 		site.Abort()
-		return err
+		return pm, err
 	}
 	if err := site.Commit(); err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
+		return pm, fmt.Errorf("writing %s: %w", out, err)
 	}
-	return nil
+	return pm, nil
 }
 
 // openBucketPart opens the bucket prefix out for a part, refusing one
@@ -405,21 +508,38 @@ func openBucketPart(ctx context.Context, out string, logdirs []shardLogdir) (*bu
 	return b, err
 }
 
-// writeBucketPart writes a part's objects to a bucket prefix. A bucket
-// has no rename, so the marker's order alone makes a part whole: the old
-// marker is deleted first and the new one written last, each upload
-// atomic. A collect that stops midway leaves model.bin without a marker,
-// which merge refuses ("its collect did not finish"), never an old
-// marker beside a new model.bin (which merge would refuse too: the
-// marker holds the model's hash); a rerun overwrites both.
-func writeBucketPart(ctx context.Context, b *bucketout.Bucket, model, marker []byte) error {
-	if err := b.Remove(ctx, partMarker); err != nil {
-		return err
+// writeBucketPart writes a part's objects to a bucket prefix: model.bin
+// streamed by one upload as writeModel collects it, then the marker made
+// from it. A bucket has no rename, so the marker's order alone makes a
+// part whole: the old marker is deleted once the collection succeeded,
+// before the upload of model.bin completes (the store shows an object
+// only then), and the new one is written last. A collect that stops
+// midway leaves the old part as it was (its upload dropped), or
+// model.bin without a marker, which merge refuses ("its collect did not
+// finish"), never an old marker beside a new model.bin (which merge
+// would refuse too: the marker holds the model's hash); a rerun
+// overwrites both.
+func writeBucketPart(ctx context.Context, b *bucketout.Bucket, writeModel func(io.Writer) (*partModelWriter, error), marker func(*partModelWriter) ([]byte, error)) (*partModelWriter, error) {
+	up, err := b.Create(ctx, partModel)
+	if err != nil {
+		return nil, err
 	}
-	if err := b.WriteFile(ctx, partModel, model); err != nil {
-		return err
+	pm, err := writeModel(up) // the upload buffers its parts
+	var mb []byte
+	if err == nil {
+		mb, err = marker(pm)
 	}
-	return b.WriteFile(ctx, partMarker, marker)
+	if err == nil {
+		err = b.Remove(ctx, partMarker)
+	}
+	if err != nil {
+		up.Abort()
+		return pm, err
+	}
+	if err := up.Commit(); err != nil {
+		return pm, err
+	}
+	return pm, b.WriteFile(ctx, partMarker, mb)
 }
 
 // runMerge is `trainreport merge`: it takes the report's flags, and parts
@@ -765,40 +885,76 @@ func pathsAsLogdirs(paths []string) []model.Logdir {
 	return out
 }
 
-// readPart reads the model of the part dir, after checking it against
-// the size and hash its marker m lists, attaching each log directory's
+// readPart reads the model of the part dir, checking it against the
+// size and hash its marker m lists, attaching each log directory's
 // payloads from the Source open returns for its name; then checks that
 // every payload the model refers to lies inside a regular file of its
 // log directory, before anything reads one.
+//
+// model.bin is decoded as it is read, hashed on the way, not read whole
+// first: the decoder bounds what a forged file makes it allocate by the
+// file's bytes, and nothing read is used before the size and hash are
+// checked, which are checked first, so a damaged file is named as one
+// rather than by the decoder's complaint.
 func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error)) (*model.Report, error) {
-	f := m.Files[0] // readMarker made sure it is model.bin
-	b, err := readPartFile(ctx, dir, f.Name, f.Size)
-	dir = logfs.Redact(dir) // what messages name
-	switch {
-	case errors.Is(err, logfs.ErrTooLarge):
-		return nil, fmt.Errorf("part %s: %s is longer than the %d bytes its %s lists: changed after collect wrote it", dir, f.Name, f.Size, partMarker)
-	case err != nil:
-		return nil, fmt.Errorf("part %s: %w", dir, err)
-	case int64(len(b)) != f.Size:
-		return nil, fmt.Errorf("part %s: %s is cut short: %d bytes, its %s lists %d", dir, f.Name, len(b), partMarker, f.Size)
-	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.SHA256 {
-		return nil, fmt.Errorf("part %s: %s does not match the hash its %s holds: damaged or changed after collect wrote it", dir, f.Name, partMarker)
-	}
-	rep, err := model.Read(bytes.NewReader(b), open)
+	f := m.Files[0]           // readMarker made sure it is model.bin
+	name := logfs.Redact(dir) // what messages name
+	d, err := openPart(ctx, dir)
 	if err != nil {
-		return nil, fmt.Errorf("part %s: %w", dir, err)
+		return nil, fmt.Errorf("part %s: %w", name, err)
+	}
+	defer d.Close()
+	file, err := d.Open(f.Name)
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", name, err)
+	}
+	defer file.Close()
+	tooLong := fmt.Errorf("part %s: %s is longer than the %d bytes its %s lists: changed after collect wrote it", name, f.Name, f.Size, partMarker)
+	if fi, err := file.Stat(); err == nil && fi.Size() > f.Size {
+		return nil, tooLong
+	}
+	h := sha256.New()
+	cr := &countingReader{r: io.TeeReader(io.LimitReader(file, f.Size+1), h)} // a byte more than listed is enough to tell
+	rep, readErr := model.Read(cr, open)
+	fail := func(err error) (*model.Report, error) {
+		if rep != nil {
+			rep.Close()
+		}
+		return nil, err
+	}
+	if _, err := io.Copy(io.Discard, cr); err != nil { // the rest, to count and hash
+		return fail(fmt.Errorf("part %s: %s: %w", name, f.Name, err))
+	}
+	switch {
+	case cr.n > f.Size:
+		return fail(tooLong)
+	case cr.n < f.Size:
+		return fail(fmt.Errorf("part %s: %s is cut short: %d bytes, its %s lists %d", name, f.Name, cr.n, partMarker, f.Size))
+	case cr.n == f.Size && hex.EncodeToString(h.Sum(nil)) != f.SHA256:
+		return fail(fmt.Errorf("part %s: %s does not match the hash its %s holds: damaged or changed after collect wrote it", name, f.Name, partMarker))
+	case readErr != nil:
+		return fail(fmt.Errorf("part %s: %s: %w", name, f.Name, readErr))
 	}
 	rep.SetDecoders(collect.Decoders()) // the model's tensors decode with the readers'
 	if len(rep.Runs) != m.Runs || !slices.EqualFunc(rep.Logdirs, m.Logdirs, func(a model.Logdir, b shardLogdir) bool { return a.Name == b.Name && a.Path == b.Path }) {
-		rep.Close()
-		return nil, fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", dir, partModel, partMarker)
+		return fail(fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", name, partModel, partMarker))
 	}
 	if err := rep.CheckPayloads(); err != nil {
-		rep.Close()
-		return nil, fmt.Errorf("part %s: %s refers to bytes that are not in a regular file of its log directories (the logs changed since collect, or the part is forged): %w", dir, partModel, err)
+		return fail(fmt.Errorf("part %s: %s refers to bytes that are not in a regular file of its log directories (the logs changed since collect, or the part is forged): %w", name, partModel, err))
 	}
 	return rep, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // openLogdir opens the log directory l of the parts for its payloads, as

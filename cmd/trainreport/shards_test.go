@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -275,6 +277,28 @@ func TestMergeRefusals(t *testing.T) {
 	}
 	out5, _ := json.Marshal(m)
 	garbled := damaged("garbled", out5, model)
+	// A part of version 2 (model.bin of model version 6, written whole
+	// after collection), and one whose marker is sealed as this version's
+	// but whose model.bin is of the older form: each refused, naming
+	// the part and the file.
+	header, body, _ := bytes.Cut(model, []byte("\n"))
+	oldModel := append(append(bytes.Replace(header, []byte("trainreport-model 7 "), []byte("trainreport-model 6 "), 1), '\n'), body...)
+	m2 := m
+	m2.Shard, m2.Version = 2, 2
+	if err := m2.seal(); err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := json.Marshal(m2)
+	version2 := damaged("version2", v2, oldModel)
+	m3 := m
+	m3.Shard = 2
+	sum := sha256.Sum256(oldModel)
+	m3.Files = []partFile{{Name: partModel, Size: int64(len(oldModel)), SHA256: hex.EncodeToString(sum[:])}}
+	if err := m3.seal(); err != nil {
+		t.Fatal(err)
+	}
+	v3, _ := json.Marshal(m3)
+	oldModelOnly := damaged("old-model", v3, oldModel)
 
 	// A part is read like a log: a link or a FIFO in place of its files
 	// is refused, not followed or waited on.
@@ -315,7 +339,9 @@ func TestMergeRefusals(t *testing.T) {
 		{"model grown", []string{three[0], three[1], grown}, nil, fmt.Sprintf("part %s: model.bin is longer than the %d bytes its shard.json lists", grown, len(model))},
 		{"marker cut short", []string{three[0], three[1], markerCut}, nil, "part " + markerCut + ": shard.json: damaged or cut short"},
 		{"marker changed", []string{three[0], three[1], markerChanged}, nil, "part " + markerChanged + ": shard.json: does not match its own checksum"},
-		{"part of another version", []string{three[0], three[1], old}, nil, "part " + old + ": shard.json: version 1 of the part format, this trainreport reads version 2: collect the parts again"},
+		{"part of another version", []string{three[0], three[1], old}, nil, "part " + old + ": shard.json: version 1 of the part format, this trainreport reads version 3: collect the parts again"},
+		{"part of version 2", []string{three[0], three[1], version2}, nil, "part " + version2 + ": shard.json: version 2 of the part format, this trainreport reads version 3: collect the parts again"},
+		{"model of an older version", []string{three[0], three[1], oldModelOnly}, nil, "part " + oldModelOnly + ": model.bin: trainreport-model file of version 6; this trainreport reads version 7"},
 		{"marker out of range", []string{three[0], three[1], garbled}, nil, "part " + garbled + ": shard.json: shard 5/3 is out of range"},
 		{"other root", []string{three[0], three[1], elsewhere[2]}, nil, "part " + elsewhere[2] + " was collected from other log directories"},
 		{"collect flag at merge", three, []string{"--keep-all-records"}, "--keep-all-records and --restarts are collect's flags"},

@@ -71,9 +71,12 @@ func TestReadAllocatesInProportionToItsBytes(t *testing.T) {
 		in   []byte
 	}{
 		{"nested lists", nestedClaims(t, 400)},
-		{"log directories", claim(huge...)},
-		{"runs", claim(append([]byte{0}, huge...)...)},
-		{"a string", claim(append([]byte{2}, append(huge, 'x')...)...)},
+		{"log directories", claim(append([]byte{0}, huge...)...)},
+		// A run (mark 1) of empty name, log directory and path whose
+		// files claim 2^31 - 2 elements.
+		{"a run's files", claim(append([]byte{1, 0, 0, 0}, huge...)...)},
+		{"runs", claim(bytes.Repeat([]byte{1, 0, 0, 0, 1}, 1000)...)},
+		{"a string", claim(append([]byte{1}, append(huge, 'x')...)...)},
 		{"a valid model", write(t, sample(memSource{}))},
 	} {
 		t.Run(c.name, func(t *testing.T) {

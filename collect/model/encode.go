@@ -17,9 +17,17 @@ import (
 
 // The on-disk form of a model: a header line naming the format, its
 // version and the schema of the types it was written with, then the
-// report in a binary encoding of our own.
+// report in a binary encoding of our own: its runs first, one at a time,
+// each behind a 1 byte, a 0 byte after the last, then the report's other
+// fields (log directories, warnings, restart rule).
 //
-//	trainreport-model 1 <schema>\n<report>
+//	trainreport-model 7 <schema>\n(1 <run>)* 0 <report without its runs>
+//
+// The runs come first and one at a time so that a model can be written
+// as it is collected (Writer), each run written and dropped before the
+// next: `collect --shard` holds no more than the runs being read. The
+// runs are in the model's order (CompareRunNames), which Read requires:
+// one model has one encoding.
 //
 // The encoding walks the model's types by reflection and writes every
 // exported field in declaration order: bools as a byte, integers as
@@ -41,7 +49,7 @@ const (
 	// formatVersion is the version of the encoding and of the model's
 	// types; bump it with any change to either (TestSchemaPinned fails
 	// until it is).
-	formatVersion = 6
+	formatVersion = 7
 	// maxHeader bounds the header line.
 	maxHeader = 256
 	// maxDepth bounds the nesting of values read (lists of lists of
@@ -151,11 +159,86 @@ func holds(t reflect.Type, seen map[reflect.Type]bool) bool {
 
 // Write writes the report in the on-disk form Read reads.
 func Write(w io.Writer, r *Report) error {
+	mw := NewWriter(w)
+	for _, run := range r.Runs {
+		if err := mw.WriteRun(run); err != nil {
+			return err
+		}
+	}
+	return mw.Close(r)
+}
+
+// Writer writes a model in the on-disk form Read reads, a run at a time:
+// a caller that writes each run as soon as it is complete and then drops
+// it holds one run, not the model. The runs must come in the model's
+// order (CompareRunNames), as Report.Runs holds them.
+type Writer struct {
+	bw      *bufio.Writer
+	e       encoder
+	last    string // the name of the last run written
+	started bool   // a run was written
+	err     error  // the first error, which every later call returns
+}
+
+// NewWriter starts a model on w: it writes the header line.
+func NewWriter(w io.Writer) *Writer {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "%s %d %s\n", formatName, formatVersion, schema())
-	e := encoder{w: bw}
-	e.value(reflect.ValueOf(r).Elem())
-	return bw.Flush()
+	return &Writer{bw: bw, e: encoder{w: bw}}
+}
+
+// WriteRun writes the next run of the model. The bytes may stay in the
+// Writer's buffer (64 KiB) until a later call: the run itself is not
+// kept, and may be dropped or changed once WriteRun returns.
+func (mw *Writer) WriteRun(run *Run) error {
+	if mw.err != nil {
+		return mw.err
+	}
+	if run == nil {
+		mw.err = errors.New("model writer: a nil run")
+		return mw.err
+	}
+	if mw.started && CompareRunNames(mw.last, run.Name) >= 0 {
+		mw.err = fmt.Errorf("model writer: run %q after %q: out of order or repeated", run.Name, mw.last)
+		return mw.err
+	}
+	mw.last, mw.started = run.Name, true
+	mw.bw.WriteByte(1)
+	mw.e.value(reflect.ValueOf(run).Elem())
+	// A write error of the underlying writer stays in the bufio.Writer:
+	// seen here at the latest by the next run's flush.
+	if _, err := mw.bw.Write(nil); err != nil {
+		mw.err = err
+	}
+	return mw.err
+}
+
+// Close ends the model with the fields of r other than its runs (its log
+// directories, warnings, restart rule), which a collection knows once its
+// runs are read, and flushes it. r.Runs must be nil or the runs already
+// written (Write passes the report whole); they are not written again.
+func (mw *Writer) Close(r *Report) error {
+	if mw.err != nil {
+		return mw.err
+	}
+	mw.bw.WriteByte(0)
+	mw.head(reflect.ValueOf(r).Elem())
+	mw.err = mw.bw.Flush()
+	if mw.err == nil {
+		mw.err = errors.New("model writer: closed")
+		return nil
+	}
+	return mw.err
+}
+
+// head encodes the exported fields of a Report but its runs.
+func (mw *Writer) head(v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && f.Name != "Runs" {
+			mw.e.value(v.Field(i))
+		}
+	}
 }
 
 type encoder struct {
@@ -262,7 +345,7 @@ func Read(r io.Reader, open func(logdir string) (Source, error)) (*Report, error
 	}
 	rep := &Report{}
 	d := decoder{r: br}
-	if err := d.value(reflect.ValueOf(rep).Elem(), 0); err != nil {
+	if err := d.report(rep); err != nil {
 		return nil, fmt.Errorf("model file: %w", err)
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
@@ -316,6 +399,42 @@ func readHeader(br *bufio.Reader) error {
 type decoder struct {
 	r   *bufio.Reader
 	buf [8]byte
+}
+
+// report reads the runs, each behind a 1 byte until a 0 byte, then the
+// other fields of the report. The runs are not counted ahead: each is
+// appended as its bytes arrive, so a forged file costs memory in
+// proportion to its bytes, as a length claim does.
+func (d *decoder) report(rep *Report) error {
+	for i := 0; ; i++ {
+		b, err := d.fixed(1)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", i, err)
+		}
+		if b[0] == 0 {
+			break
+		}
+		if b[0] != 1 {
+			return fmt.Errorf("run %d: mark %d", i, b[0])
+		}
+		run := &Run{}
+		if err := d.value(reflect.ValueOf(run).Elem(), 1); err != nil {
+			return fmt.Errorf("run %d: %w", i, err)
+		}
+		rep.Runs = append(rep.Runs, run)
+	}
+	v := reflect.ValueOf(rep).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Name == "Runs" {
+			continue
+		}
+		if err := d.value(v.Field(i), 1); err != nil {
+			return fmt.Errorf("Report.%s: %w", f.Name, err)
+		}
+	}
+	return nil
 }
 
 var errDepth = errors.New("values nested too deeply")

@@ -243,8 +243,8 @@ func FuzzRead(f *testing.F) {
 // schema.
 func TestSchemaPinned(t *testing.T) {
 	const want = "726ea910ce19ca11"
-	if got := schema(); got != want || formatVersion != 6 {
-		t.Errorf("version %d, schema %s; pinned: version 6, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
+	if got := schema(); got != want || formatVersion != 7 {
+		t.Errorf("version %d, schema %s; pinned: version 7, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
 	}
 }
 

@@ -89,6 +89,54 @@ func (b *Bucket) WriteFile(ctx context.Context, name string, data []byte) error 
 	return nil
 }
 
+// Upload is an object being written by one upload (Create): its bytes
+// are streamed to the store as they are written, and the object appears,
+// replacing an earlier one, only when Commit succeeds.
+type Upload struct {
+	w      *blob.Writer
+	cancel context.CancelFunc
+	name   string // what messages name: the URL without query and the name
+}
+
+// Create starts the upload of the object name below the prefix, for a
+// file too big to hold whole (a part's model.bin, written as it is
+// collected). Commit ends it, and only then does the object change;
+// Abort, or a cancelled ctx, drops it and leaves the object as it was.
+func (b *Bucket) Create(ctx context.Context, name string) (*Upload, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	w, err := b.b.NewWriter(ctx, b.prefix+name, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("writing %s/%s: %w", b.url, name, logfs.BucketError(err))
+	}
+	return &Upload{w: w, cancel: cancel, name: b.url + "/" + name}, nil
+}
+
+// Write streams p to the upload.
+func (u *Upload) Write(p []byte) (int, error) {
+	n, err := u.w.Write(p)
+	if err != nil {
+		err = fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(err))
+	}
+	return n, err
+}
+
+// Commit completes the upload: the object is then the bytes written.
+func (u *Upload) Commit() error {
+	defer u.cancel()
+	if err := u.w.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(err))
+	}
+	return nil
+}
+
+// Abort drops the upload: the object stays as it was. Cancelling the
+// writer's context before closing it is gocloud's way to abort.
+func (u *Upload) Abort() {
+	u.cancel()
+	u.w.Close()
+}
+
 // Remove deletes the object name below the prefix, if it exists.
 func (b *Bucket) Remove(ctx context.Context, name string) error {
 	err := b.b.Delete(ctx, b.prefix+name)
