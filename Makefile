@@ -144,7 +144,7 @@ bench-peers: build bench-venv bench-logs
 	$(GO) run ./cmd/benchpeers -trainreport bin/trainreport -python $(BENCH_VENV)/bin/python $(BENCH_FLAGS) $(BENCH_LOGDIR)
 
 # bench-build measures what the report costs beside collection alone, the
-# build-cost targets of docs/PERFORMANCE.md: cmd/benchpeers' collect and
+# build-cost targets of docs/PERFORMANCE.md: cmd/benchpeers' collect, part and
 # report rows (BUILD_REPEAT interleaved rounds, medians) on 8 runs x 10 tags
 # x 100,000 steps (8 M points) and on examples/synth sweeps of
 # BUILD_SWEEPS runs x 5 tags x 1,000 steps (`make bench-build
@@ -154,11 +154,11 @@ BUILD_REPEAT ?= 5
 BUILD_SWEEPS ?= 2000
 bench-build: build
 	@$(MAKE) --no-print-directory bench-logs BENCH_RUNS=8 BENCH_TAGS=10 BENCH_STEPS=100000 BENCH_HISTOGRAM=0 BENCH_IMAGE=0
-	$(GO) run ./cmd/benchpeers -trainreport bin/trainreport -tools collect,report -repeat $(BUILD_REPEAT) .cache/bench-logs/r8-t10-s100000-h0-i0
+	$(GO) run ./cmd/benchpeers -trainreport bin/trainreport -tools collect,part,report -repeat $(BUILD_REPEAT) .cache/bench-logs/r8-t10-s100000-h0-i0
 	@for n in $(BUILD_SWEEPS); do \
 	  d=.cache/bench-logs/sweep-r$$n-t5-s1000; \
 	  test -d $$d || { rm -rf $$d.tmp && $(GO) run ./examples/synth -sweep -runs $$n -tags 5 -steps 1000 -o $$d.tmp && mv $$d.tmp $$d; } || exit 1; \
-	  $(GO) run ./cmd/benchpeers -trainreport bin/trainreport -tools collect,report -repeat $(BUILD_REPEAT) $$d || exit 1; \
+	  $(GO) run ./cmd/benchpeers -trainreport bin/trainreport -tools collect,part,report -repeat $(BUILD_REPEAT) $$d || exit 1; \
 	done
 
 # bench-logs generates $(BENCH_LOGDIR) unless it is there (written aside,

@@ -342,7 +342,8 @@ func (b *bench) measureOne(ctx context.Context, tool string, get func(key, label
 		dir := filepath.Join(b.tmp, "part")
 		s, err := runProcess(ctx, b.timeout, nil, b.env, b.trainreport, "collect", "--quiet", "--root", b.logdir, "--shard", "0/1", "-o", dir, b.logdir)
 		if err == nil && len(r.Notes) == 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("the part is %.1f MB on disk", float64(dirSize(dir))/1e6))
+			size, _ := dirSize(dir)
+			r.Notes = append(r.Notes, fmt.Sprintf("the part is %.1f MB on disk", float64(size)/1e6))
 		}
 		os.RemoveAll(dir)
 		return record(r, s, err)
