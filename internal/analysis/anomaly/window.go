@@ -121,20 +121,37 @@ func (cs *chunks) get(c int) *chunk {
 	vals, w := cs.b.vals, cs.b.w
 	lo, hi := cs.b.block(c), cs.b.block(c+1)
 	base := c * w
-	r := 0
-	for len(lo) > 0 || len(hi) > 0 {
-		var x int32
-		if len(hi) == 0 || len(lo) > 0 && vals[lo[0]] <= vals[hi[0]] {
-			x, lo = lo[0], lo[1:]
-		} else {
-			x, hi = hi[0], hi[1:]
-		}
+	put := func(r int, x int32) {
 		ch.sorted[r] = vals[x]
 		ch.rank[int(x)-base] = int32(r)
+	}
+	// The merge takes from one side or the other without a branch on the
+	// values (which side is a coin toss on noise), then copies the rest.
+	i, k, r := 0, 0, 0
+	for i < len(lo) && k < len(hi) {
+		a, b := lo[i], hi[k]
+		t := b2i(vals[a] <= vals[b])
+		put(r, b+int32(t)*(a-b))
+		i, k, r = i+t, k+1-t, r+1
+	}
+	for _, x := range lo[i:] {
+		put(r, x)
+		r++
+	}
+	for _, x := range hi[k:] {
+		put(r, x)
 		r++
 	}
 	ch.c = c
 	return ch
+}
+
+// b2i is 1 for true, 0 for false: a flag, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // window is w consecutive values of a series, vals[start:start+w], with
@@ -146,6 +163,7 @@ type window struct {
 	ch    *chunk
 	set   []uint64 // bit r: ch.sorted[r] is in the window
 	start int
+	base  int // the index in vals of the chunk's first value
 	// The index of set for order statistics, made once a move when one is
 	// asked for: bytes[i] holds in byte b the count of set bits in bytes
 	// 0..b of set[i], cum[i] the count in the words before i.
@@ -166,24 +184,24 @@ func (win *window) moveTo(j int) {
 	w := win.w
 	win.fresh = win.fresh && j == win.start
 	// The chunk may have been reused for a later one since the window
-	// last moved: then its start says nothing of its bits.
-	if c := j / w; win.ch == nil || c != win.ch.c || win.start/w != c || j < win.start {
-		win.ch = win.cs.get(c)
-		base := c * w
+	// last moved (its c is not the window's): then load it again.
+	if win.ch == nil || j >= win.base+w || j < win.start || win.ch.c*w != win.base {
+		c := j / w
+		win.ch, win.base = win.cs.get(c), c*w
 		clear(win.set)
-		for i := j; i < j+w; i++ {
-			k := win.ch.rank[i-base]
+		for _, k := range win.ch.rank[j-win.base : j+w-win.base] {
 			win.set[k>>6] |= 1 << (k & 63)
 		}
 		win.start = j
 		return
 	}
-	base, rank := win.ch.c*w, win.ch.rank
-	for ; win.start < j; win.start++ {
-		out, in := rank[win.start-base], rank[win.start+w-base]
+	rank := win.ch.rank[win.start-win.base : j+w-win.base]
+	for d := range j - win.start {
+		out, in := rank[d], rank[d+w]
 		win.set[out>>6] &^= 1 << (out & 63)
 		win.set[in>>6] |= 1 << (in & 63)
 	}
+	win.start = j
 }
 
 const (
@@ -210,10 +228,9 @@ func (win *window) index() {
 	win.fresh = true
 }
 
-// at returns the k-th smallest value of the window (from 0). No branch depends on the
-// bits: the word by a binary search of the running counts (none for
-// windows of up to 32 values), the byte of the word by its running
-// counts, the bit of the byte from a table.
+// at returns the k-th smallest value of the window (from 0): the word
+// that holds it by a binary search of the running counts (none for
+// windows of up to 32 values), then the rank within that word.
 func (win *window) at(k int) float64 {
 	win.index()
 	i := 0
@@ -226,12 +243,24 @@ func (win *window) at(k int) float64 {
 		}
 		i = lo
 	}
-	k -= win.cum[i]
-	s := win.bytes[i]
+	return word{win.set[i], win.bytes[i], win.ch.sorted[i<<6:]}.at(k - win.cum[i])
+}
+
+// word is one word of a window's bits, with its running counts per byte
+// and the sorted values it stands for.
+type word struct {
+	set, bytes uint64
+	sorted     []float64
+}
+
+// at returns the value of the word's k-th set bit (from 0; k is below its
+// count) with no branch on the bits: the byte from the running counts,
+// the bit within it from a table.
+func (o word) at(k int) float64 {
 	// The high bit of byte b is set when bytes 0..b hold more than k.
-	at := bits.TrailingZeros64(((s|highs)-uint64(k+1)*ones)&highs) &^ 7
-	k -= int((s << 8 >> at) & 0xff)
-	return win.ch.sorted[i<<6+at+int(selectInByte[(win.set[i]>>at)&0xff][k&7])]
+	at := bits.TrailingZeros64(((o.bytes|highs)-uint64(k+1)*ones)&highs) &^ 7
+	k -= int((o.bytes << 8 >> at) & 0xff)
+	return o.sorted[at+int(selectInByte[(o.set>>at)&0xff][k&7])]
 }
 
 // selectInByte[x][k] is the position of the k-th set bit of the byte x: a
@@ -268,24 +297,29 @@ func (win *window) median() float64 {
 // those the walk outwards from the middle finds, computed alike.
 //
 // A window of up to 32 values is first gathered in order from its one
-// word of bits (a load per value, no branch but the loop's): cheaper at
-// that size than a dozen selects.
+// word of bits (a load per value, no branch but the loop's): at that size
+// cheaper than a dozen selects.
 func (win *window) mad(med float64) float64 {
 	if len(win.set) == 1 {
 		var buf [32]float64
 		n := 0
-		for x := win.set[0]; x != 0; x &= x - 1 {
+		for x := win.set[0]; x != 0 && n < len(buf); x &= x - 1 {
 			buf[n] = win.ch.sorted[bits.TrailingZeros64(x)]
 			n++
 		}
-		s := buf[:n]
-		return madOf(len(s), med, func(r int) float64 { return s[r] })
+		return madOf(n, med, buf[:n], nil)
 	}
-	return madOf(win.w, med, win.at)
+	return madOf(win.w, med, nil, win)
 }
 
-// madOf is mad over the w values whose r-th smallest is at(r).
-func madOf(w int, med float64, at func(int) float64) float64 {
+// madOf is mad over w values: sorted, or the window's when sorted is nil.
+func madOf(w int, med float64, sorted []float64, win *window) float64 {
+	at := func(k int) float64 {
+		if sorted != nil {
+			return sorted[k]
+		}
+		return win.at(k)
+	}
 	h := w / 2 // deviations below: ranks h-1 down to 0; above: h up to w-1
 	lower := func(i int) float64 { return med - at(h-1-i) }
 	upper := func(i int) float64 { return at(h+i) - med }
