@@ -119,7 +119,28 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 			steps = append(steps, p.Step)
 		}
 	default:
+		// A sweep whose runs stopped at different steps of one grid: a
+		// series whose steps begin the longest series seen so far adds
+		// none, so that the sort is of one grid, not of every point.
+		var ref []model.Point
+		prefix := func(a, b []model.Point) bool { // a's steps begin b's
+			if len(a) > len(b) {
+				return false
+			}
+			for i := range a {
+				if a[i].Step != b[i].Step {
+					return false
+				}
+			}
+			return true
+		}
 		for _, c := range cur {
+			switch {
+			case prefix(c.pts, ref):
+				continue
+			case prefix(ref, c.pts):
+				ref = c.pts
+			}
 			for _, p := range c.pts {
 				steps = append(steps, p.Step)
 			}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -207,6 +208,34 @@ func TestSelectQuantilesMatchesSort(t *testing.T) {
 					t.Fatalf("%s, %d values: selection lost or changed values", name, n)
 				}
 			}
+		}
+	}
+}
+
+// TestBandStepsOfRunsStoppedEarly checks the steps of a band whose runs
+// stopped at different steps of one grid, some on a grid of their own:
+// every step of every run, each once, in order.
+func TestBandStepsOfRunsStoppedEarly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := range 50 {
+		var runs [][][2]float64
+		want := map[int64]bool{}
+		for range 1 + rng.IntN(30) {
+			stride, n := 10, 1+rng.IntN(50)
+			if rng.IntN(5) == 0 {
+				stride = 7 // another grid
+			}
+			var pts [][2]float64
+			for i := range n {
+				pts = append(pts, [2]float64{float64(i * stride), rng.Float64()})
+				want[int64(i*stride)] = true
+			}
+			runs = append(runs, pts)
+		}
+		got := band(context.Background(), bandSeriesOf(runs...), 0)
+		steps := slices.Sorted(maps.Keys(want))
+		if !slices.Equal(got.Steps, steps) {
+			t.Fatalf("trial %d: steps %v, want %v", trial, got.Steps, steps)
 		}
 	}
 }
