@@ -1,6 +1,7 @@
 package anomaly
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -203,4 +204,27 @@ func TestSpikesAllocateNoMorePerPoint(t *testing.T) {
 	if a, b := allocs(short), allocs(long); b > a {
 		t.Errorf("%v allocations for 2,000 points, %v for 100,000", a, b)
 	}
+}
+
+// FuzzSpikesMatchReference compares the spike rule with the reference on
+// any values, windows of 3 to 66 values and a minimum relative distance of
+// 0 or the default (0 lets a MAD decide at nearly every point).
+func FuzzSpikesMatchReference(f *testing.F) {
+	f.Add(uint8(0), []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add(uint8(17), make([]byte, 8*100))
+	f.Fuzz(func(t *testing.T, w uint8, raw []byte) {
+		vals := make([]float64, len(raw)/8)
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		}
+		th := DefaultThresholds
+		th.SpikeWindow = 3 + int(w%64)
+		if w >= 128 {
+			th.SpikeMinRel = 0
+		}
+		s := seriesOf(vals)
+		if got, want := scalarSpikes(s, th), spikesReference(s, th); !reflect.DeepEqual(got, want) {
+			t.Fatalf("window %d: got %+v, want %+v", th.SpikeWindow, got, want)
+		}
+	})
 }

@@ -13,36 +13,41 @@ import "math/bits"
 // bits (one 64-bit word for windows of up to 32 values).
 
 // blocks holds a series' values with, for each block of w consecutive
-// values (the last one may be shorter), their indices in ascending order
-// of value, sorted once, when a window first needs the block.
+// values (the last one may be shorter), the offsets of its values in it
+// in ascending order of value, sorted once, when a window first needs the
+// block. Only the last four blocks sorted are kept (the windows before
+// and after a point need no older one), so that the memory is O(w), not
+// O(n), and an offset is below w.
 type blocks struct {
-	vals   []float64
-	w      int
-	order  []int32 // order[k*w:(k+1)*w]: the indices of block k, by value
-	sorted int     // blocks 0 .. sorted-1 are in order
+	vals []float64
+	w    int
+	ring []int32 // ring[(k%4)*w:][:w]: block k's offsets, by value
+	next int     // the next block to sort
 }
 
 func newBlocks(vals []float64, w int) *blocks {
-	return &blocks{vals: vals, w: w, order: make([]int32, len(vals))}
+	return &blocks{vals: vals, w: w, ring: make([]int32, 4*w)}
 }
 
-// block returns the indices of block k in ascending order of value, nil
-// past the end of the series.
+// block returns the offsets of block k's values in ascending order of
+// value, nil past the end of the series.
 func (b *blocks) block(k int) []int32 {
 	lo := k * b.w
 	if lo >= len(b.vals) {
 		return nil
 	}
-	for b.sorted <= k {
-		s := b.sorted * b.w
-		seg := b.order[s:min(s+b.w, len(b.vals))]
-		for i := range seg {
-			seg[i] = int32(s + i)
-		}
-		sortByValue(seg, b.vals)
-		b.sorted++
+	if k < b.next-4 {
+		panic("anomaly: a spike window went back more than four blocks")
 	}
-	return b.order[lo:min(lo+b.w, len(b.vals))]
+	for ; b.next <= k; b.next++ {
+		s := b.next * b.w
+		seg := b.ring[b.next%4*b.w:][:min(b.w, len(b.vals)-s)]
+		for i := range seg {
+			seg[i] = int32(i)
+		}
+		sortByValue(seg, b.vals[s:])
+	}
+	return b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
 }
 
 // sortByValue sorts the indices ix by vals[ix]: insertion sort for the
@@ -118,18 +123,18 @@ func (cs *chunks) get(c int) *chunk {
 	if ch.c == c {
 		return ch
 	}
-	vals, w := cs.b.vals, cs.b.w
+	w := cs.b.w
 	lo, hi := cs.b.block(c), cs.b.block(c+1)
-	base := c * w
+	vals := cs.b.vals[c*w:] // offsets in the chunk: lo's as they are, hi's plus w
 	put := func(r int, x int32) {
 		ch.sorted[r] = vals[x]
-		ch.rank[int(x)-base] = int32(r)
+		ch.rank[x] = int32(r)
 	}
 	// The merge takes from one side or the other without a branch on the
 	// values (which side is a coin toss on noise), then copies the rest.
 	i, k, r := 0, 0, 0
 	for i < len(lo) && k < len(hi) {
-		a, b := lo[i], hi[k]
+		a, b := lo[i], hi[k]+int32(w)
 		t := b2i(vals[a] <= vals[b])
 		put(r, b+int32(t)*(a-b))
 		i, k, r = i+t, k+1-t, r+1
@@ -139,7 +144,7 @@ func (cs *chunks) get(c int) *chunk {
 		r++
 	}
 	for _, x := range hi[k:] {
-		put(r, x)
+		put(r, x+int32(w))
 		r++
 	}
 	ch.c = c
