@@ -75,7 +75,7 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
-// It costs O(log w) a point for a window of w (window.go): the window
+// No sort, allocation or move of a window per point (window.go): the window
 // after point i is the one before point i+w+1, so a point finds one new
 // median and reads the other from a ring of the last w+2; the MADs, which
 // need both windows' order, are found only for the points far from both

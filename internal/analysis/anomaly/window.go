@@ -7,10 +7,13 @@ import "math/bits"
 // points far from both medians the windows' median absolute deviations.
 // A window kept sorted as it slides costs a binary search and a move of
 // half the window per value in and out; here the order comes from sorting
-// each block of w values once (O(log w) a value), and a window is a set of
-// bits over the sorted values of the two blocks it spans: a slide clears
-// one bit and sets another, and an order statistic is a select in those
-// bits (one 64-bit word for windows of up to 32 values).
+// each block of w values once (heapsort, O(log w) a value; insertion sort
+// up to 24), and a window is a set of bits over the sorted values of the
+// two blocks it spans: a slide clears one bit and sets another, and an
+// order statistic is a select in those bits. For the default window (up
+// to 32 values: one 64-bit word) a point costs O(1) beyond its block's
+// sort; a longer window adds O(w/64) word counts a move and O(log(w/64))
+// a select, and a MAD O(log w) selects.
 
 // blocks holds a series' values with, for each block of w consecutive
 // values (the last one may be shorter), the offsets of its values in it
