@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -118,7 +119,28 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 			steps = append(steps, p.Step)
 		}
 	default:
+		// A sweep whose runs stopped at different steps of one grid: a
+		// series whose steps begin the longest series seen so far adds
+		// none, so that the sort is of one grid, not of every point.
+		var ref []model.Point
+		prefix := func(a, b []model.Point) bool { // a's steps begin b's
+			if len(a) > len(b) {
+				return false
+			}
+			for i := range a {
+				if a[i].Step != b[i].Step {
+					return false
+				}
+			}
+			return true
+		}
 		for _, c := range cur {
+			switch {
+			case prefix(c.pts, ref):
+				continue
+			case prefix(ref, c.pts):
+				ref = c.pts
+			}
 			for _, p := range c.pts {
 				steps = append(steps, p.Step)
 			}
@@ -150,7 +172,7 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		if len(vals) == 0 {
 			continue
 		}
-		slices.Sort(vals)
+		selectQuantiles(vals)
 		band.Steps = append(band.Steps, s)
 		band.N = append(band.N, len(vals))
 		for qi, p := range result.SweepQuantiles {
@@ -175,7 +197,9 @@ func spread[T any](xs []T, n int) []T {
 
 // quantile returns the p-quantile of sorted (ascending, not empty) by
 // linear interpolation between the order statistics around (n-1)p:
-// numpy's default ("linear", Hyndman and Fan's type 7).
+// numpy's default ("linear", Hyndman and Fan's type 7). It reads only
+// those two (the last when (n-1)p reaches it): selectQuantiles puts them
+// in place without sorting the rest.
 func quantile(sorted []float64, p float64) float64 {
 	h := float64(len(sorted)-1) * p
 	lo := int(math.Floor(h))
@@ -183,6 +207,72 @@ func quantile(sorted []float64, p float64) float64 {
 		return sorted[len(sorted)-1]
 	}
 	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// selectQuantiles reorders vals (finite, not empty) so that the order
+// statistics quantile reads for each of result.SweepQuantiles are where a
+// sort would put them: at most ten ranks, found by one quickselect that
+// partitions around a pivot and goes on only into the parts that hold a
+// rank, O(n) expected rather than a sort's O(n log n). The values read are
+// a sort's (a rank's value is unique, whatever the order of ties).
+func selectQuantiles(vals []float64) {
+	var buf [2 * len(result.SweepQuantiles)]int
+	ranks := buf[:0]
+	n := len(vals)
+	for _, p := range result.SweepQuantiles {
+		lo := int(math.Floor(float64(n-1) * p))
+		if lo >= n-1 {
+			ranks = append(ranks, n-1)
+		} else {
+			ranks = append(ranks, lo, lo+1)
+		}
+	}
+	slices.Sort(ranks)
+	ranks = slices.Compact(ranks)
+	selectRanks(vals, 0, ranks, 2*bits.Len(uint(n)))
+}
+
+// selectRanks puts at each of the ascending ranks (positions in vals
+// counted from base, all within it) the value a sort of vals would put
+// there. After depth partitions it sorts what is left, so that a bad run
+// of pivots costs a sort, not O(n^2).
+func selectRanks(vals []float64, base int, ranks []int, depth int) {
+	for len(ranks) > 0 {
+		if len(vals) <= 16 || depth == 0 {
+			slices.Sort(vals)
+			return
+		}
+		depth--
+		// Three-way partition around the median of three: below the
+		// pivot, equal to it (those ranks are found), above it.
+		a, b, c := vals[0], vals[len(vals)/2], vals[len(vals)-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		lt, i, gt := 0, 0, len(vals)
+		for i < gt {
+			switch v := vals[i]; {
+			case v < pivot:
+				vals[lt], vals[i] = v, vals[lt]
+				lt, i = lt+1, i+1
+			case v > pivot:
+				gt--
+				vals[i], vals[gt] = vals[gt], v
+			default:
+				i++
+			}
+		}
+		below := 0 // ranks in vals[:lt]
+		for below < len(ranks) && ranks[below] < base+lt {
+			below++
+		}
+		above := below // first rank in vals[gt:]
+		for above < len(ranks) && ranks[above] < base+gt {
+			above++
+		}
+		if below > 0 {
+			selectRanks(vals[:lt], base, ranks[:below], depth)
+		}
+		vals, base, ranks = vals[gt:], base+gt, ranks[above:]
+	}
 }
 
 // finalValue is a series' final value: that of its last point (in step

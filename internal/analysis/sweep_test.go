@@ -2,7 +2,10 @@ package analysis
 
 import (
 	"context"
+	"maps"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,4 +152,90 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// TestSelectQuantilesMatchesSort checks the band's quantiles by selection
+// against the same quantiles of a sorted copy, bit for bit, on values
+// that trouble a quickselect: sorted, reversed, all equal, few distinct
+// values, organ pipes, huge magnitudes, and every size up to 300 and some
+// beyond; and with the partitions cut short, where it falls back to a
+// sort.
+func TestSelectQuantilesMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	shapes := map[string]func(i, n int) float64{
+		"random":   func(int, int) float64 { return rng.NormFloat64() },
+		"sorted":   func(i, _ int) float64 { return float64(i) },
+		"reversed": func(i, n int) float64 { return float64(n - i) },
+		"equal":    func(int, int) float64 { return 3 },
+		"few":      func(int, int) float64 { return float64(rng.IntN(3)) },
+		"organ":    func(i, n int) float64 { return float64(min(i, n-i)) },
+		"huge":     func(int, int) float64 { return math.MaxFloat64 * (rng.Float64() - 0.5) },
+	}
+	sizes := []int{}
+	for n := 1; n <= 300; n++ {
+		sizes = append(sizes, n)
+	}
+	sizes = append(sizes, 1000, 2000, 2001, 4099)
+	for name, f := range shapes {
+		for _, n := range sizes {
+			vals := make([]float64, n)
+			for i := range vals {
+				vals[i] = f(i, n)
+			}
+			sorted := slices.Clone(vals)
+			slices.Sort(sorted)
+			for _, depth := range []int{-1, 0, 1} {
+				got := slices.Clone(vals)
+				if depth < 0 {
+					selectQuantiles(got)
+				} else {
+					selectRanks(got, 0, []int{n / 10, n / 2, n - 1}, depth)
+				}
+				if depth < 0 {
+					for _, p := range result.SweepQuantiles {
+						if q, want := quantile(got, p), quantile(sorted, p); math.Float64bits(q) != math.Float64bits(want) {
+							t.Fatalf("%s, %d values: quantile %v = %v, want %v", name, n, p, q, want)
+						}
+					}
+				} else {
+					for _, r := range []int{n / 10, n / 2, n - 1} {
+						if got[r] != sorted[r] {
+							t.Fatalf("%s, %d values, depth %d: rank %d = %v, want %v", name, n, depth, r, got[r], sorted[r])
+						}
+					}
+				}
+				if !slices.Equal(slices.Sorted(slices.Values(got)), sorted) {
+					t.Fatalf("%s, %d values: selection lost or changed values", name, n)
+				}
+			}
+		}
+	}
+}
+
+// TestBandStepsOfRunsStoppedEarly checks the steps of a band whose runs
+// stopped at different steps of one grid, some on a grid of their own:
+// every step of every run, each once, in order.
+func TestBandStepsOfRunsStoppedEarly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := range 50 {
+		var runs [][][2]float64
+		want := map[int64]bool{}
+		for range 1 + rng.IntN(30) {
+			stride, n := 10, 1+rng.IntN(50)
+			if rng.IntN(5) == 0 {
+				stride = 7 // another grid
+			}
+			var pts [][2]float64
+			for i := range n {
+				pts = append(pts, [2]float64{float64(i * stride), rng.Float64()})
+				want[int64(i*stride)] = true
+			}
+			runs = append(runs, pts)
+		}
+		got := band(context.Background(), bandSeriesOf(runs...), 0)
+		steps := slices.Sorted(maps.Keys(want))
+		if !slices.Equal(got.Steps, steps) {
+			t.Fatalf("trial %d: steps %v, want %v", trial, got.Steps, steps)
+		}
+	}
 }

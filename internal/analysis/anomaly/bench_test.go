@@ -32,3 +32,77 @@ func BenchmarkFind(b *testing.B) {
 		Find(context.Background(), rep, DefaultThresholds)
 	}
 }
+
+// spikeSeries is a scalarSeries of n points: a decaying loss with noise
+// (most points near their median: the MAD is rarely needed) or, when
+// centred, zero-mean noise (every point far from its median relative to
+// the median's magnitude: the MAD is needed at nearly every point).
+func spikeSeries(n int, centred bool) *scalarSeries {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pts := make([]model.Point, n)
+	for i := range pts {
+		v := 0.1 * rng.NormFloat64()
+		if !centred {
+			v += 2 * math.Exp(-float64(i)/30000)
+		}
+		if i%997 == 0 {
+			v += 50 // a spike now and then
+		}
+		pts[i] = model.Point{Step: int64(i), Value: v}
+	}
+	vals, idx := finiteValues(pts)
+	return &scalarSeries{tag: "loss", pts: pts, vals: vals, idx: idx}
+}
+
+// BenchmarkSpikes runs the spike rule alone over a 100,000-point series.
+func BenchmarkSpikes(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		centred bool
+	}{{"loss", false}, {"centred", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := spikeSeries(100_000, c.centred)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if a := scalarSpikes(s, DefaultThresholds); a == nil {
+					b.Fatal("no spike found")
+				}
+			}
+		})
+	}
+}
+
+// siblingRuns is n runs of one directory, each with a short loss whose
+// last step varies, every tenth stopped early.
+func siblingRuns(n int) *model.Report {
+	rep := &model.Report{}
+	for r := range n {
+		last := int64(1000 + r%37)
+		if r%10 == 0 {
+			last = 100
+		}
+		run := &model.Run{Name: fmt.Sprintf("run%05d", r), Logdir: "d", Path: fmt.Sprintf("sweep/run%05d", r),
+			Scalars: []*model.Scalar{{Tag: "loss", Points: []model.Point{{Step: 0, Value: 1}, {Step: last, Value: 0.5}}}}}
+		rep.Runs = append(rep.Runs, run)
+	}
+	return rep
+}
+
+// BenchmarkRunRules runs the rules on whole runs over 1,000 and 10,000
+// sibling runs.
+func BenchmarkRunRules(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			rep := siblingRuns(n)
+			rules := tableOf(Rules()).run
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if len(runRules(rep, rules, DefaultThresholds)) == 0 {
+					b.Fatal("nothing stopped early")
+				}
+			}
+		})
+	}
+}

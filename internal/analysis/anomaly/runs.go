@@ -3,6 +3,7 @@ package anomaly
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -18,34 +19,51 @@ type siblings struct {
 	// scalar point.
 	last int64
 	ok   bool
-	// others are the last scalar steps of the other runs of its directory
-	// that have one, in the report's order; nil when ok is false.
-	others []float64
+	// others is how many other runs of its directory have a last scalar
+	// step, median the median of those steps (NaN when there is none);
+	// both zero when ok is false.
+	others int
+	median float64
 }
 
 // runRules runs the rules of a table on whole runs (a run that stopped
 // early against its siblings, one that restarted, one with damaged files),
 // a run after the other, in the report's order.
+//
+// The median of a run's siblings is read from its directory's last steps
+// sorted once: leaving out the run's own step (as many copies as the run
+// is listed) shifts the order statistics past it by that many, so a run
+// costs O(log n) rather than a sort of its n siblings.
 func runRules(rep *model.Report, rules []Rule, th Thresholds) []result.Anomaly {
 	var out []result.Anomaly
+	type dir struct {
+		steps []float64 // the last steps of its runs that have one, sorted
+		runs  map[*model.Run]int
+	}
 	reached := map[*model.Run]int64{}
-	dirs := map[string][]*model.Run{}
+	dirs := map[string]*dir{}
+	key := func(run *model.Run) string { return run.Logdir + "\x00" + path.Dir(run.Path) }
 	for _, run := range rep.Runs {
 		if last, ok := lastScalarStep(run); ok {
 			reached[run] = last
-			key := run.Logdir + "\x00" + path.Dir(run.Path)
-			dirs[key] = append(dirs[key], run)
+			d := dirs[key(run)]
+			if d == nil {
+				d = &dir{runs: map[*model.Run]int{}}
+				dirs[key(run)] = d
+			}
+			d.steps = append(d.steps, float64(last))
+			d.runs[run]++
 		}
+	}
+	for _, d := range dirs {
+		slices.Sort(d.steps)
 	}
 	for _, run := range rep.Runs {
 		var sib siblings
 		sib.last, sib.ok = reached[run]
 		if sib.ok {
-			for _, s := range dirs[run.Logdir+"\x00"+path.Dir(run.Path)] {
-				if s != run {
-					sib.others = append(sib.others, float64(reached[s]))
-				}
-			}
+			d := dirs[key(run)]
+			sib.others, sib.median = medianWithout(d.steps, float64(sib.last), d.runs[run])
 		}
 		for _, r := range rules {
 			if a := r.run(run, sib, th); a != nil {
@@ -56,20 +74,41 @@ func runRules(rep *model.Report, rules []Rule, th Thresholds) []result.Anomaly {
 	return out
 }
 
+// medianWithout returns how many values sorted holds once r copies of v
+// (which it holds) are left out, and their median (NaN when none is
+// left): the value at a rank below v's first copy is sorted's at that
+// rank, one at or above it is r further on.
+func medianWithout(sorted []float64, v float64, r int) (int, float64) {
+	n := len(sorted) - r
+	if n <= 0 {
+		return 0, math.NaN()
+	}
+	p, _ := slices.BinarySearch(sorted, v)
+	at := func(k int) float64 {
+		if k < p {
+			return sorted[k]
+		}
+		return sorted[k+r]
+	}
+	if n%2 == 1 {
+		return n, at(n / 2)
+	}
+	return n, (at(n/2-1) + at(n/2)) / 2
+}
+
 // runStoppedEarly fires when a run's last scalar step is below
 // th.EarlyFraction of the median of its siblings', with at least
-// th.EarlySiblings of them.
+// th.EarlySiblings of them (and at least one).
 func runStoppedEarly(_ *model.Run, sib siblings, th Thresholds) *result.Anomaly {
-	if !sib.ok || len(sib.others) < th.EarlySiblings {
+	if !sib.ok || sib.others < th.EarlySiblings || sib.others == 0 {
 		return nil
 	}
-	others := slices.Clone(sib.others) // median sorts
-	med := median(others)
+	med := sib.median
 	if float64(sib.last) >= th.EarlyFraction*med {
 		return nil
 	}
 	return &result.Anomaly{HasStep: true, Step: sib.last, Value: float64(sib.last), Count: 1,
-		Detail: fmt.Sprintf("stopped at step %d, below %.0f%% of its %d siblings' median last step %.0f", sib.last, 100*th.EarlyFraction, len(others), med)}
+		Detail: fmt.Sprintf("stopped at step %d, below %.0f%% of its %d siblings' median last step %.0f", sib.last, 100*th.EarlyFraction, sib.others, med)}
 }
 
 // runRestarted fires when more than one attempt wrote into a run.

@@ -74,40 +74,49 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // window of th.SpikeWindow points than th.SpikeMADs scaled MADs and
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
+//
+// No sort, allocation or move of a window per point (window.go): the window
+// after point i is the one before point i+w+1, so a point finds one new
+// median and reads the other from a ring of the last w+2; the MADs, which
+// need both windows' order, are found only for the points far from both
+// medians.
 func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	pts, vals, idx := s.pts, s.vals, s.idx
 	w := th.SpikeWindow
 	if w < 3 || len(vals) < 2*w+1 {
 		return nil
 	}
-	// Both windows are kept sorted as they slide, so that a point costs
-	// O(w) rather than four sorts.
-	before := sortedWindow(vals[:w])
-	after := sortedWindow(vals[w+1 : 2*w+1])
-	outside := func(x float64, win []float64) bool {
-		med := win[len(win)/2]
-		if len(win)%2 == 0 {
-			med = (win[len(win)/2-1] + med) / 2
-		}
-		d := math.Abs(x - med)
-		if d == 0 || d <= th.SpikeMinRel*math.Abs(med) { // most points: no MAD needed
-			return false
-		}
-		_, mad := medianMADSorted(win)
-		return d > th.SpikeMADs*1.4826*mad
+	far := func(d, med float64) bool { // most points are not: no MAD needed
+		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
+	cs := newChunks(newBlocks(vals, w))
+	before, after := newWindow(cs), newWindow(cs)
+	ring := make([]float64, w+2) // ring[j%(w+2)]: the median of vals[j:j+w]
 	var first, n int
 	for i := w; i+w < len(vals); i++ {
-		if i > w {
-			before = slideWindow(before, vals[i-w-1], vals[i-1])
-			after = slideWindow(after, vals[i], vals[i+w])
+		after.moveTo(i + 1)
+		ma := after.median()
+		ring[(i+1)%len(ring)] = ma
+		var mb float64
+		if i-w <= w { // windows 0..w are never an after window
+			before.moveTo(i - w)
+			mb = before.median()
+		} else {
+			mb = ring[(i-w)%len(ring)]
 		}
-		if outside(vals[i], before) && outside(vals[i], after) {
-			if n == 0 {
-				first = i
-			}
-			n++
+		x := vals[i]
+		db, da := math.Abs(x-mb), math.Abs(x-ma)
+		if !far(db, mb) || !far(da, ma) {
+			continue
 		}
+		before.moveTo(i - w)
+		if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
+			continue
+		}
+		if n == 0 {
+			first = i
+		}
+		n++
 	}
 	if n == 0 {
 		return nil
@@ -115,75 +124,6 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	p := pts[idx[first]]
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
-}
-
-// sortedWindow returns a sorted copy of vs.
-func sortedWindow(vs []float64) []float64 {
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	return s
-}
-
-// slideWindow takes out (a value of the sorted window s) out of s and puts
-// in in, keeping s sorted.
-func slideWindow(s []float64, out, in float64) []float64 {
-	i := search(s, out)
-	copy(s[i:], s[i+1:])
-	s = s[:len(s)-1]
-	j := search(s, in)
-	s = append(s, 0)
-	copy(s[j+1:], s[j:])
-	s[j] = in
-	return s
-}
-
-// search returns the first index of the sorted s whose value is not below
-// v: slices.BinarySearch without its care for NaN, which the windows of
-// finite values never hold, at a third of its cost.
-func search(s []float64, v float64) int {
-	lo, hi := 0, len(s)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if s[m] < v {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
-// medianMADSorted returns the median of the sorted s and the median of the
-// absolute deviations from it, found by walking out from the middle: the
-// deviations below the median shrink towards it, those above grow away.
-func medianMADSorted(s []float64) (float64, float64) {
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
-	lo, hi := n/2-1, n/2 // next candidates below and at or above the median
-	if n%2 == 1 {
-		hi = n / 2
-	}
-	var prev, cur float64
-	for k := 0; k <= n/2; k++ {
-		prev = cur
-		switch {
-		case lo < 0:
-			cur, hi = s[hi]-med, hi+1
-		case hi >= n:
-			cur, lo = med-s[lo], lo-1
-		case med-s[lo] <= s[hi]-med:
-			cur, lo = med-s[lo], lo-1
-		default:
-			cur, hi = s[hi]-med, hi+1
-		}
-	}
-	if n%2 == 0 {
-		return med, (prev + cur) / 2
-	}
-	return med, cur
 }
 
 // scalarDiverged fires, on a loss (lossLike), when it ends far above its minimum: the median

@@ -1,0 +1,230 @@
+package anomaly
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// refMedian sorts vs and returns its median, straight from the definition.
+func refMedian(vs []float64) float64 {
+	slices.Sort(vs)
+	n := len(vs)
+	if n%2 == 1 {
+		return vs[n/2]
+	}
+	return (vs[n/2-1] + vs[n/2]) / 2
+}
+
+// refMedianMAD is the median of win and the median of the absolute
+// deviations from it, each by a sort of a copy.
+func refMedianMAD(win []float64) (float64, float64) {
+	med := refMedian(slices.Clone(win))
+	dev := make([]float64, len(win))
+	for i, v := range win {
+		dev[i] = math.Abs(v - med)
+	}
+	return med, refMedian(dev)
+}
+
+// spikesReference is the spike rule as docs/ANOMALIES.md states it, with
+// two sorts per window per point: what scalarSpikes must find.
+func spikesReference(s *scalarSeries, th Thresholds) *result.Anomaly {
+	vals := s.vals
+	w := th.SpikeWindow
+	if w < 3 || len(vals) < 2*w+1 {
+		return nil
+	}
+	outside := func(x float64, win []float64) bool {
+		med, mad := refMedianMAD(win)
+		d := math.Abs(x - med)
+		if d == 0 || d <= th.SpikeMinRel*math.Abs(med) {
+			return false
+		}
+		return d > th.SpikeMADs*1.4826*mad
+	}
+	var first, n int
+	for i := w; i+w < len(vals); i++ {
+		if outside(vals[i], vals[i-w:i]) && outside(vals[i], vals[i+1:i+w+1]) {
+			if n == 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	p := s.pts[s.idx[first]]
+	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
+		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
+}
+
+// hostileSeries are series that stress the order statistics: noise,
+// ties, constant stretches, steps, non-finite points, huge values (whose
+// middle two overflow), signed zeros, and series shorter than the windows.
+func hostileSeries(rng *rand.Rand) map[string][]float64 {
+	gen := func(n int, f func(i int) float64) []float64 {
+		vs := make([]float64, n)
+		for i := range vs {
+			vs[i] = f(i)
+		}
+		return vs
+	}
+	spiky := func(v float64) float64 {
+		if rng.IntN(40) == 0 {
+			return v + 100*rng.NormFloat64()
+		}
+		return v
+	}
+	return map[string][]float64{
+		"noise":    gen(3000, func(int) float64 { return rng.NormFloat64() }),
+		"centred":  gen(3000, func(int) float64 { return spiky(0.01 * rng.NormFloat64()) }),
+		"loss":     gen(3000, func(i int) float64 { return spiky(2*math.Exp(-float64(i)/500) + 0.05*rng.NormFloat64()) }),
+		"ties":     gen(2000, func(int) float64 { return spiky(float64(rng.IntN(3))) }),
+		"constant": gen(2000, func(i int) float64 { return spiky(float64(i / 150)) }),
+		"steps":    gen(1000, func(i int) float64 { return math.Pow(0.1, float64(i/200)) }),
+		"nonfinite": gen(2000, func(int) float64 {
+			switch rng.IntN(10) {
+			case 0:
+				return math.NaN()
+			case 1:
+				return math.Inf(1 - 2*rng.IntN(2))
+			}
+			return spiky(rng.NormFloat64())
+		}),
+		"huge":   gen(1000, func(int) float64 { return float64(1-2*rng.IntN(2)) * math.MaxFloat64 * (0.5 + rng.Float64()/2) }),
+		"zeros":  gen(1000, func(int) float64 { return spiky([]float64{0, math.Copysign(0, -1), 1e-300, -1e-300}[rng.IntN(4)]) }),
+		"spread": gen(2000, func(int) float64 { return math.Ldexp(rng.Float64(), rng.IntN(200)-100) * float64(1-2*rng.IntN(2)) }),
+		"short":  gen(30, func(int) float64 { return rng.NormFloat64() }),
+		"empty":  nil,
+		"single": {1},
+		"oneSpike": gen(41, func(i int) float64 {
+			if i == 20 {
+				return 1000
+			}
+			return 1
+		}),
+	}
+}
+
+func seriesOf(vs []float64) *scalarSeries {
+	pts := points(vs...)
+	vals, idx := finiteValues(pts)
+	return &scalarSeries{tag: "loss", pts: pts, vals: vals, idx: idx}
+}
+
+// TestSpikesMatchReference compares the spike rule with the rule as
+// documented, computed with sorts, on hostile series, windows of one and
+// several words of bits (and longer than the series), and thresholds at
+// and away from their edges: the same finding, count and first step.
+func TestSpikesMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	thresholds := []Thresholds{DefaultThresholds}
+	for _, f := range []func(*Thresholds){
+		func(th *Thresholds) { th.SpikeMinRel = 0 },
+		func(th *Thresholds) { th.SpikeMADs = 0 },
+		func(th *Thresholds) { th.SpikeMADs, th.SpikeMinRel = 1, 0.01 },
+	} {
+		th := DefaultThresholds
+		f(&th)
+		thresholds = append(thresholds, th)
+	}
+	fired := 0
+	for name, vs := range hostileSeries(rng) {
+		s := seriesOf(vs)
+		for _, w := range []int{2, 3, 4, 5, 7, 20, 31, 32, 33, 64, 65, 100, 2000} {
+			for ti, th := range thresholds {
+				th.SpikeWindow = w
+				got, want := scalarSpikes(s, th), spikesReference(s, th)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, window %d, thresholds %d: got %+v, want %+v", name, w, ti, got, want)
+				}
+				if want != nil {
+					fired++
+				}
+			}
+		}
+	}
+	if fired < 50 {
+		t.Errorf("only %d cases fired: the comparison proves little", fired)
+	}
+}
+
+// TestWindowOrderStatistics slides a window over hostile series, forward
+// by one and by jumps, and checks every order statistic, the median and
+// the MAD against sorts of the window's values.
+func TestWindowOrderStatistics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for name, vs := range hostileSeries(rng) {
+		vals, _ := finiteValues(points(vs...))
+		for _, w := range []int{3, 4, 20, 32, 33, 70} {
+			if len(vals) < w {
+				continue
+			}
+			win := newWindow(newChunks(newBlocks(vals, w)))
+			for j := 0; j+w <= len(vals); j += 1 + rng.IntN(3)*rng.IntN(w) {
+				win.moveTo(j)
+				sorted := slices.Clone(vals[j : j+w])
+				slices.Sort(sorted)
+				for k, v := range sorted {
+					if got := win.at(k); got != v {
+						t.Fatalf("%s, window %d at %d: rank %d = %v, want %v", name, w, j, k, got, v)
+					}
+				}
+				med, mad := refMedianMAD(vals[j : j+w])
+				if got := win.median(); got != med && !(math.IsNaN(got) && math.IsNaN(med)) {
+					t.Fatalf("%s, window %d at %d: median %v, want %v", name, w, j, med, got)
+				}
+				// Deviations of a median that overflowed are not comparable.
+				if !math.IsInf(med, 0) {
+					if got := win.mad(med); got != mad {
+						t.Fatalf("%s, window %d at %d: MAD %v, want %v", name, w, j, got, mad)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpikesAllocateNoMorePerPoint checks that the spike rule's
+// allocations do not grow with the series: a few slices per series, none
+// per point.
+func TestSpikesAllocateNoMorePerPoint(t *testing.T) {
+	short, long := spikeSeries(2_000, true), spikeSeries(100_000, true)
+	allocs := func(s *scalarSeries) float64 {
+		return testing.AllocsPerRun(3, func() { scalarSpikes(s, DefaultThresholds) })
+	}
+	if a, b := allocs(short), allocs(long); b > a {
+		t.Errorf("%v allocations for 2,000 points, %v for 100,000", a, b)
+	}
+}
+
+// FuzzSpikesMatchReference compares the spike rule with the reference on
+// any values, windows of 3 to 66 values and a minimum relative distance of
+// 0 or the default (0 lets a MAD decide at nearly every point).
+func FuzzSpikesMatchReference(f *testing.F) {
+	f.Add(uint8(0), []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add(uint8(17), make([]byte, 8*100))
+	f.Fuzz(func(t *testing.T, w uint8, raw []byte) {
+		vals := make([]float64, len(raw)/8)
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		}
+		th := DefaultThresholds
+		th.SpikeWindow = 3 + int(w%64)
+		if w >= 128 {
+			th.SpikeMinRel = 0
+		}
+		s := seriesOf(vals)
+		if got, want := scalarSpikes(s, th), spikesReference(s, th); !reflect.DeepEqual(got, want) {
+			t.Fatalf("window %d: got %+v, want %+v", th.SpikeWindow, got, want)
+		}
+	})
+}

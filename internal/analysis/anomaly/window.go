@@ -1,0 +1,369 @@
+package anomaly
+
+import "math/bits"
+
+// The spike rule needs, at every point of a series, the median of the
+// window of values before it and of the window after it, and for the few
+// points far from both medians the windows' median absolute deviations.
+// A window kept sorted as it slides costs a binary search and a move of
+// half the window per value in and out; here the order comes from sorting
+// each block of w values once (heapsort, O(log w) a value; insertion sort
+// up to 24), and a window is a set of bits over the sorted values of the
+// two blocks it spans: a slide clears one bit and sets another, and an
+// order statistic is a select in those bits. For the default window (up
+// to 32 values: one 64-bit word) a point costs O(1) beyond its block's
+// sort; a longer window adds O(w/64) word counts a move and O(log(w/64))
+// a select, and a MAD O(log w) selects.
+
+// blocks holds a series' values with, for each block of w consecutive
+// values (the last one may be shorter), the offsets of its values in it
+// in ascending order of value, sorted once, when a window first needs the
+// block. Only the last four blocks sorted are kept (the windows before
+// and after a point need no older one), so that the memory is O(w), not
+// O(n), and an offset is below w.
+type blocks struct {
+	vals []float64
+	w    int
+	ring []int32 // ring[(k%4)*w:][:w]: block k's offsets, by value
+	next int     // the next block to sort
+}
+
+func newBlocks(vals []float64, w int) *blocks {
+	return &blocks{vals: vals, w: w, ring: make([]int32, 4*w)}
+}
+
+// block returns the offsets of block k's values in ascending order of
+// value, nil past the end of the series.
+func (b *blocks) block(k int) []int32 {
+	lo := k * b.w
+	if lo >= len(b.vals) {
+		return nil
+	}
+	if k < b.next-4 {
+		panic("anomaly: a spike window went back more than four blocks")
+	}
+	for ; b.next <= k; b.next++ {
+		s := b.next * b.w
+		seg := b.ring[b.next%4*b.w:][:min(b.w, len(b.vals)-s)]
+		for i := range seg {
+			seg[i] = int32(i)
+		}
+		sortByValue(seg, b.vals[s:])
+	}
+	return b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
+}
+
+// sortByValue sorts the indices ix by vals[ix]: insertion sort for the
+// short blocks of the default window (fewer moves than a general sort at
+// that size), heapsort otherwise (O(w log w), no allocation, no closure).
+// The order of equal values does not matter: only values are read back.
+func sortByValue(ix []int32, vals []float64) {
+	if len(ix) <= 24 {
+		for i := 1; i < len(ix); i++ {
+			x := ix[i]
+			v := vals[x]
+			j := i
+			for ; j > 0 && vals[ix[j-1]] > v; j-- {
+				ix[j] = ix[j-1]
+			}
+			ix[j] = x
+		}
+		return
+	}
+	n := len(ix)
+	down := func(i, n int) {
+		for {
+			c := 2*i + 1
+			if c >= n {
+				return
+			}
+			if c+1 < n && vals[ix[c+1]] > vals[ix[c]] {
+				c++
+			}
+			if vals[ix[c]] <= vals[ix[i]] {
+				return
+			}
+			ix[i], ix[c] = ix[c], ix[i]
+			i = c
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for end := n - 1; end > 0; end-- {
+		ix[0], ix[end] = ix[end], ix[0]
+		down(0, end)
+	}
+}
+
+// chunks are the sorted values of pairs of consecutive blocks, chunk c
+// being blocks c and c+1: every window of w values that starts in block c
+// lies in chunk c. The last three are kept, so that the window before a
+// point and the window after it, w+1 apart, share the merges.
+type chunks struct {
+	b    *blocks
+	last [3]chunk
+}
+
+type chunk struct {
+	c      int
+	sorted []float64 // the chunk's values, ascending
+	rank   []int32   // rank[i-c*w]: the position of vals[i] in sorted
+}
+
+func newChunks(b *blocks) *chunks {
+	cs := &chunks{b: b}
+	for i := range cs.last {
+		cs.last[i] = chunk{c: -1, sorted: make([]float64, 2*b.w), rank: make([]int32, 2*b.w)}
+	}
+	return cs
+}
+
+// get returns chunk c, merging its two sorted blocks if it is not one of
+// the last three.
+func (cs *chunks) get(c int) *chunk {
+	ch := &cs.last[c%len(cs.last)]
+	if ch.c == c {
+		return ch
+	}
+	w := cs.b.w
+	lo, hi := cs.b.block(c), cs.b.block(c+1)
+	vals := cs.b.vals[c*w:] // offsets in the chunk: lo's as they are, hi's plus w
+	put := func(r int, x int32) {
+		ch.sorted[r] = vals[x]
+		ch.rank[x] = int32(r)
+	}
+	// The merge takes from one side or the other without a branch on the
+	// values (which side is a coin toss on noise), then copies the rest.
+	i, k, r := 0, 0, 0
+	for i < len(lo) && k < len(hi) {
+		a, b := lo[i], hi[k]+int32(w)
+		t := b2i(vals[a] <= vals[b])
+		put(r, b+int32(t)*(a-b))
+		i, k, r = i+t, k+1-t, r+1
+	}
+	for _, x := range lo[i:] {
+		put(r, x)
+		r++
+	}
+	for _, x := range hi[k:] {
+		put(r, x+int32(w))
+		r++
+	}
+	ch.c = c
+	return ch
+}
+
+// b2i is 1 for true, 0 for false: a flag, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// window is w consecutive values of a series, vals[start:start+w], with
+// their order statistics at hand: a set of bits over the sorted values of
+// the chunk it lies in. It moves forward only.
+type window struct {
+	cs    *chunks
+	w     int
+	ch    *chunk
+	set   []uint64 // bit r: ch.sorted[r] is in the window
+	start int
+	base  int // the index in vals of the chunk's first value
+	// The index of set for order statistics, made once a move when one is
+	// asked for: bytes[i] holds in byte b the count of set bits in bytes
+	// 0..b of set[i], cum[i] the count in the words before i.
+	bytes []uint64
+	cum   []int
+	fresh bool
+}
+
+func newWindow(cs *chunks) *window {
+	n := (2*cs.b.w + 63) / 64
+	return &window{cs: cs, w: cs.b.w, start: -1, set: make([]uint64, n), bytes: make([]uint64, n), cum: make([]int, n)}
+}
+
+// moveTo moves the window to start at j (j+w <= len(vals)): a value out
+// and one in per step within a chunk, the window's bits set afresh from
+// the next chunk.
+func (win *window) moveTo(j int) {
+	w := win.w
+	win.fresh = win.fresh && j == win.start
+	// The chunk may have been reused for a later one since the window
+	// last moved (its c is not the window's): then load it again.
+	if win.ch == nil || j >= win.base+w || j < win.start || win.ch.c*w != win.base {
+		c := j / w
+		win.ch, win.base = win.cs.get(c), c*w
+		clear(win.set)
+		for _, k := range win.ch.rank[j-win.base : j+w-win.base] {
+			win.set[k>>6] |= 1 << (k & 63)
+		}
+		win.start = j
+		return
+	}
+	rank := win.ch.rank[win.start-win.base : j+w-win.base]
+	for d := range j - win.start {
+		out, in := rank[d], rank[d+w]
+		win.set[out>>6] &^= 1 << (out & 63)
+		win.set[in>>6] |= 1 << (in & 63)
+	}
+	win.start = j
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// index makes the window's index for at, if it moved since.
+func (win *window) index() {
+	if win.fresh {
+		return
+	}
+	n := 0
+	for i, x := range win.set {
+		// Broadword (Vigna's rank/select): counts per 2, 4, 8 bits, then
+		// running counts by a multiply.
+		s := x - (x>>1)&0x5555555555555555
+		s = s&0x3333333333333333 + (s>>2)&0x3333333333333333
+		s = (s + s>>4) & 0x0f0f0f0f0f0f0f0f
+		win.bytes[i] = s * ones
+		win.cum[i] = n
+		n += bits.OnesCount64(x)
+	}
+	win.fresh = true
+}
+
+// at returns the k-th smallest value of the window (from 0): the word
+// that holds it by a binary search of the running counts (none for
+// windows of up to 32 values), then the rank within that word.
+func (win *window) at(k int) float64 {
+	win.index()
+	i := 0
+	for lo, hi := 0, len(win.cum); hi-lo > 1; { // the last word with cum <= k
+		m := int(uint(lo+hi) >> 1)
+		if win.cum[m] <= k {
+			lo = m
+		} else {
+			hi = m
+		}
+		i = lo
+	}
+	return word{win.set[i], win.bytes[i], win.ch.sorted[i<<6:]}.at(k - win.cum[i])
+}
+
+// word is one word of a window's bits, with its running counts per byte
+// and the sorted values it stands for.
+type word struct {
+	set, bytes uint64
+	sorted     []float64
+}
+
+// at returns the value of the word's k-th set bit (from 0; k is below its
+// count) with no branch on the bits: the byte from the running counts,
+// the bit within it from a table.
+func (o word) at(k int) float64 {
+	// The high bit of byte b is set when bytes 0..b hold more than k.
+	at := bits.TrailingZeros64(((o.bytes|highs)-uint64(k+1)*ones)&highs) &^ 7
+	k -= int((o.bytes << 8 >> at) & 0xff)
+	return o.sorted[at+int(selectInByte[(o.set>>at)&0xff][k&7])]
+}
+
+// selectInByte[x][k] is the position of the k-th set bit of the byte x: a
+// table, filled once and only read.
+var selectInByte = func() (t [256][8]uint8) {
+	for x := range 256 {
+		k := 0
+		for b := range 8 {
+			if x&(1<<b) != 0 {
+				t[x][k] = uint8(b)
+				k++
+			}
+		}
+	}
+	return t
+}()
+
+// median returns the window's median: the middle value, the mean of the
+// middle two for an even w.
+func (win *window) median() float64 {
+	h := win.w / 2
+	if win.w%2 == 1 {
+		return win.at(h)
+	}
+	return (win.at(h-1) + win.at(h)) / 2
+}
+
+// mad returns the median of the absolute deviations of the window's
+// values from its median med. The deviations of the lower half (med
+// minus the values below the middle, outwards) and of the upper half (the
+// values from the middle on minus med) are each ascending; the median of
+// their union is found by a binary search for how many of the w/2 smallest
+// come from the lower half, in O(log w) order statistics. The values are
+// those the walk outwards from the middle finds, computed alike.
+//
+// A window of up to 32 values is first gathered in order from its one
+// word of bits (a load per value, no branch but the loop's): at that size
+// cheaper than a dozen selects.
+func (win *window) mad(med float64) float64 {
+	if len(win.set) == 1 {
+		var buf [32]float64
+		n := 0
+		for x := win.set[0]; x != 0 && n < len(buf); x &= x - 1 {
+			buf[n] = win.ch.sorted[bits.TrailingZeros64(x)]
+			n++
+		}
+		return madOf(n, med, buf[:n], nil)
+	}
+	return madOf(win.w, med, nil, win)
+}
+
+// madOf is mad over w values: sorted, or the window's when sorted is nil.
+func madOf(w int, med float64, sorted []float64, win *window) float64 {
+	at := func(k int) float64 {
+		if sorted != nil {
+			return sorted[k]
+		}
+		return win.at(k)
+	}
+	h := w / 2 // deviations below: ranks h-1 down to 0; above: h up to w-1
+	lower := func(i int) float64 { return med - at(h-1-i) }
+	upper := func(i int) float64 { return at(h+i) - med }
+	// Take the h smallest deviations, a from below and h-a from above.
+	a, hiA := 0, h
+	for a < hiA {
+		m := int(uint(a+hiA) >> 1)
+		if upper(h-m-1) > lower(m) {
+			a = m + 1
+		} else {
+			hiA = m
+		}
+	}
+	b := h - a
+	// The next deviation, the (h+1)-th smallest, is the median for an odd
+	// w; for an even w the median is its mean with the h-th.
+	var next float64
+	switch {
+	case a == h:
+		next = upper(b)
+	case b == w-h:
+		next = lower(a)
+	default:
+		next = min(lower(a), upper(b))
+	}
+	if w%2 == 1 {
+		return next
+	}
+	var last float64
+	switch {
+	case a == 0:
+		last = upper(b - 1)
+	case b == 0:
+		last = lower(a - 1)
+	default:
+		last = max(lower(a-1), upper(b-1))
+	}
+	return (last + next) / 2
+}

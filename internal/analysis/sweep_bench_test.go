@@ -1,0 +1,39 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// sweepSeries is one tag of a sweep: runs series of steps noisy points
+// each, on the same steps (the common case of a sweep).
+func sweepSeries(runs, steps int) []*result.ScalarView {
+	rng := rand.New(rand.NewPCG(5, 6))
+	out := make([]*result.ScalarView, runs)
+	for r := range out {
+		s := &model.Scalar{Tag: "loss", Points: make([]model.Point, steps)}
+		for i := range s.Points {
+			s.Points[i] = model.Point{Step: int64(i), Value: 1/float64(i+1) + rng.Float64()}
+		}
+		out[r] = &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s}
+	}
+	return out
+}
+
+// BenchmarkBand summarises 2,000 runs x 1,000 steps: five quantiles of
+// 2,000 values at each step.
+func BenchmarkBand(b *testing.B) {
+	series := sweepSeries(2_000, 1_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if got := band(context.Background(), series, 1_000); len(got.Steps) != 1_000 {
+			b.Fatalf("%d steps", len(got.Steps))
+		}
+	}
+}
