@@ -78,19 +78,19 @@ func init() {
 			body: bodyOf((*Report).audioPage), data: (*Report).audioData,
 			scripts: []string{"media.js", "audio.js"}, styles: []string{"media.css"}},
 		{name: "text", title: "Text", kinds: []model.Kind{model.KindText}, has: hasAny(runTexts), count: countTags,
-			body: sameBody((*Report).textPage), data: (*Report).textData,
+			body: bodyOf((*Report).textPage), data: (*Report).textData,
 			scripts: []string{"text.js"}, styles: []string{"text.css"}},
 		{name: "tensors", title: "Tensors", kinds: []model.Kind{model.KindTensor}, has: hasAny(runTensors), count: countTags,
-			body: sameBody((*Report).tensorsPage), data: (*Report).tensorsData,
+			body: bodyOf((*Report).tensorsPage), data: (*Report).tensorsData,
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}},
 		{name: "exceptions", title: "Exceptions", kinds: []model.Kind{result.ExceptionKind}, has: hasExceptions, count: countExceptions,
-			body: sameBody((*Report).exceptionsPage), data: (*Report).exceptionsData,
+			body: bodyOf((*Report).exceptionsPage), data: (*Report).exceptionsData,
 			scripts: []string{"exceptions.js"}, styles: []string{"exceptions.css"}},
 		{name: "hparams", title: "HParams", kinds: []model.Kind{model.KindHParams}, has: (*Report).hasHParams, count: countSessions,
 			body: sameBody((*Report).hparamsPage), data: (*Report).hparamsData,
 			scripts: []string{"hparams.js"}, styles: []string{"hparams.css"}},
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
-			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
+			body: bodyOf((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},
 		{name: "graphs", title: "Graphs", kinds: []model.Kind{model.KindGraph}, has: hasAny(runGraphs), count: countItems("graph", runGraphs),
 			body: bodyOf((*Report).graphsPage), data: (*Report).graphsData,
@@ -294,13 +294,21 @@ func (r *Report) templates() (*template.Template, error) {
 // of it: the caller writes the page again with failed set to that error,
 // and writePage writes the note main would have written instead.
 func (r *Report) writePage(w io.Writer, p *page, failed error) error {
+	_, _, err := r.writePageBody(w, p, failed)
+	return err
+}
+
+// writePageBody is writePage, returning the templates and the page's
+// body it wrote (nil when it wrote a note instead), for the scripts of
+// the runs a card page leaves out (writeCutScripts).
+func (r *Report) writePageBody(w io.Writer, p *page, failed error) (*template.Template, any, error) {
 	t, err := r.templates()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	runs, cut, err := r.runNames()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var frame bytes.Buffer
 	err = t.ExecuteTemplate(&frame, "layout", layout{
@@ -308,36 +316,37 @@ func (r *Report) writePage(w io.Writer, p *page, failed error) error {
 		Mains: []mainSection{{Name: p.name, HTML: mainMark}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	head, tail, ok := bytes.Cut(frame.Bytes(), []byte(mainMark))
 	if !ok || bytes.Contains(tail, []byte(mainMark)) {
 		// The layout writes the page's content once, as is; the mark is
 		// no text a title or run name can hold (they are escaped).
-		return fmt.Errorf("page %s: the layout does not hold its content once", p.name)
+		return nil, nil, fmt.Errorf("page %s: the layout does not hold its content once", p.name)
 	}
 	if _, err := w.Write(head); err != nil {
-		return err
+		return nil, nil, err
 	}
 	var data any
 	if failed == nil {
 		data, failed = r.body(p, false)
 	}
 	if failed != nil {
+		data = nil
 		if _, err := io.WriteString(w, string(pageError(t, p, failed))); err != nil {
-			return err
+			return nil, nil, err
 		}
 	} else {
 		ew := &errWriter{w: w}
 		if err := t.ExecuteTemplate(ew, "main-"+p.name, data); err != nil {
 			if ew.err != nil {
-				return ew.err
+				return nil, nil, ew.err
 			}
-			return contentError{err}
+			return nil, nil, contentError{err}
 		}
 	}
 	_, err = w.Write(tail)
-	return err
+	return t, data, err
 }
 
 // contentError is an error of a page's own template, which writePage

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"slices"
@@ -223,19 +224,25 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 		}()
 		for _, p := range r.pages() {
 			var pageErr error
+			var t *template.Template
+			var data any
 			err = stream(p.file(), func(w io.Writer) error {
-				pageErr = r.writePage(w, p, nil)
+				t, data, pageErr = r.writePageBody(w, p, nil)
 				return pageErr
 			})
 			if c, ok := pageErr.(contentError); ok {
 				// Written again, whole, with a note for its content.
 				err = stream(p.file(), func(w io.Writer) error {
-					pageErr = r.writePage(w, p, c.err)
+					t, data, pageErr = r.writePageBody(w, p, c.err)
 					return pageErr
 				})
 			}
 			if pageErr != nil {
 				err = fmt.Errorf("page %s: %w", p.name, pageErr)
+			}
+			if err == nil && data != nil {
+				// The runs the page leaves out, from what built it.
+				err = r.writeCutScripts(t, data, stream)
 			}
 			if err != nil {
 				return
