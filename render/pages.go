@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 
@@ -418,7 +419,97 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 		}
 		l.Scripts = append(l.Scripts, template.JS(closingTag.ReplaceAll(js, []byte(`<\/$1`))))
 	}
+	if err := r.fitSingleFile(t, &l); err != nil {
+		return err
+	}
 	return t.ExecuteTemplate(w, "layout", l)
+}
+
+// fitSingleFile keeps the single file l within its budget: it leaves out
+// the sections of the pages that do not fit, in the navigation's order
+// (the overview and the scalars first), each replaced by a note saying
+// so and that the site has the page, and notes on the overview which
+// pages it left out. The sizes are exact: l is executed with every page
+// left out, and a page adds its content less its note.
+func (r *Report) fitSingleFile(t *template.Template, l *layout) error {
+	budget := r.maxSingleFileBytes()
+	if budget == math.MaxInt {
+		return nil
+	}
+	full := slices.Clone(l.Mains)
+	notes := make([]template.HTML, len(full))
+	for i, m := range full {
+		var b bytes.Buffer
+		err := t.ExecuteTemplate(&b, "single-cut", singleCut{Title: r.pageTitle(m.Name), Size: fmtBytes(len(m.HTML)),
+			Budget: fmtBytes(budget), File: m.Name + ".html"})
+		if err != nil {
+			return err
+		}
+		notes[i] = template.HTML(b.String()) // the output of html/template
+		l.Mains[i].HTML = notes[i]
+	}
+	var size countWriter
+	if err := t.ExecuteTemplate(&size, "layout", l); err != nil {
+		return err
+	}
+	total := int(size)
+	for i, m := range full {
+		total += len(m.HTML) - len(notes[i])
+	}
+	if total <= budget {
+		copy(l.Mains, full)
+		return nil
+	}
+	// Room for the overview's note on what the file leaves out.
+	room := budget - int(size) - singleNoteBytes - 128*len(full)
+	var left []string
+	for i, m := range full {
+		if extra := len(m.HTML) - len(notes[i]); extra <= room {
+			l.Mains[i].HTML = m.HTML
+			room -= extra
+		} else {
+			left = append(left, r.pageTitle(m.Name))
+		}
+	}
+	if len(left) == 0 || len(left) == len(full) || r.pageTitle(full[0].Name) == left[0] {
+		return nil // nothing left out, or no overview to say so
+	}
+	var b bytes.Buffer
+	err := t.ExecuteTemplate(&b, "single-cut-list", struct {
+		Pages  []string
+		Budget string
+	}{left, fmtBytes(budget)})
+	if err != nil {
+		return err
+	}
+	l.Mains[0].HTML = template.HTML(b.String()) + l.Mains[0].HTML // both the output of html/template
+	return nil
+}
+
+// singleNoteBytes bounds the overview's note on the pages the single file
+// leaves out, besides their titles.
+const singleNoteBytes = 512
+
+// singleCut is what a page's section of the single file says when the
+// file leaves the page out (templates/layout.html's single-cut).
+type singleCut struct{ Title, Size, Budget, File string }
+
+// pageTitle is the title of the page named name.
+func (r *Report) pageTitle(name string) string {
+	for _, p := range pageTable {
+		if p.name == name {
+			return p.title
+		}
+	}
+	return name
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	*c += countWriter(len(b))
+	return len(b), nil
 }
 
 // bodyKey names a page's template data: pages differ between the site and
