@@ -170,6 +170,37 @@ func TestBrowserEveryCardPageLoadsTheRunsItLeavesOut(t *testing.T) {
 	}
 }
 
+// TestBrowserSingleFileOverItsBudget opens the single file of the card
+// sweep written under a budget its pages pass: the overview says which
+// pages it leaves out, and such a page, opened from the navigation's link,
+// says so and names the site's file; no console error.
+func TestBrowserSingleFileOverItsBudget(t *testing.T) {
+	t.Parallel()
+	const budget = 1_500_000 // the scripts and styles are some 1.2 MB
+	browser := startBrowser(t)
+	r := buildReport(t, writeCardSweep(t, 40), "--max-single-file-bytes", fmt.Sprint(budget))
+	if fi, err := os.Stat(r.single); err != nil || fi.Size() > budget {
+		t.Fatalf("%s: %v, %v bytes, over %d", r.single, err, fi.Size(), budget)
+	}
+	tb := openTab(t, browser, fileURL(r.single, "page=index"))
+	note := eval[string](tb, `(() => { const p = document.querySelector('main.page[data-page="index"] p.single-cut'); return p && p.getClientRects().length ? p.textContent : ""; })()`)
+	m := regexp.MustCompile(`leaves out (\d+) of its pages .*--max-single-file-bytes\): (.*)\. The site has them\.`).FindStringSubmatch(note)
+	if m == nil {
+		t.Fatalf("the overview's note %q does not say which pages the file leaves out", note)
+	}
+	left := strings.Split(m[2], ", ")
+	if m[1] != fmt.Sprint(len(left)) {
+		t.Errorf("note %q: %s pages, lists %d", note, m[1], len(left))
+	}
+	for _, title := range left {
+		name := eval[string](tb, fmt.Sprintf(`(() => { const a = [...document.querySelectorAll('header.top nav a')].find(a => a.textContent === %q); if (!a) return ""; a.click(); return a.getAttribute("data-page"); })()`, title))
+		if name == "" {
+			t.Fatalf("no link to the page %q left out", title)
+		}
+		waitFor(tb, fmt.Sprintf(`(() => { const p = document.querySelector('main.page[data-page=%q] p.single-cut'); return !!p && p.getClientRects().length > 0 && p.textContent.includes("the site's %s.html has it"); })()`, name, name), 10*time.Second, "the note of the page "+title)
+	}
+}
+
 // loadedScripts returns the local URLs the tab loaded that hold part,
 // each from part on.
 func loadedScripts(tb *tab, part string) []string {
