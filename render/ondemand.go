@@ -151,7 +151,7 @@ func (r *Report) writeCutScripts(t *template.Template, data any, stream func(nam
 				} else {
 					html.Reset()
 					if err = t.ExecuteTemplate(&html, name, c.card); err == nil {
-						card, err = json.Marshal(html.String())
+						card, err = jsString(html.String())
 					}
 				}
 				if err != nil {
@@ -184,4 +184,19 @@ func streamScript(stream func(name string, write func(io.Writer) error) error, n
 		_, err := w.Write(script)
 		return err
 	})
+}
+
+// jsString encodes s as a JSON string for a script file of its own: not
+// HTML-escaped (a script file is no HTML: "<" as \u003c would take six
+// bytes, and a card's markup is full of them), U+2028 and U+2029 escaped
+// still (encoding/json always does), which older JavaScript refused in a
+// string.
+func jsString(s string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
