@@ -184,7 +184,7 @@ func TestBrowserSingleFileOverItsBudget(t *testing.T) {
 	}
 	tb := openTab(t, browser, fileURL(r.single, "page=index"))
 	note := eval[string](tb, `(() => { const p = document.querySelector('main.page[data-page="index"] p.single-cut'); return p && p.getClientRects().length ? p.textContent : ""; })()`)
-	m := regexp.MustCompile(`leaves out (\d+) of its pages .*--max-single-file-bytes\): (.*)\. The site has them\.`).FindStringSubmatch(note)
+	m := regexp.MustCompile(`leaves out (\d+) of its pages .*--max-single-file-bytes\): (.*)\. The site has (?:it|them)\.`).FindStringSubmatch(note)
 	if m == nil {
 		t.Fatalf("the overview's note %q does not say which pages the file leaves out", note)
 	}
