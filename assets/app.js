@@ -623,7 +623,8 @@
 
   // applyPageFilters applies the Runs and Tags expressions to the pages
   // drawn per tag and run (histograms, distributions, images, audio, text,
-  // tensors, PR curves), in root or in every page. Their markup says what
+  // tensors, PR curves, exceptions), in root or in every page, and to the
+  // runs such a page has not loaded (filterMore). Their markup says what
   // is what: an element marked data-filter-tag is shown when its tag
   // matches and, when it holds elements marked data-filter-run, when one of
   // those is; those are shown when their run matches; an element marked
@@ -641,7 +642,10 @@
           if (r.hidden === show) r.hidden = !show;
           anyRun = anyRun || show;
         });
-        var show = (!tagsRE.re || tagsRE.re.test(el.getAttribute('data-filter-tag'))) && (anyRun || !runs.length);
+        var tagShown = !tagsRE.re || tagsRE.re.test(el.getAttribute('data-filter-tag'));
+        var d = demands.get(el);
+        if (d && filterMore(d, anyRun, tagShown)) anyRun = true;
+        var show = tagShown && (anyRun || !runs.length);
         if (el.hidden === show) el.hidden = !show;
         anyTag = anyTag || show;
       });
@@ -652,6 +656,177 @@
       var p = main.querySelector('.empty-filter');
       if (p && p.hidden !== anyTag) p.hidden = anyTag;
     });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Runs on demand
+
+  // A tag section of a card page (histograms, distributions, images,
+  // audio, text, tensors, PR curves, exceptions) that leaves runs out over
+  // the page's byte budget carries data-more, the directory under data/ of
+  // the scripts of those runs (render/ondemand.go), data-more-files and
+  // data-more-runs. moreRuns(main, add) gives each such section of main a
+  // "Show more runs" button: a click loads the next script, [[run, card],
+  // ...], and hands each entry to add(section, run, card), which draws the
+  // card (insertCard does, for a card that is HTML). The Runs filter
+  // applies to the runs not loaded too: while it is set, the section loads
+  // the list of the runs of each script (runs.js), the button loads only
+  // scripts holding runs it matches and says how many are left, and a
+  // section none of whose drawn runs it matches loads the first such
+  // script by itself, so that filtering for a run left out shows it.
+  var demands = new Map(); // section -> its state (offerMore)
+
+  function moreRuns(main, add) {
+    main.querySelectorAll('[data-more]').forEach(function (sec) {
+      if (!demands.has(sec)) offerMore(sec, add);
+    });
+    applyPageFilters(main);
+  }
+
+  function offerMore(sec, add) {
+    var dir = sec.getAttribute('data-more');
+    var files = Number(sec.getAttribute('data-more-files')) || 0;
+    if (!dir || !files) return;
+    var d = {
+      sec: sec, add: add, dir: dir, files: files, loaded: [], busy: false,
+      left: Number(sec.getAttribute('data-more-runs')) || 0,
+      index: null, indexState: 'none', // 'loading', 'done', 'failed'
+      error: ''
+    };
+    d.p = document.createElement('p');
+    d.p.className = 'more-runs';
+    d.button = document.createElement('button');
+    d.button.type = 'button';
+    d.button.textContent = 'Show more runs';
+    d.status = document.createElement('span');
+    d.status.className = 'more-runs-status';
+    d.p.appendChild(d.button);
+    d.p.appendChild(d.status);
+    sec.appendChild(d.p);
+    d.button.addEventListener('click', function () {
+      var k = nextFile(d);
+      if (k >= 0) loadMore(d, k);
+    });
+    demands.set(sec, d);
+    showMoreState(d);
+  }
+
+  // filtering reports whether the Runs filter is set.
+  function filtering() { return !!runsRE.re; }
+
+  // moreMatching returns how many of the runs section d has not loaded
+  // the Runs filter matches, or -1 when that is not known (yet).
+  function moreMatching(d) {
+    if (!filtering()) return d.left;
+    if (d.indexState !== 'done') return -1;
+    var n = 0;
+    d.index.forEach(function (runs, k) {
+      if (d.loaded[k]) return;
+      runs.forEach(function (r) { if (runsRE.re.test(String(r))) n++; });
+    });
+    return n;
+  }
+
+  // nextFile returns the script a click loads: the first not loaded, or
+  // with the Runs filter set and the list loaded, the first not loaded
+  // holding a run it matches; -1 when there is none.
+  function nextFile(d) {
+    var useIndex = filtering() && d.indexState === 'done';
+    for (var k = 0; k < d.files; k++) {
+      if (d.loaded[k]) continue;
+      if (!useIndex || d.index[k].some(function (r) { return runsRE.re.test(String(r)); })) return k;
+    }
+    return -1;
+  }
+
+  function loadMore(d, k) {
+    var name = d.dir + k + '.js';
+    d.busy = true;
+    d.error = '';
+    showMoreState(d);
+    loadData(name, name).then(function (list) {
+      if (!Array.isArray(list)) throw new Error('data/' + name + ' holds no list of runs');
+      d.loaded[k] = true;
+      d.busy = false;
+      list.forEach(function (e) {
+        if (Array.isArray(e)) d.add(d.sec, String(e[0]), e[1]);
+      });
+      d.left = Math.max(0, d.left - list.length);
+      applyPageFilters(d.sec.closest('main.page'));
+    }).catch(function (err) {
+      d.busy = false;
+      d.error = err.message;
+      showMoreState(d);
+      if (window.console) console.warn('trainreport:', err);
+    });
+  }
+
+  // loadIndex loads the list of the runs of each script of section d.
+  function loadIndex(d) {
+    var name = d.dir + 'runs.js';
+    d.indexState = 'loading';
+    loadData(name, name).then(function (index) {
+      if (!Array.isArray(index) || index.length !== d.files || !index.every(Array.isArray)) {
+        throw new Error('data/' + name + ' does not list the runs of ' + d.files + ' scripts');
+      }
+      d.index = index;
+      d.indexState = 'done';
+      applyPageFilters(d.sec.closest('main.page'));
+    }).catch(function (err) {
+      d.indexState = 'failed';
+      d.error = err.message;
+      showMoreState(d);
+      if (window.console) console.warn('trainreport:', err);
+    });
+  }
+
+  // showMoreState says what section d has left to load, and hides its
+  // button when nothing is.
+  function showMoreState(d) {
+    var fmt = function (n) { return n.toLocaleString('en-US'); };
+    var m = moreMatching(d);
+    var text;
+    if (d.busy) text = 'loading\u2026';
+    else if (d.error) text = d.error;
+    else if (!filtering() || m < 0) text = fmt(d.left) + ' more';
+    else text = fmt(m) + ' of the ' + fmt(d.left) + ' more match the Runs filter';
+    text = ' ' + text;
+    if (d.status.textContent !== text) d.status.textContent = text;
+    var hide = d.left === 0 || nextFile(d) < 0 && !d.error;
+    if (d.p.hidden !== hide) d.p.hidden = hide;
+    d.button.disabled = d.busy || nextFile(d) < 0;
+  }
+
+  // filterMore applies the Runs filter to the runs section d has not
+  // loaded (see moreRuns), anyRun telling whether one of those it drew
+  // matches and tagShown whether the Tags filter shows the section (a
+  // hidden one loads nothing); it returns whether the section has more
+  // runs the filter matches, or may have.
+  function filterMore(d, anyRun, tagShown) {
+    if (tagShown && filtering() && d.indexState === 'none' && d.left > 0) loadIndex(d);
+    var m = moreMatching(d);
+    if (tagShown && filtering() && !anyRun && m > 0 && !d.busy && !d.error) {
+      var k = nextFile(d);
+      if (k >= 0) loadMore(d, k);
+    }
+    showMoreState(d);
+    return filtering() && (m > 0 || m < 0 && d.indexState !== 'failed');
+  }
+
+  // insertCard adds to section sec the card whose markup is html (written
+  // by render, from the page's own template) and returns its element: into
+  // the section's [data-more-cards] element, or before its button.
+  function insertCard(sec, html) {
+    var t = document.createElement('template');
+    t.innerHTML = String(html);
+    var card = t.content.firstElementChild;
+    if (!card) return null;
+    card.setAttribute('data-loaded', '');
+    var into = sec.querySelector('[data-more-cards]');
+    var d = demands.get(sec);
+    if (into) into.appendChild(card);
+    else sec.insertBefore(card, d ? d.p : null);
+    return card;
   }
 
   // setInvalid marks an input whose pattern c does not compile, and says
@@ -915,6 +1090,10 @@
     lazyChart: lazyChart,
     // applyFilters(main) filters what a page script added to main.
     applyFilters: applyPageFilters,
+    // moreRuns(main, add) and insertCard(section, html): the runs a card
+    // page leaves out, on demand (see above).
+    moreRuns: moreRuns,
+    insertCard: insertCard,
     state: {
       key: addKey,
       pattern: pattern,

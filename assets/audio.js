@@ -139,6 +139,7 @@
 
   function init(main) {
     main.querySelectorAll('section.media-tag').forEach(setupTag);
+    T.media.moreRuns(main);
   }
 
   T.onPage('audio', init);

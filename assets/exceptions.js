@@ -269,32 +269,40 @@
       form.addEventListener('change', onControl);
     });
     syncControls();
-    Array.prototype.slice.call(main.querySelectorAll('article.exc-card')).forEach(function (card) {
-      var data;
-      try { data = JSON.parse(card.querySelector('script.exc-data').textContent); } catch (e) { return; }
-      if (!data) return;
-      ['steps', 'box', 'nonfinite', 'details'].forEach(function (k) { if (!Array.isArray(data[k])) data[k] = []; });
-      // The first step with a NaN or infinity among the detail steps is
-      // what a reader comes for; else the last.
-      var at = data.details.length - 1;
-      for (var i = 0; i < data.details.length; i++) {
-        var j = data.steps.indexOf(data.details[i].step);
-        if (j >= 0 && data.nonfinite[j] > 0) { at = i; break; }
-      }
-      card.__exc = { data: data, at: Math.max(0, at) };
-      var name = card.querySelector('[data-run-color]');
-      if (name) name.style.borderColor = util.colorOf(name.getAttribute('data-run-color'));
-      var slider = card.querySelector('[data-exc-slider]');
-      slider.max = String(Math.max(0, data.details.length - 1));
-      slider.value = String(card.__exc.at);
-      slider.disabled = data.details.length < 2;
-      slider.addEventListener('input', function () { card.__exc.at = Number(slider.value); drawStep(card); });
-      tr.lazyChart(card, function (h) { drawCharts(card, h); }, {
-        key: function () { return String(state.k); },
-        update: function () { drawStep(card); }
-      });
-      drawOutliers(card);
+    Array.prototype.slice.call(main.querySelectorAll('article.exc-card')).forEach(setupCard);
+    // The runs the page leaves out over its budget, on demand (app.js).
+    tr.moreRuns(main, function (sec, run, html) {
+      var card = tr.insertCard(sec, html);
+      if (card) setupCard(card);
     });
+  }
+
+  // setupCard readies a card: its data, slider, charts and outliers.
+  function setupCard(card) {
+    var data;
+    try { data = JSON.parse(card.querySelector('script.exc-data').textContent); } catch (e) { return; }
+    if (!data) return;
+    ['steps', 'box', 'nonfinite', 'details'].forEach(function (k) { if (!Array.isArray(data[k])) data[k] = []; });
+    // The first step with a NaN or infinity among the detail steps is
+    // what a reader comes for; else the last.
+    var at = data.details.length - 1;
+    for (var i = 0; i < data.details.length; i++) {
+      var j = data.steps.indexOf(data.details[i].step);
+      if (j >= 0 && data.nonfinite[j] > 0) { at = i; break; }
+    }
+    card.__exc = { data: data, at: Math.max(0, at) };
+    var name = card.querySelector('[data-run-color]');
+    if (name) name.style.borderColor = util.colorOf(name.getAttribute('data-run-color'));
+    var slider = card.querySelector('[data-exc-slider]');
+    slider.max = String(Math.max(0, data.details.length - 1));
+    slider.value = String(card.__exc.at);
+    slider.disabled = data.details.length < 2;
+    slider.addEventListener('input', function () { card.__exc.at = Number(slider.value); drawStep(card); });
+    tr.lazyChart(card, function (h) { drawCharts(card, h); }, {
+      key: function () { return String(state.k); },
+      update: function () { drawStep(card); }
+    });
+    drawOutliers(card);
   }
 
   tr.onPage('exceptions', setup);

@@ -11,9 +11,8 @@
  * median line; an axis tooltip lists the values at a step.
  *
  * Over the page's byte budget a tag draws its first runs inline and, in the
- * site, offers the others: "Show more runs" loads them, a page a click,
- * from scripts under data/ (render/statdemand.go), through app.js's
- * loadData, which works from file://.
+ * site, offers the others through app.js's moreRuns: each loads as the
+ * markup of its card (render/ondemand.go), drawn like an inline one.
  *
  * Plain ES2019, no globals, no network. The single-file report inlines it
  * once for both pages.
@@ -45,8 +44,11 @@
   function setup(main, optionOf) {
     mark('trainreport-stat-setup');
     var st = { main: main, optionOf: optionOf, cards: [], view: 'offset', drawn: 0 };
-    main.querySelectorAll('figure.stat-card').forEach(function (fig) { addCard(st, fig, null); });
-    main.querySelectorAll('.stat-tag[data-more]').forEach(function (tag) { offerMore(st, tag); });
+    main.querySelectorAll('figure.stat-card').forEach(function (fig) { addCard(st, fig); });
+    tr.moreRuns(main, function (sec, run, html) {
+      var fig = tr.insertCard(sec, html);
+      if (fig) addCard(st, fig);
+    });
     var select = main.querySelector('select[name="view"]');
     if (select) {
       select.addEventListener('change', function () {
@@ -61,92 +63,15 @@
     main.setAttribute('data-view', st.view);
   }
 
-  // addCard hands the chart of figure fig to the lifecycle; data is its
-  // drawing data when loaded from a script, null when inline.
-  function addCard(st, fig, data) {
-    var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: data };
+  // addCard hands the chart of figure fig to the lifecycle.
+  function addCard(st, fig) {
+    var card = { figure: fig, div: fig.querySelector('.stat-chart'), chart: null, data: null };
     if (!card.div) return;
     st.cards.push(card);
     card.handle = tr.lazyChart(card.div, function (h) { draw(st, card, h); }, {
       margin: LAZY_MARGIN,
       update: function () { card.chart.setOption(st.optionOf(st, card), true); }
     });
-  }
-
-  // offerMore gives a tag cut to the page's budget a button drawing the
-  // runs it leaves out, a page of them a click: the k-th click loads the
-  // k-th script of the tag's directory data-more (under data/), which
-  // holds [[run, steps label, note, card data], ...], the card data what
-  // an inline card holds (render/statdemand.go).
-  function offerMore(st, tag) {
-    var grid = tag.querySelector('.chart-grid');
-    var more = tag.getAttribute('data-more');
-    var files = Number(tag.getAttribute('data-more-files')) || 0;
-    var left = Number(tag.getAttribute('data-more-runs')) || 0;
-    if (!grid || !more || !files || !tr.loadData) return;
-    var p = document.createElement('p');
-    p.className = 'stat-more';
-    var button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = 'Show more runs';
-    var status = document.createElement('span');
-    status.className = 'stat-more-status';
-    p.appendChild(button);
-    p.appendChild(status);
-    grid.parentNode.insertBefore(p, grid.nextSibling);
-    var next = 0;
-    var count = function () { status.textContent = ' ' + left.toLocaleString('en-US') + ' more'; };
-    count();
-    button.addEventListener('click', function () {
-      var name = more + next + '.js';
-      button.disabled = true;
-      status.textContent = ' loading\u2026';
-      tr.loadData(name, name).then(function (list) {
-        if (!Array.isArray(list)) throw new Error('data/' + name + ' holds no list of runs');
-        list.forEach(function (e) { addCard(st, moreFigure(grid, e), e[3] || null); });
-        next++;
-        left = Math.max(0, left - list.length);
-        count();
-        button.disabled = false;
-        p.hidden = next >= files;
-        tr.applyFilters(st.main);
-      }).catch(function (err) {
-        status.textContent = ' ' + err.message;
-        button.disabled = false;
-        if (window.console) console.warn('trainreport:', err);
-      });
-    });
-  }
-
-  // moreFigure appends to grid the card of a loaded entry e ([run, steps
-  // label, note, card data]), as the page writes an inline one.
-  function moreFigure(grid, e) {
-    var fig = document.createElement('figure');
-    fig.className = 'stat-card';
-    fig.setAttribute('data-filter-run', String(e[0]));
-    fig.setAttribute('data-loaded', '');
-    var cap = document.createElement('figcaption');
-    var name = document.createElement('span');
-    name.className = 'run-name';
-    name.textContent = String(e[0]);
-    var steps = document.createElement('span');
-    steps.className = 'points';
-    steps.textContent = String(e[1] || '');
-    cap.appendChild(name);
-    cap.appendChild(document.createTextNode(' '));
-    cap.appendChild(steps);
-    fig.appendChild(cap);
-    if (e[2]) {
-      var p = document.createElement('p');
-      p.className = 'stat-error';
-      p.textContent = String(e[2]);
-      fig.appendChild(p);
-    }
-    var div = document.createElement('div');
-    div.className = 'stat-chart';
-    fig.appendChild(div);
-    grid.appendChild(fig);
-    return fig;
   }
 
   function draw(st, card, h) {

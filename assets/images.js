@@ -142,6 +142,7 @@
       apply();
     }
     main.querySelectorAll('section.media-tag').forEach(function (s) { setupTag(s, dialog); });
+    T.media.moreRuns(main);
   }
 
   T.onPage('images', init);

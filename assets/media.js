@@ -43,7 +43,9 @@
     var slider = section.querySelector('.media-step input');
     var out = section.querySelector('.media-step output');
     var grid = section.querySelector('.media-grid');
-    var cells = data.runs.map(function (run) {
+    var cells = [];
+
+    function addCell(run) {
       var cell = el('figure', 'media-cell');
       cell.setAttribute('data-filter-run', run.name);
       var cap = el('figcaption');
@@ -56,8 +58,9 @@
       var box = el('div', opt.box);
       cell.appendChild(box);
       grid.appendChild(cell);
-      return { run: run, at: at, box: box, shown: undefined };
-    });
+      cells.push({ run: run, at: at, box: box, shown: undefined });
+    }
+    data.runs.forEach(addCell);
 
     function show() {
       var step = data.steps[Number(slider.value)];
@@ -79,8 +82,41 @@
     }
     slider.addEventListener('input', show);
     show();
+
+    // A run the tag left out over the page's budget, loaded on demand
+    // (moreRuns): what data.runs holds of a run (written by render as the
+    // page would have), its steps joining the slider's, which stays at
+    // the step it was at.
+    adders.set(section, function (run) {
+      if (!run || typeof run !== 'object') return;
+      if (!Array.isArray(run.entries)) run.entries = [];
+      run.name = String(run.name);
+      var step = data.steps[Number(slider.value)];
+      var seen = new Set(data.steps);
+      run.entries.forEach(function (e) { if (!seen.has(e.step)) { seen.add(e.step); data.steps.push(e.step); } });
+      data.steps.sort(function (a, b) { return a - b; });
+      data.runs.push(run);
+      addCell(run);
+      slider.max = String(Math.max(0, data.steps.length - 1));
+      slider.disabled = data.steps.length < 2;
+      var at = step === undefined ? data.steps.length - 1 : data.steps.indexOf(step);
+      slider.value = String(Math.max(0, at));
+      show();
+    });
     T.applyFilters(section.closest('main.page'));
   }
 
-  T.media = { el: el, setupTag: setupTag };
+  // adders maps a tag's section to the function adding a run to it.
+  var adders = new WeakMap();
+
+  // moreRuns offers the runs the tags of main leave out over the page's
+  // budget (app.js's moreRuns), once every tag is set up.
+  function moreRuns(main) {
+    T.moreRuns(main, function (sec, name, run) {
+      var add = adders.get(sec);
+      if (add) add(run);
+    });
+  }
+
+  T.media = { el: el, setupTag: setupTag, moreRuns: moreRuns };
 })();

@@ -395,32 +395,39 @@
   // Setup
 
   function setup(main) {
-    var cards = Array.prototype.slice.call(main.querySelectorAll('article.tensor-card'));
-    cards.forEach(function (card) {
-      var script = card.querySelector('script.tensor-data');
-      var data;
-      try { data = JSON.parse(script.textContent); } catch (e) { return; }
-      if (!data) return; // the card's note says why
-      // Go writes an empty list as null; render leaves out series without
-      // steps, but a card with none must still draw empty charts rather
-      // than throw and leave the rest of the page undrawn.
-      ['steps', 'wall', 'count', 'min', 'max', 'mean', 'nan', 'pos_inf', 'neg_inf', 'zero', 'edges', 'hist', 'values'].forEach(function (k) {
-        if (!Array.isArray(data[k])) data[k] = [];
-      });
-      card.__tensor = { data: data, at: Math.max(0, data.values.length - 1) };
-      var name = card.querySelector('[data-run-color]');
-      if (name) name.style.borderColor = util.colorOf(name.getAttribute('data-run-color'));
-      var slider = card.querySelector('[data-tensor-slider]');
-      if (slider) {
-        slider.max = String(Math.max(0, data.values.length - 1));
-        slider.value = String(card.__tensor.at);
-        slider.disabled = data.values.length < 2;
-        slider.addEventListener('input', function () { setStep(card, Number(slider.value)); });
-      }
-      var input = card.querySelector('[data-tensor-index]');
-      if (input) input.addEventListener('input', function () { drawTable(card); });
-      tr.lazyChart(card, function (h) { drawCharts(card, h); });
+    Array.prototype.slice.call(main.querySelectorAll('article.tensor-card')).forEach(setupCard);
+    // The runs the page leaves out over its budget, on demand (app.js).
+    tr.moreRuns(main, function (sec, run, html) {
+      var card = tr.insertCard(sec, html);
+      if (card) setupCard(card);
     });
+  }
+
+  // setupCard readies a card: its data, controls and charts.
+  function setupCard(card) {
+    var script = card.querySelector('script.tensor-data');
+    var data;
+    try { data = JSON.parse(script.textContent); } catch (e) { return; }
+    if (!data) return; // the card's note says why
+    // Go writes an empty list as null; render leaves out series without
+    // steps, but a card with none must still draw empty charts rather
+    // than throw and leave the rest of the page undrawn.
+    ['steps', 'wall', 'count', 'min', 'max', 'mean', 'nan', 'pos_inf', 'neg_inf', 'zero', 'edges', 'hist', 'values'].forEach(function (k) {
+      if (!Array.isArray(data[k])) data[k] = [];
+    });
+    card.__tensor = { data: data, at: Math.max(0, data.values.length - 1) };
+    var name = card.querySelector('[data-run-color]');
+    if (name) name.style.borderColor = util.colorOf(name.getAttribute('data-run-color'));
+    var slider = card.querySelector('[data-tensor-slider]');
+    if (slider) {
+      slider.max = String(Math.max(0, data.values.length - 1));
+      slider.value = String(card.__tensor.at);
+      slider.disabled = data.values.length < 2;
+      slider.addEventListener('input', function () { setStep(card, Number(slider.value)); });
+    }
+    var input = card.querySelector('[data-tensor-index]');
+    if (input) input.addEventListener('input', function () { drawTable(card); });
+    tr.lazyChart(card, function (h) { drawCharts(card, h); });
   }
 
   tr.onPage('tensors', setup);

@@ -22,14 +22,22 @@
     }
   }
 
+  function setupCard(card) {
+    var run = card.querySelector('[data-run-color]');
+    if (run) run.style.borderColor = tr.util.colorOf(run.getAttribute('data-run-color'));
+    var slider = card.querySelector('input[data-text-slider]');
+    if (!slider) return;
+    show(card, Number(slider.value));
+    slider.addEventListener('input', function () { show(card, Number(slider.value)); });
+  }
+
   function setup(main) {
-    main.querySelectorAll('article.text-card').forEach(function (card) {
-      var run = card.querySelector('[data-run-color]');
-      if (run) run.style.borderColor = tr.util.colorOf(run.getAttribute('data-run-color'));
-      var slider = card.querySelector('input[data-text-slider]');
-      if (!slider) return;
-      show(card, Number(slider.value));
-      slider.addEventListener('input', function () { show(card, Number(slider.value)); });
+    main.querySelectorAll('article.text-card').forEach(setupCard);
+    // The runs the page leaves out over its budget, on demand (app.js):
+    // their cards are rendered and sanitised in Go, like the page's.
+    tr.moreRuns(main, function (sec, run, html) {
+      var card = tr.insertCard(sec, html);
+      if (card) setupCard(card);
     });
   }
 

@@ -170,6 +170,8 @@ func clipView(c model.AudioClip, name string, single bool, md *markdown, p *resu
 	return v
 }
 
+func (p *audioPage) cutSections() (string, []*cutSection) { return "", mediaSections(p.Tags) }
+
 func (r *Report) audioPage(single bool) (*audioPage, error) {
 	p := &audioPage{Budget: r.an.Media.Steps}
 	md := newMarkdown()
@@ -196,7 +198,7 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 			runs[t] = append(runs[t], rj)
 		}
 	}
-	tags, err := cutMediaTags(r, mts, runs, steps, "audio", func(tag string, runs []audioRunJSON, steps []int64) any {
+	tags, err := cutMediaTags(r, mts, runs, steps, "audio", single, func(rj audioRunJSON) string { return rj.Name }, func(tag string, runs []audioRunJSON, steps []int64) any {
 		return audioTagJSON{Tag: tag, Runs: runs, Steps: steps}
 	})
 	if err != nil {

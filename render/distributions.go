@@ -48,16 +48,10 @@ func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 // distributionsData returns data/distributions/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
 // compression of every step.
-// Over the page's budget it writes the scripts of the runs the page
-// leaves out too (cutScripts).
 func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
-	d, err := r.statisticData("distribution", "distributions", func(b []byte, h *model.Histogram, i int) []byte {
+	return r.statisticData("distribution", "distributions", func(b []byte, h *model.Histogram, i int) []byte {
 		return appendDistribution(b, h.Entries[i], &r.an.Histograms.Compressed[h][i])
 	}, emit)
-	if err != nil {
-		return nil, err
-	}
-	return d, r.cutScripts((*Report).distributionsPage, emit)
 }
 
 // appendDistribution appends [wall_time, step, [[basis_point, value] x9]]

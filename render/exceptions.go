@@ -207,9 +207,15 @@ type exceptionsPage struct {
 type exceptionTag struct {
 	Tag   string
 	Cards []exceptionCard
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it shows every run.
-	Cut string
+	cutSection
+}
+
+func (p *exceptionsPage) cutSections() (string, []*cutSection) {
+	secs := make([]*cutSection, len(p.Tags))
+	for i := range p.Tags {
+		secs[i] = &p.Tags[i].cutSection
+	}
+	return "exc-card", secs
 }
 
 // exceptionCard is one (run, tag) series, drawn by assets/exceptions.js
@@ -233,7 +239,7 @@ type exceptionCardJSON struct {
 	Details   []exceptionDetailJSON `json:"details"`
 }
 
-func (r *Report) exceptionsPage() (*exceptionsPage, error) {
+func (r *Report) exceptionsPage(single bool) (*exceptionsPage, error) {
 	an := r.an.Exceptions
 	p := &exceptionsPage{BoxSteps: result.FormatCount(exceptionBoxSteps), DetailSteps: result.FormatCount(an.DetailSteps),
 		HeatSide: fmt.Sprint(an.HeatSide), Limit: result.FormatCount(an.Outliers)}
@@ -286,8 +292,9 @@ func (r *Report) exceptionsPage() (*exceptionsPage, error) {
 	keep := keepCards(cards, func(c exceptionCard) int {
 		return 1408 + 4*len(c.Run) + 2*len(c.Tag) + len(c.Source) + len(c.Steps) + len(c.Data)
 	}, room, 256)
-	cutCards(r, len(p.Tags), keep, "exceptions", func(t int) *[]exceptionCard { return &p.Tags[t].Cards },
-		func(t int, note string) { p.Tags[t].Cut = note })
+	cutCards(r, len(p.Tags), keep, "exceptions", single, func(t int) string { return p.Tags[t].Tag },
+		func(t int) *[]exceptionCard { return &p.Tags[t].Cards }, func(t int) *cutSection { return &p.Tags[t].cutSection },
+		func(c exceptionCard) string { return c.Run })
 	return p, nil
 }
 

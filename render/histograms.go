@@ -65,17 +65,17 @@ type statGroup struct {
 type statTag struct {
 	Tag    string
 	Charts []statChart
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it draws every run.
-	Cut string
-	// More is, in the site, the directory (under data/) of the scripts
-	// from which the page draws the runs the tag leaves out, on demand,
-	// MoreFiles scripts of cutPage runs each, MoreRuns runs in all (see
-	// cutScripts); "" when the tag draws every run or in the single file.
-	More                string
-	MoreFiles, MoreRuns int
-	// rest are the charts the tag leaves out, for cutScripts.
-	rest []statChart
+	cutSection
+}
+
+func (p *statisticPage) cutSections() (string, []*cutSection) {
+	var secs []*cutSection
+	for i := range p.Groups {
+		for j := range p.Groups[i].Tags {
+			secs = append(secs, &p.Groups[i].Tags[j].cutSection)
+		}
+	}
+	return "stat-card", secs
 }
 
 type statChart struct {
@@ -89,8 +89,7 @@ type statChart struct {
 // the steps idx of a series as the chart's inline data. Over the page's
 // byte budget each tag draws its first runs, as many for every tag as fit
 // (cutStatistic); dir names the data files that hold the others. In the
-// site (single unset) the runs left out load on demand from scripts that
-// cutScripts writes.
+// site (single unset) the runs left out load on demand (cutCards).
 func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s histSeries, idx []int) json.RawMessage) (*statisticPage, error) {
 	p := &statisticPage{Budget: budget}
 	for _, ht := range r.histTags() {
@@ -122,8 +121,8 @@ func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s
 
 // cutStatistic leaves out of every tag of p the runs past the first that
 // fit in room, with a note saying so; a page that fits is left as it is.
-// In the site (single unset) a tag cut names the directory of the
-// scripts of the others (cutDir), which its page loads on demand.
+// In the site (single unset) a tag cut offers the others on demand
+// (cutCards).
 func (r *Report) cutStatistic(p *statisticPage, room int, dir string, single bool) {
 	var tags []*statTag
 	for i := range p.Groups {
@@ -140,21 +139,9 @@ func (r *Report) cutStatistic(p *statisticPage, room int, dir string, single boo
 		// A run's name is written twice, escaped.
 		return statCardFrame + len(c.Data) + len(c.Steps) + len(c.Note) + 2*len(c.Run)
 	}, room, statTagFrame)
-	for _, st := range tags {
-		if len(st.Charts) > keep {
-			st.rest = st.Charts[keep:]
-		}
-	}
-	cutCards(r, len(tags), keep, dir, func(t int) *[]statChart { return &tags[t].Charts },
-		func(t int, note string) {
-			tags[t].Cut = note
-			if !single {
-				tags[t].More = cutDir(dir, tags[t].Tag)
-				tags[t].MoreRuns = len(tags[t].rest)
-				tags[t].MoreFiles = (len(tags[t].rest) + cutPage - 1) / cutPage
-				tags[t].Cut = demandNote(keep, keep+len(tags[t].rest), r.maxPageBytes(), dir)
-			}
-		})
+	cutCards(r, len(tags), keep, dir, single, func(t int) string { return tags[t].Tag },
+		func(t int) *[]statChart { return &tags[t].Charts }, func(t int) *cutSection { return &tags[t].cutSection },
+		func(c statChart) string { return c.Run })
 }
 
 // Bytes of the page around a chart's data and names, and of a tag's
@@ -267,16 +254,10 @@ func appendCount(b []byte, c float64) []byte {
 // histogramsData returns data/histograms/<run>/<tag>.json for every
 // series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
 // with every step, exactly as stored.
-// Over the page's budget it writes the scripts of the runs the page
-// leaves out too (cutScripts).
 func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
-	d, err := r.statisticData("histogram", "histograms", func(b []byte, h *model.Histogram, i int) []byte {
+	return r.statisticData("histogram", "histograms", func(b []byte, h *model.Histogram, i int) []byte {
 		return appendHistogram(b, h.Entries[i])
 	}, emit)
-	if err != nil {
-		return nil, err
-	}
-	return d, r.cutScripts((*Report).histogramsPage, emit)
 }
 
 // statisticData emits one data file per histogram series, formatted on

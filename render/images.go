@@ -13,6 +13,8 @@ type imagesPage struct {
 	Tags   []mediaTagView
 }
 
+func (p *imagesPage) cutSections() (string, []*cutSection) { return "", mediaSections(p.Tags) }
+
 // imageEntry is an image step in a data file (data/images/<run>/<tag>.json):
 // the Tianshu fields of the first image, then every image of the step (a
 // batch holds several). File paths are relative to the site's root.
@@ -143,7 +145,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 			runs[t] = append(runs[t], rj)
 		}
 	}
-	tags, err := cutMediaTags(r, mts, runs, steps, "images", func(tag string, runs []imageRunJSON, steps []int64) any {
+	tags, err := cutMediaTags(r, mts, runs, steps, "images", single, func(rj imageRunJSON) string { return rj.Name }, func(tag string, runs []imageRunJSON, steps []int64) any {
 		return imageTagJSON{Tag: tag, Runs: runs, Steps: steps}
 	})
 	if err != nil {

@@ -127,9 +127,7 @@ type mediaTagView struct {
 	Stops int    // the step slider's last index
 	Data  template.JS
 	Note  string // why the tag shows nothing, when its data cannot be encoded
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it shows every run.
-	Cut string
+	cutSection
 }
 
 // mediaTagViewOf is what a media page draws of a tag, with data as its
@@ -143,4 +141,13 @@ func mediaTagViewOf(tag, steps string, stops int, data any) mediaTagView {
 	}
 	v.Data = js
 	return v
+}
+
+// mediaSections returns the cut sections of a media page's tags.
+func mediaSections(tags []mediaTagView) []*cutSection {
+	secs := make([]*cutSection, len(tags))
+	for i := range tags {
+		secs[i] = &tags[i].cutSection
+	}
+	return secs
 }

@@ -2,10 +2,7 @@ package render
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
-
-	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // pageRoom returns the bytes a page's own content may take within
@@ -59,15 +56,6 @@ func runsPerTag(sizes [][]int, room int) int {
 	return lo
 }
 
-// cutNote says what a tag's section leaves out over the page's budget:
-// it shows shown of total runs, the others' data being in the site's
-// data/<dir>/ (the single file, which has no data files, says so too).
-func (r *Report) cutNote(shown, total int, dir string) string {
-	return fmt.Sprintf("This tag shows the first %s of %s runs: the other %s would pass the page's budget of %s (--max-page-bytes). "+
-		"Their data is in the site's data/%s/<run>/<tag>.json (not in a single-file report).",
-		result.FormatCount(shown), result.FormatCount(total), result.FormatCount(total-shown), fmtBytes(r.maxPageBytes()), dir)
-}
-
 // keepCards returns how many cards (runs) every tag of a page keeps, the
 // first in order, for the page's cards to fit in room: cards[t] are tag
 // t's, size is a card's bytes on the page and tagFrame the bytes of a
@@ -107,19 +95,6 @@ func mediaRunsPerTag[R any](runs [][]R, room int) int {
 	}, room, mediaTagFrame)
 }
 
-// cutCards cuts each tag's cards to the first keep, setting its note:
-// cards and setCut get and set tag t's (of n tags); dir names the data
-// files that hold the others.
-func cutCards[C any](r *Report, n, keep int, dir string, cards func(t int) *[]C, setCut func(t int, note string)) {
-	for t := range n {
-		cs := cards(t)
-		if len(*cs) > keep {
-			setCut(t, r.cutNote(keep, len(*cs), dir))
-			*cs = (*cs)[:keep]
-		}
-	}
-}
-
 // mediaTagFrame is the bytes of a media tag's section around its data
 // (templates/images.html's media-tags), with room.
 const mediaTagFrame = 1 << 10
@@ -137,23 +112,22 @@ func mediaKeep[R any](r *Report, runs [][]R) (int, error) {
 // cutMediaTags makes the sections of a media page (images, audio) within
 // its budget: each tag keeps the first mediaKeep runs of runs[t] (their
 // steps in steps[t]), with a note naming what kind of data files hold the
-// others. tagJSON makes a tag's page data from the runs kept and the union
-// of their steps.
-func cutMediaTags[T any, R any](r *Report, mts []*mediaTag[T], runs [][]R, steps [][][]int64, kind string,
-	tagJSON func(tag string, runs []R, steps []int64) any) ([]mediaTagView, error) {
+// others, which in the site (single unset) load on demand. tagJSON makes
+// a tag's page data from the runs kept and the union of their steps; a
+// run left out loads as its runs[t] entry, named by name.
+func cutMediaTags[T any, R any](r *Report, mts []*mediaTag[T], runs [][]R, steps [][][]int64, kind string, single bool,
+	name func(R) string, tagJSON func(tag string, runs []R, steps []int64) any) ([]mediaTagView, error) {
 	keep, err := mediaKeep(r, runs)
 	if err != nil {
 		return nil, err
 	}
-	var views []mediaTagView
+	views := make([]mediaTagView, len(mts))
 	for t, mt := range mts {
 		n := min(keep, len(runs[t]))
 		union := unionSteps(steps[t][:n])
-		v := mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(union)-1, tagJSON(mt.tag, runs[t][:n], union))
-		if n < len(runs[t]) {
-			v.Cut = r.cutNote(n, len(runs[t]), kind)
-		}
-		views = append(views, v)
+		views[t] = mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(union)-1, tagJSON(mt.tag, runs[t][:n], union))
 	}
+	cutCards(r, len(mts), keep, kind, single, func(t int) string { return mts[t].tag },
+		func(t int) *[]R { return &runs[t] }, func(t int) *cutSection { return &views[t].cutSection }, name)
 	return views, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 
@@ -78,19 +79,19 @@ func init() {
 			body: bodyOf((*Report).audioPage), data: (*Report).audioData,
 			scripts: []string{"media.js", "audio.js"}, styles: []string{"media.css"}},
 		{name: "text", title: "Text", kinds: []model.Kind{model.KindText}, has: hasAny(runTexts), count: countTags,
-			body: sameBody((*Report).textPage), data: (*Report).textData,
+			body: bodyOf((*Report).textPage), data: (*Report).textData,
 			scripts: []string{"text.js"}, styles: []string{"text.css"}},
 		{name: "tensors", title: "Tensors", kinds: []model.Kind{model.KindTensor}, has: hasAny(runTensors), count: countTags,
-			body: sameBody((*Report).tensorsPage), data: (*Report).tensorsData,
+			body: bodyOf((*Report).tensorsPage), data: (*Report).tensorsData,
 			scripts: []string{"tensors.js"}, styles: []string{"tensors.css"}},
 		{name: "exceptions", title: "Exceptions", kinds: []model.Kind{result.ExceptionKind}, has: hasExceptions, count: countExceptions,
-			body: sameBody((*Report).exceptionsPage), data: (*Report).exceptionsData,
+			body: bodyOf((*Report).exceptionsPage), data: (*Report).exceptionsData,
 			scripts: []string{"exceptions.js"}, styles: []string{"exceptions.css"}},
 		{name: "hparams", title: "HParams", kinds: []model.Kind{model.KindHParams}, has: (*Report).hasHParams, count: countSessions,
 			body: sameBody((*Report).hparamsPage), data: (*Report).hparamsData,
 			scripts: []string{"hparams.js"}, styles: []string{"hparams.css"}},
 		{name: "pr_curves", title: "PR curves", kinds: []model.Kind{model.KindPRCurve}, has: hasAny(runPRCurves), count: countTags,
-			body: sameBody((*Report).prCurvesPage), data: (*Report).prCurvesData,
+			body: bodyOf((*Report).prCurvesPage), data: (*Report).prCurvesData,
 			scripts: []string{"prcurves.js"}, styles: []string{"histograms.css"}},
 		{name: "graphs", title: "Graphs", kinds: []model.Kind{model.KindGraph}, has: hasAny(runGraphs), count: countItems("graph", runGraphs),
 			body: bodyOf((*Report).graphsPage), data: (*Report).graphsData,
@@ -294,13 +295,21 @@ func (r *Report) templates() (*template.Template, error) {
 // of it: the caller writes the page again with failed set to that error,
 // and writePage writes the note main would have written instead.
 func (r *Report) writePage(w io.Writer, p *page, failed error) error {
+	_, _, err := r.writePageBody(w, p, failed)
+	return err
+}
+
+// writePageBody is writePage, returning the templates and the page's
+// body it wrote (nil when it wrote a note instead), for the scripts of
+// the runs a card page leaves out (writeCutScripts).
+func (r *Report) writePageBody(w io.Writer, p *page, failed error) (*template.Template, any, error) {
 	t, err := r.templates()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	runs, cut, err := r.runNames()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var frame bytes.Buffer
 	err = t.ExecuteTemplate(&frame, "layout", layout{
@@ -308,36 +317,37 @@ func (r *Report) writePage(w io.Writer, p *page, failed error) error {
 		Mains: []mainSection{{Name: p.name, HTML: mainMark}}, PageScripts: p.scripts, PageStyles: p.styles,
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	head, tail, ok := bytes.Cut(frame.Bytes(), []byte(mainMark))
 	if !ok || bytes.Contains(tail, []byte(mainMark)) {
 		// The layout writes the page's content once, as is; the mark is
 		// no text a title or run name can hold (they are escaped).
-		return fmt.Errorf("page %s: the layout does not hold its content once", p.name)
+		return nil, nil, fmt.Errorf("page %s: the layout does not hold its content once", p.name)
 	}
 	if _, err := w.Write(head); err != nil {
-		return err
+		return nil, nil, err
 	}
 	var data any
 	if failed == nil {
 		data, failed = r.body(p, false)
 	}
 	if failed != nil {
+		data = nil
 		if _, err := io.WriteString(w, string(pageError(t, p, failed))); err != nil {
-			return err
+			return nil, nil, err
 		}
 	} else {
 		ew := &errWriter{w: w}
 		if err := t.ExecuteTemplate(ew, "main-"+p.name, data); err != nil {
 			if ew.err != nil {
-				return ew.err
+				return nil, nil, ew.err
 			}
-			return contentError{err}
+			return nil, nil, contentError{err}
 		}
 	}
 	_, err = w.Write(tail)
-	return err
+	return t, data, err
 }
 
 // contentError is an error of a page's own template, which writePage
@@ -409,7 +419,97 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 		}
 		l.Scripts = append(l.Scripts, template.JS(closingTag.ReplaceAll(js, []byte(`<\/$1`))))
 	}
+	if err := r.fitSingleFile(t, &l); err != nil {
+		return err
+	}
 	return t.ExecuteTemplate(w, "layout", l)
+}
+
+// fitSingleFile keeps the single file l within its budget: it leaves out
+// the sections of the pages that do not fit, in the navigation's order
+// (the overview and the scalars first), each replaced by a note saying
+// so and that the site has the page, and notes on the overview which
+// pages it left out. The sizes are exact: l is executed with every page
+// left out, and a page adds its content less its note.
+func (r *Report) fitSingleFile(t *template.Template, l *layout) error {
+	budget := r.maxSingleFileBytes()
+	if budget == math.MaxInt {
+		return nil
+	}
+	full := slices.Clone(l.Mains)
+	notes := make([]template.HTML, len(full))
+	for i, m := range full {
+		var b bytes.Buffer
+		err := t.ExecuteTemplate(&b, "single-cut", singleCut{Title: r.pageTitle(m.Name), Size: fmtBytes(len(m.HTML)),
+			Budget: fmtBytes(budget), File: m.Name + ".html"})
+		if err != nil {
+			return err
+		}
+		notes[i] = template.HTML(b.String()) // the output of html/template
+		l.Mains[i].HTML = notes[i]
+	}
+	var size countWriter
+	if err := t.ExecuteTemplate(&size, "layout", l); err != nil {
+		return err
+	}
+	total := int(size)
+	for i, m := range full {
+		total += len(m.HTML) - len(notes[i])
+	}
+	if total <= budget {
+		copy(l.Mains, full)
+		return nil
+	}
+	// Room for the overview's note on what the file leaves out.
+	room := budget - int(size) - singleNoteBytes - 128*len(full)
+	var left []string
+	for i, m := range full {
+		if extra := len(m.HTML) - len(notes[i]); extra <= room {
+			l.Mains[i].HTML = m.HTML
+			room -= extra
+		} else {
+			left = append(left, r.pageTitle(m.Name))
+		}
+	}
+	if len(left) == 0 || len(left) == len(full) || r.pageTitle(full[0].Name) == left[0] {
+		return nil // nothing left out, or no overview to say so
+	}
+	var b bytes.Buffer
+	err := t.ExecuteTemplate(&b, "single-cut-list", struct {
+		Pages  []string
+		Budget string
+	}{left, fmtBytes(budget)})
+	if err != nil {
+		return err
+	}
+	l.Mains[0].HTML = template.HTML(b.String()) + l.Mains[0].HTML // both the output of html/template
+	return nil
+}
+
+// singleNoteBytes bounds the overview's note on the pages the single file
+// leaves out, besides their titles.
+const singleNoteBytes = 512
+
+// singleCut is what a page's section of the single file says when the
+// file leaves the page out (templates/layout.html's single-cut).
+type singleCut struct{ Title, Size, Budget, File string }
+
+// pageTitle is the title of the page named name.
+func (r *Report) pageTitle(name string) string {
+	for _, p := range pageTable {
+		if p.name == name {
+			return p.title
+		}
+	}
+	return name
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	*c += countWriter(len(b))
+	return len(b), nil
 }
 
 // bodyKey names a page's template data: pages differ between the site and

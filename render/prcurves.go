@@ -27,9 +27,15 @@ type prPage struct {
 type prTag struct {
 	Tag   string
 	Cards []prCard
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it shows every run.
-	Cut string
+	cutSection
+}
+
+func (p *prPage) cutSections() (string, []*cutSection) {
+	secs := make([]*cutSection, len(p.Tags))
+	for i := range p.Tags {
+		secs[i] = &p.Tags[i].cutSection
+	}
+	return "pr-card", secs
 }
 
 type prCard struct {
@@ -111,7 +117,7 @@ func (r *Report) prTags() []tagSeries[*model.PRCurve] {
 	return byTag(r.rep.Runs, runPRCurves, func(p *model.PRCurve) string { return p.Tag })
 }
 
-func (r *Report) prCurvesPage() (*prPage, error) {
+func (r *Report) prCurvesPage(single bool) (*prPage, error) {
 	tags := r.prTags()
 	var series []prSeries
 	for _, t := range tags {
@@ -150,8 +156,9 @@ func (r *Report) prCurvesPage() (*prPage, error) {
 	// A card's markup (templates/pr_curves.html) is some 500 bytes besides
 	// its data and the run's name, three times, escaped.
 	keep := keepCards(cards, func(c prCard) int { return 640 + 3*len(c.Run) + len(c.Label) + len(c.Note) + len(c.Data) }, room, 256)
-	cutCards(r, len(p.Tags), keep, "pr_curves", func(t int) *[]prCard { return &p.Tags[t].Cards },
-		func(t int, note string) { p.Tags[t].Cut = note })
+	cutCards(r, len(p.Tags), keep, "pr_curves", single, func(t int) string { return p.Tags[t].Tag },
+		func(t int) *[]prCard { return &p.Tags[t].Cards }, func(t int) *cutSection { return &p.Tags[t].cutSection },
+		func(c prCard) string { return c.Run })
 	return p, nil
 }
 

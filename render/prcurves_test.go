@@ -70,7 +70,7 @@ func TestPRCurveEndsAtLastPrediction(t *testing.T) {
 		run.PRCurves = append(run.PRCurves, &model.PRCurve{Tag: c.tag, Entries: []model.PRCurveEntry{c.e}})
 	}
 	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
-	page, err := r.prCurvesPage()
+	page, err := r.prCurvesPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"slices"
@@ -34,6 +35,11 @@ type Options struct {
 	// sweep page their tables). Zero means DefaultMaxPageBytes; negative
 	// means no bound.
 	MaxPageBytes int
+	// MaxSingleFileBytes bounds the single-file report (WriteSingleFile)
+	// as a whole: the pages that do not fit, in the navigation's order,
+	// are left out of it, each saying so and that the site has it. Zero
+	// means DefaultMaxSingleFileBytes; negative means no bound.
+	MaxSingleFileBytes int
 	// MarkdownForm is what summary.md is written for: a pull-request
 	// comment (the zero value) or a CI job summary.
 	MarkdownForm MarkdownForm
@@ -46,6 +52,9 @@ type Options struct {
 const (
 	DefaultHistogramSteps = 50
 	DefaultMaxPageBytes   = 5 << 20
+	// DefaultMaxSingleFileBytes keeps the single file under the 25 MB
+	// that mail services (Gmail, Outlook) take as an attachment.
+	DefaultMaxSingleFileBytes = 24_000_000
 )
 
 // Report is a report model prepared for writing, with its analysis: file
@@ -70,6 +79,18 @@ func (r *Report) maxPageBytes() int {
 		return DefaultMaxPageBytes
 	}
 	return r.opt.MaxPageBytes
+}
+
+// maxSingleFileBytes is the single file's budget
+// (Options.MaxSingleFileBytes), the largest int when there is none.
+func (r *Report) maxSingleFileBytes() int {
+	switch {
+	case r.opt.MaxSingleFileBytes < 0:
+		return math.MaxInt
+	case r.opt.MaxSingleFileBytes == 0:
+		return DefaultMaxSingleFileBytes
+	}
+	return r.opt.MaxSingleFileBytes
 }
 
 // scalarsDir is the directory of the scalars' data files in data/.
@@ -223,19 +244,25 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 		}()
 		for _, p := range r.pages() {
 			var pageErr error
+			var t *template.Template
+			var data any
 			err = stream(p.file(), func(w io.Writer) error {
-				pageErr = r.writePage(w, p, nil)
+				t, data, pageErr = r.writePageBody(w, p, nil)
 				return pageErr
 			})
 			if c, ok := pageErr.(contentError); ok {
 				// Written again, whole, with a note for its content.
 				err = stream(p.file(), func(w io.Writer) error {
-					pageErr = r.writePage(w, p, c.err)
+					t, data, pageErr = r.writePageBody(w, p, c.err)
 					return pageErr
 				})
 			}
 			if pageErr != nil {
 				err = fmt.Errorf("page %s: %w", p.name, pageErr)
+			}
+			if err == nil && data != nil {
+				// The runs the page leaves out, from what built it.
+				err = r.writeCutScripts(t, data, stream)
 			}
 			if err != nil {
 				return

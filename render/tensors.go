@@ -45,9 +45,15 @@ type tensorsPage struct {
 type tensorTag struct {
 	Tag   string
 	Cards []tensorCard
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it shows every run.
-	Cut string
+	cutSection
+}
+
+func (p *tensorsPage) cutSections() (string, []*cutSection) {
+	secs := make([]*cutSection, len(p.Tags))
+	for i := range p.Tags {
+		secs[i] = &p.Tags[i].cutSection
+	}
+	return "tensor-card", secs
 }
 
 // tensorCard is one (run, tag) series: its statistics chart, heat map and
@@ -88,7 +94,7 @@ type tensorValueJSON struct {
 	Values json.RawMessage `json:"values"`
 }
 
-func (r *Report) tensorsPage() (*tensorsPage, error) {
+func (r *Report) tensorsPage(single bool) (*tensorsPage, error) {
 	p := &tensorsPage{StepBudget: result.FormatCount(r.an.Tensors.PageSteps), ValueBudget: result.FormatCount(r.an.Tensors.PageValues)}
 	for _, tt := range r.tensorTags() {
 		t := tensorTag{Tag: tt.tag}
@@ -110,8 +116,9 @@ func (r *Report) tensorsPage() (*tensorsPage, error) {
 	keep := keepCards(cards, func(c tensorCard) int {
 		return 1536 + 4*len(c.Run) + 2*len(c.Tag) + len(c.DType) + len(c.Shape) + len(c.Steps) + len(c.Values) + len(c.Note) + len(c.Data)
 	}, room, 256)
-	cutCards(r, len(p.Tags), keep, "tensors", func(t int) *[]tensorCard { return &p.Tags[t].Cards },
-		func(t int, note string) { p.Tags[t].Cut = note })
+	cutCards(r, len(p.Tags), keep, "tensors", single, func(t int) string { return p.Tags[t].Tag },
+		func(t int) *[]tensorCard { return &p.Tags[t].Cards }, func(t int) *cutSection { return &p.Tags[t].cutSection },
+		func(c tensorCard) string { return c.Run })
 	return p, nil
 }
 

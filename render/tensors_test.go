@@ -117,7 +117,7 @@ func TestTensorsValueBudget(t *testing.T) {
 	}
 	run := &model.Run{Name: "r", Tensors: []*model.Tensor{{Tag: "t", Entries: tensorFile(t, []int64{int64(len(big))}, steps)}}}
 	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
-	p, err := r.tensorsPage()
+	p, err := r.tensorsPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,9 +36,15 @@ type textPage struct {
 type textTag struct {
 	Tag   string
 	Cards []textCard
-	// Cut says which runs the tag leaves out over the page's byte budget,
-	// "" when it shows every run.
-	Cut string
+	cutSection
+}
+
+func (p *textPage) cutSections() (string, []*cutSection) {
+	secs := make([]*cutSection, len(p.Tags))
+	for i := range p.Tags {
+		secs[i] = &p.Tags[i].cutSection
+	}
+	return "text-card", secs
 }
 
 // textCard is one (run, tag) text series: the steps the page holds, each
@@ -76,7 +82,7 @@ func (r *Report) textTags() []tagSeries[*model.Text] {
 	return byTag(r.rep.Runs, runTexts, func(t *model.Text) string { return t.Tag })
 }
 
-func (r *Report) textPage() (*textPage, error) {
+func (r *Report) textPage(single bool) (*textPage, error) {
 	tr := &textRenderer{md: newMarkdown(), memo: map[string]template.HTML{}, cellsLeft: textPageCells}
 	p := &textPage{Budget: textPageSteps}
 	for _, tt := range r.textTags() {
@@ -108,8 +114,9 @@ func (r *Report) textPage() (*textPage, error) {
 		cards[t] = p.Tags[t].Cards
 	}
 	keep := keepCards(cards, textCardSize, room, 256)
-	cutCards(r, len(p.Tags), keep, "text", func(t int) *[]textCard { return &p.Tags[t].Cards },
-		func(t int, note string) { p.Tags[t].Cut = note })
+	cutCards(r, len(p.Tags), keep, "text", single, func(t int) string { return p.Tags[t].Tag },
+		func(t int) *[]textCard { return &p.Tags[t].Cards }, func(t int) *cutSection { return &p.Tags[t].cutSection },
+		func(c textCard) string { return c.Run })
 	return p, nil
 }
 

@@ -129,7 +129,7 @@ func TestTextStepBudget(t *testing.T) {
 	}
 	run := &model.Run{Name: "r", Texts: []*model.Text{{Tag: "t", Entries: es}}}
 	r := newReport(&model.Report{Runs: []*model.Run{run}}, Options{})
-	p, err := r.textPage()
+	p, err := r.textPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestTextPageCellBudget(t *testing.T) {
 		}
 		runs = append(runs, &model.Run{Name: fmt.Sprintf("r%02d", r), Texts: []*model.Text{{Tag: "t", Entries: es}}})
 	}
-	p, err := newReport(&model.Report{Runs: runs}, Options{}).textPage()
+	p, err := newReport(&model.Report{Runs: runs}, Options{}).textPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}

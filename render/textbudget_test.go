@@ -32,7 +32,7 @@ func TestTextStepBudgetCutsWideTables(t *testing.T) {
 		es = append(es, model.TextEntry{Step: int64(i), Values: []string{src}})
 	}
 	r := newReport(textReport(es...), Options{})
-	p, err := r.textPage()
+	p, err := r.textPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestTextStepBudgetOfAMillionStrings(t *testing.T) {
 		model.TextEntry{Step: 2, Shape: []int64{1_000_000}, Values: distinct},
 		model.TextEntry{Step: 3, Shape: []int64{1000, 1000}, Values: distinct},
 	), Options{})
-	p, err := r.textPage()
+	p, err := r.textPage(false)
 	if err != nil {
 		t.Fatal(err)
 	}

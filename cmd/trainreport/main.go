@@ -83,6 +83,7 @@ type config struct {
 	maxDataPoints int
 	maxPagePoints int
 	maxPageBytes  int
+	maxSingle     int
 	singleFile    string
 	markdown      string
 	markdownForm  render.MarkdownForm
@@ -130,6 +131,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
 	embeddingFlags(fs, &c.embeddings)
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
+	fs.IntVar(&c.maxSingle, "max-single-file-bytes", render.DefaultMaxSingleFileBytes, "keep the --single-file report under `N` bytes: the pages that do not fit, in the navigation's order, are left out of it, each saying so (the site has them) (0: no bound)")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
 	fs.Func("markdown-form", "write summary.md for `FORM`: comment (a pull-request comment, under 65,536 characters; the default) or job (a CI job summary, every row up to 1 MiB)",
 		func(s string) (err error) {
@@ -209,6 +211,12 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 		c.maxPageBytes = -1 // render's "no bound"
 	case c.maxPageBytes < 0:
 		return nil, nil, errors.New("-max-page-bytes must be 0 (no bound) or more")
+	}
+	switch {
+	case c.maxSingle == 0:
+		c.maxSingle = -1 // render's "no bound"
+	case c.maxSingle < 0:
+		return nil, nil, errors.New("-max-single-file-bytes must be 0 (no bound) or more")
 	}
 	return &c, logdirs, nil
 }
@@ -452,7 +460,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 		return err
 	}
 	progress.done(an.Embeddings)
-	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes,
+	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes, MaxSingleFileBytes: c.maxSingle,
 		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
 		ChartsURL: c.chartsURL})
 	memlimit.Phase(ctx, "writing the report")

@@ -231,6 +231,34 @@ func TestStepBudgetFlags(t *testing.T) {
 	}
 }
 
+// TestMaxSingleFileBytesFlag: --max-single-file-bytes reaches the single
+// file, which then leaves pages out and stays under it; 0 removes the
+// bound and a negative value is refused.
+func TestMaxSingleFileBytesFlag(t *testing.T) {
+	logs := demoLogs(t)
+	sizes := map[string]int{}
+	for _, budget := range []string{"0", "1400000"} {
+		single := filepath.Join(t.TempDir(), "report.html")
+		if code, stderr := runCLI(t, logs, "-o", filepath.Join(t.TempDir(), "site"), "-quiet", "--single-file", single, "--max-single-file-bytes", budget); code != 0 {
+			t.Fatalf("--max-single-file-bytes %s: exit %d:\n%s", budget, code, stderr)
+		}
+		b, err := os.ReadFile(single)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes[budget] = len(b)
+		if cut := bytes.Contains(b, []byte("(--max-single-file-bytes)")); cut != (budget != "0") {
+			t.Errorf("--max-single-file-bytes %s: pages left out %v (%d bytes)", budget, cut, len(b))
+		}
+	}
+	if sizes["0"] <= 1_400_000 || sizes["1400000"] > 1_400_000 {
+		t.Errorf("single file of %d bytes without a bound, %d under 1,400,000", sizes["0"], sizes["1400000"])
+	}
+	if code, _ := runCLI(t, logs, "-o", filepath.Join(t.TempDir(), "site"), "--single-file", filepath.Join(t.TempDir(), "r.html"), "--max-single-file-bytes", "-1"); code != 2 {
+		t.Errorf("--max-single-file-bytes -1: exit %d, want 2", code)
+	}
+}
+
 // TestMaxPageBytesFlag: --max-page-bytes reaches the scalars page, which
 // then summarises its runs and stays under it; 0 removes the bound and a
 // negative value is refused.

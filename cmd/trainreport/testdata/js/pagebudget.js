@@ -21,14 +21,14 @@
 		return {charts, notes};
 	},
 
-	// showMore clicks each tag's "Show more runs" (p.stat-more button)
+	// showMore clicks each tag's "Show more runs" (p.more-runs button)
 	// until it is gone, or at most clicks times, and returns how many
 	// clicks each tag took, by tag, and how many cards the page then has.
 	async showMore(page, clicks) {
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
 		const took = {};
 		for (const tag of main.querySelectorAll(".stat-tag[data-more]")) {
-			const p = tag.querySelector("p.stat-more"), button = p && p.querySelector("button");
+			const p = tag.querySelector("p.more-runs"), button = p && p.querySelector("button");
 			let n = 0;
 			while (button && !p.hidden && n < clicks) {
 				const before = tag.querySelectorAll("figure.stat-card").length;
@@ -39,6 +39,6 @@
 			took[tag.getAttribute("data-filter-tag")] = n;
 		}
 		return {took, cards: main.querySelectorAll("figure.stat-card").length,
-			buttons: main.querySelectorAll("p.stat-more:not([hidden])").length};
+			buttons: main.querySelectorAll("p.more-runs:not([hidden])").length};
 	},
 })
