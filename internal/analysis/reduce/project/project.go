@@ -4,15 +4,16 @@
 // Euclidean distance.
 //
 // Each method has a cap on the points it lays out (PCA 50,000, t-SNE 2,500,
-// UMAP 5,000; neighbour lists 10,000): beyond it the method lays out a seeded
+// UMAP 2,500; neighbour lists 10,000): beyond it the method lays out a seeded
 // random sample of that many points. The samples are nested (the first m
 // points of one seeded permutation, in index order), so under the default
-// caps every point of the t-SNE view is in the UMAP view and has a neighbour
-// list. The caps are chosen by measured cost rather than TensorBoard
-// projector's (t-SNE 10,000): t-SNE's cost grows as points × log(points) ×
-// iterations, and at 10,000 points the three embeddings of the corpus's
-// tf2-projector-ckpt took minutes; at 2,500 a t-SNE layout takes about as
-// long as UMAP's at 5,000 (docs/PERFORMANCE.md gives the figures). With the projector reader's own bounds (100,000
+// caps t-SNE and UMAP lay out the same points, from one neighbour search, and
+// each of them has a neighbour list. The caps are chosen by measured cost
+// rather than TensorBoard projector's (t-SNE 10,000, UMAP 5,000): t-SNE's
+// work grows as points × log(points) × iterations and UMAP's as points ×
+// epochs, and at those caps the three embeddings of the corpus's
+// tf2-projector-ckpt took minutes to lay out (docs/PERFORMANCE.md gives the
+// figures). With the projector reader's own bounds (100,000
 // points of at most 1,000 values) the caps bound the work: the costliest steps
 // are the exact neighbour searches of the t-SNE and neighbour samples, O(m²d).
 //
@@ -73,7 +74,7 @@ var Methods = []Method{PCA, TSNE, UMAP}
 const (
 	DefaultMaxPCA       = 50_000
 	DefaultMaxTSNE      = 2_500
-	DefaultMaxUMAP      = 5_000
+	DefaultMaxUMAP      = 2_500
 	DefaultMaxNeighbors = 10_000
 	// DefaultNeighbors is how many neighbours a point's lists hold.
 	DefaultNeighbors = 10
@@ -86,7 +87,7 @@ const tsneNeighbors = 90
 // umapEpochs is UMAP's descent passes: umap-learn's for more than 10,000
 // points, where it gives 500 to smaller sets. At 5,000 points of the
 // corpus's tf2-projector-ckpt 200 lost 0.003 of trustworthiness in 2-D and
-// 0.002 in 3-D, for 40% of the work.
+// 0.002 in 3-D, for 40% of the work; at 2,500, 0.002 and 0.001.
 const umapEpochs = 200
 
 // Options choose the methods and their caps. A zero Options computes every
@@ -241,14 +242,24 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 		nb = &result.Neighbors{Sample: sampleOf(opt.MaxNeighbors)}
 		nb.K = min(opt.Neighbors, len(nb.Sample)-1)
 		// The Euclidean lists are the start of a graph searched anyway
-		// when one covers the same points.
+		// when one covers the same points; otherwise one product of the
+		// points gives both lists.
 		g, tasks := graphFor(nb.Sample, nb.K)
+		points := func() []float32 { return gather(data, d, nb.Sample) }
+		if len(tasks) > 0 {
+			tasks = []func(context.Context) error{func(ctx context.Context) error {
+				var err error
+				*g, cos, err = knn.SearchBoth(ctx, points(), len(nb.Sample), d, nb.K)
+				return err
+			}}
+		} else {
+			tasks = []func(context.Context) error{func(ctx context.Context) error {
+				var err error
+				cos, err = knn.Search(ctx, points(), len(nb.Sample), d, nb.K, knn.Cosine)
+				return err
+			}}
+		}
 		firstTasks = append(firstTasks, tasks...)
-		firstTasks = append(firstTasks, func(ctx context.Context) error {
-			var err error
-			cos, err = knn.Search(ctx, gather(data, d, nb.Sample), len(nb.Sample), d, nb.K, knn.Cosine)
-			return err
-		})
 		nbGraph = g
 	}
 	if err := runAll(ctx, firstTasks); err != nil {
@@ -579,7 +590,14 @@ func Estimate(n, d int, opt Options) int64 {
 		}
 	}
 	if m := sampled(opt.MaxNeighbors); opt.MaxNeighbors > 0 && n >= 2 {
-		work += search(m) + m*m*(D*workSearch+workSearchPair) // and by cosine
+		if searched[m] {
+			// The Euclidean lists from t-SNE's or UMAP's graph, the
+			// cosine ones from a search of their own.
+			work += m * m * (D*workSearch + workSearchPair)
+		} else {
+			// Both from one product, with a heap each.
+			work += search(m) + m*m*workSearchPair
+		}
 	}
 	return work
 }
