@@ -362,12 +362,13 @@ func (s *state) forces(lo, hi int) {
 	d := s.dims
 	theta2 := s.opt.Theta * s.opt.Theta
 	for i := lo; i < hi; i++ {
-		yi := s.y[i*d : (i+1)*d]
 		attr := s.attraction(i)
-		var pt [3]float64
-		copy(pt[:], yi)
 		var rep [3]float64
-		s.z[i] = s.tree.repulsion(0, i, pt, theta2, &rep)
+		if d == 2 {
+			s.z[i], rep[0], rep[1] = s.tree.repulsion2(i, s.y[2*i], s.y[2*i+1], theta2)
+		} else {
+			s.z[i], rep[0], rep[1], rep[2] = s.tree.repulsion3(i, s.y[3*i], s.y[3*i+1], s.y[3*i+2], theta2)
+		}
 		for c := range d {
 			s.grad[i*d+c] = attr[c]
 			s.rep[i*d+c] = rep[c]
