@@ -446,8 +446,9 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 		debug.SetGCPercent(25)
 	}
 	// The analysis is most of a report's work after reading, and the
-	// layouts of big embeddings in it take minutes (t-SNE at its cap of
-	// 10,000 points, most): say what is being done.
+	// layouts of big embeddings in it take tens of seconds (t-SNE and
+	// UMAP at their caps, more with the caps raised): say what is being
+	// done.
 	progress := newEmbeddingProgress(stderr, c.quiet)
 	aopt := analysis.Options{MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxDataPoints: c.maxDataPoints,
 		MediaSteps: c.mediaSteps, Baseline: base, Gates: c.gates}

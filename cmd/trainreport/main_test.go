@@ -40,8 +40,8 @@ func TestEveryCorpusDirectory(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) {
 			out := t.TempDir()
 			// Caps below the defaults: tf2-projector-ckpt's three embeddings of
-			// 10,000 points take minutes at the defaults (BenchmarkEmbeddings10000
-			// measures those), and the sampling path is exercised too; these
+			// 10,000 points take about 36 CPU-seconds at the defaults
+			// (docs/PERFORMANCE.md), and the sampling path is exercised too; these
 			// small ones as well as tsne=500,umap=300,neighbors=500 did, at 3.6 s
 			// of CPU for that folder's report rather than 8.0 s.
 			code, stderr := runCLI(t, "-quiet", "-o", out, "--embedding-max-points", "tsne=200,umap=150,neighbors=200", filepath.Join(root, e.Name()))

@@ -17,13 +17,13 @@ import (
 
 // Defaults of the embedding options.
 const (
-	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are five
-	// and ten embeddings at the methods' caps: minutes on two cores.
+	// DefaultEmbeddingTotalTSNE and DefaultEmbeddingTotalUMAP are twenty
+	// embeddings each at the methods' caps.
 	DefaultEmbeddingTotalTSNE = 50_000
 	DefaultEmbeddingTotalUMAP = 50_000
-	// DefaultEmbeddingBudget is 200 estimated core-seconds: three
+	// DefaultEmbeddingBudget is 200 estimated core-seconds: eighteen
 	// embeddings of 10,000 points of 16 values with every method at its
-	// cap (each about 56), about two minutes on two cores.
+	// cap (each about 11), about a minute and a half on two cores.
 	DefaultEmbeddingBudget = 200 * project.WorkPerSecond
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -203,5 +204,33 @@ func BenchmarkVPTree(b *testing.B) {
 			keep := vptree.NewNKeeper(k + 1)
 			tree.NearestSet(keep, p)
 		}
+	}
+}
+
+// SearchBoth's lists are Search's by each metric, zero vectors and ties
+// included, from one product.
+func TestSearchBothIsSearchByEachMetric(t *testing.T) {
+	const n, d, k = 1600, 6, 7
+	data := points(n, d, 11)
+	clear(data[5*d : 6*d]) // a zero vector
+	copy(data[9*d:10*d], data[3*d:4*d])
+	eu, cos, err := SearchBoth(context.Background(), data, n, d, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		got    result.NeighborLists
+		metric Metric
+	}{{eu, Euclidean}, {cos, Cosine}} {
+		want, err := Search(context.Background(), data, n, d, k, c.metric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.got.Index, want.Index) || !slices.Equal(c.got.Dist, want.Dist) || c.got.K != want.K {
+			t.Errorf("%v: SearchBoth's lists differ from Search's", c.metric)
+		}
+	}
+	if _, _, err := SearchBoth(context.Background(), data, n, d, n); err == nil {
+		t.Error("no error for k = n")
 	}
 }

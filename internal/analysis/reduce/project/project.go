@@ -3,12 +3,17 @@
 // and each point's nearest neighbours in the original space, by cosine and
 // Euclidean distance.
 //
-// Each method has a cap on the points it lays out, TensorBoard projector's
-// (PCA 50,000, t-SNE 10,000, UMAP 5,000; neighbour lists 10,000): beyond it
-// the method lays out a seeded random sample of that many points. The samples
-// are nested (the first m points of one seeded permutation, in index order),
-// so every point of the UMAP view is in the t-SNE view and has a neighbour
-// list under the default caps. With the projector reader's own bounds (100,000
+// Each method has a cap on the points it lays out (PCA 50,000, t-SNE 2,500,
+// UMAP 2,500; neighbour lists 10,000): beyond it the method lays out a seeded
+// random sample of that many points. The samples are nested (the first m
+// points of one seeded permutation, in index order), so under the default
+// caps t-SNE and UMAP lay out the same points, from one neighbour search, and
+// each of them has a neighbour list. The caps are chosen by measured cost
+// rather than TensorBoard projector's (t-SNE 10,000, UMAP 5,000): t-SNE's
+// work grows as points × log(points) × iterations and UMAP's as points ×
+// epochs, and at those caps the three embeddings of the corpus's
+// tf2-projector-ckpt took minutes to lay out (docs/PERFORMANCE.md gives the
+// figures). With the projector reader's own bounds (100,000
 // points of at most 1,000 values) the caps bound the work: the costliest steps
 // are the exact neighbour searches of the t-SNE and neighbour samples, O(m²d).
 //
@@ -64,12 +69,12 @@ const (
 // Methods lists every method.
 var Methods = []Method{PCA, TSNE, UMAP}
 
-// Default caps: the points a method lays out at most, TensorBoard
-// projector's, and the points that get neighbour lists.
+// Default caps: the points a method lays out at most, chosen by measured
+// cost (see the package comment), and the points that get neighbour lists.
 const (
 	DefaultMaxPCA       = 50_000
-	DefaultMaxTSNE      = 10_000
-	DefaultMaxUMAP      = 5_000
+	DefaultMaxTSNE      = 2_500
+	DefaultMaxUMAP      = 2_500
 	DefaultMaxNeighbors = 10_000
 	// DefaultNeighbors is how many neighbours a point's lists hold.
 	DefaultNeighbors = 10
@@ -78,6 +83,12 @@ const (
 // tsneNeighbors is the width of t-SNE's neighbour graph: 3 × perplexity 30,
 // as van der Maaten's bhtsne and TensorBoard use.
 const tsneNeighbors = 90
+
+// umapEpochs is UMAP's descent passes: umap-learn's for more than 10,000
+// points, where it gives 500 to smaller sets. At 5,000 points of the
+// corpus's tf2-projector-ckpt 200 lost 0.003 of trustworthiness in 2-D and
+// 0.002 in 3-D, for 40% of the work; at 2,500, 0.002 and 0.001.
+const umapEpochs = 200
 
 // Options choose the methods and their caps. A zero Options computes every
 // method with the default caps and seed 0.
@@ -231,14 +242,24 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 		nb = &result.Neighbors{Sample: sampleOf(opt.MaxNeighbors)}
 		nb.K = min(opt.Neighbors, len(nb.Sample)-1)
 		// The Euclidean lists are the start of a graph searched anyway
-		// when one covers the same points.
+		// when one covers the same points; otherwise one product of the
+		// points gives both lists.
 		g, tasks := graphFor(nb.Sample, nb.K)
+		points := func() []float32 { return gather(data, d, nb.Sample) }
+		if len(tasks) > 0 {
+			tasks = []func(context.Context) error{func(ctx context.Context) error {
+				var err error
+				*g, cos, err = knn.SearchBoth(ctx, points(), len(nb.Sample), d, nb.K)
+				return err
+			}}
+		} else {
+			tasks = []func(context.Context) error{func(ctx context.Context) error {
+				var err error
+				cos, err = knn.Search(ctx, points(), len(nb.Sample), d, nb.K, knn.Cosine)
+				return err
+			}}
+		}
 		firstTasks = append(firstTasks, tasks...)
-		firstTasks = append(firstTasks, func(ctx context.Context) error {
-			var err error
-			cos, err = knn.Search(ctx, gather(data, d, nb.Sample), len(nb.Sample), d, nb.K, knn.Cosine)
-			return err
-		})
 		nbGraph = g
 	}
 	if err := runAll(ctx, firstTasks); err != nil {
@@ -261,7 +282,7 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	if umapL.graph != nil {
 		g, p, c := umapL.graph, umapL.p, umapL.of
 		uo := umap.DefaultOptions()
-		uo.Seed = opt.Seed
+		uo.Seed, uo.Epochs = opt.Seed, umapEpochs
 		rest = append(rest,
 			func(ctx context.Context) error {
 				u := narrow(*g, umapK)
@@ -565,19 +586,18 @@ func Estimate(n, d int, opt Options) int64 {
 		if m := sampled(opt.MaxUMAP); slices.Contains(opt.Methods, UMAP) && m >= 3 {
 			// Fuzzy union: each point's edges to its neighbours, both ways.
 			k := int64(umap.DefaultOptions().Neighbors - 1)
-			work += search(m) + 2*umapEpochPoints(m)*2*k*workUMAP
+			work += search(m) + 2*umapEpochs*m*2*k*workUMAP
 		}
 	}
 	if m := sampled(opt.MaxNeighbors); opt.MaxNeighbors > 0 && n >= 2 {
-		work += search(m) + m*m*(D*workSearch+workSearchPair) // and by cosine
+		if searched[m] {
+			// The Euclidean lists from t-SNE's or UMAP's graph, the
+			// cosine ones from a search of their own.
+			work += m * m * (D*workSearch + workSearchPair)
+		} else {
+			// Both from one product, with a heap each.
+			work += search(m) + m*m*workSearchPair
+		}
 	}
 	return work
-}
-
-// umapEpochPoints bounds UMAP's epochs times points for a sample of m
-// points: fewer distinct points may get more epochs each (500 up to 10,000
-// points, 200 beyond).
-func umapEpochPoints(m int64) int64 {
-	small := min(m, 10_000)
-	return max(int64(umap.DefaultEpochs(int(m)))*m, int64(umap.DefaultEpochs(int(small)))*small)
 }

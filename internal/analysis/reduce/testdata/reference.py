@@ -18,6 +18,8 @@ It writes, beside itself:
                     scikit-learn's TSNE trustworthiness (k = 10) on them and,
                     for blobs, sklearn's embedding itself (to check our
                     trustworthiness against sklearn's on the same embedding)
+--corpus FILE adds tsne-tf2proj2500.json.gz, the corpus's embedding at the
+default t-SNE cap (see CORPUS_SAMPLE_DIMS), with the 3-D trustworthiness too.
 --time prints how long sklearn's TSNE takes on 10,000 x 128 Gaussian points,
 the size of the Go benchmark (it writes nothing).
 """
@@ -35,25 +37,28 @@ from sklearn.manifold import TSNE, trustworthiness
 HERE = os.path.dirname(os.path.abspath(__file__))
 # A real embedding: the 100 MNIST images of the shared corpus's projector,
 # read from ../shared beside the repository.
-CORPUS_MNIST = os.path.join(HERE, "..", "..", "..", "..", "shared", "corpus",
+CORPUS_MNIST = os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "corpus",
                             "tbx12-2018-no-file-version", "runs", "May18_10-24-39_NIGSA774680",
                             "00000", "default", "tensors.tsv")
 
-# The settings of our t-SNE (TensorBoard's), as far as sklearn has them.
-# sklearn always exaggerates for 250 iterations; its angle is measured on a
-# cell's full width where ours (like TensorBoard's and bhtsne's) uses half
-# of it, so sklearn at 0.8 is the more accurate of the two.
+# scikit-learn's defaults (exaggeration 12 for 250 iterations, learning
+# rate "auto", 1,000 iterations, angle 0.5 on a cell's full width, so more
+# exact than our θ 0.5 on half of it) with our random initialisation: the
+# reference our t-SNE, with half the iterations, is held to.
 TSNE_ARGS = dict(
     n_components=2,
     perplexity=30.0,
-    early_exaggeration=4.0,
-    learning_rate=10.0,
-    max_iter=1000,
     init="random",
     method="barnes_hut",
-    angle=0.8,
     random_state=0,
 )
+
+# The corpus's tf2-projector-ckpt embedding embed0:0 at the default t-SNE
+# cap: the 2,500 points of project's seeded sample, as raw little-endian
+# float32 rows of 16, written by
+#   TRAINREPORT_TSNE_DUMP=FILE go test ./internal/analysis/reduce/project -run TestDumpCorpusSample
+# and passed as --corpus FILE.
+CORPUS_SAMPLE_DIMS = 16
 
 
 def rows(x):
@@ -80,21 +85,27 @@ def pca_case():
         f.write("\n")
 
 
-def datasets():
+def datasets(corpus=None):
     blobs, _ = make_blobs(n_samples=800, n_features=10, centers=6, cluster_std=1.5, random_state=1)
     roll, _ = make_swiss_roll(n_samples=800, noise=0.05, random_state=2)
     digits = load_digits().data  # 1,797 x 64, integers 0..16
     mnist = np.loadtxt(CORPUS_MNIST, delimiter="\t")  # 100 x 784
-    return {"blobs": blobs, "swissroll": roll, "digits": digits, "mnist100": mnist}
+    sets = {"blobs": blobs, "swissroll": roll, "digits": digits, "mnist100": mnist}
+    if corpus:
+        sets["tf2proj2500"] = np.fromfile(corpus, dtype="<f4").reshape(-1, CORPUS_SAMPLE_DIMS)
+    return sets
 
 
-def tsne_cases():
-    for name, x in datasets().items():
+def tsne_cases(corpus=None):
+    for name, x in datasets(corpus).items():
         x = np.asarray(x, dtype=np.float32)
         y = TSNE(**TSNE_ARGS).fit_transform(x)
         t = trustworthiness(x, y, n_neighbors=10)
         out = {"name": name, "n": x.shape[0], "d": x.shape[1], "data": rows(x),
                "trustworthiness": float(t), "settings": {k: v for k, v in TSNE_ARGS.items()}}
+        if name == "tf2proj2500":
+            y3 = TSNE(**dict(TSNE_ARGS, n_components=3)).fit_transform(x)
+            out["trustworthiness3"] = float(trustworthiness(x, y3, n_neighbors=10))
         if name == "blobs":
             out["embedding"] = rows(y)
             out["embedding_trustworthiness"] = float(
@@ -119,6 +130,9 @@ def time_big():
 if __name__ == "__main__":
     if sys.argv[1:] == ["--time"]:
         time_big()
+    elif sys.argv[1:2] == ["--corpus"]:
+        pca_case()
+        tsne_cases(sys.argv[2])
     else:
         pca_case()
         tsne_cases()

@@ -134,50 +134,95 @@ func (t *tree) fill(at int, lo, hi int32, mid, half [3]float64, depth int) {
 	}
 }
 
-// repulsion adds to f the repulsion of the points under node at on point i
-// at pt, Σ q² (pt − y) with q = 1/(1+‖pt − y‖²), and returns their Σ q: a
+// maxStack bounds the nodes waiting in a traversal: at most 7 siblings
+// (an octree's) wait at each of maxDepth levels, plus the one taken.
+const maxStack = 7*maxDepth + 1
+
+// repulsion2 returns, for point i at (x0, x1) of a 2-D tree, the repulsion
+// of every other point, Σ q² (pt − y) with q = 1/(1+‖pt − y‖²), and Σ q: a
 // far cell (half-width² < θ²·distance²) counts as its points at its centre
-// of mass, a leaf point by point, point i itself left out.
-func (t *tree) repulsion(at int, i int, pt [3]float64, theta2 float64, f *[3]float64) float64 {
-	nd := &t.nodes[at]
-	d := t.dims
-	if nd.child < 0 {
-		var z float64
-		for _, p := range t.perm[nd.lo:nd.hi] {
-			if int(p) == i {
-				continue
+// of mass, a leaf point by point, point i itself left out. It is the loop
+// every iteration spends most in, so it is written out for two dimensions
+// (repulsion3 for three) and walks the tree with a stack rather than by
+// recursion, depth first, children in order: 1.1 to 1.2x less CPU than the
+// recursive walk of both dimensions it replaced (2,500 points, A/B on the
+// loaded 2-core machine).
+func (t *tree) repulsion2(i int, x0, x1, theta2 float64) (z, f0, f1 float64) {
+	var stack [maxStack]int32
+	top := 1 // stack[0] = 0, the root
+	y := t.y
+	for top > 0 {
+		top--
+		nd := &t.nodes[stack[top]]
+		if nd.child < 0 {
+			for _, p := range t.perm[nd.lo:nd.hi] {
+				if int(p) == i {
+					continue
+				}
+				a, b := x0-y[2*int(p)], x1-y[2*int(p)+1]
+				q := 1 / (1 + a*a + b*b)
+				z += q
+				f0 += q * q * a
+				f1 += q * q * b
 			}
-			var diff [3]float64
-			var d2 float64
-			for c := range d {
-				diff[c] = pt[c] - t.y[int(p)*d+c]
-				d2 += diff[c] * diff[c]
-			}
+			continue
+		}
+		a, b := x0-nd.center[0], x1-nd.center[1]
+		d2 := a*a + b*b
+		if nd.halfWidth*nd.halfWidth < theta2*d2 {
 			q := 1 / (1 + d2)
-			z += q
-			for c := range d {
-				f[c] += q * q * diff[c]
+			m := nd.count * q
+			z += m
+			f0 += m * q * a
+			f1 += m * q * b
+			continue
+		}
+		// Pushed last first, so that the first child is visited first.
+		for k := nd.nchild - 1; k >= 0; k-- {
+			stack[top] = nd.child + k
+			top++
+		}
+	}
+	return z, f0, f1
+}
+
+// repulsion3 is repulsion2 in three dimensions.
+func (t *tree) repulsion3(i int, x0, x1, x2, theta2 float64) (z, f0, f1, f2 float64) {
+	var stack [maxStack]int32
+	top := 1
+	y := t.y
+	for top > 0 {
+		top--
+		nd := &t.nodes[stack[top]]
+		if nd.child < 0 {
+			for _, p := range t.perm[nd.lo:nd.hi] {
+				if int(p) == i {
+					continue
+				}
+				a, b, c := x0-y[3*int(p)], x1-y[3*int(p)+1], x2-y[3*int(p)+2]
+				q := 1 / (1 + a*a + b*b + c*c)
+				z += q
+				f0 += q * q * a
+				f1 += q * q * b
+				f2 += q * q * c
 			}
+			continue
 		}
-		return z
-	}
-	var diff [3]float64
-	var d2 float64
-	for c := range d {
-		diff[c] = pt[c] - nd.center[c]
-		d2 += diff[c] * diff[c]
-	}
-	if nd.halfWidth*nd.halfWidth < theta2*d2 {
-		q := 1 / (1 + d2)
-		m := nd.count * q
-		for c := range d {
-			f[c] += m * q * diff[c]
+		a, b, c := x0-nd.center[0], x1-nd.center[1], x2-nd.center[2]
+		d2 := a*a + b*b + c*c
+		if nd.halfWidth*nd.halfWidth < theta2*d2 {
+			q := 1 / (1 + d2)
+			m := nd.count * q
+			z += m
+			f0 += m * q * a
+			f1 += m * q * b
+			f2 += m * q * c
+			continue
 		}
-		return m
+		for k := nd.nchild - 1; k >= 0; k-- {
+			stack[top] = nd.child + k
+			top++
+		}
 	}
-	var z float64
-	for k := range nd.nchild {
-		z += t.repulsion(int(nd.child+k), i, pt, theta2, f)
-	}
-	return z
+	return z, f0, f1, f2
 }

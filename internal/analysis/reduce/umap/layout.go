@@ -88,7 +88,7 @@ func optimize(ctx context.Context, emb []float64, g graph, dims, epochs int, a, 
 				d2 += diff[c] * diff[c]
 			}
 			if d2 > 0 {
-				pb := math.Exp(b * math.Log(d2)) // d2^b; d2^(b−1) is pb/d2
+				pb := pow(d2, b) // d2^b; d2^(b−1) is pb/d2
 				coeff := -2 * a * b * pb / d2 / (a*pb + 1)
 				for c := range dims {
 					grad := clamp(coeff*diff[c]) * alpha
@@ -112,7 +112,7 @@ func optimize(ctx context.Context, emb []float64, g graph, dims, epochs int, a, 
 				if !(d2 > 0) {
 					continue // the point itself, or one on top of it: no direction to push
 				}
-				pb := math.Exp(b * math.Log(d2))
+				pb := pow(d2, b)
 				coeff := 2 * gamma * b / ((eps + d2) * (a*pb + 1))
 				for c := range dims {
 					cur[c] += clamp(coeff*diff[c]) * alpha
