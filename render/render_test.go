@@ -313,13 +313,14 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 		files := filesByName(t, newReport(rep, Options{}, analysis.Options{MaxDataPoints: tc.cap}))
 		var index dataIndex
 		json.Unmarshal(files["data/index.json"], &index)
-		_, pts := parseDataFile(t, files["data/"+index.Scalars["a"]["loss"]])
-		if len(pts) > tc.wantMax || (tc.cap < 0 && len(pts) != 250_000) {
-			t.Errorf("cap %d: %d points in the data file", tc.cap, len(pts))
+		name := index.Scalars["a"]["loss"]
+		pts := readBundle(t, name, files["data/"+name]).Scalars["loss"].decode(t)
+		if n := len(pts.values); n > tc.wantMax || (tc.cap < 0 && n != 250_000) {
+			t.Errorf("cap %d: %d points in the data file", tc.cap, n)
 		}
 		found := map[string]bool{}
-		for _, p := range pts {
-			switch numberOf(t, p[1], 64) {
+		for i, step := range pts.steps {
+			switch step {
 			case 0:
 				found["first"] = true
 			case 249_999:
@@ -327,7 +328,7 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 			case 123_457:
 				found["spike"] = true
 			case 200_001:
-				found["NaN"] = p[2] == "NaN"
+				found["NaN"] = pts.values[i] == "NaN"
 			}
 		}
 		for _, k := range []string{"first", "last", "spike", "NaN"} {
@@ -364,7 +365,9 @@ func TestUntrustedNamesStayInert(t *testing.T) {
 			runs[name][tag+"/"+tag] = []float64{float64(i), 1, 2}
 		}
 	}
-	r := newReport(synthetic(runs), Options{Title: `<b>title</b>`})
+	// With the files of layout 1 too: a file per series, named by its run
+	// and tag, besides a bundle per run.
+	r := newReport(synthetic(runs), Options{Title: `<b>title</b>`, DataTianshu: true})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	if err := r.WriteSite(out); err != nil {
