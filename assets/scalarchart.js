@@ -1328,7 +1328,7 @@
       ' points, downsampled keeping extremes.';
   }
 
-  // canLoad reports whether every run of m names its data files' scripts.
+  // canLoad reports whether every run of m names its bundle (file and script).
   function canLoad(m) {
     return m.runs.length > 0 && m.runs.every(function (r) {
       return r.script && r.file && (!r.superseded.length || (r.supScript && r.supFile));

@@ -15,7 +15,7 @@ import (
 // drawing every run would pass the page's byte budget), a chart inlines
 // the per-step quantiles of the runs' values and the runs with the lowest
 // and highest final values, not every run's points; the page's run
-// selector loads any other run from its data file's script when it is
+// selector loads any other run from its scalar bundle when it is
 // checked (docs/PAGES.md, "Sweeps").
 
 const (
