@@ -1,6 +1,7 @@
 package render
 
 import (
+	"io"
 	"math"
 	"strconv"
 
@@ -23,9 +24,46 @@ func bundleFile(run string) string { return scalarsDir + "/" + slug(run) + ".js"
 // reads its second line with a plain JSON parser.
 const bundleHead = "window.trainreport&&window.trainreport.dataLoaded("
 
-// appendBundle appends the scalar bundle of run (named name, its file
-// relative to data/) to b: a script of three lines whose second,
-// b[from:to], is the bundle's JSON document:
+// bundleChunk is how many bytes of a bundle are formatted before they
+// are written: a bundle is streamed, so that a run of many long series
+// holds no copy of its points as text.
+const bundleChunk = 256 << 10
+
+// bundleWriter writes a bundle as it is formatted, a chunk at a time, to
+// the bundle's file and, with --data-json, its JSON line (and the newline
+// after it) to the JSON file too: the same bytes, formatted once.
+type bundleWriter struct {
+	b      []byte
+	js     io.Writer
+	json   io.Writer // nil: no JSON file
+	inJSON bool      // b holds the JSON line (or its end and newline)
+	err    error
+}
+
+// flush writes what is formatted and empties the buffer.
+func (w *bundleWriter) flush() {
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.js.Write(w.b)
+		if w.err == nil && w.inJSON && w.json != nil {
+			_, w.err = w.json.Write(w.b)
+		}
+	}
+	w.b = w.b[:0]
+}
+
+// spill flushes b, the buffer grown by a column's encoder, once it holds
+// a chunk, and returns the buffer to go on with.
+func (w *bundleWriter) spill(b []byte) []byte {
+	w.b = b
+	if len(b) >= bundleChunk {
+		w.flush()
+	}
+	return w.b
+}
+
+// write writes the scalar bundle of run (named name, its file relative to
+// data/): a script of three lines whose second is the bundle's JSON
+// document:
 //
 //	{"layout":2,"run":RUN,"scalars":{TAG:SERIES,...},"superseded":{TAG:[ATTEMPT,...],...}}
 //
@@ -34,53 +72,58 @@ const bundleHead = "window.trainreport&&window.trainreport.dataLoaded("
 // their own, so that no tag collides with a key of ours. No raw newline
 // can be inside the JSON: strings escape theirs. The JSON cannot end the
 // script early: names are escaped as appendJSONString escapes them (<, >,
-// &, U+2028/9), values are numbers or "NaN"-like strings.
-func appendBundle(b []byte, name string, run *model.Run, series []*seriesView) (out []byte, from, to int) {
-	b = append(b, bundleHead...)
-	b = appendJSONString(b, name)
-	b = append(b, ",\n"...)
-	from = len(b)
-	b = append(b, `{"layout":`...)
-	b = strconv.AppendInt(b, DataLayout, 10)
-	b = append(b, `,"run":`...)
-	b = appendJSONString(b, run.Name)
-	b = append(b, `,"scalars":{`...)
+// &, U+2028/9), values are numbers or "NaN"-like strings. It returns the
+// first error of writing.
+func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) error {
+	w.b = append(w.b, bundleHead...)
+	w.b = appendJSONString(w.b, name)
+	w.b = append(w.b, ",\n"...)
+	w.flush()
+	w.inJSON = true
+	w.b = append(w.b, `{"layout":`...)
+	w.b = strconv.AppendInt(w.b, DataLayout, 10)
+	w.b = append(w.b, `,"run":`...)
+	w.b = appendJSONString(w.b, run.Name)
+	w.b = append(w.b, `,"scalars":{`...)
 	for i, sv := range series {
 		if i > 0 {
-			b = append(b, ',')
+			w.b = append(w.b, ',')
 		}
-		b = appendJSONString(b, sv.scalar.Tag)
-		b = append(b, ':')
-		b = appendColumns(b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1)
+		w.b = appendJSONString(w.b, sv.scalar.Tag)
+		w.b = append(w.b, ':')
+		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill)
 	}
-	b = append(b, '}')
+	w.b = append(w.b, '}')
 	first := true
 	for _, sv := range series {
 		if len(sv.faded) == 0 {
 			continue
 		}
 		if first {
-			b = append(b, `,"superseded":{`...)
+			w.b = append(w.b, `,"superseded":{`...)
 		} else {
-			b = append(b, ',')
+			w.b = append(w.b, ',')
 		}
 		first = false
-		b = appendJSONString(b, sv.scalar.Tag)
-		b = append(b, ":["...)
+		w.b = appendJSONString(w.b, sv.scalar.Tag)
+		w.b = append(w.b, ":["...)
 		for k, fv := range sv.faded {
 			if k > 0 {
-				b = append(b, ',')
+				w.b = append(w.b, ',')
 			}
-			b = appendColumns(b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt)
+			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill)
 		}
-		b = append(b, ']')
+		w.b = append(w.b, ']')
 	}
 	if !first {
-		b = append(b, '}')
+		w.b = append(w.b, '}')
 	}
-	b = append(b, '}')
-	to = len(b)
-	return append(b, "\n);\n"...), from, to
+	w.b = append(w.b, "}\n"...)
+	w.flush()
+	w.inJSON = false
+	w.b = append(w.b, ");\n"...)
+	w.flush()
+	return w.err
 }
 
 // appendColumns appends the points of pts at the indices idx (nil: all of
@@ -92,8 +135,10 @@ func appendBundle(b []byte, name string, run *model.Run, series []*seriesView) (
 // "total", the points the series had, only when it is not count (a
 // downsampled series) or for an attempt, as layout 1 wrote it. STEPS and
 // WALL are as appendSteps and appendWallColumn write them; values as
-// every data file writes them (appendValue).
-func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int) []byte {
+// every data file writes them (appendValue). spill, when not nil, is
+// handed the buffer as it grows, and returns the one to go on with (see
+// bundleWriter.spill).
+func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte) []byte {
 	n := keptLen(idx, pts)
 	at := func(i int) *model.Point {
 		if idx != nil {
@@ -114,15 +159,18 @@ func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int
 		b = strconv.AppendInt(b, int64(len(pts)), 10)
 	}
 	b = append(b, `,"step":`...)
-	b = appendSteps(b, n, func(i int) int64 { return at(i).Step })
+	b = appendSteps(b, n, func(i int) int64 { return at(i).Step }, spill)
 	b = append(b, `,"wall_time":`...)
-	b = appendWallColumn(b, n, func(i int) float64 { return at(i).WallTime })
+	b = appendWallColumn(b, n, func(i int) float64 { return at(i).WallTime }, spill)
 	b = append(b, `,"value":[`...)
 	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendValue(b, at(i).Value, f32)
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
 	}
 	return append(b, "]}"...)
 }
@@ -135,8 +183,8 @@ const maxExactStep = 1 << 52
 
 // appendSteps appends the n steps step(i) as {"first":a,"stride":d} when
 // they are an arithmetic progression within maxExactStep (step[i] = a +
-// i*d), else as an array of integers.
-func appendSteps(b []byte, n int, step func(i int) int64) []byte {
+// i*d), else as an array of integers (spill as appendColumns's).
+func appendSteps(b []byte, n int, step func(i int) int64, spill func([]byte) []byte) []byte {
 	if n > 0 {
 		first := step(0)
 		var stride int64
@@ -162,6 +210,9 @@ func appendSteps(b []byte, n int, step func(i int) int64) []byte {
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(b, step(i), 10)
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
 	}
 	return append(b, ']')
 }
@@ -170,12 +221,27 @@ func inExactStep(s int64) bool { return s > -maxExactStep && s < maxExactStep }
 
 // appendWallColumn appends the n wall times wall(i): in the fixed-point
 // delta form {"scale":k,"base":B,"delta":[...]} when wallFixedPoint finds
-// one, else as an array of numbers (appendWallTime, exactly as stored).
-func appendWallColumn(b []byte, n int, wall func(i int) float64) []byte {
-	if k, ok := wallScale(n, wall); ok {
-		if out, ok := appendWallDeltas(b, n, wall, k); ok {
-			return out
-		}
+// one, else as an array of numbers (appendWallTime, exactly as stored);
+// spill as appendColumns's. The form is chosen before anything is
+// written, so that what is written is never taken back.
+func appendWallColumn(b []byte, n int, wall func(i int) float64, spill func([]byte) []byte) []byte {
+	if k, ok := wallScale(n, wall); ok && wallDeltas(n, wall, k, nil) {
+		b = append(b, `{"scale":`...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		base, _ := fixedPoint(wall(0), k)
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, base, 10)
+		b = append(b, `,"delta":[`...)
+		wallDeltas(n, wall, k, func(i int, d int64) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, d, 10)
+			if spill != nil && len(b) >= bundleChunk {
+				b = spill(b)
+			}
+		})
+		return append(b, "]}"...)
 	}
 	b = append(b, '[')
 	for i := range n {
@@ -183,6 +249,9 @@ func appendWallColumn(b []byte, n int, wall func(i int) float64) []byte {
 			b = append(b, ',')
 		}
 		b = appendWallTime(b, wall(i))
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
 	}
 	return append(b, ']')
 }
@@ -231,7 +300,7 @@ func fixedPoint(w float64, k int) (int64, bool) {
 // (Python's time.time(), 1.7e9 with seven decimals, is 1.7e16). k only
 // grows: an integer at scale k times 10 is one at scale k+1 (the same
 // rational, the same correctly rounded quotient) while it stays within
-// maxExactInt, which the final pass (appendWallDeltas) checks.
+// maxExactInt; wallDeltas checks every value at the final k.
 func wallScale(n int, wall func(i int) float64) (int, bool) {
 	if n == 0 {
 		return 0, false
@@ -255,33 +324,33 @@ func wallScale(n int, wall func(i int) float64) (int, bool) {
 	return k, true
 }
 
-// appendWallDeltas appends the n wall times in the fixed-point delta form
-// at scale k: wall[i] = (B + delta[0] + ... + delta[i]) / 10^k, B the
-// first integer and delta[0] = 0. Every partial sum is the integer of a
-// wall time, below maxExactInt, and so is every delta: the reader's sums
-// are exact, and its division gives the wall time back bit for bit. It
-// reports false, appending nothing, when one of them is not.
-func appendWallDeltas(b []byte, n int, wall func(i int) float64, k int) ([]byte, bool) {
-	start := len(b)
-	base, ok := fixedPoint(wall(0), k)
+// wallDeltas computes the deltas of the fixed-point form of the n wall
+// times at scale k: wall[i] = (B + delta[0] + ... + delta[i]) / 10^k, B
+// the first integer and delta[0] = 0, handing each to each (nil: none),
+// and reports whether the form holds: every wall time has its integer
+// (fixedPoint) and every delta is below maxExactInt. Every partial sum is
+// then the integer of a wall time, below maxExactInt too: the reader's
+// sums are exact, and its division gives the wall time back bit for bit.
+// It is the same computation each time, so that a check (each nil) and
+// the writing agree.
+func wallDeltas(n int, wall func(i int) float64, k int, each func(i int, d int64)) bool {
+	prev, ok := fixedPoint(wall(0), k)
 	if !ok {
-		return b[:start], false
+		return false
 	}
-	b = append(b, `{"scale":`...)
-	b = strconv.AppendInt(b, int64(k), 10)
-	b = append(b, `,"base":`...)
-	b = strconv.AppendInt(b, base, 10)
-	b = append(b, `,"delta":[0`...)
-	prev := base
+	if each != nil {
+		each(0, 0)
+	}
 	for i := 1; i < n; i++ {
 		m, ok := fixedPoint(wall(i), k)
 		d := m - prev
 		if !ok || d <= -maxExactInt || d >= maxExactInt {
-			return b[:start], false
+			return false
 		}
-		b = append(b, ',')
-		b = strconv.AppendInt(b, d, 10)
+		if each != nil {
+			each(i, d)
+		}
 		prev = m
 	}
-	return append(b, "]}"...), true
+	return true
 }

@@ -159,7 +159,7 @@ func TestWallColumnRoundTrips(t *testing.T) {
 		{"huge spread", []float64{-4e15, 4e15, 0.5}, false},
 	}
 	for _, c := range cases {
-		b := appendWallColumn(nil, len(c.walls), func(i int) float64 { return c.walls[i] })
+		b := appendWallColumn(nil, len(c.walls), func(i int) float64 { return c.walls[i] }, nil)
 		if fixed := bytes.HasPrefix(b, []byte(`{"scale":`)); fixed != c.fixed {
 			t.Errorf("%s: fixed-point form %v, want %v: %s", c.name, fixed, c.fixed, b)
 		}
@@ -206,7 +206,7 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		var b []byte
 		for _, ws := range [][]float64{walls, decimals} {
-			b = appendWallColumn(nil, n, func(i int) float64 { return ws[i] })
+			b = appendWallColumn(nil, n, func(i int) float64 { return ws[i] }, nil)
 			got := decodeWalls(t, b, n)
 			for i, w := range ws {
 				if !sameBits(got[i], w) {
@@ -216,7 +216,7 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		// Steps: the fuzzed integers, and a progression made of the first two.
 		for _, st := range [][]int64{steps, progression(steps[0], int64(len(raw)), n)} {
-			c := bundleColumns{Count: n, Step: appendSteps(nil, n, func(i int) int64 { return st[i] }),
+			c := bundleColumns{Count: n, Step: appendSteps(nil, n, func(i int) int64 { return st[i] }, nil),
 				WallTime: b, Value: make([]any, n)}
 			if got := c.decode(t).steps; !slices.Equal(got, st) {
 				t.Fatalf("steps %v read back as %v from %s", st, got, c.Step)
@@ -250,7 +250,7 @@ func TestStepsProgression(t *testing.T) {
 		{[]int64{math.MinInt64, 0, math.MaxInt64 - 1}, `[-9223372036854775808,0,9223372036854775806]`},
 		{nil, `[]`},
 	} {
-		if got := string(appendSteps(nil, len(c.steps), func(i int) int64 { return c.steps[i] })); got != c.want {
+		if got := string(appendSteps(nil, len(c.steps), func(i int) int64 { return c.steps[i] }, nil)); got != c.want {
 			t.Errorf("steps %v: %s, want %s", c.steps, got, c.want)
 		}
 	}
@@ -403,4 +403,68 @@ func samePoints(t *testing.T, what string, got decodedPoints, want [][3]any) {
 			return
 		}
 	}
+}
+
+// TestBundleStreamsInChunks checks that a bundle much bigger than a chunk
+// is written in chunks of about bundleChunk bytes, never held whole, and
+// that the chunks make the same bundle as one buffer would hold, the
+// JSON file (--data-json) receiving exactly its second line.
+func TestBundleStreamsInChunks(t *testing.T) {
+	vals := make([]float64, 300_000)
+	for i := range vals {
+		vals[i] = math.Sin(float64(i)) / 3
+	}
+	rep := synthetic(map[string]map[string][]float64{"run": {"a": vals, "b": vals[:1000]}})
+	for _, s := range rep.Runs[0].Scalars {
+		for i := range s.Points {
+			s.Points[i].WallTime = 1.7e9 + float64(i)*0.37 + 1e-7*float64(i%3) // seven decimals: a plain list
+		}
+	}
+	r := newReport(rep, Options{}, analysis.Options{MaxDataPoints: -1})
+	series := r.tags[0].series[:1]
+	series = append(series, r.tags[1].series[0])
+	var js, jw chunkCounter
+	w := &bundleWriter{js: &js, json: &jw}
+	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+		t.Fatal(err)
+	}
+	if js.max > bundleChunk+64<<10 || cap(w.b) > 2*bundleChunk {
+		t.Errorf("a write of %d bytes, a buffer of %d: the bundle was not streamed in chunks of %d", js.max, cap(w.b), bundleChunk)
+	}
+	if js.writes < js.Len()/(bundleChunk+64<<10) || js.Len() < 10*bundleChunk {
+		t.Errorf("%d bytes in %d writes", js.Len(), js.writes)
+	}
+	// One buffer, no chunks: the same bytes.
+	var whole []byte
+	whole = append(whole, bundleHead...)
+	whole = appendJSONString(whole, "scalars/x.js")
+	whole = append(whole, ",\n"...)
+	line := len(whole)
+	whole = append(whole, `{"layout":2,"run":"run","scalars":{"a":`...)
+	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil)
+	whole = append(whole, `,"b":`...)
+	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil)
+	whole = append(whole, "}}\n);\n"...)
+	if !bytes.Equal(js.Bytes(), whole) {
+		t.Errorf("the chunks differ from the bundle formatted whole")
+	}
+	if want := whole[line : len(whole)-3]; !bytes.Equal(jw.Bytes(), want) {
+		t.Errorf("the JSON file is not the bundle's second line: %d bytes, want %d", jw.Len(), len(want))
+	}
+	doc := readBundle(t, "scalars/x.js", js.Bytes())
+	if got := doc.Scalars["a"].decode(t); len(got.walls) != len(vals) || !bytes.HasPrefix(doc.Scalars["a"].WallTime, []byte("[")) {
+		t.Errorf("series a: %d wall times, form %.20s", len(got.walls), doc.Scalars["a"].WallTime)
+	}
+}
+
+// chunkCounter is a bytes.Buffer that counts its writes and their largest.
+type chunkCounter struct {
+	bytes.Buffer
+	writes, max int
+}
+
+func (c *chunkCounter) Write(p []byte) (int, error) {
+	c.writes++
+	c.max = max(c.max, len(p))
+	return c.Buffer.Write(p)
 }

@@ -68,6 +68,9 @@ type Report struct {
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each single-file page's main template, built once
 	views  map[*model.Scalar]*seriesView
+	// stream is eachFile's stream while it runs: the scalar bundles are
+	// written through it as they are formatted.
+	stream func(name string, write func(io.Writer) error) error
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest
@@ -216,6 +219,8 @@ func (r *Report) siteFiles() ([]file, error) {
 // for files of different names: the scalar bundles are written on all
 // cores.
 func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
+	r.stream = stream
+	defer func() { r.stream = nil }()
 	assetFiles, err := assetFiles()
 	if err != nil {
 		return err

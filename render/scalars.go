@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -178,15 +179,16 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 }
 
 // scalarsData writes the scalar bundle of every run with scalars,
-// data/scalars/<run-slug>.js (appendBundle): every point formatted once,
-// into one buffer, written once; with Options.DataJSON its JSON line also
-// as <run-slug>.json, from the same buffer, and with Options.DataTianshu
-// the files of data layout 1 as well (writeTianshu). They are the bulk of
-// the output: bundles are formatted and written on all cores, each by the
-// worker that formatted it (each is a file of its own, so no order is
-// needed), a worker's buffer reused for its next bundle, so that memory
-// holds one bundle per core. emit must allow calls from several
-// goroutines (eachFile's does).
+// data/scalars/<run-slug>.js (bundleWriter): every point formatted once,
+// streamed into its file a chunk at a time; with Options.DataJSON its
+// JSON line also as <run-slug>.json, the same bytes, and with
+// Options.DataTianshu the files of data layout 1 as well (writeTianshu).
+// They are the bulk of the output: bundles are formatted and written on
+// all cores, each by the worker that formats it (each is a file of its
+// own, so no order is needed), a worker's buffer of a chunk reused for
+// its next bundle, so that memory holds a chunk per core, not a bundle.
+// emit and r.stream must allow calls from several goroutines (eachFile's
+// do).
 func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: scalarCategory, index: map[string]map[string]string{}, bundles: map[string]string{}}
 	byRun := map[*model.Run][]*seriesView{}
@@ -253,25 +255,31 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	return d, nil
 }
 
-// writeBundle formats the bundle of run into buf and writes it (and its
-// JSON form, and the files of layout 1, as Options ask), returning the
-// buffer for reuse.
+// writeBundle streams the bundle of run into its file as it is formatted
+// (bundleWriter), with buf as its buffer, and with Options.DataJSON its
+// JSON line into <run-slug>.json at the same time, the same bytes;
+// with Options.DataTianshu it writes the files of layout 1 too. It
+// returns the buffer for reuse.
 func (r *Report) writeBundle(buf []byte, run *model.Run, series []*seriesView, emit func(file) error) ([]byte, error) {
 	name := bundleFile(run.Name)
-	b, from, to := appendBundle(buf[:0], name, run, series)
-	if err := emit(file{"data/" + name, b}); err != nil {
-		return b, err
-	}
-	if r.opt.DataJSON {
-		// The JSON line and the newline after it: the same bytes.
-		if err := emit(file{"data/" + strings.TrimSuffix(name, ".js") + ".json", b[from : to+1]}); err != nil {
-			return b, err
+	w := &bundleWriter{b: buf[:0]}
+	err := r.stream("data/"+name, func(js io.Writer) error {
+		if !r.opt.DataJSON {
+			w.js = js
+			return w.write(name, run, series)
 		}
+		return r.stream("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
+			w.js, w.json = js, jw
+			return w.write(name, run, series)
+		})
+	})
+	if err != nil {
+		return w.b, outputError{err}
 	}
 	if r.opt.DataTianshu {
-		return b, writeTianshu(b[:0], series, emit)
+		return w.b, writeTianshu(w.b[:0], series, emit)
 	}
-	return b, nil
+	return w.b, nil
 }
 
 // writeTianshu writes the scalar data files of data layout 1, Tianshu's
