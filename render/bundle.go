@@ -15,7 +15,7 @@ const DataLayout = 2
 
 // bundleFile is the data file of a run's scalar bundle, relative to the
 // data directory: every scalar tag of the run, and the superseded points
-// of its tags, in one file (appendBundle).
+// of its tags, in one file (bundleWriter).
 func bundleFile(run string) string { return scalarsDir + "/" + slug(run) + ".js" }
 
 // bundleHead is the first line of a bundle before its name: the bundle is
