@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -263,12 +264,24 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 func (r *Report) writeBundle(buf []byte, run *model.Run, series []*seriesView, emit func(file) error) ([]byte, error) {
 	name := bundleFile(run.Name)
 	w := &bundleWriter{b: buf[:0]}
-	err := r.stream("data/"+name, func(js io.Writer) error {
+	stream := r.stream
+	if stream == nil {
+		// Outside eachFile (a page's data made on its own): each file
+		// made whole, then emitted.
+		stream = func(name string, write func(io.Writer) error) error {
+			var b bytes.Buffer
+			if err := write(&b); err != nil {
+				return err
+			}
+			return emit(file{name, b.Bytes()})
+		}
+	}
+	err := stream("data/"+name, func(js io.Writer) error {
 		if !r.opt.DataJSON {
 			w.js = js
 			return w.write(name, run, series)
 		}
-		return r.stream("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
+		return stream("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
 			w.js, w.json = js, jw
 			return w.write(name, run, series)
 		})
