@@ -196,6 +196,76 @@
     return l.promise;
   }
 
+  // Scalar bundles (data layout 2, docs/OUTPUTS.md): a run's scalar tags,
+  // data/scalars/<run>.js, loaded once by loadData whichever tag asks, in
+  // columns; scalarBundle turns a tag's columns back into the points the
+  // pages use, [wall_time, step, value] each (a non-finite value as its
+  // string, as the data files write it), and its superseded attempts into
+  // [{attempt, total, points}]. A bundle is a script: in an object
+  // literal a "__proto__" key sets the prototype rather than a member, so
+  // a tag of that name is found there.
+  function ownMember(o, k) {
+    if (!o || typeof o !== 'object') return undefined;
+    if (Object.prototype.hasOwnProperty.call(o, k)) return o[k];
+    if (k === '__proto__') {
+      var p = Object.getPrototypeOf(o);
+      if (p && p !== Object.prototype && p !== Array.prototype) return p;
+    }
+    return undefined;
+  }
+  // Powers of ten from their decimal forms, each exact (up to 1e22).
+  var POW10 = [];
+  for (var pk = 0; pk <= 22; pk++) POW10.push(Number('1e' + pk));
+  function bundleColumns(c) {
+    if (!c || typeof c !== 'object' || !Array.isArray(c.value)) return [];
+    var values = c.value, n = values.length, count = toNumber(c.count);
+    if (isFinite(count) && count >= 0 && count < n) n = count;
+    var steps = c.step, walls = c.wall_time, out = new Array(n), i;
+    var stepAt;
+    if (Array.isArray(steps)) {
+      stepAt = function (i) { return i < steps.length ? toNumber(steps[i]) : NaN; };
+    } else if (steps && typeof steps === 'object') {
+      var first = toNumber(steps.first), stride = toNumber(steps.stride);
+      stepAt = function (i) { return first + i * stride; };
+    } else {
+      stepAt = function () { return NaN; };
+    }
+    var wall = new Array(n);
+    if (Array.isArray(walls)) {
+      for (i = 0; i < n; i++) wall[i] = i < walls.length ? walls[i] : NaN;
+    } else if (walls && typeof walls === 'object' && Array.isArray(walls.delta) &&
+        typeof walls.scale === 'number' && walls.scale >= 0 && walls.scale <= 22 && walls.scale % 1 === 0) {
+      // (base + delta[0] + ... + delta[i]) / 10^scale: integer sums below
+      // 2^53, exact, and a correctly rounded division, the wall time
+      // exactly as stored.
+      var acc = toNumber(walls.base), p = POW10[walls.scale], d = walls.delta;
+      for (i = 0; i < n; i++) {
+        acc += i < d.length ? toNumber(d[i]) : NaN;
+        wall[i] = acc / p;
+      }
+    } else {
+      for (i = 0; i < n; i++) wall[i] = NaN;
+    }
+    for (i = 0; i < n; i++) out[i] = [wall[i], stepAt(i), values[i]];
+    return out;
+  }
+  var scalarBundle = {
+    // points returns the points of tag in bundle, null when it has none.
+    points: function (bundle, tag) {
+      var c = ownMember(ownMember(bundle, 'scalars'), String(tag));
+      return c && typeof c === 'object' ? bundleColumns(c) : null;
+    },
+    // superseded returns the superseded attempts of tag in bundle.
+    superseded: function (bundle, tag) {
+      var list = ownMember(ownMember(bundle, 'superseded'), String(tag));
+      if (!Array.isArray(list)) return [];
+      return list.map(function (a) {
+        a = a && typeof a === 'object' ? a : {};
+        return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: bundleColumns(a) };
+      });
+    }
+  };
+
   // The patterns come from the inputs and from the URL hash, so a link can
   // carry them: they are matched by regexp.js in time linear in pattern and
   // text, never by the backtracking RegExp, which a pattern like (a+)+$
@@ -1110,6 +1180,8 @@
     // scripts, for downloads (see above).
     loadData: loadData,
     dataLoaded: dataLoaded,
+    // scalarBundle decodes a run's scalar bundle, as loadData gives it.
+    scalarBundle: scalarBundle,
     util: {
       escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep, fmtDate: fmtDate,
       nonFiniteLabel: nonFiniteLabel, colorOf: colorOf, download: download, later: later, palette: PALETTE

@@ -4,8 +4,9 @@
  * (multiline charts: every tag a pattern matched, across runs; margin
  * charts: a value line with a band from its lower to its upper tag), and
  * the charts pinned on the Scalars page. It holds no points: the site's
- * data files of the scalars (data/scalars/..., loaded as scripts, which
- * works from file://) give them, or in the single file the Scalars page's
+ * scalar bundles, one per run (data/scalars/<run>.js, loaded as scripts,
+ * which works from file://; trainreport.scalarBundle decodes them), give
+ * them, or in the single file the Scalars page's
  * own chart data, in the same document. Drawing, controls, run selector,
  * downloads and pins are scalarchart.js's.
  * Plain ES2019, no globals besides window.trainreport.
@@ -38,14 +39,14 @@
     var own = Object.prototype.hasOwnProperty;
 
     // entriesOf lists the runs that have tag: [{run, file}], file being
-    // the series' data file (its run's directory and its tag's file), ''
-    // in the single file.
+    // the run's scalar bundle, which holds the tag's points, '' in the
+    // single file.
     function entriesOf(tag) {
       var t = own.call(tags, tag) && tags[tag] && typeof tags[tag] === 'object' ? tags[tag] : {};
       var list = Array.isArray(t.runs) ? t.runs : [];
       return list.filter(function (i) { return runs[i]; }).map(function (i) {
-        var dir = runs[i].dir, file = t.file;
-        return { run: i, file: typeof dir === 'string' && typeof file === 'string' && dir && file ? dir + file : '' };
+        var bundle = runs[i].bundle;
+        return { run: i, file: typeof bundle === 'string' ? bundle : '' };
       });
     }
 
@@ -80,9 +81,9 @@
         if (!r) return Promise.reject(new Error('the Scalars page of this file does not draw ' + tag));
         return Promise.resolve({ points: Array.isArray(r.points) ? r.points : [], total: toNumber(r.total), kept: toNumber(r.kept) });
       }
-      var script = e.file.replace(/\.json$/, '.js');
-      return T.loadData(e.file, script).then(function (data) {
-        var pts = (Array.isArray(data) ? data : []).map(function (p) {
+      var script = e.file;
+      return T.loadData(e.file, script).then(function (bundle) {
+        var pts = (T.scalarBundle.points(bundle, tag) || []).map(function (p) {
           return Array.isArray(p) ? [p[1], p[2], p[0]] : [NaN, NaN, NaN];
         });
         return { points: pts, total: pts.length, kept: pts.length, file: e.file, script: script };

@@ -511,7 +511,6 @@
     var out = {
       runs: toNumber(sw.runs), nonFinite: toNumber(sw.non_finite),
       better: sw.better === 'higher' || sw.better === 'lower' ? sw.better : '',
-      stem: typeof sw.stem === 'string' ? sw.stem : '',
       steps: new Float64Array(n), n: new Float64Array(n), q: []
     };
     for (var j = 0; j < n; j++) {
@@ -1272,8 +1271,8 @@
 
   // ---------------------------------------------------------------------------
   // Downloads: every point of the data files, for every run of the tag.
-  // The site writes each data file also as a script, which loads from
-  // file:// where fetch cannot (trainreport.loadData); the single-file
+  // The site writes each run's scalars as a bundle, a script, which loads
+  // from file:// where fetch cannot (trainreport.loadData); the single-file
   // report has no data files, so its downloads hold the drawn points and
   // say so, as does a download of a series the data files cap.
 
@@ -1329,7 +1328,7 @@
       ' points, downsampled keeping extremes.';
   }
 
-  // canLoad reports whether every run of m names its data files' scripts.
+  // canLoad reports whether every run of m names its bundle (file and script).
   function canLoad(m) {
     return m.runs.length > 0 && m.runs.every(function (r) {
       return r.script && r.file && (!r.superseded.length || (r.supScript && r.supFile));
@@ -1391,17 +1390,19 @@
       };
     };
     if (!canLoad(m) || typeof T.loadData !== 'function') return Promise.resolve(drawn(''));
+    // Each run's bundle holds its line and superseded points under the
+    // tag (a chart of several tags names each line's); loadData loads it
+    // once for both.
+    var tagOf = function (r) { return r.tag || m.tag; };
     var sups = Promise.all(m.runs.map(function (r) {
-      return r.superseded.length ? T.loadData(r.supFile, r.supScript) : Promise.resolve([]);
+      if (!r.superseded.length) return Promise.resolve([]);
+      return T.loadData(r.supFile, r.supScript).then(function (b) { return T.scalarBundle.superseded(b, tagOf(r)); });
     }));
-    var lines = Promise.all(m.runs.map(function (r) { return T.loadData(r.file, r.script); }));
+    var lines = Promise.all(m.runs.map(function (r) {
+      return T.loadData(r.file, r.script).then(function (b) { return T.scalarBundle.points(b, tagOf(r)) || []; });
+    }));
     return Promise.all([lines, sups]).then(function (both) {
-      var superseded = both[1].map(function (list) {
-        return (Array.isArray(list) ? list : []).map(function (a) {
-          a = a || {};
-          return { attempt: toNumber(a.attempt), total: toNumber(a.total), points: Array.isArray(a.points) ? a.points : [] };
-        });
-      });
+      var superseded = both[1];
       var note = exportNote(m, true);
       if (sweepNote) note = sweepNote + (note ? ' ' + note : '');
       return {

@@ -1,10 +1,10 @@
 /*
  * The scalars page of a sweep (render/scalarsweep.go; docs/PAGES.md,
- * "Sweeps"): the run selector over the page's run table (its names, data
- * directories, hyperparameters and final values), as a paged list that
+ * "Sweeps"): the run selector over the page's run table (its names, scalar
+ * bundles, hyperparameters and final values), as a paged list that
  * filters by the Runs pattern and by hyperparameter values and sorts by
  * any tag's final value; the checked runs (at most MAX_DRAWN drawn), whose
- * points each chart loads from the data files' scripts when they are to
+ * points each chart loads from the runs' scalar bundles when they are to
  * be drawn; whether the best and worst runs are drawn; and which end of
  * each chart's ranking is best. scalarchart.js draws the charts and asks
  * this file (trainreport.scalarSweep) what to draw. The state is in the
@@ -73,7 +73,7 @@
     var n = t.names.length;
     var out = {
       names: t.names.map(String),
-      dirs: Array.isArray(t.dirs) && t.dirs.length === n ? t.dirs.map(String) : null,
+      bundles: Array.isArray(t.bundles) && t.bundles.length === n ? t.bundles.map(String) : null,
       hparams: [], tags: []
     };
     (Array.isArray(t.hparams) ? t.hparams : []).forEach(function (h) {
@@ -372,9 +372,9 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Runs loaded on demand: a chart asks for the rows it draws; their data
-  // files' scripts load once each, and the chart is drawn again when they
-  // are in.
+  // Runs loaded on demand: a chart asks for the rows it draws; their
+  // runs' scalar bundles load once each (every tag of a run in one), and
+  // the chart is drawn again when they are in.
 
   // thinned returns the indices of at most MAX_LOADED_POINTS of n points
   // of values: the first and last, and each bucket's lowest and highest.
@@ -402,7 +402,8 @@
   }
 
   // runOf builds a chart's run, in the form of scalarchart.js's, from the
-  // points of a data file: [wall_time, step, value] each.
+  // points of a tag in a bundle: [wall_time, step, value] each
+  // (trainreport.scalarBundle.points).
   function runOf(row, file, script, pts) {
     pts = Array.isArray(pts) ? pts : [];
     var values = pts.map(function (p) { return Array.isArray(p) ? toNumber(p[2]) : NaN; });
@@ -432,7 +433,7 @@
   // have, and draws it again when they are in.
   function load(rec) {
     var m = rec.model;
-    if (!table || !table.dirs || !m.sweep || !m.sweep.stem || single) return;
+    if (!table || !table.bundles || !m.sweep || single) return;
     var have = rec.sweepRows || (rec.sweepRows = new Set());
     var col = null;
     table.tags.forEach(function (c) { if (c.tag === m.tag) col = c; });
@@ -446,9 +447,8 @@
     });
     if (!wanted.length) return;
     Promise.all(wanted.map(function (row) {
-      var file = table.dirs[row] + m.sweep.stem;
-      var script = file.replace(/\.json$/, '.js');
-      return T.loadData(file, script).then(function (pts) { return runOf(row, file, script, pts); }, function () {
+      var file = table.bundles[row];
+      return T.loadData(file, file).then(function (b) { return runOf(row, file, file, T.scalarBundle.points(b, m.tag)); }, function () {
         have.delete(row); // tried again on the next draw
         return null;
       });

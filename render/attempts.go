@@ -38,54 +38,24 @@ func appendSuperseded(b []byte, sv *seriesView) []byte {
 	return append(b, ']')
 }
 
-// supersededFile is the data file of a series' superseded points, beside
-// its line's: "<name>.superseded.json". No line's file ends so, since a
+// supersededFile is the data file of layout 1 of a series' superseded
+// points, beside its line's: "<name>.superseded.json". No line's file ends so, since a
 // slug ends with its hash.
 func supersededFile(lineFile string) string {
 	return strings.TrimSuffix(lineFile, ".json") + ".superseded.json"
 }
 
-// emitSuperseded writes the superseded data file of every series that
-// has one, and its script form beside it (supersededScript), and lists
-// the data file in d.
-func emitSuperseded(d *pageData, tags []*tagView, emit func(file) error) error {
-	for _, tv := range tags {
-		for _, sv := range tv.series {
-			if len(sv.faded) == 0 {
-				continue
-			}
-			name := supersededFile(sv.file)
-			d.addSuperseded(sv.run.Name, tv.tag, name)
-			if err := emit(file{"data/" + name, supersededData(sv)}); err != nil {
-				return err
-			}
-			if err := emit(file{"data/" + dataScriptFile(name), supersededScript(sv, name)}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// supersededData encodes a series' superseded data file: the tag, and per
-// attempt its number, how many points it has and the kept ones, [wall,
-// step, value] each as in the line's file, in step order. The tag is a
-// value, not a key, so that no tag can collide with the file's keys.
+// supersededData encodes a series' superseded data file of data layout
+// 1 (writeTianshu): the tag, and per attempt its number, how many points
+// it has and the kept ones, [wall, step, value] each as in the line's
+// file, in step order. The tag is a value, not a key, so that no tag can
+// collide with the file's keys.
 func supersededData(sv *seriesView) []byte {
 	b := append([]byte(nil), `{"tag":`...)
 	b = appendJSONString(b, sv.scalar.Tag)
 	b = append(b, `,"attempts":`...)
 	b = appendSupersededAttempts(b, sv)
 	return append(b, "}\n"...)
-}
-
-// supersededScript is the script form of a series' superseded data file
-// (name), as scalarFiles' script is of its line's: a call handing the file's
-// attempts, the same bytes as its "attempts" array, to the page's runtime
-// under the data file's name, for the scalars page's downloads. The
-// attempts' keys are ours; the tag, which is not, stays out.
-func supersededScript(sv *seriesView, name string) []byte {
-	return dataScript(name, 0, func(b []byte) []byte { return appendSupersededAttempts(b, sv) })
 }
 
 // appendSupersededAttempts appends the attempts of a series' superseded

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -14,9 +15,9 @@ import (
 // A run whose steps go back (a second fit() in its file) and whose image
 // tag is written twice at one step: the overview says how many attempts
 // and which file, how many points are superseded, and how many image
-// entries are not drawn; the superseded points are in their own data
-// file, listed in data/index.json, by attempt, with a tag that no key can
-// collide with.
+// entries are not drawn; the superseded points are in the run's bundle,
+// listed in data/index.json, by attempt, under a tag that no key of the
+// bundle can collide with.
 func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	pngRef, _, _ := mediaBlobs(t)
 	png, err := pngRef.Read()
@@ -44,48 +45,29 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 		}
 	}
 
-	var idx struct {
-		Superseded map[string]map[string]string `json:"superseded_scalar"`
-	}
+	var idx dataIndex
 	if err := json.Unmarshal(files["data/index.json"], &idx); err != nil {
 		t.Fatal(err)
 	}
 	name := idx.Superseded["run"][tag]
-	if !strings.HasSuffix(name, ".superseded.json") {
-		t.Fatalf("data/index.json lists %q for the superseded points", name)
+	if name != idx.Scalars["run"][tag] || name != idx.Bundles["run"] || name != bundleFile("run") {
+		t.Fatalf("data/index.json lists %q for the superseded points, %q for the line, %q for the run", name, idx.Scalars["run"][tag], idx.Bundles["run"])
 	}
-	var sup struct {
-		Tag      string
-		Attempts []struct {
-			Attempt, Total int
-			Points         [][3]float64
-		}
+	doc := readBundle(t, name, files["data/"+name])
+	sup := doc.Superseded[tag]
+	if len(sup) != 1 {
+		t.Fatalf("superseded data: %s", sup)
 	}
-	if err := json.Unmarshal(files["data/"+name], &sup); err != nil {
+	var a bundleColumns
+	if err := json.Unmarshal(sup[0], &a); err != nil {
 		t.Fatal(err)
 	}
-	if sup.Tag != tag || len(sup.Attempts) != 1 || sup.Attempts[0].Attempt != 1 || sup.Attempts[0].Total != 3 ||
-		len(sup.Attempts[0].Points) != 3 || sup.Attempts[0].Points[2][1] != 2 || sup.Attempts[0].Points[2][2] != 3 {
-		t.Errorf("superseded data: %+v", sup)
+	if pts := a.decode(t); a.Attempt == nil || *a.Attempt != 1 || a.Total == nil || *a.Total != 3 || len(pts.values) != 3 ||
+		pts.steps[2] != 2 || fmt.Sprint(pts.values[2]) != "3" {
+		t.Errorf("superseded data: %s", sup[0])
 	}
-	var line map[string][][3]float64
-	if err := json.Unmarshal(files["data/"+strings.TrimSuffix(name, ".superseded.json")+".json"], &line); err != nil {
-		t.Fatal(err)
-	}
-	if pts := line[tag]; len(pts) != 2 || pts[0][2] != 10 || pts[1][2] != 20 {
-		t.Errorf("line data: %v", line)
-	}
-
-	// Its script form, for the scalars page's downloads, hands the same
-	// attempts to the page under the data file's name.
-	script := string(files["data/"+strings.TrimSuffix(name, ".json")+".js"])
-	var raw struct{ Attempts json.RawMessage }
-	if err := json.Unmarshal(files["data/"+name], &raw); err != nil {
-		t.Fatal(err)
-	}
-	q, _ := json.Marshal(name)
-	if want := "window.trainreport&&window.trainreport.dataLoaded(" + string(q) + "," + string(raw.Attempts) + ");\n"; script != want {
-		t.Errorf("superseded script:\n%s\nwant\n%s", script, want)
+	if pts := doc.Scalars[tag].decode(t); len(pts.values) != 2 || fmt.Sprint(pts.values[0]) != "10" || fmt.Sprint(pts.values[1]) != "20" {
+		t.Errorf("line data: %+v", pts)
 	}
 	if page := string(files["scalars.html"]); !strings.Contains(page, `"superseded_script":`) {
 		t.Errorf("the scalars page does not name the superseded points' script")

@@ -120,11 +120,11 @@ type csChart struct {
 
 // customIndex is the page's index of the scalar series: the runs in
 // report order with their start times (the relative x axis needs them),
-// and per tag the runs that have it. A series' data file is its run's
-// Dir followed by its tag's File (both left out in the single file, which
-// has no data files): the page of a report of 20,000 tags in 2 runs
-// (examples/synth -runs 2 -tags 20000 -steps 3) is 1.9 MB where a path
-// per series made it 4.9 MB.
+// and per tag the runs that have it. A series' points are in its run's
+// Bundle, under its tag (left out in the single file, which has no data
+// files): the page names a file per run, not per series, so that a
+// report of 20,000 tags in 2 runs (examples/synth -runs 2 -tags 20000
+// -steps 3) keeps a small page.
 type customIndex struct {
 	Runs []customIndexRun          `json:"runs"`
 	Tags map[string]customIndexTag `json:"tags"`
@@ -133,12 +133,12 @@ type customIndex struct {
 type customIndexRun struct {
 	Name  string        `json:"name"`
 	Start summary.Float `json:"start"`
-	Dir   string        `json:"dir,omitempty"`
+	// Bundle is the run's scalar bundle (bundleFile), relative to data/.
+	Bundle string `json:"bundle,omitempty"`
 }
 
 type customIndexTag struct {
-	File string `json:"file,omitempty"`
-	Runs []int  `json:"runs"`
+	Runs []int `json:"runs"`
 }
 
 // csSeries is one line of a layout chart: the run's index in the page's
@@ -168,7 +168,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 		runIndex[run] = len(idx.Runs)
 		ir := customIndexRun{Name: run.Name, Start: summary.Float(run.Start)}
 		if !single {
-			ir.Dir = dataDir(scalarsDir, run.Name)
+			ir.Bundle = bundleFile(run.Name)
 		}
 		idx.Runs = append(idx.Runs, ir)
 		names = append(names, run.Name)
@@ -181,9 +181,6 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 	for k, tv := range r.tags {
 		tags[k] = tv.tag
 		it := customIndexTag{}
-		if !single {
-			it.File = dataStem(tv.tag)
-		}
 		for _, sv := range tv.series {
 			i := runIndex[sv.run]
 			it.Runs = append(it.Runs, i)

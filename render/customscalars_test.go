@@ -121,8 +121,8 @@ func TestLayoutChartMatches(t *testing.T) {
 		"Run a has no scalar tag hi: its band is drawn where both bounds are."}; !slices.Equal(band.Notes, want) {
 		t.Errorf("margin notes %q, want %q", band.Notes, want)
 	}
-	// The index gives every series' data file as its run's directory and
-	// its tag's file; the single file's, none.
+	// The index names every series' data file, its run's bundle; the single
+	// file's, none.
 	var idx customIndex
 	if err := json.Unmarshal([]byte(p.Index), &idx); err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestLayoutChartMatches(t *testing.T) {
 			continue
 		}
 		for k, sv := range tv.series {
-			if got := idx.Runs[it.Runs[k]].Dir + it.File; got != sv.file || idx.Runs[it.Runs[k]].Name != sv.run.Name {
+			if got := idx.Runs[it.Runs[k]].Bundle; got != sv.file || idx.Runs[it.Runs[k]].Name != sv.run.Name {
 				t.Errorf("index of %s, run %s: file %q, want %q", tv.tag, sv.run.Name, got, sv.file)
 			}
 			n++
@@ -153,7 +153,7 @@ func TestLayoutChartMatches(t *testing.T) {
 	if err := json.Unmarshal([]byte(ps.Index), &idx); err != nil {
 		t.Fatal(err)
 	}
-	if it := idx.Tags["loss"]; len(it.Runs) != 2 || it.File != "" || idx.Runs[0].Dir != "" {
+	if it := idx.Tags["loss"]; len(it.Runs) != 2 || idx.Runs[0].Bundle != "" {
 		t.Errorf("single file's index of loss %+v, runs %+v", it, idx.Runs)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
 // data file, with the other pages' shares of data/.
 func (r *Report) dataIndex(pages []*pageData) file {
-	index := dataIndex{Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
+	index := dataIndex{Layout: DataLayout, Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
 	for _, run := range r.rep.Runs {
 		// A run's Tianshu category index always has the scalar category,
 		// empty when the run has no scalars.
@@ -26,6 +26,7 @@ func (r *Report) dataIndex(pages []*pageData) file {
 		if p.category == scalarCategory {
 			index.Scalars = p.index
 			index.Superseded = p.superseded
+			index.Bundles = p.bundles
 		} else {
 			if index.Categories == nil {
 				index.Categories = map[string]map[string]map[string]string{}
@@ -68,6 +69,8 @@ const scalarCategory = "scalar"
 
 // dataIndex is data/index.json. Paths are relative to the data directory.
 type dataIndex struct {
+	// Layout is the version of the data layout (DataLayout).
+	Layout int `json:"layout"`
 	// Runs maps each run to where it was read from and what it holds.
 	Runs map[string]indexRun `json:"runs"`
 	// Scalars maps run -> tag -> data file.
@@ -75,6 +78,9 @@ type dataIndex struct {
 	// Superseded maps run -> tag -> the data file of the scalar points
 	// that later attempts of the run superseded, for series that have any.
 	Superseded map[string]map[string]string `json:"superseded_scalar,omitempty"`
+	// Bundles maps each run with scalars to its scalar bundle, which
+	// holds every scalar tag of the run (and their superseded points).
+	Bundles map[string]string `json:"scalar_bundles,omitempty"`
 	// Categories maps every other category ("histogram", "image", ...)
 	// to run -> tag -> data file.
 	Categories map[string]map[string]map[string]string `json:"categories,omitempty"`
@@ -108,36 +114,6 @@ func keptLen(idx []int, pts []model.Point) int {
 		return len(pts)
 	}
 	return len(idx)
-}
-
-// scalarFiles encodes one series' data file by hand (it is the bulk of the
-// output, and encoding/json cannot write non-finite values) and, after it
-// in the same buffer, its script form: the file is buf[:split], the
-// script buf[split:]. The points are formatted once, for the file, and
-// copied into the script, which hands the same bytes to the page's
-// runtime.
-//
-// The script form is what a page opened from file:// (where fetch of a
-// local file fails) reads by adding it as a <script> element: a call
-// handing the data file's points to trainreport.dataLoaded (assets/app.js)
-// under the data file's name. The points are an array, not the file's
-// {tag: points} object: in a script, an object literal's "__proto__" key
-// would set its prototype. JSON is a JavaScript expression, and ours
-// cannot end a script early nor break a string: values are numbers or
-// "NaN"-like strings, and the name is encoded by encoding/json, which
-// escapes <, >, & and U+2028/9.
-func scalarFiles(buf []byte, sv *seriesView) (out []byte, split int) {
-	b := append(buf[:0], '{')
-	b = appendJSONString(b, sv.scalar.Tag)
-	b = append(b, ':')
-	from := len(b)
-	b = appendDataPoints(b, sv.scalar.Points, sv.data, sv.scalar.Float32)
-	to := len(b)
-	b = append(b, "}\n"...)
-	split = len(b)
-	b = appendScriptHead(b, sv.file)
-	b = append(b, b[from:to]...)
-	return append(b, ");\n"...), split
 }
 
 // appendDataPoints appends the points of pts at the indices idx (nil: all

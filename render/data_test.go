@@ -1,59 +1,75 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/internal/analysis"
 )
 
-// A series' script form hands the data file's points, the same bytes, to
-// the page's runtime, whether the file keeps every point (no index list)
-// or a downsampled few; reused buffers leave nothing of an earlier series.
-func TestScalarFilesShareThePoints(t *testing.T) {
+// A run's bundle holds every point of each of its series (or, past
+// --max-data-points, the kept ones, with the series' total), in one file;
+// with DataJSON its JSON line is also a file of its own, the same bytes,
+// and without it there is no JSON twin; reused buffers leave nothing of
+// an earlier bundle.
+func TestBundlesHoldEachSeriesOnce(t *testing.T) {
 	vals := make([]float64, 5000)
 	for i := range vals {
 		vals[i] = math.Sin(float64(i) / 50)
 	}
 	vals[7], vals[4000] = math.NaN(), math.Inf(-1)
-	rep := synthetic(map[string]map[string][]float64{"a": {"loss": vals, "lr": vals[:10]}})
+	rep := synthetic(map[string]map[string][]float64{"a": {"loss": vals, "lr": vals[:10]}, "b": {"lr": vals[:3]}})
 	for _, limit := range []int{0, 100} {
-		r := newReport(rep, Options{}, analysis.Options{MaxDataPoints: limit})
-		var buf []byte
-		for _, tv := range r.tags {
-			for _, sv := range tv.series {
-				n := len(sv.scalar.Points)
-				if fits := limit == 0 || n <= limit; (sv.data == nil) != fits {
-					t.Errorf("%s, cap %d: index list %v for %d points", tv.tag, limit, sv.data != nil, n)
+		for _, withJSON := range []bool{false, true} {
+			r := newReport(rep, Options{DataJSON: withJSON}, analysis.Options{MaxDataPoints: limit})
+			files := filesByName(t, r)
+			var scalarFiles []string
+			for name := range files {
+				if strings.HasPrefix(name, "data/scalars/") {
+					scalarFiles = append(scalarFiles, name)
 				}
-				b, split := scalarFiles(buf, sv)
-				data, script := b[:split], b[split:]
-				var file map[string][]json.RawMessage
-				if err := json.Unmarshal(data, &file); err != nil {
-					t.Fatalf("%s: %v", tv.tag, err)
+			}
+			if want := 2 * (1 + btoi(withJSON)); len(scalarFiles) != want {
+				t.Errorf("cap %d, JSON %v: scalar files %v, want %d", limit, withJSON, scalarFiles, want)
+			}
+			for _, tv := range r.tags {
+				for _, sv := range tv.series {
+					data := files["data/"+sv.file]
+					doc := readBundle(t, sv.file, data)
+					c := doc.Scalars[tv.tag]
+					n := len(sv.scalar.Points)
+					if got, want := c.Count, keptLen(sv.data, sv.scalar.Points); got != want || len(c.Value) != want {
+						t.Errorf("%s, cap %d: %d points in the bundle, want %d", tv.tag, limit, got, want)
+					}
+					if capped := limit > 0 && n > limit; capped != (c.Total != nil) || (capped && *c.Total != n) {
+						t.Errorf("%s, cap %d: total %v for %d points", tv.tag, limit, c.Total, n)
+					}
+					if withJSON {
+						line := strings.Split(string(data), "\n")[1] + "\n"
+						if got := string(files["data/"+strings.TrimSuffix(sv.file, ".js")+".json"]); got != line {
+							t.Errorf("%s: the JSON file is not the bundle's second line:\n%.200s", sv.file, got)
+						}
+					}
 				}
-				if got, want := len(file[tv.tag]), keptLen(sv.data, sv.scalar.Points); got != want {
-					t.Errorf("%s, cap %d: %d points in the file, want %d", tv.tag, limit, got, want)
-				}
-				points := data[bytes.IndexByte(data, ':')+1 : len(data)-2]
-				want := appendScriptHead(nil, sv.file)
-				want = append(append(want, points...), ");\n"...)
-				if !bytes.Equal(script, want) {
-					t.Errorf("%s, cap %d: script is not the file's points:\n%.200s", tv.tag, limit, script)
-				}
-				buf = b
 			}
 		}
 	}
 }
 
-// BenchmarkScalarFiles formats one series of 100,000 points (a data
-// file's cap) as its data file and script.
-func BenchmarkScalarFiles(b *testing.B) {
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// BenchmarkBundle formats the bundle of a run of one series of 100,000
+// points (a data file's cap), float32 values and wall times of tenths,
+// into a writer that keeps nothing.
+func BenchmarkBundle(b *testing.B) {
 	vals := make([]float64, 100_000)
 	for i := range vals {
 		vals[i] = float64(float32(math.Sin(float64(i) / 100)))
@@ -66,18 +82,21 @@ func BenchmarkScalarFiles(b *testing.B) {
 		}
 	}
 	sv := newReport(rep, Options{}).tags[0].series[0]
-	var buf []byte
+	w := &bundleWriter{}
+	var out countWriter
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _ = scalarFiles(buf, sv)
+		w.js, w.b, out = &out, w.b[:0], 0
+		if err := w.write(sv.file, sv.run, []*seriesView{sv}); err != nil {
+			b.Fatal(err)
+		}
 	}
-	b.SetBytes(int64(len(buf)))
+	b.SetBytes(int64(out))
 	b.ReportMetric(1e5*float64(b.N)/b.Elapsed().Seconds(), "points/s")
 }
 
 // BenchmarkWriteSiteSweep writes the site of a sweep of 500 runs x 5 tags
-// x 1,000 steps (2.5 M points, 5,000 data files and their scripts) to a
-// folder: formatting, the pages and the files' system calls.
+// x 1,000 steps (2.5 M points, 500 bundles) to a folder: formatting, the pages and the files' system calls.
 func BenchmarkWriteSiteSweep(b *testing.B) {
 	runs := map[string]map[string][]float64{}
 	for r := range 500 {
@@ -103,3 +122,4 @@ func BenchmarkWriteSiteSweep(b *testing.B) {
 	}
 	b.ReportMetric(2.5e6*float64(b.N)/b.Elapsed().Seconds(), "points/s")
 }
+

@@ -133,6 +133,8 @@ type pageData struct {
 	// superseded maps run -> tag -> the data file of the scalar points
 	// later attempts superseded (scalars only).
 	superseded map[string]map[string]string
+	// bundles maps run -> its scalar bundle (scalars only).
+	bundles map[string]string
 }
 
 func (d *pageData) addSuperseded(run, tag, name string) {

@@ -46,6 +46,16 @@ type Options struct {
 	// ChartsURL is where summary.md finds its static charts, the chart's
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
+	// DataJSON also writes each scalar bundle's JSON as a plain JSON file
+	// beside it (data/scalars/<run-slug>.json), the same bytes, for hosts
+	// and scripts that want one: it doubles the scalar data's bytes and
+	// files.
+	DataJSON bool
+	// DataTianshu also writes the scalar data files of data layout 1,
+	// one per series in Tianshu's shape (data/scalars/<run-slug>/
+	// <tag-slug>.json), and data/index.json's "scalar" then lists them:
+	// for tools reading Tianshu's API.
+	DataTianshu bool
 }
 
 // Defaults of Options.
@@ -67,6 +77,9 @@ type Report struct {
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each single-file page's main template, built once
 	views  map[*model.Scalar]*seriesView
+	// stream is eachFile's stream while it runs: the scalar bundles are
+	// written through it as they are formatted.
+	stream func(name string, write func(io.Writer) error) error
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest
@@ -109,7 +122,7 @@ type seriesView struct {
 	run     *model.Run
 	scalar  *model.Scalar
 	stats   model.Stats
-	file    string // path of its data file, relative to the data directory
+	file    string // its run's scalar bundle (bundleFile), relative to the data directory
 	data    []int  // indices of the points in the data file, nil for all
 	draw    []int  // indices of the points drawn
 	buckets []result.Bucket
@@ -130,10 +143,16 @@ func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 		opt.Title = "Training report"
 	}
 	r := &Report{rep: rep, an: an, opt: opt, bodies: map[bodyKey]any{}, views: map[*model.Scalar]*seriesView{}}
+	bundles := map[*model.Run]string{}
 	for _, st := range an.Scalars.Tags {
 		tv := &tagView{tag: st.Tag, group: tagGroup(st.Tag)}
 		for _, v := range st.Series {
-			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, file: dataFile(scalarsDir, v.Run.Name, st.Tag),
+			b, ok := bundles[v.Run]
+			if !ok {
+				b = bundleFile(v.Run.Name)
+				bundles[v.Run] = b
+			}
+			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, file: b,
 				data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 			tv.series = append(tv.series, sv)
 			r.views[v.Scalar] = sv
@@ -217,8 +236,12 @@ func (r *Report) siteFiles() ([]file, error) {
 // or to stream, which writes the file name through write and may run
 // beside emit; when write fails, stream must leave no file of that name
 // (a page is then written again). emit must not keep f.data past its return: the data files'
-// buffers are reused.
+// buffers are reused. emit may be called from several goroutines at once,
+// for files of different names: the scalar bundles are written on all
+// cores.
 func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
+	r.stream = stream
+	defer func() { r.stream = nil }()
 	assetFiles, err := assetFiles()
 	if err != nil {
 		return err

@@ -145,7 +145,7 @@ func goldenReport(t *testing.T, name string, inCorpus bool, own string) *model.R
 	return collectDir(t, name, dir)
 }
 
-// TestGolden pins every JSON output (data files, data/index.json,
+// TestGolden pins every JSON output (data files and scalar bundles, data/index.json,
 // summary.json) and summary.md of each input of goldenInputs byte for
 // byte, one directory per input under testdata/golden. Run `go test
 // ./render -run TestGolden -update` to rewrite them, and review the diff
@@ -155,7 +155,10 @@ func TestGolden(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			files := filesByName(t, newReport(goldenReport(t, in.name, in.corpus, in.dir), Options{Title: in.name}, analysis.Options{Embeddings: in.embeddings}))
 			golden := filepath.Join("testdata", "golden", in.name)
-			checkGolden(t, golden, files, func(name string) bool { return strings.HasSuffix(name, ".json") || name == "summary.md" })
+			// The scalar bundles (data/scalars/*.js) are data files too.
+			checkGolden(t, golden, files, func(name string) bool {
+				return strings.HasSuffix(name, ".json") || name == "summary.md" || strings.HasPrefix(name, "data/scalars/")
+			})
 			for _, want := range in.wants {
 				found := false
 				for name := range files {
@@ -169,28 +172,18 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// parseDataFile reads a scalar data file: {tag: [[wall_time, step, value], ...]}.
+// parseDataFile reads a scalar data file of layout 1: {tag: [[wall_time,
+// step, value], ...]}, numbers as json.Number, non-finite values as strings.
 func parseDataFile(t testing.TB, b []byte) (string, [][3]any) {
 	t.Helper()
-	var m map[string][][3]json.Number
+	var m map[string][][3]any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		// non-finite values are strings: decode loosely
-		var loose map[string][][3]any
-		if err := json.Unmarshal(b, &loose); err != nil {
-			t.Fatalf("data file does not parse: %v", err)
-		}
-		for tag, pts := range loose {
-			return tag, pts
-		}
+		t.Fatalf("data file does not parse: %v", err)
 	}
 	for tag, pts := range m {
-		out := make([][3]any, len(pts))
-		for i, p := range pts {
-			out[i] = [3]any{p[0], p[1], p[2]}
-		}
-		return tag, out
+		return tag, pts
 	}
 	t.Fatal("empty data file")
 	return "", nil
@@ -256,9 +249,10 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 					t.Errorf("%s: run %q tag %q: index names %q, which is not written", e.Name(), run.Name, s.Tag, rel)
 					continue
 				}
-				tag, pts := parseDataFile(t, b)
-				if tag != s.Tag || len(pts) != len(s.Points) {
-					t.Errorf("%s: %s: tag %q with %d points, want %q with %d", e.Name(), rel, tag, len(pts), s.Tag, len(s.Points))
+				c, ok := readBundle(t, rel, b).Scalars[s.Tag]
+				pts := c.decode(t)
+				if !ok || len(pts.values) != len(s.Points) {
+					t.Errorf("%s: %s: tag %q with %d points, want %d", e.Name(), rel, s.Tag, len(pts.values), len(s.Points))
 					continue
 				}
 				bits := 64
@@ -266,13 +260,13 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 					bits = 32
 				}
 				for i, p := range s.Points {
-					wall, step, v := numberOf(t, pts[i][0], 64), numberOf(t, pts[i][1], 64), numberOf(t, pts[i][2], bits)
-					if wall != p.WallTime || int64(step) != p.Step || !sameFloat(v, p.Value) {
+					wall, step, v := pts.walls[i], pts.steps[i], numberOf(t, pts.values[i], bits)
+					if !sameBits(wall, p.WallTime) || step != p.Step || !sameFloat(v, p.Value) {
 						t.Errorf("%s: %s point %d: (%v, %v, %v), want (%v, %v, %v)", e.Name(), rel, i, wall, step, v, p.WallTime, p.Step, p.Value)
 						break
 					}
 				}
-				total += len(pts)
+				total += len(pts.values)
 			}
 		}
 	}
@@ -319,13 +313,14 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 		files := filesByName(t, newReport(rep, Options{}, analysis.Options{MaxDataPoints: tc.cap}))
 		var index dataIndex
 		json.Unmarshal(files["data/index.json"], &index)
-		_, pts := parseDataFile(t, files["data/"+index.Scalars["a"]["loss"]])
-		if len(pts) > tc.wantMax || (tc.cap < 0 && len(pts) != 250_000) {
-			t.Errorf("cap %d: %d points in the data file", tc.cap, len(pts))
+		name := index.Scalars["a"]["loss"]
+		pts := readBundle(t, name, files["data/"+name]).Scalars["loss"].decode(t)
+		if n := len(pts.values); n > tc.wantMax || (tc.cap < 0 && n != 250_000) {
+			t.Errorf("cap %d: %d points in the data file", tc.cap, n)
 		}
 		found := map[string]bool{}
-		for _, p := range pts {
-			switch numberOf(t, p[1], 64) {
+		for i, step := range pts.steps {
+			switch step {
 			case 0:
 				found["first"] = true
 			case 249_999:
@@ -333,7 +328,7 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 			case 123_457:
 				found["spike"] = true
 			case 200_001:
-				found["NaN"] = p[2] == "NaN"
+				found["NaN"] = pts.values[i] == "NaN"
 			}
 		}
 		for _, k := range []string{"first", "last", "spike", "NaN"} {
@@ -370,7 +365,9 @@ func TestUntrustedNamesStayInert(t *testing.T) {
 			runs[name][tag+"/"+tag] = []float64{float64(i), 1, 2}
 		}
 	}
-	r := newReport(synthetic(runs), Options{Title: `<b>title</b>`})
+	// With the files of layout 1 too: a file per series, named by its run
+	// and tag, besides a bundle per run.
+	r := newReport(synthetic(runs), Options{Title: `<b>title</b>`, DataTianshu: true})
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	if err := r.WriteSite(out); err != nil {

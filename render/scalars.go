@@ -1,13 +1,15 @@
 package render
 
 import (
-	"cmp"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"slices"
+	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -177,68 +179,144 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 	}
 }
 
-// scalarsData returns data/scalars/<run>/<tag>.json for every series,
-// and the same points as a script, <tag>.js beside it (scalarFiles),
-// formatted on all cores: they are the bulk of the output. The scalars
-// page adds the scripts of a tag when its CSV or JSON download is asked
-// for.
+// scalarsData writes the scalar bundle of every run with scalars,
+// data/scalars/<run-slug>.js (bundleWriter): every point formatted once,
+// streamed into its file a chunk at a time; with Options.DataJSON its
+// JSON line also as <run-slug>.json, the same bytes, and with
+// Options.DataTianshu the files of data layout 1 as well (writeTianshu).
+// They are the bulk of the output: bundles are formatted and written on
+// all cores, each by the worker that formats it (each is a file of its
+// own, so no order is needed), a worker's buffer of a chunk reused for
+// its next bundle, so that memory holds a chunk per core, not a bundle.
+// emit and r.stream must allow calls from several goroutines (eachFile's
+// do).
 func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
-	d := &pageData{category: scalarCategory, index: map[string]map[string]string{}}
-	var series []*seriesView
+	d := &pageData{category: scalarCategory, index: map[string]map[string]string{}, bundles: map[string]string{}}
+	byRun := map[*model.Run][]*seriesView{}
 	for _, tv := range r.tags {
 		for _, sv := range tv.series {
-			series = append(series, sv)
-			d.add(sv.run.Name, tv.tag, sv.file)
+			byRun[sv.run] = append(byRun[sv.run], sv)
+			name := sv.file
+			if r.opt.DataTianshu {
+				name = dataFile(scalarsDir, sv.run.Name, tv.tag)
+			}
+			d.add(sv.run.Name, tv.tag, name)
+			if len(sv.faded) > 0 {
+				if r.opt.DataTianshu {
+					name = supersededFile(name)
+				}
+				d.addSuperseded(sv.run.Name, tv.tag, name)
+			}
 			if sv.data != nil {
 				d.downsampled = append(d.downsampled, downsampledNote{
 					Run: sv.run.Name, Tag: tv.tag, Kept: len(sv.data), Total: len(sv.scalar.Points)})
 			}
 		}
 	}
-	// Written run by run, each run's files in a folder of their own, which
-	// the site then opens once (outdir.Site keeps a few open).
-	order := make(map[*model.Run]int, len(r.rep.Runs))
-	for i, run := range r.rep.Runs {
-		order[run] = i
+	var runs []*model.Run
+	for _, run := range r.rep.Runs {
+		if len(byRun[run]) > 0 {
+			runs = append(runs, run)
+			d.bundles[run.Name] = bundleFile(run.Name)
+		}
 	}
-	slices.SortStableFunc(series, func(a, b *seriesView) int { return cmp.Compare(order[a.run], order[b.run]) })
-	// A series' file and its script are formatted together, in one
-	// buffer, and emitted in turn; the buffers are reused once written
-	// (emit keeps no file's bytes), so that formatting allocates little.
-	free := make(chan []byte, inOrderWindow())
-	type files struct {
-		b     []byte
-		split int
-	}
-	err := inOrder(len(series), func(i int) files {
+	var (
+		mu      sync.Mutex
+		failed  error
+		buffers = make(chan []byte, runtime.GOMAXPROCS(0))
+	)
+	parallel(len(runs), func(i int) {
+		mu.Lock()
+		stop := failed != nil
+		mu.Unlock()
+		if stop {
+			return
+		}
 		var buf []byte
 		select {
-		case buf = <-free:
+		case buf = <-buffers:
 		default:
 		}
-		b, split := scalarFiles(buf, series[i])
-		return files{b, split}
-	}, func(i int, f files) error {
-		name := series[i].file
-		if err := emit(file{"data/" + name, f.b[:f.split]}); err != nil {
-			return err
-		}
-		if err := emit(file{"data/" + dataScriptFile(name), f.b[f.split:]}); err != nil {
-			return err
-		}
+		buf, err := r.writeBundle(buf, runs[i], byRun[runs[i]], emit)
 		select {
-		case free <- f.b:
+		case buffers <- buf:
 		default:
 		}
-		return nil
+		if err != nil {
+			mu.Lock()
+			if failed == nil {
+				failed = err
+			}
+			mu.Unlock()
+		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	if err := emitSuperseded(d, r.tags, emit); err != nil {
-		return nil, err
+	if failed != nil {
+		return nil, failed
 	}
 	return d, nil
+}
+
+// writeBundle streams the bundle of run into its file as it is formatted
+// (bundleWriter), with buf as its buffer, and with Options.DataJSON its
+// JSON line into <run-slug>.json at the same time, the same bytes;
+// with Options.DataTianshu it writes the files of layout 1 too. It
+// returns the buffer for reuse.
+func (r *Report) writeBundle(buf []byte, run *model.Run, series []*seriesView, emit func(file) error) ([]byte, error) {
+	name := bundleFile(run.Name)
+	w := &bundleWriter{b: buf[:0]}
+	stream := r.stream
+	if stream == nil {
+		// Outside eachFile (a page's data made on its own): each file
+		// made whole, then emitted.
+		stream = func(name string, write func(io.Writer) error) error {
+			var b bytes.Buffer
+			if err := write(&b); err != nil {
+				return err
+			}
+			return emit(file{name, b.Bytes()})
+		}
+	}
+	err := stream("data/"+name, func(js io.Writer) error {
+		if !r.opt.DataJSON {
+			w.js = js
+			return w.write(name, run, series)
+		}
+		return stream("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
+			w.js, w.json = js, jw
+			return w.write(name, run, series)
+		})
+	})
+	if err != nil {
+		return w.b, outputError{err}
+	}
+	if r.opt.DataTianshu {
+		return w.b, writeTianshu(w.b[:0], series, emit)
+	}
+	return w.b, nil
+}
+
+// writeTianshu writes the scalar data files of data layout 1, Tianshu's
+// shape: data/scalars/<run-slug>/<tag-slug>.json per series, {tag:
+// [[wall_time, step, value], ...]}, and beside it the series' superseded
+// points, <tag-slug>.superseded.json, {"tag", "attempts"}, using buf.
+func writeTianshu(buf []byte, series []*seriesView, emit func(file) error) error {
+	for _, sv := range series {
+		name := dataFile(scalarsDir, sv.run.Name, sv.scalar.Tag)
+		buf = append(buf[:0], '{')
+		buf = appendJSONString(buf, sv.scalar.Tag)
+		buf = append(buf, ':')
+		buf = appendDataPoints(buf, sv.scalar.Points, sv.data, sv.scalar.Float32)
+		buf = append(buf, "}\n"...)
+		if err := emit(file{"data/" + name, buf}); err != nil {
+			return err
+		}
+		if len(sv.faded) > 0 {
+			if err := emit(file{"data/" + supersededFile(name), supersededData(sv)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // drawnTags is how many of the scalar tags (the first, in order) the
@@ -319,14 +397,16 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 	if files {
 		b = append(b, `,"file":`...)
 		b = appendJSONString(b, sv.file)
+		// The run's bundle holds the line and its superseded points:
+		// each field names it, as the page's loaders read them
+		// (trainreport.loadData(file, script)).
 		b = append(b, `,"script":`...)
-		b = appendJSONString(b, dataScriptFile(sv.file))
+		b = appendJSONString(b, sv.file)
 		if len(sv.faded) > 0 {
-			sup := supersededFile(sv.file)
 			b = append(b, `,"superseded_file":`...)
-			b = appendJSONString(b, sup)
+			b = appendJSONString(b, sv.file)
 			b = append(b, `,"superseded_script":`...)
-			b = appendJSONString(b, dataScriptFile(sup))
+			b = appendJSONString(b, sv.file)
 		}
 	}
 	b = appendSuperseded(b, sv)

@@ -36,7 +36,7 @@ func TestChartDataMatchesEncodingJSON(t *testing.T) {
 				cr := chartRun{Name: sv.run.Name, Points: appendDrawnPoints(nil, sv.scalar.Points, sv.draw, sv.scalar.Float32), Total: len(pts), Shown: len(sv.draw),
 					Start: summary.Float(sv.run.Start), Envelope: [][6]summary.Float{}, Kept: keptLen(sv.data, sv.scalar.Points)}
 				if files {
-					cr.File, cr.Script = sv.file, dataScriptFile(sv.file)
+					cr.File, cr.Script = sv.file, sv.file
 				}
 				for _, b := range sv.buckets {
 					if b.HasFinite {
@@ -89,18 +89,17 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	if n := bytes.Count(page, []byte(`class="chart-option"`)); n != 0 || bytes.Contains(page, []byte(`"option":`)) {
 		t.Errorf("%d page options; a chart holds its own option: %v", n, bytes.Contains(page, []byte(`"option":`)))
 	}
-	data, scripts := 0, 0
+	var bundles []string
 	for name := range files {
 		if strings.HasPrefix(name, "data/scalars/") {
-			if strings.HasSuffix(name, ".json") {
-				data++
-			} else if strings.HasSuffix(name, ".js") {
-				scripts++
-			}
+			bundles = append(bundles, name)
 		}
 	}
-	if data != tags || scripts != tags {
-		t.Errorf("%d scalar data files and %d scripts of them, want %d each", data, scripts, tags)
+	if len(bundles) != 1 {
+		t.Fatalf("scalar data files %v, want the run's bundle", bundles)
+	}
+	if doc := readBundle(t, strings.TrimPrefix(bundles[0], "data/"), files[bundles[0]]); len(doc.Scalars) != tags {
+		t.Errorf("the bundle holds %d series, want %d", len(doc.Scalars), tags)
 	}
 	// Per chart: its data and markup, about 600 bytes here; the list, a
 	// tag's name.
@@ -176,48 +175,41 @@ func TestOverviewMetricRowsBounded(t *testing.T) {
 	}
 }
 
-// TestScalarScriptsHoldTheDataFilesPoints checks the script form of every
-// scalar data file: a call handing the data file's points, byte for byte,
-// to the page under the data file's name, which no name can end or break
-// (a page adds it as a <script> element).
-func TestScalarScriptsHoldTheDataFilesPoints(t *testing.T) {
+// TestBundlesAreScriptsNoNameBreaks checks every run's bundle under
+// hostile run and tag names: a script of three lines whose second is the
+// JSON (readBundle), holding every tag of the run under its own name, and
+// which no name can end or break (a page adds it as a <script> element).
+func TestBundlesAreScriptsNoNameBreaks(t *testing.T) {
 	runs := map[string]map[string][]float64{}
 	for _, name := range hostile {
-		runs[name] = map[string][]float64{"loss": {1, math.NaN(), 2}, name: {3, math.Inf(-1)}}
+		runs[name] = map[string][]float64{"loss": {1, math.NaN(), 2}, name: {3, math.Inf(-1)}, "__proto__": {4}}
 	}
-	files := filesByName(t, newReport(synthetic(runs), Options{}))
+	r := newReport(synthetic(runs), Options{})
+	files := filesByName(t, r)
 	n := 0
 	for name, data := range files {
-		if !strings.HasPrefix(name, "data/scalars/") || !strings.HasSuffix(name, ".json") {
+		if !strings.HasPrefix(name, "data/scalars/") {
 			continue
 		}
 		n++
-		script, ok := files[strings.TrimSuffix(name, ".json")+".js"]
-		if !ok {
-			t.Errorf("%s has no script", name)
-			continue
+		doc := readBundle(t, strings.TrimPrefix(name, "data/"), data)
+		tags := runs[doc.Run]
+		if tags == nil || len(doc.Scalars) != len(tags) {
+			t.Errorf("%s: run %q with %d tags, want %d", name, doc.Run, len(doc.Scalars), len(tags))
 		}
-		var file map[string]json.RawMessage
-		if err := json.Unmarshal(data, &file); err != nil || len(file) != 1 {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var points json.RawMessage
-		for _, v := range file {
-			points = v
-		}
-		q, _ := json.Marshal(strings.TrimPrefix(name, "data/"))
-		want := "window.trainreport&&window.trainreport.dataLoaded(" + string(q) + "," + string(points) + ");\n"
-		if string(script) != want {
-			t.Errorf("%s:\n got %.200q\nwant %.200q", name, script, want)
+		for tag, vals := range tags {
+			if c, ok := doc.Scalars[tag]; !ok || c.Count != len(vals) {
+				t.Errorf("%s: tag %q: %+v", name, tag, c)
+			}
 		}
 		for _, bad := range []string{"</", "<!--", "\u2028", "\u2029"} {
-			if strings.Contains(string(script), bad) {
+			if strings.Contains(string(data), bad) {
 				t.Errorf("%s holds %q", name, bad)
 			}
 		}
 	}
-	if n == 0 {
-		t.Fatal("no scalar data files")
+	if n != len(runs) {
+		t.Fatalf("%d bundles, want %d", n, len(runs))
 	}
 }
 
@@ -245,14 +237,14 @@ type chartRun struct {
 	// Kept is how many points the series' data file holds (fewer than
 	// Total when --max-data-points capped it).
 	Kept int `json:"kept"`
-	// File is the series' data file, relative to the data directory, and
-	// Script the same data as a script (see dataScript), which registers
-	// itself under File; both empty in the single-file report, which has
-	// no data files.
+	// File is the run's scalar bundle, relative to the data directory,
+	// and Script the same (a bundle is a script, which registers itself
+	// under its name); both empty in the single-file report, which has no
+	// data files.
 	File   string `json:"file,omitempty"`
 	Script string `json:"script,omitempty"`
-	// SupersededFile and SupersededScript are the same for the series'
-	// superseded points, when it has any (attempts.go).
+	// SupersededFile and SupersededScript name the same bundle when the
+	// series has superseded points (attempts.go).
 	SupersededFile   string `json:"superseded_file,omitempty"`
 	SupersededScript string `json:"superseded_script,omitempty"`
 }

@@ -15,7 +15,7 @@ import (
 // drawing every run would pass the page's byte budget), a chart inlines
 // the per-step quantiles of the runs' values and the runs with the lowest
 // and highest final values, not every run's points; the page's run
-// selector loads any other run from its data file's script when it is
+// selector loads any other run from its scalar bundle when it is
 // checked (docs/PAGES.md, "Sweeps").
 
 const (
@@ -101,8 +101,8 @@ func (r *Report) sweepTags(n int) []sweepTag {
 // most points points (rank "low" or "high", index its row in the page's
 // run table; sc thins them when points is below sc.MaxPoints, at which
 // the analysis drew them), and "sweep": the band at points steps, which way the tag
-// improves, and the tag's data file name in a run's directory (stem), so
-// that the page can load any run's points. HTML-escaped as
+// improves (the page loads any run's points from its bundle, named by the
+// run table, under the tag). HTML-escaped as
 // appendChartData's.
 func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int) []byte {
 	b = append(b, `{"tag":`...)
@@ -140,10 +140,6 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 	b = append(b, `,"better":"`...)
 	b = append(b, st.better.String()...)
 	b = append(b, '"')
-	if files {
-		b = append(b, `,"stem":`...)
-		b = appendJSONString(b, dataStem(tv.tag))
-	}
 	b = append(b, `,"quantiles":[`...)
 	for i, q := range result.SweepQuantiles {
 		if i > 0 {
@@ -202,7 +198,7 @@ func sessionHParams(run *model.Run, byName map[string]*model.Run) map[string]mod
 
 // appendRunTable appends the page's run table of a sweep, as JSON escaped
 // for a <script> element: per run with scalars (rows in report order) its
-// name, its data directory in data/ (files only), each hyperparameter's
+// name, its scalar bundle in data/ (files only), each hyperparameter's
 // value (numbers as numbers when every value of it is one; null where a
 // run has none) and each drawn tag's final value (null where a run lacks
 // the tag). hparams and finals choose what it holds: the hyperparameters and final
@@ -217,12 +213,12 @@ func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, h
 	}
 	b = append(b, ']')
 	if files {
-		b = append(b, `,"dirs":[`...)
+		b = append(b, `,"bundles":[`...)
 		for i, run := range runs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, dataDir(scalarsDir, run.Name))
+			b = appendJSONString(b, bundleFile(run.Name))
 		}
 		b = append(b, ']')
 	}

@@ -78,7 +78,6 @@ type sweepChartData struct {
 	Sweep *struct {
 		Runs   int         `json:"runs"`
 		Better string      `json:"better"`
-		Stem   string      `json:"stem"`
 		Steps  []int64     `json:"steps"`
 		N      []int       `json:"n"`
 		Q      [][]float64 `json:"q"`
@@ -145,8 +144,8 @@ func TestScalarsPageBudget(t *testing.T) {
 			if len(c.Runs) != 2*result.SweepEnds {
 				t.Errorf("%s: %d extreme runs", c.Tag, len(c.Runs))
 			}
-			if sw.Stem != dataStem(c.Tag) || c.Runs[0].Script == "" {
-				t.Errorf("%s: stem %q, script %q", c.Tag, sw.Stem, c.Runs[0].Script)
+			if c.Runs[0].Script != bundleFile(c.Runs[0].Name) {
+				t.Errorf("%s: script %q of run %q", c.Tag, c.Runs[0].Script, c.Runs[0].Name)
 			}
 			// loss falls with k % 97: the lowest final values are runs
 			// 0, 97, 194, ... and the highest those of k % 97 = 96.
@@ -190,7 +189,7 @@ func TestScalarsPageBudget(t *testing.T) {
 		}
 		var table struct {
 			Names   []string `json:"names"`
-			Dirs    []string `json:"dirs"`
+			Bundles []string `json:"bundles"`
 			HParams []struct {
 				Name   string `json:"name"`
 				Values []any  `json:"values"`
@@ -203,8 +202,8 @@ func TestScalarsPageBudget(t *testing.T) {
 		if err := json.Unmarshal(m[1], &table); err != nil {
 			t.Fatal(err)
 		}
-		if len(table.Names) != tc.runs || len(table.Dirs) != tc.runs || len(table.HParams) != 2 || len(table.Tags) != 2 {
-			t.Fatalf("run table: %d names, %d dirs, %d hparams, %d tags", len(table.Names), len(table.Dirs), len(table.HParams), len(table.Tags))
+		if len(table.Names) != tc.runs || len(table.Bundles) != tc.runs || len(table.HParams) != 2 || len(table.Tags) != 2 {
+			t.Fatalf("run table: %d names, %d bundles, %d hparams, %d tags", len(table.Names), len(table.Bundles), len(table.HParams), len(table.Tags))
 		}
 		if table.HParams[0].Name != "lr" || table.HParams[0].Values[3] != 0.003 || table.HParams[1].Values[1] != "sgd" {
 			t.Errorf("hparams %v %v", table.HParams[0].Values[:4], table.HParams[1].Values[:2])
@@ -212,8 +211,8 @@ func TestScalarsPageBudget(t *testing.T) {
 		if f := table.Tags[1].Finals[5]; table.Tags[1].Tag != "loss" || math.Abs(f-(1/float64(tc.steps)+0.05)) > 1e-12 {
 			t.Errorf("final loss of run 5: %s %v", table.Tags[1].Tag, f)
 		}
-		if table.Dirs[7]+dataStem("loss") != dataFile(scalarsDir, table.Names[7], "loss") {
-			t.Errorf("dir %q", table.Dirs[7])
+		if table.Bundles[7] != bundleFile(table.Names[7]) {
+			t.Errorf("bundle %q of run %q", table.Bundles[7], table.Names[7])
 		}
 	}
 }

@@ -102,8 +102,10 @@ type sweepChart struct {
 
 type sweepDownload struct{ Name, Text, Title string }
 
-// dataFilePoints reads the points of every run's data file of tag, from
-// the site's data/index.json: [wall_time, step, value] each, as written.
+// dataFilePoints reads the points of tag in every run's scalar bundle
+// (data layout 2, docs/OUTPUTS.md), as a script with a JSON parser does:
+// per run, [wall_time, step, value] each, wall times and steps decoded
+// from their columns, values as written.
 func dataFilePoints(t *testing.T, site, tag string) map[string][][3]json.RawMessage {
 	t.Helper()
 	var index struct {
@@ -123,11 +125,50 @@ func dataFilePoints(t *testing.T, site, tag string) map[string][][3]json.RawMess
 		if err != nil {
 			t.Fatal(err)
 		}
-		var file map[string][][3]json.RawMessage
-		if err := json.Unmarshal(b, &file); err != nil {
-			t.Fatalf("%s: %v", f, err)
+		lines := strings.Split(string(b), "\n")
+		var bundle struct {
+			Scalars map[string]struct {
+				Count    int
+				Step     json.RawMessage
+				WallTime json.RawMessage `json:"wall_time"`
+				Value    []json.RawMessage
+			}
 		}
-		out[run] = file[tag]
+		if len(lines) < 2 || json.Unmarshal([]byte(lines[1]), &bundle) != nil {
+			t.Fatalf("%s is not a bundle", f)
+		}
+		c := bundle.Scalars[tag]
+		steps := make([]int64, c.Count)
+		var prog struct{ First, Stride int64 }
+		if json.Unmarshal(c.Step, &steps) != nil {
+			if err := json.Unmarshal(c.Step, &prog); err != nil {
+				t.Fatalf("%s: steps %s", f, c.Step)
+			}
+			for i := range steps {
+				steps[i] = prog.First + int64(i)*prog.Stride
+			}
+		}
+		walls := make([]json.RawMessage, c.Count)
+		var fixed struct {
+			Scale int
+			Base  int64
+			Delta []int64
+		}
+		if json.Unmarshal(c.WallTime, &walls) != nil {
+			if err := json.Unmarshal(c.WallTime, &fixed); err != nil || len(fixed.Delta) != c.Count {
+				t.Fatalf("%s: wall times %.100s", f, c.WallTime)
+			}
+			p, acc := math.Pow10(fixed.Scale), float64(fixed.Base)
+			for i, d := range fixed.Delta {
+				acc += float64(d)
+				walls[i] = json.RawMessage(strconv.FormatFloat(acc/p, 'g', -1, 64))
+			}
+		}
+		pts := make([][3]json.RawMessage, c.Count)
+		for i := range pts {
+			pts[i] = [3]json.RawMessage{walls[i], json.RawMessage(strconv.FormatInt(steps[i], 10)), c.Value[i]}
+		}
+		out[run] = pts
 	}
 	return out
 }

@@ -304,15 +304,15 @@ func TestBrowserScalarsSweep(t *testing.T) {
 			break
 		}
 	}
-	// Check the run of the third row: each chart loads its data file's
-	// script and draws its points.
+	// Check the run of the third row: its bundle, one script for every
+	// tag of the run, loads once and each chart draws its points.
 	picked := sel.Rows[2].Name
 	var k int
 	fmt.Sscanf(picked, "trial%d", &k)
 	eval[bool](tb, pageJS("scalarsweep.js", "check", 2))
 	waitFor(tb, pageJS("scalarsweep.js", "drawnEverywhere", picked), 10*time.Second, "the checked run drawn on every chart")
 	loaded := eval[[]string](tb, pageJS("scalarsweep.js", "loaded"))
-	if len(loaded) != 2 || !strings.HasPrefix(loaded[0], "file://") || !strings.Contains(loaded[0], "/data/scalars/trial") {
+	if len(loaded) != 1 || !strings.HasPrefix(loaded[0], "file://") || !strings.Contains(loaded[0], "/data/scalars/trial") || !strings.HasSuffix(loaded[0], ".js") {
 		t.Errorf("scripts loaded: %v", loaded)
 	}
 	for _, c := range eval[[]sweepChartState](tb, pageJS("scalarsweep.js", "charts")) {

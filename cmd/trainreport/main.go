@@ -103,6 +103,9 @@ type config struct {
 	threshold      float64
 	email          string
 	chartsURL      string
+	// dataJSON and dataTianshu are --data-json and --data-tianshu:
+	// render.Options.DataJSON and DataTianshu.
+	dataJSON, dataTianshu bool
 	// root is merge's --root: the folder below which the parts name
 	// their log directories.
 	root   string
@@ -129,6 +132,8 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.IntVar(&c.maxDataPoints, "max-data-points", analysis.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", analysis.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
+	fs.BoolVar(&c.dataJSON, "data-json", false, "also write each run's scalar bundle (data/scalars/RUN.js) as a plain JSON file beside it, RUN.json, for hosts and scripts that want one (doubles the scalar data)")
+	fs.BoolVar(&c.dataTianshu, "data-tianshu", false, "also write the scalar data files of data layout 1, one per series in Tianshu's shape (data/scalars/RUN/TAG.json), listed by data/index.json, for tools reading Tianshu's API")
 	embeddingFlags(fs, &c.embeddings)
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.IntVar(&c.maxSingle, "max-single-file-bytes", render.DefaultMaxSingleFileBytes, "keep the --single-file report under `N` bytes: the pages that do not fit, in the navigation's order, are left out of it, each saying so (the site has them) (0: no bound)")
@@ -463,7 +468,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	progress.done(an.Embeddings)
 	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes, MaxSingleFileBytes: c.maxSingle,
 		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		ChartsURL: c.chartsURL})
+		ChartsURL: c.chartsURL, DataJSON: c.dataJSON, DataTianshu: c.dataTianshu})
 	memlimit.Phase(ctx, "writing the report")
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)

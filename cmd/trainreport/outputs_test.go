@@ -261,9 +261,17 @@ func TestConcurrentReportsIntoOneFolder(t *testing.T) {
 	if a == b {
 		t.Errorf("summary.json holds loss_a %v, loss_b %v: want exactly one report", a, b)
 	}
-	scalars, _ := filepath.Glob(filepath.Join(out, "data", "scalars", "*", "*.json"))
+	// The run's scalar bundle holds the series of the same report.
+	scalars, _ := filepath.Glob(filepath.Join(out, "data", "scalars", "*"))
 	if len(scalars) != 1 {
-		t.Errorf("data files %q: want the one series of one report", scalars)
+		t.Fatalf("data files %q: want the one run's bundle", scalars)
+	}
+	bundle, err := os.ReadFile(scalars[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(bundle, []byte("loss_a")) != a || bytes.Contains(bundle, []byte("loss_b")) != b {
+		t.Errorf("the bundle is not of the report summary.json is of: %.200s", bundle)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 3 {

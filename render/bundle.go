@@ -1,0 +1,356 @@
+package render
+
+import (
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// DataLayout is the version of the layout of data/ (docs/OUTPUTS.md, "Data
+// layout version 2"), written as data/index.json's "layout" and in every
+// scalar bundle.
+const DataLayout = 2
+
+// bundleFile is the data file of a run's scalar bundle, relative to the
+// data directory: every scalar tag of the run, and the superseded points
+// of its tags, in one file (bundleWriter).
+func bundleFile(run string) string { return scalarsDir + "/" + slug(run) + ".js" }
+
+// bundleHead is the first line of a bundle before its name: the bundle is
+// a script of three lines, the call, the JSON document and ");", so that
+// a page opened from file:// adds it as a <script> element and a script
+// reads its second line with a plain JSON parser.
+const bundleHead = "window.trainreport&&window.trainreport.dataLoaded("
+
+// bundleChunk is how many bytes of a bundle are formatted before they
+// are written: a bundle is streamed, so that a run of many long series
+// holds no copy of its points as text.
+const bundleChunk = 256 << 10
+
+// bundleWriter writes a bundle as it is formatted, a chunk at a time, to
+// the bundle's file and, with --data-json, its JSON line (and the newline
+// after it) to the JSON file too: the same bytes, formatted once.
+type bundleWriter struct {
+	b      []byte
+	js     io.Writer
+	json   io.Writer // nil: no JSON file
+	inJSON bool      // b holds the JSON line (or its end and newline)
+	err    error
+}
+
+// flush writes what is formatted and empties the buffer.
+func (w *bundleWriter) flush() {
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.js.Write(w.b)
+		if w.err == nil && w.inJSON && w.json != nil {
+			_, w.err = w.json.Write(w.b)
+		}
+	}
+	w.b = w.b[:0]
+}
+
+// spill flushes b, the buffer grown by a column's encoder, once it holds
+// a chunk, and returns the buffer to go on with.
+func (w *bundleWriter) spill(b []byte) []byte {
+	w.b = b
+	if len(b) >= bundleChunk {
+		w.flush()
+	}
+	return w.b
+}
+
+// write writes the scalar bundle of run (named name, its file relative to
+// data/): a script of three lines whose second is the bundle's JSON
+// document:
+//
+//	{"layout":2,"run":RUN,"scalars":{TAG:SERIES,...},"superseded":{TAG:[ATTEMPT,...],...}}
+//
+// with the series of series (the run's, in tag order), each point
+// formatted once, in columns (appendColumns). Tags are keys of objects of
+// their own, so that no tag collides with a key of ours. No raw newline
+// can be inside the JSON: strings escape theirs. The JSON cannot end the
+// script early: names are escaped as appendJSONString escapes them (<, >,
+// &, U+2028/9), values are numbers or "NaN"-like strings. It returns the
+// first error of writing.
+func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) error {
+	w.b = append(w.b, bundleHead...)
+	w.b = appendJSONString(w.b, name)
+	w.b = append(w.b, ",\n"...)
+	w.flush()
+	w.inJSON = true
+	w.b = append(w.b, `{"layout":`...)
+	w.b = strconv.AppendInt(w.b, DataLayout, 10)
+	w.b = append(w.b, `,"run":`...)
+	w.b = appendJSONString(w.b, run.Name)
+	w.b = append(w.b, `,"scalars":{`...)
+	for i, sv := range series {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, sv.scalar.Tag)
+		w.b = append(w.b, ':')
+		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill)
+	}
+	w.b = append(w.b, '}')
+	first := true
+	for _, sv := range series {
+		if len(sv.faded) == 0 {
+			continue
+		}
+		if first {
+			w.b = append(w.b, `,"superseded":{`...)
+		} else {
+			w.b = append(w.b, ',')
+		}
+		first = false
+		w.b = appendJSONString(w.b, sv.scalar.Tag)
+		w.b = append(w.b, ":["...)
+		for k, fv := range sv.faded {
+			if k > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill)
+		}
+		w.b = append(w.b, ']')
+	}
+	if !first {
+		w.b = append(w.b, '}')
+	}
+	w.b = append(w.b, "}\n"...)
+	w.flush()
+	w.inJSON = false
+	w.b = append(w.b, ");\n"...)
+	w.flush()
+	return w.err
+}
+
+// appendColumns appends the points of pts at the indices idx (nil: all of
+// them; see result.ScalarView.Data) as one object of columns:
+//
+//	{"attempt":A,"count":N,"total":T,"step":STEPS,"wall_time":WALL,"value":[...]}
+//
+// "attempt" only for an attempt's superseded points (attempt >= 0);
+// "total", the points the series had, only when it is not count (a
+// downsampled series) or for an attempt, as layout 1 wrote it. STEPS and
+// WALL are as appendSteps and appendWallColumn write them; values as
+// every data file writes them (appendValue). spill, when not nil, is
+// handed the buffer as it grows, and returns the one to go on with (see
+// bundleWriter.spill).
+func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte) []byte {
+	n := keptLen(idx, pts)
+	at := func(i int) *model.Point {
+		if idx != nil {
+			return &pts[idx[i]]
+		}
+		return &pts[i]
+	}
+	b = append(b, '{')
+	if attempt >= 0 {
+		b = append(b, `"attempt":`...)
+		b = strconv.AppendInt(b, int64(attempt), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"count":`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	if attempt >= 0 || n != len(pts) {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(len(pts)), 10)
+	}
+	b = append(b, `,"step":`...)
+	b = appendSteps(b, n, func(i int) int64 { return at(i).Step }, spill)
+	b = append(b, `,"wall_time":`...)
+	b = appendWallColumn(b, n, func(i int) float64 { return at(i).WallTime }, spill)
+	b = append(b, `,"value":[`...)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendValue(b, at(i).Value, f32)
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
+	}
+	return append(b, "]}"...)
+}
+
+// maxExactStep bounds the steps written as a progression: first +
+// i*stride is then computed exactly in a float64, as JavaScript and a
+// JSON parser into doubles compute it (every term and partial result an
+// integer below 2^53).
+const maxExactStep = 1 << 52
+
+// appendSteps appends the n steps step(i) as {"first":a,"stride":d} when
+// they are an arithmetic progression within maxExactStep (step[i] = a +
+// i*d), else as an array of integers (spill as appendColumns's).
+func appendSteps(b []byte, n int, step func(i int) int64, spill func([]byte) []byte) []byte {
+	if n > 0 {
+		first := step(0)
+		var stride int64
+		if n > 1 {
+			stride = step(1) - step(0)
+		}
+		ok := inExactStep(first) && inExactStep(stride)
+		for i := 1; ok && i < n; i++ {
+			s, prev := step(i), step(i-1)
+			ok = inExactStep(s) && s-prev == stride
+		}
+		if ok {
+			b = append(b, `{"first":`...)
+			b = strconv.AppendInt(b, first, 10)
+			b = append(b, `,"stride":`...)
+			b = strconv.AppendInt(b, stride, 10)
+			return append(b, '}')
+		}
+	}
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, step(i), 10)
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
+	}
+	return append(b, ']')
+}
+
+func inExactStep(s int64) bool { return s > -maxExactStep && s < maxExactStep }
+
+// appendWallColumn appends the n wall times wall(i): in the fixed-point
+// delta form {"scale":k,"base":B,"delta":[...]} when wallFixedPoint finds
+// one, else as an array of numbers (appendWallTime, exactly as stored);
+// spill as appendColumns's. The form is chosen before anything is
+// written, so that what is written is never taken back.
+func appendWallColumn(b []byte, n int, wall func(i int) float64, spill func([]byte) []byte) []byte {
+	if k, ok := wallScale(n, wall); ok && wallDeltas(n, wall, k, nil) {
+		b = append(b, `{"scale":`...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		base, _ := fixedPoint(wall(0), k)
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, base, 10)
+		b = append(b, `,"delta":[`...)
+		wallDeltas(n, wall, k, func(i int, d int64) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, d, 10)
+			if spill != nil && len(b) >= bundleChunk {
+				b = spill(b)
+			}
+		})
+		return append(b, "]}"...)
+	}
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendWallTime(b, wall(i))
+		if spill != nil && len(b) >= bundleChunk {
+			b = spill(b)
+		}
+	}
+	return append(b, ']')
+}
+
+// maxWallScale is the largest scale of the fixed-point form: 10^22 is
+// the largest power of ten a float64 holds exactly.
+const maxWallScale = 22
+
+// maxExactInt bounds the integers of the fixed-point form, below 2^53,
+// so that each is exact in a float64 (a JSON parser's number, a
+// JavaScript sum).
+const maxExactInt = 1 << 53
+
+// pow10 holds 10^0..10^22, each exact in a float64.
+var pow10 = func() (p [maxWallScale + 1]float64) {
+	p[0] = 1
+	for k := 1; k <= maxWallScale; k++ {
+		p[k] = p[k-1] * 10
+	}
+	return p
+}()
+
+// fixedPoint returns an integer m with float64(m)/10^k == w exactly
+// (IEEE division, correctly rounded, as a reader computes it) and |m| <
+// maxExactInt, and whether there is one. round(w*10^k) may miss such an
+// m by one, the product itself being rounded; its neighbours are tried.
+func fixedPoint(w float64, k int) (int64, bool) {
+	p := pow10[k]
+	x := math.Round(w * p)
+	if !(math.Abs(x) < maxExactInt-1) {
+		return 0, false
+	}
+	m := int64(x)
+	for _, c := range [3]int64{m, m - 1, m + 1} {
+		if float64(c)/p == w {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// wallScale returns the least scale k at which every wall time has a
+// fixed-point integer (fixedPoint), and whether there is one: not when a
+// wall time is non-finite or -0 (whose sign the form would lose), or
+// needs more than maxWallScale digits or an integer past maxExactInt
+// (Python's time.time(), 1.7e9 with seven decimals, is 1.7e16). k only
+// grows: an integer at scale k times 10 is one at scale k+1 (the same
+// rational, the same correctly rounded quotient) while it stays within
+// maxExactInt; wallDeltas checks every value at the final k.
+func wallScale(n int, wall func(i int) float64) (int, bool) {
+	if n == 0 {
+		return 0, false
+	}
+	k := 0
+	for i := range n {
+		w := wall(i)
+		if w == 0 && math.Signbit(w) {
+			return 0, false
+		}
+		for {
+			if _, ok := fixedPoint(w, k); ok {
+				break
+			}
+			if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
+				return 0, false
+			}
+			k++
+		}
+	}
+	return k, true
+}
+
+// wallDeltas computes the deltas of the fixed-point form of the n wall
+// times at scale k: wall[i] = (B + delta[0] + ... + delta[i]) / 10^k, B
+// the first integer and delta[0] = 0, handing each to each (nil: none),
+// and reports whether the form holds: every wall time has its integer
+// (fixedPoint) and every delta is below maxExactInt. Every partial sum is
+// then the integer of a wall time, below maxExactInt too: the reader's
+// sums are exact, and its division gives the wall time back bit for bit.
+// It is the same computation each time, so that a check (each nil) and
+// the writing agree.
+func wallDeltas(n int, wall func(i int) float64, k int, each func(i int, d int64)) bool {
+	prev, ok := fixedPoint(wall(0), k)
+	if !ok {
+		return false
+	}
+	if each != nil {
+		each(0, 0)
+	}
+	for i := 1; i < n; i++ {
+		m, ok := fixedPoint(wall(i), k)
+		d := m - prev
+		if !ok || d <= -maxExactInt || d >= maxExactInt {
+			return false
+		}
+		if each != nil {
+			each(i, d)
+		}
+		prev = m
+	}
+	return true
+}

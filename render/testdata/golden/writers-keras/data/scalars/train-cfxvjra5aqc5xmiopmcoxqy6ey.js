@@ -1,0 +1,3 @@
+window.trainreport&&window.trainreport.dataLoaded("scalars/train-cfxvjra5aqc5xmiopmcoxqy6ey.js",
+{"layout":2,"run":"train","scalars":{"epoch_accuracy":{"count":3,"step":{"first":0,"stride":1},"wall_time":{"scale":6,"base":1795319785113285,"delta":[0,359511,161990]},"value":[0.3125,0.3125,0.33333334]},"epoch_learning_rate":{"count":3,"step":{"first":0,"stride":1},"wall_time":{"scale":6,"base":1795319785114784,"delta":[0,359166,161784]},"value":[0.001,0.001,0.001]},"epoch_loss":{"count":3,"step":{"first":0,"stride":1},"wall_time":{"scale":6,"base":1795319785114040,"delta":[0,359356,161860]},"value":[0.82218075,0.8163987,0.81088895]}}}
+);
