@@ -212,7 +212,7 @@ func TestEmbeddingsPageSaysMethodsAndCaps(t *testing.T) {
 	defer rep.Close()
 	files := filesByName(t, newReport(rep, Options{}, analysis.Options{Embeddings: project.Options{
 		Methods: []project.Method{project.UMAP, project.PCA}, MaxTSNE: 1234, MaxNeighbors: -1}}))
-	if page, want := string(files["embeddings.html"]), "Computed here: UMAP, PCA. Caps: PCA 50,000, t-SNE 1,234, UMAP 5,000 points; neighbour lists for 0;"; !strings.Contains(page, want) {
+	if page, want := string(files["embeddings.html"]), "Computed here: UMAP, PCA. Caps: PCA 50,000, t-SNE 1,234, UMAP 2,500 points; neighbour lists for 0;"; !strings.Contains(page, want) {
 		t.Errorf("the page does not say %q", want)
 	}
 }
