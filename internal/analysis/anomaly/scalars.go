@@ -75,11 +75,17 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
-// No sort, allocation or move of a window per point (window.go): the window
-// after point i is the one before point i+w+1, so a point finds one new
-// median and reads the other from a ring of the last w+2; the MADs, which
-// need both windows' order, are found only for the points far from both
-// medians.
+// Most points of a real series are near both medians, relative to their
+// magnitude, and that alone clears them: the range of each block of w
+// values bounds the median of every window over it, so a point whose
+// distance to the whole range is within th.SpikeMinRel of the range's
+// smallest magnitude (with a margin that covers rounding) is cleared
+// without a median (nearWindow). The points left are judged exactly as
+// before, with no sort, allocation or move of a window per point
+// (window.go): the medians of the windows after points are kept in a ring
+// of the last w+2, for the points w+1 later whose window before is the
+// same; the MADs, which need both windows' order, are found only for the
+// points far from both medians.
 func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	pts, vals, idx := s.pts, s.vals, s.idx
 	w := th.SpikeWindow
@@ -89,14 +95,25 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	far := func(d, med float64) bool { // most points are not: no MAD needed
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
+	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	isCleared := func(i int) bool { return cleared[i>>6]&(1<<(i&63)) != 0 }
 	cs := newChunks(newBlocks(vals, w))
 	before, after := newWindow(cs), newWindow(cs)
 	ring := make([]float64, w+2) // ring[j%(w+2)]: the median of vals[j:j+w]
 	var first, n int
 	for i := w; i+w < len(vals); i++ {
-		after.moveTo(i + 1)
-		ma := after.median()
-		ring[(i+1)%len(ring)] = ma
+		// The window after i is the window before i+w+1: its median is
+		// needed if either point is not cleared; the after window then
+		// moves forward, by one or by a jump over a cleared stretch.
+		ci := isCleared(i)
+		if j := i + w + 1; !ci || j+w < len(vals) && !isCleared(j) {
+			after.moveTo(i + 1)
+			ring[(i+1)%len(ring)] = after.median()
+		}
+		if ci {
+			continue
+		}
+		ma := ring[(i+1)%len(ring)]
 		var mb float64
 		if i-w <= w { // windows 0..w are never an after window
 			before.moveTo(i - w)
@@ -124,6 +141,92 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	p := pts[idx[first]]
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
+}
+
+// clearedPoints returns a bit per value (bit i%64 of word i/64), set
+// for the points i that nearWindow clears by the window before them,
+// vals[i-w:i], or the one after, vals[i+1:i+w+1]: one pass, no median.
+func clearedPoints(vals []float64, w int, rel float64) []uint64 {
+	out := make([]uint64, (len(vals)+63)/64)
+	ranges := blockRanges(vals, w)
+	// kb, ob: the block of the start of the window before point i and
+	// the offset in it; ka, oa: the same for the window after.
+	kb, ob, ka, oa := 0, 0, 1, 1 // i = w: windows at 0 and w+1 (w >= 3)
+	for i := w; i+w < len(vals); i++ {
+		x := vals[i]
+		if nearWindow(x, ranges, kb, ob, rel) || nearWindow(x, ranges, ka, oa, rel) {
+			out[i>>6] |= 1 << (i & 63)
+		}
+		if ob++; ob == w {
+			kb, ob = kb+1, 0
+		}
+		if oa++; oa == w {
+			ka, oa = ka+1, 0
+		}
+	}
+	return out
+}
+
+// valueRange is the smallest and the largest of a block of values.
+type valueRange struct{ lo, hi float64 }
+
+// blockRanges returns the range of each block of w consecutive values
+// (the last one may be shorter): one pass, no branch on the values.
+func blockRanges(vals []float64, w int) []valueRange {
+	out := make([]valueRange, (len(vals)+w-1)/w)
+	for k := range out {
+		seg := vals[k*w : min((k+1)*w, len(vals))]
+		lo, hi := seg[0], seg[0]
+		for _, v := range seg[1:] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		out[k] = valueRange{lo, hi}
+	}
+	return out
+}
+
+// Bounds of nearWindow's proof: a relative margin far above the rounding
+// of the few operations it covers, and magnitudes within which no
+// operation overflows or loses precision to subnormals.
+const (
+	nearMargin = 1e-9
+	nearTiny   = 1e-280
+	nearHuge   = 1e280
+)
+
+// nearWindow reports whether x is, for sure, within rel of the magnitude
+// of the median of the window of w values starting at offset o of block k
+// (w being the blocks' length), so that the spike rule's test of that
+// side, d <= rel*|med| with d = |x-med|, holds whatever the median is.
+// The median lies in the range of the window's one or two blocks, [lo,
+// hi]; when that range has one sign, |med| >= m (lo, or -hi), and d <= D,
+// the larger distance from x to either end; D <= rel*m then proves it.
+// The margin covers the rounding of d, of rel*|med| and of this test, so
+// that a false "yes" is impossible; a "no" only means "look".
+func nearWindow(x float64, ranges []valueRange, k, o int, rel float64) bool {
+	r := ranges[k]
+	if o != 0 {
+		r2 := ranges[k+1]
+		r.lo, r.hi = min(r.lo, r2.lo), max(r.hi, r2.hi)
+	}
+	var m float64
+	switch {
+	case r.lo > 0:
+		m = r.lo
+	case r.hi < 0:
+		m = -r.hi
+	default:
+		return false
+	}
+	if !(m > nearTiny && r.hi < nearHuge && r.lo > -nearHuge) {
+		return false
+	}
+	bound := rel * m
+	if !(bound > nearTiny) {
+		return false
+	}
+	d := max(math.Abs(x-r.lo), math.Abs(x-r.hi))
+	return d*(1+nearMargin) <= bound*(1-nearMargin)
 }
 
 // scalarDiverged fires, on a loss (lossLike), when it ends far above its minimum: the median

@@ -105,6 +105,16 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 		"short":  gen(30, func(int) float64 { return rng.NormFloat64() }),
 		"empty":  nil,
 		"single": {1},
+		// Points a few ulps either side of SpikeMinRel (0.5) of the
+		// median's magnitude, among windows of near-constant values:
+		// where the prefilter's margin must not clear a far point.
+		"relEdge": gen(3000, func(i int) float64 {
+			if i%25 == 12 {
+				base := []float64{1.5, 0.5, -1.5, -0.5}[rng.IntN(4)]
+				return math.Float64frombits(uint64(int64(math.Float64bits(base)) + int64(rng.IntN(7)-3)))
+			}
+			return math.Copysign(1, float64(i%1000-500)) * (1 + float64(rng.IntN(2))*1e-15)
+		}),
 		"oneSpike": gen(41, func(i int) float64 {
 			if i == 20 {
 				return 1000
