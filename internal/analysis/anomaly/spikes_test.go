@@ -61,7 +61,7 @@ func spikesReference(s *scalarSeries, th Thresholds) *result.Anomaly {
 	if n == 0 {
 		return nil
 	}
-	p := s.pts[s.idx[first]]
+	p := s.point(first)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
 }
@@ -126,8 +126,7 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 
 func seriesOf(vs []float64) *scalarSeries {
 	pts := points(vs...)
-	vals, idx := finiteValues(pts)
-	return &scalarSeries{tag: "loss", pts: pts, vals: vals, idx: idx}
+	return finiteValues("loss", pts, nil)
 }
 
 // TestSpikesMatchReference compares the spike rule with the rule as
@@ -173,7 +172,7 @@ func TestSpikesMatchReference(t *testing.T) {
 func TestWindowOrderStatistics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for name, vs := range hostileSeries(rng) {
-		vals, _ := finiteValues(points(vs...))
+		vals := finiteValues("", points(vs...), nil).vals
 		for _, w := range []int{3, 4, 20, 32, 33, 70} {
 			if len(vals) < w {
 				continue
