@@ -304,22 +304,14 @@ func selectRanks(vals []float64, base int, ranks []int, depth int) {
 		}
 		depth--
 		// Three-way partition around the median of three: below the
-		// pivot, equal to it (those ranks are found), above it.
+		// pivot, equal to it (those ranks are found), above it. Two
+		// passes with no branch on the values (which side is a coin toss
+		// for the middle ranks): below to the front, then equal to the
+		// front of the rest.
 		a, b, c := vals[0], vals[len(vals)/2], vals[len(vals)-1]
 		pivot := max(min(a, b), min(max(a, b), c))
-		lt, i, gt := 0, 0, len(vals)
-		for i < gt {
-			switch v := vals[i]; {
-			case v < pivot:
-				vals[lt], vals[i] = v, vals[lt]
-				lt, i = lt+1, i+1
-			case v > pivot:
-				gt--
-				vals[i], vals[gt] = vals[gt], v
-			default:
-				i++
-			}
-		}
+		lt := partitionBelow(vals, pivot)
+		gt := lt + partitionEqual(vals[lt:], pivot)
 		below := 0 // ranks in vals[:lt]
 		for below < len(ranks) && ranks[below] < base+lt {
 			below++
@@ -333,6 +325,39 @@ func selectRanks(vals []float64, base int, ranks []int, depth int) {
 		}
 		vals, base, ranks = vals[gt:], base+gt, ranks[above:]
 	}
+}
+
+// partitionBelow moves the values of vals below pivot to its front and
+// returns their count (Lomuto's partition, each step an unconditional
+// swap and a flag: no branch on the values).
+func partitionBelow(vals []float64, pivot float64) int {
+	lt := 0
+	for i, v := range vals {
+		vals[i] = vals[lt]
+		vals[lt] = v
+		lt += b2i(v < pivot)
+	}
+	return lt
+}
+
+// partitionEqual moves the values of vals (none below pivot) equal to
+// pivot to its front and returns their count, as partitionBelow does.
+func partitionEqual(vals []float64, pivot float64) int {
+	eq := 0
+	for i, v := range vals {
+		vals[i] = vals[eq]
+		vals[eq] = v
+		eq += b2i(v <= pivot)
+	}
+	return eq
+}
+
+// b2i is 1 for true, 0 for false: a flag, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // finalValue is a series' final value: that of its last point (in step
