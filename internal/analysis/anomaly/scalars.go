@@ -82,17 +82,17 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
-// Most points of a real series are near both medians, relative to their
-// magnitude, and that alone clears them: the range of each block of w
-// values bounds the median of every window over it, so a point whose
-// distance to the whole range is within th.SpikeMinRel of the range's
-// smallest magnitude (with a margin that covers rounding) is cleared
-// without a median (nearWindow). The points left are judged exactly as
-// before, with no sort, allocation or move of a window per point
-// (window.go): the medians of the windows after points are kept in a ring
-// of the last w+2, for the points w+1 later whose window before is the
-// same; the MADs, which need both windows' order, are found only for the
-// points far from both medians.
+// Most points of a real series are near a window's median, relative to
+// its magnitude, and one side near is enough to clear a point: the range
+// of the two blocks of w values a window spans bounds its median, so a
+// point whose distance to both ends of the range is within th.SpikeMinRel
+// of the range's smallest magnitude (with a margin that covers rounding)
+// is cleared with no median (clearedPoints). The points left are judged
+// exactly, with no sort, allocation or move of a window per point
+// (window.go): the after window moves only to the windows an uncleared
+// point needs, its medians kept in a ring of the last w+2 for the points
+// w+1 later whose window before is the same; the MADs, which need both
+// windows' order, are found only for the points far from both medians.
 func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	vals := s.vals
 	w := th.SpikeWindow
