@@ -105,15 +105,28 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		distinct = first[i].Step != first[i-1].Step
 	}
 	switch {
-	case same && distinct && maxSteps > 0 && len(first) > maxSteps:
-		// Spread by index without listing every step first: for a long
-		// sweep, a slice the size of a series per tag.
-		// As spread does, by index.
-		m := max(maxSteps, 2)
-		steps = make([]int64, 0, m)
-		for i := range m {
-			steps = append(steps, first[i*(len(first)-1)/(m-1)].Step)
+	case same && distinct:
+		// Every series has these steps, each once: the band's step k is
+		// index at[k] of every series. Spread by index without listing
+		// every step first (for a long sweep, a slice the size of a
+		// series per tag), as spread does.
+		m := len(first)
+		if maxSteps > 0 && len(first) > maxSteps {
+			m = max(maxSteps, 2)
 		}
+		steps, at := make([]int64, 0, m), make([]int, 0, m)
+		for i := range m {
+			j := i
+			if m != len(first) {
+				j = i * (len(first) - 1) / (m - 1)
+			}
+			steps, at = append(steps, first[j].Step), append(at, j)
+		}
+		pts := make([][]model.Point, len(cur))
+		for i, c := range cur {
+			pts[i] = c.pts
+		}
+		return bandByIndex(ctx, pts, steps, at)
 	case same:
 		for _, p := range first {
 			steps = append(steps, p.Step)
@@ -182,6 +195,53 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 	return band
 }
 
+// bandTile is the most values bandByIndex gathers at once (2 MB).
+const bandTile = 1 << 18
+
+// bandByIndex is band over series that all have the same steps, each
+// once: step k is index at[k] of every series. The values are gathered
+// for a tile of consecutive steps at a time, a series after another, each
+// series read forward over the tile: a read per cache line of a series
+// rather than one per series per step, which for thousands of series
+// missed the cache at every value. Each step's values are in series
+// order, as band's cursors gather them.
+func bandByIndex(ctx context.Context, series [][]model.Point, steps []int64, at []int) result.SweepBand {
+	var band result.SweepBand
+	n := len(series)
+	tile := max(1, min(64, bandTile/n))
+	buf := make([]float64, tile*n)
+	var counts [64]int
+	for t0 := 0; t0 < len(steps); t0 += tile {
+		if ctx.Err() != nil {
+			return band
+		}
+		t1 := min(t0+tile, len(steps))
+		ns := counts[:t1-t0]
+		clear(ns)
+		for _, pts := range series {
+			for k, j := range at[t0:t1] {
+				if v := pts[j].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+					buf[k*n+ns[k]] = v
+					ns[k]++
+				}
+			}
+		}
+		for k, c := range ns {
+			if c == 0 {
+				continue
+			}
+			vals := buf[k*n:][:c]
+			selectQuantiles(vals)
+			band.Steps = append(band.Steps, steps[t0+k])
+			band.N = append(band.N, c)
+			for qi, p := range result.SweepQuantiles {
+				band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+			}
+		}
+	}
+	return band
+}
+
 // spread returns n of xs evenly spread by index, the first and last
 // included (n >= 2).
 func spread[T any](xs []T, n int) []T {
@@ -244,22 +304,14 @@ func selectRanks(vals []float64, base int, ranks []int, depth int) {
 		}
 		depth--
 		// Three-way partition around the median of three: below the
-		// pivot, equal to it (those ranks are found), above it.
+		// pivot, equal to it (those ranks are found), above it. Two
+		// passes with no branch on the values (which side is a coin toss
+		// for the middle ranks): below to the front, then equal to the
+		// front of the rest.
 		a, b, c := vals[0], vals[len(vals)/2], vals[len(vals)-1]
 		pivot := max(min(a, b), min(max(a, b), c))
-		lt, i, gt := 0, 0, len(vals)
-		for i < gt {
-			switch v := vals[i]; {
-			case v < pivot:
-				vals[lt], vals[i] = v, vals[lt]
-				lt, i = lt+1, i+1
-			case v > pivot:
-				gt--
-				vals[i], vals[gt] = vals[gt], v
-			default:
-				i++
-			}
-		}
+		lt := partitionBelow(vals, pivot)
+		gt := lt + partitionEqual(vals[lt:], pivot)
 		below := 0 // ranks in vals[:lt]
 		for below < len(ranks) && ranks[below] < base+lt {
 			below++
@@ -273,6 +325,39 @@ func selectRanks(vals []float64, base int, ranks []int, depth int) {
 		}
 		vals, base, ranks = vals[gt:], base+gt, ranks[above:]
 	}
+}
+
+// partitionBelow moves the values of vals below pivot to its front and
+// returns their count (Lomuto's partition, each step an unconditional
+// swap and a flag: no branch on the values).
+func partitionBelow(vals []float64, pivot float64) int {
+	lt := 0
+	for i, v := range vals {
+		vals[i] = vals[lt]
+		vals[lt] = v
+		lt += b2i(v < pivot)
+	}
+	return lt
+}
+
+// partitionEqual moves the values of vals (none below pivot) equal to
+// pivot to its front and returns their count, as partitionBelow does.
+func partitionEqual(vals []float64, pivot float64) int {
+	eq := 0
+	for i, v := range vals {
+		vals[i] = vals[eq]
+		vals[eq] = v
+		eq += b2i(v <= pivot)
+	}
+	return eq
+}
+
+// b2i is 1 for true, 0 for false: a flag, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // finalValue is a series' final value: that of its last point (in step

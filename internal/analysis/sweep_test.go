@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -236,6 +238,65 @@ func TestBandStepsOfRunsStoppedEarly(t *testing.T) {
 		steps := slices.Sorted(maps.Keys(want))
 		if !slices.Equal(got.Steps, steps) {
 			t.Fatalf("trial %d: steps %v, want %v", trial, got.Steps, steps)
+		}
+	}
+}
+
+// TestBandOfSameStepsMatchesSort checks the band of series on the same
+// steps, gathered a tile of steps at a time, against a sort of each
+// step's finite values: tiles shorter than 64 steps (5,000 series) and a
+// last partial one, non-finite values, a step with none finite (left
+// out), and steps spread under maxSteps.
+func TestBandOfSameStepsMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const runs, steps = 5_000, 130
+	var series []*result.ScalarView
+	for r := range runs {
+		s := &model.Scalar{Tag: "loss", Points: make([]model.Point, steps)}
+		for i := range s.Points {
+			v := rng.NormFloat64()
+			switch {
+			case i == 77:
+				v = math.NaN()
+			case rng.IntN(50) == 0:
+				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+			}
+			s.Points[i] = model.Point{Step: int64(3 * i), Value: v}
+		}
+		series = append(series, &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s})
+	}
+	for _, maxSteps := range []int{0, 50} {
+		got := band(context.Background(), series, maxSteps)
+		var want result.SweepBand
+		idx := make([]int, steps)
+		for i := range idx {
+			idx[i] = i
+		}
+		if maxSteps > 0 {
+			idx = spread(idx, maxSteps)
+		}
+		for _, j := range idx {
+			var vals []float64
+			for _, sv := range series {
+				if v := sv.Scalar.Points[j].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			slices.Sort(vals)
+			want.Steps = append(want.Steps, int64(3*j))
+			want.N = append(want.N, len(vals))
+			for qi, p := range result.SweepQuantiles {
+				want.Q[qi] = append(want.Q[qi], quantile(vals, p))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("maxSteps %d: band differs from a sort of each step's values (%d steps, want %d)", maxSteps, len(got.Steps), len(want.Steps))
+		}
+		if len(want.Steps) == 0 || slices.Contains(want.Steps, 3*77) {
+			t.Errorf("maxSteps %d: the test's steps %v prove little", maxSteps, want.Steps)
 		}
 	}
 }

@@ -53,8 +53,9 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var sc scratch
 			for i := range next {
-				perRun[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d)
+				perRun[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d, &sc)
 			}
 		}()
 	}
@@ -82,10 +83,10 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded) []result.Anomaly {
+func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded, sc *scratch) []result.Anomaly {
 	var out []result.Anomaly
 	for _, s := range run.Scalars {
-		out = append(out, scalarRules(tab.scalar, run.Name, s, th)...)
+		out = append(out, scalarRules(tab.scalar, run.Name, s, th, sc)...)
 	}
 	for _, h := range run.Histograms {
 		out = append(out, stepRules(tab.steps[result.KindHistogram], run.Name, h.Tag, histogramSteps(h), th)...)

@@ -50,8 +50,7 @@ func spikeSeries(n int, centred bool) *scalarSeries {
 		}
 		pts[i] = model.Point{Step: int64(i), Value: v}
 	}
-	vals, idx := finiteValues(pts)
-	return &scalarSeries{tag: "loss", pts: pts, vals: vals, idx: idx}
+	return finiteValues("loss", pts, nil)
 }
 
 // BenchmarkSpikes runs the spike rule alone over a 100,000-point series.

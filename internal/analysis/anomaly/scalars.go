@@ -18,14 +18,30 @@ type scalarSeries struct {
 	tag  string
 	pts  []model.Point
 	vals []float64
+	idx  []int // nil when every point is finite: vals[k] is pts[k]'s
+	// The number of points that are not finite, and the first one's index.
+	nonFinite, firstNonFinite int
+}
+
+// point returns the point of the finite value vals[k].
+func (s *scalarSeries) point(k int) model.Point {
+	if s.idx == nil {
+		return s.pts[k]
+	}
+	return s.pts[s.idx[k]]
+}
+
+// scratch is the buffers a worker's series share, one series at a time:
+// a series' finite values cost no allocation beyond the longest's.
+type scratch struct {
+	vals []float64
 	idx  []int
 }
 
 // scalarRules runs the rules of a table on scalar series over one series.
-func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds) []result.Anomaly {
+func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) []result.Anomaly {
 	var out []result.Anomaly
-	vals, idx := finiteValues(s.Points)
-	ser := &scalarSeries{tag: s.Tag, pts: s.Points, vals: vals, idx: idx}
+	ser := finiteValues(s.Tag, s.Points, sc)
 	for _, r := range rules {
 		if a := r.scalar(ser, th); a != nil {
 			out = append(out, r.fired(a, run, s.Tag))
@@ -51,17 +67,8 @@ func learningRateLike(tag string) bool {
 
 // scalarNonFinite fires at the first NaN or infinity of a series.
 func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
-	pts := s.pts
-	first, n := -1, 0
-	for i, p := range pts {
-		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
-			if first < 0 {
-				first = i
-			}
-			n++
-		}
-	}
-	if first < 0 {
+	pts, first, n := s.pts, s.firstNonFinite, s.nonFinite
+	if n == 0 {
 		return nil
 	}
 	p := pts[first]
@@ -75,13 +82,19 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
-// No sort, allocation or move of a window per point (window.go): the window
-// after point i is the one before point i+w+1, so a point finds one new
-// median and reads the other from a ring of the last w+2; the MADs, which
-// need both windows' order, are found only for the points far from both
-// medians.
+// Most points of a real series are near a window's median, relative to
+// its magnitude, and one side near is enough to clear a point: the range
+// of the two blocks of w values a window spans bounds its median, so a
+// point whose distance to both ends of the range is within th.SpikeMinRel
+// of the range's smallest magnitude (with a margin that covers rounding)
+// is cleared with no median (clearedPoints). The points left are judged
+// exactly, with no sort, allocation or move of a window per point
+// (window.go): the after window moves only to the windows an uncleared
+// point needs, its medians kept in a ring of the last w+2 for the points
+// w+1 later whose window before is the same; the MADs, which need both
+// windows' order, are found only for the points far from both medians.
 func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
-	pts, vals, idx := s.pts, s.vals, s.idx
+	vals := s.vals
 	w := th.SpikeWindow
 	if w < 3 || len(vals) < 2*w+1 {
 		return nil
@@ -89,14 +102,25 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	far := func(d, med float64) bool { // most points are not: no MAD needed
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
+	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	isCleared := func(i int) bool { return cleared[i>>6]&(1<<(i&63)) != 0 }
 	cs := newChunks(newBlocks(vals, w))
 	before, after := newWindow(cs), newWindow(cs)
 	ring := make([]float64, w+2) // ring[j%(w+2)]: the median of vals[j:j+w]
 	var first, n int
 	for i := w; i+w < len(vals); i++ {
-		after.moveTo(i + 1)
-		ma := after.median()
-		ring[(i+1)%len(ring)] = ma
+		// The window after i is the window before i+w+1: its median is
+		// needed if either point is not cleared; the after window then
+		// moves forward, by one or by a jump over a cleared stretch.
+		ci := isCleared(i)
+		if j := i + w + 1; !ci || j+w < len(vals) && !isCleared(j) {
+			after.moveTo(i + 1)
+			ring[(i+1)%len(ring)] = after.median()
+		}
+		if ci {
+			continue
+		}
+		ma := ring[(i+1)%len(ring)]
 		var mb float64
 		if i-w <= w { // windows 0..w are never an after window
 			before.moveTo(i - w)
@@ -121,9 +145,109 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	if n == 0 {
 		return nil
 	}
-	p := pts[idx[first]]
+	p := s.point(first)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
 		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
+}
+
+// clearedPoints returns a bit per value (bit i%64 of word i/64), set
+// for the points i that a window's range clears (nearInterval) by the
+// window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
+// one pass, no median, no division per point.
+func clearedPoints(vals []float64, w int, rel float64) []uint64 {
+	out := make([]uint64, (len(vals)+63)/64)
+	near := nearIntervals(vals, w, rel)
+	// The points of block q: their windows before start in block q-1,
+	// their windows after in block q, but the last one's in block q+1.
+	for q := 1; q < len(near); q++ {
+		b, a := near[q-1], near[q]
+		lo, hi := q*w, min((q+1)*w, len(vals)-w)
+		for i := lo; i < hi; i++ {
+			if i == (q+1)*w-1 {
+				a = near[q+1]
+			}
+			x := vals[i]
+			if b.lo <= x && x <= b.hi || a.lo <= x && x <= a.hi {
+				out[i>>6] |= 1 << (i & 63)
+			}
+		}
+	}
+	return out
+}
+
+// valueRange is an interval of values, lo to hi inclusive.
+type valueRange struct{ lo, hi float64 }
+
+// nearIntervals returns, for each block k of w values, the interval of
+// the points x that are, for sure, within rel of the magnitude of the
+// median of any window of w values starting in block k, so that the spike
+// rule's test of that side, d <= rel*|med| with d = |x-med|, holds
+// whatever the median is. Such a window lies in blocks k and k+1, its
+// median in their range [lo, hi]; when that range has one sign, |med| >=
+// m (lo, or -hi), and d is at most the larger distance from x to either
+// end: x in [hi-B, lo+B] with B = rel*m proves it. B is shrunk by a
+// relative margin that covers the rounding of d, of rel*|med| and of B,
+// and the interval's ends are moved two floats inwards to cover their own
+// rounding, so that a point wrongly cleared is impossible; an empty
+// interval (lo > hi) clears nothing.
+func nearIntervals(vals []float64, w int, rel float64) []valueRange {
+	out := make([]valueRange, (len(vals)+w-1)/w)
+	var next valueRange // the range of block k+1
+	for k := len(out) - 1; k >= 0; k-- {
+		seg := vals[k*w : min((k+1)*w, len(vals))]
+		lo, hi := seg[0], seg[0]
+		for _, v := range seg[1:] { // finite: no need of min's NaN rules
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+		r := valueRange{lo, hi}
+		if k+1 < len(out) {
+			r.lo, r.hi = min(lo, next.lo), max(hi, next.hi)
+		}
+		next = valueRange{lo, hi}
+		out[k] = nearInterval(r, rel)
+	}
+	return out
+}
+
+// Bounds of nearInterval's proof: a relative margin far above the
+// rounding of the few operations it covers, and magnitudes within which
+// no operation overflows or loses precision to subnormals.
+const (
+	nearMargin = 1e-9
+	nearTiny   = 1e-280
+	nearHuge   = 1e280
+)
+
+// nearInterval is nearIntervals' interval for a window whose median lies
+// in r.
+func nearInterval(r valueRange, rel float64) valueRange {
+	none := valueRange{1, 0}
+	var m float64
+	switch {
+	case r.lo > 0:
+		m = r.lo
+	case r.hi < 0:
+		m = -r.hi
+	default:
+		return none
+	}
+	if !(m > nearTiny && r.hi < nearHuge && r.lo > -nearHuge) {
+		return none
+	}
+	b := rel * m * (1 - nearMargin) / (1 + nearMargin)
+	if !(b > nearTiny) || math.IsInf(b, 0) {
+		return none
+	}
+	down, up := math.Inf(-1), math.Inf(1)
+	return valueRange{
+		lo: math.Nextafter(math.Nextafter(r.hi-b, up), up),
+		hi: math.Nextafter(math.Nextafter(r.lo+b, down), down),
+	}
 }
 
 // scalarDiverged fires, on a loss (lossLike), when it ends far above its minimum: the median
@@ -133,7 +257,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 // up by a tenth as a model overfits does not fire; one that climbs back
 // up half the way it came down, or doubles, does.
 func scalarDiverged(s *scalarSeries, th Thresholds) *result.Anomaly {
-	pts, vals, idx := s.pts, s.vals, s.idx
+	vals := s.vals
 	if !lossLike(s.tag) || len(vals) < th.DivergeMinPoints {
 		return nil
 	}
@@ -145,15 +269,15 @@ func scalarDiverged(s *scalarSeries, th Thresholds) *result.Anomaly {
 		return nil
 	}
 	m := slices.Index(vals, lo)
-	p := pts[idx[len(idx)-1]]
+	p := s.point(len(vals) - 1)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: end, Count: 1,
-		Detail: fmt.Sprintf("ends at %.6g, far above its minimum %.6g (step %d), having fallen %.6g from its first value", end, lo, pts[idx[m]].Step, fell)}
+		Detail: fmt.Sprintf("ends at %.6g, far above its minimum %.6g (step %d), having fallen %.6g from its first value", end, lo, s.point(m).Step, fell)}
 }
 
 // scalarPlateau fires when a loss (lossLike) never moves: over at least th.MinPoints
 // finite values, its range is within th.PlateauRel of its magnitude.
 func scalarPlateau(s *scalarSeries, th Thresholds) *result.Anomaly {
-	pts, vals, idx := s.pts, s.vals, s.idx
+	vals := s.vals
 	if !lossLike(s.tag) || len(vals) < th.MinPoints {
 		return nil
 	}
@@ -161,9 +285,9 @@ func scalarPlateau(s *scalarSeries, th Thresholds) *result.Anomaly {
 	if hi-lo > th.PlateauRel*max(math.Abs(lo), math.Abs(hi)) {
 		return nil
 	}
-	p := pts[idx[0]]
+	p := s.point(0)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: len(vals),
-		Detail: fmt.Sprintf("flat from step %d to %d: between %.6g and %.6g over %d points", p.Step, pts[idx[len(idx)-1]].Step, lo, hi, len(vals))}
+		Detail: fmt.Sprintf("flat from step %d to %d: between %.6g and %.6g over %d points", p.Step, s.point(len(vals)-1).Step, lo, hi, len(vals))}
 }
 
 // learningRateZero fires when a learning rate (learningRateLike) is zero for at least
@@ -196,17 +320,43 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 		Detail: fmt.Sprintf("learning rate is zero for %d points in a row from step %d", best, p.Step)}
 }
 
-// finiteValues returns the finite values of pts and their indices, which
-// the rules on a series' shape share.
-func finiteValues(pts []model.Point) ([]float64, []int) {
-	vals, idx := make([]float64, 0, len(pts)), make([]int, 0, len(pts))
+// finiteValues returns the series of tag and pts for the rules on its
+// shape: its finite values and their indices (none when all are, the
+// common case), and its count of the others, in one pass, in sc's
+// buffers (nil: its own), which the series holds until the next.
+func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
+	if sc == nil {
+		sc = &scratch{}
+	}
+	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1}
+	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
+	var idx []int
+	n := 0
 	for i, p := range pts {
-		if !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0) {
-			vals = append(vals, p.Value)
+		v := p.Value
+		vals[n] = v   // kept only if finite: no branch on the common case
+		if v-v != 0 { // NaN or infinite
+			if idx == nil {
+				idx = slices.Grow(sc.idx[:0], len(pts))
+				for j := range n {
+					idx = append(idx, j)
+				}
+				s.firstNonFinite = i
+			}
+			s.nonFinite++
+			continue
+		}
+		if idx != nil {
 			idx = append(idx, i)
 		}
+		n++
 	}
-	return vals, idx
+	s.vals, s.idx = vals[:n], idx
+	sc.vals = vals
+	if idx != nil {
+		sc.idx = idx
+	}
+	return s
 }
 
 // medianMAD returns the median of win and the median of the absolute

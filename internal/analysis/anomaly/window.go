@@ -42,7 +42,9 @@ func (b *blocks) block(k int) []int32 {
 	if k < b.next-4 {
 		panic("anomaly: a spike window went back more than four blocks")
 	}
-	for ; b.next <= k; b.next++ {
+	// A window that jumped ahead (the spike rule skips the stretches its
+	// prefilter clears) needs only the last four blocks up to k sorted.
+	for b.next = max(b.next, k-3); b.next <= k; b.next++ {
 		s := b.next * b.w
 		seg := b.ring[b.next%4*b.w:][:min(b.w, len(b.vals)-s)]
 		for i := range seg {
