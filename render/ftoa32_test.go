@@ -77,3 +77,27 @@ func FuzzAppendFloat32(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppendFloat32 formats 100,000 float32 values of a loss-like
+// curve (BenchmarkBundle's), by appendFloat32 and by strconv.
+func BenchmarkAppendFloat32(b *testing.B) {
+	vals := make([]float64, 100_000)
+	for i := range vals {
+		vals[i] = float64(float32(1 + math.Sin(float64(i)/100)/3))
+	}
+	buf := make([]byte, 0, 64)
+	b.Run("fast", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range vals {
+				buf, _ = appendFloat32(buf[:0], v)
+			}
+		}
+	})
+	b.Run("strconv", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range vals {
+				buf = strconv.AppendFloat(buf[:0], v, 'f', -1, 32)
+			}
+		}
+	})
+}
