@@ -37,6 +37,7 @@ type bundleWriter struct {
 	js     io.Writer
 	json   io.Writer // nil: no JSON file
 	inJSON bool      // b holds the JSON line (or its end and newline)
+	ints   []int64   // wall-time integers of a column (appendWallColumn), reused
 	err    error
 }
 
@@ -91,7 +92,7 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 		}
 		w.b = appendJSONString(w.b, sv.scalar.Tag)
 		w.b = append(w.b, ':')
-		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill)
+		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill, &w.ints)
 	}
 	w.b = append(w.b, '}')
 	first := true
@@ -111,7 +112,7 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 			if k > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill)
+			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill, &w.ints)
 		}
 		w.b = append(w.b, ']')
 	}
@@ -137,8 +138,8 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 // WALL are as appendSteps and appendWallColumn write them; values as
 // every data file writes them (appendValue). spill, when not nil, is
 // handed the buffer as it grows, and returns the one to go on with (see
-// bundleWriter.spill).
-func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte) []byte {
+// bundleWriter.spill). ints is appendWallColumn's.
+func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte, ints *[]int64) []byte {
 	c := kept{pts, idx}
 	n := c.len()
 	b = append(b, '{')
@@ -156,7 +157,7 @@ func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int
 	b = append(b, `,"step":`...)
 	b = appendSteps(b, c, spill)
 	b = append(b, `,"wall_time":`...)
-	b = appendWallColumn(b, c, spill)
+	b = appendWallColumn(b, c, spill, ints)
 	b = append(b, `,"value":[`...)
 	for i := range n {
 		if i > 0 {
@@ -238,30 +239,35 @@ func inExactStep(s int64) bool { return s > -maxExactStep && s < maxExactStep }
 // form {"scale":k,"base":B,"delta":[...]} when wallForm finds one, else as
 // an array of numbers (appendWallTime, exactly as stored); spill as
 // appendColumns's. The form is chosen before anything is written, so
-// that what is written is never taken back: a pass to choose it, a pass
-// to write it.
-func appendWallColumn(b []byte, c kept, spill func([]byte) []byte) []byte {
-	n := c.len()
-	if k, ok := wallForm(c); ok {
-		// wallForm found every integer at k and every delta in range:
-		// the same computation again cannot fail.
-		prev, _ := fixedPoint(c.at(0).WallTime, k)
+// that what is written is never taken back. The integers wallForm finds
+// are kept in *ints (nil: a slice of its own), 8 bytes a point of one
+// column, reused from column to column, so that writing them computes
+// none again.
+func appendWallColumn(b []byte, c kept, spill func([]byte) []byte, ints *[]int64) []byte {
+	if ints == nil {
+		ints = new([]int64)
+	}
+	if n := c.len(); cap(*ints) < n {
+		*ints = make([]int64, 0, n) // sized once, not grown by doubling
+	}
+	k, ms, ok := wallForm(c, (*ints)[:0])
+	*ints = ms
+	if ok {
 		b = append(b, `{"scale":`...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, `,"base":`...)
-		b = strconv.AppendInt(b, prev, 10)
+		b = strconv.AppendInt(b, ms[0], 10)
 		b = append(b, `,"delta":[0`...)
-		for i := 1; i < n; i++ {
-			m, _ := fixedPoint(c.at(i).WallTime, k)
+		for i := 1; i < len(ms); i++ {
 			b = append(b, ',')
-			b = strconv.AppendInt(b, m-prev, 10)
-			prev = m
+			b = strconv.AppendInt(b, ms[i]-ms[i-1], 10)
 			if spill != nil && len(b) >= bundleChunk {
 				b = spill(b)
 			}
 		}
 		return append(b, "]}"...)
 	}
+	n := c.len()
 	b = append(b, '[')
 	for i := range n {
 		if i > 0 {
@@ -330,23 +336,24 @@ func fixedPoint(w float64, k int) (int64, bool) {
 // It is one pass: the integers of the points from the last one that
 // raised k on are those at the final k, so their deltas are checked as
 // they come; only the points before it (usually none: k is set by the
-// first) are looked at again at the final k.
-func wallForm(c kept) (int, bool) {
+// first) are looked at again at the final k. It appends the integers at
+// k to ms and returns it: the form's integers when it holds.
+func wallForm(c kept, ms []int64) (int, []int64, bool) {
 	n := c.len()
 	if n == 0 {
-		return 0, false
+		return 0, ms, false
 	}
 	k, from, inRange := 0, 0, true
 	var prev int64
 	for i := range n {
 		w := c.at(i).WallTime
 		if w == 0 && math.Signbit(w) {
-			return 0, false
+			return 0, ms, false
 		}
 		m, ok := fixedPoint(w, k)
 		for !ok {
 			if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
-				return 0, false
+				return 0, ms, false
 			}
 			k++
 			from, inRange = i, true
@@ -355,24 +362,23 @@ func wallForm(c kept) (int, bool) {
 		if i > from && !deltaInRange(m-prev) {
 			inRange = false
 		}
+		ms = append(ms, m)
 		prev = m
 	}
 	if !inRange {
-		return 0, false
+		return 0, ms, false
 	}
-	if from > 0 {
-		prev, ok := fixedPoint(c.at(0).WallTime, k)
-		for i := 1; ok && i <= from; i++ {
-			var m int64
-			m, ok = fixedPoint(c.at(i).WallTime, k)
-			ok = ok && deltaInRange(m-prev)
-			prev = m
+	for i := range from {
+		m, ok := fixedPoint(c.at(i).WallTime, k)
+		if !ok || i > 0 && !deltaInRange(m-ms[i-1]) {
+			return 0, ms, false
 		}
-		if !ok {
-			return 0, false
-		}
+		ms[i] = m
 	}
-	return k, true
+	if from > 0 && !deltaInRange(ms[from]-ms[from-1]) {
+		return 0, ms, false
+	}
+	return k, ms, true
 }
 
 func deltaInRange(d int64) bool { return d > -maxExactInt && d < maxExactInt }

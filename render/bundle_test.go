@@ -160,7 +160,7 @@ func TestWallColumnRoundTrips(t *testing.T) {
 		{"huge spread", []float64{-4e15, 4e15, 0.5}, false},
 	}
 	for _, c := range cases {
-		b := appendWallColumn(nil, wallPoints(c.walls), nil)
+		b := appendWallColumn(nil, wallPoints(c.walls), nil, nil)
 		if fixed := bytes.HasPrefix(b, []byte(`{"scale":`)); fixed != c.fixed {
 			t.Errorf("%s: fixed-point form %v, want %v: %s", c.name, fixed, c.fixed, b)
 		}
@@ -209,10 +209,10 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		var b []byte
 		for _, ws := range [][]float64{walls, decimals} {
-			if k, ok := wallForm(wallPoints(ws)); ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
+			if k, _, ok := wallForm(wallPoints(ws), nil); ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
 				t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
 			}
-			b = appendWallColumn(nil, wallPoints(ws), nil)
+			b = appendWallColumn(nil, wallPoints(ws), nil, nil)
 			got := decodeWalls(t, b, n)
 			for i, w := range ws {
 				if !sameBits(got[i], w) {
@@ -503,9 +503,9 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	whole = append(whole, ",\n"...)
 	line := len(whole)
 	whole = append(whole, `{"layout":2,"run":"run","scalars":{"a":`...)
-	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil)
+	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil, nil)
 	whole = append(whole, `,"b":`...)
-	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil)
+	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil, nil)
 	whole = append(whole, "}}\n);\n"...)
 	if !bytes.Equal(js.Bytes(), whole) {
 		t.Errorf("the chunks differ from the bundle formatted whole")
