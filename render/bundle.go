@@ -37,6 +37,7 @@ type bundleWriter struct {
 	js     io.Writer
 	json   io.Writer // nil: no JSON file
 	inJSON bool      // b holds the JSON line (or its end and newline)
+	ints   []int64   // wall-time integers of a column (appendWallColumn), reused
 	err    error
 }
 
@@ -91,7 +92,7 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 		}
 		w.b = appendJSONString(w.b, sv.scalar.Tag)
 		w.b = append(w.b, ':')
-		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill)
+		w.b = appendColumns(w.b, sv.scalar.Points, sv.data, sv.scalar.Float32, -1, w.spill, &w.ints)
 	}
 	w.b = append(w.b, '}')
 	first := true
@@ -111,7 +112,7 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 			if k > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill)
+			w.b = appendColumns(w.b, fv.Superseded.Points, fv.Data, sv.scalar.Float32, fv.Superseded.Attempt, w.spill, &w.ints)
 		}
 		w.b = append(w.b, ']')
 	}
@@ -137,15 +138,10 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 // WALL are as appendSteps and appendWallColumn write them; values as
 // every data file writes them (appendValue). spill, when not nil, is
 // handed the buffer as it grows, and returns the one to go on with (see
-// bundleWriter.spill).
-func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte) []byte {
-	n := keptLen(idx, pts)
-	at := func(i int) *model.Point {
-		if idx != nil {
-			return &pts[idx[i]]
-		}
-		return &pts[i]
-	}
+// bundleWriter.spill). ints is appendWallColumn's.
+func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int, spill func([]byte) []byte, ints *[]int64) []byte {
+	c := kept{pts, idx}
+	n := c.len()
 	b = append(b, '{')
 	if attempt >= 0 {
 		b = append(b, `"attempt":`...)
@@ -159,20 +155,38 @@ func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int
 		b = strconv.AppendInt(b, int64(len(pts)), 10)
 	}
 	b = append(b, `,"step":`...)
-	b = appendSteps(b, n, func(i int) int64 { return at(i).Step }, spill)
+	b = appendSteps(b, c, spill)
 	b = append(b, `,"wall_time":`...)
-	b = appendWallColumn(b, n, func(i int) float64 { return at(i).WallTime }, spill)
+	b = appendWallColumn(b, c, spill, ints)
 	b = append(b, `,"value":[`...)
 	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, at(i).Value, f32)
+		b = appendValue(b, c.at(i).Value, f32)
 		if spill != nil && len(b) >= bundleChunk {
 			b = spill(b)
 		}
 	}
 	return append(b, "]}"...)
+}
+
+// kept is the points of pts at the indices idx (nil: all of them), the
+// points a column is written of. Its methods are small enough to be
+// inlined: the columns' loops read a point without a call, where a
+// func(i) accessor cost an indirect call per point and column.
+type kept struct {
+	pts []model.Point
+	idx []int
+}
+
+func (c kept) len() int { return keptLen(c.idx, c.pts) }
+
+func (c kept) at(i int) *model.Point {
+	if c.idx != nil {
+		return &c.pts[c.idx[i]]
+	}
+	return &c.pts[i]
 }
 
 // maxExactStep bounds the steps written as a progression: first +
@@ -181,20 +195,22 @@ func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int
 // integer below 2^53).
 const maxExactStep = 1 << 52
 
-// appendSteps appends the n steps step(i) as {"first":a,"stride":d} when
+// appendSteps appends the steps of c as {"first":a,"stride":d} when
 // they are an arithmetic progression within maxExactStep (step[i] = a +
 // i*d), else as an array of integers (spill as appendColumns's).
-func appendSteps(b []byte, n int, step func(i int) int64, spill func([]byte) []byte) []byte {
+func appendSteps(b []byte, c kept, spill func([]byte) []byte) []byte {
+	n := c.len()
 	if n > 0 {
-		first := step(0)
+		first := c.at(0).Step
 		var stride int64
 		if n > 1 {
-			stride = step(1) - step(0)
+			stride = c.at(1).Step - first
 		}
 		ok := inExactStep(first) && inExactStep(stride)
-		for i := 1; ok && i < n; i++ {
-			s, prev := step(i), step(i-1)
+		for i, prev := 1, first; ok && i < n; i++ {
+			s := c.at(i).Step
 			ok = inExactStep(s) && s-prev == stride
+			prev = s
 		}
 		if ok {
 			b = append(b, `{"first":`...)
@@ -209,7 +225,7 @@ func appendSteps(b []byte, n int, step func(i int) int64, spill func([]byte) []b
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, step(i), 10)
+		b = strconv.AppendInt(b, c.at(i).Step, 10)
 		if spill != nil && len(b) >= bundleChunk {
 			b = spill(b)
 		}
@@ -219,36 +235,45 @@ func appendSteps(b []byte, n int, step func(i int) int64, spill func([]byte) []b
 
 func inExactStep(s int64) bool { return s > -maxExactStep && s < maxExactStep }
 
-// appendWallColumn appends the n wall times wall(i): in the fixed-point
-// delta form {"scale":k,"base":B,"delta":[...]} when wallFixedPoint finds
-// one, else as an array of numbers (appendWallTime, exactly as stored);
-// spill as appendColumns's. The form is chosen before anything is
-// written, so that what is written is never taken back.
-func appendWallColumn(b []byte, n int, wall func(i int) float64, spill func([]byte) []byte) []byte {
-	if k, ok := wallScale(n, wall); ok && wallDeltas(n, wall, k, nil) {
+// appendWallColumn appends the wall times of c: in the fixed-point delta
+// form {"scale":k,"base":B,"delta":[...]} when wallForm finds one, else as
+// an array of numbers (appendWallTime, exactly as stored); spill as
+// appendColumns's. The form is chosen before anything is written, so
+// that what is written is never taken back. The integers wallForm finds
+// are kept in *ints (nil: a slice of its own), 8 bytes a point of one
+// column, reused from column to column, so that writing them computes
+// none again.
+func appendWallColumn(b []byte, c kept, spill func([]byte) []byte, ints *[]int64) []byte {
+	if ints == nil {
+		ints = new([]int64)
+	}
+	if n := c.len(); cap(*ints) < n {
+		*ints = make([]int64, 0, n) // sized once, not grown by doubling
+	}
+	k, ms, ok := wallForm(c, (*ints)[:0])
+	*ints = ms
+	if ok {
 		b = append(b, `{"scale":`...)
 		b = strconv.AppendInt(b, int64(k), 10)
-		base, _ := fixedPoint(wall(0), k)
 		b = append(b, `,"base":`...)
-		b = strconv.AppendInt(b, base, 10)
-		b = append(b, `,"delta":[`...)
-		wallDeltas(n, wall, k, func(i int, d int64) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, d, 10)
+		b = strconv.AppendInt(b, ms[0], 10)
+		b = append(b, `,"delta":[0`...)
+		for i := 1; i < len(ms); i++ {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, ms[i]-ms[i-1], 10)
 			if spill != nil && len(b) >= bundleChunk {
 				b = spill(b)
 			}
-		})
+		}
 		return append(b, "]}"...)
 	}
+	n := c.len()
 	b = append(b, '[')
 	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendWallTime(b, wall(i))
+		b = appendWallTime(b, c.at(i).WallTime)
 		if spill != nil && len(b) >= bundleChunk {
 			b = spill(b)
 		}
@@ -293,64 +318,67 @@ func fixedPoint(w float64, k int) (int64, bool) {
 	return 0, false
 }
 
-// wallScale returns the least scale k at which every wall time has a
-// fixed-point integer (fixedPoint), and whether there is one: not when a
-// wall time is non-finite or -0 (whose sign the form would lose), or
-// needs more than maxWallScale digits or an integer past maxExactInt
-// (Python's time.time(), 1.7e9 with seven decimals, is 1.7e16). k only
-// grows: an integer at scale k times 10 is one at scale k+1 (the same
-// rational, the same correctly rounded quotient) while it stays within
-// maxExactInt; wallDeltas checks every value at the final k.
-func wallScale(n int, wall func(i int) float64) (int, bool) {
+// wallForm returns the scale k of the fixed-point form of the wall times
+// of c, and whether the form holds: k is the least scale at which every
+// wall time has a fixed-point integer (fixedPoint), and at k every delta
+// between neighbours is below maxExactInt. Every partial sum of the
+// deltas is then the integer of a wall time, below maxExactInt too: the
+// reader's sums are exact, and its division gives the wall time back bit
+// for bit.
+//
+// The form does not hold when a wall time is non-finite or -0 (whose sign
+// the form would lose), or needs more than maxWallScale digits or an
+// integer past maxExactInt (Python's time.time(), 1.7e9 with seven
+// decimals, is 1.7e16). k only grows: an integer at scale k times 10 is
+// one at scale k+1 (the same rational, the same correctly rounded
+// quotient) while it stays within maxExactInt.
+//
+// It is one pass: the integers of the points from the last one that
+// raised k on are those at the final k, so their deltas are checked as
+// they come; only the points before it (usually none: k is set by the
+// first) are looked at again at the final k. It appends the integers at
+// k to ms and returns it: the form's integers when it holds.
+func wallForm(c kept, ms []int64) (int, []int64, bool) {
+	n := c.len()
 	if n == 0 {
-		return 0, false
+		return 0, ms, false
 	}
-	k := 0
+	k, from, inRange := 0, 0, true
+	var prev int64
 	for i := range n {
-		w := wall(i)
+		w := c.at(i).WallTime
 		if w == 0 && math.Signbit(w) {
-			return 0, false
+			return 0, ms, false
 		}
-		for {
-			if _, ok := fixedPoint(w, k); ok {
-				break
-			}
+		m, ok := fixedPoint(w, k)
+		for !ok {
 			if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
-				return 0, false
+				return 0, ms, false
 			}
 			k++
+			from, inRange = i, true
+			m, ok = fixedPoint(w, k)
 		}
-	}
-	return k, true
-}
-
-// wallDeltas computes the deltas of the fixed-point form of the n wall
-// times at scale k: wall[i] = (B + delta[0] + ... + delta[i]) / 10^k, B
-// the first integer and delta[0] = 0, handing each to each (nil: none),
-// and reports whether the form holds: every wall time has its integer
-// (fixedPoint) and every delta is below maxExactInt. Every partial sum is
-// then the integer of a wall time, below maxExactInt too: the reader's
-// sums are exact, and its division gives the wall time back bit for bit.
-// It is the same computation each time, so that a check (each nil) and
-// the writing agree.
-func wallDeltas(n int, wall func(i int) float64, k int, each func(i int, d int64)) bool {
-	prev, ok := fixedPoint(wall(0), k)
-	if !ok {
-		return false
-	}
-	if each != nil {
-		each(0, 0)
-	}
-	for i := 1; i < n; i++ {
-		m, ok := fixedPoint(wall(i), k)
-		d := m - prev
-		if !ok || d <= -maxExactInt || d >= maxExactInt {
-			return false
+		if i > from && !deltaInRange(m-prev) {
+			inRange = false
 		}
-		if each != nil {
-			each(i, d)
-		}
+		ms = append(ms, m)
 		prev = m
 	}
-	return true
+	if !inRange {
+		return 0, ms, false
+	}
+	for i := range from {
+		m, ok := fixedPoint(c.at(i).WallTime, k)
+		if !ok || i > 0 && !deltaInRange(m-ms[i-1]) {
+			return 0, ms, false
+		}
+		ms[i] = m
+	}
+	if from > 0 && !deltaInRange(ms[from]-ms[from-1]) {
+		return 0, ms, false
+	}
+	return k, ms, true
 }
+
+func deltaInRange(d int64) bool { return d > -maxExactInt && d < maxExactInt }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
@@ -159,7 +160,7 @@ func TestWallColumnRoundTrips(t *testing.T) {
 		{"huge spread", []float64{-4e15, 4e15, 0.5}, false},
 	}
 	for _, c := range cases {
-		b := appendWallColumn(nil, len(c.walls), func(i int) float64 { return c.walls[i] }, nil)
+		b := appendWallColumn(nil, wallPoints(c.walls), nil, nil)
 		if fixed := bytes.HasPrefix(b, []byte(`{"scale":`)); fixed != c.fixed {
 			t.Errorf("%s: fixed-point form %v, want %v: %s", c.name, fixed, c.fixed, b)
 		}
@@ -187,6 +188,8 @@ func FuzzWallColumn(f *testing.F) {
 	f.Add(enc(1700000000.1234567, 5e-324, math.MaxFloat64))
 	f.Add(enc(0.1, 0.2, 0.30000000000000004))
 	f.Add(enc(1<<53, 1<<53+2))
+	f.Add(enc(1, 2, 1.5, 1.25))     // the scale grows on the third and fourth
+	f.Add(enc(-4e15, 4e15, 1, 0.5)) // a delta in range at scale 0, not at 1
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		n := len(raw) / 8
 		if n == 0 {
@@ -206,7 +209,10 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		var b []byte
 		for _, ws := range [][]float64{walls, decimals} {
-			b = appendWallColumn(nil, n, func(i int) float64 { return ws[i] }, nil)
+			if k, _, ok := wallForm(wallPoints(ws), nil); ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
+				t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
+			}
+			b = appendWallColumn(nil, wallPoints(ws), nil, nil)
 			got := decodeWalls(t, b, n)
 			for i, w := range ws {
 				if !sameBits(got[i], w) {
@@ -216,13 +222,69 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		// Steps: the fuzzed integers, and a progression made of the first two.
 		for _, st := range [][]int64{steps, progression(steps[0], int64(len(raw)), n)} {
-			c := bundleColumns{Count: n, Step: appendSteps(nil, n, func(i int) int64 { return st[i] }, nil),
+			c := bundleColumns{Count: n, Step: appendSteps(nil, stepPoints(st), nil),
 				WallTime: b, Value: make([]any, n)}
 			if got := c.decode(t).steps; !slices.Equal(got, st) {
 				t.Fatalf("steps %v read back as %v from %s", st, got, c.Step)
 			}
 		}
 	})
+}
+
+// wallScaleReference and wallFormReference are wallForm as it was
+// written before it was one pass: the least scale first, then every
+// integer and delta at that scale. FuzzWallColumn checks that the one
+// pass agrees.
+func wallScaleReference(ws []float64) int {
+	k := 0
+	for _, w := range ws {
+		for {
+			if _, ok := fixedPoint(w, k); ok || k == maxWallScale {
+				break
+			}
+			k++
+		}
+	}
+	return k
+}
+
+func wallFormReference(ws []float64) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	for _, w := range ws {
+		if w == 0 && math.Signbit(w) || math.IsNaN(w) || math.IsInf(w, 0) {
+			return false
+		}
+	}
+	k := wallScaleReference(ws)
+	var prev int64
+	for i, w := range ws {
+		m, ok := fixedPoint(w, k)
+		if !ok || i > 0 && (m-prev <= -maxExactInt || m-prev >= maxExactInt) {
+			return false
+		}
+		prev = m
+	}
+	return true
+}
+
+// wallPoints and stepPoints are the points of the wall times or steps
+// given, the column a test writes.
+func wallPoints(ws []float64) kept {
+	pts := make([]model.Point, len(ws))
+	for i, w := range ws {
+		pts[i].WallTime = w
+	}
+	return kept{pts: pts}
+}
+
+func stepPoints(st []int64) kept {
+	pts := make([]model.Point, len(st))
+	for i, s := range st {
+		pts[i].Step = s
+	}
+	return kept{pts: pts}
 }
 
 func progression(first, stride int64, n int) []int64 {
@@ -250,7 +312,7 @@ func TestStepsProgression(t *testing.T) {
 		{[]int64{math.MinInt64, 0, math.MaxInt64 - 1}, `[-9223372036854775808,0,9223372036854775806]`},
 		{nil, `[]`},
 	} {
-		if got := string(appendSteps(nil, len(c.steps), func(i int) int64 { return c.steps[i] }, nil)); got != c.want {
+		if got := string(appendSteps(nil, stepPoints(c.steps), nil)); got != c.want {
 			t.Errorf("steps %v: %s, want %s", c.steps, got, c.want)
 		}
 	}
@@ -441,9 +503,9 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	whole = append(whole, ",\n"...)
 	line := len(whole)
 	whole = append(whole, `{"layout":2,"run":"run","scalars":{"a":`...)
-	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil)
+	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil, nil)
 	whole = append(whole, `,"b":`...)
-	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil)
+	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil, nil)
 	whole = append(whole, "}}\n);\n"...)
 	if !bytes.Equal(js.Bytes(), whole) {
 		t.Errorf("the chunks differ from the bundle formatted whole")

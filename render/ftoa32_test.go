@@ -1,0 +1,103 @@
+package render
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// checkFloat32 compares appendFloat32 with strconv on the float32 of bits u.
+func checkFloat32(t *testing.T, u uint32) (fast bool) {
+	t.Helper()
+	v := float64(math.Float32frombits(u))
+	got, ok := appendFloat32(nil, v)
+	if !ok {
+		return false
+	}
+	if want := strconv.AppendFloat(nil, v, 'f', -1, 32); string(got) != string(want) {
+		t.Fatalf("appendFloat32(%v) = %s, strconv %s (bits %#x)", v, got, want, u)
+	}
+	return true
+}
+
+// TestAppendFloat32 compares appendFloat32 with strconv on float32s of
+// every binade around its range, both signs: the first and last 2,000
+// mantissas of each (powers of two, their neighbours, integers) and
+// every 251st between; and on float64s that are no float32, which it
+// must leave to strconv. With TRAINREPORT_FTOA32_ALL=1 it compares every
+// float32 of those binades (about 600 M values, minutes).
+func TestAppendFloat32(t *testing.T) {
+	step := uint32(251)
+	if os.Getenv("TRAINREPORT_FTOA32_ALL") == "1" {
+		step = 1
+	}
+	fast, tried := 0, 0
+	for exp := uint32(115); exp <= 152; exp++ {
+		for _, sign := range []uint32{0, 1 << 31} {
+			for mant := uint32(0); mant < 1<<23; {
+				tried++
+				if checkFloat32(t, sign|exp<<23|mant) {
+					fast++
+				}
+				if mant < 2000 || mant >= 1<<23-2000 {
+					mant++
+				} else {
+					mant += step
+				}
+			}
+		}
+	}
+	// 34 of the 38 binades are in the fast path's range: it must take
+	// nearly all of their values (ties are rare).
+	if want := tried * 34 / 38 * 99 / 100; fast < want {
+		t.Errorf("fast path took %d of %d values, want at least %d", fast, tried, want)
+	}
+	for _, v := range []float64{0.1, 1.0000001, math.Pi, 3e38, math.NaN(), math.Inf(1)} {
+		if _, ok := appendFloat32(nil, v); ok {
+			t.Errorf("appendFloat32(%v) took a value that is no float32 of its range", v)
+		}
+	}
+}
+
+// FuzzAppendFloat32 compares appendFloat32 with strconv on any float32,
+// and on the float64 of any bits (which it takes only when a float32).
+func FuzzAppendFloat32(f *testing.F) {
+	for _, v := range []float32{0.9224459, 1, 16777215, 2097152.25, 0.0009765625, -3.5, 1e-7, 3e38} {
+		f.Add(math.Float32bits(v), uint64(0))
+	}
+	f.Add(uint32(0), math.Float64bits(0.1))
+	f.Fuzz(func(t *testing.T, u uint32, w uint64) {
+		checkFloat32(t, u)
+		v := math.Float64frombits(w)
+		if got, ok := appendFloat32(nil, v); ok {
+			if want := strconv.AppendFloat(nil, v, 'f', -1, 32); float64(float32(v)) != v || string(got) != string(want) {
+				t.Fatalf("appendFloat32(%v) = %s, strconv %s", v, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkAppendFloat32 formats 100,000 float32 values of a loss-like
+// curve (BenchmarkBundle's), by appendFloat32 and by strconv.
+func BenchmarkAppendFloat32(b *testing.B) {
+	vals := make([]float64, 100_000)
+	for i := range vals {
+		vals[i] = float64(float32(1 + math.Sin(float64(i)/100)/3))
+	}
+	buf := make([]byte, 0, 64)
+	b.Run("fast", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range vals {
+				buf, _ = appendFloat32(buf[:0], v)
+			}
+		}
+	})
+	b.Run("strconv", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range vals {
+				buf = strconv.AppendFloat(buf[:0], v, 'f', -1, 32)
+			}
+		}
+	})
+}
