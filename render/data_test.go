@@ -122,4 +122,3 @@ func BenchmarkWriteSiteSweep(b *testing.B) {
 	}
 	b.ReportMetric(2.5e6*float64(b.N)/b.Elapsed().Seconds(), "points/s")
 }
-
