@@ -142,6 +142,12 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		}
 		n++
 	}
+	return spikeFinding(s, first, n)
+}
+
+// spikeFinding is the spike rule's finding: n spikes, the first at point
+// first; nil for none.
+func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 	if n == 0 {
 		return nil
 	}

@@ -2,7 +2,6 @@ package anomaly
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -58,12 +57,7 @@ func spikesReference(s *scalarSeries, th Thresholds) *result.Anomaly {
 			n++
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	p := s.point(first)
-	return &result.Anomaly{HasStep: true, Step: p.Step, Value: p.Value, Count: n,
-		Detail: fmt.Sprintf("%s at step %d (value %.6g)", plural(n, "spike", "spikes"), p.Step, p.Value)}
+	return spikeFinding(s, first, n)
 }
 
 // hostileSeries are series that stress the order statistics: noise,
