@@ -18,12 +18,6 @@ const DataLayout = 2
 // of its tags, in one file (bundleWriter).
 func bundleFile(run string) string { return scalarsDir + "/" + slug(run) + ".js" }
 
-// bundleHead is the first line of a bundle before its name: the bundle is
-// a script of three lines, the call, the JSON document and ");", so that
-// a page opened from file:// adds it as a <script> element and a script
-// reads its second line with a plain JSON parser.
-const bundleHead = "window.trainreport&&window.trainreport.dataLoaded("
-
 // bundleChunk is how many bytes of a bundle are formatted before they
 // are written: a bundle is streamed, so that a run of many long series
 // holds no copy of its points as text.
@@ -76,9 +70,10 @@ func (w *bundleWriter) spill(b []byte) []byte {
 // &, U+2028/9), values are numbers or "NaN"-like strings. It returns the
 // first error of writing.
 func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) error {
-	w.b = append(w.b, bundleHead...)
-	w.b = appendJSONString(w.b, name)
-	w.b = append(w.b, ",\n"...)
+	// A script of three lines: the call, the JSON document and ");",
+	// so that a page opened from file:// adds it as a <script> element
+	// and a script reads its second line with a plain JSON parser.
+	w.b = append(appendScriptHead(w.b, name), '\n')
 	w.flush()
 	w.inJSON = true
 	w.b = append(w.b, `{"layout":`...)

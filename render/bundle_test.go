@@ -49,7 +49,7 @@ func readBundle(t testing.TB, name string, b []byte) *bundleDoc {
 	t.Helper()
 	lines := strings.Split(string(b), "\n")
 	q, _ := json.Marshal(name)
-	if len(lines) != 4 || lines[0] != bundleHead+string(q)+"," || lines[2] != ");" || lines[3] != "" {
+	if len(lines) != 4 || lines[0] != "window.trainreport&&window.trainreport.dataLoaded("+string(q)+"," || lines[2] != ");" || lines[3] != "" {
 		t.Fatalf("%s is not a bundle of three lines: %.200q", name, b)
 	}
 	var doc bundleDoc
@@ -498,7 +498,7 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	}
 	// One buffer, no chunks: the same bytes.
 	var whole []byte
-	whole = append(whole, bundleHead...)
+	whole = append(whole, "window.trainreport&&window.trainreport.dataLoaded("...)
 	whole = appendJSONString(whole, "scalars/x.js")
 	whole = append(whole, ",\n"...)
 	line := len(whole)
