@@ -435,17 +435,20 @@ func ParseLogdirs(args []string) ([]model.Logdir, error) {
 }
 
 // ParseLogdirArgs reads command-line log directory arguments, each a path or
-// name=path. Unnamed directories are named by their base name, and names
-// are made unique with a numeric suffix. A path that does not exist is an
-// error.
+// name=path: ResolveLogdirArgs of SplitLogdirArgs.
 //
 // A bucket URL (s3://bucket/prefix, gs://, az://) is kept whole, query
 // included, as the Path of its Logdir, and checked when it is opened;
 // Collect names it without its query (logfs.Redact).
 func ParseLogdirArgs(args []string) ([]LogdirArg, error) {
-	var out []LogdirArg
-	seen := map[string]int{}
-	for _, a := range args {
+	return ResolveLogdirArgs(SplitLogdirArgs(args))
+}
+
+// SplitLogdirArgs splits command-line log directory arguments, each a path
+// or name=path, into the path and the name asked for, unchecked.
+func SplitLogdirArgs(args []string) []LogdirArg {
+	asked := make([]LogdirArg, len(args))
+	for i, a := range args {
 		// An existing path is a path even when it holds "="; otherwise
 		// "name=path" names a directory when the name holds no separator.
 		name, path := "", a
@@ -454,7 +457,21 @@ func ParseLogdirArgs(args []string) ([]LogdirArg, error) {
 				name, path = n, p
 			}
 		}
-		asked := name
+		asked[i] = LogdirArg{Logdir: model.Logdir{Name: name, Path: path}, Asked: name}
+	}
+	return asked
+}
+
+// ResolveLogdirArgs checks log directories already split into a path and
+// the name asked for (Asked, "" for none), in the order given: a local
+// path that does not exist is an error. Unnamed directories are named by
+// their base name (a bucket URL by its last segment), and names are made
+// unique with a numeric suffix (NAME_2).
+func ResolveLogdirArgs(asked []LogdirArg) ([]LogdirArg, error) {
+	out := make([]LogdirArg, 0, len(asked))
+	seen := map[string]int{}
+	for _, a := range asked {
+		name, path := a.Asked, a.Path
 		if logfs.IsURL(path) {
 			if name == "" {
 				shown := logfs.Redact(path)
@@ -479,7 +496,7 @@ func ParseLogdirArgs(args []string) ([]LogdirArg, error) {
 		} else {
 			seen[name] = 1
 		}
-		out = append(out, LogdirArg{Logdir: model.Logdir{Name: name, Path: path}, Asked: asked})
+		out = append(out, LogdirArg{Logdir: model.Logdir{Name: name, Path: path}, Asked: a.Asked})
 	}
 	return out, nil
 }

@@ -88,31 +88,29 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	restartsFlag(fs, &restarts)
 	var memory maxMemory
 	memoryFlag(fs, &memory)
+	var dirs logdirArgs
+	dirs.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Lists each run's files and, per tag, its kind, plugin, data class, value count, and first and last step and wall time.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var dirs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
+	if err := dirs.parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		dirs, args = append(dirs, args[0]), args[1:]
+		return 2
 	}
 	if *help {
 		fs.SetOutput(stdout)
 		fs.Usage()
 		return 0
 	}
-	if len(dirs) == 0 {
+	if err := dirs.check(); err != nil {
+		fmt.Fprintf(stderr, "trainreport: %v\n", err)
+		return 2
+	}
+	if dirs.none() {
 		fs.Usage()
 		fmt.Fprintln(stderr, "trainreport: no log directory given")
 		return 2
@@ -124,8 +122,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	ctx, stop, memoryFailed := guardMemory(ctx, memory, "trainreport", stderr)
 	defer stop()
 	memlimit.Phase(ctx, "reading the logs")
-	logdirs, err := collect.ParseLogdirs(dirs)
+	asked, err := dirs.resolve()
 	if err == nil {
+		logdirs := logdirsOf(asked)
 		var rep *model.Report
 		if rep, err = collect.Collect(ctx, logdirs, collect.Options{KeepAllRecords: *keepAll, Restarts: model.RestartRule(restarts)}); err == nil {
 			defer rep.Close()

@@ -110,6 +110,9 @@ type config struct {
 	// their log directories.
 	root   string
 	memory maxMemory
+	// logdirs are the log directories the command line names (for
+	// merge, its positional arguments are its parts).
+	logdirs logdirArgs
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -155,6 +158,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport [flags] LOGDIR|NAME=LOGDIR ...\n"+
+			"       trainreport [flags] --logdir LOGDIR | --logdir_spec NAME:LOGDIR,...\n"+
 			"       trainreport inspect [--json] LOGDIR|NAME=LOGDIR ...\n"+
 			"       trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n"+
 			"       trainreport merge [flags] PART ...\n"+
@@ -163,17 +167,8 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 			"inspect lists what each run's files hold instead.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var logdirs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		logdirs = append(logdirs, args[0])
-		args = args[1:]
+	if err := c.logdirs.parse(fs, args); err != nil {
+		return nil, nil, err
 	}
 	if *help {
 		fs.SetOutput(stdout)
@@ -183,7 +178,10 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	if c.version {
 		return &c, nil, nil
 	}
-	if len(logdirs) == 0 {
+	if err := c.logdirs.check(); err != nil {
+		return nil, nil, err
+	}
+	if c.logdirs.none() {
 		fs.Usage()
 		return nil, nil, errors.New("no log directory given")
 	}
@@ -223,7 +221,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	case c.maxSingle < 0:
 		return nil, nil, errors.New("-max-single-file-bytes must be 0 (no bound) or more")
 	}
-	return &c, logdirs, nil
+	return &c, c.logdirs.positional, nil
 }
 
 // Exit statuses. A gate's failure has its own, 3, as CI scripts read it:
@@ -244,7 +242,9 @@ type usageError struct{ error }
 // asked for goes to stdout (the usage of --help, the version); progress,
 // warnings and errors go to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runCommand(ctx, args, stdout, stderr, build)
+	return runCommand(ctx, args, stdout, stderr, build, func(fs *flag.FlagSet, c *config) {
+		c.logdirs.register(fs)
+	})
 }
 
 // runCommand parses the report's flags and arguments and hands them to
@@ -343,9 +343,11 @@ func checkNotRead(c *config, rep *model.Report) error {
 	return nil
 }
 
-func build(ctx context.Context, c *config, logdirArgs []string, stderr io.Writer) (errOut error) {
+// build reads the log directories c.logdirs names and writes their report
+// as c asks.
+func build(ctx context.Context, c *config, _ []string, stderr io.Writer) (errOut error) {
 	start := time.Now()
-	args, err := collect.ParseLogdirArgs(logdirArgs)
+	args, err := c.logdirs.resolve()
 	if err != nil {
 		return err
 	}

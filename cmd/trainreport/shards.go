@@ -161,6 +161,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	restartsFlag(fs, &c.restarts)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	memoryFlag(fs, &c.memory)
+	c.logdirs.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: trainreport collect --shard I/N -o PART LOGDIR|NAME=LOGDIR ...\n\n"+
 			"Reads the runs of shard I of N and writes their model into PART, for\n"+
@@ -168,15 +169,8 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			"prefix URL.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var logdirArgs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return exitUsage
-		}
-		if args = fs.Args(); len(args) == 0 {
-			break
-		}
-		logdirArgs, args = append(logdirArgs, args[0]), args[1:]
+	if err := c.logdirs.parse(fs, args); err != nil {
+		return exitUsage
 	}
 	if *help {
 		fs.SetOutput(stdout)
@@ -195,7 +189,9 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usage(err)
 	case *out == "":
 		return usage(errors.New("-o PART is required"))
-	case len(logdirArgs) == 0:
+	case c.logdirs.check() != nil:
+		return usage(c.logdirs.check())
+	case c.logdirs.none():
 		return usage(errors.New("no log directory given"))
 	}
 	if err := checkRestarts(fs, c.restarts, c.keepAll); err != nil {
@@ -203,7 +199,7 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	ctx, stop, memoryFailed := guardMemory(ctx, c.memory, "trainreport collect", stderr)
 	defer stop()
-	if err := collectShard(ctx, &c, i, n, *out, *root, logdirArgs, stderr); err != nil {
+	if err := collectShard(ctx, &c, i, n, *out, *root, stderr); err != nil {
 		if msg, ok := memoryFailed(err); ok {
 			fmt.Fprintln(stderr, msg)
 			return exitFailed
@@ -219,9 +215,9 @@ func runCollect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // collectShard collects the runs of shard i of n and writes the part,
 // naming each log directory in a folder by its path below root.
-func collectShard(ctx context.Context, c *config, i, n int, out, root string, logdirArgs []string, stderr io.Writer) error {
+func collectShard(ctx context.Context, c *config, i, n int, out, root string, stderr io.Writer) error {
 	start := time.Now()
-	args, err := collect.ParseLogdirArgs(logdirArgs)
+	args, err := c.logdirs.resolve()
 	if err != nil {
 		return err
 	}
