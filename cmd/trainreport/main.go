@@ -94,6 +94,7 @@ type config struct {
 	embeddings    embeddingConfig
 	quiet         bool
 	cpuProfile    string
+	annotations   string // --annotations: "" or "github"
 	version       bool
 	// gates are the --fail-on conditions (and --fail-on-warnings');
 	// baseline and threshold are --baseline's.
@@ -150,6 +151,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.BoolVar(&c.keepAll, "keep-all-records", false, "keep every record in arrival order, applying no restart rule (not with --restarts)")
 	restartsFlag(fs, &c.restarts)
 	gateFlags(fs, &c)
+	annotationsFlag(fs, &c.annotations)
 	fs.BoolVar(&c.quiet, "quiet", false, "print only warnings and errors")
 	memoryFlag(fs, &c.memory)
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for performance work; make pgo uses it)")
@@ -251,7 +253,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // do, which builds the report (from log directories, or from the parts
 // of a sharded collection); it returns the exit status.
 func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
-	do func(ctx context.Context, c *config, args []string, stderr io.Writer) error, more ...func(*flag.FlagSet, *config)) (status int) {
+	do func(ctx context.Context, c *config, args []string, stdout, stderr io.Writer) error, more ...func(*flag.FlagSet, *config)) (status int) {
 	defer func() {
 		// A panic is a bug of ours, never a verdict on the logs: say so,
 		// with a status of its own, rather than Go's 2, which is ours for
@@ -276,7 +278,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	ctx, stop, memoryFailed := guardMemory(ctx, c.memory, "trainreport", stderr)
 	defer stop()
-	if err := do(ctx, c, logdirArgs, stderr); err != nil {
+	if err := do(ctx, c, logdirArgs, stdout, stderr); err != nil {
 		if msg, ok := memoryFailed(err); ok {
 			fmt.Fprintln(stderr, msg)
 			return exitFailed
@@ -345,7 +347,7 @@ func checkNotRead(c *config, rep *model.Report) error {
 
 // build reads the log directories c.logdirs names and writes their report
 // as c asks.
-func build(ctx context.Context, c *config, _ []string, stderr io.Writer) (errOut error) {
+func build(ctx context.Context, c *config, _ []string, stdout, stderr io.Writer) (errOut error) {
 	start := time.Now()
 	args, err := c.logdirs.resolve()
 	if err != nil {
@@ -395,13 +397,13 @@ func build(ctx context.Context, c *config, _ []string, stderr io.Writer) (errOut
 	if title == "" {
 		title = defaultTitle(args)
 	}
-	return writeReport(ctx, c, rep, title, base, start, stderr)
+	return writeReport(ctx, c, rep, title, base, start, stdout, stderr)
 }
 
 // writeReport writes the report of rep, collected or merged from shards,
 // as c asks: the site, the files of the flags, the gates' verdict. rep's
 // log directories name the folders in messages.
-func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, start time.Time, stderr io.Writer) (errOut error) {
+func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, start time.Time, stdout, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -498,6 +500,11 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	}
 	if !c.quiet {
 		fmt.Fprintf(stderr, "wrote %s in %.2fs\n", filepath.Join(c.out, "index.html"), time.Since(start).Seconds())
+	}
+	if c.annotations == "github" {
+		if err := writeGitHubAnnotations(stdout, rep, an, c.out); err != nil {
+			return fmt.Errorf("writing the annotations: %w", err)
+		}
 	}
 	if failed := failedGates(an); errOut == nil && len(failed) > 0 {
 		// The report is written: the verdict comes last, as CI reads it.

@@ -702,7 +702,7 @@ func checkParts(parts []string, markers []*shardMarker) error {
 // collection, merges their models and writes the report as build does.
 // The payloads the models refer to are read from the log directories the
 // parts name: below c.root, or at a bucket URL among args.
-func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer) (errOut error) {
+func mergeParts(ctx context.Context, c *config, args []string, stdout, stderr io.Writer) (errOut error) {
 	start := time.Now()
 	if c.keepAll || c.restarts != string(model.RestartsAttempts) {
 		return usageError{errors.New("--keep-all-records and --restarts are collect's flags: give them to every trainreport collect")}
@@ -807,7 +807,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stderr io.Writer)
 	if title == "" {
 		title = markers[0].Title
 	}
-	return writeReport(ctx, c, rep, title, base, start, stderr)
+	return writeReport(ctx, c, rep, title, base, start, stdout, stderr)
 }
 
 // mergeArgs sorts merge's arguments into parts and the bucket log
