@@ -464,6 +464,9 @@ func (r *Report) hparamsData(emit func(file) error) (*pageData, error) {
 	if err := emit(file{"data/hparams.json", append(b, '\n')}); err != nil {
 		return nil, err
 	}
+	if err := emit(file{hparamsCSVFile, hparamsCSV(j)}); err != nil {
+		return nil, err
+	}
 	for _, hs := range sessions {
 		d.add(hs.run.Name, "sessions", "hparams.json")
 	}

@@ -56,6 +56,10 @@ type Options struct {
 	// <tag-slug>.json), and data/index.json's "scalar" then lists them:
 	// for tools reading Tianshu's API.
 	DataTianshu bool
+	// DataCSV also writes every point of the scalar bundles as one long
+	// table, data/scalars.csv (writeScalarsCSV): the form pandas, R and
+	// spreadsheets read, at about the bundles' bytes again.
+	DataCSV bool
 }
 
 // Defaults of Options.
@@ -350,6 +354,11 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 			continue
 		}
 		extra = append(extra, d)
+	}
+	if r.opt.DataCSV {
+		if err := stream(scalarsCSVFile, r.writeScalarsCSV); err != nil {
+			return err
+		}
 	}
 	if err := emit(r.dataIndex(extra)); err != nil {
 		return err
