@@ -14,6 +14,8 @@ import (
 
 // overviewPage is what templates/index.html draws.
 type overviewPage struct {
+	// Notes is the author's notes (Options.Notes), rendered.
+	Notes     template.HTML
 	Logdirs   []model.Logdir
 	Runs      []runRow
 	Metrics   []metricRow
@@ -161,7 +163,7 @@ type warningRow struct {
 }
 
 func (r *Report) overviewPage(single bool) *overviewPage {
-	p := &overviewPage{Logdirs: r.rep.Logdirs, NumTags: len(r.tags), NumRuns: len(r.rep.Runs),
+	p := &overviewPage{Notes: r.notesHTML(), Logdirs: r.rep.Logdirs, NumTags: len(r.tags), NumRuns: len(r.rep.Runs),
 		Skipped: skippedFiles(r.rep), NotDrawn: notDrawnOf(r.an.Undrawn)}
 	sweep, err := r.sweepSection(single)
 	if err != nil {

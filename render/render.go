@@ -60,6 +60,9 @@ type Options struct {
 	// table, data/scalars.csv (writeScalarsCSV): the form pandas, R and
 	// spreadsheets read, at about the bundles' bytes again.
 	DataCSV bool
+	// Notes is the author's Markdown (--notes), shown at the top of the
+	// overview and of summary.md (authornotes.go); at most MaxNotesBytes.
+	Notes string
 }
 
 // Defaults of Options.

@@ -264,6 +264,9 @@ func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(Sta
 		return comment
 	}
 	md.write(fmt.Sprintf("# %s\n\n", mdText(r.opt.Title))) // the user's own, not the logs'
+	// The author's notes come first, under the title, as they come first
+	// on the overview: a quarter of a comment at most.
+	r.mdNotes(md, bound(md.budget/4, md.budget))
 	r.mdHeadline(md)
 	// What a CI user reads first, after the one-line headline: the
 	// verdicts, what went wrong, then the comparison.

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/render"
 )
 
 // helpFlags defines -h and -help on fs, so that asking for help is a flag
@@ -152,4 +155,29 @@ func defaultTitle(logdirs []collect.LogdirArg) string {
 		names[i] = strings.Join(parts, "/")
 	}
 	return strings.Join(names, ", ")
+}
+
+// readNotes reads --notes' file: a regular file (a FIFO would wait for
+// ever), at most render.MaxNotesBytes, as UTF-8 (what is not becomes
+// U+FFFD).
+func readNotes(name string) (string, error) {
+	// Stat before opening: opening a FIFO waits for a writer.
+	if fi, err := os.Stat(name); err != nil {
+		return "", err
+	} else if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, render.MaxNotesBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	if len(b) > render.MaxNotesBytes {
+		return "", fmt.Errorf("%s holds more than %d KiB of notes, the most a report takes", name, render.MaxNotesBytes>>10)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), nil
 }

@@ -107,7 +107,8 @@ type config struct {
 	// dataJSON and dataTianshu are --data-json and --data-tianshu:
 	// render.Options.DataJSON and DataTianshu.
 	dataJSON, dataTianshu bool
-	dataCSV               bool // --data-csv: render.Options.DataCSV
+	dataCSV               bool   // --data-csv: render.Options.DataCSV
+	notes                 string // --notes FILE's Markdown: render.Options.Notes
 	// root is merge's --root: the folder below which the parts name
 	// their log directories.
 	root   string
@@ -141,6 +142,10 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.BoolVar(&c.dataTianshu, "data-tianshu", false, "also write the scalar data files of data layout 1, one per series in Tianshu's shape (data/scalars/RUN/TAG.json), listed by data/index.json, for tools reading Tianshu's API")
 	fs.BoolVar(&c.dataCSV, "data-csv", false, "also write every scalar point of the data files as one long table, data/scalars.csv (run, tag, step, wall_time, value, attempt), for pandas, R and spreadsheets (about the scalar data's bytes again)")
 	embeddingFlags(fs, &c.embeddings)
+	fs.Func("notes", "put the Markdown of `FILE` (what the runs were for, what to look at) at the top of the overview and of summary.md", func(name string) (err error) {
+		c.notes, err = readNotes(name)
+		return err
+	})
 	fs.StringVar(&c.singleFile, "single-file", "", "also write the whole report as one self-contained HTML `FILE`")
 	fs.IntVar(&c.maxSingle, "max-single-file-bytes", render.DefaultMaxSingleFileBytes, "keep the --single-file report under `N` bytes: the pages that do not fit, in the navigation's order, are left out of it, each saying so (the site has them) (0: no bound)")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the Markdown summary to `FILE`")
@@ -474,7 +479,7 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	progress.done(an.Embeddings)
 	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes, MaxSingleFileBytes: c.maxSingle,
 		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		ChartsURL: c.chartsURL, DataJSON: c.dataJSON, DataTianshu: c.dataTianshu, DataCSV: c.dataCSV})
+		ChartsURL: c.chartsURL, DataJSON: c.dataJSON, DataTianshu: c.dataTianshu, DataCSV: c.dataCSV, Notes: c.notes})
 	memlimit.Phase(ctx, "writing the report")
 	if err := r.WriteSiteContext(ctx, c.out); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
