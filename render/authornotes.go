@@ -55,4 +55,3 @@ func (r *Report) mdNotes(md *mdWriter, limit int) {
 	}
 	md.write(notes + "\n\n")
 }
-
