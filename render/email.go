@@ -29,34 +29,54 @@ const emailStyle = `body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sa
 // maxSubjectRunes bounds the email's subject, which holds the title.
 const maxSubjectRunes = 200
 
-// WriteEmail writes the report as an email (RFC 2045 and 2387): a
-// multipart/related message whose root part is an HTML body with no
-// script (summary.md in its comment form, as HTML) and whose other parts
-// are the static charts as PNG, shown inline by Content-ID. It has no
-// From, To or Date: the CI step that sends it adds them; X-Unsent lets a
-// mail client open it as a draft. The same report gives the same bytes.
+// emailHTMLBytes bounds the email's HTML part as sent (quoted-printable):
+// Gmail clips a message whose HTML passes about 102 KB, hiding the rest
+// behind a link.
+const emailHTMLBytes = 100_000
+
+// WriteEmail writes the report as an email (RFC 2045, 2046 and 2387): a
+// multipart/alternative message of a text/plain part and a
+// multipart/related one, whose root is an HTML body with no script
+// (summary.md in its comment form, as HTML) and whose other parts are the
+// static charts as PNG, shown inline by Content-ID. The text part says
+// the same as the HTML (emailText), for clients that show no HTML. The
+// HTML stays under emailHTMLBytes: past it, summary.md is written again
+// within a smaller budget, which leaves rows out and says so, as a
+// comment does. It has no From, To or Date: the CI step that sends it
+// adds them; X-Unsent lets a mail client open it as a draft. The same
+// report gives the same bytes.
 func (r *Report) WriteEmail(w io.Writer) error {
 	charts := r.StaticCharts()
-	var md bytes.Buffer
-	if err := r.writeMarkdown(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }); err != nil {
-		return err
+	var md, body, qpBody bytes.Buffer
+	budget := commentBudget
+	for try := 0; ; try++ {
+		md.Reset()
+		if err := r.writeMarkdownWithin(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }, budget); err != nil {
+			return err
+		}
+		body.Reset()
+		fmt.Fprintf(&body, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n",
+			html.EscapeString(r.opt.Title), emailStyle)
+		// Raw HTML in the Markdown is left out (goldmark's default): names from
+		// the logs are escaped already, and nothing else is HTML.
+		if err := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Convert(md.Bytes(), &body); err != nil {
+			return fmt.Errorf("email body: %w", err)
+		}
+		body.WriteString("</body></html>\n")
+		qpBody.Reset()
+		if err := writeQuotedPrintable(&qpBody, body.Bytes()); err != nil {
+			return err
+		}
+		// HTML is some twice its Markdown (a table's cells): a few tries
+		// at a budget scaled by how far over it is reach it.
+		if qpBody.Len() <= emailHTMLBytes || try == 4 || budget <= closingReserve {
+			break
+		}
+		budget = max(int(float64(budget)*0.9*emailHTMLBytes/float64(qpBody.Len())), closingReserve)
 	}
-	var body bytes.Buffer
-	fmt.Fprintf(&body, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n",
-		html.EscapeString(r.opt.Title), emailStyle)
-	// Raw HTML in the Markdown is left out (goldmark's default): names from
-	// the logs are escaped already, and nothing else is HTML.
-	if err := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Convert(md.Bytes(), &body); err != nil {
-		return fmt.Errorf("email body: %w", err)
-	}
-	body.WriteString("</body></html>\n")
 
 	sum := sha256.Sum256(body.Bytes())
-	var msg bytes.Buffer
-	mw := multipart.NewWriter(&msg)
-	if err := mw.SetBoundary("trainreport-" + hex.EncodeToString(sum[:12])); err != nil {
-		return err
-	}
+	boundary := hex.EncodeToString(sum[:12])
 	subject := r.opt.Title
 	if line := r.emailVerdict(); line != "" {
 		subject += ": " + line
@@ -64,24 +84,42 @@ func (r *Report) WriteEmail(w io.Writer) error {
 	if utf8.RuneCountInString(subject) > maxSubjectRunes {
 		subject = string([]rune(subject)[:maxSubjectRunes-1]) + "…"
 	}
+	var msg bytes.Buffer
+	alt := multipart.NewWriter(&msg)
+	if err := alt.SetBoundary("trainreport-alt-" + boundary); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "MIME-Version: 1.0\r\n%sX-Unsent: 1\r\nContent-Type: %s\r\n\r\n",
-		subjectHeader(subject),
-		// A parameter a line: the boundary alone makes the field longer
-		// than maxHeaderLine. No value holds "; " (a token, a type).
-		strings.ReplaceAll(mime.FormatMediaType("multipart/related", map[string]string{"boundary": mw.Boundary(), "type": "text/html"}), "; ", ";\r\n "))
+		subjectHeader(subject), headerParams(mime.FormatMediaType("multipart/alternative", map[string]string{"boundary": alt.Boundary()})))
 
-	hp, err := mw.CreatePart(textproto.MIMEHeader{
+	// The plainest part first: a client shows the last it can.
+	tp, err := alt.CreatePart(textproto.MIMEHeader{
+		"Content-Type":              {"text/plain; charset=utf-8"},
+		"Content-Transfer-Encoding": {"quoted-printable"},
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeQuotedPrintable(tp, []byte(emailText(md.Bytes()))); err != nil {
+		return err
+	}
+	rp, err := alt.CreatePart(textproto.MIMEHeader{"Content-Type": {headerParams(mime.FormatMediaType("multipart/related",
+		map[string]string{"boundary": "trainreport-" + boundary, "type": "text/html"}))}})
+	if err != nil {
+		return err
+	}
+	related := multipart.NewWriter(rp)
+	if err := related.SetBoundary("trainreport-" + boundary); err != nil {
+		return err
+	}
+	hp, err := related.CreatePart(textproto.MIMEHeader{
 		"Content-Type":              {"text/html; charset=utf-8"},
 		"Content-Transfer-Encoding": {"quoted-printable"},
 	})
 	if err != nil {
 		return err
 	}
-	qp := quotedprintable.NewWriter(hp)
-	if _, err := qp.Write(body.Bytes()); err != nil {
-		return err
-	}
-	if err := qp.Close(); err != nil {
+	if _, err := hp.Write(qpBody.Bytes()); err != nil {
 		return err
 	}
 	for _, c := range charts {
@@ -89,7 +127,7 @@ func (r *Report) WriteEmail(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		pp, err := mw.CreatePart(textproto.MIMEHeader{
+		pp, err := related.CreatePart(textproto.MIMEHeader{
 			"Content-Type":              {"image/png"},
 			"Content-Transfer-Encoding": {"base64"},
 			"Content-Id":                {"<" + contentID(c) + ">"},
@@ -102,11 +140,28 @@ func (r *Report) WriteEmail(w io.Writer) error {
 			return err
 		}
 	}
-	if err := mw.Close(); err != nil {
+	if err := related.Close(); err != nil {
+		return err
+	}
+	if err := alt.Close(); err != nil {
 		return err
 	}
 	_, err = w.Write(msg.Bytes())
 	return err
+}
+
+// headerParams folds a media type's parameters a line each: the boundary
+// alone makes the field longer than maxHeaderLine. No value holds "; " (a
+// token, a type).
+func headerParams(mediaType string) string { return strings.ReplaceAll(mediaType, "; ", ";\r\n ") }
+
+// writeQuotedPrintable writes b to w quoted-printable.
+func writeQuotedPrintable(w io.Writer, b []byte) error {
+	qp := quotedprintable.NewWriter(w)
+	if _, err := qp.Write(b); err != nil {
+		return err
+	}
+	return qp.Close()
 }
 
 // maxHeaderLine is the longest line a header of the email has, CRLF

@@ -2,11 +2,20 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
 	"net/mail"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	xhtml "golang.org/x/net/html"
 )
 
 // TestEmailSubjectFoldsLongTitles writes the email of titles a header
@@ -60,7 +69,7 @@ func TestEmailSubjectFoldsLongTitles(t *testing.T) {
 			if got != want {
 				t.Errorf("subject reads back as %q, want %q", got, want)
 			}
-			if ct, _, err := mime.ParseMediaType(msg.Header.Get("Content-Type")); err != nil || ct != "multipart/related" {
+			if ct, _, err := mime.ParseMediaType(msg.Header.Get("Content-Type")); err != nil || ct != "multipart/alternative" {
 				t.Errorf("Content-Type %q (%v)", msg.Header.Get("Content-Type"), err)
 			}
 		})
@@ -121,4 +130,115 @@ func FuzzSubjectHeader(f *testing.F) {
 			t.Fatalf("%q reads back as %q (%v)", s, got, err)
 		}
 	})
+}
+
+// TestEmailHasATextPartAndStaysUnderGmailsClip: the email is text/plain
+// and HTML alternatives of the same summary: every heading and every
+// table cell of the HTML is in the text, which holds no Markdown escape;
+// and a summary whose comment form would make more than emailHTMLBytes of
+// HTML (which Gmail clips) is written shorter, saying what it left out.
+// Python's email package, the reference reader, finds both parts.
+func TestEmailHasATextPartAndStaysUnderGmailsClip(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for i := range 8 {
+		tags := map[string][]float64{}
+		for k := range 300 {
+			tags[fmt.Sprintf("metrics/validation/%s_accuracy_of_the_%03d_head", strings.Repeat("very_long_", 8), k)] = []float64{1, 0.5, float64(k) / 300}
+		}
+		runs[fmt.Sprintf("sweep/%s_run_%d", strings.Repeat("learning_rate_0.001_", 4), i)] = tags
+	}
+	r := newReport(synthetic(runs), Options{Title: "big"})
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(md.Bytes()); n < emailHTMLBytes*6/10 {
+		t.Fatalf("the comment form is %d bytes: too small to need cutting for the email", n)
+	}
+	var eml bytes.Buffer
+	if err := r.WriteEmail(&eml); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(eml.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alt := multipart.NewReader(msg.Body, params["boundary"])
+	tp, err := alt.NextPart() // decodes quoted-printable
+	if err != nil || !strings.HasPrefix(tp.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("first part: %v", err)
+	}
+	text, _ := io.ReadAll(tp)
+	rp, err := alt.NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rparams, _ := mime.ParseMediaType(rp.Header.Get("Content-Type"))
+	hp, err := multipart.NewReader(rp, rparams["boundary"]).NextRawPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(hp)
+	if len(raw) > emailHTMLBytes {
+		t.Errorf("HTML part is %d bytes as sent, over %d", len(raw), emailHTMLBytes)
+	}
+	body, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+	doc, err := xhtml.Parse(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checked int
+	var walk func(n *xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		if n.Type == xhtml.ElementNode && (n.Data == "h1" || n.Data == "h2" || n.Data == "td" || n.Data == "th") {
+			var s strings.Builder
+			var texts func(*xhtml.Node)
+			texts = func(n *xhtml.Node) {
+				if n.Type == xhtml.TextNode {
+					s.WriteString(n.Data)
+				}
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					texts(c)
+				}
+			}
+			texts(n)
+			if want := zeroWidth.Replace(strings.TrimSpace(s.String())); !bytes.Contains(text, []byte(want)) {
+				t.Errorf("the text part lacks the HTML's %s %q", n.Data, want)
+			}
+			checked++
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if rows, all := bytes.Count(body, []byte("<tr>")), strings.Count(md.String(), "\n|"); rows >= all-1 {
+		t.Errorf("the email's HTML has %d table rows, the comment form %d: it was not cut to fit", rows, all)
+	}
+	if checked < 20 || !bytes.Contains(body, []byte("left out")) {
+		t.Errorf("%d headings and rows checked; the HTML says what it left out: %v", checked, bytes.Contains(body, []byte("left out")))
+	}
+	if bytes.Contains(text, []byte(`\_`)) {
+		t.Error("the text part holds Markdown escapes")
+	}
+
+	py := os.Getenv("TRAINREPORT_PYTHON")
+	if py == "" {
+		return
+	}
+	f := filepath.Join(t.TempDir(), "report.eml")
+	if err := os.WriteFile(f, eml.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, "-c", `import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+print(len(m.get_body(("plain",)).get_content()), len(m.get_body(("html",)).get_content()))`, f).CombinedOutput()
+	var nText, nHTML int
+	if _, serr := fmt.Sscan(string(out), &nText, &nHTML); err != nil || serr != nil || nText == 0 || nHTML == 0 {
+		t.Errorf("Python's email package: %v: %s", err, out)
+	}
 }

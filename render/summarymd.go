@@ -252,10 +252,21 @@ func (r *Report) MarkdownWithCharts(prefix string) func(io.Writer) error {
 // writeMarkdown writes summary.md in form, each chart's image at
 // chartURL.
 func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string) error {
+	return r.writeMarkdownWithin(w, form, chartURL, 0)
+}
+
+// writeMarkdownWithin is writeMarkdown within budget units of the form's
+// measure, closing line included, rather than the form's own budget (0):
+// for the email, whose HTML must stay under what mail clients show
+// whole.
+func (r *Report) writeMarkdownWithin(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string, budget int) error {
 	md := &mdWriter{budget: commentBudget - closingReserve, measure: utf16Len, nameRunes: commentNameRunes}
 	comment := form != MarkdownJob
 	if !comment {
 		md.budget, md.measure, md.nameRunes = jobBudget-closingReserve, byteLen, jobNameRunes
+	}
+	if budget > 0 {
+		md.budget = max(budget-closingReserve, 0)
 	}
 	bound := func(comment, job int) int {
 		if form == MarkdownJob {

@@ -326,11 +326,26 @@ func emailParts(t *testing.T, path string) (*mail.Message, []byte, map[string][]
 	if err != nil {
 		t.Fatal(err)
 	}
+	// multipart/alternative: text/plain, then multipart/related (the
+	// HTML body and its images).
 	mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/related" || params["type"] != "text/html" {
+	if err != nil || mt != "multipart/alternative" {
 		t.Fatalf("Content-Type %q: %v", msg.Header.Get("Content-Type"), err)
 	}
-	mr := multipart.NewReader(msg.Body, params["boundary"])
+	alt := multipart.NewReader(msg.Body, params["boundary"])
+	text, err := alt.NextRawPart()
+	if err != nil || !strings.HasPrefix(text.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("first part %q (%v): want the text/plain one", text.Header, err)
+	}
+	related, err := alt.NextRawPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, params, err = mime.ParseMediaType(related.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/related" || params["type"] != "text/html" {
+		t.Fatalf("second part's Content-Type %q: %v", related.Header.Get("Content-Type"), err)
+	}
+	mr := multipart.NewReader(related, params["boundary"])
 	var body []byte
 	images := map[string][]byte{}
 	for i := 0; ; i++ {
