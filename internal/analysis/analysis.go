@@ -113,6 +113,11 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 	if an.Media, err = media(ctx, rep, opt); err != nil {
 		return nil, err
 	}
+	if !opt.SummaryOnly {
+		if an.Meshes, err = meshes(ctx, rep, opt); err != nil {
+			return nil, err
+		}
+	}
 	// The comparison and the gates read the anomalies: they come last.
 	an.Baseline = compare(rep, opt.Baseline)
 	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)

@@ -32,7 +32,8 @@ func tensorFixtures(t *testing.T) *model.Report {
 }
 
 // Build decodes each tensor and exception entry once, for both pages and
-// the anomaly rules, through the decoders the report carries.
+// the anomaly rules, and each mesh entry once, through the decoders the
+// report carries.
 func TestBuildDecodesEachTensorOnce(t *testing.T) {
 	rep := tensorFixtures(t)
 	var mu sync.Mutex
@@ -59,6 +60,9 @@ func TestBuildDecodesEachTensorOnce(t *testing.T) {
 		}
 		for _, x := range run.Exceptions {
 			entries += len(x.Entries)
+		}
+		for _, m := range run.Meshes { // the Meshes page's, each once too
+			entries += len(m.Entries)
 		}
 	}
 	if entries == 0 || len(an.Tensors.Series) == 0 || len(an.Exceptions.Series) == 0 || len(an.Exceptions.Tensors) == 0 {

@@ -15,7 +15,7 @@ import (
 func DrawnKinds() []model.Kind {
 	return []model.Kind{model.KindScalar, model.KindCustomScalars, model.KindHistogram, model.KindImage, model.KindAudio,
 		model.KindText, model.KindTensor, result.ExceptionKind, model.KindHParams, model.KindPRCurve, model.KindGraph,
-		model.KindVisdom, result.EmbeddingKind}
+		model.KindVisdom, result.EmbeddingKind, model.KindMesh}
 }
 
 // holding is a kind of data that the model holds outside the tags'
@@ -48,9 +48,9 @@ var holdings = []holding{
 }
 
 // Undrawn lists, per run in report order, the data the model holds that no
-// page of the report draws: meshes, log messages, and tags of any kind no
-// page shows (and graphs, embeddings, exception series, custom-scalars
-// layouts, were their pages gone). Runs holding nothing undrawn are left
+// page of the report draws: log messages, and tags of any kind no page
+// shows (and graphs, embeddings, exception series, custom-scalars layouts,
+// meshes, were their pages gone). Runs holding nothing undrawn are left
 // out. It reads counts only: `inspect` calls it without the rest of the
 // analysis.
 func Undrawn(rep *model.Report) []result.UndrawnRun {

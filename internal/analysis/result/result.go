@@ -33,4 +33,6 @@ type Analysis struct {
 	// Media are the kept steps of the image and audio series and the
 	// previews of the kept clips (media.go).
 	Media Media
+	// Meshes are the runs' meshes, their kept steps decoded (meshes.go).
+	Meshes Meshes
 }
