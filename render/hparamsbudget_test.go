@@ -62,7 +62,12 @@ func hparamsOutputs(t *testing.T, rep *model.Report) (page hparamsPage, data hpa
 		t.Fatal(err)
 	}
 	var out []byte
-	d, err := r.hparamsData(func(f file) error { out = f.data; return nil })
+	d, err := r.hparamsData(func(f file) error {
+		if f.name == "data/hparams.json" {
+			out = f.data
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
