@@ -155,6 +155,8 @@ type GraphEdge struct {
 	// when unknown. Size sums the elements of the data edges' tensors.
 	Shape string
 	Size  float64
+	// Mixed is set when the data edges' tensors are not all of Shape.
+	Mixed bool
 	// Path is the edge's curve, the control points of a cubic Bézier
 	// spline from the producer's box to the consumer's as x0, y0, x1, y1,
 	// ...; nil in a skipped view.

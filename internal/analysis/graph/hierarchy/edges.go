@@ -73,6 +73,7 @@ func (b *builder) edges() {
 			if dataIndex == 1 && isVariable(prod.Op) && takesRef(n.Op) {
 				e.Ref++
 			}
+			label := ""
 			if k := OutputIndex(in.Name); k >= 0 && k < len(prod.OutputShapes) {
 				o, ok := outputs[output{p, k}]
 				if !ok {
@@ -80,10 +81,16 @@ func (b *builder) edges() {
 					o = sized{shapeLabel(s), elements(s)}
 					outputs[output{p, k}] = o
 				}
-				if e.Shape == "" {
-					e.Shape = o.label
-				}
+				label = o.label
 				e.Size += o.size
+			}
+			// The first data edge names the shape; a later one of another
+			// shape (or of none known) makes the bundle mixed.
+			switch {
+			case e.Data == 1:
+				e.Shape = label
+			case label != e.Shape:
+				e.Mixed = true
 			}
 		}
 	}

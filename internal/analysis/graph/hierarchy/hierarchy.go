@@ -122,6 +122,10 @@ type Edge struct {
 	// Shape is the shape of the first data edge's tensor ("[?,32]"), cut
 	// after 64 bytes ("[1,1,…]"), or "" when unknown.
 	Shape string
+	// Mixed is set when the data edges' tensors are not all of Shape (a
+	// shape differs, or one is unknown): Shape then speaks for the first
+	// only, and a label must not multiply it.
+	Mixed bool
 	// Size sums the elements of the data edges' tensors (unknown
 	// dimensions count 1); 0 when no shape is known.
 	Size float64
