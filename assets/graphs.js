@@ -68,6 +68,12 @@
     main.querySelectorAll('[data-graph-export]').forEach(function (b) {
       b.addEventListener('click', function () { exportView(b.getAttribute('data-graph-export')); });
     });
+    // Ctrl + wheel (a trackpad's pinch) zooms the view, as in a map.
+    el.canvas.addEventListener('wheel', function (e) {
+      if (!e.ctrlKey || !data) return;
+      e.preventDefault();
+      zoomBy(e.deltaY < 0 ? 1.1 : 1 / 1.1);
+    }, { passive: false });
     el.canvas.addEventListener('click', onCanvasClick);
     el.canvas.addEventListener('dblclick', onCanvasDblClick);
     show();

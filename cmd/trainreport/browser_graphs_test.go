@@ -148,7 +148,7 @@ type graphFit struct {
 // and after clicking Fit: labels read at 8 px or more, every box's label
 // inside its box, every annotation against its box's core (within 10 px)
 // and beside the box, the view's main box (main) in sight; and that −
-// zooms out past Fit's zoom.
+// zooms out past Fit's zoom, and Ctrl + wheel up in again.
 func checkFitReadable(t *testing.T, tb *tab, main string) {
 	t.Helper()
 	for _, step := range []string{"opened", "Fit"} {
@@ -175,8 +175,14 @@ func checkFitReadable(t *testing.T, tb *tab, main string) {
 	}
 	fit := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`)
 	eval[bool](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-zoom="0.8"]').click(), true`)
-	if z := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`); z >= fit {
-		t.Errorf("− leaves the zoom at %.2f (Fit's %.2f)", z, fit)
+	out := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`)
+	if out >= fit {
+		t.Errorf("− leaves the zoom at %.2f (Fit's %.2f)", out, fit)
+	}
+	// Ctrl + wheel up zooms in.
+	eval[bool](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas]').dispatchEvent(new WheelEvent('wheel', {deltaY: -100, ctrlKey: true, bubbles: true, cancelable: true})), true`)
+	if z := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`); z <= out {
+		t.Errorf("Ctrl + wheel up leaves the zoom at %.2f", z)
 	}
 	eval[bool](tb, pageJS("graphs.js", "fit"))
 }
