@@ -279,6 +279,7 @@ func TestBrowserGraphsEmptyGraphShowsNothingOfThePrevious(t *testing.T) {
 			if empty != 1 || linked == 0 {
 				t.Errorf("overview graphs %q: want the empty batch_2 unlinked and the others linked", got.Graphs)
 			}
+			ov.screenshot(shots, "overview-graphs-"+c.name)
 		})
 	}
 }
