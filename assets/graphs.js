@@ -415,7 +415,7 @@
     if (e.ref) kinds.push(e.ref + ' reference');
     title.textContent = g.children[e.from].label + ' \u2192 ' + g.children[e.to].label + ': ' + kinds.join(', ') +
       (e.data + e.control === 1 ? ' edge' : ' edges') +
-      (e.mixed ? ' of mixed shapes' + (e.shape ? ', the first ' + e.shape : '') : (e.shape ? ' ' + e.shape : ''));
+      (e.mixed ? ' of mixed shapes' + (e.shape ? ', the first known ' + e.shape : '') : (e.shape ? ' ' + e.shape : ''));
     var text = edgeLabel(e);
     if (!labeled || !text) return;
     var m = Math.floor((e.path.length / 2 - 1) / 2) * 2; // a middle control point

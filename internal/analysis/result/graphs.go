@@ -151,8 +151,8 @@ type GraphEdge struct {
 	From, To int // children's indexes
 	// Data, Control and Ref count the graph's edges by kind.
 	Data, Control, Ref int
-	// Shape is the shape of the first data edge's tensor, shortened; ""
-	// when unknown. Size sums the elements of the data edges' tensors.
+	// Shape is the shape of the first data edge's tensor whose shape is
+	// known, shortened; "" when none is. Size sums the elements of the data edges' tensors.
 	Shape string
 	Size  float64
 	// Mixed is set when the data edges' tensors are not all of Shape.

@@ -84,13 +84,14 @@ func (b *builder) edges() {
 				label = o.label
 				e.Size += o.size
 			}
-			// The first data edge names the shape; a later one of another
-			// shape (or of none known) makes the bundle mixed.
-			switch {
-			case e.Data == 1:
-				e.Shape = label
-			case label != e.Shape:
+			// The first data edge of a known shape names the shape; an edge
+			// of another shape, or of none known beside one known, makes
+			// the bundle mixed.
+			if e.Data > 1 && label != e.Shape {
 				e.Mixed = true
+			}
+			if e.Shape == "" {
+				e.Shape = label
 			}
 		}
 	}

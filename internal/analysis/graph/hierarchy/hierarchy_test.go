@@ -348,7 +348,8 @@ func chainOn(hub string, n int) [][]string {
 }
 
 // An edge bundling data edges of several shapes says it is mixed: its
-// shape is the first edge's only. One bundling edges of one shape is not.
+// shape is the first known one's only. One bundling edges of one shape is
+// not; one of an unknown shape beside a known one is.
 func TestBundledEdgeOfMixedShapesSaysSo(t *testing.T) {
 	shaped := func(name, op string, dims []int64, inputs ...string) model.Node {
 		n := model.Node{Name: name, Op: op, OutputShapes: []model.NodeShape{{Dims: dims}}}
@@ -365,6 +366,8 @@ func TestBundledEdgeOfMixedShapesSaysSo(t *testing.T) {
 		shaped("b/op", "AddN", []int64{1}, "a/w", "a/b", "a/x"), // [1], [1], [4,1,28,28]
 		shaped("b/op2", "AddN", []int64{1}, "a/y", "a/w"),       // [1], [1]
 		shaped("c/op", "AddN", []int64{1}, "a/y", "a/b"),        // [1], [1]
+		{Name: "a/u", Op: "Placeholder"},                        // no shape recorded
+		shaped("d/op", "AddN", []int64{1}, "a/u", "a/y"),        // unknown, [1]
 	}}
 	h := Build(g)
 	got := map[string]Edge{}
@@ -377,5 +380,8 @@ func TestBundledEdgeOfMixedShapesSaysSo(t *testing.T) {
 	}
 	if e := got["a>c"]; e.Data != 2 || e.Shape != "[1]" || e.Mixed {
 		t.Errorf("a>c %+v: want 2 data edges of [1], not mixed", e)
+	}
+	if e := got["a>d"]; e.Data != 2 || e.Shape != "[1]" || !e.Mixed {
+		t.Errorf("a>d %+v: want 2 data edges, one of unknown shape, the known [1], mixed", e)
 	}
 }
