@@ -340,7 +340,7 @@
     crumbs(gi);
     el.canvas.textContent = '';
     el.legend.textContent = '';
-    if (g.skipped) { drawList(g); details(); return; }
+    if (g.skipped) { if (el.zoomed) el.zoomed.textContent = ''; drawList(g); details(); return; }
     var svg = svgEl('svg', {
       xmlns: SVG, width: Math.ceil(g.width * zoom), height: Math.ceil(g.height * zoom),
       viewBox: '0 0 ' + g.width + ' ' + g.height, 'font-family': FONT, 'font-size': 11, 'data-group': gi
