@@ -19,10 +19,14 @@
   var CHAR = 6.5, MAX_ANN = 3, ANN_CHARS = 16, ANN_LINE = 12;
   // Edge labels are drawn in views of at most this many edges.
   var MAX_LABELED_EDGES = 300;
+  // Fit zooms out no further than this: a node's 11 px label stays 8.8 px
+  // on screen, an annotation's 9 px 7.2 px. A larger view is shown at
+  // this zoom, centred on its main box, and − zooms out further.
+  var MIN_FIT_ZOOM = 0.8;
   var FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 
   var st = { graph: '', scope: '', node: '', color: 'op' };
-  var zoom = 1, fitPending = true;
+  var zoom = 1, fitPending = true, centrePending = false;
   var main, list = [], entry = null, data = null, loading = '';
   var el = {};
 
@@ -31,7 +35,7 @@
   function setup(m) {
     main = m;
     try { list = JSON.parse(main.querySelector('#graph-list').textContent) || []; } catch (e) { list = []; }
-    ['select', 'color', 'find', 'msg', 'crumbs', 'results', 'canvas', 'details', 'legend'].forEach(function (k) {
+    ['select', 'color', 'find', 'msg', 'crumbs', 'results', 'canvas', 'details', 'legend', 'zoomed'].forEach(function (k) {
       el[k] = main.querySelector('[data-graph-' + k + ']');
     });
     T.state.key('graph', function (v) { st.graph = v || ''; }, function () { return st.graph || null; });
@@ -58,13 +62,18 @@
     main.querySelector('[data-graph-fit]').addEventListener('click', function () { fit(); draw(); });
     main.querySelectorAll('[data-graph-zoom]').forEach(function (b) {
       b.addEventListener('click', function () {
-        zoom = Math.max(0.05, Math.min(4, zoom * Number(b.getAttribute('data-graph-zoom'))));
-        draw();
+        zoomBy(Number(b.getAttribute('data-graph-zoom')));
       });
     });
     main.querySelectorAll('[data-graph-export]').forEach(function (b) {
       b.addEventListener('click', function () { exportView(b.getAttribute('data-graph-export')); });
     });
+    // Ctrl + wheel (a trackpad's pinch) zooms the view, as in a map.
+    el.canvas.addEventListener('wheel', function (e) {
+      if (!e.ctrlKey || !data) return;
+      e.preventDefault();
+      zoomBy(e.deltaY < 0 ? 1.1 : 1 / 1.1);
+    }, { passive: false });
     el.canvas.addEventListener('click', onCanvasClick);
     el.canvas.addEventListener('dblclick', onCanvasDblClick);
     show();
@@ -86,8 +95,12 @@
     if (el.select.value !== e.id) el.select.value = e.id;
     if (el.color.value !== st.color) el.color.value = st.color;
     if (entry === e && data) { draw(); return; }
+    // Nothing of the graph shown before stays: its view, path, legend,
+    // details and search results go before the next graph loads.
     entry = e; data = null;
-    if (e.note) { message(e.note); clear(); return; }
+    clear();
+    message('');
+    if (e.note) { message(e.note); return; }
     var inline = null;
     main.querySelectorAll('script.graph-inline').forEach(function (s) {
       if (s.getAttribute('data-graph-id') === e.id) inline = s;
@@ -122,13 +135,18 @@
       if (o) o.disabled = !data.range[k];
     });
     if (!data.range[st.color] && (st.color === 'compute' || st.color === 'memory')) st.color = 'op';
-    if (!st.scope) st.scope = soleScope(d);
+    data.main = mainScope(d);
+    if (!st.scope) st.scope = d.groups[data.main].name;
     if (!net.length) {
       clear();
       var p = document.createElement('p');
       p.className = 'note graph-empty';
       p.textContent = 'This graph holds no node.';
       el.canvas.appendChild(p);
+      var q = document.createElement('p');
+      q.className = 'note';
+      q.textContent = 'This graph holds no node: nothing to detail.';
+      el.details.appendChild(q);
       main.setAttribute('data-graph-drawn', st.graph + '\u0000');
       return;
     }
@@ -185,17 +203,42 @@
     return parts.length ? 'This graph: ' + parts.join('; ') + '.' : '';
   }
 
-  // soleScope is the scope to open first: a graph whose top level is one
+  // mainScope is the group to open first. A graph whose top level is one
   // scope (a Keras model, a module) opens at the first level that holds
-  // more than one box, as TensorBoard expands it.
-  function soleScope(d) {
+  // more than one box, as TensorBoard expands a lone top-level scope; so
+  // does one whose top level is one main scope beside its parameters and
+  // small scopes (MindSpore's Default beside its Parameters, constants and
+  // Gradients; a Keras graph's training): a scope holding more than half
+  // the view's ops and at least three times as many as any other box.
+  function mainScope(d) {
     var gi = 0;
     for (var depth = 0; depth < 32; depth++) {
-      var drawn = d.groups[gi].children.filter(function (c) { return !c.annotated; });
-      if (drawn.length !== 1 || drawn[0].kind === 'op') break;
-      gi = drawn[0].ref;
+      var g = d.groups[gi];
+      var drawn = g.children.filter(function (c) { return !c.annotated; });
+      if (drawn.length === 1 && drawn[0].kind !== 'op') { gi = drawn[0].ref; continue; }
+      var best = -1, bestOps = 0, nextOps = 0;
+      drawn.forEach(function (c, i) {
+        var ops = opsOf(d, c);
+        if (ops > bestOps) { nextOps = bestOps; bestOps = ops; best = i; } else nextOps = Math.max(nextOps, ops);
+      });
+      if (best < 0 || drawn[best].kind === 'op' || 2 * bestOps <= g.ops || bestOps < 3 * nextOps) break;
+      gi = drawn[best].ref;
     }
-    return d.groups[gi].name;
+    return gi;
+  }
+
+  function opsOf(d, c) { return c.kind === 'op' ? 1 : d.groups[c.ref].ops; }
+
+  // mainChild is the index of the view's box holding the most ops (the
+  // side box's aside), which Fit centres on; -1 for none.
+  function mainChild(g) {
+    var best = -1, bestOps = 0;
+    g.children.forEach(function (c, i) {
+      if (!c.box || c.side) return;
+      var ops = opsOf(data, c);
+      if (ops > bestOps) { bestOps = ops; best = i; }
+    });
+    return best;
   }
 
   function message(s) { el.msg.textContent = s || ''; }
@@ -204,6 +247,10 @@
     el.canvas.textContent = '';
     el.crumbs.textContent = '';
     el.legend.textContent = '';
+    el.details.textContent = '';
+    el.results.textContent = '';
+    el.results.hidden = true;
+    if (el.zoomed) el.zoomed.textContent = '';
   }
 
   // ---------------------------------------------------------------------------
@@ -215,11 +262,33 @@
     return gi;
   }
 
+  // fit zooms so that the whole view shows, but no further out than
+  // MIN_FIT_ZOOM, where labels stay readable beside their boxes; a view
+  // larger than that is centred on its main box.
   function fit() {
     if (!data) return;
     var g = data.groups[currentGroup()];
     var w = el.canvas.clientWidth - 4, h = el.canvas.clientHeight - 4;
-    zoom = Math.max(0.05, Math.min(1.5, w / Math.max(g.width, 1), h / Math.max(g.height, 1)));
+    var whole = Math.min(1.5, w / Math.max(g.width, 1), h / Math.max(g.height, 1));
+    zoom = Math.max(MIN_FIT_ZOOM, whole);
+    centrePending = true;
+  }
+
+  function zoomBy(f) {
+    var c = el.canvas, cx = (c.scrollLeft + c.clientWidth / 2) / zoom, cy = (c.scrollTop + c.clientHeight / 2) / zoom;
+    zoom = Math.max(0.05, Math.min(4, zoom * f));
+    draw();
+    // Keep the point at the canvas' centre where it was.
+    c.scrollLeft = Math.max(0, cx * zoom - c.clientWidth / 2);
+    c.scrollTop = Math.max(0, cy * zoom - c.clientHeight / 2);
+  }
+
+  // zoomNote says the zoom, and when the whole view does not show at it.
+  function zoomNote(g) {
+    if (!el.zoomed) return;
+    var whole = Math.ceil(g.width * zoom) <= el.canvas.clientWidth && Math.ceil(g.height * zoom) <= el.canvas.clientHeight;
+    el.zoomed.textContent = Math.round(zoom * 100) + '%' + (whole ? '' : ', scroll for the rest');
+    el.zoomed.title = whole ? 'The whole view at this zoom' : 'The view is larger than the canvas at this zoom: scroll, or \u2212 to zoom out (Fit stops where labels stay readable)';
   }
 
   function svgEl(name, attrs, parent) {
@@ -271,7 +340,7 @@
     crumbs(gi);
     el.canvas.textContent = '';
     el.legend.textContent = '';
-    if (g.skipped) { drawList(g); details(); return; }
+    if (g.skipped) { if (el.zoomed) el.zoomed.textContent = ''; drawList(g); details(); return; }
     var svg = svgEl('svg', {
       xmlns: SVG, width: Math.ceil(g.width * zoom), height: Math.ceil(g.height * zoom),
       viewBox: '0 0 ' + g.width + ' ' + g.height, 'font-family': FONT, 'font-size': 11, 'data-group': gi
@@ -297,8 +366,15 @@
     el.canvas.appendChild(svg);
     legend(keys);
     details();
+    zoomNote(g);
     var sel = selectedChild(g);
     if (sel >= 0) scrollTo(g.children[sel]);
+    else if (centrePending) {
+      var mc = mainChild(g);
+      el.canvas.scrollLeft = 0; el.canvas.scrollTop = 0;
+      if (mc >= 0) scrollTo(g.children[mc]);
+    }
+    centrePending = false;
     main.setAttribute('data-graph-drawn', st.graph + '\u0000' + st.scope);
   }
 
@@ -338,11 +414,22 @@
     if (e.control) kinds.push(e.control + ' control');
     if (e.ref) kinds.push(e.ref + ' reference');
     title.textContent = g.children[e.from].label + ' \u2192 ' + g.children[e.to].label + ': ' + kinds.join(', ') +
-      (e.data + e.control === 1 ? ' edge' : ' edges') + (e.shape ? ' ' + e.shape : '');
-    if (!labeled || !e.shape) return;
+      (e.data + e.control === 1 ? ' edge' : ' edges') +
+      (e.mixed ? ' of mixed shapes' + (e.shape ? ', the first known ' + e.shape : '') : (e.shape ? ' ' + e.shape : ''));
+    var text = edgeLabel(e);
+    if (!labeled || !text) return;
     var m = Math.floor((e.path.length / 2 - 1) / 2) * 2; // a middle control point
-    var t = svgEl('text', { x: e.path[m] + 4, y: e.path[m + 1], fill: '#666', 'font-size': 9 }, parent);
-    t.textContent = (e.data > 1 ? e.data + '\u00d7' : '') + e.shape;
+    var t = svgEl('text', { x: e.path[m] + 4, y: e.path[m + 1], fill: '#666', 'font-size': 9, 'data-edge-label': ei }, parent);
+    t.textContent = text;
+  }
+
+  // edgeLabel is what an edge's label says of its tensors: "[?,32]",
+  // "2\u00d7[?,32]" for two of one shape, "6\u00d7 mixed shapes" when they
+  // differ (its shape is the first one's only); "" for none known.
+  function edgeLabel(e) {
+    if (e.mixed) return (e.data > 1 ? e.data + '\u00d7 ' : '') + 'mixed shapes';
+    if (!e.shape) return '';
+    return (e.data > 1 ? e.data + '\u00d7' : '') + e.shape;
   }
 
   function drawChild(parent, g, c, ci) {
@@ -376,14 +463,19 @@
       var t2 = svgEl('text', { x: cx + cw / 2, y: coreY + 29, 'text-anchor': 'middle', fill: '#555', 'font-size': 9 }, grp);
       t2.textContent = (c.kind === 'series' ? 'series of ' + sub.children.length + ', ' : '') + util.fmtStep(sub.ops) + (sub.ops === 1 ? ' op' : ' ops');
     }
-    annotations(grp, g, c.in || [], x + 2, 'start', y, h);
-    annotations(grp, g, c.out || [], x + w - 2, 'end', y, h);
+    annotations(grp, g, c.in || [], cx, -1, y, h, coreY, coreH);
+    annotations(grp, g, c.out || [], cx + cw, 1, y, h, coreY, coreH);
     stub(grp, cx + cw / 2, coreY + coreH, 1, c.ext_in);
     stub(grp, cx + cw / 2, coreY, -1, c.ext_out);
   }
 
-  function annotations(parent, g, anns, x, anchor, y, h) {
+  // annotations writes a box's annotations in its column left (side -1,
+  // inputs) or right (side 1, outputs) of the core, each against the core
+  // at edge x and joined to it by a short line, as TensorBoard attaches
+  // them: at any zoom a label reads as its box's.
+  function annotations(parent, g, anns, edge, side, y, h, coreY, coreH) {
     if (!anns.length) return;
+    var x = edge + side * 6, anchor = side < 0 ? 'end' : 'start';
     var shown = anns.slice(0, anns.length > MAX_ANN + 1 ? MAX_ANN : MAX_ANN + 1);
     var lines = shown.map(function (a) {
       var c = g.children[a[0]];
@@ -392,8 +484,10 @@
     if (shown.length < anns.length) lines.push({ text: '+' + (anns.length - shown.length) + ' more', why: 'more' });
     var top = y + (h - lines.length * ANN_LINE) / 2 + 9;
     lines.forEach(function (l, i) {
+      var ty = top + i * ANN_LINE, mid = ty - 3;
+      svgEl('line', { x1: edge + side * 5, y1: mid, x2: edge, y2: Math.max(coreY + 3, Math.min(coreY + coreH - 3, mid)), stroke: '#bbb', 'data-ann-line': 1 }, parent);
       var t = svgEl('text', {
-        x: x, y: top + i * ANN_LINE, 'text-anchor': anchor, 'font-size': 9,
+        x: x, y: ty, 'text-anchor': anchor, 'font-size': 9, 'data-ann': side < 0 ? 'in' : 'out',
         fill: { constant: '#666', summary: '#2b7a3d', side: '#1a5fb4', more: '#999' }[l.why] || '#666',
         'font-style': l.why === 'summary' ? 'italic' : 'normal'
       }, parent);
@@ -544,17 +638,25 @@
   }
 
   // find lists the nodes whose names contain q (case-insensitive), at most
-  // 50, and returns the first one's index, or -1.
+  // 50, best first, and returns the first one's index, or -1. The best is
+  // the node of that very name ("conv2d_1/Conv2D", not the
+  // "conv2d_1/Conv2D/ReadVariableOp/resource" written before it), then
+  // names starting with q, then the rest, each in the graph's order.
   function find(q) {
     el.results.textContent = '';
-    q = String(q || '').trim().toLowerCase();
+    var exact = String(q || '').trim();
+    q = exact.toLowerCase();
     if (!q || !data) { el.results.hidden = true; return -1; }
-    var net = netOf(data), found = [], total = 0;
+    var net = netOf(data), ranks = [[], [], [], []], total = 0;
     for (var i = 0; i < net.length; i++) {
-      if (net[i].name.toLowerCase().indexOf(q) < 0) continue;
+      var name = net[i].name, lower = name.toLowerCase(), at = lower.indexOf(q);
+      if (at < 0) continue;
       total++;
-      if (found.length < 50) found.push(i);
+      // 0: the name as typed; 1: the name but for case; 2: a prefix; 3: inside.
+      var r = name === exact ? 0 : lower === q ? 1 : at === 0 ? 2 : 3;
+      if (ranks[r].length < 50) ranks[r].push(i);
     }
+    var found = ranks[0].concat(ranks[1], ranks[2], ranks[3]).slice(0, 50);
     found.forEach(function (i) {
       var li = document.createElement('li');
       var b = document.createElement('button');
@@ -600,8 +702,12 @@
     if (!st.node || !data) {
       var p = document.createElement('p');
       p.className = 'note';
-      var g = data && data.groups[currentGroup()];
+      var gi = data ? currentGroup() : -1, g = data && data.groups[gi];
       p.textContent = g ? (g.name || 'The graph') + ': ' + util.fmtStep(g.ops) + ' ops, ' + g.children.length + ' boxes, ' + g.edges.length + ' edges in this view. Click a node for its details.' : 'Click a node for its details.';
+      if (g && gi === data.main && gi > 0) {
+        p.textContent += ' Opened first: the graph\u2019s main scope, ' + util.fmtStep(g.ops) + ' of its ' + util.fmtStep(data.groups[0].ops) + ' ops; the path above leads to the rest.';
+        p.setAttribute('data-graph-main-note', '');
+      }
       el.details.appendChild(p);
       return;
     }

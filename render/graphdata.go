@@ -139,6 +139,7 @@ type graphEdgeJSON struct {
 	Control int       `json:"control,omitempty"`
 	Ref     int       `json:"ref,omitempty"`
 	Shape   string    `json:"shape,omitempty"`
+	Mixed   bool      `json:"mixed,omitempty"` // the data edges' shapes are not all Shape
 	Size    float64   `json:"size,omitempty"`
 	Path    []float64 `json:"path,omitempty"` // x0, y0, x1, y1, ...
 }
@@ -267,7 +268,7 @@ func groupJSON(grp *result.GraphGroup) graphGroupJS {
 		j.Children[ci] = cj
 	}
 	for ei, e := range grp.Edges {
-		j.Edges[ei] = graphEdgeJSON{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Size: e.Size, Path: e.Path}
+		j.Edges[ei] = graphEdgeJSON{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Mixed: e.Mixed, Size: e.Size, Path: e.Path}
 	}
 	return j
 }

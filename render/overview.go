@@ -199,6 +199,10 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 			if single {
 				href = "#page=graphs&graph=" + url.QueryEscape(dataFile("graphs", run.Name, graphKey(g)))
 			}
+			if gc.Nodes == 0 {
+				// Nothing to see: a link would lead to an empty drawing.
+				href = ""
+			}
 			p.Graphs = append(p.Graphs, overviewGraph{Run: run.Name, Label: graphLabel(g), Href: href, Nodes: gc.Nodes, Edges: gc.Edges})
 		}
 	}

@@ -73,6 +73,7 @@ func TestBrowserGraphs(t *testing.T) {
 				t.Error("the Estimator's top level draws no control edge")
 			}
 			tb.screenshot(shots, "graphs-tf1-"+c.name)
+			checkFitReadable(t, tb, "input_layer")
 
 			// Export: the SVG holds the view drawn, the PNG is made.
 			var exp []struct {
@@ -134,6 +135,58 @@ func TestBrowserGraphs(t *testing.T) {
 	}
 }
 
+// graphFit is what the page shows of a view at Fit (graphs.js measure).
+type graphFit struct {
+	Zoom, MinFont               float64
+	Labels, Anns                int
+	LabelsOutside, AnnsDetached []string
+	MainShown                   bool
+	Main, Zoomed                string
+}
+
+// checkFitReadable checks the drawn view at Fit, as the page opened it
+// and after clicking Fit: labels read at 8 px or more, every box's label
+// inside its box, every annotation against its box's core (within 10 px)
+// and beside the box, the view's main box (main) in sight; and that −
+// zooms out past Fit's zoom, and Ctrl + wheel up in again.
+func checkFitReadable(t *testing.T, tb *tab, main string) {
+	t.Helper()
+	for _, step := range []string{"opened", "Fit"} {
+		if step == "Fit" {
+			eval[bool](tb, pageJS("graphs.js", "fit"))
+		}
+		var f graphFit
+		if err := json.Unmarshal([]byte(eval[string](tb, pageJS("graphs.js", "measure"))), &f); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: zoom %.2f, labels at %.1f px or more, %d labels, %d annotations; %q", step, f.Zoom, f.MinFont, f.Labels, f.Anns, f.Zoomed)
+		if f.MinFont < 8 {
+			t.Errorf("%s: labels drawn at %.1f px (zoom %.2f): unreadable", step, f.MinFont, f.Zoom)
+		}
+		if len(f.LabelsOutside) > 0 {
+			t.Errorf("%s: %d of %d labels outside their box: %q", step, len(f.LabelsOutside), f.Labels, f.LabelsOutside)
+		}
+		if f.Anns == 0 || len(f.AnnsDetached) > 0 {
+			t.Errorf("%s: %d of %d annotations apart from their box: %q", step, len(f.AnnsDetached), f.Anns, f.AnnsDetached)
+		}
+		if f.Main != main || !f.MainShown {
+			t.Errorf("%s: the main box %q (want %q) is not in sight", step, f.Main, main)
+		}
+	}
+	fit := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`)
+	eval[bool](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-zoom="0.8"]').click(), true`)
+	out := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`)
+	if out >= fit {
+		t.Errorf("− leaves the zoom at %.2f (Fit's %.2f)", out, fit)
+	}
+	// Ctrl + wheel up zooms in.
+	eval[bool](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas]').dispatchEvent(new WheelEvent('wheel', {deltaY: -100, ctrlKey: true, bubbles: true, cancelable: true})), true`)
+	if z := eval[float64](tb, `document.querySelector('main.page[data-page="graphs"] [data-graph-canvas] svg').getScreenCTM().a`); z <= out {
+		t.Errorf("Ctrl + wheel up leaves the zoom at %.2f", z)
+	}
+	eval[bool](tb, pageJS("graphs.js", "fit"))
+}
+
 // TestBrowserGraphsCorpus opens the Keras, ONNX and OneFlow graphs of the
 // corpus: each draws its top level as its data says, without an error.
 func TestBrowserGraphsCorpus(t *testing.T) {
@@ -157,7 +210,11 @@ func TestBrowserGraphsCorpus(t *testing.T) {
 			if name == "tsvis-oneflow-logs" {
 				// Its profiler run metadata holds step stats of 16 nodes of
 				// the op graph: colour by memory reaches them, and only them.
-				eval[bool](tb, pageJS("graphs.js", "open", 1)) // the Minist scope
+				// The page opens on the Minist scope, the graph's main
+				// scope (42 of its 44 ops).
+				if v := readGraphView(t, tb); v.Group != "Minist" {
+					t.Errorf("the OneFlow graph opens on %q, not its main scope Minist", v.Group)
+				}
 				var c struct {
 					Enabled       bool
 					Colored, Want int

@@ -194,7 +194,7 @@ func graphLayout(h *hierarchy.Hierarchy, views []layout.View) *result.GraphLayou
 			rg.Children[ci] = rc
 		}
 		for ei, e := range grp.Edges {
-			re := result.GraphEdge{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Size: e.Size}
+			re := result.GraphEdge{From: e.From, To: e.To, Data: e.Data, Control: e.Control, Ref: e.Ref, Shape: e.Shape, Mixed: e.Mixed, Size: e.Size}
 			if v.Skipped == "" && len(v.Edges[ei]) > 0 {
 				re.Path = make([]float64, 0, 2*len(v.Edges[ei]))
 				for _, p := range v.Edges[ei] {

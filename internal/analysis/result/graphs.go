@@ -151,10 +151,12 @@ type GraphEdge struct {
 	From, To int // children's indexes
 	// Data, Control and Ref count the graph's edges by kind.
 	Data, Control, Ref int
-	// Shape is the shape of the first data edge's tensor, shortened; ""
-	// when unknown. Size sums the elements of the data edges' tensors.
+	// Shape is the shape of the first data edge's tensor whose shape is
+	// known, shortened; "" when none is. Size sums the elements of the data edges' tensors.
 	Shape string
 	Size  float64
+	// Mixed is set when the data edges' tensors are not all of Shape.
+	Mixed bool
 	// Path is the edge's curve, the control points of a cubic Bézier
 	// spline from the producer's box to the consumer's as x0, y0, x1, y1,
 	// ...; nil in a skipped view.

@@ -153,6 +153,109 @@
 		return JSON.stringify(out);
 	},
 
+	// measure reports what the drawn view looks like on screen: its zoom
+	// (screen pixels a layout pixel), the smallest font of a box's label on
+	// screen, the box labels drawn outside their box, the annotations
+	// farther than 10 px from their box's core or outside its box
+	// vertically, and whether the view's main box (the most ops, side box
+	// aside) is inside the visible part of the canvas.
+	async measure() {
+		const m = this.main();
+		const d = await this.data();
+		const canvas = m.querySelector('[data-graph-canvas]');
+		const svg = canvas.querySelector('svg');
+		const g = d.groups[Number(svg.getAttribute('data-group'))];
+		const scale = svg.getScreenCTM().a;
+		const out = {zoom: scale, minFont: Infinity, labels: 0, labelsOutside: [], anns: 0, annsDetached: [], mainShown: false, main: ''};
+		const ops = c => c.kind === 'op' ? 1 : d.groups[c.ref].ops;
+		let best = -1;
+		g.children.forEach((c, i) => { if (c.box && !c.side && (best < 0 || ops(c) > ops(g.children[best]))) best = i; });
+		const view = canvas.getBoundingClientRect();
+		svg.querySelectorAll('g[data-child]').forEach(n => {
+			const ci = Number(n.getAttribute('data-child'));
+			const c = g.children[ci];
+			const core = n.querySelector('rect[data-core]').getBoundingClientRect();
+			const label = n.querySelector('text:not([data-ann])');
+			const r = label.getBoundingClientRect();
+			out.labels++;
+			out.minFont = Math.min(out.minFont, Number(label.getAttribute('font-size') || 11) * scale);
+			if (label.textContent && (r.left < core.left - 1 || r.right > core.right + 1 || r.top < core.top - 1 || r.bottom > core.bottom + 1)) {
+				out.labelsOutside.push(c.label);
+			}
+			// The layout's box, on screen: the annotations' room.
+			const origin = svg.getBoundingClientRect();
+			const box = {top: origin.top + c.box[1] * scale - 1, bottom: origin.top + (c.box[1] + c.box[3]) * scale + 1};
+			n.querySelectorAll('text[data-ann]').forEach(t => {
+				const a = t.getBoundingClientRect();
+				out.anns++;
+				const gap = t.getAttribute('data-ann') === 'in' ? core.left - a.right : a.left - core.right;
+				if (gap < 0 || gap > 10 || a.bottom < box.top || a.top > box.bottom) out.annsDetached.push(c.label + ': ' + t.textContent + ' gap ' + gap.toFixed(1));
+			});
+			if (ci === best) {
+				out.main = c.label;
+				const cx = (core.left + core.right) / 2, cy = (core.top + core.bottom) / 2;
+				out.mainShown = cx >= view.left && cx <= view.right && cy >= view.top && cy <= view.bottom;
+			}
+		});
+		out.zoomed = (m.querySelector('[data-graph-zoomed]') || {}).textContent || '';
+		return JSON.stringify(out);
+	},
+
+	// fit clicks Fit.
+	fit() {
+		this.main().querySelector('[data-graph-fit]').click();
+		return true;
+	},
+
+	// edgeLabels returns the drawn view's edge labels, each with its ends'
+	// labels: "from > to: text".
+	async edgeLabels() {
+		const d = await this.data();
+		const svg = this.main().querySelector('[data-graph-canvas] svg');
+		const g = d.groups[Number(svg.getAttribute('data-group'))];
+		return JSON.stringify([...svg.querySelectorAll('text[data-edge-label]')].map(t => {
+			const e = g.edges[Number(t.getAttribute('data-edge-label'))];
+			return g.children[e.from].label + ' > ' + g.children[e.to].label + ': ' + t.textContent;
+		}));
+	},
+
+	// results returns the search results listed, in order.
+	results() {
+		return JSON.stringify([...this.main().querySelectorAll('[data-graph-results] li')].map(li => li.textContent));
+	},
+
+	// choose picks the graph whose label contains label in the selector.
+	choose(label) {
+		const sel = this.main().querySelector('[data-graph-select]');
+		const o = [...sel.options].find(o => o.textContent.includes(label));
+		if (!o) return false;
+		sel.value = o.value;
+		sel.dispatchEvent(new Event('change'));
+		return true;
+	},
+
+	// panel returns what the page shows beside the drawing: the details
+	// panel, the breadcrumbs, the legend, the message and the canvas text.
+	panel() {
+		const m = this.main();
+		const q = s => m.querySelector(s).textContent;
+		return JSON.stringify({details: q('[data-graph-details]'), crumbs: q('[data-graph-crumbs]'), legend: q('[data-graph-legend]'),
+			msg: q('[data-graph-msg]'), canvas: q('[data-graph-canvas]'), loaded: m.getAttribute('data-graph-loaded') || '',
+			drawn: (m.getAttribute('data-graph-drawn') || '').split('\u0000')[0]});
+	},
+
+	// childLabels returns the labels of the boxes drawn in the view, side
+	// box ones marked "side:".
+	async childLabels() {
+		const d = await this.data();
+		const svg = this.main().querySelector('[data-graph-canvas] svg');
+		const g = d.groups[Number(svg.getAttribute('data-group'))];
+		return JSON.stringify([...svg.querySelectorAll('g[data-child]')].map(n => {
+			const c = g.children[Number(n.getAttribute('data-child'))];
+			return (c.side ? 'side:' : '') + c.label;
+		}));
+	},
+
 	// deepNode returns the name of a node three or more scopes deep, the
 	// deepest first met.
 	async deepNode() {

@@ -21,7 +21,7 @@
 			})),
 			notDrawnShown: shown(document.getElementById("not-drawn")),
 			notDrawn: [...document.querySelectorAll("ul.not-drawn > li")].map((li) => li.textContent.replace(/\s+/g, " ").trim()),
-			graphs: [...document.querySelectorAll("table.graphs tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | ") + " -> " + tr.querySelector("a").getAttribute("href")),
+			graphs: [...document.querySelectorAll("table.graphs tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | ") + " -> " + (tr.querySelector("a") ? tr.querySelector("a").getAttribute("href") : "")),
 		};
 	},
 

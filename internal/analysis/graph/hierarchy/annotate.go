@@ -52,8 +52,11 @@ func annotate(grp *Group, g *model.NodeGraph) {
 // extractHighDegree moves the children of unusually high degree to the
 // view's side box, by TensorBoard's rule: a degree above max(Q3 + IQR, 4)
 // over the view's boxes. Their edges become annotations on the
-// neighbours.
-func extractHighDegree(grp *Group) {
+// neighbours. A child holding more than half the view's ops stays: it is
+// the view's main body (MindSpore's "Default" beside its parameters, a
+// Keras graph's "training"), of high degree because everything else
+// feeds it, and the side box is for hubs beside the body, not the body.
+func extractHighDegree(grp *Group, groups []*Group) {
 	deg := make([]int, len(grp.Children))
 	var boxes []int
 	for ci, c := range grp.Children {
@@ -77,6 +80,9 @@ func extractHighDegree(grp *Group) {
 	limit := max(q3+(q3-q1), 4)
 	side := map[int]bool{}
 	for _, ci := range boxes {
+		if c := grp.Children[ci]; c.Kind != Op && 2*groups[c.Ref].Ops > grp.Ops {
+			continue
+		}
 		if float64(deg[ci]) > limit {
 			side[ci] = true
 			grp.Children[ci].Side = true

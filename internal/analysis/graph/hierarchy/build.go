@@ -25,7 +25,7 @@ func Build(g *model.NodeGraph) *Hierarchy {
 	b.edges()
 	for _, grp := range b.h.Groups {
 		annotate(grp, g)
-		extractHighDegree(grp)
+		extractHighDegree(grp, b.h.Groups)
 	}
 	return b.h
 }

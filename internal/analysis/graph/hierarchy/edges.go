@@ -73,6 +73,7 @@ func (b *builder) edges() {
 			if dataIndex == 1 && isVariable(prod.Op) && takesRef(n.Op) {
 				e.Ref++
 			}
+			label := ""
 			if k := OutputIndex(in.Name); k >= 0 && k < len(prod.OutputShapes) {
 				o, ok := outputs[output{p, k}]
 				if !ok {
@@ -80,10 +81,17 @@ func (b *builder) edges() {
 					o = sized{shapeLabel(s), elements(s)}
 					outputs[output{p, k}] = o
 				}
-				if e.Shape == "" {
-					e.Shape = o.label
-				}
+				label = o.label
 				e.Size += o.size
+			}
+			// The first data edge of a known shape names the shape; an edge
+			// of another shape, or of none known beside one known, makes
+			// the bundle mixed.
+			if e.Data > 1 && label != e.Shape {
+				e.Mixed = true
+			}
+			if e.Shape == "" {
+				e.Shape = label
 			}
 		}
 	}

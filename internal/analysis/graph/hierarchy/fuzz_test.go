@@ -11,10 +11,14 @@ import (
 // inputs come from the fuzzer (one node a line: "name op input ..."), and
 // checks what every view relies on: each node sits in exactly one group,
 // every child refers to something that exists, every edge joins two
-// children of its group, the op counts add up.
+// children of its group (mixed only when it bundles two data edges or
+// more), the op counts add up, and no child holding more than half its
+// view's ops is in the side box.
 func FuzzBuild(f *testing.F) {
 	f.Add("a/b/c Conv2D a/x\na/x Const\na/b VariableV2\nl_1 Relu\nl_2 Relu l_1\nl_3 Relu l_2\nl_4 Relu l_3\nl_5 Relu ^l_4\ns ScalarSummary l_5")
 	f.Add("a Op a\na Op\n/ Op //\n// Op /:1\nx:y Op ^x:y")
+	// MindSpore's shape: parameters all feeding one main scope.
+	f.Add("pa Parameter\npb Parameter\npc Parameter\npd Parameter\npe Parameter\npf Parameter\npg Parameter\nph Parameter\npi Parameter\npj Parameter\npk Parameter\npl Parameter\nDefault/net/oa MatMul pa pa\nDefault/net/ob MatMul Default/net/oa pb\nDefault/net/oc MatMul Default/net/ob pc\nDefault/net/od MatMul Default/net/oc pd\nDefault/net/oe MatMul Default/net/od pe\nDefault/net/of MatMul Default/net/oe pf\nDefault/net/og MatMul Default/net/of pg\nDefault/net/oh MatMul Default/net/og ph\nDefault/net/oi MatMul Default/net/oh pi\nDefault/net/oj MatMul Default/net/oi pj\nDefault/net/ok MatMul Default/net/oj pk\nDefault/net/ol MatMul Default/net/ok pl\nDefault/net/om MatMul Default/net/ol pa\nDefault/net/on MatMul Default/net/om pb\nGradients/Default/g Grad Default/net/on pb")
 	f.Fuzz(func(t *testing.T, text string) {
 		g := &model.NodeGraph{}
 		for _, line := range strings.Split(text, "\n") {
@@ -52,6 +56,9 @@ func FuzzBuild(f *testing.F) {
 					}
 					ops += h.Groups[c.Ref].Ops
 				}
+				if c.Side && c.Kind != Op && 2*h.Groups[c.Ref].Ops > grp.Ops {
+					t.Fatalf("group %q: child %q holds %d of its %d ops and is in the side box", grp.Name, c.Label, h.Groups[c.Ref].Ops, grp.Ops)
+				}
 				for _, a := range append(c.In, c.Out...) {
 					if a.Child < 0 || a.Child >= len(grp.Children) {
 						t.Fatalf("annotation of child %d", a.Child)
@@ -62,7 +69,7 @@ func FuzzBuild(f *testing.F) {
 				t.Fatalf("group %q: %d ops in its children, Ops says %d", grp.Name, ops, grp.Ops)
 			}
 			for _, e := range grp.Edges {
-				if e.From < 0 || e.From >= len(grp.Children) || e.To < 0 || e.To >= len(grp.Children) || e.From == e.To {
+				if e.From < 0 || e.From >= len(grp.Children) || e.To < 0 || e.To >= len(grp.Children) || e.From == e.To || e.Mixed && e.Data < 2 {
 					t.Fatalf("group %q: edge %+v", grp.Name, e)
 				}
 			}

@@ -119,9 +119,14 @@ type Edge struct {
 	// Data, Control and Ref count the graph's edges by kind; a reference
 	// edge (a variable into Assign) is a data edge too.
 	Data, Control, Ref int
-	// Shape is the shape of the first data edge's tensor ("[?,32]"), cut
-	// after 64 bytes ("[1,1,…]"), or "" when unknown.
+	// Shape is the shape of the first data edge's tensor whose shape is
+	// known ("[?,32]"), cut after 64 bytes ("[1,1,…]"), or "" when none
+	// is.
 	Shape string
+	// Mixed is set when the data edges' tensors are not all of Shape (a
+	// shape differs, or one is unknown): Shape then speaks for one edge
+	// only, and a label must not multiply it.
+	Mixed bool
 	// Size sums the elements of the data edges' tensors (unknown
 	// dimensions count 1); 0 when no shape is known.
 	Size float64

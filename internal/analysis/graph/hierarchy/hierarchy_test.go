@@ -273,3 +273,115 @@ func TestInputsResolvedWithTheCounts(t *testing.T) {
 		t.Errorf("Count %+v", c)
 	}
 }
+
+// mindsporeLike is a graph shaped as MindSpore writes one: parameters at
+// the top level, every one of them feeding the network's scope
+// ("Default"), which holds most of the ops, beside a small "Gradients"
+// scope.
+func mindsporeLike() *model.NodeGraph {
+	var nodes [][]string
+	var params []string
+	for i := range 12 {
+		p := fmt.Sprintf("param_%c", 'a'+i) // not numbered: no series
+		params = append(params, p)
+		nodes = append(nodes, []string{p, "Parameter"})
+	}
+	prev := params[0]
+	for i := range 20 { // a chain of the network's ops, each fed a parameter
+		name := fmt.Sprintf("Default/net/op_%c", 'a'+i)
+		nodes = append(nodes, []string{name, "MatMul", prev, params[i%len(params)]})
+		prev = name
+	}
+	nodes = append(nodes, []string{"Gradients/Default/grad", "MatMulGrad", prev, params[1]})
+	nodes = append(nodes, []string{"Gradients/Default/grad2", "MatMulGrad", "Gradients/Default/grad", params[2]})
+	return graphOf(nodes...)
+}
+
+// The scope holding most of a view's ops is its body, not a hub: it is
+// never moved to the side box, though every parameter feeds it (its
+// degree far above Q3 + IQR), and the edges into it stay drawn.
+func TestMainScopeStaysOutOfSideBox(t *testing.T) {
+	h := Build(mindsporeLike())
+	root := h.Groups[0]
+	var main Child
+	drawn := 0
+	for _, c := range root.Children {
+		if c.Label == "Default" {
+			main = c
+		}
+		if !c.Annotated && !c.Side {
+			drawn++
+		}
+	}
+	if main.Label == "" || main.Side {
+		t.Fatalf("Default %+v: want it drawn in the view, not in the side box", main)
+	}
+	into := 0
+	for _, e := range root.Edges {
+		if root.Children[e.To].Label == "Default" {
+			into++
+		}
+	}
+	if into != 12 {
+		t.Errorf("%d edges into Default drawn, want one from each of the 12 parameters", into)
+	}
+	// The rule still moves a hub that is not the body: a parameter
+	// feeding every op of a chain in one view.
+	h = Build(graphOf(append([][]string{{"step", "VariableV2"}}, chainOn("step", 14)...)...))
+	for _, c := range h.Groups[0].Children {
+		if c.Label == "step" && !c.Side {
+			t.Errorf("step, feeding all 14 ops of the chain, is not in the side box")
+		}
+	}
+}
+
+// chainOn is n ops in a chain, each also taking a control input from hub.
+func chainOn(hub string, n int) [][]string {
+	var nodes [][]string
+	prev := hub
+	for i := range n {
+		name := fmt.Sprintf("n%c", 'a'+i) // not numbered: no series
+		nodes = append(nodes, []string{name, "Identity", prev, "^" + hub})
+		prev = name
+	}
+	return nodes
+}
+
+// An edge bundling data edges of several shapes says it is mixed: its
+// shape is the first known one's only. One bundling edges of one shape is
+// not; one of an unknown shape beside a known one is.
+func TestBundledEdgeOfMixedShapesSaysSo(t *testing.T) {
+	shaped := func(name, op string, dims []int64, inputs ...string) model.Node {
+		n := model.Node{Name: name, Op: op, OutputShapes: []model.NodeShape{{Dims: dims}}}
+		for _, in := range inputs {
+			n.Inputs = append(n.Inputs, model.NodeInput{Name: in})
+		}
+		return n
+	}
+	g := &model.NodeGraph{Nodes: []model.Node{
+		shaped("a/w", "Const", []int64{1}),
+		shaped("a/b", "Const", []int64{1}),
+		shaped("a/x", "Placeholder", []int64{4, 1, 28, 28}),
+		shaped("a/y", "Placeholder", []int64{1}),
+		shaped("b/op", "AddN", []int64{1}, "a/w", "a/b", "a/x"), // [1], [1], [4,1,28,28]
+		shaped("b/op2", "AddN", []int64{1}, "a/y", "a/w"),       // [1], [1]
+		shaped("c/op", "AddN", []int64{1}, "a/y", "a/b"),        // [1], [1]
+		{Name: "a/u", Op: "Placeholder"},                        // no shape recorded
+		shaped("d/op", "AddN", []int64{1}, "a/u", "a/y"),        // unknown, [1]
+	}}
+	h := Build(g)
+	got := map[string]Edge{}
+	root := h.Groups[0]
+	for _, e := range root.Edges {
+		got[root.Children[e.From].Label+">"+root.Children[e.To].Label] = e
+	}
+	if e := got["a>b"]; e.Data != 5 || e.Shape != "[1]" || !e.Mixed {
+		t.Errorf("a>b %+v: want 5 data edges, the first [1], mixed", e)
+	}
+	if e := got["a>c"]; e.Data != 2 || e.Shape != "[1]" || e.Mixed {
+		t.Errorf("a>c %+v: want 2 data edges of [1], not mixed", e)
+	}
+	if e := got["a>d"]; e.Data != 2 || e.Shape != "[1]" || !e.Mixed {
+		t.Errorf("a>d %+v: want 2 data edges, one of unknown shape, the known [1], mixed", e)
+	}
+}
