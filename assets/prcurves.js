@@ -1,8 +1,10 @@
 /*
  * trainreport PR curves page: per tag and run, precision against recall at
- * every threshold of one step, chosen with the card's slider. Charts are
- * drawn when scrolled into view (app.js's lifecycle), from the card's
- * inline JSON (see render/prcurves.go). Scoped to
+ * every threshold of one step, chosen with the card's slider; and per tag,
+ * first, every shown run's curve overlaid on one chart (TensorBoard's
+ * view), each at the step its card's slider shows, the Runs filter
+ * applied. Charts are drawn when scrolled into view (app.js's lifecycle),
+ * from the card's inline JSON (see render/prcurves.go). Scoped to
  * main.page[data-page="pr_curves"].
  */
 (function () {
@@ -55,10 +57,13 @@
     };
   }
 
-  function setupCard(card) {
+  // setupCard draws a card and returns what the tag's overlay reads of
+  // it: its run, colour and the curve its slider shows; onStep is called
+  // when the slider moves.
+  function setupCard(card, onStep) {
     var data;
-    try { data = JSON.parse(card.querySelector('script.stat-data').textContent); } catch (e) { return; }
-    if (!data) return; // the card's note says why
+    try { data = JSON.parse(card.querySelector('script.stat-data').textContent); } catch (e) { return null; }
+    if (!data) return null; // the card's note says why
     var div = card.querySelector('.stat-chart');
     var slider = card.querySelector('input[data-pr-slider]');
     var out = card.querySelector('.pr-step output');
@@ -73,7 +78,7 @@
       if (!st.chart || !c) return;
       st.chart.setOption({ tooltip: { formatter: tooltip(c) }, series: [{ data: points(c) }] });
     }
-    slider.addEventListener('input', show);
+    slider.addEventListener('input', function () { show(); if (onStep) onStep(); });
     show();
     T.lazyChart(card, function (h) {
       if (!data.curves.length) return;
@@ -81,14 +86,88 @@
       st.chart.setOption(option(color));
       show();
     });
+    return {
+      card: card, run: card.getAttribute('data-run'), color: color,
+      curve: function () { return data.curves[Number(slider.value)]; },
+      step: function () { return data.steps[Number(slider.value)]; }
+    };
+  }
+
+  // shown reports whether a card is shown: the filters hide a card, or its
+  // tag's section, with the hidden attribute.
+  function shown(card) { return !card.closest('[hidden]'); }
+
+  // setupOverlay puts the overlaid chart of a tag's section first in its
+  // grid, and returns the function that redraws it.
+  function setupOverlay(sec) {
+    var grid = sec.querySelector('[data-more-cards]');
+    if (!grid) return null;
+    var fig = document.createElement('figure');
+    fig.className = 'stat-card pr-overlay';
+    var cap = document.createElement('figcaption');
+    var b = document.createElement('b');
+    b.textContent = 'All runs';
+    var note = document.createElement('span');
+    note.className = 'points';
+    cap.appendChild(b);
+    cap.appendChild(document.createTextNode(' '));
+    cap.appendChild(note);
+    var div = document.createElement('div');
+    div.className = 'stat-chart';
+    fig.appendChild(cap);
+    fig.appendChild(div);
+    grid.insertBefore(fig, grid.firstChild);
+    var cards = [], chart = null;
+    function draw() {
+      var series = [], runs = 0;
+      cards.forEach(function (c) {
+        var curve = c.curve();
+        if (!curve || !shown(c.card)) return;
+        runs++;
+        series.push({
+          type: 'line', name: c.run + ' @ ' + util.fmtStep(c.step()), showSymbol: false, color: c.color,
+          lineStyle: { color: c.color, width: 1.5 }, data: points(curve), tooltip: { formatter: tooltip(curve) }
+        });
+      });
+      note.textContent = runs + (runs === 1 ? ' run' : ' runs') + ', each at its card\'s step';
+      fig.setAttribute('data-pr-overlay-runs', String(runs));
+      if (!chart) return;
+      var opt = option('#888');
+      opt.series = series;
+      opt.legend = { type: 'scroll', bottom: 0, textStyle: { fontSize: 11 } };
+      opt.grid.bottom = 64;
+      chart.setOption(opt, { notMerge: true });
+    }
+    T.lazyChart(fig, function (h) {
+      chart = h.init(div);
+      draw();
+    });
+    return {
+      add: function (c) { if (c) { cards.push(c); draw(); } },
+      draw: draw
+    };
   }
 
   function setup(main) {
-    main.querySelectorAll('figure.pr-card').forEach(setupCard);
+    var overlays = new Map(); // section -> overlay
+    main.querySelectorAll('section.stat-tag').forEach(function (sec) {
+      var o = setupOverlay(sec);
+      if (!o) return;
+      overlays.set(sec, o);
+      sec.querySelectorAll('figure.pr-card').forEach(function (card) { o.add(setupCard(card, o.draw)); });
+    });
+    // The Runs filter changes which runs the overlays draw: after it has
+    // hidden the cards (the hooks run before the filters apply).
+    T.state.onApply(function () {
+      Promise.resolve().then(function () { overlays.forEach(function (o) { o.draw(); }); });
+    });
     // The runs the page leaves out over its budget, on demand (app.js).
     T.moreRuns(main, function (sec, run, html) {
       var card = T.insertCard(sec, html);
-      if (card) setupCard(card);
+      if (!card) return;
+      var o = overlays.get(sec);
+      var c = setupCard(card, o && o.draw);
+      if (o) o.add(c);
     });
   }
 
