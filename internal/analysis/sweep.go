@@ -65,35 +65,25 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		if len(pts) == 0 {
 			continue
 		}
-		if !slices.IsSortedFunc(pts, byStep) {
+		if same && len(cur) > 0 && sameSteps(pts, cur[0].pts) {
+			// The common case of a sweep, in one pass: the first
+			// series' steps, which are in order.
+			cur = append(cur, bandCursor{pts: pts})
+			continue
+		}
+		sorted := stepsSorted(pts)
+		if !sorted {
 			pts = slices.Clone(pts)
 			slices.SortStableFunc(pts, byStep)
 		}
+		if same && len(cur) > 0 {
+			// Sorted, it has what sameSteps saw: not the first's steps.
+			same = !sorted && sameSteps(pts, cur[0].pts)
+		}
 		cur = append(cur, bandCursor{pts: pts})
-		if len(cur) == 1 {
-			continue
-		}
-		first := cur[0].pts
-		if same && (len(pts) != len(first) || pts[0].Step != first[0].Step || pts[len(pts)-1].Step != first[len(first)-1].Step) {
-			same = false
-		}
 	}
 	if len(cur) == 0 {
 		return band
-	}
-	if same {
-		// The common case of a sweep, checked in full: one pass.
-		for _, c := range cur[1:] {
-			for i, p := range c.pts {
-				if p.Step != cur[0].pts[i].Step {
-					same = false
-					break
-				}
-			}
-			if !same {
-				break
-			}
-		}
 	}
 	first := cur[0].pts
 	distinct := true // the first series' steps are distinct (the usual case)
@@ -161,6 +151,31 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		steps = spread(steps, maxSteps)
 	}
 	return bandByCursor(ctx, cur, steps)
+}
+
+// sameSteps reports whether a and b have the same steps in the same
+// order: the ends first, which tell most series of a sweep apart.
+func sameSteps(a, b []model.Point) bool {
+	if len(a) != len(b) || a[0].Step != b[0].Step || a[len(a)-1].Step != b[len(b)-1].Step {
+		return false
+	}
+	for i := range a {
+		if a[i].Step != b[i].Step {
+			return false
+		}
+	}
+	return true
+}
+
+// stepsSorted reports whether pts are in step order (a plain loop: a
+// comparison function costs a call per point).
+func stepsSorted(pts []model.Point) bool {
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Step < pts[i-1].Step {
+			return false
+		}
+	}
+	return true
 }
 
 // bandCursor walks one series of a band by step: pts in step order, k

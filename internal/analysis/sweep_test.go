@@ -377,3 +377,21 @@ func TestBandOfRunsStoppedEarlyMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestBandOfSeriesOutOfStepOrder checks that a series whose points are
+// not in step order counts as its points sorted by step would: the band
+// of series on the same steps, some of them shuffled, some of them the
+// first, is the band of the sorted series.
+func TestBandOfSeriesOutOfStepOrder(t *testing.T) {
+	for _, shuffled := range [][]int{{0}, {1}, {0, 2}} {
+		sorted, mixed := sweepSeries(4, 50), sweepSeries(4, 50)
+		rng := rand.New(rand.NewPCG(19, 20))
+		for _, i := range shuffled {
+			pts := mixed[i].Scalar.Points
+			rng.Shuffle(len(pts), func(a, b int) { pts[a], pts[b] = pts[b], pts[a] })
+		}
+		if got, want := band(context.Background(), mixed, 0), band(context.Background(), sorted, 0); !reflect.DeepEqual(got, want) {
+			t.Errorf("series %v shuffled: band differs from the sorted series'", shuffled)
+		}
+	}
+}
