@@ -35,6 +35,9 @@ type scalarsPage struct {
 	Undrawn   []string
 	// Sweep is set when the page summarises its runs (sweepPage).
 	Sweep *sweepInfo
+	// drawn are the objects of the runs of its charts, for a sweep page
+	// built after it (not written: the charts' Data hold them).
+	drawn runObjects
 }
 
 // sweepInfo is what the page of a sweep says of itself, and its run
@@ -87,13 +90,33 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 		return nil, err
 	}
 	frame := pageFrameBytes + len(layoutRuns)
+	var drawn runObjects
 	if len(runs) <= sweepPageRuns {
 		p, err := r.everyRunPage(runs, single)
 		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined(frame) <= r.opt.MaxPageBytes {
 			return p, err
 		}
+		drawn = p.drawn
 	}
-	return r.sweepPage(runs, single, frame)
+	return r.sweepPage(runs, single, frame, drawn)
+}
+
+// runObjects are the objects of the runs of a page's charts
+// (appendChartRun), each drawing its view's points (seriesView.draw): a
+// sweep page drawing the same points shares them rather than writing
+// them again (an every-run page past its budget, whose runs are all a
+// sweep's extremes, would otherwise write each point twice).
+type runObjects map[*seriesView]string
+
+// of returns the object of sv drawing the points draw, with buckets,
+// when o holds it: draw and buckets are sv's own.
+func (o runObjects) of(sv *seriesView, draw []int, buckets []result.Bucket) (string, bool) {
+	obj, ok := o[sv]
+	if !ok || len(draw) != len(sv.draw) || len(buckets) != len(sv.buckets) ||
+		len(draw) > 0 && &draw[0] != &sv.draw[0] || len(buckets) > 0 && &buckets[0] != &sv.buckets[0] {
+		return "", false
+	}
+	return obj, true
 }
 
 // Bytes of a page besides what its charts inline, to count against
@@ -139,7 +162,9 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 	}
 	drawn := r.drawnTags()
 	r.undrawn(p, drawn)
+	p.drawn = runObjects{}
 	var b []byte
+	var ends []int
 	for _, tv := range r.tags[:drawn] {
 		shown, total := 0, 0
 		for _, sv := range tv.series {
@@ -147,10 +172,14 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 			total += len(sv.scalar.Points)
 		}
 		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
-		if b, err = appendChartData(b[:0], tv, !single); err != nil {
+		if b, ends, err = appendChartRuns(b[:0], ends[:0], tv, !single); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
 		} else {
-			c.Data = template.JS(string(b)) // a copy: b is reused; escaped for a <script> element by appendChartData
+			data := string(b)          // a copy: b is reused
+			c.Data = template.JS(data) // escaped for a <script> element by appendChartData
+			for i, sv := range tv.series {
+				p.drawn[sv] = data[ends[2*i]:ends[2*i+1]]
+			}
 		}
 		p.add(tv, c)
 	}
@@ -345,6 +374,13 @@ func dataScriptFile(name string) string {
 // escapes, so that no name can end the element. With files, each run
 // names its data file and the script form of it, which the downloads load.
 func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
+	b, _, err := appendChartRuns(b, nil, tv, files)
+	return b, err
+}
+
+// appendChartRuns is appendChartData, appending to ends where each run's
+// object starts and ends in b, two offsets a run.
+func appendChartRuns(b []byte, ends []int, tv *tagView, files bool) ([]byte, []int, error) {
 	b = append(b, `{"tag":`...)
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
@@ -352,9 +388,11 @@ func appendChartData(b []byte, tv *tagView, files bool) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		ends = append(ends, len(b))
 		b = appendChartRun(b, sv, sv.draw, sv.buckets, files)
+		ends = append(ends, len(b))
 	}
-	return append(b, "]}"...), nil
+	return append(b, "]}"...), ends, nil
 }
 
 // appendChartRun appends the object of one run of a chart's data: the

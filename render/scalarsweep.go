@@ -100,11 +100,12 @@ func (r *Report) sweepTags(n int) []sweepTag {
 // data of appendChartData with only the extreme runs, each drawing at
 // most points points (rank "low" or "high", index its row in the page's
 // run table; sc thins them when points is below sc.MaxPoints, at which
-// the analysis drew them), and "sweep": the band at points steps, which way the tag
+// the analysis drew them; an object of objs when it draws the same
+// points), and "sweep": the band at points steps, which way the tag
 // improves (the page loads any run's points from its bundle, named by the
 // run table, under the tag). HTML-escaped as
 // appendChartData's.
-func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int) []byte {
+func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int, objs runObjects) []byte {
 	b = append(b, `{"tag":`...)
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
@@ -123,7 +124,11 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 			if points != sc.MaxPoints {
 				draw, buckets = sc.Thin(sv.scalar.Points, points)
 			}
-			b = appendChartRun(b, sv, draw, buckets, files)
+			if obj, ok := objs.of(sv, draw, buckets); ok {
+				b = append(b, obj...)
+			} else {
+				b = appendChartRun(b, sv, draw, buckets, files)
+			}
 			b = b[:len(b)-1] // reopen the run's object
 			b = append(b, `,"rank":"`...)
 			b = append(b, end.rank...)
@@ -331,7 +336,9 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // table leaves out the hyperparameters, then the final values, then
 // itself when it would take more than half of it; the charts draw fewer
 // steps and points, down to minSweepPoints, then the page fewer charts.
-func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsPage, error) {
+// objs are the run objects of the every-run page it replaces (nil for
+// none), which its charts share where they draw the same points.
+func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runObjects) (*scalarsPage, error) {
 	budget := r.opt.MaxPageBytes
 	if budget < 0 {
 		budget = math.MaxInt
@@ -366,7 +373,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int) (*scalarsP
 		p.Groups = nil
 		r.undrawn(p, drawn)
 		for i, tv := range r.tags[:drawn] {
-			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf)
+			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf, objs)
 			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
 				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -313,5 +314,50 @@ func TestSweepPageHostileNames(t *testing.T) {
 	}
 	if got := len(chartsOf(t, page.Bytes())); got < 2 {
 		t.Errorf("%d charts", got)
+	}
+}
+
+// TestSweepPageSharesRunObjects checks that the page of a sweep built
+// after an every-run page past its budget, sharing that page's run
+// objects where it draws the same points, is the page built afresh:
+// with a budget its charts fit at once (every object shared) and one
+// they pass (the points thinned: none shared).
+func TestSweepPageSharesRunObjects(t *testing.T) {
+	for _, budget := range []int{-1, 300 << 10} {
+		r := newReport(scalarSweep(8, 3000), Options{MaxPageBytes: budget})
+		runs := r.rep.Runs
+		every, err := r.everyRunPage(runs, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := 0
+		for sv := range every.drawn {
+			if _, ok := every.drawn.of(sv, sv.draw, sv.buckets); !ok {
+				t.Fatalf("budget %d: run %s's own points not shared", budget, sv.run.Name)
+			}
+			if thin, _ := r.an.Scalars.Thin(sv.scalar.Points, len(sv.draw)/2); len(thin) > 0 {
+				if _, ok := every.drawn.of(sv, thin, nil); ok {
+					t.Fatalf("budget %d: run %s's thinned points shared", budget, sv.run.Name)
+				}
+			}
+			shared++
+		}
+		if shared != 2*len(runs) {
+			t.Errorf("budget %d: %d run objects, want %d", budget, shared, 2*len(runs))
+		}
+		got, err := r.sweepPage(runs, false, pageFrameBytes, every.drawn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := r.sweepPage(runs, false, pageFrameBytes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("budget %d: the sweep page differs when it shares the every-run page's objects", budget)
+		}
+		if budget > 0 && got.Sweep.Points == "" {
+			t.Errorf("budget %d: the charts were not thinned: the test proves less", budget)
+		}
 	}
 }

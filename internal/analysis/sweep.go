@@ -48,10 +48,6 @@ func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps, drawCa
 // ctx is done (the analysis then fails with ctx's error).
 func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result.SweepBand {
 	var band result.SweepBand
-	type cursor struct {
-		pts []model.Point // by step
-		k   int
-	}
 	byStep := func(a, b model.Point) int {
 		switch {
 		case a.Step < b.Step:
@@ -61,7 +57,7 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		}
 		return 0
 	}
-	cur := make([]cursor, 0, len(series))
+	cur := make([]bandCursor, 0, len(series))
 	var steps []int64
 	same := true // every series has the steps of the first
 	for _, sv := range series {
@@ -69,35 +65,25 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		if len(pts) == 0 {
 			continue
 		}
-		if !slices.IsSortedFunc(pts, byStep) {
+		if same && len(cur) > 0 && sameSteps(pts, cur[0].pts) {
+			// The common case of a sweep, in one pass: the first
+			// series' steps, which are in order.
+			cur = append(cur, bandCursor{pts: pts})
+			continue
+		}
+		sorted := stepsSorted(pts)
+		if !sorted {
 			pts = slices.Clone(pts)
 			slices.SortStableFunc(pts, byStep)
 		}
-		cur = append(cur, cursor{pts: pts})
-		if len(cur) == 1 {
-			continue
+		if same && len(cur) > 0 {
+			// Sorted, it has what sameSteps saw: not the first's steps.
+			same = !sorted && sameSteps(pts, cur[0].pts)
 		}
-		first := cur[0].pts
-		if same && (len(pts) != len(first) || pts[0].Step != first[0].Step || pts[len(pts)-1].Step != first[len(first)-1].Step) {
-			same = false
-		}
+		cur = append(cur, bandCursor{pts: pts})
 	}
 	if len(cur) == 0 {
 		return band
-	}
-	if same {
-		// The common case of a sweep, checked in full: one pass.
-		for _, c := range cur[1:] {
-			for i, p := range c.pts {
-				if p.Step != cur[0].pts[i].Step {
-					same = false
-					break
-				}
-			}
-			if !same {
-				break
-			}
-		}
 	}
 	first := cur[0].pts
 	distinct := true // the first series' steps are distinct (the usual case)
@@ -164,35 +150,39 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 	if maxSteps > 0 && len(steps) > maxSteps {
 		steps = spread(steps, maxSteps)
 	}
-	vals := make([]float64, 0, len(cur))
-	for si, s := range steps {
-		if si%4096 == 0 && ctx.Err() != nil {
-			return band
-		}
-		vals = vals[:0]
-		for i := range cur {
-			c := &cur[i]
-			if s < c.pts[0].Step || s > c.pts[len(c.pts)-1].Step {
-				continue
-			}
-			for c.k+1 < len(c.pts) && c.pts[c.k+1].Step <= s {
-				c.k++
-			}
-			if v := c.pts[c.k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) == 0 {
-			continue
-		}
-		selectQuantiles(vals)
-		band.Steps = append(band.Steps, s)
-		band.N = append(band.N, len(vals))
-		for qi, p := range result.SweepQuantiles {
-			band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+	return bandByCursor(ctx, cur, steps)
+}
+
+// sameSteps reports whether a and b have the same steps in the same
+// order: the ends first, which tell most series of a sweep apart.
+func sameSteps(a, b []model.Point) bool {
+	if len(a) != len(b) || a[0].Step != b[0].Step || a[len(a)-1].Step != b[len(b)-1].Step {
+		return false
+	}
+	for i := range a {
+		if a[i].Step != b[i].Step {
+			return false
 		}
 	}
-	return band
+	return true
+}
+
+// stepsSorted reports whether pts are in step order (a plain loop: a
+// comparison function costs a call per point).
+func stepsSorted(pts []model.Point) bool {
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Step < pts[i-1].Step {
+			return false
+		}
+	}
+	return true
+}
+
+// bandCursor walks one series of a band by step: pts in step order, k
+// the index of its last point at or before the step gathered last.
+type bandCursor struct {
+	pts []model.Point
+	k   int
 }
 
 // bandTile is the most values bandByIndex gathers at once (2 MB).
@@ -206,14 +196,14 @@ const bandTile = 1 << 18
 // missed the cache at every value. Each step's values are in series
 // order, as band's cursors gather them.
 func bandByIndex(ctx context.Context, series [][]model.Point, steps []int64, at []int) result.SweepBand {
-	var band result.SweepBand
+	var band bandBuilder
 	n := len(series)
 	tile := max(1, min(64, bandTile/n))
 	buf := make([]float64, tile*n)
 	var counts [64]int
 	for t0 := 0; t0 < len(steps); t0 += tile {
 		if ctx.Err() != nil {
-			return band
+			return band.SweepBand
 		}
 		t1 := min(t0+tile, len(steps))
 		ns := counts[:t1-t0]
@@ -226,20 +216,68 @@ func bandByIndex(ctx context.Context, series [][]model.Point, steps []int64, at 
 				}
 			}
 		}
-		for k, c := range ns {
-			if c == 0 {
-				continue
-			}
-			vals := buf[k*n:][:c]
-			selectQuantiles(vals)
-			band.Steps = append(band.Steps, steps[t0+k])
-			band.N = append(band.N, c)
-			for qi, p := range result.SweepQuantiles {
-				band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+		band.addTile(buf, n, ns, steps[t0:t1])
+	}
+	return band.SweepBand
+}
+
+// bandByCursor is band over series on any steps, each series counted
+// from its first step to its last: gathered a tile of steps at a time as
+// bandByIndex does, each series' cursor read forward over the tile,
+// rather than every series' at each step, which for thousands of series
+// missed the cache at every value.
+func bandByCursor(ctx context.Context, cur []bandCursor, steps []int64) result.SweepBand {
+	var band bandBuilder
+	n := len(cur)
+	tile := max(1, min(64, bandTile/n))
+	buf := make([]float64, tile*n)
+	var counts [64]int
+	for t0 := 0; t0 < len(steps); t0 += tile {
+		if ctx.Err() != nil {
+			return band.SweepBand
+		}
+		t1 := min(t0+tile, len(steps))
+		ns := counts[:t1-t0]
+		clear(ns)
+		for i := range cur {
+			c := &cur[i]
+			first, last := c.pts[0].Step, c.pts[len(c.pts)-1].Step
+			for k, s := range steps[t0:t1] {
+				if s < first || s > last {
+					continue
+				}
+				for c.k+1 < len(c.pts) && c.pts[c.k+1].Step <= s {
+					c.k++
+				}
+				if v := c.pts[c.k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+					buf[k*n+ns[k]] = v
+					ns[k]++
+				}
 			}
 		}
+		band.addTile(buf, n, ns, steps[t0:t1])
 	}
-	return band
+	return band.SweepBand
+}
+
+// bandBuilder is a band as its tiles are added.
+type bandBuilder struct{ result.SweepBand }
+
+// addTile adds the steps of a tile whose values were gathered in buf,
+// step k's ns[k] values at buf[k*n:]: a step with none is left out.
+func (band *bandBuilder) addTile(buf []float64, n int, ns []int, steps []int64) {
+	for k, c := range ns {
+		if c == 0 {
+			continue
+		}
+		vals := buf[k*n:][:c]
+		selectQuantiles(vals)
+		band.Steps = append(band.Steps, steps[k])
+		band.N = append(band.N, c)
+		for qi, p := range result.SweepQuantiles {
+			band.Q[qi] = append(band.Q[qi], quantile(vals, p))
+		}
+	}
 }
 
 // spread returns n of xs evenly spread by index, the first and last

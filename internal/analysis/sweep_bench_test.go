@@ -37,3 +37,20 @@ func BenchmarkBand(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBandStoppedEarly is BenchmarkBand with every tenth run stopped
+// at a tenth of the steps, as in a sweep with failures: the series no
+// longer share their steps, and each is read by a cursor.
+func BenchmarkBandStoppedEarly(b *testing.B) {
+	series := sweepSeries(2_000, 1_000)
+	for i := 0; i < len(series); i += 10 {
+		series[i].Scalar.Points = series[i].Scalar.Points[:100]
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if got := band(context.Background(), series, 1_000); len(got.Steps) != 1_000 {
+			b.Fatalf("%d steps", len(got.Steps))
+		}
+	}
+}

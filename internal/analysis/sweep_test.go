@@ -300,3 +300,98 @@ func TestBandOfSameStepsMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestBandOfRunsStoppedEarlyMatchesSort checks the band of series on
+// different steps, gathered a tile of steps at a time by cursors, against
+// a sort of each step's values found series by series: 3,000 series (tiles
+// shorter than 64 steps, a last partial one), runs that stopped early or
+// began late, a grid of their own, repeated steps, non-finite values, and
+// steps spread under maxSteps.
+func TestBandOfRunsStoppedEarlyMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var series []*result.ScalarView
+	for r := range 3_000 {
+		stride, from, n := int64(10), int64(10*rng.IntN(5)), 1+rng.IntN(200)
+		if r%7 == 0 {
+			stride = 7
+		}
+		s := &model.Scalar{Tag: "loss"}
+		for i := range n {
+			v := rng.NormFloat64()
+			if rng.IntN(40) == 0 {
+				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+			}
+			step := from + int64(i)*stride
+			s.Points = append(s.Points, model.Point{Step: step, Value: v})
+			if rng.IntN(30) == 0 { // the same step again: the last one counts
+				s.Points = append(s.Points, model.Point{Step: step, Value: rng.NormFloat64()})
+			}
+		}
+		series = append(series, &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s})
+	}
+	var all []int64
+	for _, sv := range series {
+		for _, p := range sv.Scalar.Points {
+			all = append(all, p.Step)
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	for _, maxSteps := range []int{0, 90} {
+		got := band(context.Background(), series, maxSteps)
+		steps := all
+		if maxSteps > 0 {
+			steps = spread(all, maxSteps)
+		}
+		var want result.SweepBand
+		for _, step := range steps {
+			var vals []float64
+			for _, sv := range series {
+				pts := sv.Scalar.Points
+				if step < pts[0].Step || step > pts[len(pts)-1].Step {
+					continue
+				}
+				k := 0
+				for k+1 < len(pts) && pts[k+1].Step <= step {
+					k++
+				}
+				if v := pts[k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			slices.Sort(vals)
+			want.Steps = append(want.Steps, step)
+			want.N = append(want.N, len(vals))
+			for qi, p := range result.SweepQuantiles {
+				want.Q[qi] = append(want.Q[qi], quantile(vals, p))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("maxSteps %d: band differs from a sort of each step's values (%d steps, want %d)", maxSteps, len(got.Steps), len(want.Steps))
+		}
+		if len(want.Steps) < 100 && maxSteps == 0 {
+			t.Errorf("the test's %d steps prove little", len(want.Steps))
+		}
+	}
+}
+
+// TestBandOfSeriesOutOfStepOrder checks that a series whose points are
+// not in step order counts as its points sorted by step would: the band
+// of series on the same steps, some of them shuffled, some of them the
+// first, is the band of the sorted series.
+func TestBandOfSeriesOutOfStepOrder(t *testing.T) {
+	for _, shuffled := range [][]int{{0}, {1}, {0, 2}} {
+		sorted, mixed := sweepSeries(4, 50), sweepSeries(4, 50)
+		rng := rand.New(rand.NewPCG(19, 20))
+		for _, i := range shuffled {
+			pts := mixed[i].Scalar.Points
+			rng.Shuffle(len(pts), func(a, b int) { pts[a], pts[b] = pts[b], pts[a] })
+		}
+		if got, want := band(context.Background(), mixed, 0), band(context.Background(), sorted, 0); !reflect.DeepEqual(got, want) {
+			t.Errorf("series %v shuffled: band differs from the sorted series'", shuffled)
+		}
+	}
+}

@@ -83,11 +83,12 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
 // Most points of a real series are near a window's median, relative to
-// its magnitude, and one side near is enough to clear a point: the range
-// of the two blocks of w values a window spans bounds its median, so a
-// point whose distance to both ends of the range is within th.SpikeMinRel
-// of the range's smallest magnitude (with a margin that covers rounding)
-// is cleared with no median (clearedPoints). The points left are judged
+// its magnitude, and one side near is enough to clear a point: order
+// statistics of the two blocks of w values a window spans bound its
+// median, found by counting (nearIntervals), so a point whose distance to
+// both bounds is within th.SpikeMinRel of their smallest magnitude (with
+// a margin that covers rounding) is cleared with no median
+// (clearedPoints). The points left are judged
 // exactly, with no sort, allocation or move of a window per point
 // (window.go): the after window moves only to the windows an uncleared
 // point needs, its medians kept in a ring of the last w+2 for the points
@@ -157,7 +158,7 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 }
 
 // clearedPoints returns a bit per value (bit i%64 of word i/64), set
-// for the points i that a window's range clears (nearInterval) by the
+// for the points i that a window's bounds clear (nearInterval) by the
 // window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
 // one pass, no median, no division per point.
 func clearedPoints(vals []float64, w int, rel float64) []uint64 {
@@ -188,33 +189,68 @@ type valueRange struct{ lo, hi float64 }
 // the points x that are, for sure, within rel of the magnitude of the
 // median of any window of w values starting in block k, so that the spike
 // rule's test of that side, d <= rel*|med| with d = |x-med|, holds
-// whatever the median is. Such a window lies in blocks k and k+1, its
-// median in their range [lo, hi]; when that range has one sign, |med| >=
-// m (lo, or -hi), and d is at most the larger distance from x to either
-// end: x in [hi-B, lo+B] with B = rel*m proves it. B is shrunk by a
-// relative margin that covers the rounding of d, of rel*|med| and of B,
-// and the interval's ends are moved two floats inwards to cover their own
-// rounding, so that a point wrongly cleared is impossible; an empty
-// interval (lo > hi) clears nothing.
+// whatever the median is (nearInterval).
+//
+// Such a window W lies in blocks k and k+1, u values U, so its median
+// lies in their range. A tighter bound, for noise, whose range is several
+// times the spread of a window's median: W's r-th smallest value is at
+// least U's r-th smallest and at most U's (r+u-w)-th (U has u-w values
+// more), so its median, the middle value or the mean of the middle two,
+// is at least any L with no more than r of U below it (r the lower
+// middle rank) and at most any H with no more than w-1-r' above it (r'
+// the upper). L and H are guessed, the mean of U less and plus its
+// standard deviation, and proven by counting, with no sort: a guess that
+// fails (a spike in the blocks, a step) leaves the range's end.
 func nearIntervals(vals []float64, w int, rel float64) []valueRange {
-	out := make([]valueRange, (len(vals)+w-1)/w)
-	var next valueRange // the range of block k+1
-	for k := len(out) - 1; k >= 0; k-- {
+	// A block's sum and sum of squares, for the guesses: four sums each,
+	// so that the adds do not wait on each other (a guess need not be
+	// exact; the count proves it).
+	type blockSums struct{ sum, sq float64 }
+	nb := (len(vals) + w - 1) / w
+	sums := make([]blockSums, nb)
+	for k := range sums {
 		seg := vals[k*w : min((k+1)*w, len(vals))]
-		lo, hi := seg[0], seg[0]
-		for _, v := range seg[1:] { // finite: no need of min's NaN rules
-			if v < lo {
-				lo = v
-			}
-			if v > hi {
-				hi = v
-			}
+		var s0, s1, s2, s3, q0, q1, q2, q3 float64
+		i := 0
+		for ; i+4 <= len(seg); i += 4 {
+			v0, v1, v2, v3 := seg[i], seg[i+1], seg[i+2], seg[i+3]
+			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
 		}
-		r := valueRange{lo, hi}
-		if k+1 < len(out) {
-			r.lo, r.hi = min(lo, next.lo), max(hi, next.hi)
+		for ; i < len(seg); i++ {
+			s0 += seg[i]
+			q0 += seg[i] * seg[i]
 		}
-		next = valueRange{lo, hi}
+		sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
+	}
+	out := make([]valueRange, nb)
+	below, above := (w-1)/2, w-1-w/2 // the most values of U that L, H may pass
+	for k := range out {
+		u := vals[k*w : min((k+2)*w, len(vals))]
+		sum, sq := sums[k].sum, sums[k].sq
+		if k+1 < nb {
+			sum += sums[k+1].sum
+			sq += sums[k+1].sq
+		}
+		n := float64(len(u))
+		mean := sum / n
+		sd := math.Sqrt(max(sq/n-mean*mean, 0))
+		l, h := mean-sd, mean+sd
+		nl, nh := 0, 0
+		for _, v := range u {
+			// The sign of a difference, for a flag with no branch: v-l
+			// is negative exactly when v < l (finite values; a NaN
+			// guess, from sums that overflowed, is not taken below).
+			nl += int(math.Float64bits(v-l) >> 63)
+			nh += int(math.Float64bits(h-v) >> 63)
+		}
+		r := valueRange{l, h}
+		if !(nl <= below && l == l) { // the range's end instead, for sure
+			r.lo = slices.Min(u)
+		}
+		if !(nh <= above && h == h) {
+			r.hi = slices.Max(u)
+		}
 		out[k] = nearInterval(r, rel)
 	}
 	return out

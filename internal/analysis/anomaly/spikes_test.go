@@ -3,6 +3,7 @@ package anomaly
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -230,4 +231,61 @@ func FuzzSpikesMatchReference(f *testing.F) {
 			t.Fatalf("window %d: got %+v, want %+v", th.SpikeWindow, got, want)
 		}
 	})
+}
+
+// TestClearedPointsAreNear checks the spike rule's prefilter against the
+// medians found by sorts: every point it clears is within SpikeMinRel of
+// the median of its window before or of its window after, on hostile
+// series and windows of several sizes, so that it never hides a spike.
+func TestClearedPointsAreNear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for name, vs := range hostileSeries(rng) {
+		vals := finiteValues("", points(vs...), nil).vals
+		for _, w := range []int{3, 4, 20, 33} {
+			if len(vals) < 2*w+1 {
+				continue
+			}
+			cleared := clearedPoints(vals, w, DefaultThresholds.SpikeMinRel)
+			for i := w; i+w < len(vals); i++ {
+				if cleared[i>>6]&(1<<(i&63)) == 0 {
+					continue
+				}
+				near := func(win []float64) bool {
+					med := refMedian(slices.Clone(win))
+					d := math.Abs(vals[i] - med)
+					return d == 0 || d <= DefaultThresholds.SpikeMinRel*math.Abs(med)
+				}
+				if !near(vals[i-w:i]) && !near(vals[i+1:i+w+1]) {
+					t.Fatalf("%s, window %d: point %d (%v) cleared, far from both medians", name, w, i, vals[i])
+				}
+			}
+		}
+	}
+}
+
+// TestClearedPointsOfNoise checks that the prefilter clears most points
+// of a noisy series near its median, whose range is wide (a standard
+// deviation of a fifth of the level: the range of two blocks is some
+// 1.8 levels wide, which cleared 2% of them), and all of
+// a steady one.
+func TestClearedPointsOfNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, c := range []struct {
+		sd   float64
+		want float64 // the least fraction of points cleared
+	}{{0, 1}, {0.2, 0.6}} {
+		vals := make([]float64, 10_000)
+		for i := range vals {
+			vals[i] = 1 + c.sd*rng.NormFloat64()
+		}
+		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel)
+		n := 0
+		for _, x := range cleared {
+			n += bits.OnesCount64(x)
+		}
+		inner := len(vals) - 2*DefaultThresholds.SpikeWindow
+		if got := float64(n) / float64(inner); got < c.want {
+			t.Errorf("sd %v: %.3f of the points cleared, want at least %v", c.sd, got, c.want)
+		}
+	}
 }
