@@ -100,6 +100,16 @@ func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s
 		for _, s := range ht.runs {
 			idx := result.EvenSteps(len(s.series.Entries), budget)
 			c := statChart{Run: s.run.Name, Steps: stepsLabel(len(idx), len(s.series.Entries)), Data: "null"}
+			sup := 0
+			for _, e := range s.series.Entries {
+				if e.Superseded {
+					sup++
+				}
+			}
+			if sup > 0 {
+				// The count above holds the writes later ones superseded.
+				c.Steps += fmt.Sprintf(" (%s superseded)", result.FormatCount(sup))
+			}
 			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.series.Entries), Draw: chart(s, idx)})
 			if err != nil {
 				c.Note = "This chart cannot be drawn: " + err.Error()
