@@ -7,6 +7,8 @@
  *
  * Histograms: buckets as bars, in an offset (ridge) view with the oldest
  * step at the back (top) or overlaid as outlines; a tooltip per bucket.
+ * A write a restart or a rewrite superseded is drawn faded and dashed on
+ * its step's baseline, the tooltip naming its attempt.
  * Distributions: TensorBoard's basis points as nested bands around the
  * median line; an axis tooltip lists the values at a step.
  *
@@ -166,6 +168,9 @@
       });
     });
     var n = steps.length, first = n ? steps[0][0] : 0, last = n ? steps[n - 1][0] : 0;
+    // Distinct steps space the ridges: a step written twice (a restart's
+    // attempts, a rewrite) draws its writes on one baseline.
+    var distinct = new Set(steps.map(function (s) { return s[0]; })).size;
     // ECharts cannot map an axis whose span overflows a double (edges of
     // -1e308 and 1e308 draw nothing): such a chart is drawn in halves, its
     // labels and tooltip doubled back.
@@ -174,7 +179,7 @@
       steps: steps, counts: counts, maxCount: maxCount || 1, lo: lo / scale, hi: hi / scale, scale: scale,
       bins: n ? counts[0].length : 0, first: first, last: last,
       // The tallest bin spans RIDGE of the step range.
-      height: n > 1 ? Math.max(0.9 * (last - first) / (n - 1), RIDGE * (last - first)) : 1
+      height: distinct > 1 ? Math.max(0.9 * (last - first) / (distinct - 1), RIDGE * (last - first)) : 1
     };
     return card.hist;
   }
@@ -228,13 +233,21 @@
         for (var j = 0; j < c.length; j++) {
           pts.push(api.coord([binEdge(h, j), y(c[j])]), api.coord([binEdge(h, j + 1), y(c[j])]));
         }
+        // A write a later one superseded (meta, s[3]) is drawn faded: a
+        // dashed outline over a pale fill, in front of the line's ridge
+        // of its step so that both show.
+        var sup = superseded(h.steps[k]);
         if (overlay) {
-          return { type: 'polyline', shape: { points: pts }, style: { stroke: lines[k], lineWidth: 1.25, fill: null } };
+          return { type: 'polyline', z2: sup ? 2 : 1, shape: { points: pts },
+            style: { stroke: lines[k], lineWidth: 1.25, fill: null, lineDash: sup ? [4, 3] : null, opacity: sup ? 0.6 : 1 } };
         }
-        var line = { type: 'polyline', shape: { points: pts.slice() }, style: { stroke: lines[k], lineWidth: 1, fill: null } };
+        var z2 = sup ? 2 : 1;
+        var line = { type: 'polyline', z2: z2, shape: { points: pts.slice() },
+          style: { stroke: lines[k], lineWidth: 1, fill: null, lineDash: sup ? [4, 3] : null } };
         pts.unshift(api.coord([h.lo, step]));
         pts.push(api.coord([h.hi, step]));
-        return { type: 'group', children: [{ type: 'polygon', shape: { points: pts }, style: { fill: fills[k] } }, line] };
+        var fill = { type: 'polygon', z2: z2, shape: { points: pts }, style: { fill: fills[k], opacity: sup ? 0.35 : 1 } };
+        return { type: 'group', children: [fill, line] };
       }
     }];
     return opt;
@@ -261,10 +274,16 @@
       }
     }
     if (k < 0) return null;
-    return card.data.run + '\nstep ' + util.fmtStep(h.steps[k][0]) + '\n' +
+    var meta = h.steps[k][3];
+    return card.data.run + '\nstep ' + util.fmtStep(h.steps[k][0]) + (meta && meta.note ? ' (' + meta.note + ')' : '') + '\n' +
       fmtRange(binEdge(h, j) * h.scale, binEdge(h, j + 1) * h.scale) + ': ' + util.fmtNum(h.counts[k][j]) + ' (re-binned)' +
       nonFiniteLine(h.steps[k][2]);
   }
+
+  // superseded reports whether a drawn step is a write a later one
+  // superseded (render/histograms.go writes {note, superseded} after its
+  // counts).
+  function superseded(s) { return !!(s[3] && s[3].superseded); }
 
   // nonFiniteLine says what a step counted apart from its buckets
   // (MindSpore's NaN, +Inf and -Inf counts), or nothing.

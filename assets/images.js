@@ -72,7 +72,7 @@
             return;
           }
           var img = media.el('img', 'media-img');
-          img.alt = data.tag + ' · ' + run.name + ' · step ' + e.step + (e.images.length > 1 ? ' #' + (i + 1) : '');
+          img.alt = data.tag + ' · ' + run.name + ' · ' + media.stepLabel(e) + (e.images.length > 1 ? ' #' + (i + 1) : '');
           var thumb = thumbScale(im, e.images.length);
           sizeImage(img, im.width, im.height, thumb);
           // Set before src: the size above keeps the layout as it will be.

@@ -1,7 +1,9 @@
 /*
  * What the images and audio pages share (both declare this script before
  * their own): per tag a grid of its runs and a step slider, each run
- * showing its latest kept step at or before the slider's. Exposed as
+ * showing its latest kept step at or before the slider's; a step written
+ * more than once (a restart's attempts, a rewrite) is as many stops, each
+ * run showing its write of that rank, labelled. Exposed as
  * window.trainreport.media for assets/images.js and assets/audio.js.
  */
 (function () {
@@ -17,11 +19,46 @@
     return e;
   }
 
-  // entryAt returns a run's latest entry at or before step, or null.
-  function entryAt(entries, step) {
-    var found = null;
-    for (var i = 0; i < entries.length && entries[i].step <= step; i++) found = entries[i];
+  // stopsOf returns the stops of a tag's step slider: each step of its
+  // runs' entries as many times as one run writes it (a step a restart
+  // wrote again, or a rewrite), in order, {step, k, n} each (the k-th of n
+  // writes). render/media.go's sliderStops counts them alike.
+  function stopsOf(runs) {
+    var most = new Map();
+    runs.forEach(function (run) {
+      var count = new Map();
+      run.entries.forEach(function (e) {
+        var c = (count.get(e.step) || 0) + 1;
+        count.set(e.step, c);
+        if (c > (most.get(e.step) || 0)) most.set(e.step, c);
+      });
+    });
+    var steps = Array.from(most.keys()).sort(function (a, b) { return a - b; }), stops = [];
+    steps.forEach(function (step) {
+      var n = most.get(step);
+      for (var k = 0; k < n; k++) stops.push({ step: step, k: k, n: n });
+    });
+    return stops;
+  }
+
+  // entryAt returns a run's entry at a stop: its k-th write of the stop's
+  // step (its last, when it wrote fewer), else its latest entry before the
+  // step, or null. Entries are in step order, a step's writes in the order
+  // written (the line's last).
+  function entryAt(entries, stop) {
+    var found = null, k = 0;
+    for (var i = 0; i < entries.length && entries[i].step <= stop.step; i++) {
+      if (entries[i].step < stop.step) { found = entries[i]; continue; }
+      if (k++ > stop.k) break;
+      found = entries[i];
+    }
     return found;
+  }
+
+  // stepLabel is a step as the pages write it, with its write when the run
+  // restarted or rewrote it: "step 3 (attempt 1 of 2, superseded)".
+  function stepLabel(e) {
+    return 'step ' + util.fmtStep(e.step) + (e.note ? ' (' + e.note + ')' : '');
   }
 
   // setupTag reads a tag's JSON (script.media-data) and fills its grid
@@ -62,11 +99,19 @@
     }
     data.runs.forEach(addCell);
 
+    var stops = stopsOf(data.runs);
+    function setSlider(at) {
+      slider.max = String(Math.max(0, stops.length - 1));
+      slider.disabled = stops.length < 2;
+      slider.value = String(Math.max(0, Math.min(at, stops.length - 1)));
+    }
+    setSlider(stops.length - 1);
+
     function show() {
-      var step = data.steps[Number(slider.value)];
-      out.textContent = data.steps.length ? util.fmtStep(step) : '';
+      var stop = stops[Number(slider.value)];
+      out.textContent = stop ? util.fmtStep(stop.step) + (stop.n > 1 ? ' (write ' + (stop.k + 1) + ' of ' + stop.n + ')' : '') : '';
       cells.forEach(function (c) {
-        var e = entryAt(c.run.entries, step);
+        var e = stop ? entryAt(c.run.entries, stop) : null;
         if (e === c.shown) return;
         c.shown = e;
         if (opt.clear) opt.clear(c.box);
@@ -76,7 +121,8 @@
           return;
         }
         var n = opt.items(e).length;
-        c.at.textContent = 'step ' + util.fmtStep(e.step) + (n > 1 ? ' · ' + n + ' ' + opt.many : '');
+        c.at.textContent = stepLabel(e) + (n > 1 ? ' · ' + n + ' ' + opt.many : '');
+        c.box.classList.toggle('media-superseded', !!e.superseded);
         opt.fill(c.box, e, c.run, data);
       });
     }
@@ -91,16 +137,18 @@
       if (!run || typeof run !== 'object') return;
       if (!Array.isArray(run.entries)) run.entries = [];
       run.name = String(run.name);
-      var step = data.steps[Number(slider.value)];
+      var stop = stops[Number(slider.value)];
       var seen = new Set(data.steps);
       run.entries.forEach(function (e) { if (!seen.has(e.step)) { seen.add(e.step); data.steps.push(e.step); } });
       data.steps.sort(function (a, b) { return a - b; });
       data.runs.push(run);
       addCell(run);
-      slider.max = String(Math.max(0, data.steps.length - 1));
-      slider.disabled = data.steps.length < 2;
-      var at = step === undefined ? data.steps.length - 1 : data.steps.indexOf(step);
-      slider.value = String(Math.max(0, at));
+      stops = stopsOf(data.runs);
+      var at = stops.length - 1;
+      if (stop) {
+        for (var i = 0; i < stops.length; i++) if (stops[i].step === stop.step && stops[i].k === stop.k) at = i;
+      }
+      setSlider(at);
       show();
     });
     T.applyFilters(section.closest('main.page'));
@@ -118,5 +166,5 @@
     });
   }
 
-  T.media = { el: el, setupTag: setupTag, moreRuns: moreRuns };
+  T.media = { el: el, setupTag: setupTag, moreRuns: moreRuns, stepLabel: stepLabel };
 })();

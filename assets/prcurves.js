@@ -74,7 +74,9 @@
     function show() {
       var i = Number(slider.value);
       var c = data.curves[i];
-      if (out) out.textContent = data.steps.length ? util.fmtStep(data.steps[i]) : '';
+      // writes names the write of a step its run restarted or rewrote.
+      var write = data.writes && data.writes[i];
+      if (out) out.textContent = data.steps.length ? util.fmtStep(data.steps[i]) + (write ? ' (' + write + ')' : '') : '';
       if (!st.chart || !c) return;
       st.chart.setOption({ tooltip: { formatter: tooltip(c) }, series: [{ data: points(c) }] });
     }

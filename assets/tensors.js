@@ -301,7 +301,8 @@
       if (!prev || prev.shape.join(',') !== v.shape.join(',') || input.value === '') input.value = defaultIndex(v.shape);
     }
     var out = card.querySelector('[data-tensor-step-label]');
-    if (out) out.textContent = 'step ' + util.fmtStep(v.step) + ' (' + (i + 1) + ' of ' + st.data.values.length + ')';
+    // v.note names the write of a step its run restarted or rewrote.
+    if (out) out.textContent = 'step ' + util.fmtStep(v.step) + ' (' + (v.note ? v.note + '; ' : '') + (i + 1) + ' of ' + st.data.values.length + ')';
     drawImages(card, v);
     drawTable(card);
   }

@@ -18,7 +18,9 @@
     var out = card.querySelector('[data-text-step-label]');
     var el = steps[i];
     if (out && el) {
-      out.textContent = 'step ' + tr.util.fmtStep(Number(el.getAttribute('data-step'))) + ' (' + (i + 1) + ' of ' + steps.length + ')';
+      // data-write names the write of a step its run restarted or rewrote.
+      var write = el.getAttribute('data-write');
+      out.textContent = 'step ' + tr.util.fmtStep(Number(el.getAttribute('data-step'))) + ' (' + (write ? write + '; ' : '') + (i + 1) + ' of ' + steps.length + ')';
     }
   }
 

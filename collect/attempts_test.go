@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"maps"
 	"math"
 	"os"
@@ -341,5 +342,76 @@ func TestDefaultKeepsEveryScalarRecordOfTheCorpus(t *testing.T) {
 				t.Errorf("%d points on the lines and superseded, %d records", n(got), n(want))
 			}
 		})
+	}
+}
+
+// TestTwoWritersKeepEveryKindsAttempts reads testdata/attempts/twowriters
+// (generate.py there: two tensorboardX writers into one run, steps 0..2
+// each, of a scalar, a histogram and an image). By default every kind
+// keeps both writers' values, as TensorBoard does (6 and 6): the second's
+// on the line, the first's superseded, of attempt 1; with
+// --keep-all-records every record is on the line. Either way the line
+// and the superseded values together number the records.
+func TestTwoWritersKeepEveryKindsAttempts(t *testing.T) {
+	dir := "testdata/attempts/twowriters"
+	read := func(opt Options) *model.Run {
+		t.Helper()
+		rep, err := Collect(context.Background(), []model.Logdir{{Name: "logs", Path: dir}}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rep.Close() })
+		if err := rep.CheckValid(); err != nil {
+			t.Fatal(err)
+		}
+		return findRun(rep, ".")
+	}
+	all, def := read(Options{KeepAllRecords: true}), read(Options{})
+	raw := map[string]int{}
+	for _, ti := range all.Tags {
+		raw[ti.Tag] = ti.Count
+	}
+	for _, tag := range []string{"loss", "weights", "sample"} {
+		if raw[tag] != 6 {
+			t.Errorf("keep-all: tag %q: %d records, want 6", tag, raw[tag])
+		}
+	}
+	for _, ti := range def.Tags {
+		if ti.Count != 3 || ti.Superseded != 3 || ti.Count+ti.Superseded != raw[ti.Tag] {
+			t.Errorf("tag %q: %d on the line, %d superseded; want 3 and 3 of %d records", ti.Tag, ti.Count, ti.Superseded, raw[ti.Tag])
+		}
+	}
+	if len(def.Attempts) != 2 {
+		t.Fatalf("%d attempts, want 2", len(def.Attempts))
+	}
+	type write struct {
+		step    int64
+		attempt int
+		sup     bool
+	}
+	want := []write{{0, 1, true}, {0, 2, false}, {1, 1, true}, {1, 2, false}, {2, 1, true}, {2, 2, false}}
+	check := func(kind string, n int, at func(i int) (int64, model.Written)) {
+		t.Helper()
+		var got []write
+		for i := range n {
+			step, w := at(i)
+			got = append(got, write{step, w.Attempt, w.Superseded})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s entries %v, want %v", kind, got, want)
+		}
+	}
+	h, im := def.Histograms[0], def.Images[0]
+	check("histogram", len(h.Entries), func(i int) (int64, model.Written) { return h.Entries[i].Step, h.Entries[i].Written })
+	check("image", len(im.Entries), func(i int) (int64, model.Written) { return im.Entries[i].Step, im.Entries[i].Written })
+	// The superseded histograms are the first writer's (centred near 10),
+	// the line's the second's (near 20).
+	for _, e := range h.Entries {
+		if centre := e.Sum / e.Count; e.Superseded != (centre < 15) {
+			t.Errorf("histogram step %d attempt %d: mean %.1f, superseded %v", e.Step, e.Attempt, centre, e.Superseded)
+		}
+	}
+	if sc := def.Scalars[0]; len(sc.Points) != 3 || len(sc.Superseded) != 1 || len(sc.Superseded[0].Points) != 3 {
+		t.Errorf("scalar: %d points, superseded %v; want 3 and 3 of attempt 1", len(sc.Points), sc.Superseded)
 	}
 }

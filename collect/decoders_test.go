@@ -209,12 +209,18 @@ func TestSessionStartPurgesEveryKind(t *testing.T) {
 	evs = append(evs, sessionStart(3), summary(3, &pb.SummaryValue{Tag: "img", Value: &pb.SummaryValue_Image{Image: &pb.Image{EncodedImageString: img}}}))
 	writeFiles(t, dir, []file{{"events.out.tfevents.1.host", eventFile(t, evs...)}})
 	run := findRun(collectDir(t, dir, Options{}), ".")
-	var steps []int64
+	// The START's purge supersedes steps 3 and 4 of attempt 1: kept, apart
+	// from the line.
+	var line, superseded []int64
 	for _, e := range run.Images[0].Entries {
-		steps = append(steps, e.Step)
+		if e.Superseded {
+			superseded = append(superseded, e.Step)
+		} else {
+			line = append(line, e.Step)
+		}
 	}
-	if !slices.Equal(steps, []int64{1, 2, 3}) || run.Images[0].Dropped != 2 {
-		t.Errorf("image steps %v, dropped %d; want [1 2 3], 2", steps, run.Images[0].Dropped)
+	if !slices.Equal(line, []int64{1, 2, 3}) || !slices.Equal(superseded, []int64{3, 4}) || run.Images[0].Dropped != 2 {
+		t.Errorf("image line %v, superseded %v, dropped %d; want [1 2 3], [3 4], 2", line, superseded, run.Images[0].Dropped)
 	}
 	if got := stepsOf(run.Scalars[0].Points); !slices.Equal(got, []int64{1, 2}) {
 		t.Errorf("scalar steps %v, want [1 2]", got)

@@ -17,7 +17,7 @@ import (
 
 // graphSourceOrder is the order of a run's graphs by source: that of the
 // GraphSource constants.
-var graphSourceOrder = []model.GraphSource{model.SourceGraphDef, model.SourceMetaGraphDef, model.SourceRunMetadata, model.SourceKeras, model.SourceOneFlow, model.SourceMindSpore}
+var graphSourceOrder = []model.GraphSource{model.SourceGraphDef, model.SourceMetaGraphDef, model.SourceRunMetadata, model.SourceKeras, model.SourceOneFlow, model.SourceMindSpore, model.SourceMindSporeDataset}
 
 // addGraphValue reads a graph carried by a summary value: a Keras model
 // (JSON) or a TF2 trace (RunMetadata), the first string of its tensor.
@@ -152,6 +152,8 @@ func decodeGraph(g *model.Graph) error {
 		dec, err = graph.DecodeKeras(b)
 	case model.SourceMindSpore:
 		dec, err = graph.DecodeMindSpore(b)
+	case model.SourceMindSporeDataset:
+		dec, err = graph.DecodeMindSporeDataset(b)
 	default:
 		return fmt.Errorf("unknown source")
 	}

@@ -8,10 +8,11 @@ package collect
 import (
 	"encoding/json"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
@@ -20,6 +21,10 @@ import (
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 	"github.com/trainreport/trainreport/collect/model"
 )
+
+// lineageDatasetGraph is LineageEvent.dataset_graph, which
+// mspb/lineage.proto leaves out (collect/graph decodes it by hand).
+const lineageDatasetGraph protowire.Number = 9
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
 // (the metrics' JSON, paths, user-defined entries); MindSpore writes a few
@@ -30,25 +35,14 @@ const maxLineageBytes = 1 << 20
 type msState struct {
 	ev      mspb.Event        // reused by the decoder
 	lineage mspb.LineageEvent // reused by the decoder
-	seed    maphash.Seed
-	// last is each tag's latest value: its file, step and a hash of its
-	// bytes. SummaryCollector writes the values of an epoch's last step
-	// twice (docs/FORMATS.md section 21); the copy is not a restart.
-	last map[*tagState]msSeen
 	// session gathers the run's lineage, nil until a lineage record.
 	session      *model.SessionStart
 	lineageBytes int
 }
 
-type msSeen struct {
-	file string
-	step int64
-	hash uint64
-}
-
 func (rr *runReader) msState() *msState {
 	if rr.ms == nil {
-		rr.ms = &msState{seed: maphash.MakeSeed(), last: map[*tagState]msSeen{}}
+		rr.ms = &msState{}
 	}
 	return rr.ms
 }
@@ -110,7 +104,6 @@ func msKind(v *mspb.SummaryValue) model.Kind {
 
 // mindSporeValue reads the idx-th value of a MindSpore summary.
 func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec record, idx int, offset int64) {
-	ms := rr.msState()
 	tag := mindspore.StripTag(v.GetTag())
 	ts := rr.tags[tag]
 	if ts == nil {
@@ -128,23 +121,9 @@ func (rr *runReader) mindSporeValue(ev *mspb.Event, v *mspb.SummaryValue, rec re
 		rr.warn(offset, "tag %q at step %d holds a %s after %s values; value skipped", tag, ev.Step, kind, ts.kind)
 		return
 	}
-	// A scalar is told from its predecessor by its bits; other values,
-	// by a hash of their bytes in the record.
-	seen := msSeen{file: rec.rel, step: ev.Step}
-	if sc, ok := v.Value.(*mspb.SummaryValue_Scalar); ok {
-		seen.hash = uint64(math.Float32bits(sc.Scalar))
-	} else {
-		s, e, ok := event.Locate(rec.data, event.Step{Num: mspb.FieldEventSummary}, event.Step{Num: mspb.FieldSummaryValue, N: idx})
-		if !ok {
-			rr.warn(offset, "tag %q at step %d: cannot locate the value", tag, ev.Step)
-			return
-		}
-		seen.hash = maphash.Bytes(ms.seed, rec.data[s:e])
-	}
-	if last, ok := ms.last[ts]; ok && last == seen {
-		return // the same value again: SummaryCollector's epoch end
-	}
-	ms.last[ts] = seen
+	// SummaryCollector writes the values of an epoch's last step twice
+	// (docs/FORMATS.md section 21): both are kept, the second a rewrite of
+	// the step (section 18), so that every record is read.
 	ts.saw(ev.Step, ev.WallTime)
 	at := func(path ...event.Step) (model.BlobRef, bool) {
 		return rec.blob(append([]event.Step{{Num: mspb.FieldEventSummary}, {Num: mspb.FieldSummaryValue, N: idx}}, path...)...)
@@ -235,7 +214,12 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 		return
 	}
 	if ev.What == nil {
-		return // the dataset graph, which the report does not show
+		// The dataset graph, a field our lineage.proto leaves out: kept
+		// by reference, decoded with the run's graphs.
+		if ref, ok := rec.blob(event.Step{Num: lineageDatasetGraph}); ok {
+			rr.keepGraph(model.SourceMindSporeDataset, "", &eventpb.Event{WallTime: ev.WallTime, Step: ev.Step}, ref)
+		}
+		return
 	}
 	if _, ok := ev.What.(*mspb.LineageEvent_Version); ok {
 		return

@@ -50,6 +50,8 @@ func modelInputs(t *testing.T) []modelInput {
 		ins = append(ins, modelInput{"writers-" + w, model.Logdir{Name: w, Path: filepath.Join("testdata", "writers", w)}})
 	}
 	ins = append(ins, modelInput{"mindspore", model.Logdir{Name: "mindspore", Path: filepath.Join("testdata", "mindspore")}})
+	// Two tensorboardX writers into one run (collect/testdata/attempts).
+	ins = append(ins, modelInput{"attempts", model.Logdir{Name: "twowriters", Path: filepath.Join("testdata", "attempts", "twowriters")}})
 	// Visdom's saved environments and replay log (collect/visdom/testdata).
 	ins = append(ins, modelInput{"visdom", model.Logdir{Name: "visdom", Path: filepath.Join("visdom", "testdata")}})
 	return ins

@@ -147,6 +147,7 @@ func (s *scalarSeries) finish(run *model.Run, ts *tagState, info *model.TagInfo)
 		Dropped: s.Dropped, DisplayName: ts.display, Description: ts.desc}
 	run.Scalars = append(run.Scalars, sc)
 	run.Restarts += sc.Dropped
+	info.Superseded = sc.Dropped
 	setRange(info, len(sc.Points), func(i int) (int64, float64) { return sc.Points[i].Step, sc.Points[i].WallTime })
 }
 
@@ -166,19 +167,26 @@ type entryList[E any] struct {
 	series.List[E]
 	attempt int // of the last entry added
 	at      func(E) (step int64, wall float64)
+	// written is where an entry says who wrote it.
+	written func(*E) *model.Written
 	store   func(run *model.Run, ts *tagState, entries []E, dropped int)
 }
 
 func (l *entryList[E]) purge(step int64) { l.Purge(step) }
 
 func (l *entryList[E]) finish(run *model.Run, ts *tagState, info *model.TagInfo) {
-	l.store(run, ts, l.Items, l.Dropped)
+	entries := l.Merged(func(e *E) { l.written(e).Superseded = true })
+	l.store(run, ts, entries, l.Dropped)
 	run.Restarts += l.Dropped
+	info.Superseded = l.Dropped
+	// The tag counts and bounds its line, which is l.Items.
 	setRange(info, len(l.Items), func(i int) (int64, float64) { return l.at(l.Items[i]) })
+	l.Items, l.Superseded = nil, nil
 }
 
 // keep adds entry e at step to the tag's list, made by newList on the
-// tag's first value.
+// tag's first value. Under RestartsAttempts the list keeps what restarts
+// replace, as superseded entries.
 func keep[E any](rr *runReader, ts *tagState, newList func() *entryList[E], step int64, e E) {
 	if ts.started != rr.starts {
 		rr.catchUp(ts)
@@ -186,12 +194,16 @@ func keep[E any](rr *runReader, ts *tagState, newList func() *entryList[E], step
 	l, _ := ts.kept.(*entryList[E])
 	if l == nil {
 		l = newList()
+		l.KeepSuperseded = !rr.keepAll && rr.rule == model.RestartsAttempts
 		ts.kept = l
 	}
 	if n := len(l.Steps); n > 0 && step <= l.Steps[n-1] {
 		rr.stepBack(l, l.Steps[n-1], l.attempt, step)
 	}
 	l.attempt = rr.attempt
+	if !rr.keepAll {
+		l.written(&e).Attempt = rr.attempt
+	}
 	l.Add(step, e, rr.noRule)
 }
 
@@ -199,6 +211,7 @@ func keep[E any](rr *runReader, ts *tagState, newList func() *entryList[E], step
 
 func histogramList() *entryList[model.HistogramEntry] {
 	return &entryList[model.HistogramEntry]{at: func(e model.HistogramEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.HistogramEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.HistogramEntry, dropped int) {
 			run.Histograms = append(run.Histograms, &model.Histogram{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
@@ -206,6 +219,7 @@ func histogramList() *entryList[model.HistogramEntry] {
 
 func imageList() *entryList[model.ImageEntry] {
 	return &entryList[model.ImageEntry]{at: func(e model.ImageEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.ImageEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.ImageEntry, dropped int) {
 			run.Images = append(run.Images, &model.Image{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
@@ -213,6 +227,7 @@ func imageList() *entryList[model.ImageEntry] {
 
 func audioList() *entryList[model.AudioEntry] {
 	return &entryList[model.AudioEntry]{at: func(e model.AudioEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.AudioEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.AudioEntry, dropped int) {
 			run.Audio = append(run.Audio, &model.Audio{Tag: ts.name, Entries: es, Dropped: dropped})
 		}}
@@ -220,6 +235,7 @@ func audioList() *entryList[model.AudioEntry] {
 
 func textList() *entryList[model.TextEntry] {
 	return &entryList[model.TextEntry]{at: func(e model.TextEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.TextEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.TextEntry, dropped int) {
 			run.Texts = append(run.Texts, &model.Text{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped})
 		}}
@@ -227,6 +243,7 @@ func textList() *entryList[model.TextEntry] {
 
 func prCurveList() *entryList[model.PRCurveEntry] {
 	return &entryList[model.PRCurveEntry]{at: func(e model.PRCurveEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.PRCurveEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.PRCurveEntry, dropped int) {
 			run.PRCurves = append(run.PRCurves, &model.PRCurve{Tag: ts.name, NumThresholds: prThresholds(ts.content), Entries: es, Dropped: dropped})
 		}}
@@ -235,6 +252,7 @@ func prCurveList() *entryList[model.PRCurveEntry] {
 // tensorList keeps numeric tensors and meshes, told apart by the tag's kind.
 func tensorList() *entryList[model.TensorEntry] {
 	return &entryList[model.TensorEntry]{at: func(e model.TensorEntry) (int64, float64) { return e.Step, e.WallTime },
+		written: func(e *model.TensorEntry) *model.Written { return &e.Written },
 		store: func(run *model.Run, ts *tagState, es []model.TensorEntry, dropped int) {
 			t := &model.Tensor{Tag: ts.name, Plugin: ts.plugin, Entries: es, Dropped: dropped}
 			if ts.kind == model.KindMesh {

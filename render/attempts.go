@@ -211,3 +211,37 @@ func supersededLabel(tv *tagView) string {
 	}
 	return fmt.Sprintf("%s superseded by later writes, drawn faded", result.FormatCount(n))
 }
+
+// attemptNote says which write of its step an entry of a run's series is
+// (a histogram, images, clips, text, a PR curve, a tensor), as the pages
+// show it beside the step: "attempt 1 of 2", "attempt 1 of 2,
+// superseded", "superseded" (a rewrite of the step in a run's only
+// attempt); "" for an entry of a run that never restarted.
+func attemptNote(run *model.Run, w model.Written) string {
+	var parts []string
+	if n := len(run.Attempts); n > 1 && w.Attempt > 0 {
+		parts = append(parts, fmt.Sprintf("attempt %d of %d", w.Attempt, n))
+	}
+	if w.Superseded {
+		parts = append(parts, "superseded")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// entryWrite is what an entry of a page's inline data or a data file says
+// of its write: its attempt, whether a later write superseded it, and the
+// note the page shows (attemptNote); all empty for a run that never
+// restarted.
+type entryWrite struct {
+	Attempt    int    `json:"attempt,omitempty"`
+	Superseded bool   `json:"superseded,omitempty"`
+	Note       string `json:"note,omitempty"`
+}
+
+func entryWriteOf(run *model.Run, w model.Written) entryWrite {
+	note := attemptNote(run, w)
+	if note == "" {
+		return entryWrite{}
+	}
+	return entryWrite{Attempt: w.Attempt, Superseded: w.Superseded, Note: note}
+}

@@ -22,6 +22,7 @@ type audioEntry struct {
 	WallTime summary.Float `json:"wall_time"`
 	Step     int64         `json:"step"`
 	Clips    []audioJSON   `json:"clips"`
+	entryWrite
 }
 
 type audioJSON struct {
@@ -55,6 +56,7 @@ type audioStepJSON struct {
 	Step     int64          `json:"step"`
 	WallTime summary.Float  `json:"wall_time"`
 	Clips    []clipViewJSON `json:"clips"`
+	entryWrite
 }
 
 // clipViewJSON is one clip as the page shows it: the player's source, the
@@ -183,7 +185,7 @@ func (r *Report) audioPage(single bool) (*audioPage, error) {
 			rj := audioRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []audioStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptClips(mt, k, &r.an.Media) {
-				sj := audioStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Clips: []clipViewJSON{}}
+				sj := audioStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Clips: []clipViewJSON{}, entryWrite: entryWriteOf(ms.run, e.Written)}
 				for i, c := range e.Clips {
 					var p *result.ClipPreview
 					if i < len(e.previews) {
@@ -216,7 +218,7 @@ func (r *Report) audioData(emit func(file) error) (*pageData, error) {
 		for k, ms := range mt.series {
 			var entries []audioEntry
 			for _, e := range keptClips(mt, k, &r.an.Media) {
-				ej := audioEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Clips: []audioJSON{}}
+				ej := audioEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Clips: []audioJSON{}, entryWrite: entryWriteOf(ms.run, e.Written)}
 				for i, c := range e.Clips {
 					cj := audioJSON{File: e.names[i], ContentType: c.ContentType,
 						SampleRate: summary.Float(c.SampleRate), Channels: c.Channels, Frames: c.Frames, Label: c.Label}

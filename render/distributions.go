@@ -28,9 +28,15 @@ func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 	return r.statisticPage(budget, "distributions", single, func(s histSeries, idx []int) json.RawMessage {
 		comp := r.an.Histograms.Compressed[s.series]
 		b := []byte(`{"steps":[`)
-		for k, i := range idx {
+		k := 0
+		for _, i := range idx {
 			e := s.series.Entries[i]
-			if k > 0 {
+			if e.Superseded {
+				// The bands are the line's: the histograms page draws
+				// the superseded writes apart.
+				continue
+			}
+			if k++; k > 1 {
 				b = append(b, ',')
 			}
 			b = append(b, '[')
@@ -49,7 +55,7 @@ func (r *Report) distributionsPage(single bool) (*statisticPage, error) {
 // series: {tag: [[wall_time, step, [[basis_point, value] x9]], ...]}, the
 // compression of every step.
 func (r *Report) distributionsData(emit func(file) error) (*pageData, error) {
-	return r.statisticData("distribution", "distributions", func(b []byte, h *model.Histogram, i int) []byte {
+	return r.statisticData("distribution", "distributions", func(b []byte, _ *model.Run, h *model.Histogram, i int) []byte {
 		return appendDistribution(b, h.Entries[i], &r.an.Histograms.Compressed[h][i])
 	}, emit)
 }

@@ -2,11 +2,14 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect"
 	"github.com/trainreport/trainreport/collect/eventpb"
+	"github.com/trainreport/trainreport/collect/model"
 )
 
 // TestSeriesPurgedByRestartAreLeftOut writes a run whose image, clip,
@@ -15,7 +18,8 @@ import (
 // scalar at step 1 that it keeps. Pages used to draw a card for the empty
 // tags, whose scripts threw on the empty lists; now no page, data file or
 // index entry shows them, and a page left with only empty series is not
-// made.
+// made. (Under the default rule, restarts=attempts, the purged entries
+// are kept as superseded ones: TestTwoWritersKeepEveryKindsAttempts.)
 func TestSeriesPurgedByRestartAreLeftOut(t *testing.T) {
 	dir := t.TempDir()
 	pngRef, wavRef, _ := mediaBlobs(t)
@@ -47,7 +51,13 @@ func TestSeriesPurgedByRestartAreLeftOut(t *testing.T) {
 			Dtype: eventpb.DataType_DT_STRING, StringVal: [][]byte{[]byte("hello")}}}}),
 		&eventpb.Event{WallTime: 1e9 + 6, Step: 2, What: &eventpb.Event_SessionLog{SessionLog: &eventpb.SessionLog{Status: eventpb.SessionLog_START}}},
 	)
-	rep := collectDir(t, "logs", dir)
+	// Under the default rule the purged entries are kept, superseded (and
+	// drawn apart); under "latest" they are only counted, which leaves the
+	// empty series this test is about.
+	rep, err := collect.Collect(context.Background(), []model.Logdir{{Name: "logs", Path: dir}}, collect.Options{Restarts: model.RestartsLatest})
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := rep.Runs[0]
 	// The restart rule must have left each purged tag as an empty series,
 	// else this test tests nothing.

@@ -146,7 +146,7 @@ type graphEdgeJSON struct {
 
 // structureSources are the sources whose graphs are structure graphs
 // (Tianshu's s_graph) rather than computation graphs (c_graph).
-var structureSources = []model.GraphSource{model.SourceKeras, model.SourceOneFlow}
+var structureSources = []model.GraphSource{model.SourceKeras, model.SourceOneFlow, model.SourceMindSporeDataset}
 
 // graphData is g's data file, from its layout (the analysis').
 func graphData(run *model.Run, g *model.Graph, lg *result.GraphLayout, b result.GraphBudgets) *graphJSON {

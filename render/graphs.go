@@ -45,11 +45,12 @@ func graphKey(g *model.Graph) string {
 // graphLabel is what the page's selector says of a graph.
 func graphLabel(g *model.Graph) string {
 	what := map[model.GraphSource]string{
-		model.SourceGraphDef:     "op graph",
-		model.SourceMetaGraphDef: "op graph (meta graph)",
-		model.SourceRunMetadata:  "run metadata",
-		model.SourceKeras:        "conceptual graph (Keras)",
-		model.SourceOneFlow:      "structure graph (OneFlow)",
+		model.SourceGraphDef:         "op graph",
+		model.SourceMetaGraphDef:     "op graph (meta graph)",
+		model.SourceRunMetadata:      "run metadata",
+		model.SourceKeras:            "conceptual graph (Keras)",
+		model.SourceOneFlow:          "structure graph (OneFlow)",
+		model.SourceMindSporeDataset: "dataset graph (MindSpore lineage)",
 	}[g.Source]
 	if what == "" {
 		what = string(g.Source)

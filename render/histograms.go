@@ -100,6 +100,16 @@ func (r *Report) statisticPage(budget int, dir string, single bool, chart func(s
 		for _, s := range ht.runs {
 			idx := result.EvenSteps(len(s.series.Entries), budget)
 			c := statChart{Run: s.run.Name, Steps: stepsLabel(len(idx), len(s.series.Entries)), Data: "null"}
+			sup := 0
+			for _, e := range s.series.Entries {
+				if e.Superseded {
+					sup++
+				}
+			}
+			if sup > 0 {
+				// The count above holds the writes later ones superseded.
+				c.Steps += fmt.Sprintf(" (%s superseded)", result.FormatCount(sup))
+			}
 			data, err := scriptJSON(statChartJSON{Run: s.run.Name, Total: len(s.series.Entries), Draw: chart(s, idx)})
 			if err != nil {
 				c.Note = "This chart cannot be drawn: " + err.Error()
@@ -164,7 +174,9 @@ type statChartJSON struct {
 // TensorBoard, a chart draws its histograms re-binned into histogramBins
 // equal-width bins over the range of its drawn steps, so that buckets of
 // different widths compare; what it draws is {lo, hi, steps} with steps
-// [step, [count, ...]], counts to four significant digits.
+// [step, [count, ...]], counts to four significant digits, then the
+// values no bucket holds ([nan, +inf, -inf], or null) when there is more,
+// then {note, superseded} for a write of a run that restarted.
 func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 	tags := r.histTags()
 	budget := stepBudget(tags, r.opt.HistogramSteps, histogramPageBins, histogramBins)
@@ -202,7 +214,9 @@ func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 				b = appendCount(b, c)
 			}
 			b = append(b, ']')
-			if nonFinite(e) {
+			w := entryWriteOf(s.run, e.Written)
+			switch {
+			case nonFinite(e):
 				// MindSpore counts NaN and infinite values apart from
 				// the buckets: the tooltip says so.
 				b = append(b, ",["...)
@@ -212,6 +226,19 @@ func (r *Report) histogramsPage(single bool) (*statisticPage, error) {
 				b = append(b, ',')
 				b = strconv.AppendInt(b, e.NegInf, 10)
 				b = append(b, ']')
+			case w.Note != "":
+				b = append(b, ",null"...)
+			}
+			if w.Note != "" {
+				// The write of a run that restarted or rewrote the
+				// step: the chart draws a superseded one faded, the
+				// tooltip says which.
+				b = append(b, `,{"note":`...)
+				b = strconv.AppendQuote(b, w.Note)
+				if w.Superseded {
+					b = append(b, `,"superseded":true`...)
+				}
+				b = append(b, '}')
 			}
 			b = append(b, ']')
 		}
@@ -255,15 +282,15 @@ func appendCount(b []byte, c float64) []byte {
 // series: {tag: [[wall_time, step, min, max, [[left, right, count], ...]], ...]}
 // with every step, exactly as stored.
 func (r *Report) histogramsData(emit func(file) error) (*pageData, error) {
-	return r.statisticData("histogram", "histograms", func(b []byte, h *model.Histogram, i int) []byte {
-		return appendHistogram(b, h.Entries[i])
+	return r.statisticData("histogram", "histograms", func(b []byte, run *model.Run, h *model.Histogram, i int) []byte {
+		return appendHistogram(b, h.Entries[i], entryWriteOf(run, h.Entries[i].Written))
 	}, emit)
 }
 
 // statisticData emits one data file per histogram series, formatted on
 // all cores (dir names the files' directory under data/; entry appends
 // a series' entry i), and returns their index under category.
-func (r *Report) statisticData(category, dir string, entry func(b []byte, h *model.Histogram, i int) []byte, emit func(file) error) (*pageData, error) {
+func (r *Report) statisticData(category, dir string, entry func(b []byte, run *model.Run, h *model.Histogram, i int) []byte, emit func(file) error) (*pageData, error) {
 	d := &pageData{category: category, section: "statistic", index: map[string]map[string]string{}}
 	type job struct {
 		tag  string
@@ -278,7 +305,7 @@ func (r *Report) statisticData(category, dir string, entry func(b []byte, h *mod
 			d.add(s.run.Name, ht.tag, name)
 		}
 	}
-	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.series, entry) },
+	err := inOrder(len(jobs), func(i int) []byte { return seriesFile(jobs[i].tag, jobs[i].s.run, jobs[i].s.series, entry) },
 		func(i int, b []byte) error { return emit(file{"data/" + jobs[i].name, b}) })
 	if err != nil {
 		return nil, err
@@ -287,7 +314,7 @@ func (r *Report) statisticData(category, dir string, entry func(b []byte, h *mod
 }
 
 // seriesFile writes a data file {tag: [entry, ...]} of h, one entry a line.
-func seriesFile(tag string, h *model.Histogram, entry func(b []byte, h *model.Histogram, i int) []byte) []byte {
+func seriesFile(tag string, run *model.Run, h *model.Histogram, entry func(b []byte, run *model.Run, h *model.Histogram, i int) []byte) []byte {
 	t, _ := json.Marshal(tag)
 	b := append(append([]byte{'{'}, t...), ":["...)
 	for i := range h.Entries {
@@ -295,7 +322,7 @@ func seriesFile(tag string, h *model.Histogram, entry func(b []byte, h *model.Hi
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
-		b = entry(b, h, i)
+		b = entry(b, run, h, i)
 	}
 	return append(b, "\n]}\n"...)
 }
@@ -305,9 +332,11 @@ func seriesFile(tag string, h *model.Histogram, entry func(b []byte, h *model.Hi
 func nonFinite(e model.HistogramEntry) bool { return e.NaN != 0 || e.PosInf != 0 || e.NegInf != 0 }
 
 // appendHistogram appends [wall_time, step, min, max, [[left, right, count], ...]],
-// and {"nan": n, "pos_inf": n, "neg_inf": n} after the rows when the
-// histogram counts values no bucket holds.
-func appendHistogram(b []byte, e model.HistogramEntry) []byte {
+// and after the rows, when there is anything to say, an object: the
+// values no bucket holds ("nan", "pos_inf", "neg_inf") when the histogram
+// counts them, and the write (w: "attempt", "superseded") when its run
+// restarted or rewrote the step.
+func appendHistogram(b []byte, e model.HistogramEntry, w entryWrite) []byte {
 	b = append(b, '[')
 	b = appendWallTime(b, e.WallTime)
 	b = append(b, ',')
@@ -327,8 +356,33 @@ func appendHistogram(b []byte, e model.HistogramEntry) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, ']')
-	if nonFinite(e) {
-		b = fmt.Appendf(b, `,{"nan":%d,"pos_inf":%d,"neg_inf":%d}`, e.NaN, e.PosInf, e.NegInf)
+	switch {
+	case nonFinite(e):
+		b = fmt.Appendf(b, `,{"nan":%d,"pos_inf":%d,"neg_inf":%d`, e.NaN, e.PosInf, e.NegInf)
+		b = appendWrite(b, w, true)
+		b = append(b, '}')
+	case w.Note != "":
+		b = append(b, ",{"...)
+		b = appendWrite(b, w, false)
+		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// appendWrite appends the keys of an entry's write, "attempt" and, when
+// set, "superseded", to a JSON object (after others when comma is set);
+// nothing for an entry of a run that never restarted.
+func appendWrite(b []byte, w entryWrite, comma bool) []byte {
+	if w.Note == "" {
+		return b
+	}
+	if comma {
+		b = append(b, ',')
+	}
+	b = append(b, `"attempt":`...)
+	b = strconv.AppendInt(b, int64(w.Attempt), 10)
+	if w.Superseded {
+		b = append(b, `,"superseded":true`...)
+	}
+	return b
 }

@@ -26,6 +26,7 @@ type imageEntry struct {
 	Format   string        `json:"format"`
 	File     string        `json:"file"`
 	Images   []imageJSON   `json:"images"`
+	entryWrite
 }
 
 type imageJSON struct {
@@ -58,6 +59,7 @@ type imageStepJSON struct {
 	Step     int64          `json:"step"`
 	WallTime summary.Float  `json:"wall_time"`
 	Images   []imageSrcJSON `json:"images"`
+	entryWrite
 }
 
 type imageSrcJSON struct {
@@ -124,7 +126,7 @@ func (r *Report) imagesPage(single bool) (*imagesPage, error) {
 			rj := imageRunJSON{Name: ms.run.Name, Kept: len(ms.keep), Total: len(ms.steps), Entries: []imageStepJSON{}}
 			var runSteps []int64
 			for _, e := range keptImages(mt, k) {
-				sj := imageStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Images: []imageSrcJSON{}}
+				sj := imageStepJSON{Step: e.Step, WallTime: summary.Float(e.WallTime), Images: []imageSrcJSON{}, entryWrite: entryWriteOf(ms.run, e.Written)}
 				for i, it := range e.Images {
 					_, mime := imageType(it.Format)
 					im := imageSrcJSON{Width: it.Width, Height: it.Height, Format: it.Format}
@@ -164,7 +166,7 @@ func (r *Report) imagesData(emit func(file) error) (*pageData, error) {
 		for k, ms := range mt.series {
 			var entries []imageEntry
 			for _, e := range keptImages(mt, k) {
-				ej := imageEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Images: []imageJSON{}}
+				ej := imageEntry{WallTime: summary.Float(e.WallTime), Step: e.Step, Images: []imageJSON{}, entryWrite: entryWriteOf(ms.run, e.Written)}
 				for i, it := range e.Images {
 					ij := imageJSON{File: e.names[i], Format: it.Format, Width: it.Width, Height: it.Height}
 					if b, err := imageBytes(it); err != nil {

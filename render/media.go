@@ -120,6 +120,26 @@ func unionSteps(steps [][]int64) []int64 {
 	return slices.Compact(all)
 }
 
+// sliderStops counts the stops of a tag's step slider (assets/media.js,
+// stopsOf): each distinct step of its runs' kept entries as many times as
+// one run writes it, so that a step written by two attempts (or rewritten)
+// is two stops, each showing one write.
+func sliderStops(steps [][]int64) int {
+	most := map[int64]int{}
+	for _, s := range steps {
+		count := map[int64]int{}
+		for _, st := range s {
+			count[st]++
+			most[st] = max(most[st], count[st])
+		}
+	}
+	n := 0
+	for _, c := range most {
+		n += c
+	}
+	return n
+}
+
 // mediaTagView is what the media templates draw per tag.
 type mediaTagView struct {
 	Tag   string

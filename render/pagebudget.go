@@ -125,7 +125,7 @@ func cutMediaTags[T any, R any](r *Report, mts []*mediaTag[T], runs [][]R, steps
 	for t, mt := range mts {
 		n := min(keep, len(runs[t]))
 		union := unionSteps(steps[t][:n])
-		views[t] = mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), len(union)-1, tagJSON(mt.tag, runs[t][:n], union))
+		views[t] = mediaTagViewOf(mt.tag, tagStepsLabel(mt.series[:n]), sliderStops(steps[t][:n])-1, tagJSON(mt.tag, runs[t][:n], union))
 	}
 	cutCards(r, len(mts), keep, kind, single, func(t int) string { return mts[t].tag },
 		func(t int) *[]R { return &runs[t] }, func(t int) *cutSection { return &views[t].cutSection }, name)

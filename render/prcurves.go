@@ -52,6 +52,9 @@ type prCardJSON struct {
 	Steps  []int64         `json:"steps"`
 	Wall   []summary.Float `json:"wall"`
 	Curves []prCardCurve   `json:"curves"`
+	// Writes names, per kept step, its write when the run restarted or
+	// rewrote it (attemptNote, "" otherwise); absent when no step has one.
+	Writes []string `json:"writes,omitempty"`
 }
 
 // prCardCurve is a curve as the page draws it: every threshold, of which
@@ -134,6 +137,12 @@ func (r *Report) prCurvesPage(single bool) (*prPage, error) {
 				j.Steps = append(j.Steps, es[i].Step)
 				j.Wall = append(j.Wall, summary.Float(es[i].WallTime))
 				j.Curves = append(j.Curves, prCardCurve{prCurveOf(es[i]), prDrawn(es[i])})
+				if note := attemptNote(s.run, es[i].Written); note != "" && j.Writes == nil {
+					j.Writes = make([]string, len(j.Steps)-1, cap(j.Steps))
+				}
+				if j.Writes != nil {
+					j.Writes = append(j.Writes, attemptNote(s.run, es[i].Written))
+				}
 			}
 			c := prCard{Run: s.run.Name, Label: stepsLabel(len(j.Steps), len(es)), Last: len(j.Steps) - 1, Data: "null"}
 			if data, err := scriptJSON(j); err != nil {
@@ -195,12 +204,13 @@ func (r *Report) prCurvesData(emit func(file) error) (*pageData, error) {
 		WallTime summary.Float `json:"wall_time"`
 		Step     int64         `json:"step"`
 		prCurveJSON
+		entryWrite
 	}
 	for _, pt := range r.prTags() {
 		for _, s := range pt.runs {
 			entries := make([]any, len(s.series.Entries))
 			for i, e := range s.series.Entries {
-				entries[i] = entry{summary.Float(e.WallTime), e.Step, prCurveOf(e)}
+				entries[i] = entry{summary.Float(e.WallTime), e.Step, prCurveOf(e), entryWriteOf(s.run, e.Written)}
 			}
 			if err := emitTagFile(d, emit, s.run.Name, pt.tag, dataFile("pr_curves", s.run.Name, pt.tag), entries); err != nil {
 				return nil, err

@@ -92,6 +92,9 @@ type tensorValueJSON struct {
 	Step   int64           `json:"step"`
 	Shape  []int64         `json:"shape"`
 	Values json.RawMessage `json:"values"`
+	// Note names the step's write when its run restarted or rewrote it
+	// (attemptNote).
+	Note string `json:"note,omitempty"`
 }
 
 func (r *Report) tensorsPage(single bool) (*tensorsPage, error) {
@@ -99,7 +102,7 @@ func (r *Report) tensorsPage(single bool) (*tensorsPage, error) {
 	for _, tt := range r.tensorTags() {
 		t := tensorTag{Tag: tt.tag}
 		for _, s := range tt.runs {
-			t.Cards = append(t.Cards, s.series.card(s.run.Name, r.an.Tensors.PageValues))
+			t.Cards = append(t.Cards, s.series.card(s.run, r.an.Tensors.PageValues))
 		}
 		p.Tags = append(p.Tags, t)
 	}
@@ -125,9 +128,9 @@ func (r *Report) tensorsPage(single bool) (*tensorsPage, error) {
 // card builds the card of one series from its charted steps. A step the
 // analysis could not decode a second time (see result.TensorSeries.Reread)
 // has an empty histogram and no values, and the card's note says so.
-func (s *tensorSeries) card(run string, pageValues int) tensorCard {
+func (s *tensorSeries) card(run *model.Run, pageValues int) tensorCard {
 	es := s.tensor.Entries
-	c := tensorCard{Run: run, Tag: s.tensor.Tag, Unread: len(s.Errs)}
+	c := tensorCard{Run: run.Name, Tag: s.tensor.Tag, Unread: len(s.Errs)}
 	idx := s.Charted
 	c.Steps = stepsLabel(len(idx), len(es))
 	if len(es) > 0 {
@@ -164,7 +167,7 @@ func (s *tensorSeries) card(run string, pageValues int) tensorCard {
 		}
 		if withValues[i] {
 			j.Values = append(j.Values, tensorValueJSON{Step: es[i].Step, Shape: nonNil(es[i].Shape),
-				Values: appendValues(nil, s.ValuesOf(i), s.F32)})
+				Values: appendValues(nil, s.ValuesOf(i), s.F32), Note: attemptNote(run, es[i].Written)})
 		}
 	}
 	c.HasValues = len(j.Values) > 0
@@ -256,6 +259,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 		Max      *summary.Scalar `json:"max"`
 		Mean     *summary.Scalar `json:"mean"`
 		Values   json.RawMessage `json:"values,omitempty"`
+		entryWrite
 	}
 	for _, tt := range r.tensorTags() {
 		for _, rs := range tt.runs {
@@ -267,7 +271,7 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 			}
 			entries := make([]any, len(es))
 			for i, e := range es {
-				en := entry{WallTime: summary.Float(e.WallTime), Step: e.Step, DType: e.DType, Shape: nonNil(e.Shape)}
+				en := entry{WallTime: summary.Float(e.WallTime), Step: e.Step, DType: e.DType, Shape: nonNil(e.Shape), entryWrite: entryWriteOf(rs.run, e.Written)}
 				if err := s.Errs[i]; err != nil {
 					en.Error = err.Error()
 					entries[i] = en

@@ -71,6 +71,11 @@ type textStep struct {
 	// Note says what of the step the page leaves out (rows of a big
 	// tensor, or all of it once its card is full).
 	Note string
+	// Write says which write of the step this is when its run restarted
+	// or rewrote it (attemptNote), Superseded whether a later one
+	// replaced it.
+	Write      string
+	Superseded bool
 }
 
 func runTexts(run *model.Run) []*model.Text {
@@ -98,6 +103,7 @@ func (r *Report) textPage(single bool) (*textPage, error) {
 			for k := len(idx) - 1; k >= 0; k-- {
 				var used int
 				c.Steps[k], used = tr.step(es[idx[k]], min(mdStepBytes, left), s.series.Plugin == "visdom")
+				c.Steps[k].Write, c.Steps[k].Superseded = attemptNote(s.run, es[idx[k]].Written), es[idx[k]].Superseded
 				left -= used
 			}
 			c.Label, c.Last = stepsLabel(len(c.Steps), len(es)), len(c.Steps)-1
@@ -233,12 +239,13 @@ func (r *Report) textData(emit func(file) error) (*pageData, error) {
 		Step     int64         `json:"step"`
 		Shape    []int64       `json:"shape"`
 		Value    []string      `json:"value"`
+		entryWrite
 	}
 	for _, tt := range r.textTags() {
 		for _, s := range tt.runs {
 			entries := make([]any, len(s.series.Entries))
 			for i, e := range s.series.Entries {
-				entries[i] = entry{summary.Float(e.WallTime), e.Step, nonNil(e.Shape), nonNil(e.Values)}
+				entries[i] = entry{summary.Float(e.WallTime), e.Step, nonNil(e.Shape), nonNil(e.Values), entryWriteOf(s.run, e.Written)}
 			}
 			if err := emitTagFile(d, emit, s.run.Name, tt.tag, dataFile("text", s.run.Name, tt.tag), entries); err != nil {
 				return nil, err

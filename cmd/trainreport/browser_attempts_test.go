@@ -210,3 +210,98 @@ func checkAttemptDownloads(t *testing.T, tb *tab, site bool, wantLine, wantFaded
 		t.Errorf("JSON: superseded %+v, want attempt 1 with %v", sup, wantFaded)
 	}
 }
+
+// TestBrowserEveryKindDrawsBothAttempts opens the report of
+// collect/testdata/attempts/twowriters (two tensorboardX writers into one
+// run, steps 0..2 each): the images page's step slider stops at both
+// writes of every step, each labelled with its attempt, the first
+// writer's faded; the histograms page draws all six ridges, the first
+// writer's three dashed and faded in front of the line's.
+func TestBrowserEveryKindDrawsBothAttempts(t *testing.T) {
+	t.Parallel()
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs, err := filepath.Abs(filepath.Join("..", "..", "collect", "testdata", "attempts", "twowriters"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(t, logs)
+
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "images.html"), ""))
+	type cell struct {
+		Caption string
+		Faded   bool
+		Src     string
+	}
+	type stop struct {
+		Label string
+		Cells []cell
+	}
+	var stops []stop
+	if err := json.Unmarshal([]byte(eval[string](tb, pageJS("attempts.js", "mediaWrites", "images"))), &stops); err != nil {
+		t.Fatal(err)
+	}
+	var labels, captions []string
+	srcs := map[string]bool{}
+	for _, s := range stops {
+		if len(s.Cells) != 1 {
+			t.Fatalf("stop %q: %d cells, want 1", s.Label, len(s.Cells))
+		}
+		c := s.Cells[0]
+		labels, captions = append(labels, s.Label), append(captions, c.Caption)
+		if c.Faded != strings.Contains(c.Caption, "superseded") {
+			t.Errorf("stop %q: caption %q, faded %v", s.Label, c.Caption, c.Faded)
+		}
+		srcs[c.Src] = true
+	}
+	wantLabels := []string{"0 (write 1 of 2)", "0 (write 2 of 2)", "1 (write 1 of 2)", "1 (write 2 of 2)", "2 (write 1 of 2)", "2 (write 2 of 2)"}
+	wantCaptions := []string{"step 0 (attempt 1 of 2, superseded)", "step 0 (attempt 2 of 2)", "step 1 (attempt 1 of 2, superseded)",
+		"step 1 (attempt 2 of 2)", "step 2 (attempt 1 of 2, superseded)", "step 2 (attempt 2 of 2)"}
+	if !slices.Equal(labels, wantLabels) || !slices.Equal(captions, wantCaptions) {
+		t.Errorf("slider stops %q with captions %q; want %q and %q", labels, captions, wantLabels, wantCaptions)
+	}
+	if len(srcs) != 6 {
+		t.Errorf("the six stops show %d distinct images, want 6: %v", len(srcs), srcs)
+	}
+	tb.screenshot(shots, "attempts-images")
+
+	tb = openTab(t, browser, fileURL(filepath.Join(r.site, "histograms.html"), ""))
+	var hist struct {
+		Steps  [][3]any
+		Ridges []struct {
+			Z2          float64
+			FillOpacity float64
+			Dashed      bool
+		}
+	}
+	if err := json.Unmarshal([]byte(eval[string](tb, pageJS("attempts.js", "histogramWrites"))), &hist); err != nil {
+		t.Fatal(err)
+	}
+	if len(hist.Steps) != 6 || len(hist.Ridges) != 6 {
+		t.Fatalf("histograms: %d steps in the data, %d ridges drawn; want 6 and 6: %+v", len(hist.Steps), len(hist.Ridges), hist)
+	}
+	faded := 0
+	for _, r := range hist.Ridges {
+		if r.Dashed {
+			faded++
+			if r.FillOpacity >= 1 || r.Z2 <= 1 {
+				t.Errorf("superseded ridge %+v is not faded in front", r)
+			}
+		} else if r.FillOpacity != 1 {
+			t.Errorf("line ridge %+v is faded", r)
+		}
+	}
+	if faded != 3 {
+		t.Errorf("%d dashed ridges, want the first writer's 3: %+v", faded, hist.Ridges)
+	}
+	for k, s := range hist.Steps {
+		want := "attempt 2 of 2"
+		if k%2 == 0 {
+			want = "attempt 1 of 2, superseded"
+		}
+		if s[1] != want || s[2] != (k%2 == 0) {
+			t.Errorf("histogram step %d: %v, want note %q", k, s, want)
+		}
+	}
+	tb.screenshot(shots, "attempts-histograms")
+}

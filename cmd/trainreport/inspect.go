@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -65,15 +66,19 @@ type inspectAttempt struct {
 }
 
 type inspectTag struct {
-	Tag       string  `json:"tag"`
-	Kind      string  `json:"kind"`
-	Plugin    string  `json:"plugin"`
-	DataClass string  `json:"data_class"`
-	Count     int     `json:"count"`
-	FirstStep int64   `json:"first_step"`
-	LastStep  int64   `json:"last_step"`
-	FirstWall float64 `json:"first_wall_time"`
-	LastWall  float64 `json:"last_wall_time"`
+	Tag       string `json:"tag"`
+	Kind      string `json:"kind"`
+	Plugin    string `json:"plugin"`
+	DataClass string `json:"data_class"`
+	// Count is the values on the tag's line (the latest write of each
+	// step), Superseded those restarts and rewrites took off it (kept and
+	// drawn apart by default): together, every value read.
+	Count      int     `json:"count"`
+	Superseded int     `json:"superseded"`
+	FirstStep  int64   `json:"first_step"`
+	LastStep   int64   `json:"last_step"`
+	FirstWall  float64 `json:"first_wall_time"`
+	LastWall   float64 `json:"last_wall_time"`
 }
 
 // runInspect is `trainreport inspect`: what each run's files hold, per tag,
@@ -170,7 +175,7 @@ func inspectOf(rep *model.Report) inspectJSON {
 		}
 		for _, t := range r.Tags {
 			ir.Tags = append(ir.Tags, inspectTag{Tag: t.Tag, Kind: string(t.Kind), Plugin: t.Plugin, DataClass: t.DataClass,
-				Count: t.Count, FirstStep: t.FirstStep, LastStep: t.LastStep, FirstWall: t.FirstWall, LastWall: t.LastWall})
+				Count: t.Count, Superseded: t.Superseded, FirstStep: t.FirstStep, LastStep: t.LastStep, FirstWall: t.FirstWall, LastWall: t.LastWall})
 		}
 		out.Runs = append(out.Runs, ir)
 	}
@@ -232,8 +237,12 @@ func writeInspectText(w io.Writer, rep *model.Report) error {
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "  TAG\tKIND\tPLUGIN\tDATA CLASS\tCOUNT\tSTEPS\tWALL TIME (UTC)\n")
 		for _, t := range r.Tags {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d..%d\t%s .. %s\n", quoteIfOdd(t.Tag), t.Kind, printable(orDash(t.Plugin)), t.DataClass,
-				t.Count, t.FirstStep, t.LastStep, wallText(t.FirstWall), wallText(t.LastWall))
+			count := strconv.Itoa(t.Count)
+			if t.Superseded > 0 {
+				count += fmt.Sprintf(" (+%d superseded)", t.Superseded)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d..%d\t%s .. %s\n", quoteIfOdd(t.Tag), t.Kind, printable(orDash(t.Plugin)), t.DataClass,
+				count, t.FirstStep, t.LastStep, wallText(t.FirstWall), wallText(t.LastWall))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -168,5 +169,61 @@ func TestInspectMindSpore(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "ok  mindspore-lineage\n") {
 		t.Errorf("text output names no lineage file:\n%s", out.String())
+	}
+}
+
+// TestInspectCountsSupersededOfEveryKind inspects
+// collect/testdata/attempts/twowriters (two tensorboardX writers into one
+// run, steps 0..2 each, of a scalar, a histogram and an image): every
+// tag, whatever its kind, counts 3 on its line and 3 superseded, which
+// together are the records --keep-all-records counts; and the MindSpore
+// fixture lists its lineage's dataset graph and the writes of steps 8
+// and 16 that SummaryCollector repeats.
+func TestInspectCountsSupersededOfEveryKind(t *testing.T) {
+	inspect := func(args ...string) inspectJSON {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := runInspect(context.Background(), append([]string{"--json"}, args...), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var got inspectJSON
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	dir := filepath.Join("..", "..", "collect", "testdata", "attempts", "twowriters")
+	raw := map[string]int{}
+	for _, tag := range inspect("--keep-all-records", dir).Runs[0].Tags {
+		raw[tag.Tag] = tag.Count
+	}
+	kinds := map[string]bool{}
+	for _, tag := range inspect(dir).Runs[0].Tags {
+		kinds[tag.Kind] = true
+		if tag.Count != 3 || tag.Superseded != 3 || tag.Count+tag.Superseded != raw[tag.Tag] {
+			t.Errorf("tag %q (%s): count %d, superseded %d; want 3 and 3 of %d records", tag.Tag, tag.Kind, tag.Count, tag.Superseded, raw[tag.Tag])
+		}
+	}
+	if !kinds["scalar"] || !kinds["histogram"] || !kinds["image"] {
+		t.Errorf("kinds %v, want scalar, histogram and image", kinds)
+	}
+
+	ms := inspect(filepath.Join("..", "..", "collect", "testdata", "mindspore"))
+	for _, r := range ms.Runs {
+		if r.Name != "train" {
+			continue
+		}
+		var sources []string
+		for _, g := range r.Graphs {
+			sources = append(sources, g.Source)
+		}
+		if !slices.Contains(sources, "mindspore-dataset") {
+			t.Errorf("train's graphs %v lack the lineage's dataset graph", sources)
+		}
+		for _, tag := range r.Tags {
+			if tag.Tag == "loss/auto" && (tag.Count != 5 || tag.Superseded != 2) {
+				t.Errorf("loss/auto: count %d, superseded %d; want 5 and 2 (steps 8 and 16 written twice)", tag.Count, tag.Superseded)
+			}
+		}
 	}
 }

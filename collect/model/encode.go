@@ -49,7 +49,7 @@ const (
 	// formatVersion is the version of the encoding and of the model's
 	// types; bump it with any change to either (TestSchemaPinned fails
 	// until it is).
-	formatVersion = 7
+	formatVersion = 8
 	// maxHeader bounds the header line.
 	maxHeader = 256
 	// maxDepth bounds the nesting of values read (lists of lists of

@@ -27,10 +27,14 @@ const (
 	// SourceMindSpore is the graph of a MindSpore summary file's
 	// Event.graph_def (an anf_ir GraphProto).
 	SourceMindSpore GraphSource = "mindspore"
+	// SourceMindSporeDataset is the dataset graph of a MindSpore lineage
+	// file (LineageEvent.dataset_graph): the data pipeline's operations,
+	// GeneratorDataset -> Batch.
+	SourceMindSporeDataset GraphSource = "mindspore-dataset"
 )
 
 // graphSources are the sources of graphs in the order a run lists them.
-var graphSources = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow, SourceMindSpore}
+var graphSources = []GraphSource{SourceGraphDef, SourceMetaGraphDef, SourceRunMetadata, SourceKeras, SourceOneFlow, SourceMindSpore, SourceMindSporeDataset}
 
 // Graph is a model graph of a run, decoded to its nodes (docs/FORMATS.md
 // section 14).

@@ -143,8 +143,8 @@ type Run struct {
 	FirstStep, LastStep int64
 	Start, End          float64 // wall time, seconds since the Unix epoch
 	// Restarts counts the points and entries that restarts took off the
-	// lines of the run's series (kept as superseded scalar points under
-	// RestartsAttempts, only counted otherwise).
+	// lines of the run's series (kept as superseded points and entries
+	// under RestartsAttempts, only counted otherwise).
 	Restarts int
 	// Attempts are the run's attempts: Attempts[k-1] is attempt k. A run
 	// restarts (a new attempt begins) where a series' step goes below its
@@ -282,8 +282,14 @@ type TagInfo struct {
 	Kind      Kind
 	Plugin    string
 	DataClass string // "unknown", "scalar", "tensor" or "blob_sequence"
-	// Count is the number of values kept (after the restart rule).
-	Count               int
+	// Count is the number of values on the tag's line (the latest write
+	// of each step, after the restart rule), and FirstStep..LastWall its
+	// bounds.
+	Count int
+	// Superseded counts the values restarts took off the line (kept, as
+	// superseded, under RestartsAttempts; only counted under the other
+	// rules): with Count, every value read of the tag.
+	Superseded          int
 	FirstStep, LastStep int64
 	FirstWall, LastWall float64
 }

@@ -64,7 +64,7 @@ func sample(src Source) *Report {
 			Files: []File{{Rel: "run/events", Size: 8, Records: 1, Status: "ok"}},
 			Tags: []TagInfo{
 				{Tag: "img", Kind: KindImage, Count: 1, FirstStep: 1, LastStep: 1, FirstWall: negZero, LastWall: negZero},
-				{Tag: "loss", Kind: KindScalar, Count: 4, FirstStep: 0, LastStep: 3, FirstWall: nanBits, LastWall: math.Inf(-1)},
+				{Tag: "loss", Kind: KindScalar, Count: 4, Superseded: 1, FirstStep: 0, LastStep: 3, FirstWall: nanBits, LastWall: math.Inf(-1)},
 				{Tag: "text", Kind: KindText, Count: 1, FirstStep: 0, LastStep: 0},
 			},
 			Scalars: []*Scalar{{Tag: "loss", Points: []Point{
@@ -97,6 +97,36 @@ func sample(src Source) *Report {
 	}
 	r.Attach(src)
 	return r
+}
+
+// supersededImage makes the sample's image tag hold a superseded entry of
+// attempt 1 before the line's of attempt 2, at the same step.
+func supersededImage(r *Report) {
+	run := r.Runs[0]
+	im := run.Images[0]
+	old := im.Entries[0]
+	old.WallTime, old.Written = 0.5, Written{Attempt: 1, Superseded: true}
+	im.Entries[0].Attempt = 2
+	im.Entries = append([]ImageEntry{old}, im.Entries...)
+	im.Dropped = 1
+	run.Tags[0].Superseded = 1
+	run.Restarts++
+}
+
+func TestCheckValidKeepsSupersededEntries(t *testing.T) {
+	r := sample(memSource{})
+	supersededImage(r)
+	if err := r.CheckValid(); err != nil {
+		t.Fatalf("a superseded image entry: %v", err)
+	}
+	b := write(t, r)
+	back, err := Read(bytes.NewReader(b), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := back.Runs[0].Images[0].Entries[0]; !e.Superseded || e.Attempt != 1 {
+		t.Errorf("read back %+v, want attempt 1 superseded", e.Written)
+	}
 }
 
 func write(t testing.TB, r *Report) []byte {
@@ -242,9 +272,9 @@ func FuzzRead(f *testing.F) {
 // of another version, not of another schema) and set want to the new
 // schema.
 func TestSchemaPinned(t *testing.T) {
-	const want = "726ea910ce19ca11"
-	if got := schema(); got != want || formatVersion != 7 {
-		t.Errorf("version %d, schema %s; pinned: version 7, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
+	const want = "f77087d02e75442f"
+	if got := schema(); got != want || formatVersion != 8 {
+		t.Errorf("version %d, schema %s; pinned: version 8, schema %s. The model's types changed: bump formatVersion and pin the new schema", formatVersion, got, want)
 	}
 }
 
@@ -267,6 +297,10 @@ func TestCheckValidFindsProblems(t *testing.T) {
 		{"superseded points no attempt counts", func(r *Report) { r.Runs[0].Attempts[0].Superseded = 0 }, "attempts count 4 points and 0 superseded"},
 		{"superseded points of no attempt", func(r *Report) { r.Runs[0].Scalars[0].Superseded[0].Attempt = 3 }, "superseded points of attempt 3 (of 2)"},
 		{"superseded points kept under the latest rule", func(r *Report) { r.RestartRule = RestartsLatest }, "1 superseded points kept, 1 dropped"},
+		{"superseded entries kept under the latest rule", func(r *Report) { supersededImage(r); r.RestartRule = RestartsLatest }, "1 superseded entries kept, 1 dropped"},
+		{"superseded entries not counted", func(r *Report) { supersededImage(r); r.Runs[0].Tags[0].Superseded = 0 }, "tag counts 0 superseded values, the series dropped 1"},
+		{"superseded entry of no attempt", func(r *Report) { supersededImage(r); r.Runs[0].Images[0].Entries[0].Attempt = 3 }, "entry 0 of attempt 3 (of 2)"},
+		{"superseded entry after a later step", func(r *Report) { supersededImage(r); r.Runs[0].Images[0].Entries[0].Step = 2 }, "step 1 after superseded step 2"},
 		{"attempt of another file", func(r *Report) { r.Runs[0].Attempts[1].Files[0] = "elsewhere" }, `file "elsewhere" is not one of the run's`},
 		{"unknown restart rule", func(r *Report) { r.RestartRule = "newest" }, `restart rule "newest"`},
 		{"unknown file format", func(r *Report) { r.Runs[0].Files[0].Format = "xml" }, `has format "xml"`},

@@ -2,10 +2,31 @@ package model
 
 import "fmt"
 
+// Written says which attempt of its run wrote an entry of a series (a
+// histogram, images, clips, text, a PR curve, a tensor), and whether a
+// later write of its step took it off the series' line.
+//
+// Under RestartsAttempts a series' Entries keep what later writes
+// replaced, as scalars keep their superseded points: sorted by step, the
+// entries of one step in the order written, so that a step's last entry
+// is the line's and every other is Superseded. Under the other rules the
+// replaced entries are only counted (Dropped) and none is Superseded.
+type Written struct {
+	// Attempt is the attempt of the run that wrote the entry, from 1
+	// (Run.Attempts[Attempt-1] when the run records its attempts); 0 under
+	// KeepAllRecords, which counts no attempts.
+	Attempt int
+	// Superseded is set when a later write of the entry's step replaced it
+	// on the line: a restart's rerun of the step, or a rewrite of it.
+	Superseded bool
+}
+
 // Histogram is the series of one histogram tag of a run.
 type Histogram struct {
 	Tag     string
 	Entries []HistogramEntry
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
 	Dropped int
 }
 
@@ -22,6 +43,7 @@ type HistogramEntry struct {
 	// Count is then that of the finite values, those of the buckets.
 	// TensorBoard's histograms have no such counts: all are 0.
 	NaN, PosInf, NegInf int64
+	Written
 }
 
 // Bucket is one row of a histogram: values in [Left, Right) counted Count
@@ -39,6 +61,8 @@ type Summary struct {
 type Image struct {
 	Tag     string
 	Entries []ImageEntry
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
 	Dropped int
 }
 
@@ -47,6 +71,7 @@ type ImageEntry struct {
 	WallTime float64
 	Step     int64
 	Images   []ImageItem
+	Written
 }
 
 // ImageItem is one encoded image.
@@ -74,6 +99,8 @@ type Pixels struct {
 type Audio struct {
 	Tag     string
 	Entries []AudioEntry
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
 	Dropped int
 }
 
@@ -82,6 +109,7 @@ type AudioEntry struct {
 	WallTime float64
 	Step     int64
 	Clips    []AudioClip
+	Written
 }
 
 // AudioClip is one encoded clip.
@@ -99,6 +127,8 @@ type Text struct {
 	Tag     string
 	Plugin  string // "text", or "" for string tensors no plugin claims
 	Entries []TextEntry
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
 	Dropped int
 }
 
@@ -108,6 +138,7 @@ type TextEntry struct {
 	Step     int64
 	Shape    []int64
 	Values   []string // row-major
+	Written
 }
 
 // PRCurve is the series of one precision-recall tag of a run.
@@ -115,7 +146,9 @@ type PRCurve struct {
 	Tag           string
 	NumThresholds int
 	Entries       []PRCurveEntry
-	Dropped       int
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
+	Dropped int
 }
 
 // PRCurveEntry is one curve: per threshold (numpy's linspace(0, 1, n),
@@ -131,6 +164,7 @@ type PRCurveEntry struct {
 	// below (as TensorBoard's writers store it), so writers can print the
 	// shortest form that reads back exact.
 	Float32 bool
+	Written
 }
 
 // Tensor is the series of one numeric tensor tag of a run that no other
@@ -139,6 +173,8 @@ type Tensor struct {
 	Tag     string
 	Plugin  string
 	Entries []TensorEntry
+	// Dropped counts the entries restarts took off the line: kept in
+	// Entries as Superseded under RestartsAttempts, only counted otherwise.
 	Dropped int
 }
 
@@ -153,6 +189,7 @@ type TensorEntry struct {
 	// Encoding says what Data holds: a TensorFlow TensorProto ("") or a
 	// MindSpore one (EncodingMindSpore).
 	Encoding string
+	Written
 }
 
 // EncodingMindSpore marks a TensorEntry whose Data is a MindSpore (anf_ir)

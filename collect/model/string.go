@@ -135,8 +135,12 @@ func (p printer) run(r *Run) {
 		p.line(1, "warning %s", strconv.Quote(w.String())) // whole: what a review must see
 	}
 	for _, t := range r.Tags {
-		p.line(1, "tag %s %s plugin %s class %s: %d values, steps %d..%d, wall %s..%s",
-			q(t.Tag), t.Kind, q(t.Plugin), t.DataClass, t.Count, t.FirstStep, t.LastStep, g(t.FirstWall), g(t.LastWall))
+		sup := ""
+		if t.Superseded > 0 {
+			sup = fmt.Sprintf(" (%d superseded)", t.Superseded)
+		}
+		p.line(1, "tag %s %s plugin %s class %s: %d values%s, steps %d..%d, wall %s..%s",
+			q(t.Tag), t.Kind, q(t.Plugin), t.DataClass, t.Count, sup, t.FirstStep, t.LastStep, g(t.FirstWall), g(t.LastWall))
 	}
 	for _, s := range r.Scalars {
 		p.line(1, "scalar %s%s display %s description %s dropped %d: %d points #%s",
@@ -161,15 +165,15 @@ func (p printer) run(r *Run) {
 			if e.NaN != 0 || e.PosInf != 0 || e.NegInf != 0 {
 				nonFinite = fmt.Sprintf(" nan %d +inf %d -inf %d", e.NaN, e.PosInf, e.NegInf)
 			}
-			p.line(2, "step %d wall %s min %s max %s count %s sum %s%s: %d buckets #%s",
-				e.Step, g(e.WallTime), g(e.Min), g(e.Max), g(e.Count), g(e.Sum), nonFinite, len(e.Buckets), hash(e.Buckets))
+			p.line(2, "step %d%s wall %s min %s max %s count %s sum %s%s: %d buckets #%s",
+				e.Step, written(e.Written), g(e.WallTime), g(e.Min), g(e.Max), g(e.Count), g(e.Sum), nonFinite, len(e.Buckets), hash(e.Buckets))
 		})
 	}
 	for _, s := range r.Images {
 		p.line(1, "image %s dropped %d: %d entries #%s", q(s.Tag), s.Dropped, len(s.Entries), hash(s.Entries))
 		p.entries(2, len(s.Entries), func(i int) {
 			e := s.Entries[i]
-			p.line(2, "step %d wall %s: %d images", e.Step, g(e.WallTime), len(e.Images))
+			p.line(2, "step %d%s wall %s: %d images", e.Step, written(e.Written), g(e.WallTime), len(e.Images))
 			p.entries(3, len(e.Images), func(j int) {
 				im := e.Images[j]
 				if px := im.Pixels; px != nil {
@@ -184,7 +188,7 @@ func (p printer) run(r *Run) {
 		p.line(1, "audio %s dropped %d: %d entries #%s", q(s.Tag), s.Dropped, len(s.Entries), hash(s.Entries))
 		p.entries(2, len(s.Entries), func(i int) {
 			e := s.Entries[i]
-			p.line(2, "step %d wall %s: %d clips", e.Step, g(e.WallTime), len(e.Clips))
+			p.line(2, "step %d%s wall %s: %d clips", e.Step, written(e.Written), g(e.WallTime), len(e.Clips))
 			p.entries(3, len(e.Clips), func(j int) {
 				c := e.Clips[j]
 				p.line(3, "rate %s channels %d frames %d %s label %s %s", g(c.SampleRate), c.Channels, c.Frames, q(c.ContentType), q(c.Label), ref(c.Data))
@@ -195,7 +199,7 @@ func (p printer) run(r *Run) {
 		p.line(1, "text %s plugin %s dropped %d: %d entries #%s", q(s.Tag), q(s.Plugin), s.Dropped, len(s.Entries), hash(s.Entries))
 		p.entries(2, len(s.Entries), func(i int) {
 			e := s.Entries[i]
-			p.line(2, "step %d wall %s shape %v: %d values", e.Step, g(e.WallTime), e.Shape, len(e.Values))
+			p.line(2, "step %d%s wall %s shape %v: %d values", e.Step, written(e.Written), g(e.WallTime), e.Shape, len(e.Values))
 			p.entries(3, len(e.Values), func(j int) { p.line(3, "%s", q(e.Values[j])) })
 		})
 	}
@@ -203,7 +207,7 @@ func (p printer) run(r *Run) {
 		p.line(1, "pr curve %s thresholds %d dropped %d: %d entries #%s", q(s.Tag), s.NumThresholds, s.Dropped, len(s.Entries), hash(s.Entries))
 		p.entries(2, len(s.Entries), func(i int) {
 			e := s.Entries[i]
-			p.line(2, "step %d wall %s%s: %d thresholds #%s", e.Step, g(e.WallTime), flag(e.Float32, " float32"), len(e.Thresholds), hash(e))
+			p.line(2, "step %d%s wall %s%s: %d thresholds #%s", e.Step, written(e.Written), g(e.WallTime), flag(e.Float32, " float32"), len(e.Thresholds), hash(e))
 		})
 	}
 	for _, list := range []struct {
@@ -218,7 +222,7 @@ func (p printer) run(r *Run) {
 				if e.Encoding != "" {
 					enc = " " + e.Encoding
 				}
-				p.line(2, "step %d wall %s %s %v%s %s", e.Step, g(e.WallTime), e.DType, e.Shape, enc, ref(e.Data))
+				p.line(2, "step %d%s wall %s %s %v%s %s", e.Step, written(e.Written), g(e.WallTime), e.DType, e.Shape, enc, ref(e.Data))
 			})
 		}
 	}
@@ -386,4 +390,16 @@ func (p printer) embedding(e *Embedding) {
 	if s := e.Sample; s != nil {
 		p.line(2, "sample %s type %s %s", q(s.Name), q(s.Type), tensorRef(s.Tensor))
 	}
+}
+
+// written says who wrote an entry, when it is not the line's of a run's
+// first attempt: " (attempt 2)", " (attempt 1, superseded)".
+func written(w Written) string {
+	switch {
+	case w.Superseded:
+		return fmt.Sprintf(" (attempt %d, superseded)", w.Attempt)
+	case w.Attempt > 1:
+		return fmt.Sprintf(" (attempt %d)", w.Attempt)
+	}
+	return ""
 }

@@ -131,24 +131,63 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 		}
 	}
 	dropped := 0
-	series := func(kind Kind, tag string, n, d int, step func(i int) int64, wall func(i int) float64) {
+	// series checks a series of n values (entries, of which written(i)
+	// says who wrote each; nil for scalars, whose superseded points are
+	// apart) against its tag: the line (the entries not superseded) is
+	// what the tag counts and bounds, in increasing step order under the
+	// rules that keep one, and no entry follows a superseded one of a
+	// later step.
+	series := func(kind Kind, tag string, n, d int, step func(i int) int64, wall func(i int) float64, written func(i int) Written) {
 		dropped += d
+		line := make([]int, 0, n)
+		kept := 0
+		for i := range n {
+			if written == nil {
+				line = append(line, i)
+				continue
+			}
+			w := written(i)
+			if w.Attempt < 0 || w.Attempt > max(1, len(r.Attempts)) {
+				v.fail("%s series %q: entry %d of attempt %d (of %d)", kind, tag, i, w.Attempt, len(r.Attempts))
+			}
+			if !w.Superseded {
+				line = append(line, i)
+				continue
+			}
+			kept++
+			if v.rep.stepOrdered() && i+1 < n && step(i+1) < step(i) {
+				v.fail("%s series %q: step %d after superseded step %d", kind, tag, step(i+1), step(i))
+			}
+		}
+		want := 0
+		if v.rep.RestartRule == RestartsAttempts && !v.rep.KeepAllRecords {
+			want = d
+		}
+		if written != nil && kept != want {
+			v.fail("%s series %q: %d superseded entries kept, %d dropped, under rule %q", kind, tag, kept, d, v.rep.RestartRule)
+		}
 		t, ok := tags[tag]
+		first, last := 0, 0
+		if len(line) > 0 {
+			first, last = line[0], line[len(line)-1]
+		}
 		switch {
 		case !ok:
 			v.fail("%s series %q has no tag", kind, tag)
 			return
 		case t.Kind != kind:
 			v.fail("%s series %q of a tag of kind %s", kind, tag, t.Kind)
-		case t.Count != n:
-			v.fail("%s series %q: tag counts %d values, the series holds %d", kind, tag, t.Count, n)
-		case n > 0 && (t.FirstStep != step(0) || t.LastStep != step(n-1) || !same(t.FirstWall, wall(0)) || !same(t.LastWall, wall(n-1))):
+		case t.Count != len(line):
+			v.fail("%s series %q: tag counts %d values, the series holds %d", kind, tag, t.Count, len(line))
+		case t.Superseded != d:
+			v.fail("%s series %q: tag counts %d superseded values, the series dropped %d", kind, tag, t.Superseded, d)
+		case len(line) > 0 && (t.FirstStep != step(first) || t.LastStep != step(last) || !same(t.FirstWall, wall(first)) || !same(t.LastWall, wall(last))):
 			v.fail("%s series %q: tag bounds are not those of its entries", kind, tag)
 		}
 		if v.rep.stepOrdered() {
-			for i := 1; i < n; i++ {
-				if step(i) <= step(i-1) {
-					v.fail("%s series %q: step %d after step %d", kind, tag, step(i), step(i-1))
+			for k := 1; k < len(line); k++ {
+				if step(line[k]) <= step(line[k-1]) {
+					v.fail("%s series %q: step %d after step %d", kind, tag, step(line[k]), step(line[k-1]))
 					break
 				}
 			}
@@ -156,11 +195,11 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	}
 	sortedBy(v, "scalars", r.Scalars, func(s *Scalar) string { return s.Tag })
 	for _, s := range r.Scalars {
-		series(KindScalar, s.Tag, len(s.Points), s.Dropped, func(i int) int64 { return s.Points[i].Step }, func(i int) float64 { return s.Points[i].WallTime })
+		series(KindScalar, s.Tag, len(s.Points), s.Dropped, func(i int) int64 { return s.Points[i].Step }, func(i int) float64 { return s.Points[i].WallTime }, nil)
 	}
 	sortedBy(v, "histograms", r.Histograms, func(s *Histogram) string { return s.Tag })
 	for _, s := range r.Histograms {
-		series(KindHistogram, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		series(KindHistogram, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 		for _, e := range s.Entries {
 			if e.NaN < 0 || e.PosInf < 0 || e.NegInf < 0 {
 				v.fail("histogram %q at step %d: negative counts of values outside the buckets", s.Tag, e.Step)
@@ -169,15 +208,15 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	}
 	sortedBy(v, "images", r.Images, func(s *Image) string { return s.Tag })
 	for _, s := range r.Images {
-		series(KindImage, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		series(KindImage, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 	}
 	sortedBy(v, "audio", r.Audio, func(s *Audio) string { return s.Tag })
 	for _, s := range r.Audio {
-		series(KindAudio, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		series(KindAudio, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 	}
 	sortedBy(v, "texts", r.Texts, func(s *Text) string { return s.Tag })
 	for _, s := range r.Texts {
-		series(KindText, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		series(KindText, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 		for _, e := range s.Entries {
 			if n, ok := elementsOf(e.Shape); !ok || n != int64(len(e.Values)) {
 				v.fail("text %q at step %d: %d values for shape %v", s.Tag, e.Step, len(e.Values), e.Shape)
@@ -186,7 +225,7 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	}
 	sortedBy(v, "PR curves", r.PRCurves, func(s *PRCurve) string { return s.Tag })
 	for _, s := range r.PRCurves {
-		series(KindPRCurve, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+		series(KindPRCurve, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 		for _, e := range s.Entries {
 			n := len(e.Thresholds)
 			for _, col := range [][]float64{e.TP, e.FP, e.TN, e.FN, e.Precision, e.Recall} {
@@ -203,7 +242,7 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 	}{{KindTensor, r.Tensors}, {KindMesh, r.Meshes}} {
 		sortedBy(v, string(ts.kind)+" series", ts.list, func(s *Tensor) string { return s.Tag })
 		for _, s := range ts.list {
-			series(ts.kind, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime })
+			series(ts.kind, s.Tag, len(s.Entries), s.Dropped, func(i int) int64 { return s.Entries[i].Step }, func(i int) float64 { return s.Entries[i].WallTime }, func(i int) Written { return s.Entries[i].Written })
 			for _, e := range s.Entries {
 				if e.Encoding != "" && e.Encoding != EncodingMindSpore {
 					v.fail("%s %q at step %d has encoding %q", ts.kind, s.Tag, e.Step, e.Encoding)

@@ -1,6 +1,7 @@
 package series
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -12,6 +13,13 @@ type List[T any] struct {
 	Items []T
 	// Dropped counts the entries that restarts replaced.
 	Dropped int
+	// KeepSuperseded keeps the entries restarts replace in Superseded
+	// instead of only counting them.
+	KeepSuperseded bool
+	// Superseded is the replaced entries, in the order they were taken
+	// off, and SupersededSteps their steps, when KeepSuperseded is set.
+	Superseded      []T
+	SupersededSteps []int64
 	// unsorted is set when Add with keepAll put a step below the last:
 	// Purge then filters instead of cutting the tail.
 	unsorted bool
@@ -41,6 +49,10 @@ func (l *List[T]) Purge(step int64) {
 	}
 	i := sort.Search(len(l.Steps), func(i int) bool { return l.Steps[i] >= step })
 	l.Dropped += len(l.Steps) - i
+	if l.KeepSuperseded {
+		l.Superseded = append(l.Superseded, l.Items[i:]...)
+		l.SupersededSteps = append(l.SupersededSteps, l.Steps[i:]...)
+	}
 	clear(l.Items[i:]) // let dropped payloads be collected
 	l.Steps, l.Items = l.Steps[:i], l.Items[:i]
 }
@@ -52,6 +64,10 @@ func (l *List[T]) filter(step int64) {
 	n := 0
 	for i, st := range l.Steps {
 		if st >= step {
+			if l.KeepSuperseded {
+				l.Superseded = append(l.Superseded, l.Items[i])
+				l.SupersededSteps = append(l.SupersededSteps, st)
+			}
 			continue
 		}
 		l.Steps[n], l.Items[n] = st, l.Items[i]
@@ -61,4 +77,36 @@ func (l *List[T]) filter(step int64) {
 	clear(l.Items[n:]) // let dropped payloads be collected
 	l.Steps, l.Items = l.Steps[:n], l.Items[:n]
 	l.unsorted = !slices.IsSorted(l.Steps)
+}
+
+// Merged returns the kept entries and, when KeepSuperseded is set, the
+// superseded ones, sorted by step, the entries of one step in the order
+// they were written (so the line's, written last, ends each step), with
+// superseded(e) called on each superseded entry. The line must be in
+// increasing step order, as Add without keepAll keeps it.
+func (l *List[T]) Merged(superseded func(*T)) []T {
+	if len(l.Superseded) == 0 {
+		return l.Items
+	}
+	// The entries of a step are taken off in the order written: the line
+	// holds one entry a step at a time. A stable sort by step keeps it.
+	idx := make([]int, len(l.Superseded))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(l.SupersededSteps[a], l.SupersededSteps[b]) })
+	out := make([]T, 0, len(l.Items)+len(l.Superseded))
+	j := 0
+	for k, step := range l.Steps {
+		for ; j < len(idx) && l.SupersededSteps[idx[j]] <= step; j++ {
+			out = append(out, l.Superseded[idx[j]])
+			superseded(&out[len(out)-1])
+		}
+		out = append(out, l.Items[k])
+	}
+	for ; j < len(idx); j++ {
+		out = append(out, l.Superseded[idx[j]])
+		superseded(&out[len(out)-1])
+	}
+	return out
 }

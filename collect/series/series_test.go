@@ -126,3 +126,29 @@ func TestPurgeOfALineWhoseStepsGoBack(t *testing.T) {
 		t.Errorf("list after Purge(12): steps %v items %v dropped %d", l.Steps, l.Items, l.Dropped)
 	}
 }
+
+// TestListKeepsSupersededInStepOrder checks that a list keeping what
+// restarts replace merges it back with the line by step, each step's
+// writes in the order written, the line's last.
+func TestListKeepsSupersededInStepOrder(t *testing.T) {
+	l := List[string]{KeepSuperseded: true}
+	for _, w := range []struct {
+		step int64
+		item string
+	}{{0, "a0"}, {1, "a1"}, {2, "a2"}, {3, "a3"}, {2, "b2"}, {3, "b3"}, {1, "c1"}} {
+		l.Add(w.step, w.item, false)
+	}
+	var sup []string
+	got := l.Merged(func(s *string) { sup = append(sup, *s); *s += "*" })
+	want := []string{"a0", "a1*", "c1", "a2*", "b2*", "a3*", "b3*"}
+	if !slices.Equal(got, want) || l.Dropped != 5 {
+		t.Errorf("merged %v (dropped %d), want %v (5)", got, l.Dropped, want)
+	}
+	// Without KeepSuperseded, the line alone.
+	l2 := List[string]{}
+	l2.Add(0, "a", false)
+	l2.Add(0, "b", false)
+	if got := l2.Merged(nil); !slices.Equal(got, []string{"b"}) || l2.Dropped != 1 {
+		t.Errorf("line %v, dropped %d; want [b], 1", got, l2.Dropped)
+	}
+}

@@ -10,8 +10,9 @@
 	// sliders moves every tag's step slider to its first and then its last
 	// stop and reports, per tag and stop, whether each run's cell shows the
 	// sources its data says it should: the latest kept step at or before the
-	// chosen one. selector selects the shown media elements, list names the
-	// entry's list of them ('images', 'clips').
+	// chosen one (the last stop: every run's last entry, the line's write of
+	// its last step). selector selects the shown media elements, list names
+	// the entry's list of them ('images', 'clips').
 	sliders(page, selector, list) {
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
 		const res = {tags: 0, moved: 0, changed: 0, bad: []};
@@ -26,10 +27,14 @@
 				return e ? e[list].map(x => x.src) : [];
 			});
 			const before = JSON.stringify(shown());
-			for (const i of [0, d.steps.length - 1]) {
+			const last = Number(input.max);
+			for (const i of [0, last]) {
 				input.value = String(i);
 				input.dispatchEvent(new Event('input', {bubbles: true}));
-				const got = JSON.stringify(shown()), exp = JSON.stringify(want(d.steps[i]));
+				const step = i === 0 ? d.steps[0] : d.steps[d.steps.length - 1];
+				// The first stop shows each run's first write of the first step.
+				const exp0 = d.runs.map(run => run.entries.length && run.entries[0].step === step ? run.entries[0][list].map(x => x.src) : []);
+				const got = JSON.stringify(shown()), exp = JSON.stringify(i === 0 ? exp0 : want(step));
 				if (got !== exp) res.bad.push(d.tag + ' at step ' + d.steps[i] + ': shows ' + got.slice(0, 200) + ', want ' + exp.slice(0, 200));
 				if (i === 0 && d.steps.length > 1) { res.moved++; if (got !== before) res.changed++; }
 			}

@@ -52,7 +52,9 @@
 			const k = got[j][2];
 			if (got[j][0] !== Number(cur.recall[k]) || got[j][1] !== Number(cur.precision[k])) return "point " + j + " is " + JSON.stringify(got[j]);
 		}
-		if (c.querySelector('.pr-step output').textContent !== String(data.steps[0])) return "label " + c.querySelector('.pr-step output').textContent;
+		// A run that restarted names the step's attempt beside it.
+		const want = String(data.steps[0]) + (data.writes && data.writes[0] ? " (" + data.writes[0] + ")" : "");
+		if (c.querySelector('.pr-step output').textContent !== want) return "label " + c.querySelector('.pr-step output').textContent;
 		return "";
 	},
 
