@@ -95,8 +95,9 @@ func meshes(ctx context.Context, rep *model.Report, opt Options) (result.Meshes,
 	}
 	err := parallelEach(ctx, len(jobs), func(i int) {
 		j := jobs[i]
-		j.s.Total = len(j.parts[meshVertex].Entries)
-		for _, v := range keptMeshEntries(j.parts[meshVertex].Entries, steps) {
+		line := lineEntries(j.parts[meshVertex].Entries)
+		j.s.Total = len(line)
+		for _, v := range keptMeshEntries(line, steps) {
 			j.s.Steps = append(j.s.Steps, meshStep(rep.Decoders(), v, j.parts))
 		}
 	})
@@ -107,6 +108,18 @@ func meshes(ctx context.Context, rep *model.Report, opt Options) (result.Meshes,
 		out.Series = append(out.Series, j.s)
 	}
 	return out, nil
+}
+
+// lineEntries are the entries of es on the line: a restart's superseded
+// writes of a mesh are counted (inspect) but not drawn.
+func lineEntries(es []model.TensorEntry) []model.TensorEntry {
+	out := es[:0:0]
+	for _, e := range es {
+		if !e.Superseded {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // keptMeshEntries returns at most n of es, spread evenly, the last kept.
@@ -178,16 +191,19 @@ func meshShape(shape []int64) (batch, n, total int, ok bool) {
 	return int(shape[0]), int(shape[1]), int(shape[0] * shape[1]), true
 }
 
-// entryAt is the entry of t at step, nil when t is nil or has none.
+// entryAt is the entry of t on the line at step (a step's superseded
+// writes come before it), nil when t is nil or has none.
 func entryAt(t *model.Tensor, step int64) *model.TensorEntry {
 	if t == nil {
 		return nil
 	}
-	i, ok := slices.BinarySearchFunc(t.Entries, step, func(e model.TensorEntry, s int64) int { return cmp.Compare(e.Step, s) })
-	if !ok {
-		return nil
+	i, _ := slices.BinarySearchFunc(t.Entries, step, func(e model.TensorEntry, s int64) int { return cmp.Compare(e.Step, s) })
+	for ; i < len(t.Entries) && t.Entries[i].Step == step; i++ {
+		if !t.Entries[i].Superseded {
+			return &t.Entries[i]
+		}
 	}
-	return &t.Entries[i]
+	return nil
 }
 
 // meshFaces reads the faces f of items, whose meshes have n vertices
