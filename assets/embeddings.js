@@ -376,8 +376,11 @@
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }, { type: 'inside', yAxisIndex: 0, filterMode: 'none' }]
       };
       if (pca && chart) {
-        // One scale on both axes, in the chart's pixels.
-        var w = chart.getWidth() - GRID_2D.left - GRID_2D.right, h = chart.getHeight() - GRID_2D.top - GRID_2D.bottom;
+        // One scale on both axes, in the chart's pixels: the div's size,
+        // which the chart takes when it is resized after this option
+        // (the key below draws the chart again when the size changes).
+        var w = (el.chart.clientWidth || chart.getWidth()) - GRID_2D.left - GRID_2D.right;
+        var h = (el.chart.clientHeight || chart.getHeight()) - GRID_2D.top - GRID_2D.bottom;
         if (w > 0 && h > 0) {
           var sc2 = oneScale(v.coords, 2, [w, h]);
           [base.xAxis, base.yAxis].forEach(function (a, k) {
@@ -522,7 +525,7 @@
         render();
       });
       render();
-    }, { eager: true, update: render, key: function () { return JSON.stringify(st) + '|' + Object.keys(cache).length; } });
+    }, { eager: true, update: render, key: function () { return JSON.stringify(st) + '|' + Object.keys(cache).length + '|' + el.chart.clientWidth + 'x' + el.chart.clientHeight; } });
     T.state.onApply(function () { if (!chart) build(); });
   });
 })();

@@ -562,7 +562,8 @@ type embBox struct {
 
 // The views as a reader sees them, on the MNIST projector (a sprite; PCA
 // components explaining 11.2%, 9.1% and 7.0%): the 2-D PCA view draws a
-// unit as long on both axes and names them by component and variance; in
+// unit as long on both axes (drawn anew when the chart narrows) and names
+// them by component and variance; in
 // 3-D the "Thumbnails as points" box is unticked and disabled with a note
 // (ECharts GL draws dots), the whole box with room for its labels stays
 // inside the canvas, the labels are 12 px, and the PCA box's sides are in
@@ -600,6 +601,14 @@ func TestBrowserEmbeddingsViewsReadable(t *testing.T) {
 	}
 	if want := []string{"PC1 (11.2%)", "PC2 (9.1%)"}; !slices.Equal(sc.Names, want) {
 		t.Errorf("PCA 2-D axes named %q, want %q", sc.Names, want)
+	}
+	// A narrower chart (as a narrower window makes it): drawn again on
+	// one scale.
+	eval[any](tb, `(d => { d.style.flex = '0 0 600px'; window.dispatchEvent(new Event('resize')); })(document.querySelector('[data-emb-chart]'))`)
+	if !eventually(tb, `(s => s.X > 0 && Math.abs(s.X - s.Y) <= 0.01 * s.X && s.X !== `+strconv.FormatFloat(sc.X, 'g', -1, 64)+`)(JSON.parse(`+js("scale2d")+`))`, stepTimeout) {
+		read("scale2d", &sc)
+		t.Errorf("PCA 2-D in a narrower chart: %g px per unit across, %g up; want one scale, drawn anew (%s)", sc.X, sc.Y,
+			eval[string](tb, `(d => d.clientWidth + 'x' + d.clientHeight + ', chart ' + echarts.getInstanceByDom(d).getWidth())(document.querySelector('[data-emb-chart]'))`))
 	}
 	var th thumbs
 	read("thumbsBox", &th)
