@@ -64,6 +64,7 @@
       select: $(main, '[data-emb-select]'), step: $(main, '[data-emb-step]'), method: $(main, '[data-emb-method]'),
       dims: $(main, '[data-emb-dims]'), color: $(main, '[data-emb-color]'), label: $(main, '[data-emb-label]'),
       search: $(main, '[data-emb-search]'), sprites: $(main, '[data-emb-sprites]'), spriteLabel: $(main, '[data-emb-sprite-label]'),
+      spriteNote: $(main, '[data-emb-sprite-note]'),
       status: $(main, '[data-emb-status]'), variance: $(main, '[data-emb-variance]'), chart: $(main, '[data-emb-chart]'),
       neighbors: $(main, '[data-emb-neighbors]')
     };
@@ -190,7 +191,11 @@
       syncSelect(el.label, cols.length ? cols : [''], cols.length ? cols : ['point index'], cols.indexOf(st.label) >= 0 ? st.label : (cols[0] || ''));
       el.dims.value = st.dims;
       el.spriteLabel.hidden = !(s.sprite && s.sprite.src);
-      el.sprites.checked = st.sprites;
+      // The 3-D view draws dots (ECharts GL has no image points): the box
+      // is not ticked there, and says why.
+      el.sprites.checked = st.sprites && st.dims !== '3';
+      el.sprites.disabled = st.dims === '3';
+      el.spriteNote.hidden = st.dims !== '3';
       if (el.search.value !== st.search) el.search.value = st.search;
       if (s.error && !s.projections.length) return { error: 'step ' + s.step + ': ' + s.error };
       if (!proj) return { error: 'no projection of step ' + s.step };
@@ -259,23 +264,130 @@
       return spriteImg[src];
     }
 
+    // axisNames names the view's axes: a PCA axis by its component and
+    // the variance it explains, as TensorBoard's projector does; t-SNE
+    // and UMAP axes mean nothing of their own.
+    function axisNames(v) {
+      var ex = v.proj.method === 'pca' && v.proj.explained || null;
+      return ['x', 'y', 'z'].slice(0, v.dims).map(function (n, k) {
+        if (v.proj.method !== 'pca') return n;
+        return 'PC' + (k + 1) + (ex && ex[k] != null ? ' (' + (100 * ex[k]).toFixed(1) + '%)' : '');
+      });
+    }
+
+    // niceStep is a round step (1, 2 or 5 times a power of ten) of about
+    // span / parts.
+    function niceStep(span, parts) {
+      var raw = span / parts;
+      if (!(raw > 0) || !isFinite(raw)) return 1;
+      var p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
+      return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+    }
+
+    // oneScale returns each axis' extent so that a unit is as long on
+    // every axis, for the PCA view: components explaining 86% and 1% of
+    // the variance must not both fill the chart, which would draw a
+    // stretched line as a round cloud. lens are the axes' lengths (pixels
+    // in 2-D, the box's sides in 3-D); null lens fit the lengths to the
+    // data instead (3-D: the box takes the data's proportions), each at
+    // least minLen of the longest. The extents are whole steps of one
+    // round step, so the ticks are round on every axis.
+    function oneScale(coords, dims, lens, minLen) {
+      var lo = [], hi = [];
+      for (var k = 0; k < dims; k++) { lo.push(Infinity); hi.push(-Infinity); }
+      coords.forEach(function (c) {
+        for (var k = 0; k < dims; k++) {
+          var x = c[k];
+          if (isFinite(x)) { if (x < lo[k]) lo[k] = x; if (x > hi[k]) hi[k] = x; }
+        }
+      });
+      var span = 0;
+      for (var k2 = 0; k2 < dims; k2++) {
+        if (!(lo[k2] <= hi[k2])) { lo[k2] = 0; hi[k2] = 0; }
+        span = Math.max(span, hi[k2] - lo[k2]);
+      }
+      var step = niceStep(span || 1, 5);
+      var min = lo.map(function (x) { return Math.floor(x / step) * step; });
+      var max = hi.map(function (x, k) { return Math.max(Math.ceil(x / step) * step, min[k] + step); });
+      var ranges = min.map(function (m, k) { return max[k] - m; });
+      var longest = Math.max.apply(null, ranges);
+      if (!lens) {
+        // The box's sides in proportion to the extents (GL's box sides
+        // are 100 at most); a flat one is drawn thin, never as nothing.
+        lens = ranges.map(function (r) { return Math.max(100 * r / longest, 100 * minLen); });
+      }
+      // Units per pixel (or per side unit): the axis that needs most sets
+      // it; the others widen about their middle.
+      var u = Math.max.apply(null, ranges.map(function (r, k) { return r / lens[k]; }));
+      return {
+        lens: lens, unit: u,
+        min: min.map(function (m, k) { var c = (m + max[k]) / 2; return c - u * lens[k] / 2; }),
+        max: min.map(function (m, k) { var c = (m + max[k]) / 2; return c + u * lens[k] / 2; })
+      };
+    }
+
+    // GRID_2D is the 2-D chart's margins; BOX_MIN the least side of the
+    // 3-D box, as a part of the longest.
+    var GRID_2D = { left: 56, right: 24, top: 20, bottom: 48 }, BOX_MIN = 0.04;
+
     function chartOption(v) {
       var tip = { trigger: 'item', confine: true, formatter: tooltip(v) };
       var data = v.coords.map(function (_, i) { return item(v, i); });
+      var names = axisNames(v), pca = v.proj.method === 'pca';
       if (v.dims === 3) {
+        // Labels a reader can read over the points and the grid: dark,
+        // on a light ground, numbers written short.
+        var axis = function (k) {
+          return {
+            type: 'value', name: names[k], nameGap: 24, splitNumber: 4,
+            nameTextStyle: { fontSize: 14, color: '#1a1a1a', fontWeight: 'bold', backgroundColor: 'rgba(255,255,255,0.85)', padding: [2, 4] },
+            axisLabel: { margin: 10, formatter: function (x) { return util.fmtNum(x); },
+              textStyle: { fontSize: 12, color: '#222', backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3] } },
+            axisLine: { lineStyle: { color: '#555' } }, splitLine: { lineStyle: { color: '#ddd' } }
+          };
+        };
+        var xa = axis(0), ya = axis(1), za = axis(2);
+        var grid3D = {
+          // The whole box in the canvas: seen from further than ECharts
+          // GL's default (200), which cut its bottom off in a 640 px chart.
+          boxWidth: 100, boxDepth: 100, boxHeight: 100,
+          viewControl: { projection: 'perspective', autoRotate: false, distance: 240, minDistance: 120, maxDistance: 600 },
+          axisPointer: { show: false }
+        };
+        if (pca) {
+          var sc = oneScale(v.coords, 3, null, BOX_MIN);
+          // x across the box's width, y its depth, z its height.
+          grid3D.boxWidth = sc.lens[0]; grid3D.boxDepth = sc.lens[1]; grid3D.boxHeight = sc.lens[2];
+          [xa, ya, za].forEach(function (a, k) { a.min = sc.min[k]; a.max = sc.max[k]; });
+          // A flat box is seen from nearer, in proportion to its diagonal:
+          // it fills the chart as the cube does.
+          var diag = Math.sqrt(sc.lens.reduce(function (a, l) { return a + l * l; }, 0));
+          grid3D.viewControl.distance = Math.max(120, Math.round(240 * diag / Math.sqrt(3 * 100 * 100)));
+        }
         return {
-          animation: false, tooltip: tip,
-          grid3D: { viewControl: { projection: 'perspective', autoRotate: false }, axisPointer: { show: false } },
-          xAxis3D: { type: 'value', name: 'x' }, yAxis3D: { type: 'value', name: 'y' }, zAxis3D: { type: 'value', name: 'z' },
+          animation: false, tooltip: tip, grid3D: grid3D, xAxis3D: xa, yAxis3D: ya, zAxis3D: za,
           series: [{ type: 'scatter3D', symbolSize: 5, data: data, itemStyle: { color: '#1f77b4', opacity: 0.9 }, emphasis: { label: { show: false } } }]
         };
       }
       var base = {
-        animation: false, tooltip: tip, grid: { left: 40, right: 20, top: 20, bottom: 40 },
-        xAxis: { type: 'value', scale: true, splitLine: { lineStyle: { color: '#f0f0f0' } } },
-        yAxis: { type: 'value', scale: true, splitLine: { lineStyle: { color: '#f0f0f0' } } },
+        animation: false, tooltip: tip, grid: Object.assign({}, GRID_2D),
+        xAxis: { type: 'value', scale: true, name: names[0], nameLocation: 'middle', nameGap: 28, splitLine: { lineStyle: { color: '#f0f0f0' } } },
+        yAxis: { type: 'value', scale: true, name: names[1], nameLocation: 'middle', nameGap: 42, splitLine: { lineStyle: { color: '#f0f0f0' } } },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }, { type: 'inside', yAxisIndex: 0, filterMode: 'none' }]
       };
+      if (pca && chart) {
+        // One scale on both axes, in the chart's pixels: the div's size,
+        // which the chart takes when it is resized after this option
+        // (the key below draws the chart again when the size changes).
+        var w = (el.chart.clientWidth || chart.getWidth()) - GRID_2D.left - GRID_2D.right;
+        var h = (el.chart.clientHeight || chart.getHeight()) - GRID_2D.top - GRID_2D.bottom;
+        if (w > 0 && h > 0) {
+          var sc2 = oneScale(v.coords, 2, [w, h]);
+          [base.xAxis, base.yAxis].forEach(function (a, k) {
+            Object.assign(a, { scale: false, min: sc2.min[k], max: sc2.max[k], axisLabel: { showMinLabel: false, showMaxLabel: false } });
+          });
+        }
+      }
       var sp = v.s.sprite;
       if (sp && sp.src && st.sprites && v.coords.length <= THUMB_POINTS) {
         // Thumbnails as points: a custom series drawing each point's cell
@@ -384,7 +496,8 @@
       if (v.proj.method === 'pca' && v.proj.explained) {
         el.variance.textContent = 'Variance explained: ' + v.proj.explained.slice(0, v.dims).map(function (e, k) {
           return 'component ' + (k + 1) + ' ' + (100 * e).toFixed(1) + '%';
-        }).join(', ') + ' (total ' + (100 * v.proj.explained.slice(0, v.dims).reduce(function (a, b) { return a + b; }, 0)).toFixed(1) + '%).';
+        }).join(', ') + ' (total ' + (100 * v.proj.explained.slice(0, v.dims).reduce(function (a, b) { return a + b; }, 0)).toFixed(1) + '%).' +
+          ' The axes share one scale: the spread along each component is its share.';
       }
     }
 
@@ -412,7 +525,7 @@
         render();
       });
       render();
-    }, { eager: true, update: render, key: function () { return JSON.stringify(st) + '|' + Object.keys(cache).length; } });
+    }, { eager: true, update: render, key: function () { return JSON.stringify(st) + '|' + Object.keys(cache).length + '|' + el.chart.clientWidth + 'x' + el.chart.clientHeight; } });
     T.state.onApply(function () { if (!chart) build(); });
   });
 })();

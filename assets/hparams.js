@@ -22,6 +22,9 @@
   // AXIS_SPACING is the least width per parallel axis: past the page's
   // width the chart scrolls sideways rather than overlapping its axes.
   var AXIS_SPACING = 100;
+  // NAME_GAP is the least room between two axes' names, MAX_NAME_LINES
+  // the lines an axis' name takes at most (NAME_LINE pixels each).
+  var NAME_GAP = 12, MAX_NAME_LINES = 4, NAME_LINE = 14;
   // MAX_AXES bounds the axes drawn: ECharts lays out every line through
   // every axis, and past some 60 axes no one reads the chart.
   var MAX_AXES = 60;
@@ -30,7 +33,6 @@
   // sessions took ECharts seconds to lay out.
   var MAX_CELLS = 48;
   var MAX_POINTS = 12000;
-  var CELL_W = 190, CELL_H = 160, MATRIX_LEFT = 70, MATRIX_TOP = 20, MATRIX_BOTTOM = 40;
   var NA = 'n/a';
   // MANY_LINES is the sessions past which the parallel chart draws
   // progressively, PROGRESSIVE lines a frame.
@@ -102,7 +104,76 @@
     };
     data.hparams.forEach(function (c, i) { add(c, i, false); });
     data.metrics.forEach(function (c, i) { add(c, i, true); });
+    // label is what the page calls a column: its name, and its kind when
+    // a hyperparameter and a metric share the name (a "loss" function
+    // chosen and the "loss" reached), which would read alike otherwise.
+    var hpNames = new Set(data.hparams.map(function (c) { return c.name; }));
+    var both = new Set(data.metrics.map(function (c) { return c.name; }).filter(function (n) { return hpNames.has(n); }));
+    out.forEach(function (col) { col.label = both.has(col.name) ? col.name + (col.metric ? ' (metric)' : ' (hparam)') : col.name; });
     return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Text: ECharts draws with the canvas' fonts, so a label's width is
+  // measured as the canvas measures it, before the chart lays it out.
+
+  var FONT = 'sans-serif';
+  var measureCtx = null;
+
+  // textWidth is the width in pixels of s drawn in font (a CSS font).
+  function textWidth(s, font) {
+    if (!measureCtx) measureCtx = document.createElement('canvas').getContext('2d');
+    if (!measureCtx) return s.length * 7;
+    measureCtx.font = font;
+    return measureCtx.measureText(s).width;
+  }
+
+  // wrapText breaks s into lines no wider than width: after a "/", "_",
+  // "-", "." or space where it can (scalar names are paths of words),
+  // inside a word where it must. Past maxLines the last line ends in an
+  // ellipsis (a name of thousands of characters from a hostile log stays
+  // a few lines). Returns the lines.
+  function wrapText(s, width, font, maxLines) {
+    s = String(s);
+    // Past some 60 characters a line no name needs more: a longer one
+    // ends in the ellipsis anyway, and measuring stays bounded.
+    var cut = s.length > 60 * maxLines;
+    if (cut) s = s.slice(0, 60 * maxLines);
+    var pieces = s.match(/[^\/_\-. ]*[\/_\-. ]*/g).filter(function (p) { return p !== ''; });
+    var lines = [], line = '';
+    var push = function (l) { lines.push(l); };
+    for (var i = 0; i < pieces.length && lines.length <= maxLines; i++) {
+      var piece = pieces[i];
+      if (textWidth(line + piece, font) <= width) { line += piece; continue; }
+      if (line) { push(line); line = ''; }
+      // A piece wider than a line is cut where it must.
+      while (piece && textWidth(piece, font) > width && lines.length <= maxLines) {
+        var k = Math.min(piece.length - 1, Math.ceil(piece.length * width / textWidth(piece, font)) + 1);
+        while (k > 1 && textWidth(piece.slice(0, k), font) > width) k--;
+        push(piece.slice(0, k));
+        piece = piece.slice(k);
+      }
+      line = piece;
+    }
+    if (line) push(line);
+    if (lines.length > maxLines || cut) {
+      lines = lines.slice(0, maxLines);
+      var last = lines[maxLines - 1];
+      while (last.length > 1 && textWidth(last + '\u2026', font) > width) last = last.slice(0, -1);
+      lines[maxLines - 1] = last + '\u2026';
+    }
+    return lines;
+  }
+
+  // fitMiddle cuts s by its middle until it is no wider than width.
+  function fitMiddle(s, width, font) {
+    s = String(s);
+    if (textWidth(s, font) <= width) return s;
+    for (var n = Math.min(s.length - 1, 64); n > 3; n--) {
+      var m = middle(s, n);
+      if (textWidth(m, font) <= width) return m;
+    }
+    return middle(s, 3);
   }
 
   // axisFrame is where a column's values go on its axis: for numeric
@@ -293,11 +364,17 @@
     var cols = st.axes;
     var color = colorFn(st);
     var n = st.data.sessions.length;
+    // Each axis' name whole, on as many lines as it takes between its
+    // neighbours (a cut "validation/epoc…" names no column).
+    var names = cols.map(function (col) {
+      return wrapText(col.label + (col.log ? ' (log)' : ''), AXIS_SPACING - NAME_GAP, (col.metric ? 'bold ' : '') + '12px ' + FONT, MAX_NAME_LINES);
+    });
+    var nameLines = names.reduce(function (m, l) { return Math.max(m, l.length); }, 1);
     var axes = cols.map(function (col, d) {
       var f = axisFrame(col);
       var ax = {
-        id: 'hp-' + col.key, dim: d, name: truncate(col.name, col.log ? 12 : 16) + (col.log ? ' (log)' : ''), nameLocation: 'end',
-        nameTextStyle: { color: col.metric ? '#1f4e8c' : '#333', fontWeight: col.metric ? 'bold' : 'normal' },
+        id: 'hp-' + col.key, dim: d, name: names[d].join('\n'), nameLocation: 'end',
+        nameTextStyle: { color: col.metric ? '#1f4e8c' : '#333', fontWeight: col.metric ? 'bold' : 'normal', lineHeight: NAME_LINE, fontFamily: FONT },
         triggerEvent: true,
         axisLabel: { color: '#555', width: AXIS_SPACING - 30, overflow: 'truncate' }
       };
@@ -326,7 +403,7 @@
       animation: false,
       parallelAxis: axes,
       parallel: {
-        left: 70, right: 90, top: 50, bottom: 30,
+        left: 70, right: 90, top: 36 + NAME_LINE * nameLines, bottom: 30,
         // Many sessions: the selection applies when the drag ends, not at
         // every move (ECharts passes over every line each time).
         parallelAxisDefault: { nameGap: 14, realtime: n <= MANY_LINES, areaSelectStyle: { width: 16 } }
@@ -337,7 +414,7 @@
           var s = p.dataIndex;
           if (p.componentType !== 'series' || s == null) return '';
           var rows = cols.slice(0, 24).map(function (col) {
-            return '<tr><td>' + util.escapeHTML(truncate(col.name, 40)) + '</td><td>' + util.escapeHTML(display(col, s)) + '</td></tr>';
+            return '<tr><td>' + util.escapeHTML(truncate(col.label, 40)) + '</td><td>' + util.escapeHTML(display(col, s)) + '</td></tr>';
           }).join('');
           return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' + rows + '</table>' +
             (cols.length > 24 ? '<div>\u2026 ' + (cols.length - 24) + ' more columns</div>' : '') + '</div>';
@@ -455,44 +532,160 @@
     return { rows: rows, cols: across, allRows: metrics.length, allCols: hps.length, cap: cap };
   }
 
+  // The matrix's geometry. Each chart's plot is PLOT_W x PLOT_H pixels
+  // (wider for a categorical axis of many values), CELL_GAP apart; a row's
+  // metric is written above its charts and its ticks left of the first
+  // (the row shares one axis), a column's hyperparameter under each chart.
+  var PLOT_W = 150, PLOT_H = 110, CELL_GAP = 34, MATRIX_LEFT = 70, MATRIX_RIGHT = 24;
+  var TICK_FONT = '10px ' + FONT, XNAME_FONT = '11px ' + FONT, ROW_FONT = 'bold 12px ' + FONT;
+  // TICK_GAP is the least room between two tick labels: "0.13" and
+  // "0.135" closer than that read as one number.
+  var TICK_GAP = 10;
+  // A tick label's line (its height and the room to the axis), a
+  // category label turned upright at most ROTATED_W long, and how many
+  // category labels an axis lays out (past them, those that fit).
+  var TICK_LINE = 16, ROTATED_W = 64, UPRIGHT_BAND = 14, MAX_CAT_LABELS = 40;
+  var XNAME_LINES = 3, XNAME_LINE = 13, ROW_LINES = 2, ROW_LINE = 15;
+
+  // numericTicks returns the values to label on a value axis from min to
+  // max, plotW pixels long, each written by label: the smallest round step
+  // (1, 2, 2.5 or 5 times a power of ten; whole steps for exponents) whose
+  // labels leave TICK_GAP between each other, none reaching into the
+  // neighbouring chart.
+  function numericTicks(min, max, plotW, label, whole) {
+    var span = max - min;
+    if (!(span > 0) || !isFinite(span)) return [];
+    var scale = plotW / span, best = [];
+    var e0 = Math.floor(Math.log10(span / 60));
+    for (var e = e0; e <= e0 + 4; e++) {
+      var mults = [1, 2, 2.5, 5];
+      for (var mi = 0; mi < mults.length; mi++) {
+        var step = mults[mi] * Math.pow(10, e);
+        if (whole && step < 1) continue;
+        var first = Math.ceil(min / step - 1e-9), vals = [];
+        for (var i = first; (i * step) <= max + step * 1e-9 && vals.length <= 60; i++) vals.push(Number((i * step).toPrecision(12)));
+        if (vals.length > 60) continue;
+        var boxes = vals.map(function (v) {
+          var w = textWidth(label(v), TICK_FONT), x = (v - min) * scale;
+          return { v: v, l: x - w / 2, r: x + w / 2 };
+        }).filter(function (b) { return b.l >= -CELL_GAP / 2 + 2 && b.r <= plotW + CELL_GAP / 2 - 2; });
+        var fits = true;
+        for (var k = 1; k < boxes.length && fits; k++) if (boxes[k].l - boxes[k - 1].r < TICK_GAP) fits = false;
+        if (fits && boxes.length >= 2) return boxes.map(function (b) { return b.v; });
+        if (fits && boxes.length > best.length) best = boxes.map(function (b) { return b.v; });
+      }
+    }
+    return best;
+  }
+
+  // xAxisLayout returns a hyperparameter's axis in the matrix: its plot's
+  // width, the height its tick labels take, and the axis' options but its
+  // grid and name. Every label is one ECharts draws as given (its own
+  // overlap hiding off): the values are chosen so that none touch.
+  function xAxisLayout(hp) {
+    var lay = { plotW: PLOT_W, labelH: TICK_LINE, thinned: false };
+    var tick = { fontSize: 10, fontFamily: FONT, color: '#555', hideOverlap: false };
+    if (hp.numeric) {
+      var at = hp.log ? Math.log10 : function (v) { return v; };
+      var lo = hp.finite ? at(hp.lo) : 0, hi = hp.finite ? at(hp.hi) : 1;
+      var pad = hi > lo ? (hi - lo) * 0.05 : (Math.abs(lo) * 0.1 || 1);
+      var min = lo - pad, max = hi + pad;
+      var label = hp.log ? function (v) { return util.fmtNum(Math.pow(10, v)); } : util.fmtNum;
+      var ticks = numericTicks(min, max, PLOT_W, label, hp.log);
+      lay.x = { type: 'value', min: min, max: max, place: at,
+        axisLabel: Object.assign(tick, { formatter: label, customValues: ticks, showMinLabel: null, showMaxLabel: null }),
+        axisTick: { customValues: ticks } };
+      return lay;
+    }
+    var short = axisFrame(hp).short, cats = hp.categories, n = cats.length;
+    var names = cats.map(function (c) { return short.get(c) || c; });
+    // A few values written whole side by side widen the chart up to
+    // twice: "RMSprop adam sgd" reads better than the words upright.
+    var whole = n * (TICK_GAP + names.reduce(function (w, s) { return Math.max(w, textWidth(s, TICK_FONT)); }, 0));
+    if (whole > PLOT_W && whole <= 2 * PLOT_W) lay.plotW = Math.ceil(whole);
+    var band = lay.plotW / n;
+    // Side by side while each label keeps five characters or its whole
+    // self; else upright; else a wider chart, up to MAX_CAT_LABELS values.
+    var flat = names.map(function (s) { return fitMiddle(s, band - TICK_GAP, TICK_FONT); });
+    var flatOK = band > TICK_GAP && flat.every(function (f, i) { return f === names[i] || f.length >= 6; });
+    var text = new Map();
+    if (flatOK) {
+      cats.forEach(function (c, i) { text.set(c, flat[i]); });
+    } else {
+      lay.plotW = PLOT_W;
+      if (PLOT_W / n < UPRIGHT_BAND) {
+        if (n <= MAX_CAT_LABELS) lay.plotW = n * UPRIGHT_BAND;
+        else lay.thinned = true;
+      }
+      var widest = 0;
+      cats.forEach(function (c, i) {
+        var t = fitMiddle(names[i], ROTATED_W, TICK_FONT);
+        text.set(c, t);
+        widest = Math.max(widest, textWidth(t, TICK_FONT));
+      });
+      lay.labelH = Math.ceil(widest) + 8;
+      tick.rotate = 90;
+    }
+    lay.x = { type: 'category', data: cats, place: function (v) { return hp.catIndex.get(v); },
+      axisLabel: Object.assign(tick, { interval: lay.thinned ? 'auto' : 0, hideOverlap: lay.thinned,
+        formatter: function (v) { return text.get(v) || v; } }) };
+    return lay;
+  }
+
+  // matrixLayout places the matrix's charts: the columns' widths and
+  // axes, the rows' titles, and the size of the whole.
+  function matrixLayout(m) {
+    var xs = m.cols.map(xAxisLayout);
+    var lefts = [], x = MATRIX_LEFT;
+    xs.forEach(function (l, j) {
+      lefts.push(x);
+      l.name = wrapText(m.cols[j].label + (m.cols[j].log ? ' (log)' : ''), l.plotW + CELL_GAP - 8, XNAME_FONT, XNAME_LINES);
+      x += l.plotW + CELL_GAP;
+    });
+    var width = x - CELL_GAP + MATRIX_RIGHT;
+    var titles = m.rows.map(function (r) { return wrapText(r.label, width - 12, ROW_FONT, ROW_LINES); });
+    var titleH = ROW_LINE * titles.reduce(function (k, t) { return Math.max(k, t.length); }, 1) + 8;
+    var labelH = xs.reduce(function (h, l) { return Math.max(h, l.labelH); }, TICK_LINE);
+    var nameH = XNAME_LINE * xs.reduce(function (k, l) { return Math.max(k, l.name.length); }, 1);
+    var rowH = titleH + PLOT_H + labelH + 4 + nameH + 14;
+    return { xs: xs, lefts: lefts, titles: titles, titleH: titleH, labelH: labelH, rowH: rowH,
+      width: width, height: m.rows.length * rowH + 4, thinned: m.cols.filter(function (c, j) { return xs[j].thinned; }) };
+  }
+
   function matrixOption(st) {
-    var m = st.cells;
+    var m = st.cells, lay = m.layout;
     var color = colorFn(st);
     // The points are [x, y, session]; those outside a brushed selection
     // grey (st.selected read when drawn: see recolorMatrix).
     var pointColor = function (p) { var s = p.data[2]; return !st.selected || st.selected[s] ? color(s) : UNSELECTED; };
-    var grids = [], xs = [], ys = [], series = [];
+    var grids = [], xs = [], ys = [], series = [], titles = [];
     m.rows.forEach(function (metric, i) {
+      var top = i * lay.rowH;
+      titles.push({ type: 'text', left: 8, top: top + 4, silent: true,
+        style: { text: lay.titles[i].join('\n'), font: ROW_FONT, fill: '#1f4e8c', lineHeight: ROW_LINE } });
+      // One axis for the row: its metric's extent, a little padded.
+      var pad = metric.finite ? (metric.hi > metric.lo ? (metric.hi - metric.lo) * 0.08 : Math.abs(metric.lo) * 0.1 || 1) : 0;
       m.cols.forEach(function (hp, j) {
-        var k = grids.length;
-        grids.push({ left: MATRIX_LEFT + j * CELL_W, top: MATRIX_TOP + i * CELL_H, width: CELL_W - 40, height: CELL_H - 50 });
-        var x = { gridIndex: k, name: truncate(hp.name, 22), nameLocation: 'middle', nameGap: 22, nameTextStyle: { fontSize: 11 },
-          axisLabel: { fontSize: 10, hideOverlap: true, width: 60, overflow: 'truncate' }, splitLine: { show: false } };
-        if (hp.numeric) {
-          var f = axisFrame(hp);
-          Object.assign(x, { type: 'value', scale: true, min: hp.finite ? hp.lo - (hp.hi - hp.lo) * 0.05 : null, max: hp.finite ? hp.hi + (hp.hi - hp.lo) * 0.05 : null,
-            axisLabel: Object.assign(x.axisLabel, { formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }) });
-          if (hp.finite && hp.hi === hp.lo) { x.min = f.min; x.max = f.max; }
-          if (hp.log) Object.assign(x, { type: 'log', min: hp.lo / 1.3, max: hp.hi * 1.3, name: truncate(hp.name, 16) + ' (log)' });
-        } else {
-          var short = axisFrame(hp).short;
-          Object.assign(x, { type: 'category', data: hp.categories, axisLabel: Object.assign(x.axisLabel, { formatter: function (v) { return middle(short.get(v) || v, 10); } }) });
-        }
+        var k = grids.length, xl = lay.xs[j];
+        grids.push({ left: lay.lefts[j], top: top + lay.titleH, width: xl.plotW, height: PLOT_H });
+        var x = Object.assign({ gridIndex: k, name: xl.name.join('\n'), nameLocation: 'middle', nameGap: lay.labelH + 4,
+          nameTextStyle: { fontSize: 11, fontFamily: FONT, lineHeight: XNAME_LINE, verticalAlign: 'top' }, splitLine: { show: false } }, xl.x);
+        delete x.place;
         xs.push(x);
-        ys.push({ gridIndex: k, type: 'value', scale: true, name: j === 0 ? truncate(metric.name, 22) : '', nameLocation: 'middle', nameGap: 46,
-          nameTextStyle: { fontSize: 11, color: '#1f4e8c' }, axisLabel: { fontSize: 10, formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }, splitNumber: 3 });
+        ys.push({ gridIndex: k, type: 'value', min: metric.finite ? metric.lo - pad : null, max: metric.finite ? metric.hi + pad : null,
+          axisLabel: { show: j === 0, fontSize: 10, fontFamily: FONT, formatter: util.fmtNum, showMinLabel: false, showMaxLabel: false }, splitNumber: 3 });
         var pts = [];
         for (var s = 0; s < st.data.sessions.length; s++) {
           var yv = metric.values[s], xv = hp.values[s];
           if (yv == null || xv == null) continue;
-          pts.push([hp.numeric ? xv : hp.catIndex.get(xv), yv, s]);
+          pts.push([xl.x.place(xv), yv, s]);
         }
         series.push({ type: 'scatter', xAxisIndex: k, yAxisIndex: k, symbolSize: 7, data: pts, hp: hp.key, metric: metric.key,
           itemStyle: { opacity: 0.9, color: pointColor }, emphasis: { scale: 1.6 } });
       });
     });
     return {
-      animation: false, grid: grids, xAxis: xs, yAxis: ys, series: series,
+      animation: false, grid: grids, xAxis: xs, yAxis: ys, series: series, graphic: { elements: titles },
       tooltip: {
         trigger: 'item', confine: true,
         formatter: function (p) {
@@ -501,8 +694,8 @@
           var sr = series[p.seriesIndex];
           var hp = st.byKey.get(sr.hp), metric = st.byKey.get(sr.metric);
           return '<div class="trainreport-tooltip"><b>' + util.escapeHTML(sessionName(st, s)) + '</b><table>' +
-            '<tr><td>' + util.escapeHTML(hp.name) + '</td><td>' + util.escapeHTML(display(hp, s)) + '</td></tr>' +
-            '<tr><td>' + util.escapeHTML(metric.name) + '</td><td>' + util.escapeHTML(display(metric, s)) + '</td></tr></table></div>';
+            '<tr><td>' + util.escapeHTML(hp.label) + '</td><td>' + util.escapeHTML(display(hp, s)) + '</td></tr>' +
+            '<tr><td>' + util.escapeHTML(metric.label) + '</td><td>' + util.escapeHTML(display(metric, s)) + '</td></tr></table></div>';
         }
       }
     };
@@ -512,6 +705,7 @@
     st.cells = matrixCells(st);
     var m = st.cells, note = st.main.querySelector('.hparams-matrix-note');
     var div = st.matrixDiv, n = m.rows.length * m.cols.length;
+    m.layout = matrixLayout(m);
     var parts = [];
     if (!m.allRows || !m.allCols) {
       parts.push(!m.allRows ? 'No metric is chosen.' : 'No chosen hyperparameter varies across sessions.');
@@ -521,11 +715,15 @@
         parts.push('It shows ' + m.rows.length + ' of ' + m.allRows + ' metrics against ' + m.cols.length + ' of ' + m.allCols +
           ' hyperparameters (at most ' + m.cap + ' charts for ' + st.data.sessions.length + ' sessions): choose fewer columns to see the others.');
       }
+      if (m.layout.thinned.length) {
+        parts.push('Of the ' + m.layout.thinned.map(function (c) { return c.label; }).join(', ') + ' axes (more than ' + MAX_CAT_LABELS +
+          ' values) only the labels that fit are written: a point\'s tooltip gives its value.');
+      }
     }
     note.textContent = parts.join(' ');
     div.hidden = n === 0;
-    div.style.width = (MATRIX_LEFT + m.cols.length * CELL_W + 10) + 'px';
-    div.style.height = (MATRIX_TOP + m.rows.length * CELL_H + MATRIX_BOTTOM - 30) + 'px';
+    div.style.width = m.layout.width + 'px';
+    div.style.height = m.layout.height + 'px';
   }
 
   function drawMatrix(st) {
@@ -560,7 +758,7 @@
         cb.value = c.key;
         cb.setAttribute('data-col', c.key);
         label.appendChild(cb);
-        label.appendChild(document.createTextNode(' ' + c.name));
+        label.appendChild(document.createTextNode(' ' + c.label));
         if (!c.varies && !c.metric && st.data.sessions.length) {
           var v = document.createElement('span');
           v.className = 'muted';
@@ -594,7 +792,7 @@
       if (!c.metric) return;
       var o = document.createElement('option');
       o.value = c.key;
-      o.textContent = c.name;
+      o.textContent = c.label;
       sel.appendChild(o);
     });
     sel.disabled = !st.defaultColor;
@@ -845,7 +1043,7 @@
       st.parallel.on('mouseover', function (p) {
         if (p.componentType !== 'parallelAxis') return;
         var col = st.axes[p.componentIndex];
-        if (col) div.title = col.name;
+        if (col) div.title = col.label;
       });
       st.parallel.on('mouseout', function (p) { if (p.componentType === 'parallelAxis') div.removeAttribute('title'); });
       drawParallel(st);

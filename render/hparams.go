@@ -377,12 +377,7 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 		}
 	}
 	p.Cut = hparamsCutNote(j.Omitted, len(j.HParams)+len(j.Metrics), len(j.Sessions))
-	for _, c := range j.HParams {
-		p.HParams = append(p.HParams, c.Name)
-	}
-	for _, c := range j.Metrics {
-		p.Metrics = append(p.Metrics, c.Name)
-	}
+	p.HParams, p.Metrics = hparamsHeads(j.HParams, j.Metrics)
 	cell := func(v any) hparamsCell {
 		switch x := v.(type) {
 		case nil:
@@ -420,6 +415,36 @@ func (r *Report) hparamsPage() (*hparamsPage, error) {
 
 // hparamsCutNote says what the page leaves out over its budgets, "" when
 // nothing; cols and sessions are what it shows.
+// hparamsHeads returns the table's column heads: the columns' names, and
+// their kind where a hyperparameter and a metric share a name (the "loss"
+// function chosen and the "loss" reached), as assets/hparams.js labels
+// its axes.
+func hparamsHeads(hps, metrics []hparamsColumn) (h, m []string) {
+	names := make(map[string]bool, len(hps))
+	for _, c := range hps {
+		names[c.Name] = true
+	}
+	both := map[string]bool{}
+	for _, c := range metrics {
+		if names[c.Name] {
+			both[c.Name] = true
+		}
+	}
+	head := func(name, kind string) string {
+		if both[name] {
+			return name + " (" + kind + ")"
+		}
+		return name
+	}
+	for _, c := range hps {
+		h = append(h, head(c.Name, "hparam"))
+	}
+	for _, c := range metrics {
+		m = append(m, head(c.Name, "metric"))
+	}
+	return h, m
+}
+
 func hparamsCutNote(o *hparamsOmitted, cols, sessions int) string {
 	if o == nil {
 		return ""

@@ -548,3 +548,126 @@ func TestBrowserEmbeddingsGradient(t *testing.T) {
 	}
 	tb.assertClean()
 }
+
+// embBox is where the 3-D view's box lands on its canvas (testdata/js
+// embeddings.js box3d).
+type embBox struct {
+	Left, Top, Right, Bottom float64
+	Width, Height            float64
+	Sides                    []float64
+	Extents                  [][]float64
+	Names                    []string
+	LabelSize                float64
+}
+
+// The views as a reader sees them, on the MNIST projector (a sprite; PCA
+// components explaining 11.2%, 9.1% and 7.0%): the 2-D PCA view draws a
+// unit as long on both axes (drawn anew when the chart narrows) and names
+// them by component and variance; in
+// 3-D the "Thumbnails as points" box is unticked and disabled with a note
+// (ECharts GL draws dots), the whole box with room for its labels stays
+// inside the canvas, the labels are 12 px, and the PCA box's sides are in
+// the proportion of its axes' extents (one scale); back in 2-D the
+// thumbnails come back.
+func TestBrowserEmbeddingsViewsReadable(t *testing.T) {
+	t.Parallel()
+	browser := startBrowser(t, withWebGL...)
+	shots := screenshotDir(t)
+	r := buildReport(t, sharedCorpus(t, "tbx12-2018-no-file-version"))
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), ""))
+	js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+	waitDrawn := func(want string) {
+		t.Helper()
+		waitFor(tb, js("drawn")+` === `+strconv.Quote(want), 20*time.Second, "the chart "+want)
+	}
+	read := func(fn string, v any) {
+		t.Helper()
+		if err := json.Unmarshal([]byte(eval[string](tb, js(fn))), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type thumbs struct {
+		Shown, Checked, Enabled bool
+		Note                    string
+	}
+	waitDrawn("0/0/pca/2")
+	var sc struct {
+		X, Y  float64
+		Names []string
+	}
+	read("scale2d", &sc)
+	if sc.X <= 0 || math.Abs(sc.X-sc.Y) > 0.01*sc.X {
+		t.Errorf("PCA 2-D: %g px per unit across, %g up; want one scale", sc.X, sc.Y)
+	}
+	if want := []string{"PC1 (11.2%)", "PC2 (9.1%)"}; !slices.Equal(sc.Names, want) {
+		t.Errorf("PCA 2-D axes named %q, want %q", sc.Names, want)
+	}
+	// A narrower chart (as a narrower window makes it): drawn again on
+	// one scale.
+	eval[any](tb, `(d => { d.style.flex = '0 0 600px'; window.dispatchEvent(new Event('resize')); })(document.querySelector('[data-emb-chart]'))`)
+	if !eventually(tb, `(s => s.X > 0 && Math.abs(s.X - s.Y) <= 0.01 * s.X && s.X !== `+strconv.FormatFloat(sc.X, 'g', -1, 64)+`)(JSON.parse(`+js("scale2d")+`))`, stepTimeout) {
+		read("scale2d", &sc)
+		t.Errorf("PCA 2-D in a narrower chart: %g px per unit across, %g up; want one scale, drawn anew (%s)", sc.X, sc.Y,
+			eval[string](tb, `(d => d.clientWidth + 'x' + d.clientHeight + ', chart ' + echarts.getInstanceByDom(d).getWidth())(document.querySelector('[data-emb-chart]'))`))
+	}
+	var th thumbs
+	read("thumbsBox", &th)
+	if !th.Shown || !th.Checked || !th.Enabled || th.Note != "" {
+		t.Errorf("2-D: thumbnails box %+v, want shown, ticked, enabled, no note", th)
+	}
+	tb.screenshot(shots, "embeddings-views-pca-2d")
+
+	for _, m := range []string{"pca", "tsne"} {
+		eval[any](tb, js("set", "method", m))
+		eval[any](tb, js("set", "dims", "3"))
+		waitDrawn("0/0/" + m + "/3")
+		var ch embChart
+		read("chart", &ch)
+		if ch.Type != "scatter3D" {
+			t.Errorf("%s 3-D draws a %q series", m, ch.Type)
+		}
+		read("thumbsBox", &th)
+		if th.Checked || th.Enabled || !strings.Contains(th.Note, "2-D only") {
+			t.Errorf("%s 3-D: thumbnails box %+v, want unticked, disabled, with a note that they are drawn in 2-D only", m, th)
+		}
+		var box embBox
+		read("box3d", &box)
+		// Room for the tick labels and axis names around the box.
+		const room = 40
+		if box.Left < room || box.Top < room || box.Right > box.Width-room || box.Bottom > box.Height-room {
+			t.Errorf("%s 3-D: box spans x %.0f..%.0f, y %.0f..%.0f of a %.0fx%.0f canvas; want it %d px inside",
+				m, box.Left, box.Right, box.Top, box.Bottom, box.Width, box.Height, room)
+		}
+		if box.Bottom-box.Top < box.Height/3 {
+			t.Errorf("%s 3-D: box %.0f px high on a %.0f px canvas, want a third of it or more", m, box.Bottom-box.Top, box.Height)
+		}
+		if box.LabelSize < 12 {
+			t.Errorf("%s 3-D: tick labels of %g px, want 12 or more", m, box.LabelSize)
+		}
+		if m == "pca" {
+			if want := []string{"PC1 (11.2%)", "PC2 (9.1%)", "PC3 (7.0%)"}; !slices.Equal(box.Names, want) {
+				t.Errorf("PCA 3-D axes named %q, want %q", box.Names, want)
+			}
+			// One scale: units per side length alike on the three axes.
+			u := make([]float64, 3)
+			for k := range 3 {
+				u[k] = (box.Extents[k][1] - box.Extents[k][0]) / box.Sides[k]
+			}
+			for k := 1; k < 3; k++ {
+				if math.Abs(u[k]-u[0]) > 0.01*u[0] {
+					t.Errorf("PCA 3-D: %g units per box side across x, %g along axis %d; want one scale (sides %v, extents %v)", u[0], u[k], k, box.Sides, box.Extents)
+				}
+			}
+		}
+		tb.screenshot(shots, "embeddings-views-"+m+"-3d")
+	}
+	eval[any](tb, js("set", "dims", "2"))
+	waitDrawn("0/0/tsne/2")
+	read("thumbsBox", &th)
+	var ch embChart
+	read("chart", &ch)
+	if !th.Checked || !th.Enabled || ch.Type != "custom" {
+		t.Errorf("back in 2-D: thumbnails box %+v, series %q; want thumbnails again", th, ch.Type)
+	}
+	tb.assertClean()
+}

@@ -9,12 +9,20 @@ package main
 // metrics; unticking a column takes away its axis, table column and
 // matrix charts; brushing an axis leaves exactly the sessions within it in
 // the table; the scatter matrix plots each metric against each varying
-// hyperparameter, a point per session; tooltips name the session's run.
+// hyperparameter, a point per session; tooltips name the session's run;
+// no two texts of a chart touch or leave it, every axis, matrix row and
+// column is named whole (a hyperparameter and a metric of one name apart),
+// and every category of a matrix axis has its label drawn.
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
 )
 
 func TestBrowserHParams(t *testing.T) {
@@ -22,6 +30,8 @@ func TestBrowserHParams(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
+	crowded := t.TempDir()
+	writeCrowdedHParams(t, crowded)
 	for _, in := range []struct {
 		name string
 		logs []string // the first is the log directory, the others are given before it
@@ -34,6 +44,8 @@ func TestBrowserHParams(t *testing.T) {
 		{"keras", []string{sharedCorpus(t, "tf2-hparams-keras")}, false},
 		// 25 sessions of 49 hyperparameters, paths among them, some constant.
 		{"sweep", []string{sharedCorpus(t, "lightning-tbx-sweep")}, true},
+		// Labels that crowd: see writeCrowdedHParams.
+		{"crowded", []string{crowded}, false},
 	} {
 		t.Run(in.name, func(t *testing.T) {
 			r := buildReport(t, in.logs[0], in.logs[1:]...)
@@ -61,6 +73,7 @@ func TestBrowserHParams(t *testing.T) {
 						t.Errorf("default columns: every column shown, want the constant hyperparameters left out")
 					}
 					check("scatter matrix", eval[[]string](tb, pageJS("hparams.js", "matrix")))
+					check("labels", eval[[]string](tb, pageJS("hparams.js", "labels")))
 					check("tooltips", eval[[]string](tb, pageJS("hparams.js", "tooltips")))
 					check("column chooser", eval[[]string](tb, pageJS("hparams.js", "toggle")))
 					check("brushing", eval[[]string](tb, pageJS("hparams.js", "brush")))
@@ -78,5 +91,39 @@ func TestBrowserHParams(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// writeCrowdedHParams writes sessions whose columns crowd the page's axes,
+// as a sweep's real logs do: a learning rate from 0.13 to 0.153 and a
+// weight decay in steps of 0.0001 (ticks "0.13", "0.135", ... or
+// "0.0001", "0.0002", ... that run together on a narrow axis), an optimizer
+// of three values (the middle one, "adam", dropped when labels overlap),
+// long scalar names ("validation/epoch_accuracy", cut to
+// "validation/epoc…"), and a hyperparameter and a metric both named
+// "loss" (the loss function chosen and the loss reached).
+func writeCrowdedHParams(t *testing.T, dir string) {
+	t.Helper()
+	for i := range 9 {
+		evs := []*eventpb.Event{{WallTime: 1.7e9, What: &eventpb.Event_FileVersion{FileVersion: "brain.Event:2"}}}
+		evs = append(evs, summaryEvent(0, 0, hparamsSummary(t, "_hparams_/session_start_info", &eventpb.HParamsPluginData{
+			Data: &eventpb.HParamsPluginData_SessionStartInfo{SessionStartInfo: &eventpb.SessionStartInfo{
+				Hparams: map[string]*structpb.Value{
+					"learning_rate":             structpb.NewNumberValue(0.13 + 0.0057*float64(i%5)),
+					"optimizer":                 structpb.NewStringValue([]string{"RMSprop", "adam", "sgd"}[i%3]),
+					"loss":                      structpb.NewStringValue([]string{"mse", "huber"}[i%2]),
+					"model/encoder/hidden_size": structpb.NewNumberValue(float64(1000 + 250*(i%4))),
+					"weight_decay":              structpb.NewNumberValue(0.0001 * float64(1+i%5)),
+				}, StartTimeSecs: 1.7e9}}})))
+		for s := range 4 {
+			f := float32(s+1) / 4
+			evs = append(evs, summaryEvent(int64(s), 0.5,
+				simpleValue("loss", float32(0.5+0.05*float64(i))/f),
+				simpleValue("validation/epoch_accuracy", 0.5+0.04*float32(i)*f),
+				simpleValue("train/epoch_learning_rate_after_warmup", 0.001*float32(i+1))))
+		}
+		evs = append(evs, summaryEvent(4, 0.9, hparamsSummary(t, "_hparams_/session_end_info", &eventpb.HParamsPluginData{
+			Data: &eventpb.HParamsPluginData_SessionEndInfo{SessionEndInfo: &eventpb.SessionEndInfo{Status: eventpb.SessionEndInfo_STATUS_SUCCESS, EndTimeSecs: 1.7e9 + 4}}})))
+		writeEventFile(t, filepath.Join(dir, fmt.Sprintf("run-%d", i), "events.out.tfevents.1700000000.host"), evs)
 	}
 }

@@ -70,6 +70,53 @@
 			Thumb: thumb ? getComputedStyle(thumb).backgroundImage : ''});
 	},
 
+	// box3d returns, as JSON, where the 3-D view's box and its labels
+	// land on the canvas: each corner of the box projected with ECharts
+	// GL's own camera (Left/Top/Right/Bottom, pixels), the canvas' size,
+	// the box's sides and the axes' extents (x across the width, y the
+	// depth, z the height).
+	box3d() {
+		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
+		const g = inst.getModel().getComponent('grid3D');
+		const cs = g.coordinateSystem, view = cs.viewGL, cam = view.camera;
+		cam.update(true);
+		const P = cam.projectionMatrix.array, V = cam.viewMatrix.array;
+		const mul = (m, v) => [0, 1, 2, 3].map(r => m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * v[3]);
+		const vp = view.viewport;
+		const ext = ['x', 'y', 'z'].map(d => cs.getAxis(d).getExtent ? cs.getAxis(d).scale.getExtent() : null);
+		let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+		for (const x of ext[0]) for (const y of ext[1]) for (const z of ext[2]) {
+			const w = cs.dataToPoint([x, y, z]);
+			const c = mul(P, mul(V, [w[0], w[1], w[2], 1]));
+			const px = vp.x + (c[0] / c[3] + 1) / 2 * vp.width, py = vp.y + (1 - c[1] / c[3]) / 2 * vp.height;
+			l = Math.min(l, px); r = Math.max(r, px); t = Math.min(t, py); b = Math.max(b, py);
+		}
+		const opt = inst.getOption();
+		return JSON.stringify({Left: l, Top: t, Right: r, Bottom: b, Width: inst.getWidth(), Height: inst.getHeight(),
+			Sides: [g.get('boxWidth'), g.get('boxDepth'), g.get('boxHeight')], Extents: ext,
+			Names: [opt.xAxis3D[0].name, opt.yAxis3D[0].name, opt.zAxis3D[0].name],
+			LabelSize: (al => (al.textStyle && al.textStyle.fontSize) || al.fontSize)(opt.xAxis3D[0].axisLabel)});
+	},
+
+	// scale2d returns, as JSON, the 2-D view's pixels per unit along x
+	// and along y (measured by converting points to pixels), and its axes'
+	// names.
+	scale2d() {
+		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
+		const a = inst.convertToPixel({gridIndex: 0}, [0, 0]), bx = inst.convertToPixel({gridIndex: 0}, [1, 0]), by = inst.convertToPixel({gridIndex: 0}, [0, 1]);
+		const opt = inst.getOption();
+		return JSON.stringify({X: Math.abs(bx[0] - a[0]), Y: Math.abs(by[1] - a[1]), Names: [opt.xAxis[0].name, opt.yAxis[0].name]});
+	},
+
+	// thumbsBox returns, as JSON, the "Thumbnails as points" box: shown,
+	// ticked, enabled, and the note beside it when visible.
+	thumbsBox() {
+		const cb = this.main().querySelector('[data-emb-sprites]');
+		const label = this.main().querySelector('[data-emb-sprite-label]');
+		const note = this.main().querySelector('[data-emb-sprite-note]');
+		return JSON.stringify({Shown: !label.hidden, Checked: cb.checked, Enabled: !cb.disabled, Note: note && !note.hidden ? note.textContent : ''});
+	},
+
 	// count is the number of embeddings in the page's list.
 	count() { return this.main().querySelector('[data-emb-select]').options.length; },
 

@@ -35,7 +35,98 @@
 		};
 		data.hparams.forEach((c, i) => add(c, i, false));
 		data.metrics.forEach((c, i) => add(c, i, true));
+		// A name both a hyperparameter's and a metric's is written with
+		// its kind wherever the page names the column.
+		const hp = new Set(data.hparams.map(c => c.name));
+		const both = new Set(data.metrics.map(c => c.name).filter(n => hp.has(n)));
+		cols.forEach(c => { c.label = both.has(c.name) ? `${c.name} (${c.metric ? 'metric' : 'hparam'})` : c.name; });
 		return {data, cols};
+	},
+
+	// texts returns every text the chart draws, a line at a time (zrender's
+	// tspans, without those hidden), with its box on the canvas.
+	texts(inst) {
+		const out = [];
+		for (const el of inst.getZr().storage.getDisplayList(true)) {
+			if (el.type !== 'tspan' || el.invisible || !el.style || el.style.text == null || el.style.text === '' || el.style.opacity === 0) continue;
+			const r = el.getBoundingRect().clone();
+			if (el.transform) r.applyTransform(el.transform);
+			out.push({text: String(el.style.text), x: r.x, y: r.y, w: r.width, h: r.height});
+		}
+		return out;
+	},
+
+	// crowding returns the problems of a chart's texts: two on one line
+	// closer than 8 px (labels "0.13" and "0.135" a few pixels apart read
+	// as "0.130.135"), overlapping ones, and any outside the canvas.
+	crowding(what, inst) {
+		const texts = this.texts(inst), W = inst.getWidth(), H = inst.getHeight(), problems = [];
+		for (const a of texts) {
+			if (a.x < -1 || a.y < -1 || a.x + a.w > W + 1 || a.y + a.h > H + 1) problems.push(`${what}: "${a.text}" at ${a.x.toFixed(0)},${a.y.toFixed(0)} (${a.w.toFixed(0)}x${a.h.toFixed(0)}) outside the ${W}x${H} canvas`);
+		}
+		for (let i = 0; i < texts.length; i++) {
+			for (let j = i + 1; j < texts.length; j++) {
+				const a = texts[i], b = texts[j];
+				const dy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+				const gap = Math.max(a.x, b.x) - Math.min(a.x + a.w, b.x + b.w);
+				if (dy > 2 && gap < 8) problems.push(`${what}: "${a.text}" (x ${a.x.toFixed(1)}..${(a.x + a.w).toFixed(1)}) and "${b.text}" (x ${b.x.toFixed(1)}..${(b.x + b.w).toFixed(1)}) ${gap < 0 ? 'overlap' : gap.toFixed(1) + ' px apart'}`);
+			}
+		}
+		return problems;
+	},
+
+	// labels checks what the charts write: no two texts crowd each other
+	// or leave the canvas; every parallel axis and every matrix row and
+	// column is named whole by its column's label (its kind added when a
+	// hyperparameter and a metric share a name), each line of it drawn;
+	// every category of a matrix axis of 40 values or fewer has its tick
+	// label drawn; the table's heads are the labels too.
+	async labels() {
+		await this.settle();
+		const main = this.main();
+		const {cols} = this.truth();
+		const byKey = new Map(cols.map(c => [c.key, c]));
+		const par = echarts.getInstanceByDom(main.querySelector('.hparams-chart'));
+		const mat = echarts.getInstanceByDom(main.querySelector('.hparams-matrix'));
+		const problems = [...this.crowding('parallel', par), ...this.crowding('matrix', mat)];
+		const drawn = inst => new Set(this.texts(inst).map(t => t.text));
+		const pt = drawn(par), mt = drawn(mat);
+		const logName = (c, name) => c.label + (/ \(log\)$/.test(name.replace(/\n/g, '')) && !/ \(log\)$/.test(c.label) ? ' (log)' : '');
+		const whole = (what, name, want, texts) => {
+			// Lines break after a separator: joined, they are the label.
+			if (name.replace(/\n/g, '') !== want) problems.push(`${what}: named ${JSON.stringify(name)}, want ${JSON.stringify(want)} whole`);
+			for (const line of name.split('\n')) if (!texts.has(line)) problems.push(`${what}: name line "${line}" not drawn`);
+		};
+		par.getOption().parallelAxis.forEach(a => {
+			const c = byKey.get(String(a.id).replace(/^hp-/, ''));
+			whole(`parallel axis ${c.key}`, a.name, logName(c, a.name), pt);
+		});
+		const opt = mat.getOption();
+		const model = mat.getModel();
+		const seen = new Set();
+		opt.series.forEach((sr, k) => {
+			const hp = byKey.get(sr.hp), x = opt.xAxis[k];
+			whole(`matrix column ${hp.key}`, x.name, logName(hp, x.name), mt);
+			if (!seen.has(sr.metric)) {
+				seen.add(sr.metric);
+				const m = byKey.get(sr.metric);
+				const title = (opt.graphic && opt.graphic[0] && opt.graphic[0].elements || []).map(e => e.style.text).find(t => t.replace(/\n/g, '') === m.label);
+				if (!title) problems.push(`matrix row ${m.key}: no title ${JSON.stringify(m.label)}`);
+				else for (const line of title.split('\n')) if (!mt.has(line)) problems.push(`matrix row ${m.key}: title line "${line}" not drawn`);
+			}
+			if (hp.numeric || !x.data || x.data.length > 40) return;
+			// The tick labels drawn under the chart: every category's.
+			const rect = model.getComponent('grid', k).coordinateSystem.getRect();
+			// Not the axis' name nor the next row's title, also below it.
+			const nameLines = new Set(x.name.split('\n'));
+			for (const e of (opt.graphic && opt.graphic[0] && opt.graphic[0].elements || [])) for (const l of e.style.text.split('\n')) nameLines.add(l);
+			const under = this.texts(mat).filter(t => t.x + t.w > rect.x - 2 && t.x < rect.x + rect.width + 2 &&
+				t.y >= rect.y + rect.height - 1 && t.y < rect.y + rect.height + 80 && !nameLines.has(t.text));
+			if (under.length !== x.data.length) problems.push(`matrix ${sr.metric} x ${hp.key}: ${under.length} category labels drawn (${under.map(t => t.text)}), want ${x.data.length} (${x.data})`);
+		});
+		const heads = [...main.querySelector('table.hparams').tHead.rows[0].cells].slice(2).map(c => c.textContent);
+		if (heads.join('\n') !== cols.map(c => c.label).join('\n')) problems.push(`table heads ${JSON.stringify(heads)}, want ${JSON.stringify(cols.map(c => c.label))}`);
+		return problems.slice(0, 30);
 	},
 
 	// shownKeys returns the keys of the columns the chart draws an axis for.
@@ -106,7 +197,7 @@
 				// Positive values over two orders of magnitude sit on a
 				// logarithmic axis, which its name says.
 				const log = col.nums[lo] > 0 && col.nums[hi] / col.nums[lo] >= 100;
-				const name = inst.getOption().parallelAxis[d].name;
+				const name = inst.getOption().parallelAxis[d].name.replace(/\n/g, '');
 				if (log !== / \(log\)$/.test(name)) problems.push(`${col.name}: axis "${name}", want it ${log ? '' : 'not '}logarithmic (values ${col.nums[lo]} to ${col.nums[hi]})`);
 				const f = log ? Math.log10 : v => v;
 				const vlo = f(col.nums[lo]), vhi = f(col.nums[hi]);
@@ -165,7 +256,7 @@
 		const got = this.shownKeys(inst);
 		if (got.join() !== want.map(c => c.key).join()) problems.push(`axes ${got}, want ${want.map(c => c.key)}`);
 		const table = this.visibleColumns();
-		if (table.join('\n') !== want.map(c => c.name).join('\n')) problems.push(`table columns ${JSON.stringify(table)}, want ${JSON.stringify(want.map(c => c.name))}`);
+		if (table.join('\n') !== want.map(c => c.label).join('\n')) problems.push(`table columns ${JSON.stringify(table)}, want ${JSON.stringify(want.map(c => c.label))}`);
 		return {Problems: problems, Hidden: cols.length - want.length};
 	},
 
@@ -188,7 +279,7 @@
 		await this.settle();
 		const off = this.shownKeys(inst);
 		if (off.join() !== before.filter(k => k !== key).join()) problems.push(`after unticking ${key}: axes ${off}, want ${before.filter(k => k !== key)}`);
-		if (this.visibleColumns().includes(col.name)) problems.push(`after unticking ${col.name}: still a table column`);
+		if (this.visibleColumns().includes(col.label)) problems.push(`after unticking ${col.label}: still a table column`);
 		if (!/(^|[#&])cols=/.test(location.hash)) problems.push(`after unticking: no cols= in the URL hash ${location.hash}`);
 		const m = echarts.getInstanceByDom(main.querySelector('.hparams-matrix')).getOption();
 		if (m.series.some(s => s.hp === key)) problems.push(`after unticking ${key}: still in the scatter matrix`);
@@ -225,7 +316,7 @@
 		// A logarithmic axis (its name says so) is brushed in its own
 		// coordinates.
 		const axis = inst.getOption().parallelAxis.find(a => a.id === 'hp-' + best.key);
-		const at = / \(log\)$/.test(axis.name) ? Math.log10 : v => v;
+		const at = / \(log\)$/.test(axis.name.replace(/\n/g, '')) ? Math.log10 : v => v;
 		const [a, b] = [at(lo), at(hi)];
 		inst.dispatchAction({type: 'axisAreaSelect', parallelAxisId: 'hp-' + best.key, intervals: [[a - 1e-12 * Math.abs(a) - 1e-12, b + 1e-12 * Math.abs(b) + 1e-12]]});
 		await this.settle();
@@ -276,12 +367,15 @@
 			const sr = opt.series[k];
 			const x = opt.xAxis[k];
 			if (sr.hp !== h.key || sr.metric !== m.key) { problems.push(`chart ${k}: ${sr.metric} x ${sr.hp}, want ${m.key} x ${h.key}`); return; }
-			const got = sr.data.map(p => [p[2], h.numeric ? p[0] : x.data[p[0]], p[1]].join('|')).sort();
+			// A logarithmic axis (its name says so) holds the values' logarithms.
+			const log = / \(log\)$/.test(x.name.replace(/\n/g, ''));
+			const num = v => Number(v).toPrecision(10);
+			const got = sr.data.map(p => [p[2], h.numeric ? num(log ? Math.pow(10, p[0]) : p[0]) : x.data[p[0]], p[1]].join('|')).sort();
 			const want = [];
 			data.sessions.forEach((s, i) => {
 				const hv = h.numeric ? h.nums[i] : h.raw[i];
 				if (hv == null || m.nums[i] == null) return;
-				want.push([i, h.numeric ? hv : String(hv), m.nums[i]].join('|'));
+				want.push([i, h.numeric ? num(hv) : String(hv), m.nums[i]].join('|'));
 			});
 			want.sort();
 			if (got.join('\n') !== want.join('\n')) problems.push(`chart ${m.name} x ${h.name}: points\n${got.join('\n')}\nwant\n${want.join('\n')}`);

@@ -166,9 +166,10 @@
 		const lo = sorted[0], hi = sorted[Math.floor(sorted.length / 2)];
 		const want = vals.map((v, s) => s).filter((s) => vals[s] >= lo && vals[s] <= hi);
 		// A learning rate spans orders of magnitude: its axis is logarithmic
-		// (its name says so) and a brush is in the axis' coordinates.
+		// (its name, on one line or more, says so) and a brush is in the
+		// axis' coordinates.
 		const axis = inst.getOption().parallelAxis.find((a) => a.id === "hp-h" + k);
-		if (!/ \(log\)$/.test(axis.name)) return [`the learning rate's axis "${axis.name}" is not logarithmic`];
+		if (!/ \(log\)$/.test(axis.name.replace(/\n/g, ""))) return [`the learning rate's axis "${axis.name}" is not logarithmic`];
 		inst.dispatchAction({ type: "axisAreaSelect", parallelAxisId: "hp-h" + k, intervals: [[Math.log10(lo) - 1e-9, Math.log10(hi) + 1e-9]] });
 		await awaitReady();
 		const problems = [];
