@@ -68,6 +68,42 @@ func TestGateUsageErrors(t *testing.T) {
 	}
 }
 
+// TestFailOnSlashedTag: --fail-on 'train/loss.last > 1', as almost every
+// real tag has a "/", reads the tag train/loss (exit 3 when it holds, 0
+// when not); a tag a name cannot spell is a usage error said once, on
+// one line with the quoted form, without the usage around it.
+func TestFailOnSlashedTag(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	var events []*eventpb.Event
+	for s := range int64(5) {
+		events = append(events, summaryEvent(s, 0, simpleValue("train/loss", 3-0.25*float32(s))))
+	}
+	writeEventFile(t, filepath.Join(logs, "a", "events.out.tfevents.1700000000.host"), events)
+	for _, tc := range []struct {
+		expr string
+		code int
+	}{
+		{"train/loss.last > 1", exitGate}, // 2
+		{"train/loss.last > 2", exitOK},
+		{"train/loss.max/train/loss.last >= 1.5", exitGate}, // 3 / 2
+	} {
+		code, stderr := runCLI(t, "-o", filepath.Join(t.TempDir(), "site"), "-quiet", "--fail-on", tc.expr, logs)
+		if code != tc.code {
+			t.Errorf("--fail-on %q: exit %d, want %d\n%s", tc.expr, code, tc.code, stderr)
+		}
+		if tc.code == exitGate && !strings.Contains(stderr, `("train/loss".`) {
+			t.Errorf("--fail-on %q: stderr %q does not name the tag", tc.expr, stderr)
+		}
+	}
+	code, stderr := runCLI(t, "-o", filepath.Join(t.TempDir(), "site"), "--fail-on", "train/loss-2.last > 1", logs)
+	want := `trainreport: --fail-on "train/loss-2.last > 1": column 11: want .FIELD after the tag "train/loss" ` +
+		`(one of [last min max best step min_step max_step best_step points non_finite]); ` +
+		`a tag that is not a plain name is quoted whole: "train/loss-2".last` + "\n"
+	if code != exitUsage || stderr != want {
+		t.Errorf("a tag a name cannot spell: exit %d, stderr\n%s\nwant exit %d and only\n%s", code, stderr, exitUsage, want)
+	}
+}
+
 // injected is what the scenario adds to a second copy of the demo: a run
 // whose loss ends in NaN, and a run whose loss ends higher than the
 // baseline's by a known amount.

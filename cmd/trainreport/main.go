@@ -110,6 +110,9 @@ type config struct {
 	// their log directories.
 	root   string
 	memory maxMemory
+	// flagErr is the error of a flag's value as the command says it,
+	// when the flag's parser set it (--fail-on).
+	flagErr error
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -164,8 +167,22 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 		fs.PrintDefaults()
 	}
 	var logdirs []string
+	// The flag package prints an error and the whole usage, and the caller
+	// prints the error again: it prints nothing here. A flag's bad value is
+	// one line (the error says what is wrong with it); an unknown flag
+	// gets the usage, then the error once.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	for {
 		if err := fs.Parse(args); err != nil {
+			fs.SetOutput(stderr)
+			if c.flagErr != nil {
+				return nil, nil, c.flagErr
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "invalid value ") && !strings.HasPrefix(msg, "invalid boolean value ") {
+				usage()
+			}
 			return nil, nil, err
 		}
 		args = fs.Args()
@@ -175,6 +192,8 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 		logdirs = append(logdirs, args[0])
 		args = args[1:]
 	}
+	fs.SetOutput(stderr)
+	fs.Usage = usage
 	if *help {
 		fs.SetOutput(stdout)
 		fs.Usage()
