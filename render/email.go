@@ -38,7 +38,7 @@ const maxSubjectRunes = 200
 func (r *Report) WriteEmail(w io.Writer) error {
 	charts := r.StaticCharts()
 	var md bytes.Buffer
-	if err := r.writeMarkdown(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }); err != nil {
+	if err := r.writeMarkdown(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }, r.whereEverything(true)); err != nil {
 		return err
 	}
 	var body bytes.Buffer
