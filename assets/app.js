@@ -216,20 +216,22 @@
   // Powers of ten from their decimal forms, each exact (up to 1e22).
   var POW10 = [];
   for (var pk = 0; pk <= 22; pk++) POW10.push(Number('1e' + pk));
+  // stepReader returns the function reading step i of a step column: a
+  // list, or {first, stride}.
+  function stepReader(steps) {
+    if (Array.isArray(steps)) return function (i) { return i < steps.length ? toNumber(steps[i]) : NaN; };
+    if (steps && typeof steps === 'object') {
+      var first = toNumber(steps.first), stride = toNumber(steps.stride);
+      return function (i) { return first + i * stride; };
+    }
+    return function () { return NaN; };
+  }
   function bundleColumns(c) {
     if (!c || typeof c !== 'object' || !Array.isArray(c.value)) return [];
     var values = c.value, n = values.length, count = toNumber(c.count);
     if (isFinite(count) && count >= 0 && count < n) n = count;
-    var steps = c.step, walls = c.wall_time, out = new Array(n), i;
-    var stepAt;
-    if (Array.isArray(steps)) {
-      stepAt = function (i) { return i < steps.length ? toNumber(steps[i]) : NaN; };
-    } else if (steps && typeof steps === 'object') {
-      var first = toNumber(steps.first), stride = toNumber(steps.stride);
-      stepAt = function (i) { return first + i * stride; };
-    } else {
-      stepAt = function () { return NaN; };
-    }
+    var walls = c.wall_time, out = new Array(n), i;
+    var stepAt = stepReader(c.step);
     var wall = new Array(n);
     if (Array.isArray(walls)) {
       for (i = 0; i < n; i++) wall[i] = i < walls.length ? walls[i] : NaN;
@@ -254,6 +256,17 @@
     points: function (bundle, tag) {
       var c = ownMember(ownMember(bundle, 'scalars'), String(tag));
       return c && typeof c === 'object' ? bundleColumns(c) : null;
+    },
+    // column returns tag's columns in bundle as they are, without a
+    // point made: {n, value, step(i)}, value the bundle's own array (a
+    // non-finite value as its string) of n entries at least, or null when
+    // it has none. For a look at every point of a long series.
+    column: function (bundle, tag) {
+      var c = ownMember(ownMember(bundle, 'scalars'), String(tag));
+      if (!c || typeof c !== 'object' || !Array.isArray(c.value)) return null;
+      var n = c.value.length, count = toNumber(c.count);
+      if (isFinite(count) && count >= 0 && count < n) n = count;
+      return { n: n, value: c.value, step: stepReader(c.step) };
     },
     // superseded returns the superseded attempts of tag in bundle.
     superseded: function (bundle, tag) {

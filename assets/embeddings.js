@@ -174,6 +174,22 @@
       sel.value = value;
     }
 
+    // stepLabels names the steps of an embedding for its select: "step N",
+    // and, where entries share a step (a config listing one tensor name
+    // twice, with other files), which entry of it each is, with its file.
+    function stepLabels(steps) {
+      var seen = new Map();
+      steps.forEach(function (x) { seen.set(x.step, (seen.get(x.step) || 0) + 1); });
+      var at = new Map();
+      return steps.map(function (x) {
+        var n = seen.get(x.step);
+        if (n < 2) return 'step ' + x.step;
+        var k = (at.get(x.step) || 0) + 1;
+        at.set(x.step, k);
+        return 'step ' + x.step + ' \u00b7 entry ' + k + ' of ' + n;
+      });
+    }
+
     // build prepares the view of the state, or says why there is none.
     function build() {
       el.select.value = String(st.emb);
@@ -181,7 +197,7 @@
       if (!data) return { wait: 'Loading ' + index[st.emb].name + '…' };
       if (data.error) return { error: data.error };
       var si = stepOf(data), s = data.steps[si];
-      syncSelect(el.step, data.steps.map(function (_, i) { return String(i); }), data.steps.map(function (x) { return 'step ' + x.step; }), String(si));
+      syncSelect(el.step, data.steps.map(function (_, i) { return String(i); }), stepLabels(data.steps), String(si));
       var methods = s.projections.map(function (p) { return p.method; });
       syncSelect(el.method, methods, methods.map(function (m) { return METHOD_TITLES[m] || m; }), st.method);
       var proj = s.projections.filter(function (p) { return p.method === st.method; })[0] || s.projections[0];
@@ -488,6 +504,7 @@
       if (v.proj.sampled) text += ' The cap on ' + name + ' left the others out.';
       if (v.proj.note) text += ' ' + v.proj.note.charAt(0).toUpperCase() + v.proj.note.slice(1) + '.';
       if (v.s.skipped) text += ' ' + v.s.skipped.join('; ') + '.';
+      if (v.s.repeats > 0) text += ' ' + (v.s.file || 'Its source') + ' lists this entry ' + (v.s.repeats + 1) + ' times, the same tensor and files: drawn once.';
       if (v.s.non_finite) text += ' ' + v.s.non_finite + ' NaN or infinite values taken as 0.';
       if (v.colour) text += ' Colour: ' + el.color.value + ', ' + v.colour.legend + '.';
       if (v.match) text += ' Search: ' + count(v.match.filter(Boolean).length) + ' of ' + count(v.points.length) + ' shown points match.';

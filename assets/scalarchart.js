@@ -92,6 +92,96 @@
   }
 
   // ---------------------------------------------------------------------------
+  // Smoothing over every point. Past --max-points a line draws each
+  // bucket's first, last, lowest and highest points, and an average over
+  // those alone leans toward the extremes. With smoothing on, a
+  // downsampled run's bundle (data/scalars/<run>.js, every point of the
+  // series unless --max-data-points caps it) is loaded, the average runs
+  // over every point and is drawn at the drawn ones. Until it is loaded
+  // the chart draws the raw line alone, never a smoothed line that would
+  // then move; without the bundle (the single-file report, a capped
+  // series) it smooths the drawn points, and the figure says which
+  // (data-smoothed: every, drawn or loading).
+
+  // fullNeeded reports whether run r is drawn downsampled and its bundle
+  // holds every point of it.
+  function fullNeeded(r) {
+    return r.total > r.steps.length && r.kept === r.total && !!r.file && !!r.script &&
+      typeof T.loadData === 'function' && !!T.scalarBundle;
+  }
+
+  // loadFull loads the values of every point of run r (tag, by default the
+  // chart's) into r.full: {values, n, idx}, values the bundle's own column
+  // of them (n long; not copied: a bundle can hold millions), idx the
+  // index of each drawn point among them, or {failed: true}. It returns
+  // the promise of a load it starts, null when r.full was already set.
+  function loadFull(r, tag) {
+    if (r.full) return null;
+    var p = T.loadData(r.file, r.script).then(function (b) {
+      r.full = matchFull(r, T.scalarBundle.column(b, tag)) || { failed: true };
+    }, function () {
+      r.full = { failed: true };
+    }).then(function () { r.smoothed = null; });
+    r.full = { loading: p };
+    return p;
+  }
+
+  // matchFull finds the drawn points of r in col (scalarBundle.column):
+  // the drawn points are some of its points, in order, so one walk finds
+  // each at the first point with its step and value after the last found.
+  // It returns null when one is missing (the data file is not the chart's
+  // series).
+  function matchFull(r, col) {
+    if (!col) return null;
+    var n = col.n, m = r.steps.length, values = col.value;
+    var idx = new Int32Array(m), k = 0, j, v, u;
+    for (j = 0; j < m; j++) {
+      v = r.values[j];
+      for (; k < n; k++) {
+        u = toNumber(values[k]);
+        if ((u === v || (v !== v && u !== u)) && col.step(k) === r.steps[j]) break;
+      }
+      if (k === n) return null;
+      idx[j] = k++;
+    }
+    return { values: values, n: n, idx: idx };
+  }
+
+  // smoothedRun returns run r's smoothed values at its drawn points for
+  // weight w, over every point when r.full holds them, else over the
+  // drawn points; the last weight's are kept for the tooltip.
+  function smoothedRun(r, w) {
+    if (r.smoothed && r.smoothW === w) return r.smoothed;
+    var out;
+    if (r.full && r.full.idx) {
+      var vals = r.full.values;
+      var all = smooth(vals.length > r.full.n ? vals.slice(0, r.full.n) : vals, w), idx = r.full.idx;
+      out = new Array(idx.length);
+      for (var j = 0; j < idx.length; j++) out[j] = all[idx[j]];
+    } else {
+      out = smooth(r.values, w);
+    }
+    r.smoothed = out;
+    r.smoothW = w;
+    return out;
+  }
+
+  // smoothedFor returns what smoothedRun does, or null while run r's
+  // bundle loads (a load it starts is added to wait); how says over which
+  // points it smooths.
+  function smoothedFor(rec, r, w, wait, how) {
+    if (fullNeeded(r)) {
+      var p = loadFull(r, r.tag || rec.model.tag);
+      if (p) wait.push(p);
+      if (r.full.loading) { how.loading++; return null; }
+      if (r.full.failed) how.drawn++;
+    } else if (r.total > r.steps.length) {
+      how.drawn++;
+    }
+    return smoothedRun(r, w);
+  }
+
+  // ---------------------------------------------------------------------------
   // Page state, in the URL hash beside the Runs and Tags patterns of app.js:
   // smoothing, x axis, log scale and the Group pattern.
 
@@ -237,14 +327,18 @@
     };
     fig.__trainreportRec = rec;
     records.push(rec);
-    var draw = function (h) { initChart(rec, h); };
+    // A draw that loads bundles to smooth over (smoothedOver) returns the
+    // promise of its second drawing, which ready() waits for.
+    var draw = function (h) { rec.fullWait = null; initChart(rec, h); return rec.fullWait; };
     if (load) {
       // Drawn once its data arrived, with the state of then.
       draw = function (h) {
         return Promise.resolve().then(function () { return load(fig); }).then(function (data) {
           if (h.disposed) return;
           rec.data = data;
+          rec.fullWait = null;
           initChart(rec, h);
+          return rec.fullWait;
         }, function (err) {
           if (h.disposed) return;
           rec.error = 'The data of this chart could not be loaded: ' + (err && err.message || err);
@@ -728,10 +822,10 @@
   // own steps, so members logged at other steps still line up; non-finite
   // values are left out. x is the members' mean x at the step (their wall
   // or relative times differ).
-  function aggregate(members, mode, w) {
+  function aggregate(members, mode, w, smoothed) {
     var all = [];
     var prep = members.map(function (r) {
-      var vals = w > 0 ? smooth(r.values, w) : r.values;
+      var vals = (w > 0 && smoothed(r)) || r.values;
       var p = { st: [], v: [], x: [], k: 0 };
       for (var j = 0; j < r.steps.length; j++) {
         var v = toNumber(vals[j]);
@@ -902,6 +996,9 @@
     if (SW) SW.load(rec);
     var places = { best: 0, worst: 0 };
     var drawnRows = SW ? SW.drawnRows() : null;
+    // The bundles this drawing starts to load, and how many runs smooth
+    // over their drawn points only or wait for their bundle.
+    var wait = [], how = { drawn: 0, loading: 0 };
     m.runs.forEach(function (r, i) {
       if (m.sweep) {
         // A sweep's chart: the ends unless hidden, and the runs checked.
@@ -940,8 +1037,8 @@
       var raw = new Array(n);
       for (j = 0; j < n; j++) raw[j] = [xs[j], yOrGap(r.values[j], log)];
       var main = raw;
-      if (w > 0) {
-        var sm = smooth(r.values, w);
+      var sm = w > 0 ? smoothedFor(rec, r, w, wait, how) : null;
+      if (sm) {
         main = new Array(n);
         for (j = 0; j < n; j++) main[j] = [xs[j], yOrGap(sm[j], log)];
       }
@@ -983,7 +1080,7 @@
       if (dots.length) series.push(dotSeries('dots:' + i, r.name, dots, color));
       legendNames.push(r.name);
       drawn.push(i);
-      if (w > 0) {
+      if (sm) {
         series.push({
           id: 'raw:' + i, type: 'line', name: r.name, data: raw,
           showSymbol: false, connectNulls: false, z: 2, silent: true,
@@ -1028,7 +1125,7 @@
     groups.forEach(function (g, gi) {
       var n = g.members.length;
       g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
-      g.agg = aggregate(g.members, mode, w);
+      g.agg = aggregate(g.members, mode, w, function (r) { return smoothedFor(rec, r, w, wait, how); });
       g.agg.x.forEach(function (x) {
         if (x < xMin) xMin = x;
         if (x > xMax) xMax = x;
@@ -1092,6 +1189,7 @@
     // Keep the y axis at the left of the grid when steps cross zero.
     yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
+    smoothedOver(rec, w, wait, how);
     return {
       xAxis: [xAxis],
       yAxis: [yAxis],
@@ -1107,6 +1205,21 @@
       // entry toggles all three; listing the names keeps one entry per run.
       legend: { data: legendNames }
     };
+  }
+
+  // smoothedOver says on rec's figure over which points its lines are
+  // smoothed, and once the bundles in wait are loaded, draws them again.
+  function smoothedOver(rec, w, wait, how) {
+    var fig = rec.figure;
+    var over = !(w > 0) ? '' : how.loading ? 'loading' : how.drawn ? 'drawn' : 'every';
+    if (fig.getAttribute('data-smoothed') !== over) {
+      if (over) fig.setAttribute('data-smoothed', over); else fig.removeAttribute('data-smoothed');
+    }
+    if (!wait.length) return;
+    rec.fullWait = Promise.all(wait).then(function () {
+      rec.gen = (rec.gen || 0) + 1;
+      if (rec.chart && rec.handle) rec.handle.update();
+    });
   }
 
   function tooltipFormatter(rec) {
@@ -1158,8 +1271,9 @@
         var cells = '<td class="tt-run"><span class="tt-dot" style="background:' + r.color + '"></span>' +
           escapeHTML(r.name) + '</td>';
         if (w > 0) {
-          var smv = smoothPoint(rec, i, w, j);
-          cells += '<td class="tt-num">' + escapeHTML(fmtNum(smv)) + '</td>' +
+          // What the line draws: '\u2026' while its bundle loads.
+          var smv = r.smoothed && r.smoothW === w ? fmtNum(r.smoothed[j]) : '\u2026';
+          cells += '<td class="tt-num">' + escapeHTML(smv) + '</td>' +
             '<td class="tt-num tt-raw">' + escapeHTML(fmtNum(raw)) + '</td>';
         } else {
           cells += '<td class="tt-num">' + escapeHTML(fmtNum(raw)) + '</td>';
@@ -1173,18 +1287,6 @@
       return '<div class="trainreport-tooltip"><div class="tt-x">' + escapeHTML(fmtX(Number(header), mode)) +
         '</div><table>' + head + rows.join('') + '</table></div>';
     };
-  }
-
-  // smoothPoint returns the smoothed value of point j of run i, cached per
-  // weight so tooltips stay cheap.
-  function smoothPoint(rec, i, w, j) {
-    var cache = rec.smoothCache || (rec.smoothCache = {});
-    var key = i + ':' + w;
-    if (!cache[key]) {
-      if (Object.keys(cache).length > 64) cache = rec.smoothCache = {};
-      cache[key] = smooth(rec.model.runs[i].values, w);
-    }
-    return cache[key][j];
   }
 
   // ---------------------------------------------------------------------------

@@ -51,7 +51,7 @@ func (r *Report) WriteEmail(w io.Writer) error {
 	budget := commentBudget
 	for try := 0; ; try++ {
 		md.Reset()
-		if err := r.writeMarkdownWithin(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }, budget); err != nil {
+		if err := r.writeMarkdownWithin(&md, MarkdownComment, func(c StaticChart) string { return "cid:" + contentID(c) }, r.whereEverything(true), budget); err != nil {
 			return err
 		}
 		body.Reset()

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -34,6 +35,9 @@ type embeddingStepJSON struct {
 	// Skipped says which methods were left out, and why: the report's
 	// budgets, or points that give them nothing to do.
 	Skipped []string `json:"skipped,omitempty"`
+	// Repeats is how many more times the source listed this same entry,
+	// merged into it (result.EmbeddingStep.Repeats).
+	Repeats int `json:"repeats,omitempty"`
 	// Columns and Metadata are the per-point table, a row per point.
 	Columns     []string             `json:"columns"`
 	Metadata    [][]string           `json:"metadata"`
@@ -119,8 +123,12 @@ func (r *Report) embeddingFile(v *result.EmbeddingSet, sprite func(s *result.Emb
 		}
 		if s.Err != nil {
 			sj.Error = s.Err.Error()
+			if e.Points == nil && len(sj.Metadata) > 0 {
+				// The warning says the metadata is read: it is here.
+				sj.Error += fmt.Sprintf("; its %s of metadata (%s) are in its data file", result.CountOf(len(sj.Metadata), "row", "rows"), e.Metadata.File)
+			}
 		}
-		sj.Skipped = s.Skipped
+		sj.Skipped, sj.Repeats = s.Skipped, s.Repeats
 		if res := s.Layout; res != nil {
 			sj.NonFinite = res.NonFinite
 			for _, p := range res.Projections {
@@ -161,8 +169,15 @@ func (r *Report) embeddingFile(v *result.EmbeddingSet, sprite func(s *result.Emb
 // neighbour list shows, indexed by point, null for the others: a cap
 // leaves most points of a big embedding out, and their rows would be most
 // of the file. Rows past the points (a metadata file longer than the
-// tensor) belong to no point.
+// tensor) belong to no point; without points (n is 0), every row is
+// returned.
 func shownRows(rows [][]string, res *result.EmbeddingLayout, n int) [][]string {
+	if res == nil && n == 0 {
+		// No points were read (a checkpoint that was not): the rows are
+		// all there is of the embedding, and the warning says they are
+		// read. collect bounds them.
+		return rows
+	}
 	rows = rows[:min(len(rows), n)]
 	if res == nil {
 		return rows

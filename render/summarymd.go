@@ -234,7 +234,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.opt.ChartsURL != "" {
 		prefix = r.opt.ChartsURL
 	}
-	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
+	return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" }, r.whereEverything(false))
 }
 
 // MarkdownWithCharts is WriteMarkdown for a summary.md written elsewhere
@@ -245,21 +245,51 @@ func (r *Report) MarkdownWithCharts(prefix string) func(io.Writer) error {
 		prefix = r.opt.ChartsURL
 	}
 	return func(w io.Writer) error {
-		return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" })
+		return r.writeMarkdown(w, r.opt.MarkdownForm, func(c StaticChart) string { return prefix + c.Name + ".svg" }, r.whereEverything(false))
 	}
 }
 
+// siteURL is the address of the report's site when --charts-url names
+// its charts folder (".../charts/", as docs/GATES.md asks to upload
+// it): the folder above, where the site is taken to be uploaded whole;
+// else "". The flag's URL holds nothing that could end a Markdown link.
+func (r *Report) siteURL() string {
+	// Twice in the closing line, within what is kept for it.
+	if len(r.opt.ChartsURL) > closingReserve/4 {
+		return ""
+	}
+	if u, ok := strings.CutSuffix(r.opt.ChartsURL, "/"+ChartsDir); ok {
+		return u + "/"
+	}
+	return ""
+}
+
+// whereEverything is the summary's last sentence, saying where every run
+// and metric is: a link to the site's pages when siteURL knows them; else
+// beside summary.md, its index.html (relative: where the file is read in
+// the site), or, in an email, which has no file beside it, the folder the
+// report was written to.
+func (r *Report) whereEverything(email bool) string {
+	switch site := r.siteURL(); {
+	case site != "":
+		return fmt.Sprintf("Every run and metric is on [the report's pages](%sindex.html) and in its [summary.json](%ssummary.json).", site, site)
+	case email:
+		return "Every run and metric is on the report's pages and in its summary.json, in the folder the report was written to (open its index.html): this email carries the summary only."
+	}
+	return "Every run and metric is in summary.json and on the report's pages (index.html)."
+}
+
 // writeMarkdown writes summary.md in form, each chart's image at
-// chartURL.
-func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string) error {
-	return r.writeMarkdownWithin(w, form, chartURL, 0)
+// chartURL, ending with where, the sentence saying where the rest is.
+func (r *Report) writeMarkdown(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string, where string) error {
+	return r.writeMarkdownWithin(w, form, chartURL, where, 0)
 }
 
 // writeMarkdownWithin is writeMarkdown within budget units of the form's
 // measure, closing line included, rather than the form's own budget (0):
 // for the email, whose HTML must stay under what mail clients show
 // whole.
-func (r *Report) writeMarkdownWithin(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string, budget int) error {
+func (r *Report) writeMarkdownWithin(w io.Writer, form MarkdownForm, chartURL func(StaticChart) string, where string, budget int) error {
 	md := &mdWriter{budget: commentBudget - closingReserve, measure: utf16Len, nameRunes: commentNameRunes}
 	comment := form != MarkdownJob
 	if !comment {
@@ -305,7 +335,6 @@ func (r *Report) writeMarkdownWithin(w io.Writer, form MarkdownForm, chartURL fu
 	r.mdWarnings(md, bound(commentWarnings, 0))
 
 	md.budget += closingReserve
-	where := "Every run and metric is in summary.json and on the report's pages (index.html)."
 	switch {
 	case len(md.left) > 0 && comment:
 		md.write(fmt.Sprintf("To fit a pull-request comment (%s characters), this summary left out %s. %s The option --markdown-form job writes the full form.\n",
@@ -821,35 +850,42 @@ const zwj = "\u200d"
 //     overrides become spaces: a newline would end a table row;
 //   - a zero-width joiner goes where GitHub would otherwise link or notify,
 //     since backslash escapes do not stop it (its autolinker and reference
-//     filters read the text after escapes are undone): after '@' before a
-//     letter or digit (@user, which notifies, and a@b.example), after '#'
-//     before a digit (#123), after '-' before a digit (GH-123, JIRA-123),
-//     after every ':' (https://, :emoji:), before the '.' of "www.", and
-//     into every run of seven or more hex digits (commit hashes).
+//     filters read the text after escapes are undone), and only there, so
+//     that a number or a name copied from the page reads as itself:
+//     after '@' before a letter or digit (@user, which notifies, and
+//     a@b.example), after '#' before a digit (#123), after the '-' of
+//     "gh-" or of an upper-case word before a digit (GH-123, and a
+//     repository's autolink such as JIRA-123; not 20200326-221129 nor
+//     -0.5), after a ':' before a '/' or what an emoji's name starts with,
+//     unless digits stand on both sides (https://, :emoji:; not 12:30, nor
+//     "restarted: 2"), before the '.' of "www.", and into a run of 7
+//     to 40 hex digits where GitHub reads a commit: at the start, after a
+//     space, '(', '[', '{', '@' or "..", and not followed by a letter,
+//     digit or '_' (not 1671085786 in events.1671085786.host, nor the
+//     digits of 0.001234567).
 //
-// The joiners are invisible, and only there: a name such as
-// "resnet-50.lr_0.1" copies back as itself but for the one before "50".
+// The joiners are invisible: a name such as "resnet-50.lr_0.1" copies back
+// as itself.
 func mdText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/4)
 	rs := []rune(s)
-	hexRun := 0
-	for i, r := range rs {
-		if breaksText(r) {
-			r = ' '
+	for i := range rs {
+		if breaksText(rs[i]) {
+			rs[i] = ' '
 		}
-		var next rune
+	}
+	sha := shaRuns(rs)
+	for i, r := range rs {
+		var prev, next rune
+		if i > 0 {
+			prev = rs[i-1]
+		}
 		if i+1 < len(rs) {
 			next = rs[i+1]
 		}
-		if isHexDigit(r) {
-			if hexRun == 6 {
-				b.WriteString(zwj)
-				hexRun = 0
-			}
-			hexRun++
-		} else {
-			hexRun = 0
+		if sha[i] {
+			b.WriteString(zwj)
 		}
 		switch {
 		case r == '.' && i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www"):
@@ -865,14 +901,52 @@ func mdText(s string) string {
 			b.WriteRune(r)
 		}
 		switch {
-		case r == ':',
+		case r == ':' && (next == '/' || next == '_' || next == '+' || next == '-' || unicode.IsLetter(next) || isDigit(next)) &&
+			!(isDigit(prev) && isDigit(next)),
 			r == '@' && (unicode.IsLetter(next) || unicode.IsDigit(next)),
-			(r == '#' || r == '-') && unicode.IsDigit(next):
+			r == '#' && isDigit(next),
+			r == '-' && isDigit(next) && (prev >= 'A' && prev <= 'Z' || i >= 2 && strings.EqualFold(string(rs[i-2:i]), "gh")):
 			b.WriteString(zwj)
 		}
 	}
 	return b.String()
 }
+
+// shaRuns marks, in rs, where a joiner goes into a run of hex digits that
+// GitHub would read as a commit: after its sixth digit (and after every
+// sixth), in a run of 7 to 40 at the start or after a space, '(', '[',
+// '{', '@' or "..", that no letter, digit or '_' follows.
+func shaRuns(rs []rune) []bool {
+	var at []bool
+	for i := 0; i < len(rs); {
+		if !isHexDigit(rs[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && isHexDigit(rs[j]) {
+			j++
+		}
+		lead := i == 0 || unicode.IsSpace(rs[i-1]) || strings.ContainsRune("([{@", rs[i-1]) ||
+			i >= 2 && rs[i-1] == '.' && rs[i-2] == '.'
+		end := j == len(rs) || !(rs[j] == '_' || unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]))
+		if n := j - i; lead && end && n >= 7 && n <= 40 {
+			if at == nil {
+				at = make([]bool, len(rs))
+			}
+			for k := i + 6; k < j; k += 6 {
+				at[k] = true
+			}
+		}
+		i = j
+	}
+	if at == nil {
+		return make([]bool, len(rs))
+	}
+	return at
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // mdSpecial is the punctuation mdText backslash-escapes.
 const mdSpecial = "\\`*_[]#|!&~$"

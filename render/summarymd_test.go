@@ -45,7 +45,28 @@ func visibleName(s string) string {
 
 // gitHubSpecial matches what GitHub turns into a link, a notification or
 // an emoji in rendered text, beyond what goldmark's GFM extensions do.
-var gitHubSpecial = regexp.MustCompile(`@[A-Za-z0-9]|#[0-9]|[0-9a-fA-F]{7}|:[a-z0-9_+-]+:|://|www\.|GH-[0-9]|[A-Z]+-[0-9]|[A-Za-z0-9]@[A-Za-z0-9]`)
+// A commit is 7 to 40 hex digits at the start or after a space, '(',
+// '[', '{', '@' or "..", ending a word (GitHub's commit mention filter).
+var gitHubSpecial = regexp.MustCompile(`@[A-Za-z0-9]|#[0-9]|(?:^|[\s(\[{@]|\.\.)[0-9a-fA-F]{7,40}\b|:[a-z0-9_+-]+:|://|www\.|(?i:gh)-[0-9]|[A-Z]+-[0-9]|[A-Za-z0-9]@[A-Za-z0-9]`)
+
+// TestMdTextLeavesNumbersWhole: no joiner goes inside a number, nor into
+// a name where GitHub links nothing, so that either copies as itself; the
+// names where GitHub would link get theirs.
+func TestMdTextLeavesNumbersWhole(t *testing.T) {
+	for _, s := range []string{
+		"ends at -2.46388", "0.0012345678", "logs/image/20200409-142247/train", "events.out.tfevents.1671085786.ficino",
+		"restarted: 2 attempts", "12:30:45", "run-0", "resnet-50.lr_0.1", "step 1,234,567", "run-deadbeef1", "x1234567",
+	} {
+		if got := mdText(s); strings.Contains(got, zwj) {
+			t.Errorf("mdText(%q) = %q: a joiner where GitHub links nothing", s, got)
+		}
+	}
+	for _, s := range []string{"1234567", "(deadbeef)", "a ..abcdef12", "GH-12", "gh-1", "JIRA-7", "#5", "@me", "https://x", ":tada:", "www.x"} {
+		if got := mdText(s); !strings.Contains(got, zwj) {
+			t.Errorf("mdText(%q) = %q: no joiner where GitHub links", s, got)
+		}
+	}
+}
 
 // TestSummaryMarkdownNamesAreInert renders summary.md, with hostile names
 // as the title, run names and tag names, with goldmark and its GFM

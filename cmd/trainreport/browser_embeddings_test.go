@@ -27,6 +27,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 )
 
@@ -670,4 +671,133 @@ func TestBrowserEmbeddingsViewsReadable(t *testing.T) {
 		t.Errorf("back in 2-D: thumbnails box %+v, series %q; want thumbnails again", th, ch.Type)
 	}
 	tb.assertClean()
+}
+
+// TestBrowserEmbeddingsSayWhatIsTrue: the page, the warning and the data
+// agree. An embedding whose tensor is in a checkpoint that cannot be read
+// (tf2-projector-ckpt without its checkpoint files, its metadata cut to
+// 320 rows) has no points: the page says so in the warning's words, not
+// "shape [] unknown or empty", and the metadata the warning says is read
+// is in the data, all 320 rows. A config listing one entry six times
+// lists one step, saying it repeats; one naming a tensor twice with
+// other files lists the two steps apart.
+func TestBrowserEmbeddingsSayWhatIsTrue(t *testing.T) {
+	t.Parallel()
+	browser := startBrowser(t, withWebGL...)
+	shots := screenshotDir(t)
+	js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
+
+	t.Run("checkpoint-not-read", func(t *testing.T) {
+		src := filepath.Join(sharedCorpus(t, "tf2-projector-ckpt"), "logs")
+		logs := filepath.Join(t.TempDir(), "ckpt", "logs")
+		if err := os.MkdirAll(logs, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(src, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case strings.HasPrefix(e.Name(), "embed.ckpt"):
+				continue // the checkpoint's index and data: not there
+			case e.Name() == "word.tsv":
+				lines := strings.SplitAfter(string(b), "\n")
+				b = []byte(strings.Join(lines[:320], ""))
+			}
+			if err := os.WriteFile(filepath.Join(logs, e.Name()), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := buildReport(t, filepath.Dir(logs))
+		sum, err := os.ReadFile(filepath.Join(r.site, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(sum), "which cannot be read") || !strings.Contains(string(sum), "(their metadata is read)") {
+			t.Errorf("summary.json lacks the warning that the checkpoint cannot be read and the metadata is")
+		}
+		files, _ := filepath.Glob(filepath.Join(r.site, "data", "embeddings", "*", "*.json"))
+		if len(files) != 3 {
+			t.Fatalf("%d embedding data files, want 3", len(files))
+		}
+		for _, f := range files {
+			var d struct {
+				Steps []struct {
+					Error    string
+					Metadata [][]string
+				}
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &d); err != nil || len(d.Steps) != 1 {
+				t.Fatalf("%s: %v, %d steps", f, err, len(d.Steps))
+			}
+			if n := len(d.Steps[0].Metadata); n != 320 {
+				t.Errorf("%s: %d of the 320 metadata rows, error %q", filepath.Base(f), n, d.Steps[0].Error)
+			}
+		}
+		for i := range 3 {
+			// A tab per embedding: the status line does not name it.
+			tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), "emb="+strconv.Itoa(i)))
+			waitFor(tb, js("drawn")+` === "error"`, 20*time.Second, "the view")
+			st := eval[string](tb, js("status"))
+			if strings.Contains(st, "unknown or empty") || !strings.Contains(st, `no points: its tensor is in TensorFlow checkpoint "logs/embed.ckpt-4", which was not read`) ||
+				!strings.Contains(st, "its 320 rows of metadata (logs/word.tsv) are in its data file") {
+				t.Errorf("embedding %d: the page says %q", i, st)
+			}
+			if i == 0 {
+				tb.screenshot(shots, "embeddings-checkpoint-not-read")
+			}
+			tb.assertClean()
+		}
+	})
+
+	t.Run("repeated-entries", func(t *testing.T) {
+		logs := filepath.Join(t.TempDir(), "logs")
+		writeEventFile(t, filepath.Join(logs, "run", "events.out.tfevents.1700000000.host"),
+			[]*eventpb.Event{summaryEvent(0, 0, simpleValue("loss", 1))})
+		var t1, t2, md strings.Builder
+		md.WriteString("word\tcount\n")
+		for i := range 20 {
+			fmt.Fprintf(&t1, "%d\t%d\t%d\n", i, i*i%7, i%3)
+			fmt.Fprintf(&t2, "%d\t%d\t%d\n", -i, i%5, i*i%11)
+			fmt.Fprintf(&md, "w%d\t%d\n", i, i)
+		}
+		entry := "embeddings {\n  tensor_name: \"emb\"\n  tensor_path: \"%s\"\n  metadata_path: \"meta.tsv\"\n}\n"
+		config := strings.Repeat(fmt.Sprintf(entry, "t1.tsv"), 6) + fmt.Sprintf(entry, "t2.tsv")
+		for name, text := range map[string]string{"t1.tsv": t1.String(), "t2.tsv": t2.String(), "meta.tsv": md.String(), "projector_config.pbtxt": config} {
+			if err := os.WriteFile(filepath.Join(logs, "run", name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := buildReport(t, logs)
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), ""))
+		if n := eval[int](tb, js("count")); n != 1 {
+			t.Fatalf("%d embeddings listed, want 1", n)
+		}
+		// The last step is shown first.
+		waitFor(tb, js("drawn")+` === "0/1/pca/2"`, 20*time.Second, "the view")
+		eval[any](tb, js("set", "step", "0"))
+		waitFor(tb, js("drawn")+` === "0/0/pca/2"`, 20*time.Second, "the view")
+		if got, want := eval[[]string](tb, js("steps")), []string{"step 0 · entry 1 of 2", "step 0 · entry 2 of 2"}; !slices.Equal(got, want) {
+			t.Errorf("the step list says %q, want %q", got, want)
+		}
+		if st := eval[string](tb, js("status")); !strings.Contains(st, "run/projector_config.pbtxt lists this entry 6 times, the same tensor and files: drawn once.") {
+			t.Errorf("entry 1: the status says %q", st)
+		}
+		tb.screenshot(shots, "embeddings-repeated-entries")
+		eval[any](tb, js("set", "step", "1"))
+		waitFor(tb, js("drawn")+` === "0/1/pca/2"`, 20*time.Second, "the view")
+		if st := eval[string](tb, js("status")); strings.Contains(st, "lists this entry") {
+			t.Errorf("entry 2 says it repeats: %q", st)
+		}
+		tb.assertClean()
+	})
 }

@@ -8,7 +8,8 @@ package main
 // to its first chart (the first canvas ECharts adds, which it draws in the
 // same task: our charts draw without animation) and to every chart of the
 // page's eager set drawn (trainreport.ready(): the charts in view and those
-// drawn in idle time), each from the start of navigation. Without the
+// drawn in idle time), each from the start of navigation, and the JS heap
+// then in use (Chromium's performance.memory). Without the
 // variable it is skipped. With TRAINREPORT_SCREENSHOTS set, each page is
 // also shot, a second after it was ready.
 //
@@ -80,13 +81,15 @@ func TestBrowserLoadTime(t *testing.T) {
 			loaded := time.Since(start)
 			type times struct {
 				Load, First, All float64
+				Heap             float64 // the page's JS heap in use (Chromium's performance.memory), bytes
 			}
 			tm := evalWithin[times](tb, `trainreport.ready().then(() => ({
 				load: performance.getEntriesByType('navigation')[0].loadEventEnd,
 				first: window.__firstCanvas == null ? -1 : window.__firstCanvas,
-				all: performance.now()}))`, 5*time.Minute)
-			t.Logf("%s: %.1f MB, load event %.0f ms (%.0f ms seen from Go), first chart %.0f ms, every chart of the page's eager set %.0f ms",
-				name, float64(st.Size())/(1<<20), tm.Load, float64(loaded.Milliseconds()), tm.First, tm.All)
+				all: performance.now(),
+				heap: performance.memory ? performance.memory.usedJSHeapSize : -1}))`, 5*time.Minute)
+			t.Logf("%s: %.1f MB, load event %.0f ms (%.0f ms seen from Go), first chart %.0f ms, every chart of the page's eager set %.0f ms, JS heap %.0f MB",
+				name, float64(st.Size())/(1<<20), tm.Load, float64(loaded.Milliseconds()), tm.First, tm.All, tm.Heap/(1<<20))
 			// What was drawn once the eager set is.
 			tb.screenshot(screenshotDir(t), "loadtime-"+filepath.Base(filepath.Clean(dir))+"-"+name)
 			if s := tb.problemSummary(); s != "" {

@@ -32,7 +32,10 @@ func gateFlags(fs *flag.FlagSet, c *config) {
 		"'loss.last > baseline.loss.last * 1.02', 'any(regression)' (repeatable; the language is in docs/GATES.md)", func(s string) error {
 		g, err := gate.Parse(s)
 		if err != nil {
-			return fmt.Errorf("%q: %w", s, err)
+			// Said once, as "--fail-on EXPR: column N: ...", rather than
+			// in the flag package's words, which repeat the expression.
+			c.flagErr = fmt.Errorf("--fail-on %q: %w", s, err)
+			return c.flagErr
 		}
 		c.gates = append(c.gates, g)
 		return nil

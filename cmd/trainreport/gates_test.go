@@ -13,6 +13,8 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -65,6 +67,42 @@ func TestGateUsageErrors(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%q: the report was written", tc.args)
 		}
+	}
+}
+
+// TestFailOnSlashedTag: --fail-on 'train/loss.last > 1', as almost every
+// real tag has a "/", reads the tag train/loss (exit 3 when it holds, 0
+// when not); a tag a name cannot spell is a usage error said once, on
+// one line with the quoted form, without the usage around it.
+func TestFailOnSlashedTag(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	var events []*eventpb.Event
+	for s := range int64(5) {
+		events = append(events, summaryEvent(s, 0, simpleValue("train/loss", 3-0.25*float32(s))))
+	}
+	writeEventFile(t, filepath.Join(logs, "a", "events.out.tfevents.1700000000.host"), events)
+	for _, tc := range []struct {
+		expr string
+		code int
+	}{
+		{"train/loss.last > 1", exitGate}, // 2
+		{"train/loss.last > 2", exitOK},
+		{"train/loss.max/train/loss.last >= 1.5", exitGate}, // 3 / 2
+	} {
+		code, stderr := runCLI(t, "-o", filepath.Join(t.TempDir(), "site"), "-quiet", "--fail-on", tc.expr, logs)
+		if code != tc.code {
+			t.Errorf("--fail-on %q: exit %d, want %d\n%s", tc.expr, code, tc.code, stderr)
+		}
+		if tc.code == exitGate && !strings.Contains(stderr, `("train/loss".`) {
+			t.Errorf("--fail-on %q: stderr %q does not name the tag", tc.expr, stderr)
+		}
+	}
+	code, stderr := runCLI(t, "-o", filepath.Join(t.TempDir(), "site"), "--fail-on", "train/loss-2.last > 1", logs)
+	want := `trainreport: --fail-on "train/loss-2.last > 1": column 11: want .FIELD after the tag "train/loss" ` +
+		`(one of [last min max best step min_step max_step best_step points non_finite]); ` +
+		`a tag that is not a plain name is quoted whole: "train/loss-2".last` + "\n"
+	if code != exitUsage || stderr != want {
+		t.Errorf("a tag a name cannot spell: exit %d, stderr\n%s\nwant exit %d and only\n%s", code, stderr, exitUsage, want)
 	}
 }
 
@@ -462,5 +500,112 @@ func TestFailOnWarnings(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(site, "summary.md")); err != nil {
 			t.Errorf("%s: no report: %v", tc.dir, err)
 		}
+	}
+}
+
+// TestSummarySaysWhichValueIsWhich: a loss that diverges ends in values
+// whose median (what the finding measures) differs from the last value
+// (the Last column): summary.md's finding names each as what it is, and
+// the Last column shows the last.
+func TestSummarySaysWhichValueIsWhich(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	var events []*eventpb.Event
+	for s := range int64(40) {
+		v := 3 - 0.07*float32(s) // down to 0.27 at step 39...
+		events = append(events, summaryEvent(s, 0, simpleValue("loss", v)))
+	}
+	for i, v := range []float32{2.25, 2.375, 2.5, 2.4375, 2.5625} { // ...then up: median 2.4375, last 2.5625
+		events = append(events, summaryEvent(40+int64(i), 0, simpleValue("loss", v)))
+	}
+	writeEventFile(t, filepath.Join(logs, "a", "events.out.tfevents.1700000000.host"), events)
+	site := filepath.Join(t.TempDir(), "site")
+	if code, stderr := runCLI(t, "-o", site, "-quiet", logs); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(site, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"ends at 2.4375, the median of its last 5 finite values (the last is 2.5625), far above its minimum",
+		"| 2.5625 @ 44 |",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestSummaryNumbersCarryNoJoiner: summary.md of a corpus whose run names
+// hold dates and times (logs/image/20200409-142247/train) and whose files
+// hold timestamps puts no zero-width joiner beside a digit: they copy as
+// they read. A joiner goes only where GitHub would link (render's
+// TestMdTextLeavesNumbersWhole).
+func TestSummaryNumbersCarryNoJoiner(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site")
+	if code, stderr := runCLI(t, "-o", site, "-quiet", sharedCorpus(t, "keras-tf22-images")); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(site, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "logs/image/20200409-142247/train") {
+		t.Errorf("summary.md does not name the run logs/image/20200409-142247/train as it is:\n%s", md)
+	}
+	if m := regexp.MustCompile(`.{0,20}(?:[0-9]\x{200d}|\x{200d}[0-9]).{0,20}`).FindString(string(md)); m != "" {
+		t.Errorf("summary.md holds a joiner beside a digit: %q", m)
+	}
+}
+
+// TestEmailEndsWithWhereTheReportIs: the email's last line links the
+// report's pages when --charts-url names the site's charts/ (the site
+// uploaded whole), and otherwise says where they are in a sentence, with
+// no bare "index.html" to click.
+func TestEmailEndsWithWhereTheReportIs(t *testing.T) {
+	logs := filepath.Join(t.TempDir(), "logs")
+	writeEventFile(t, filepath.Join(logs, "a", "events.out.tfevents.1700000000.host"),
+		[]*eventpb.Event{summaryEvent(0, 0, simpleValue("loss", 1)), summaryEvent(1, 0, simpleValue("loss", 0.5))})
+	lastParagraph := func(t *testing.T, extra ...string) (string, []string) {
+		t.Helper()
+		eml := filepath.Join(t.TempDir(), "mail.eml")
+		args := append([]string{"-o", filepath.Join(t.TempDir(), "site"), "-quiet", "--email", eml}, extra...)
+		if code, stderr := runCLI(t, append(args, logs)...); code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		_, body, _ := emailParts(t, eml)
+		doc, err := html.Parse(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last *html.Node
+		for _, n := range descendants(doc) {
+			if n.Type == html.ElementNode && n.Data == "p" {
+				last = n
+			}
+		}
+		if last == nil {
+			t.Fatal("the email has no paragraph")
+		}
+		var text strings.Builder
+		var hrefs []string
+		for _, n := range descendants(last) {
+			if n.Type == html.TextNode {
+				text.WriteString(n.Data)
+			}
+			if n.Type == html.ElementNode && n.Data == "a" {
+				hrefs = append(hrefs, attr(n, "href"))
+			}
+		}
+		return text.String(), hrefs
+	}
+	text, hrefs := lastParagraph(t, "--charts-url", "https://ci.example/pr-12/charts/")
+	if want := []string{"https://ci.example/pr-12/index.html", "https://ci.example/pr-12/summary.json"}; !slices.Equal(hrefs, want) ||
+		!strings.Contains(text, "the report's pages") {
+		t.Errorf("with --charts-url: last line %q links %q, want a link to each of %q", text, hrefs, want)
+	}
+	text, hrefs = lastParagraph(t)
+	if len(hrefs) != 0 || !strings.Contains(text, "in the folder the report was written to (open its index.html)") {
+		t.Errorf("without --charts-url: last line %q (links %q), want the sentence saying where the pages are", text, hrefs)
 	}
 }

@@ -116,6 +116,9 @@ type config struct {
 	// logdirs are the log directories the command line names (for
 	// merge, its positional arguments are its parts).
 	logdirs logdirArgs
+	// flagErr is the error of a flag's value as the command says it,
+	// when the flag's parser set it (--fail-on).
+	flagErr error
 }
 
 // parseArgs parses flags and log directories. Flags may come before,
@@ -176,9 +179,25 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 			"inspect lists what each run's files hold instead.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
+	// The flag package prints an error and the whole usage, and the caller
+	// prints the error again: it prints nothing here. A flag's bad value is
+	// one line (the error says what is wrong with it); an unknown flag
+	// gets the usage, then the error once.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	if err := c.logdirs.parse(fs, args); err != nil {
+		fs.SetOutput(stderr)
+		if c.flagErr != nil {
+			return nil, nil, c.flagErr
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "invalid value ") && !strings.HasPrefix(msg, "invalid boolean value ") {
+			usage()
+		}
 		return nil, nil, err
 	}
+	fs.SetOutput(stderr)
+	fs.Usage = usage
 	if *help {
 		fs.SetOutput(stdout)
 		fs.Usage()

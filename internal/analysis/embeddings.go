@@ -100,18 +100,27 @@ func embeddings(ctx context.Context, rep *model.Report, opt Options) (result.Emb
 }
 
 // groupEmbeddings groups the report's embeddings by run and name, steps
-// in step order.
+// in step order. An entry its source lists again (the same tensor, step
+// and files: a projector config repeating it) is merged into the first,
+// counted in its Repeats: the page would list the same "step 0" again.
 func groupEmbeddings(rep *model.Report) []*result.EmbeddingSet {
 	var sets []*result.EmbeddingSet
 	for _, run := range rep.Runs {
 		byName := map[string]*result.EmbeddingSet{}
 		var named []*result.EmbeddingSet
+	entries:
 		for _, e := range run.Embeddings {
 			s := byName[e.Name]
 			if s == nil {
 				s = &result.EmbeddingSet{Run: run, Name: e.Name}
 				byName[e.Name] = s
 				named = append(named, s)
+			}
+			for _, st := range s.Steps {
+				if sameEntry(st.Embedding, e) {
+					st.Repeats++
+					continue entries
+				}
 			}
 			s.Steps = append(s.Steps, &result.EmbeddingStep{Embedding: e})
 		}
@@ -121,6 +130,25 @@ func groupEmbeddings(rep *model.Report) []*result.EmbeddingSet {
 		sets = append(sets, named...)
 	}
 	return sets
+}
+
+// sameEntry reports whether a and b, of one name, are the same entry of
+// their source: the same step, shape and files (declaring file, tensor,
+// checkpoint, metadata and sprite). Samples (OneFlow's, TS-VIS's) are
+// never merged: each record is its own.
+func sameEntry(a, b *model.Embedding) bool {
+	sameRef := func(x, y *model.TensorRef) bool {
+		return x == nil && y == nil || x != nil && y != nil && x.BlobRef == y.BlobRef && x.Format == y.Format && x.DType == y.DType
+	}
+	sameMeta := func(x, y *model.EmbeddingMetadata) bool {
+		return x == nil && y == nil || x != nil && y != nil && x.File != "" && x.File == y.File && len(x.Rows) == len(y.Rows)
+	}
+	sameSprite := func(x, y *model.Sprite) bool {
+		return x == nil && y == nil || x != nil && y != nil && x.File == y.File && x.SingleImageDim == y.SingleImageDim
+	}
+	return a.Sample == nil && b.Sample == nil && a.Source == b.Source && a.File == b.File && a.Step == b.Step &&
+		a.WallTime == b.WallTime && slices.Equal(a.Shape, b.Shape) && a.Checkpoint == b.Checkpoint &&
+		sameRef(a.Points, b.Points) && sameMeta(a.Metadata, b.Metadata) && sameSprite(a.Sprite, b.Sprite)
 }
 
 // embeddingName names one step of a set in progress and warnings.
@@ -280,6 +308,13 @@ func planEmbeddings(sets []*result.EmbeddingSet, o Options) (plan []*plannedEmbe
 
 // reduceEmbedding reads one embedding's points and reduces them.
 func reduceEmbedding(ctx context.Context, e *model.Embedding, d model.Decoders, opt project.Options) (*project.Result, error) {
+	if e.Points == nil {
+		// What the run's warning says, not a shape it never had.
+		if e.Checkpoint != "" {
+			return nil, fmt.Errorf("no points: its tensor is in TensorFlow checkpoint %q, which was not read (the run's warnings say why)", e.Checkpoint)
+		}
+		return nil, errors.New("no points: its tensor was not read (the run's warnings say why)")
+	}
 	n, dims := e.NumPoints(), e.Dims()
 	if n == 0 || dims == 0 {
 		return nil, fmt.Errorf("embedding %q: shape %v unknown or empty", e.Name, e.Shape)

@@ -5,7 +5,8 @@
 // The language (docs/GATES.md says it for users):
 //
 //	loss.last > 0.5                      a run's metric: TAG.FIELD
-//	"train/loss".min > 0.1               a tag with / or spaces, quoted
+//	train/loss.min > 0.1                 a tag with /: names joined by it
+//	"grad norm".min > 0.1                a tag with spaces (or -), quoted
 //	run("lr_0.1").accuracy.max < 0.9     one run's metric
 //	loss.last > baseline.loss.last * 1.02  the same run in the baseline
 //	max(loss.last) > 1 or all(accuracy.max < 0.5)  over all runs
@@ -52,7 +53,7 @@ func Parse(src string) (*Gate, error) {
 	if len(toks) == 1 {
 		return nil, &SyntaxError{1, "empty expression"}
 	}
-	p := &parser{toks: toks}
+	p := &parser{toks: toks, src: []rune(src)}
 	root, err := p.or()
 	if err != nil {
 		return nil, err

@@ -116,11 +116,68 @@ func TestSyntaxErrors(t *testing.T) {
 		{`"a\q".last > 1`, 3, `escapes only`},
 		{"anomaly > 1", 1, "wants a number"},
 		{"1e > 0", 1, "bad number"},
+		// A tag with a character a name cannot have: the quoted form.
+		{"train/loss-2.last > 1", 11, `the tag "train/loss" (one of [last min max best step min_step max_step best_step points non_finite]); a tag that is not a plain name is quoted whole: "train/loss-2".last`},
+		{"train / loss.last > 1", 7, `the tag "train" (one of [last min max best step min_step max_step best_step points non_finite])`},
+		{"train/ loss.last > 1", 6, `quoted whole, as in "train/loss-2".last`},
+		{"eval/top-5.max < 0.9", 9, `quoted whole: "eval/top-5".max`},
+		{"train/loss-x > 1", 11, `quoted whole, as in "train/loss-2".last`},
+		{"loss > 1", 6, `non_finite])`},
+		{`"train/loss" > 1`, 14, `(one of [last min max best step min_step max_step best_step points non_finite])`},
 	} {
 		_, err := Parse(tc.expr)
 		var se *SyntaxError
 		if !errors.As(err, &se) || se.Col != tc.col || !strings.Contains(se.Msg, tc.msg) {
 			t.Errorf("Parse(%q) = %v, want column %d: ...%s...", tc.expr, err, tc.col, tc.msg)
+		}
+	}
+}
+
+// TestQuoteHintOnlyWhereTheNameGoesOn: the quoted form is suggested
+// when a name goes on in a character a name cannot have, not when what
+// follows it is spaced apart.
+func TestQuoteHintOnlyWhereTheNameGoesOn(t *testing.T) {
+	for expr, hint := range map[string]bool{"loss > 1": false, "train / loss.last > 1": false, "train/loss": false,
+		"a-b.last > 1": true, "train/loss-x > 1": true} {
+		_, err := Parse(expr)
+		if err == nil || strings.Contains(err.Error(), "quoted whole") != hint {
+			t.Errorf("Parse(%q) = %v; want a quoting hint: %v", expr, err, hint)
+		}
+	}
+}
+
+// TestSlashedTags: names joined by "/" with no space around it are one
+// tag (almost every real tag has a "/"), and a division still divides.
+func TestSlashedTags(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		tags []string // of the metrics read, in order
+		text string   // the references as a failure prints them
+	}{
+		{"train/loss.last > 1", []string{"train/loss"}, `"train/loss".last`},
+		{"layer/0/kernel.max > 1", []string{"layer/0/kernel"}, `"layer/0/kernel".max`},
+		{`run("a").train/loss.last > baseline.eval/acc.best`, []string{"train/loss", "eval/acc"}, `run("a")."train/loss".last`},
+		{"loss.last/acc.last > 1", []string{"loss", "acc"}, "loss.last"},
+		{"loss.last / acc.last > 1", []string{"loss", "acc"}, "loss.last"},
+		{"a/b.last/c/d.min > 1", []string{"a/b", "c/d"}, `"a/b".last`},
+	} {
+		g, err := Parse(tc.expr)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.expr, err)
+			continue
+		}
+		var tags []string
+		var first string
+		walk(g.root, func(n node) {
+			if m, ok := n.(*metricRef); ok {
+				if first == "" {
+					first = m.text
+				}
+				tags = append(tags, m.tag)
+			}
+		})
+		if !slices.Equal(tags, tc.tags) || first != tc.text {
+			t.Errorf("Parse(%q): tags %q (first %s), want %q (first %s)", tc.expr, tags, first, tc.tags, tc.text)
 		}
 	}
 }
@@ -141,7 +198,8 @@ func TestQuoteRoundTrip(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"loss.last > 0.5", `run("a")."x y".min <= baseline.loss.best * 1.02`, "any(anomaly) or not all(acc.max > .9)", "count(anomaly(\"x\")) > -1e-3"} {
+	for _, s := range []string{"loss.last > 0.5", `run("a")."x y".min <= baseline.loss.best * 1.02`, "any(anomaly) or not all(acc.max > .9)", "count(anomaly(\"x\")) > -1e-3",
+		"train/loss.last > 1", "layer/0/k.max/a/b.min > 1", "eval/top-5.max < 0.9"} {
 		f.Add(s)
 	}
 	cur := &summary.File{Metrics: map[string]map[string]summary.Metric{"a": {"loss": {Points: 1}}}, Runs: []string{"a"}}

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // kind is what an expression yields: a number, a condition, or a list
@@ -112,6 +113,7 @@ var (
 type parser struct {
 	toks []token
 	i    int
+	src  []rune // the expression, for what an error suggests
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -387,8 +389,16 @@ func (p *parser) metric() (node, error) {
 		return nil, &SyntaxError{tag.col, fmt.Sprintf("want a tag (a name, or a quoted name such as \"train/loss\"), found %s", describe(tag))}
 	}
 	m.tag = tag.text
+	if tag.kind == tIdent {
+		m.tag = p.slashed(tag)
+	}
 	if t := p.peek(); t.kind != tOp || t.text != "." {
-		return nil, &SyntaxError{t.col, fmt.Sprintf("want .FIELD after the tag %q (one of %v)", tag.text, fields)}
+		hint := ""
+		if t.kind != tEOF && t.col == tag.col+len(m.tag) { // names are ASCII
+			// The name goes on, in a character a name cannot have.
+			hint = p.quoteHint(tag)
+		}
+		return nil, &SyntaxError{t.col, fmt.Sprintf("want .FIELD after the tag %q (one of %v)%s", m.tag, fields, hint)}
 	}
 	p.next()
 	f := p.next()
@@ -400,6 +410,68 @@ func (p *parser) metric() (node, error) {
 	return m, nil
 }
 
+// slashed returns the tag that starts with tag, a name: almost every real
+// tag has a "/" (train/loss), so names joined by "/" with no space
+// around it are one tag, as in train/loss.last or layer/0/kernel.max.
+// A name alone cannot be divided (a tag needs its .FIELD), so this reads
+// no division differently: loss.last/acc.last ends its tag at the dot.
+func (p *parser) slashed(tag token) string {
+	s, end := tag.text, tag.col+len(tag.text)
+	for {
+		slash, seg := p.peek(), p.toks[min(p.i+1, len(p.toks)-1)]
+		if slash.kind != tOp || slash.text != "/" || slash.col != end || seg.col != end+1 ||
+			!(seg.kind == tIdent || seg.kind == tNum && digits(seg.text)) {
+			return s
+		}
+		p.next()
+		p.next()
+		s += "/" + seg.text
+		end = seg.col + len(seg.text)
+	}
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// quoteHint suggests the quoted form of a tag starting at token tag, a
+// name, that goes on in a character a name cannot have: the text from it to the first
+// "." followed by a field, quoted (as in "train/loss-2".last), when no
+// space or operator of comparison, logic or grouping comes before; else
+// the form in general.
+func (p *parser) quoteHint(tag token) string {
+	const general = `; a tag that is not a plain name is quoted whole, as in "train/loss-2".last`
+	if tag.kind != tIdent || tag.col < 1 || tag.col > len(p.src) {
+		return ""
+	}
+	for i := tag.col - 1; i < len(p.src); i++ {
+		c := p.src[i]
+		if strings.ContainsRune(" \t<>=!()&|,\"", c) {
+			return general
+		}
+		if c != '.' {
+			continue
+		}
+		j := i + 1
+		for j < len(p.src) && (p.src[j] == '_' || p.src[j] >= 'a' && p.src[j] <= 'z') {
+			j++
+		}
+		if f := string(p.src[i+1 : j]); slices.Contains(fields, f) && (j == len(p.src) || !isNameRune(p.src[j])) {
+			return fmt.Sprintf("; a tag that is not a plain name is quoted whole: %s.%s", quote(string(p.src[tag.col-1:i])), f)
+		}
+	}
+	return general
+}
+
+func isNameRune(r rune) bool {
+	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
 // describeRef writes a reference back, quoting the tag when it needs it.
 func describeRef(m *metricRef) string {
 	s := ""
@@ -407,7 +479,8 @@ func describeRef(m *metricRef) string {
 		s = "baseline."
 	}
 	if m.run != nil {
-		s += fmt.Sprintf("run(%s).", quote(*m.run))
+		// A run's name is always quoted: run( reads only that.
+		s += fmt.Sprintf("run(%s).", quoteAlways(*m.run))
 	}
 	return s + quote(m.tag) + "." + m.field
 }
@@ -423,6 +496,11 @@ func quote(s string) string {
 	if plain {
 		return s
 	}
+	return quoteAlways(s)
+}
+
+// quoteAlways quotes a name, escaping " and \.
+func quoteAlways(s string) string {
 	b := []byte{'"'}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '"' || s[i] == '\\' {

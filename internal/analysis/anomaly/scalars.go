@@ -313,7 +313,10 @@ func scalarDiverged(s *scalarSeries, th Thresholds) *result.Anomaly {
 	m := slices.Index(vals, lo)
 	p := s.point(len(vals) - 1)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: end, Count: 1,
-		Detail: fmt.Sprintf("ends at %.6g, far above its minimum %.6g (step %d), having fallen %.6g from its first value", end, lo, s.point(m).Step, fell)}
+		// The median is what fired, and not the last value, which the
+		// summary's Last shows: the finding names both, each as what it is.
+		Detail: fmt.Sprintf("ends at %.6g, the median of its last %d finite values (the last is %.6g), far above its minimum %.6g (step %d), having fallen %.6g from its first value",
+			end, len(tail), vals[len(vals)-1], lo, s.point(m).Step, fell)}
 }
 
 // scalarPlateau fires when a loss (lossLike) never moves: over at least th.MinPoints

@@ -38,6 +38,10 @@ type EmbeddingStep struct {
 	// Skipped says which methods were left out, and why: the report's
 	// budgets, or points that give them nothing to do.
 	Skipped []string
+	// Repeats is how many more times the source listed this very entry
+	// (a projector config repeating it: same tensor, step and files),
+	// merged into this one rather than laid out again.
+	Repeats int
 }
 
 // EmbeddingLayout is what was computed of one embedding's N points

@@ -48,6 +48,14 @@
 		return [sel.options[sel.selectedIndex].textContent, this.main().querySelector('[data-emb-status]').textContent];
 	},
 
+	// steps returns the texts of the step list's options.
+	steps() {
+		return [...this.main().querySelector('[data-emb-step]').options].map(o => o.textContent);
+	},
+
+	// status returns the status line.
+	status() { return this.main().querySelector('[data-emb-status]').textContent; },
+
 	// controls returns, as JSON, the values of the page's controls.
 	controls() {
 		const v = n => { const el = this.main().querySelector('[data-emb-' + n + ']'); return el.type === 'checkbox' ? String(el.checked) : el.value; };

@@ -1,0 +1,31 @@
+// Smoothing over every point of a downsampled series
+// (browser_smoothing_test.go).
+({
+	// series waits until the first chart says its lines are smoothed over
+	// the points over ("every" or "drawn", its data-smoothed) and the page
+	// is ready, and returns its series (id, name, data) and over, as JSON.
+	async series(over) {
+		const fig = document.querySelector("figure.chart-card");
+		const until = Date.now() + 15000;
+		await awaitReady();
+		while (fig.getAttribute("data-smoothed") !== over && Date.now() < until) {
+			await new Promise(r => setTimeout(r, 20));
+		}
+		await awaitReady();
+		const inst = echarts.getInstanceByDom(fig.querySelector("div.chart"));
+		return JSON.stringify({
+			over: String(fig.getAttribute("data-smoothed")),
+			series: inst.getOption().series.map(s => ({ID: String(s.id), Name: String(s.name), Data: s.data})),
+		});
+	},
+
+	// tip shows the tooltip of series id at point dataIndex of the first
+	// chart and returns its text.
+	tip(id, dataIndex) {
+		const inst = echarts.getInstanceByDom(document.querySelector("figure.chart-card div.chart"));
+		const i = inst.getOption().series.findIndex(s => s.id === id);
+		inst.dispatchAction({type: "showTip", seriesIndex: i, dataIndex});
+		const el = document.querySelector(".trainreport-tooltip");
+		return el ? el.textContent : "";
+	},
+})
