@@ -959,7 +959,35 @@
   // ---------------------------------------------------------------------------
   // Setup
 
+  // sessionsCSV is the page's sessions as data/hparams.csv writes them
+  // (render/csv.go): columns run, group, status, then the hyperparameters'
+  // and the metrics', a name both kinds share told apart; numbers as the
+  // data holds them, a missing value empty, a text a spreadsheet would run
+  // as a formula behind a '.
+  function sessionsCSV(data) {
+    var seen = new Map([['run', 1], ['group', 1], ['status', 1]]);
+    var all = data.hparams.concat(data.metrics);
+    all.forEach(function (c) { seen.set(c.name, (seen.get(c.name) || 0) + 1); });
+    var head = ['run', 'group', 'status'];
+    data.hparams.forEach(function (c) { head.push(seen.get(c.name) > 1 ? c.name + ' (hparam)' : c.name); });
+    data.metrics.forEach(function (c) { head.push(seen.get(c.name) > 1 ? c.name + ' (metric)' : c.name); });
+    var text = function (s) { s = String(s); return /^[=+\-@\t\r]/.test(s) ? "'" + s : s; };
+    var field = function (s) { return /[",\r\n]/.test(s) || /^\s/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; };
+    var lines = [head.map(field).join(',')];
+    data.sessions.forEach(function (s) {
+      var row = [text(s.run), text(s.group || ''), text(s.status)];
+      s.hparams.concat(s.metrics).forEach(function (v, i) {
+        if (v == null) row.push('');
+        else if (typeof v === 'number' || all[i].numeric && /^(NaN|-?Infinity)$/.test(v)) row.push(String(v));
+        else row.push(text(v));
+      });
+      lines.push(row.map(field).join(','));
+    });
+    return lines.join('\n') + '\n';
+  }
+
   function setup(main) {
+    var csv = main.querySelector('.hparams-csv');
     var div = main.querySelector('.hparams-chart');
     if (!div) return;
     main.querySelectorAll('[data-run-color]').forEach(function (el) {
@@ -967,6 +995,14 @@
     });
     var data;
     try { data = JSON.parse(main.querySelector('script.hparams-data').textContent); } catch (e) { return; }
+    if (csv && data) {
+      // The page's sessions; past its budget (data.omitted) the site's
+      // data/hparams.csv holds every one.
+      if (data.omitted && data.omitted.sessions) csv.title = 'The page holds the first ' + data.sessions.length + ' sessions; the site\'s data/hparams.csv holds them all.';
+      csv.addEventListener('click', function () {
+        util.download(new Blob([sessionsCSV(data)], { type: 'text/csv;charset=utf-8' }), 'hparams.csv');
+      });
+    }
     var controls = main.querySelector('.hparams-controls');
     if (!data || !data.sessions.length || !(data.hparams.length + data.metrics.length)) {
       // The page's note says why (or there is nothing to draw).
