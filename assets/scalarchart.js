@@ -335,6 +335,11 @@
       if (b.textContent !== text) b.textContent = text;
       b.title = on ? 'Remove this chart from the Custom Scalars page' : 'Pin this chart to the Custom Scalars page';
     });
+    // Without a layout the Custom Scalars page holds only the pins: its
+    // link is written hidden (render/pages.go's page.listed) until one.
+    document.querySelectorAll('header.top nav a[data-page="custom_scalars"][data-unlisted]').forEach(function (a) {
+      if (a.hidden !== !pins.length) a.hidden = !pins.length;
+    });
     var key = pins.join('\u0000');
     if (key === pinsShown) return;
     pinsShown = key;

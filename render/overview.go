@@ -91,9 +91,6 @@ type contentsRow struct {
 type countLine struct {
 	N, Runs int
 	Unit    string // what N counts, in the singular: "tag", "session"
-	// Instead, when set, is said in place of the count: a page with
-	// nothing of its own to count.
-	Instead string
 }
 
 // countTags counts, for a page, the distinct tags it shows and the runs
@@ -177,7 +174,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		p.Warnings = append(p.Warnings, w)
 	}
 	for _, pg := range r.pages() {
-		if pg.count == nil {
+		if pg.count == nil || !pg.isListed(r) {
 			continue
 		}
 		href := pg.file()

@@ -28,6 +28,12 @@ type page struct {
 	// has reports whether the report holds anything for the page to
 	// show: a page without is neither written nor linked.
 	has func(*Report) bool
+	// listed, when set, reports whether the navigation and the overview's
+	// list of pages name the page: a page written for what a user may add
+	// in the browser (Custom Scalars without a layout: the charts pinned
+	// on Scalars) is not listed while it has nothing, and assets/
+	// scalarchart.js shows its link once something is pinned. Nil: listed.
+	listed func(*Report) bool
 	// count is what the overview's list of pages says of the page ("3
 	// tags in 2 runs"); nil for a page the list leaves out: the overview.
 	count func(r *Report, kinds []model.Kind) countLine
@@ -63,7 +69,7 @@ func init() {
 		{name: "scalars", title: "Scalars", kinds: []model.Kind{model.KindScalar}, has: hasAny(runScalars), count: countTags,
 			body: bodyOf((*Report).scalarsPage), data: (*Report).scalarsData,
 			scripts: []string{"scalarchart.js", "scalarsweep.js", "scalars.js"}, styles: []string{"scalarsweep.css"}},
-		{name: "custom_scalars", title: "Custom Scalars", kinds: []model.Kind{model.KindCustomScalars}, has: (*Report).hasCustomScalars, count: countLayoutCharts,
+		{name: "custom_scalars", title: "Custom Scalars", kinds: []model.Kind{model.KindCustomScalars}, has: (*Report).hasCustomScalars, listed: (*Report).hasLayout, count: countLayoutCharts,
 			body: bodyOf((*Report).customScalarsPage), scripts: []string{"scalarchart.js", "custom_scalars.js"},
 			styles: []string{"custom_scalars.css"}},
 		{name: "histograms", title: "Histograms", kinds: []model.Kind{model.KindHistogram}, has: hasAny(runHistograms), count: countTags,
@@ -180,6 +186,9 @@ func (d *pageData) add(run, tag, file string) {
 
 func (p *page) file() string { return p.name + ".html" }
 
+// isListed reports whether the navigation and the overview name p.
+func (p *page) isListed(r *Report) bool { return p.listed == nil || p.listed(r) }
+
 // anyRun reports whether some run of the report has has, which tells
 // whether a category's page is made.
 func (r *Report) anyRun(has func(*model.Run) bool) bool {
@@ -220,6 +229,8 @@ type layout struct {
 type navLink struct {
 	Name, Title, Href string
 	Current           bool
+	// Unlisted links are written hidden (page.listed).
+	Unlisted bool
 }
 
 type mainSection struct {
@@ -235,7 +246,7 @@ func (r *Report) nav(current string, single bool) []navLink {
 		if single {
 			href = "#page=" + p.name
 		}
-		links = append(links, navLink{Name: p.name, Title: p.title, Href: href, Current: p.name == current})
+		links = append(links, navLink{Name: p.name, Title: p.title, Href: href, Current: p.name == current, Unlisted: !p.isListed(r)})
 	}
 	return links
 }
