@@ -861,7 +861,9 @@
       animation: false,
       backgroundColor: 'transparent',
       color: util.palette.slice(),
-      grid: [{ left: 56, top: 48, right: 24, bottom: GRID_BOTTOM }],
+      // containLabel: the y labels' width decides the left margin, so
+      // a long label (a log axis's 0.00001) is not cut at the edge.
+      grid: [{ left: 12, top: 48, right: 24, bottom: GRID_BOTTOM, containLabel: true }],
       tooltip: {
         show: true, trigger: 'axis', confine: true, formatter: tooltipFormatter(rec),
         axisPointer: { type: 'line' }, order: 'seriesAsc'
