@@ -213,11 +213,15 @@
     }
     var opt = base();
     opt.tooltip = { show: false };
+    // The ends of the buckets' range fall between ticks: labelled, they
+    // ran into the tick beside them ("5 5.2764") and past the card's edge
+    // ("-0.54614"); the tooltip says where a bucket starts and ends.
     opt.xAxis = [{ type: 'value', min: h.lo, max: h.hi, axisLine: { onZero: false },
-      axisLabel: { formatter: function (v) { return util.fmtNum(v * h.scale); }, hideOverlap: true } }];
+      axisLabel: { formatter: function (v) { return util.fmtNum(v * h.scale); }, hideOverlap: true,
+        showMinLabel: false, showMaxLabel: false } }];
     if (overlay) {
       opt.yAxis = [{ type: 'value', min: 0, max: h.maxCount, axisLine: { onZero: false },
-        axisLabel: { formatter: function (v) { return util.fmtNum(v); } } }];
+        axisLabel: { formatter: function (v) { return util.fmtNum(v); }, hideOverlap: true, showMaxLabel: false } }];
     } else {
       opt.yAxis = [{
         type: 'value', inverse: true, min: h.first - h.height, max: h.last, minInterval: 1, axisLine: { onZero: false },

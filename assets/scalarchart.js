@@ -36,6 +36,9 @@
   var MAX_PINS = 100;
   var SWEEP_COLOR = '#37474f';
   // The colours of a sweep's best and worst runs, by place.
+  // GRID_BOTTOM is the room under a chart's plot: the x axis's tick
+  // labels, its name under them and the zoom slider, apart.
+  var GRID_BOTTOM = 62;
   var BEST_COLORS = ['#1b5e20', '#2e7d32', '#43a047', '#66bb6a', '#81c784'];
   var WORST_COLORS = ['#b71c1c', '#d32f2f', '#e53935', '#ef5350', '#e57373'];
 
@@ -428,6 +431,11 @@
       var text = on ? 'Unpin' : 'Pin';
       if (b.textContent !== text) b.textContent = text;
       b.title = on ? 'Remove this chart from the Custom Scalars page' : 'Pin this chart to the Custom Scalars page';
+    });
+    // Without a layout the Custom Scalars page holds only the pins: its
+    // link is written hidden (render/pages.go's page.listed) until one.
+    document.querySelectorAll('header.top nav a[data-page="custom_scalars"][data-unlisted]').forEach(function (a) {
+      if (a.hidden !== !pins.length) a.hidden = !pins.length;
     });
     var key = pins.join('\u0000');
     if (key === pinsShown) return;
@@ -947,7 +955,9 @@
       animation: false,
       backgroundColor: 'transparent',
       color: util.palette.slice(),
-      grid: [{ left: 56, top: 48, right: 24, bottom: 54 }],
+      // containLabel: the y labels' width decides the left margin, so
+      // a long label (a log axis's 0.00001) is not cut at the edge.
+      grid: [{ left: 12, top: 48, right: 24, bottom: GRID_BOTTOM, containLabel: true }],
       tooltip: {
         show: true, trigger: 'axis', confine: true, formatter: tooltipFormatter(rec),
         axisPointer: { type: 'line' }, order: 'seriesAsc'
@@ -988,7 +998,7 @@
     var mode = state.x;
     var log = state.log;
     var w = state.smoothing;
-    var series = [], legendNames = [];
+    var series = [], legendNames = [], groupNames = [];
     var drawn = [];
     var groups = [], byKey = new Map(); // keys are run names: no plain object
     var xMin = Infinity, xMax = -Infinity; // of the runs drawn
@@ -1018,7 +1028,10 @@
         if (r.tag) key = r.tag + (key ? ' (' + key + ')' : '');
         var g = byKey.get(key);
         if (!g) {
-          g = { key: key, members: [], color: r.color };
+          // A colour of its own, not a member's: the group stands for
+          // none of them. colorOf gives a name that is no run's the next
+          // free colour, the same on every chart.
+          g = { key: key, members: [], color: colorOf('\u0000group\u0000' + key) };
           byKey.set(key, g);
           groups.push(g);
         }
@@ -1135,6 +1148,7 @@
       var gd = isolatedPoints(gs[0].data);
       if (gd.length) series.push(dotSeries('groupdots:' + gi, g.label, gd, g.color));
       legendNames.push(g.label);
+      groupNames.push(g.label);
     });
     rec.groups = groups;
     var banded = false;
@@ -1150,9 +1164,10 @@
       min: 'dataMin', max: 'dataMax',
       // Keep the x axis at the bottom of the grid even when values cross zero.
       axisLine: { onZero: false },
-      // The name right-aligned just above the end of the axis: never clipped.
-      nameLocation: 'end', nameGap: 0,
-      nameTextStyle: { align: 'right', verticalAlign: 'bottom', padding: [0, 0, 4, 0], color: '#555' }
+      // The name under the middle of the tick labels: at the end of the
+      // axis it sat on the last tick's label and on the lines.
+      nameLocation: 'middle', nameGap: 27,
+      nameTextStyle: { color: '#555', fontSize: 11 }
     };
     if (mode !== 'wall') xAxis.scale = true;
     // Steps are integers: no ticks between them. Relative hours start and
@@ -1166,7 +1181,18 @@
       xAxis.min = xMin - pad;
       xAxis.max = xMax + pad;
     }
-    if (mode !== 'wall') {
+    if (mode === 'wall') {
+      // A day change written as the date, not the day of the month alone
+      // ("15"): ECharts picks the template of the largest unit that
+      // changes at the tick (its default writes a bare day number).
+      xAxis.axisLabel = {
+        hideOverlap: true,
+        formatter: {
+          year: '{yyyy}', month: '{MMM} {yyyy}', day: '{MMM} {d}',
+          hour: '{HH}:{mm}', minute: '{HH}:{mm}', second: '{HH}:{mm}:{ss}', millisecond: '{HH}:{mm}:{ss}.{SSS}'
+        }
+      };
+    } else {
       xAxis.axisLabel = {
         hideOverlap: true,
         formatter: function (v) { return mode === 'step' ? fmtStep(Math.round(v)) : String(+Number(v).toPrecision(4)); }
@@ -1190,6 +1216,12 @@
     yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
     smoothedOver(rec, w, wait, how);
+    // Why a chart is empty: no run has the tag, or its runs are all left
+    // out by the Runs filter or unchecked while other runs are shown (the
+    // filter matches runs, just none with this tag).
+    var empty = m.runs.length ? 'No run shown has this tag (' + m.runs.length +
+      (m.runs.length === 1 ? ' run has it: filtered out or unchecked)' : ' runs have it: filtered out or unchecked)') :
+      'No run has this tag';
     return {
       xAxis: [xAxis],
       yAxis: [yAxis],
@@ -1198,12 +1230,18 @@
         elements: [{
           id: 'empty', type: 'text', left: 'center', top: 'middle', silent: true,
           invisible: drawn.length + groups.length > 0 || banded,
-          style: { text: 'No run matches the filter', fill: '#555', fontSize: 13 }
+          style: { text: empty, fill: '#555', fontSize: 13 }
         }]
       },
       // The raw and envelope series share the run's name, so one legend
       // entry toggles all three; listing the names keeps one entry per run.
-      legend: { data: legendNames }
+      // Runs have no legend (baseOption), groups do: a group is named
+      // nowhere else on the page. Top left, clear of the toolbox; scrolled
+      // when the groups' names pass the chart's width.
+      legend: groupNames.length ? {
+        show: true, type: 'scroll', data: groupNames, top: 4, left: 8, right: 110,
+        itemHeight: 8, itemWidth: 16, itemGap: 12, textStyle: { fontSize: 11 }
+      } : { show: false, data: legendNames }
     };
   }
 
@@ -1621,12 +1659,18 @@
     chart.setOption({
       legend: { show: rows > 0, type: 'plain', data: names, bottom: 4, left: 8, right: 8, itemHeight: 8, itemWidth: 16,
         itemGap: 12, textStyle: { fontSize: 11 } },
-      grid: [{ bottom: 54 + extra }],
+      grid: [{ bottom: GRID_BOTTOM + extra }],
       dataZoom: [{}, { bottom: 6 + extra }]
     });
     chart.resize({ width: width, height: height + extra });
     var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
-    chart.setOption({ legend: { show: false }, grid: [{ bottom: 54 }], dataZoom: [{}, { bottom: 6 }] });
+    // Back to the page's legend: the groups' at the top, or none.
+    var groups = rec.groups && rec.groups.length;
+    chart.setOption({
+      legend: { show: !!groups, type: 'scroll', data: groups ? rec.groups.map(function (g) { return g.label; }) : [],
+        top: 4, bottom: 'auto', right: 110 },
+      grid: [{ bottom: GRID_BOTTOM }], dataZoom: [{}, { bottom: 6 }]
+    });
     chart.resize({ width: 'auto', height: 'auto' });
     return url;
   }

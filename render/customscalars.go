@@ -39,9 +39,16 @@ func (r *Report) hasCustomScalars() bool {
 	return len(r.tags) > 0 || r.anyRun(func(run *model.Run) bool { return run.Layout != nil })
 }
 
+// hasLayout reports whether some run wrote a custom-scalars layout: the
+// page is listed only then (page.listed), as it holds nothing else until
+// a chart is pinned.
+func (r *Report) hasLayout() bool {
+	return r.anyRun(func(run *model.Run) bool { return run.Layout != nil })
+}
+
 // countLayoutCharts is what the overview says of the page: the charts of
-// the merged layout and the runs that wrote a layout, or, without one, what
-// the page holds instead.
+// the merged layout and the runs that wrote a layout (the page is listed
+// only with a layout).
 func countLayoutCharts(r *Report, _ []model.Kind) countLine {
 	c := countLine{Unit: "layout chart"}
 	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
@@ -51,9 +58,6 @@ func countLayoutCharts(r *Report, _ []model.Kind) countLine {
 		if run.Layout != nil {
 			c.Runs++
 		}
-	}
-	if c.Runs == 0 {
-		c.Instead = "no layout: the charts you pin on Scalars"
 	}
 	return c
 }

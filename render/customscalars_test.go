@@ -189,21 +189,29 @@ func BenchmarkCustomScalarsPage(b *testing.B) {
 }
 
 // The overview's list of pages counts the layout's charts and the runs
-// that wrote one; without a layout it says what the page holds instead,
-// not "0 layout charts in 0 runs".
+// that wrote one; without a layout the page, which then holds nothing but
+// what a user pins, is not listed, nor linked in the navigation but
+// hidden (scalarchart.js shows the link once a chart is pinned).
 func TestOverviewCountsLayoutCharts(t *testing.T) {
 	rep := synthetic(map[string]map[string][]float64{"a": {"loss": {1, 2}}, "b": {"loss": {3}}})
 	line := func() string {
 		idx := string(filesByName(t, newReport(rep, Options{}))["index.html"])
 		_, after, ok := strings.Cut(idx, `href="custom_scalars.html">Custom Scalars</a> <span class="muted">`)
 		if !ok {
-			t.Fatalf("no Custom Scalars line in the overview's list of pages")
+			return ""
 		}
 		line, _, _ := strings.Cut(after, "<")
 		return line
 	}
-	if got := line(); got != "no layout: the charts you pin on Scalars" {
-		t.Errorf("without a layout: %q", got)
+	files := filesByName(t, newReport(rep, Options{}))
+	if _, ok := files["custom_scalars.html"]; !ok {
+		t.Fatalf("without a layout the page is not written: a chart pinned on Scalars has nowhere to go")
+	}
+	if got := line(); got != "" {
+		t.Errorf("without a layout the overview lists the page: %q", got)
+	}
+	if nav := `<a href="custom_scalars.html" data-page="custom_scalars" data-unlisted hidden>`; !strings.Contains(string(files["scalars.html"]), nav) {
+		t.Errorf("without a layout the navigation lacks the hidden link %s", nav)
 	}
 	rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: []model.LayoutChart{multiline("x", "loss"), multiline("y", "l.*")}}}}
 	if got := line(); got != "2 layout charts in 1 run" {

@@ -93,9 +93,6 @@ type contentsRow struct {
 type countLine struct {
 	N, Runs int
 	Unit    string // what N counts, in the singular: "tag", "session"
-	// Instead, when set, is said in place of the count: a page with
-	// nothing of its own to count.
-	Instead string
 }
 
 // countTags counts, for a page, the distinct tags it shows and the runs
@@ -179,7 +176,7 @@ func (r *Report) overviewPage(single bool) *overviewPage {
 		p.Warnings = append(p.Warnings, w)
 	}
 	for _, pg := range r.pages() {
-		if pg.count == nil {
+		if pg.count == nil || !pg.isListed(r) {
 			continue
 		}
 		href := pg.file()

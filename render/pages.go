@@ -28,6 +28,12 @@ type page struct {
 	// has reports whether the report holds anything for the page to
 	// show: a page without is neither written nor linked.
 	has func(*Report) bool
+	// listed, when set, reports whether the navigation and the overview's
+	// list of pages name the page: a page written for what a user may add
+	// in the browser (Custom Scalars without a layout: the charts pinned
+	// on Scalars) is not listed while it has nothing, and assets/
+	// scalarchart.js shows its link once something is pinned. Nil: listed.
+	listed func(*Report) bool
 	// count is what the overview's list of pages says of the page ("3
 	// tags in 2 runs"); nil for a page the list leaves out: the overview.
 	count func(r *Report, kinds []model.Kind) countLine
@@ -63,7 +69,7 @@ func init() {
 		{name: "scalars", title: "Scalars", kinds: []model.Kind{model.KindScalar}, has: hasAny(runScalars), count: countTags,
 			body: bodyOf((*Report).scalarsPage), data: (*Report).scalarsData,
 			scripts: []string{"scalarchart.js", "scalarsweep.js", "scalars.js"}, styles: []string{"scalarsweep.css"}},
-		{name: "custom_scalars", title: "Custom Scalars", kinds: []model.Kind{model.KindCustomScalars}, has: (*Report).hasCustomScalars, count: countLayoutCharts,
+		{name: "custom_scalars", title: "Custom Scalars", kinds: []model.Kind{model.KindCustomScalars}, has: (*Report).hasCustomScalars, listed: (*Report).hasLayout, count: countLayoutCharts,
 			body: bodyOf((*Report).customScalarsPage), scripts: []string{"scalarchart.js", "custom_scalars.js"},
 			styles: []string{"custom_scalars.css"}},
 		{name: "histograms", title: "Histograms", kinds: []model.Kind{model.KindHistogram}, has: hasAny(runHistograms), count: countTags,
@@ -183,6 +189,9 @@ func (d *pageData) add(run, tag, file string) {
 
 func (p *page) file() string { return p.name + ".html" }
 
+// isListed reports whether the navigation and the overview name p.
+func (p *page) isListed(r *Report) bool { return p.listed == nil || p.listed(r) }
+
 // anyRun reports whether some run of the report has has, which tells
 // whether a category's page is made.
 func (r *Report) anyRun(has func(*model.Run) bool) bool {
@@ -223,6 +232,8 @@ type layout struct {
 type navLink struct {
 	Name, Title, Href string
 	Current           bool
+	// Unlisted links are written hidden (page.listed).
+	Unlisted bool
 }
 
 type mainSection struct {
@@ -238,7 +249,7 @@ func (r *Report) nav(current string, single bool) []navLink {
 		if single {
 			href = "#page=" + p.name
 		}
-		links = append(links, navLink{Name: p.name, Title: p.title, Href: href, Current: p.name == current})
+		links = append(links, navLink{Name: p.name, Title: p.title, Href: href, Current: p.name == current, Unlisted: !p.isListed(r)})
 	}
 	return links
 }
@@ -395,8 +406,12 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 	// regexp.js before app.js, which takes the matcher it publishes
 	// (templates/layout.html loads the site's pages in the same order).
 	scripts, styles := []string{"echarts.min.js", "regexp.js", "app.js"}, []string{"style.css"}
+	// users lists, by script, the pages whose scripts name it: a script of
+	// one page only goes when the budget leaves the page out.
+	users := map[string][]int{}
 	for i, p := range r.pages() {
 		for _, name := range p.scripts {
+			users[name] = append(users[name], i)
 			if !slices.Contains(scripts, name) { // pages may share a file
 				scripts = append(scripts, name)
 			}
@@ -417,14 +432,18 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 		css = append(append(css, b...), '\n')
 	}
 	l.Style = template.CSS(closingTag.ReplaceAll(css, []byte(`<\/$1`)))
-	for _, name := range scripts {
+	own := make([][]int, len(l.Mains))
+	for k, name := range scripts {
 		js, err := assets.FS.ReadFile(name)
 		if err != nil {
 			return err
 		}
 		l.Scripts = append(l.Scripts, template.JS(closingTag.ReplaceAll(js, []byte(`<\/$1`))))
+		if u := users[name]; len(u) == 1 {
+			own[u[0]] = append(own[u[0]], k)
+		}
 	}
-	if err := r.fitSingleFile(t, &l); err != nil {
+	if err := r.fitSingleFile(t, &l, own); err != nil {
 		return err
 	}
 	return t.ExecuteTemplate(w, "layout", l)
@@ -434,14 +453,46 @@ func (r *Report) WriteSingleFile(w io.Writer) error {
 // the sections of the pages that do not fit, in the navigation's order
 // (the overview and the scalars first), each replaced by a note saying
 // so and that the site has the page, and notes on the overview which
-// pages it left out. The sizes are exact: l is executed with every page
-// left out, and a page adds its content less its note.
-func (r *Report) fitSingleFile(t *template.Template, l *layout) error {
+// pages it left out. A page left out takes the scripts only it uses
+// (own, by section: indices into l.Scripts) with it: the Embeddings
+// page's echarts-gl.min.js alone is 640 KB. The sizes are exact: l is
+// executed with every page and those scripts left out, and a page adds
+// its content less its note, and its own scripts.
+func (r *Report) fitSingleFile(t *template.Template, l *layout, own [][]int) error {
 	budget := r.maxSingleFileBytes()
 	if budget == math.MaxInt {
 		return nil
 	}
-	full := slices.Clone(l.Mains)
+	full, scripts := slices.Clone(l.Mains), l.Scripts
+	owner := make([]int, len(scripts)) // the section a script is only for, or -1
+	for k := range owner {
+		owner[k] = -1
+	}
+	for i, ks := range own {
+		for _, k := range ks {
+			owner[k] = i
+		}
+	}
+	// keepScripts sets l's scripts, in their order: every shared one, and
+	// those of the sections kept.
+	keepScripts := func(kept []bool) {
+		l.Scripts = nil
+		for k, js := range scripts {
+			if owner[k] < 0 || kept[owner[k]] {
+				l.Scripts = append(l.Scripts, js)
+			}
+		}
+	}
+	// scriptBytes is what the section's own scripts add to the file: each
+	// is written as <script>...</script> and a newline.
+	scriptBytes := func(i int) int {
+		n := 0
+		for _, k := range own[i] {
+			n += len(scripts[k]) + len("<script></script>\n")
+		}
+		return n
+	}
+	keepScripts(make([]bool, len(full)))
 	notes := make([]template.HTML, len(full))
 	for i, m := range full {
 		var b bytes.Buffer
@@ -459,23 +510,27 @@ func (r *Report) fitSingleFile(t *template.Template, l *layout) error {
 	}
 	total := int(size)
 	for i, m := range full {
-		total += len(m.HTML) - len(notes[i])
+		total += len(m.HTML) - len(notes[i]) + scriptBytes(i)
 	}
 	if total <= budget {
 		copy(l.Mains, full)
+		l.Scripts = scripts
 		return nil
 	}
 	// Room for the overview's note on what the file leaves out.
 	room := budget - int(size) - singleNoteBytes - 128*len(full)
 	var left []string
+	kept := make([]bool, len(full))
 	for i, m := range full {
-		if extra := len(m.HTML) - len(notes[i]); extra <= room {
+		if extra := len(m.HTML) - len(notes[i]) + scriptBytes(i); extra <= room {
 			l.Mains[i].HTML = m.HTML
+			kept[i] = true
 			room -= extra
 		} else {
 			left = append(left, r.pageTitle(m.Name))
 		}
 	}
+	keepScripts(kept)
 	if len(left) == 0 || len(left) == len(full) || r.pageTitle(full[0].Name) == left[0] {
 		return nil // nothing left out, or no overview to say so
 	}

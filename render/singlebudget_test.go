@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/assets"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/testsupport"
 )
 
 // singleSections returns the content of each page's section of a single
@@ -81,6 +83,53 @@ func TestSingleFileKeepsUnderItsBudget(t *testing.T) {
 	for _, name := range left {
 		if extra := len(all[name]) - len(got[name]); cut.Len()+extra <= budget {
 			t.Errorf("%s left out, but %d more bytes fit in %d", name, extra, budget-cut.Len())
+		}
+	}
+}
+
+// TestSingleFileLeavesOutAPageWithItsScripts: the scripts only a page
+// left out uses go with it. An embedding's report is its overview and its
+// Embeddings page, which alone loads echarts-gl.min.js (640 KB): under a
+// budget that holds the overview but not the page and that script, the
+// file keeps under it, without the script; scripts shared with the pages
+// kept stay.
+func TestSingleFileLeavesOutAPageWithItsScripts(t *testing.T) {
+	rep := collectDir(t, "proj", testsupport.TinyEmbeddings(t, 1))
+	defer rep.Close()
+	var whole bytes.Buffer
+	if err := newReport(rep, Options{MaxSingleFileBytes: -1}).WriteSingleFile(&whole); err != nil {
+		t.Fatal(err)
+	}
+	gl, err := assets.FS.ReadFile("echarts-gl.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := gl[:200] // the script's opening: its licence and first lines
+	if !bytes.Contains(whole.Bytes(), marker) {
+		t.Fatalf("the single file without a budget lacks echarts-gl.min.js")
+	}
+	budget := whole.Len() - len(gl)/2
+	var cut bytes.Buffer
+	if err := newReport(rep, Options{MaxSingleFileBytes: budget}).WriteSingleFile(&cut); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("single file: %s, %s under a budget of %s", fmtBytes(whole.Len()), fmtBytes(cut.Len()), fmtBytes(budget))
+	if cut.Len() > budget {
+		t.Errorf("single file: %d bytes, over its budget of %d: the page left out kept its scripts", cut.Len(), budget)
+	}
+	if bytes.Contains(cut.Bytes(), marker) {
+		t.Errorf("the page is left out but echarts-gl.min.js is still in the file")
+	}
+	if m := singleCutNote.FindSubmatch(cut.Bytes()); m == nil || string(m[3]) != "embeddings" {
+		t.Errorf("the file does not say the Embeddings page is left out")
+	}
+	for _, shared := range []string{"echarts.min.js", "app.js"} {
+		js, err := assets.FS.ReadFile(shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(cut.Bytes(), js[:200]) {
+			t.Errorf("%s, which every page uses, is left out", shared)
 		}
 	}
 }

@@ -16,17 +16,22 @@
 //	                     announces it with a SessionLog START at step 2000; the
 //	                     validation file just repeats steps). One NaN grad_norm.
 //	                     Each job's train run records its hparams session
-//	                     (hparams.go).
+//	                     (hparams.go) and, at the start of the first
+//	                     process, the model graph (graph.go).
 //	lr=0.003/train       TF1/PyTorch encoding (simple_value), 5000 steps.
 //	lr=0.003/validation
 //	lr=0.003/eval        text (configuration, sample predictions as a table),
 //	                     PR curves of two classes, and numeric tensors no
 //	                     plugin claims (confusion matrix, a bool mask,
 //	                     attention weights with one NaN and +Inf step):
-//	                     text.go, prcurves.go, tensors.go.
+//	                     text.go, prcurves.go, tensors.go; and an
+//	                     embedding projector of 100 test images with
+//	                     metadata and a sprite (projector.go).
 //	baseline             simple_value, 20,000 steps with metrics/loss at every
 //	                     step (work for the drawing downsampler), a step-decay
-//	                     learning rate, and one +Inf grad_norm.
+//	                     learning rate, and one +Inf grad_norm; a
+//	                     custom-scalars layout, as tensorboardX writes one
+//	                     (graph.go).
 //	samples              images (PNG, a batch, an animated GIF) and audio
 //	                     clips with Markdown labels (media.go).
 //
@@ -101,7 +106,7 @@ func Generate(dir string) (*Stats, error) {
 			return nil, err
 		}
 	}
-	if err := errors.Join(g.histograms(), g.media(), g.text(), g.tensors()); err != nil {
+	if err := errors.Join(g.histograms(), g.media(), g.text(), g.tensors(), g.projector()); err != nil {
 		return nil, err
 	}
 	return g.st, nil
@@ -401,6 +406,7 @@ func (g *generator) segment(j *job, s segment, rng *rand.Rand, wall *float64) (e
 		train.sessionStart(s.from, *wall+1.5, fmt.Sprintf("checkpoints/%s/ckpt-%d", j.prefix, s.from))
 	} else {
 		train.hparamsStart(j, round6(*wall+1))
+		train.graph(round6(*wall + 2))
 	}
 	var val *eventFile // created at the first validation, as Keras does
 	defer func() { err = errors.Join(err, val.close()) }()
@@ -466,6 +472,7 @@ func (g *generator) baseline() (err error) {
 	if err != nil {
 		return err
 	}
+	f.layout(wall)
 	lr := func(step int64) float64 { // ×0.1 at steps 10,000 and 15,000
 		switch {
 		case step < 10_000:

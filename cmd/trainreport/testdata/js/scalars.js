@@ -2,11 +2,13 @@
 // (browser_test.go, browser_groups_test.go), its run selector, dots and
 // downloads (browser_scalars_runs_test.go).
 ({
-	// figures returns a figureInfo per figure.chart-card, once the page is
+	// figures returns a figureInfo per figure.chart-card of the Scalars
+	// page (the single file also holds Custom Scalars'), once the page is
 	// ready.
 	async figures() {
 		await awaitReady();
-		return [...document.querySelectorAll("figure.chart-card")].map(fig => {
+		const main = document.querySelector('main.page[data-page="scalars"]') || document;
+		return [...main.querySelectorAll("figure.chart-card")].map(fig => {
 			const div = fig.querySelector("div.chart[data-chart]");
 			const script = fig.querySelector("script.chart-data");
 			let data = null, dataError = "";
@@ -56,7 +58,7 @@
 			tagsInput: String(field("tags")),
 			x: String(field("x")),
 			hash: location.hash,
-			figures: [...document.querySelectorAll("figure.chart-card")].map(f => ({tag: f.dataset.tag, visible: f.getClientRects().length > 0})),
+			figures: [...(document.querySelector('main.page[data-page="scalars"]') || document).querySelectorAll("figure.chart-card")].map(f => ({tag: f.dataset.tag, visible: f.getClientRects().length > 0})),
 		};
 	},
 
