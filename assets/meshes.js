@@ -18,7 +18,7 @@
   var T = window.trainreport;
   var util = T.util;
   var DEFAULT_COLOR = [76, 120, 168]; // the report's blue
-  var YAW = -0.35, PITCH = 0.3; // the initial view, in radians: off every axis and diagonal
+  var YAW = -0.35, PITCH = 0.7; // the initial view, in radians: off every axis and diagonal, and oblique to y-up and z-up meshes alike
 
   T.onPage('meshes', function (main) {
     var indexEl = document.getElementById('mesh-index');

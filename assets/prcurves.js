@@ -73,12 +73,17 @@
     var name = card.querySelector('.run-name');
     if (name) name.style.borderColor = color;
     var st = { chart: null };
+    // stepLabel is step i as the card names it, with the write of a step
+    // its run restarted or rewrote.
+    function stepLabel(i) {
+      var write = data.writes && data.writes[i];
+      return data.steps.length ? util.fmtStep(data.steps[i]) + (write ? ' (' + write + ')' : '') : '';
+    }
     function show() {
       var i = Number(slider.value);
       var c = data.curves[i];
       // writes names the write of a step its run restarted or rewrote.
-      var write = data.writes && data.writes[i];
-      if (out) out.textContent = data.steps.length ? util.fmtStep(data.steps[i]) + (write ? ' (' + write + ')' : '') : '';
+      if (out) out.textContent = stepLabel(i);
       if (!st.chart || !c) return;
       st.chart.setOption({ tooltip: { formatter: tooltip(c) }, series: [{ data: points(c) }] });
     }
@@ -93,7 +98,7 @@
     return {
       card: card, run: card.getAttribute('data-run'), color: color,
       curve: function () { return data.curves[Number(slider.value)]; },
-      step: function () { return data.steps[Number(slider.value)]; }
+      step: function () { return stepLabel(Number(slider.value)); }
     };
   }
 
@@ -129,7 +134,7 @@
         if (!curve || !shown(c.card)) return;
         runs++;
         series.push({
-          type: 'line', name: c.run + ' @ ' + util.fmtStep(c.step()), showSymbol: false, color: c.color,
+          type: 'line', name: c.run + ' @ ' + c.step(), showSymbol: false, color: c.color,
           lineStyle: { color: c.color, width: 1.5 }, data: points(curve), tooltip: { formatter: tooltip(curve) }
         });
       });

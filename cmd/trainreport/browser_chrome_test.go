@@ -66,7 +66,7 @@ func TestBrowserPageChrome(t *testing.T) {
 	// listed, as the demo writes a layout; Visdom's page needs Visdom's
 	// files, which a TensorBoard log directory has none of.
 	wantPages := []string{"index", "scalars", "custom_scalars", "histograms", "distributions", "images", "audio", "text",
-		"tensors", "exceptions", "hparams", "pr_curves", "graphs", "embeddings"}
+		"tensors", "exceptions", "hparams", "pr_curves", "graphs", "meshes", "embeddings"}
 	t.Run("help", func(t *testing.T) {
 		for _, page := range wantPages {
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))

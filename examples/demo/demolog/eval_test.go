@@ -62,8 +62,8 @@ func TestEvalRun(t *testing.T) {
 	if len(run.PRCurves) != 2 {
 		t.Errorf("%d PR curve tags, want 2", len(run.PRCurves))
 	}
-	if len(run.Scalars) != 0 || len(run.Meshes) != 0 {
-		t.Errorf("%d scalar and %d mesh tags, want none", len(run.Scalars), len(run.Meshes))
+	if len(run.Scalars) != 0 || len(run.Meshes) != 3 {
+		t.Errorf("%d scalar and %d mesh tags, want none and 3 (the reconstruction's vertices, faces and colours)", len(run.Scalars), len(run.Meshes))
 	}
 	pred := run.Texts[1].Entries
 	if len(pred) != 51 || !slices.Equal(pred[0].Shape, []int64{6, 4}) || pred[0].Values[0] != "image" {

@@ -13,7 +13,7 @@ import (
 // [10, 10]) and which of 64 samples were right (bool [64]); every 250
 // steps the attention weights of a layer (float32 [heads 4, query 8,
 // key 8]), of which one head overflows at step 3750 (+Inf and NaN) and
-// recovers.
+// recovers; every 1,000 steps its 3-D reconstruction (mesh.go).
 func (g *generator) tensors() (err error) {
 	f, err := g.create(evalRun, evalStart, 40112, 1, tensorContent)
 	defer func() { err = errors.Join(err, f.close()) }()
@@ -21,6 +21,7 @@ func (g *generator) tensors() (err error) {
 		return err
 	}
 	rng := newRNG(evalRun + "/tensors")
+	recon := newReconstruction()
 	for step := int64(0); step <= 5000; step += 250 {
 		wall := round6(evalStart + 7 + float64(step)*0.33)
 		skill := 0.1 + 0.8*(1-math.Exp(-float64(step)/1400))
@@ -64,6 +65,9 @@ func (g *generator) tensors() (err error) {
 			att[(2*8+4)*8+4] = math.Inf(1)
 		}
 		f.tensor(step, wall, "layers/attention", eventpb.DataType_DT_FLOAT, []int64{4, 8, 8}, att)
+		if step%1000 == 0 {
+			recon.write(f, step, wall)
+		}
 	}
 	return nil
 }
