@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"math"
 	"os"
 	"strconv"
@@ -57,6 +58,45 @@ func TestAppendFloat32(t *testing.T) {
 	for _, v := range []float64{0.1, 1.0000001, math.Pi, 3e38, math.NaN(), math.Inf(1)} {
 		if _, ok := appendFloat32(nil, v); ok {
 			t.Errorf("appendFloat32(%v) took a value that is no float32 of its range", v)
+		}
+	}
+}
+
+// TestDigits8 compares digits8 with a decimal counter on every n below
+// 10^8.
+func TestDigits8(t *testing.T) {
+	var want [8]byte
+	for i := range want {
+		want[i] = '0'
+	}
+	for n := range uint32(1e8) {
+		if got := digits8(n); got != binary.LittleEndian.Uint64(want[:]) {
+			var b [8]byte
+			binary.LittleEndian.PutUint64(b[:], got)
+			t.Fatalf("digits8(%d) = %q, want %q", n, b[:], want[:])
+		}
+		for i := 7; i >= 0; i-- { // want++
+			if want[i] < '9' {
+				want[i]++
+				break
+			}
+			want[i] = '0'
+		}
+	}
+}
+
+// TestAppendFloat32AppendsToB checks that appendFloat32 appends to what
+// b holds, in b's spare capacity when it has room (the same array) and
+// past a full b.
+func TestAppendFloat32AppendsToB(t *testing.T) {
+	for _, c := range []int{3, 64} {
+		b := append(make([]byte, 0, c), "ab,"...)
+		got, ok := appendFloat32(b, -0.0009765625)
+		if !ok || string(got) != "ab,-0.0009765625" {
+			t.Fatalf("cap %d: appendFloat32 = %q, %v", c, got, ok)
+		}
+		if inPlace := &got[0] == &b[0]; inPlace != (c == 64) {
+			t.Errorf("cap %d: appended in b's array %v", c, inPlace)
 		}
 	}
 }
