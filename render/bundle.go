@@ -25,7 +25,8 @@ const bundleChunk = 256 << 10
 
 // bundleWriter writes a bundle as it is formatted, a chunk at a time, to
 // the bundle's file and, with --data-json, its JSON line (and the newline
-// after it) to the JSON file too: the same bytes, formatted once.
+// after it) to the JSON file too: the same bytes, formatted once. Without
+// a JSON file, a bundle smaller than a chunk (a sweep's) is one write.
 type bundleWriter struct {
 	b      []byte
 	js     io.Writer
@@ -74,7 +75,9 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 	// so that a page opened from file:// adds it as a <script> element
 	// and a script reads its second line with a plain JSON parser.
 	w.b = append(appendScriptHead(w.b, name), '\n')
-	w.flush()
+	if w.json != nil {
+		w.flush() // the JSON file starts after it
+	}
 	w.inJSON = true
 	w.b = append(w.b, `{"layout":`...)
 	w.b = strconv.AppendInt(w.b, DataLayout, 10)
@@ -115,7 +118,9 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 		w.b = append(w.b, '}')
 	}
 	w.b = append(w.b, "}\n"...)
-	w.flush()
+	if w.json != nil {
+		w.flush() // the JSON file ends here
+	}
 	w.inJSON = false
 	w.b = append(w.b, ");\n"...)
 	w.flush()
