@@ -56,13 +56,12 @@ func appendFloat32(b []byte, v float64) ([]byte, bool) {
 	if m == 1<<23 {
 		L = X - sc.p5 // the neighbour below is half as far
 	}
-	mask := uint64(1)<<t - 1
-	var lo, hi uint64
-	if m&1 == 0 { // even: the bounds read back as v
-		lo, hi = (L+mask)>>t, H>>t
-	} else {
-		lo, hi = L>>t+1, (H-1)>>t
-	}
+	// lo, hi: the integers in the interval; its bounds belong to it when
+	// m is even (round half to even reads them back as v), not when odd:
+	// ceil(L/2^t) or the next integer above, floor(H/2^t) or the one
+	// below, in one expression for both (m's parity is a coin flip too).
+	mask, odd := uint64(1)<<t-1, m&1
+	lo, hi := (L+mask+odd)>>t, (H-odd)>>t
 	if lo > hi {
 		return b, false // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
 	}
@@ -70,10 +69,11 @@ func appendFloat32(b []byte, v float64) ([]byte, bool) {
 	// multiple of ten when there is one; computed, not branched on: which
 	// it is varies from value to value as a coin flip would.
 	c, places := X>>t, int(sc.d)
-	if frac, half := X&mask, uint64(1)<<(t-1); frac+c&1 > half && c < hi {
-		c++
-	}
-	c = max(c, lo)
+	frac, half := X&mask, uint64(1)<<(t-1)
+	// Up when v's fraction of a unit is over half, or half and c odd, and
+	// c+1 is inside: sign bits of differences (all below 2^62), no branch.
+	up := (half - (frac + c&1)) >> 63 & ((c - hi) >> 63)
+	c = max(c+up, lo)
 	if c10 := hi / 10 * 10; c10 >= lo {
 		c = c10
 	}
@@ -102,6 +102,12 @@ func appendFloat32(b []byte, v float64) ([]byte, bool) {
 	w := digits8(uint32(c % 1e8))
 	zeros := min(bits.LeadingZeros64(w-0x3030303030303030)/8, places)
 	if nd < 8 {
+		// Below 1 with seven places or fewer, a leading zero, "0.":
+		// written by the default case, as any other, not by a branch of
+		// its own (values about 1 go either way).
+		if places < 8 {
+			nd = max(nd, places+1)
+		}
 		w >>= 8 * (8 - nd) // the first digit in the low byte
 	}
 	switch {
