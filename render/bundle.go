@@ -25,7 +25,8 @@ const bundleChunk = 256 << 10
 
 // bundleWriter writes a bundle as it is formatted, a chunk at a time, to
 // the bundle's file and, with --data-json, its JSON line (and the newline
-// after it) to the JSON file too: the same bytes, formatted once.
+// after it) to the JSON file too: the same bytes, formatted once. Without
+// a JSON file, a bundle smaller than a chunk (a sweep's) is one write.
 type bundleWriter struct {
 	b      []byte
 	js     io.Writer
@@ -74,7 +75,9 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 	// so that a page opened from file:// adds it as a <script> element
 	// and a script reads its second line with a plain JSON parser.
 	w.b = append(appendScriptHead(w.b, name), '\n')
-	w.flush()
+	if w.json != nil {
+		w.flush() // the JSON file starts after it
+	}
 	w.inJSON = true
 	w.b = append(w.b, `{"layout":`...)
 	w.b = strconv.AppendInt(w.b, DataLayout, 10)
@@ -115,7 +118,9 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 		w.b = append(w.b, '}')
 	}
 	w.b = append(w.b, "}\n"...)
-	w.flush()
+	if w.json != nil {
+		w.flush() // the JSON file ends here
+	}
 	w.inJSON = false
 	w.b = append(w.b, ");\n"...)
 	w.flush()
@@ -220,7 +225,7 @@ func appendSteps(b []byte, c kept, spill func([]byte) []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, c.at(i).Step, 10)
+		b = appendInt(b, c.at(i).Step)
 		if spill != nil && len(b) >= bundleChunk {
 			b = spill(b)
 		}
@@ -254,8 +259,11 @@ func appendWallColumn(b []byte, c kept, spill func([]byte) []byte, ints *[]int64
 		b = strconv.AppendInt(b, ms[0], 10)
 		b = append(b, `,"delta":[0`...)
 		for i := 1; i < len(ms); i++ {
-			b = append(b, ',')
-			b = strconv.AppendInt(b, ms[i]-ms[i-1], 10)
+			if d := ms[i] - ms[i-1]; uint64(d) < 10 {
+				b = append(b, ',', byte('0'+d)) // most deltas: one digit, no call
+			} else {
+				b = appendInt(append(b, ','), d)
+			}
 			if spill != nil && len(b) >= bundleChunk {
 				b = spill(b)
 			}
@@ -345,7 +353,13 @@ func wallForm(c kept, ms []int64) (int, []int64, bool) {
 		if w == 0 && math.Signbit(w) {
 			return 0, ms, false
 		}
-		m, ok := fixedPoint(w, k)
+		// fixedPoint's first candidate, without the call: at a scale
+		// that holds, most wall times are found here.
+		x := math.Round(w * pow10[k])
+		m, ok := int64(x), math.Abs(x) < maxExactInt-1 && x/pow10[k] == w
+		if !ok {
+			m, ok = fixedPoint(w, k)
+		}
 		for !ok {
 			if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
 				return 0, ms, false

@@ -519,6 +519,33 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	}
 }
 
+// TestSmallBundleIsOneWrite checks that a bundle smaller than a chunk (a
+// sweep's run) reaches its file in one write, a system call, where its
+// script's first and last lines were written apart; with a JSON file
+// beside it, the JSON file still gets the second line alone.
+func TestSmallBundleIsOneWrite(t *testing.T) {
+	rep := synthetic(map[string]map[string][]float64{"run": {"a": {1, 2, 3}, "b": {4, 5}}})
+	r := newReport(rep, Options{})
+	series := []*seriesView{r.tags[0].series[0], r.tags[1].series[0]}
+	var js chunkCounter
+	w := &bundleWriter{js: &js}
+	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+		t.Fatal(err)
+	}
+	if js.writes != 1 {
+		t.Errorf("a bundle of %d bytes in %d writes, want 1", js.Len(), js.writes)
+	}
+	var js2, jw chunkCounter
+	w = &bundleWriter{js: &js2, json: &jw}
+	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(js2.Bytes(), []byte("\n"))
+	if !bytes.Equal(js2.Bytes(), js.Bytes()) || len(lines) != 4 || !bytes.Equal(jw.Bytes(), lines[1]) {
+		t.Errorf("with a JSON file: the bundle or its JSON line differs: %q", jw.Bytes())
+	}
+}
+
 // chunkCounter is a bytes.Buffer that counts its writes and their largest.
 type chunkCounter struct {
 	bytes.Buffer

@@ -85,6 +85,7 @@ func BenchmarkBundle(b *testing.B) {
 	w := &bundleWriter{}
 	var out countWriter
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		w.js, w.b, out = &out, w.b[:0], 0
 		if err := w.write(sv.file, sv.run, []*seriesView{sv}); err != nil {
@@ -113,6 +114,7 @@ func BenchmarkWriteSiteSweep(b *testing.B) {
 	rep := synthetic(runs)
 	dir := b.TempDir()
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	i := 0
 	for b.Loop() {
 		i++

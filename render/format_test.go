@@ -58,6 +58,7 @@ func BenchmarkAppendWallTime(b *testing.B) {
 	}{{"one decimal", 1700000004.5}, {"six decimals", 1622543341.789407}, {"seven decimals", 1622543341.7903051}} {
 		b.Run(c.name, func(b *testing.B) {
 			buf := make([]byte, 0, 32)
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				buf = appendWallTime(buf[:0], c.w)
 			}
@@ -69,4 +70,48 @@ func BenchmarkAppendWallTime(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAppendIntAsStrconv compares appendInt with strconv.AppendInt on the
+// integers around every power of ten, both signs, the extremes and a
+// random sample, appended to a buffer full and with room to spare.
+func TestAppendIntAsStrconv(t *testing.T) {
+	check := func(d int64) {
+		t.Helper()
+		for _, c := range []int{2, 64} {
+			b := append(make([]byte, 0, c), "x,"...)
+			want := strconv.AppendInt([]byte("x,"), d, 10)
+			if got := appendInt(b, d); string(got) != string(want) {
+				t.Fatalf("appendInt(%d) = %s, want %s", d, got, want)
+			}
+		}
+	}
+	for _, d := range []int64{0, 1, 9, 10, math.MaxInt64, math.MinInt64, math.MinInt64 + 1} {
+		check(d)
+		check(-d)
+	}
+	for p := int64(1); p <= 1e18; p *= 10 {
+		for _, d := range []int64{p - 1, p, p + 1, 2*p - 1} {
+			check(d)
+			check(-d)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100_000 {
+		d := rng.Int64() >> rng.IntN(63)
+		check(d)
+		check(-d)
+	}
+}
+
+// FuzzAppendInt compares appendInt with strconv.AppendInt on any integer.
+func FuzzAppendInt(f *testing.F) {
+	for _, d := range []int64{0, 7, -7, 12345678, 1e16 - 1, 1e16, math.MinInt64} {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, d int64) {
+		if got, want := appendInt(nil, d), strconv.AppendInt(nil, d, 10); string(got) != string(want) {
+			t.Fatalf("appendInt(%d) = %s, want %s", d, got, want)
+		}
+	})
 }

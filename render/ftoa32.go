@@ -1,153 +1,189 @@
 package render
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 )
 
 // appendFloat32 appends v, a float32 in [2^-10, 2^24) or its negative,
 // as strconv.AppendFloat(b, v, 'f', -1, 32) does, and reports whether it
-// did; other values are left to strconv. Values are most of
-// the bytes of the data files, and strconv's general path spends more
-// on its set-up and formatting than on its search for the digits.
+// did; other values are left to strconv. Values are most of the bytes of
+// the data files, and strconv's general path spends more on its set-up
+// and formatting than on its search for the digits.
 //
 // The shortest decimal that reads back as v (round half to even: the
 // bounds belong to v when its mantissa is even) is found exactly, in
-// integers: with v = m*2^-s, the half-way points to v's neighbours are
-// (4m-2)/2^(s+2) and (4m+2)/2^(s+2) ((4m-1) below a power of two), and in
+// integers, in the manner of Schubfach (R. Giulietti, "The Schubfach way
+// to render doubles", 2020), at a scale where the search has two
+// outcomes. With v = m*2^-s, the half-way points to v's neighbours are
+// (4m-2)/2^(s+2) and (4m+2)/2^(s+2) ((4m-1) below a power of two); in
 // units of 10^-d they are those numerators times 5^d over 2^(s+2-d), all
-// below 2^54 in this range, d being the places of nine significant
-// digits in v's binade (places32): a float32 needs at most nine, so the
-// shortest decimal is one of d places, and few are trimmed off. The decimals of d places
-// inside are the integers between the bounds; the shortest are the
-// multiples of the largest power of ten that has one there (the fewest
-// significant digits), and of those strconv writes the one closest to v,
-// of two as close the even one.
+// below 2^51 in this range. d is the binade's (ftoa32Scales): the least
+// with 10^d >= 2^s, so that the interval between the half-way points,
+// one ulp, is at least one unit and less than ten. The decimals of d
+// places that read back as v are the integers lo..hi inside it:
+//
+//   - a multiple of ten among them (there can be only one) has fewer
+//     significant digits than any other, and is the shortest, with its
+//     trailing zeros trimmed (one of fewer places than d-1 is a multiple
+//     of ten too, so it is that one);
+//   - else they all have as many digits, and strconv writes the one
+//     closest to v, of two as close the even one: v's integer part or
+//     the next integer.
+//
+// The digits are then written eight at a time (digits8), straight into
+// b's spare capacity, with no copy through a buffer of digits.
 // TestAppendFloat32 compares it with strconv on every float32 of a sample
-// of binades and FuzzAppendFloat32 on any.
+// of binades (on all of them with TRAINREPORT_FTOA32_ALL=1) and
+// FuzzAppendFloat32 on any.
 func appendFloat32(b []byte, v float64) ([]byte, bool) {
 	f := float32(v)
 	if float64(f) != v {
 		return b, false
 	}
-	bits := math.Float32bits(f)
-	exp := int(bits>>23) & 0xff
+	u := math.Float32bits(f)
+	exp := int(u>>23) & 0xff
 	// exp-127 is the binade: [2^-10, 2^24) is exp in [117, 150].
 	if exp < 117 || exp > 150 {
 		return b, false
 	}
-	m := uint64(bits&(1<<23-1) | 1<<23)
-	s := 150 - exp // v = m * 2^-s, s in [0, 33]
-	d := int(places32[exp-117])
-	lo4 := 4*m - 2
-	if m == 1<<23 && exp > 1 {
-		lo4 = 4*m - 1
+	sc := ftoa32Scales[exp-117]
+	m := uint64(u&(1<<23-1) | 1<<23)
+	t := sc.t // the bounds are L, X, H over 2^t: units of 10^-d
+	X := 4 * m * sc.p5
+	L, H := X-2*sc.p5, X+2*sc.p5
+	if m == 1<<23 {
+		L = X - sc.p5 // the neighbour below is half as far
 	}
-	p5 := pow5[d]
-	L, X, H := lo4*p5, 4*m*p5, (4*m+2)*p5
-	t := s + 2 - d // the bounds are L, X, H over 2^t
-	if t < 0 {
-		L, X, H, t = L<<-t, X<<-t, H<<-t, 0
-	}
-	even := m&1 == 0
-	// lo, hi: the integers in the interval, as decimals of d places.
-	mask := uint64(1)<<t - 1
-	lo := L >> t
-	if L&mask != 0 || !even {
-		lo++
-	}
-	hi := H >> t
-	if H&mask == 0 && !even {
-		hi--
-	}
+	// lo, hi: the integers in the interval; its bounds belong to it when
+	// m is even (round half to even reads them back as v), not when odd:
+	// ceil(L/2^t) or the next integer above, floor(H/2^t) or the one
+	// below, in one expression for both (m's parity is a coin flip too).
+	mask, odd := uint64(1)<<t-1, m&1
+	lo, hi := (L+mask+odd)>>t, (H-odd)>>t
 	if lo > hi {
-		return b, false // cannot be: v itself has a decimal of d places or more; left to strconv
+		return b, false // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
 	}
-	// Trim: the largest power of ten 10^q with a multiple in [lo, hi].
-	// x and rem follow v in units of 10^(q-d): x its integer part, rem
-	// the part of its remainder in whole units of 10^-d (the rest is
-	// X's remainder over 2^t, xr): divisions by the constant 10, none by
-	// a power of ten.
-	x, xr := X>>t, X&mask
-	var rem uint64
-	q, pw := 0, uint64(1)
-	for {
-		nlo, nhi := (lo+9)/10, hi/10
-		if nlo > nhi {
-			break
-		}
-		lo, hi = nlo, nhi
-		rem += x % 10 * pw
-		x /= 10
-		q, pw = q+1, pw*10
+	// The integer closest to v, of two as close the even one, then the
+	// multiple of ten when there is one; computed, not branched on: which
+	// it is varies from value to value as a coin flip would.
+	c, places := X>>t, int(sc.d)
+	frac, half := X&mask, uint64(1)<<(t-1)
+	// Up when v's fraction of a unit is over half, or half and c odd, and
+	// c+1 is inside: sign bits of differences (all below 2^62), no branch.
+	up := (half - (frac + c&1)) >> 63 & ((c - hi) >> 63)
+	c = max(c+up, lo)
+	if c10 := hi / 10 * 10; c10 >= lo {
+		c = c10
 	}
-	// Of the multiples of 10^q in [lo, hi], the closest to v: v is x and
-	// (rem*2^t + xr) / (10^q*2^t) units of 10^q.
-	c := x
-	if c < lo {
-		c = lo
-	} else if c+1 <= hi {
-		twice, unit := 2*(rem<<t+xr), pw<<t
-		if twice > unit || twice == unit && c&1 == 1 {
-			c++ // the closer; of two as close, the even one, as strconv
-		}
+	// Room for "-0." and ten places of digits, written a word at a time.
+	if cap(b)-len(b) < 32 {
+		b = append(b, make([]byte, 32)...)[:len(b)]
 	}
-	if c > hi {
-		return b, false
-	}
+	n := len(b)
+	out := b[n : n+32]
+	i := 0
 	if v < 0 {
-		b = append(b, '-')
+		out[0] = '-'
+		i = 1
 	}
-	places := d - q
-	for places > 0 && c%10 == 0 {
-		c, places = c/10, places-1
+	// c >= lo > 2^23-1 (10^d >= 2^s) and c < 2^24*10^d/2^s < 1.7e8: seven
+	// or eight digits, or a one and eight; its trailing zeros, which the
+	// shortest form drops (up to the point), are the '0' bytes at the top
+	// of its last eight digits' word.
+	nd := 7
+	if c >= 1e7 {
+		nd++
 	}
-	// The digits of c, two at a time from the last, then the point
-	// placed among them: places after it, at least "0" before it.
-	var buf [24]byte
-	i := len(buf)
-	for c >= 100 {
-		k := c % 100 * 2
-		c /= 100
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[k], digitPairs[k+1]
+	if c >= 1e8 {
+		nd++
 	}
-	if c >= 10 {
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[2*c], digitPairs[2*c+1]
-	} else {
-		i--
-		buf[i] = byte('0' + c)
+	w := digits8(uint32(c % 1e8))
+	zeros := min(bits.LeadingZeros64(w-0x3030303030303030)/8, places)
+	if nd < 8 {
+		// Below 1 with seven places or fewer, a leading zero, "0.":
+		// written by the default case, as any other, not by a branch of
+		// its own (values about 1 go either way).
+		if places < 8 {
+			nd = max(nd, places+1)
+		}
+		w >>= 8 * (8 - nd) // the first digit in the low byte
 	}
-	digits := buf[i:]
 	switch {
-	case places < 0:
-		b = append(b, digits...)
-		return append(b, "0000000000000000000000"[:-places]...), true
-	case places == 0:
-		return append(b, digits...), true
-	case places < len(digits):
-		whole := len(digits) - places
-		b = append(b, digits[:whole]...)
-		b = append(b, '.')
-		return append(b, digits[whole:]...), true
+	case places >= nd:
+		// 0.000ddd: "0." and zeros, then the digits over some of them.
+		binary.LittleEndian.PutUint64(out[i:], 0x3030303030302e30)
+		binary.LittleEndian.PutUint64(out[i+8:], 0x3030303030303030)
+		j := i + 2 + places - nd
+		if nd == 9 {
+			out[j] = '1'
+			j++
+		}
+		binary.LittleEndian.PutUint64(out[j:], w)
+		i += 2 + places
+	case nd == 9:
+		// 1dd.ddddd: the one, then as below with eight digits.
+		out[i] = '1'
+		i++
+		whole := 8 - places // digits of w before the point
+		binary.LittleEndian.PutUint64(out[i:], w)
+		out[i+whole] = '.'
+		binary.LittleEndian.PutUint64(out[i+whole+1:], w>>(8*whole))
+		i += 9
+	default:
+		whole := nd - places
+		binary.LittleEndian.PutUint64(out[i:], w)
+		i += nd
+		if places > 0 {
+			out[i-places] = '.'
+			binary.LittleEndian.PutUint64(out[i-places+1:], w>>(8*whole))
+			i++
+		}
 	}
-	b = append(b, "0."...)
-	b = append(b, "000000000000"[:places-len(digits)]...)
-	return append(b, digits...), true
+	i -= zeros
+	if zeros == places && places > 0 {
+		i-- // no decimals left: no point
+	}
+	return b[:n+i], true
 }
 
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+// ftoa32Scale is the scale of appendFloat32's search in a binade:
+// decimals of d places, with 5^d and t = s+2-d for v = m*2^-s.
+type ftoa32Scale struct {
+	p5   uint64
+	t, d uint8
+}
 
-// places32 holds, for each binade of appendFloat32's range (exponent
-// bits 117 to 150, [2^-10, 2^24)), the places of nine significant digits
-// at its least value: 8 - floor(log10(2^j)), from 12 at 2^-10 to 2 at 2^23.
-var places32 = func() (p [34]int8) {
-	for i := range p {
-		p[i] = int8(8 - math.Floor(float64(i-10)*math.Log10(2)))
+// ftoa32Scales holds the scales of appendFloat32's binades, exponent bits
+// 117 to 150 ([2^-10, 2^24), s = 150-exp from 33 to 0): d the least with
+// 10^d >= 2^s, computed in integers.
+var ftoa32Scales = func() (sc [34]ftoa32Scale) {
+	for i := range sc {
+		s := 33 - i
+		d, p10, p5 := 0, uint64(1), uint64(1)
+		for p10 < 1<<s {
+			d, p10, p5 = d+1, p10*10, p5*5
+		}
+		sc[i] = ftoa32Scale{p5: p5, t: uint8(s + 2 - d), d: uint8(d)}
 	}
-	return p
+	return sc
 }()
 
-// pow5 holds the powers of five of appendFloat32's scales.
-var pow5 = [13]uint64{1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625}
+// pow10u32 holds 10^0..10^8.
+var pow10u32 = [9]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// digits8 returns the eight decimal digits of n < 10^8, leading zeros
+// included, as ASCII bytes of a word, the first digit in its low byte
+// (little-endian: stored as is, they read in order). The digits are split
+// in lanes, 4+4, then 2+2+2+2, then 1+...+1, each split a multiplication
+// for all lanes at once (D. Lemire, "Converting integers to fix-digit
+// representations quickly", 2021): TestDigits8 checks it on every n.
+func digits8(n uint32) uint64 {
+	x := uint64(n/10000) | uint64(n%10000)<<32
+	hundreds := (x * 10486 >> 20) & 0x7f_0000_007f // x/100 in each of two lanes below 10^4
+	x = hundreds | (x-100*hundreds)<<16
+	tens := (x * 103 >> 10) & 0x000f_000f_000f_000f // x/10 in each of four lanes below 100
+	x = tens | (x-10*tens)<<8
+	return x + 0x3030303030303030
+}
