@@ -234,3 +234,16 @@ func TestSearchBothIsSearchByEachMetric(t *testing.T) {
 		t.Error("no error for k = n")
 	}
 }
+
+// BenchmarkSearchBoth is the embeddings page's neighbour lists at the
+// corpus's tf2-projector-ckpt shape: 10,000 points × 16, k = 10, both
+// metrics.
+func BenchmarkSearchBoth(b *testing.B) {
+	const n, d, k = 10000, 16, 10
+	data := points(n, d, 1)
+	for b.Loop() {
+		if _, _, err := SearchBoth(context.Background(), data, n, d, k); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
