@@ -73,6 +73,12 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		{"cosine, more points than a block", 1600, 16, 10, Cosine},
 		{"euclidean, k = n-1", 40, 3, 39, Euclidean},
 		{"cosine, one dimension", 50, 1, 5, Cosine},
+		// An odd count of queries and of points: the kernel's edges.
+		{"euclidean, odd counts", 203, 5, 6, Euclidean},
+		{"cosine, odd counts", 203, 5, 6, Cosine},
+		// More than kernelDims: gonum's product.
+		{"euclidean, many dimensions", 301, 40, 7, Euclidean},
+		{"cosine, many dimensions", 301, 40, 7, Cosine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := points(tc.n, tc.d, 7)
