@@ -21,9 +21,10 @@ const (
 	// embeddings each at the methods' caps.
 	DefaultEmbeddingTotalTSNE = 50_000
 	DefaultEmbeddingTotalUMAP = 50_000
-	// DefaultEmbeddingBudget is 200 estimated core-seconds: eighteen
+	// DefaultEmbeddingBudget is 200 estimated core-seconds: twenty
 	// embeddings of 10,000 points of 16 values with every method at its
-	// cap (each about 11), about a minute and a half on two cores.
+	// cap (each about 10; the corpus's tf2-projector-ckpt, three of them,
+	// takes about 21 CPU seconds, docs/PERFORMANCE.md).
 	DefaultEmbeddingBudget = 200 * project.WorkPerSecond
 )
 

@@ -73,6 +73,12 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		{"cosine, more points than a block", 1600, 16, 10, Cosine},
 		{"euclidean, k = n-1", 40, 3, 39, Euclidean},
 		{"cosine, one dimension", 50, 1, 5, Cosine},
+		// An odd count of queries and of points: the kernel's edges.
+		{"euclidean, odd counts", 203, 5, 6, Euclidean},
+		{"cosine, odd counts", 203, 5, 6, Cosine},
+		// More than kernelDims: gonum's product.
+		{"euclidean, many dimensions", 301, 40, 7, Euclidean},
+		{"cosine, many dimensions", 301, 40, 7, Cosine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := points(tc.n, tc.d, 7)
@@ -232,5 +238,18 @@ func TestSearchBothIsSearchByEachMetric(t *testing.T) {
 	}
 	if _, _, err := SearchBoth(context.Background(), data, n, d, n); err == nil {
 		t.Error("no error for k = n")
+	}
+}
+
+// BenchmarkSearchBoth is the embeddings page's neighbour lists at the
+// corpus's tf2-projector-ckpt shape: 10,000 points × 16, k = 10, both
+// metrics.
+func BenchmarkSearchBoth(b *testing.B) {
+	const n, d, k = 10000, 16, 10
+	data := points(n, d, 1)
+	for b.Loop() {
+		if _, _, err := SearchBoth(context.Background(), data, n, d, k); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -265,20 +265,9 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 	if err := runAll(ctx, firstTasks); err != nil {
 		return nil, err
 	}
-	if tsneL.graph != nil {
-		g, p, c := tsneL.graph, tsneL.p, tsneL.of
-		rest = append(rest,
-			func(ctx context.Context) error {
-				y, err := tsne.Embed(ctx, narrow(*g, tsneNeighbors), 2, tsne.Options{Seed: opt.Seed})
-				p.Coords2 = spread(y, c, 2)
-				return err
-			},
-			func(ctx context.Context) error {
-				y, err := tsne.Embed(ctx, narrow(*g, tsneNeighbors), 3, tsne.Options{Seed: opt.Seed})
-				p.Coords3 = spread(y, c, 3)
-				return err
-			})
-	}
+	// UMAP's layouts run on one core each, t-SNE's share each iteration
+	// among the cores: UMAP's first, so that t-SNE's fill the cores at
+	// the end rather than one UMAP layout finishing alone.
 	if umapL.graph != nil {
 		g, p, c := umapL.graph, umapL.p, umapL.of
 		uo := umap.DefaultOptions()
@@ -293,6 +282,20 @@ func Compute(ctx context.Context, data []float32, n, d int, opt Options) (*Resul
 			func(ctx context.Context) error {
 				u := narrow(*g, umapK)
 				y, err := umap.Embed(ctx, u.N(), u.Index, u.Dist, u.K, 3, uo)
+				p.Coords3 = spread(y, c, 3)
+				return err
+			})
+	}
+	if tsneL.graph != nil {
+		g, p, c := tsneL.graph, tsneL.p, tsneL.of
+		rest = append(rest,
+			func(ctx context.Context) error {
+				y, err := tsne.Embed(ctx, narrow(*g, tsneNeighbors), 2, tsne.Options{Seed: opt.Seed})
+				p.Coords2 = spread(y, c, 2)
+				return err
+			},
+			func(ctx context.Context) error {
+				y, err := tsne.Embed(ctx, narrow(*g, tsneNeighbors), 3, tsne.Options{Seed: opt.Seed})
 				p.Coords3 = spread(y, c, 3)
 				return err
 			})
@@ -476,8 +479,9 @@ func toPoints(g result.NeighborLists, s []int32) result.NeighborLists {
 	return out
 }
 
-// runAll runs the tasks, at most GOMAXPROCS at a time, and returns the
-// first error in task order; the others are cancelled when one fails.
+// runAll runs the tasks, at most GOMAXPROCS at a time, starting them in
+// order, and returns the first error in task order; the others are
+// cancelled when one fails.
 func runAll(ctx context.Context, tasks []func(context.Context) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -485,8 +489,12 @@ func runAll(ctx context.Context, tasks []func(context.Context) error) error {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, t := range tasks {
+		// Taken here rather than in the task, so that tasks start in
+		// their order: the caller puts the ones that use one core first
+		// and those that share their work among cores last, where they
+		// fill the cores the others leave.
+		sem <- struct{}{}
 		wg.Go(func() {
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			if err := ctx.Err(); err != nil {
 				errs[i] = err

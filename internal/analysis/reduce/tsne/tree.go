@@ -67,15 +67,17 @@ func (t *tree) fill(at int, lo, hi int32, mid, half [3]float64, depth int) {
 	for c := range d {
 		nd.halfWidth = max(nd.halfWidth, half[c])
 	}
-	for _, p := range t.perm[lo:hi] {
-		for c := range d {
-			nd.center[c] += t.y[int(p)*d+c]
-		}
-	}
-	for c := range d {
-		nd.center[c] /= nd.count
-	}
 	if hi-lo <= 1 || depth >= maxDepth {
+		// A leaf's centre of mass is its points'; a cell's, below, its
+		// children's, each point summed once rather than once a level.
+		for _, p := range t.perm[lo:hi] {
+			for c := range d {
+				nd.center[c] += t.y[int(p)*d+c]
+			}
+		}
+		for c := range d {
+			nd.center[c] /= nd.count
+		}
 		t.nodes[at] = nd
 		return
 	}
@@ -131,6 +133,15 @@ func (t *tree) fill(at int, lo, hi int32, mid, half [3]float64, depth int) {
 		}
 		t.fill(slot, start[k], start[k+1], cmid, chalf, depth+1)
 		slot++
+	}
+	var center [3]float64
+	for _, ch := range t.nodes[nd.child : nd.child+nd.nchild] {
+		for c := range d {
+			center[c] += ch.count * ch.center[c]
+		}
+	}
+	for c := range d {
+		t.nodes[at].center[c] = center[c] / nd.count
 	}
 }
 

@@ -1,14 +1,15 @@
 // Package tsne lays points out in 2-D or 3-D by Barnes-Hut t-SNE, computed
 // ahead of time, with the optimisation of scikit-learn and openTSNE rather
-// than TensorBoard projector's: an early exaggeration of 12 for 250
-// iterations and a learning rate of n/12 (Belkina et al. 2019, "Automated
-// optimized parameters for t-distributed stochastic neighbor embedding")
-// reach in 500 iterations the trustworthiness TensorBoard's exaggeration 4
-// and learning rate 10 reach in 1,000 (at 5,000 points of the corpus's
-// tf2-projector-ckpt: 0.954 against 0.950). What they lacked against
-// scikit-learn's TSNE (0.974) was the repulsion's accuracy: θ 0.5, bhtsne's
-// default, rather than TensorBoard's 0.8, gives 0.972 for 1.4 times the
-// work of an iteration.
+// than TensorBoard projector's: an early exaggeration of 12 and a learning
+// rate of n/12 (Belkina et al. 2019, "Automated optimized parameters for
+// t-distributed stochastic neighbor embedding") reach in 500 iterations
+// the trustworthiness TensorBoard's exaggeration 4 and learning rate 10
+// reach in 1,000 (at 5,000 points of the corpus's tf2-projector-ckpt: 0.954
+// against 0.950), and in 300, 150 of them exaggerated, what 500 with 250
+// exaggerated reach at the default cap (see DefaultIterations). What they
+// lacked against scikit-learn's TSNE (0.974) was the repulsion's
+// accuracy: θ 0.5, bhtsne's default, rather than TensorBoard's 0.8, gives
+// 0.972 for 1.4 times the work of an iteration.
 //
 // t-SNE (van der Maaten and Hinton 2008) places points so that the
 // Student-t similarities of the layout match Gaussian similarities of the
@@ -76,11 +77,11 @@ type Options struct {
 	// 0.5, measured on a cell's half-width as bhtsne does.
 	Theta float64
 	// Exaggeration multiplies the attraction during the first
-	// ExaggerationIters iterations: 12 and 250.
+	// ExaggerationIters iterations: 12 and 150.
 	Exaggeration      float64
 	ExaggerationIters int
 	// MomentumSwitch is the iteration from which the momentum is 0.8
-	// rather than 0.5: 250.
+	// rather than 0.5: 150.
 	MomentumSwitch int
 	// Iterations is the number of descent steps: DefaultIterations.
 	Iterations int
@@ -88,10 +89,15 @@ type Options struct {
 	Seed uint64
 }
 
-// DefaultIterations is the descent steps of Options.Iterations 0: 250
-// exaggerated and 250 more. At 5,000 points of the corpus's
-// tf2-projector-ckpt 400 lost 0.006 of 2-D trustworthiness; 500 held it.
-const DefaultIterations = 500
+// DefaultIterations is the descent steps of Options.Iterations 0: 150
+// exaggerated and 150 more. At the default cap, 2,500 points of each of
+// the corpus's three tf2-projector-ckpt embeddings, they keep the
+// trustworthiness of 500 iterations with 250 exaggerated (scikit-learn's
+// 250 and openTSNE's) within 0.003 in 2-D and 3-D, and scikit-learn's own
+// (1,000 iterations) within 0.004, for 0.6 of the work;
+// docs/PERFORMANCE.md gives the figures. 350 with 250 exaggerated lost
+// more (0.003 to 0.004), 300 with 200 exaggerated more still.
+const DefaultIterations = 300
 
 // MinLearningRate is the least learning rate of Options.LearningRate 0,
 // TensorBoard's, for small sets where n/Exaggeration would be smaller.
@@ -113,8 +119,8 @@ func (o Options) withDefaults(n int) Options {
 	def(&o.Theta, 0.5)
 	def(&o.Exaggeration, 12)
 	def(&o.LearningRate, max(float64(n)/o.Exaggeration, MinLearningRate))
-	defInt(&o.ExaggerationIters, 250)
-	defInt(&o.MomentumSwitch, 250)
+	defInt(&o.ExaggerationIters, DefaultIterations/2)
+	defInt(&o.MomentumSwitch, DefaultIterations/2)
 	defInt(&o.Iterations, DefaultIterations)
 	return o
 }

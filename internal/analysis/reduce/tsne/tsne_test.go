@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/trainreport/trainreport/internal/analysis/reduce/knn"
@@ -373,5 +374,23 @@ func BenchmarkEmbed(b *testing.B) {
 		if _, err := Embed(context.Background(), g, 2, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkEmbedCorpus is the default cap's layouts of the corpus's
+// tf2-projector-ckpt embedding embed0:0 (the 2,500 points of
+// tsne-tf2proj2500.json.gz), 2-D and 3-D, with the defaults; the nearest
+// neighbours are found outside the timing.
+func BenchmarkEmbedCorpus(b *testing.B) {
+	ref := readReference(b, "tf2proj2500")
+	g := graphOf(b, ref.Data, ref.N, ref.D)
+	for _, dims := range []int{2, 3} {
+		b.Run(strconv.Itoa(dims)+"-D", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Embed(context.Background(), g, dims, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -68,6 +68,7 @@ func optimize(ctx context.Context, emb []float64, g graph, dims, epochs int, a, 
 		}
 	}
 	n := g.n
+	pw := newPower(b)
 	clamp := func(x float64) float64 { return max(-clip, min(clip, x)) }
 	var diff [3]float64
 	for epoch := range epochs {
@@ -88,7 +89,7 @@ func optimize(ctx context.Context, emb []float64, g graph, dims, epochs int, a, 
 				d2 += diff[c] * diff[c]
 			}
 			if d2 > 0 {
-				pb := pow(d2, b) // d2^b; d2^(b−1) is pb/d2
+				pb := pw.of(d2) // d2^b; d2^(b−1) is pb/d2
 				coeff := -2 * a * b * pb / d2 / (a*pb + 1)
 				for c := range dims {
 					grad := clamp(coeff*diff[c]) * alpha
@@ -112,7 +113,7 @@ func optimize(ctx context.Context, emb []float64, g graph, dims, epochs int, a, 
 				if !(d2 > 0) {
 					continue // the point itself, or one on top of it: no direction to push
 				}
-				pb := pow(d2, b)
+				pb := pw.of(d2)
 				coeff := 2 * gamma * b / ((eps + d2) * (a*pb + 1))
 				for c := range dims {
 					cur[c] += clamp(coeff*diff[c]) * alpha

@@ -50,14 +50,25 @@ func TestTrustworthinessAgainstUmapLearn(t *testing.T) {
 				}
 				opt := DefaultOptions()
 				opt.Init, opt.Epochs = init, run.epochs
-				opt.Seed = 1
+				// A small set's trustworthiness moves by a point's
+				// share (0.01 of 100) from one seed to the next: its
+				// mean over seeds is what is compared (16 seeds of
+				// mnist100 from a random start: 0.850 to 0.885).
+				seeds := 1
+				if n < 500 {
+					seeds = 8
+				}
 				start := time.Now()
-				emb, err := Embed(context.Background(), n, index, dist, k, dims, opt)
-				if err != nil {
-					t.Fatal(err)
+				got := 0.0
+				for seed := range seeds {
+					opt.Seed = uint64(seed + 1)
+					emb, err := Embed(context.Background(), n, index, dist, k, dims, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got += trustworthiness(t, data, d, emb, dims, ref.K) / float64(seeds)
 				}
 				took := time.Since(start)
-				got := trustworthiness(t, data, d, emb, dims, ref.K)
 				t.Logf("%s %d-D init %v, epochs %d: trustworthiness %.4f (umap-learn %.4f) in %v", ds.Name, dims, init, run.epochs, got, want, took.Round(time.Millisecond))
 				if got < want-0.02 {
 					t.Errorf("%s in %d-D from init %v, epochs %d: trustworthiness %.4f, umap-learn's %.4f: more than 0.02 below", ds.Name, dims, init, run.epochs, got, want)
