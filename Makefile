@@ -11,10 +11,17 @@ VENV      ?= $(CACHE_HOME)/venv
 PY_DEPS   := tensorboard==2.21.0
 MOTO_VENV ?= $(CACHE_HOME)/moto-venv
 MOTO_DEPS := moto[server]==5.2.5
+# The Google Cloud Storage and Azure emulators of the gs:// and az:// tests,
+# beside the venvs: fake-gcs-server's binary (built with go install) and
+# Azurite (npm).
+FAKE_GCS_DIR     ?= $(CACHE_HOME)/fake-gcs
+FAKE_GCS_VERSION := v1.56.1
+AZURITE_DIR      ?= $(CACHE_HOME)/azurite
+AZURITE_VERSION  := 3.37.0
 # CLOUD_TAGS are the build tags of every object storage driver (README.md).
 CLOUD_TAGS := s3 gcs azure
 
-.PHONY: all build build-cloud test-moto test vet-cloud demo generate bench bench-build bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz test-slurm bench-slurm
+.PHONY: all build build-cloud test-moto test-gcs test-azurite test vet-cloud demo generate bench bench-build bench-peers bench-logs bench-venv pgo fmt vet clean test-deps test-python fuzz test-slurm bench-slurm
 
 all: build
 
@@ -42,16 +49,23 @@ demo:
 # shared one chromium and ran two at a time: docs/DEVELOPMENT.md); 20
 # minutes leaves it more than twice that, and Go's default of 10 too little.
 TEST_TIMEOUT ?= 20m
-test: test-deps test-python test-moto
+#
+# The gs:// and az:// tests run once more, with the drivers' build tags,
+# against fake-gcs-server and Azurite (installed by test-gcs and
+# test-azurite, started and stopped by the tests): only those tests, since
+# the rest of cmd/trainreport ran untagged already.
+test: test-deps test-python test-moto test-gcs test-azurite
 	$(GO) vet ./...
 	$(GO) vet -tags slurm ./cmd/trainreport
 	TRAINREPORT_PYTHON=$(VENV)/bin/python TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 	TRAINREPORT_MOTO=$(MOTO_VENV)/bin/moto_server $(GO) test -count=1 -timeout 5m -tags s3 ./collect/logfs
+	TRAINREPORT_FAKE_GCS=$(FAKE_GCS_DIR)/fake-gcs-server TRAINREPORT_AZURITE=$(AZURITE_DIR)/node_modules/.bin/azurite-blob \
+	  $(GO) test -count=1 -timeout 10m -tags "gcs azure" -run '^(TestGCS|TestAzur)' ./cmd/trainreport
 
 # vet-cloud vets the object storage drivers' files (build tags s3, gcs,
-# azure). It is not part of `make test`: type-checking them downloads the
-# Google Cloud Storage and Azure SDKs, 25 s and 335 MB of module cache
-# (103 MB of zips) that nothing else needs; .ci/run runs it.
+# azure) together; .ci/run runs it. The Google Cloud Storage and Azure SDKs
+# it needs (25 s and 335 MB of module cache, 103 MB of zips) are
+# downloaded by `make test` too now, for the gcs and azure tests.
 vet-cloud:
 	$(GO) vet -tags "$(CLOUD_TAGS)" ./collect/logfs
 
@@ -89,6 +103,16 @@ bench-slurm:
 # it does nothing once it is there.
 test-moto:
 	@PYTHON=$(PYTHON) sh ./.ci/moto-venv $(MOTO_VENV) '$(MOTO_DEPS)'
+
+# test-gcs builds fake-gcs-server (.ci/fake-gcs) into FAKE_GCS_DIR for
+# cmd/trainreport's TestGCS* tests (build tag gcs); test-azurite installs
+# Azurite with npm (.ci/azurite) into AZURITE_DIR for its TestAzur* tests
+# (build tag azure). Each does nothing once its version is there.
+test-gcs:
+	@GO=$(GO) sh ./.ci/fake-gcs $(FAKE_GCS_DIR) $(FAKE_GCS_VERSION)
+
+test-azurite:
+	@sh ./.ci/azurite $(AZURITE_DIR) $(AZURITE_VERSION)
 
 # fuzz runs every fuzz target of the repository, one after the other, for
 # FUZZTIME each (all of them, then it fails if any did); it is not part of

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -175,7 +177,7 @@ func openBucketDir(ctx context.Context, bkt *blob.Bucket, prefix, display string
 	objs, err := b.probe(".", prefix, "")
 	if err != nil {
 		bkt.Close()
-		return nil, fmt.Errorf("%s: %w", display, bucketError(err))
+		return nil, fmt.Errorf("%s: %w", display, BucketError(display, err))
 	}
 	if len(objs) == 0 {
 		bkt.Close()
@@ -190,6 +192,16 @@ func bucketError(err error) error {
 	var bound *boundError
 	if errors.As(err, &bound) {
 		return bound // ours, said in one line already
+	}
+	// A connection that could not be made: the endpoint is wrong or
+	// down, whatever the SDK's retries and wrappers made of it.
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return &endpointError{addr: fmt.Sprint(op.Addr), cause: op.Err}
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return &endpointError{addr: dns.Name, cause: dns}
 	}
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
@@ -644,15 +656,80 @@ func OpenBucket(ctx context.Context, p string) (b *blob.Bucket, prefix, display 
 	}
 	bkt, err := blob.OpenBucket(ctx, u.open)
 	if err != nil {
-		msg := bucketError(err).Error()
+		msg := BucketError(u.display, err).Error()
 		if _, q, ok := strings.Cut(u.open, "?"); ok {
 			msg = strings.ReplaceAll(msg, q, "...")
 		}
 		return nil, "", "", fmt.Errorf("%s: %s", u.display, msg)
 	}
+	configureGCS(bkt)
 	return bkt, u.prefix, u.display, nil
 }
 
-// BucketError is the one-line form of an error of a request to a bucket
-// (access denied, no such bucket), as OpenURL reports its own.
-func BucketError(err error) error { return bucketError(err) }
+// BucketError is the one-line form of an error of a request to the
+// bucket of the URL url (access denied, no such bucket, an endpoint that
+// cannot be reached), as OpenURL reports its own. An endpoint that cannot
+// be reached is named with where it came from: the variable of url's
+// cloud that set it, or that none did.
+func BucketError(url string, err error) error {
+	err = bucketError(err)
+	var e *endpointError
+	if errors.As(err, &e) {
+		scheme, _, _ := strings.Cut(url, "://")
+		e.source = endpointSource(strings.ToLower(scheme))
+	}
+	return err
+}
+
+// endpointError is a request that could not reach its endpoint: refused,
+// unreachable, a name that does not resolve.
+type endpointError struct {
+	addr   string
+	cause  error
+	source string // where the endpoint came from, as endpointSource says
+}
+
+func (e *endpointError) Error() string {
+	msg := "cannot connect to " + e.addr + ": " + e.cause.Error()
+	if e.source != "" {
+		msg += " (" + e.source + ")"
+	}
+	return msg
+}
+
+func (e *endpointError) Unwrap() error { return e.cause }
+
+// endpointSource says which standard variable gave the endpoint of a
+// cloud's requests, with its value when that holds no secret: a user who
+// pointed the SDK at an emulator, or forgot to, sees where to look.
+func endpointSource(scheme string) string {
+	set := func(k string) (string, bool) { v := os.Getenv(k); return v, v != "" }
+	switch scheme {
+	case "s3":
+		if v, ok := set("AWS_ENDPOINT_URL_S3"); ok {
+			return "endpoint from AWS_ENDPOINT_URL_S3=" + v + ", unless the URL has endpoint="
+		}
+		if v, ok := set("AWS_ENDPOINT_URL"); ok {
+			return "endpoint from AWS_ENDPOINT_URL=" + v + ", unless the URL has endpoint="
+		}
+		return "endpoint from the URL's endpoint=, AWS_ENDPOINT_URL or the region"
+	case "gs":
+		if v, ok := set("STORAGE_EMULATOR_HOST"); ok {
+			return "endpoint from STORAGE_EMULATOR_HOST=" + v
+		}
+		return "Google's endpoint: STORAGE_EMULATOR_HOST is not set"
+	case "az", "azblob":
+		// A connection string holds the account's key: named, not shown.
+		if _, ok := set("AZURE_STORAGE_CONNECTION_STRING"); ok {
+			return "endpoint from AZURE_STORAGE_CONNECTION_STRING's BlobEndpoint"
+		}
+		if _, ok := set("AZURE_STORAGEBLOB_CONNECTIONSTRING"); ok {
+			return "endpoint from AZURE_STORAGEBLOB_CONNECTIONSTRING's BlobEndpoint"
+		}
+		if v, ok := set("AZURE_STORAGE_DOMAIN"); ok {
+			return "endpoint from AZURE_STORAGE_DOMAIN=" + v + " and AZURE_STORAGE_ACCOUNT"
+		}
+		return "endpoint from AZURE_STORAGE_ACCOUNT, AZURE_STORAGE_DOMAIN unset"
+	}
+	return ""
+}

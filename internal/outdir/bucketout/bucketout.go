@@ -63,7 +63,7 @@ func Open(ctx context.Context, out string, names []string) (*Bucket, error) {
 	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, maxForeign, logfs.ListOptions(prefix, ""))
 	if err != nil {
 		b.Close()
-		return nil, fmt.Errorf("-o %s: %w", display, logfs.BucketError(err))
+		return nil, fmt.Errorf("-o %s: %w", display, logfs.BucketError(display, err))
 	}
 	for _, o := range objs {
 		if !slices.Contains(names, strings.TrimPrefix(o.Key, prefix)) {
@@ -84,7 +84,7 @@ func (b *Bucket) URL() string { return b.url }
 func (b *Bucket) WriteFile(ctx context.Context, name string, data []byte) error {
 	opts := &blob.WriterOptions{ContentType: "application/octet-stream"}
 	if err := b.b.WriteAll(ctx, b.prefix+name, data, opts); err != nil {
-		return fmt.Errorf("writing %s/%s: %w", b.url, name, logfs.BucketError(err))
+		return fmt.Errorf("writing %s/%s: %w", b.url, name, logfs.BucketError(b.url, err))
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func (b *Bucket) Create(ctx context.Context, name string) (*Upload, error) {
 	w, err := b.b.NewWriter(ctx, b.prefix+name, &blob.WriterOptions{ContentType: "application/octet-stream"})
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("writing %s/%s: %w", b.url, name, logfs.BucketError(err))
+		return nil, fmt.Errorf("writing %s/%s: %w", b.url, name, logfs.BucketError(b.url, err))
 	}
 	return &Upload{w: w, cancel: cancel, name: b.url + "/" + name}, nil
 }
@@ -116,7 +116,7 @@ func (b *Bucket) Create(ctx context.Context, name string) (*Upload, error) {
 func (u *Upload) Write(p []byte) (int, error) {
 	n, err := u.w.Write(p)
 	if err != nil {
-		err = fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(err))
+		err = fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(u.name, err))
 	}
 	return n, err
 }
@@ -125,7 +125,7 @@ func (u *Upload) Write(p []byte) (int, error) {
 func (u *Upload) Commit() error {
 	defer u.cancel()
 	if err := u.w.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(err))
+		return fmt.Errorf("writing %s: %w", u.name, logfs.BucketError(u.name, err))
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func (u *Upload) Abort() {
 func (b *Bucket) Remove(ctx context.Context, name string) error {
 	err := b.b.Delete(ctx, b.prefix+name)
 	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return fmt.Errorf("removing %s/%s: %w", b.url, name, logfs.BucketError(err))
+		return fmt.Errorf("removing %s/%s: %w", b.url, name, logfs.BucketError(b.url, err))
 	}
 	return nil
 }
