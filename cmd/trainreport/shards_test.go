@@ -277,12 +277,18 @@ func TestMergeRefusals(t *testing.T) {
 	}
 	out5, _ := json.Marshal(m)
 	garbled := damaged("garbled", out5, model)
-	// A part of version 2 (model.bin of model version 6, written whole
+	// A part of version 2 (model.bin of the model's version before this one, written whole
 	// after collection), and one whose marker is sealed as this version's
 	// but whose model.bin is of the older form: each refused, naming
 	// the part and the file.
+	// The header names the model's version: "trainreport-model N ...".
 	header, body, _ := bytes.Cut(model, []byte("\n"))
-	oldModel := append(append(bytes.Replace(header, []byte("trainreport-model 7 "), []byte("trainreport-model 6 "), 1), '\n'), body...)
+	var version int
+	if _, err := fmt.Sscanf(string(header), "trainreport-model %d ", &version); err != nil {
+		t.Fatalf("model header %q: %v", header, err)
+	}
+	oldHeader := bytes.Replace(header, fmt.Appendf(nil, "trainreport-model %d ", version), fmt.Appendf(nil, "trainreport-model %d ", version-1), 1)
+	oldModel := append(append(oldHeader, '\n'), body...)
 	m2 := m
 	m2.Shard, m2.Version = 2, 2
 	if err := m2.seal(); err != nil {
@@ -341,7 +347,7 @@ func TestMergeRefusals(t *testing.T) {
 		{"marker changed", []string{three[0], three[1], markerChanged}, nil, "part " + markerChanged + ": shard.json: does not match its own checksum"},
 		{"part of another version", []string{three[0], three[1], old}, nil, "part " + old + ": shard.json: version 1 of the part format, this trainreport reads version 3: collect the parts again"},
 		{"part of version 2", []string{three[0], three[1], version2}, nil, "part " + version2 + ": shard.json: version 2 of the part format, this trainreport reads version 3: collect the parts again"},
-		{"model of an older version", []string{three[0], three[1], oldModelOnly}, nil, "part " + oldModelOnly + ": model.bin: trainreport-model file of version 6; this trainreport reads version 7"},
+		{"model of an older version", []string{three[0], three[1], oldModelOnly}, nil, fmt.Sprintf("part %s: model.bin: trainreport-model file of version %d; this trainreport reads version %d", oldModelOnly, version-1, version)},
 		{"marker out of range", []string{three[0], three[1], garbled}, nil, "part " + garbled + ": shard.json: shard 5/3 is out of range"},
 		{"other root", []string{three[0], three[1], elsewhere[2]}, nil, "part " + elsewhere[2] + " was collected from other log directories"},
 		{"collect flag at merge", three, []string{"--keep-all-records"}, "--keep-all-records and --restarts are collect's flags"},
