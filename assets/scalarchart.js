@@ -625,7 +625,12 @@
     switch (t.name) {
       case 'outliers': state.outliers = !!t.checked; break;
       case 'legend': state.legend = !!t.checked; break;
-      case 'tipsort': state.tipsort = TIP_SORTS[t.value] ? t.value : ''; break;
+      case 'tipsort':
+        state.tipsort = TIP_SORTS[t.value] ? t.value : '';
+        // ECharts keeps a tooltip's text while the pointer stays at the
+        // same point: drop the shown ones so the next is sorted anew.
+        records.forEach(function (rec) { if (rec.chart) rec.chart.dispatchAction({ type: 'hideTip' }); });
+        break;
       default: return;
     }
     T.state.apply();
