@@ -395,15 +395,20 @@
   // promise} or {lacks: true}. Loaded once for every chart.
   var xCache = new Map();
 
-  // xSource returns run r's values of tag by step. From the run's bundle
-  // (data/scalars/<run>.js, loaded as smoothing loads it) when the chart
-  // names it; else (the single file) from the inline data of the page's
-  // chart of tag, whose drawn points alone it has.
+  // xSource returns run r's values of tag by step: from the page's own
+  // chart of tag when it draws every point of the run (no load), else from
+  // the run's bundle (data/scalars/<run>.js, loaded as smoothing loads
+  // it) when the chart names it, else (the single file) from the drawn
+  // points of the page's chart of tag.
   function xSource(r, tag) {
     var key = r.run + '\u0000' + tag;
     var c = xCache.get(key);
     if (c) return c;
-    if (r.file && r.script && typeof T.loadData === 'function' && T.scalarBundle) {
+    var bundle = !!(r.file && r.script && typeof T.loadData === 'function' && T.scalarBundle);
+    var inline = inlineX(r.run, tag);
+    if (inline && (inline.whole || !bundle)) {
+      c = { map: inline.map };
+    } else if (bundle) {
       c = {};
       c.loading = T.loadData(r.file, r.script).then(function (b) {
         var col = T.scalarBundle.column(b, tag);
@@ -411,23 +416,28 @@
       }, function () {
         xCache.set(key, { lacks: true });
       });
-      xCache.set(key, c);
-      return c;
+    } else {
+      c = { lacks: true };
     }
-    c = { lacks: true };
+    xCache.set(key, c);
+    return c;
+  }
+
+  // inlineX returns run's points on the page's chart of tag, by step, as
+  // {map, whole}, whole when the chart draws all of them; null when the
+  // page has no such chart or it lacks the run.
+  function inlineX(run, tag) {
     for (var i = 0; i < records.length; i++) {
       var other = records[i];
       if (other.load || other.figure.getAttribute('data-tag') !== tag) continue;
       var m = parseModel(other);
-      var src = m && m.runs.find(function (q) { return q.run === r.run && (!q.tag || q.tag === tag); });
+      var src = m && m.runs.find(function (q) { return q.run === run && (!q.tag || q.tag === tag); });
       if (!src) continue;
       var map = new Map();
       for (var j = 0; j < src.steps.length; j++) map.set(src.steps[j], src.values[j]);
-      c = { map: map };
-      break;
+      return { map: map, whole: !(src.total > src.steps.length) };
     }
-    xCache.set(key, c);
-    return c;
+    return null;
   }
 
   // columnMap maps each step of a bundle's column to its value; a step
