@@ -449,10 +449,23 @@
   }
 
   // xByScalar returns the x of run r's point at step: the x scalar's
-  // value at exactly that step, NaN (a gap) where it has none.
+  // value at exactly that step, NaN (the point left out) where it has none.
   function xByScalar(r, step) {
     var v = r.xmap ? r.xmap.get(step) : undefined;
     return v === undefined ? NaN : v;
+  }
+
+  // keptX returns the indices of the xs that are numbers.
+  function keptX(xs) {
+    var out = [];
+    for (var j = 0; j < xs.length; j++) if (xs[j] === xs[j]) out.push(j);
+    return Int32Array.from(out);
+  }
+
+  function pickPoints(data, idx) {
+    var out = new Array(idx.length);
+    for (var k = 0; k < idx.length; k++) out[k] = data[idx[k]];
+    return out;
   }
 
   // xRun readies run r for an x axis by tag: it reports whether r is
@@ -1419,13 +1432,21 @@
         if (xs[j] > xMax) xMax = xs[j];
       }
       var raw = new Array(n);
-      // A point with no x (no value of the x scalar at its step) is a gap.
-      for (j = 0; j < n; j++) raw[j] = [xs[j], xs[j] === xs[j] ? yOrGap(r.values[j], log) : null];
+      for (j = 0; j < n; j++) raw[j] = [xs[j], yOrGap(r.values[j], log)];
       var main = raw;
       var sm = w > 0 ? smoothedFor(rec, r, w, wait, how) : null;
       if (sm) {
         main = new Array(n);
-        for (j = 0; j < n; j++) main[j] = [xs[j], xs[j] === xs[j] ? yOrGap(sm[j], log) : null];
+        for (j = 0; j < n; j++) main[j] = [xs[j], yOrGap(sm[j], log)];
+      }
+      r.xidx = null;
+      if (xNote) {
+        // By another scalar: the points with an x alone, joined (r.xidx
+        // maps each back to the run's point, for the tooltip).
+        r.xidx = keptX(xs);
+        var same = main === raw;
+        raw = pickPoints(raw, r.xidx);
+        main = same ? raw : pickPoints(main, r.xidx);
       }
       // Markers for non-finite values.
       var marks = [];
@@ -1433,7 +1454,7 @@
         var seen = 0;
         for (j = 0; j < n; j++) {
           var v = r.values[j];
-          if (isFinite(v)) continue;
+          if (isFinite(v) || xs[j] !== xs[j]) continue;
           seen++;
           if (seen <= MAX_MARKS) {
             marks.push({ xAxis: xs[j], label: { formatter: util.nonFiniteLabel(v) } });
@@ -1683,7 +1704,7 @@
         var i = parseInt(id.slice(4), 10);
         var r = rec.model && rec.model.runs[i];
         if (!r) return;
-        var j = p.dataIndex;
+        var j = r.xidx ? r.xidx[p.dataIndex] : p.dataIndex;
         if (!(j >= 0 && j < r.steps.length)) return;
         if (header === null) header = p.axisValue != null ? p.axisValue : xValue(mode, r, r.steps[j], r.walls[j]);
         var raw = r.values[j];

@@ -109,8 +109,8 @@ func TestBrowserScalarViewControls(t *testing.T) {
 	}
 	// checkByEpoch checks the loss chart drawn against epoch: every drawn
 	// x is the run's epoch at the point's step, exactly; a point whose
-	// step has no epoch is a gap; charlie and delta are left out and
-	// named. whole: every point is drawn.
+	// step has no epoch is left out of the line; charlie and delta are
+	// left out and named. whole: every point is drawn.
 	checkByEpoch := func(t *testing.T, v view, whole bool) {
 		t.Helper()
 		if v.XAxis != "ready" || v.XName != "epoch" {
@@ -120,25 +120,28 @@ func TestBrowserScalarViewControls(t *testing.T) {
 		for _, l := range v.Lines {
 			drawn[l.Name] = true
 			rr := xaxisRuns[l.Name]
-			steps := v.Steps[l.Name]
-			if len(steps) != len(l.Data) || (whole && len(steps) != xaxisSteps) || len(steps) == 0 {
-				t.Fatalf("run %s: %d points drawn, %d in the data, want %d", l.Name, len(l.Data), len(steps), xaxisSteps)
-			}
-			xs, bad := 0, 0
-			for j, p := range l.Data {
-				s := int64(steps[j])
-				if !rr.epoch(s) {
-					if p[0] != nil || p[1] != nil {
-						t.Errorf("run %s, step %d: point (%v, %v), want a gap (no epoch at that step)", l.Name, s, deref(p[0]), deref(p[1]))
-					}
-					continue
+			// The line joins the points whose step has an epoch, in order.
+			var want [][2]float64
+			for i, st := range v.Steps[l.Name] {
+				if s := int64(st); rr.epoch(s) {
+					want = append(want, [2]float64{xaxisEpoch(s), xaxisLoss(rr.level, int(s/2))})
 				}
-				xs++
+				if whole && int64(st) != int64(2*i) {
+					t.Fatalf("run %s: point %d at step %v, want every point drawn", l.Name, i, st)
+				}
+			}
+			if whole && len(v.Steps[l.Name]) != xaxisSteps {
+				t.Fatalf("run %s: %d points in the data, want %d", l.Name, len(v.Steps[l.Name]), xaxisSteps)
+			}
+			if len(l.Data) != len(want) {
+				t.Fatalf("run %s: %d points drawn by epoch, want %d (those whose step has one)", l.Name, len(l.Data), len(want))
+			}
+			xs, bad := len(want), 0
+			for j, p := range l.Data {
 				// The data hold float32 values in their shortest form.
-				i := int(s / 2) // the loss's index
-				if p[0] == nil || float32(*p[0]) != float32(xaxisEpoch(s)) || p[1] == nil || float32(*p[1]) != float32(xaxisLoss(rr.level, i)) {
+				if p[0] == nil || float32(*p[0]) != float32(want[j][0]) || p[1] == nil || float32(*p[1]) != float32(want[j][1]) {
 					if bad++; bad < 5 {
-						t.Errorf("run %s, step %d: drawn at (%v, %v), want (%v, %v): epoch at that step", l.Name, s, deref(p[0]), deref(p[1]), xaxisEpoch(s), xaxisLoss(rr.level, i))
+						t.Errorf("run %s, point %d: drawn at (%v, %v), want (%v, %v): epoch at its step", l.Name, j, deref(p[0]), deref(p[1]), want[j][0], want[j][1])
 					}
 				}
 			}
