@@ -348,9 +348,10 @@
   }
 
   // setupXOptions adds to each x axis control of main an option per scalar
-  // tag: tags, or the tags of main's charts (the Scalars page: a chart per
-  // tag); none on a page whose charts load their data (Custom Scalars:
-  // its charts are layouts, not tags), where a link's tag still works.
+  // tag: tags (Custom Scalars gives the report's), or the tags of main's
+  // charts (the Scalars page: a chart per tag); none on a page whose
+  // charts load their data and that names none, where a link's tag still
+  // works.
   function setupXOptions(main, tags) {
     if (!tags) {
       tags = [];

@@ -261,6 +261,40 @@ func TestBrowserScalarViewControls(t *testing.T) {
 		tb.screenshot(shots, "xaxis-epoch-downsampled")
 		tb.assertClean()
 	})
+	t.Run("custom-scalars", func(t *testing.T) {
+		// The Custom Scalars page shares the control: a pinned chart of
+		// loss by epoch, the values from the runs' bundles.
+		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&pins=loss&x=tag%3Aepoch"))
+		var opts []string
+		if err := json.Unmarshal([]byte(eval[string](tb, pageJS("xaxis.js", "options"))), &opts); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(opts, "tag:epoch") || !slices.Contains(opts, "tag:loss") {
+			t.Errorf("x axis options %v, want the report's tags", opts)
+		}
+		v := read(t, tb, "loss", "tag:epoch")
+		epochs := map[float32]bool{}
+		for s := int64(0); s < 2*xaxisSteps; s++ {
+			epochs[float32(xaxisEpoch(s))] = true
+		}
+		names := []string{}
+		for _, l := range v.Lines {
+			names = append(names, l.Name)
+			for _, p := range l.Data {
+				if p[0] == nil || !epochs[float32(*p[0])] {
+					t.Fatalf("run %s: a point at x %v, no epoch value", l.Name, deref(p[0]))
+				}
+			}
+			if n := map[string]int{"alpha": xaxisSteps, "bravo": xaxisSteps / 2}[l.Name]; len(l.Data) != n {
+				t.Errorf("run %s: %d points by epoch, want %d", l.Name, len(l.Data), n)
+			}
+		}
+		if slices.Sort(names); !slices.Equal(names, []string{"alpha", "bravo"}) || v.XName != "epoch" ||
+			!strings.Contains(v.Note, "no epoch: delta") {
+			t.Errorf("custom scalars by epoch: runs %v, axis %q, note %q", names, v.XName, v.Note)
+		}
+		tb.assertClean()
+	})
 	t.Run("single-file", func(t *testing.T) {
 		// No data files: the epoch values come from the page's own chart
 		// of epoch.

@@ -40,8 +40,8 @@
 		await new Promise(r => requestAnimationFrame(() => r()));
 		const inst = echarts.getInstanceByDom(f.querySelector("div.chart"));
 		const steps = {};
-		const data = JSON.parse(f.querySelector("script.chart-data").textContent);
-		data.runs.forEach(r => { steps[r.name] = r.points.map(p => Number(p[0])); });
+		const el = f.querySelector("script.chart-data"); // none on Custom Scalars
+		if (el) JSON.parse(el.textContent).runs.forEach(r => { steps[r.name] = r.points.map(p => Number(p[0])); });
 		const note = f.querySelector("p.x-note");
 		return JSON.stringify({
 			XAxis: String(f.getAttribute("data-xaxis")),
