@@ -181,7 +181,8 @@
       return layoutData(chart);
     }
 
-    T.scalarCharts.setup(main, { load: load });
+    // The x axis control lists every scalar tag of the report.
+    T.scalarCharts.setup(main, { load: load, xTags: Object.keys(tags) });
 
     // A closed category's charts have no size until it is opened.
     main.querySelectorAll('details.layout-category').forEach(function (d) {

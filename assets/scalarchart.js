@@ -51,6 +51,7 @@
   function fmtX(x, mode) {
     if (mode === 'wall') return fmtDate(x);
     if (mode === 'relative') return (Math.round(x * 1000) / 1000) + ' h';
+    if (mode !== 'step') return xTagOf(mode) + ' ' + fmtNum(x);
     return 'step ' + fmtStep(x);
   }
 
@@ -208,7 +209,7 @@
     }
   }, function () { return smoothingString(state.smoothing); });
   T.state.key('x', function (v) {
-    state.x = v && Object.prototype.hasOwnProperty.call(X_MODES, v) ? v : 'step';
+    state.x = xModeOf(v);
   }, function () { return state.x; });
   T.state.key('log', function (v) {
     state.log = v === '1' || v === 'true' || v === 'on';
@@ -247,7 +248,7 @@
   function renderKey() {
     return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
       runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey,
-      T.scalarSweep ? T.scalarSweep.key() : ''].join('\u0001');
+      T.scalarSweep ? T.scalarSweep.key() : '', viewKey()].join('\u0001');
   }
 
   function field(form, name) {
@@ -262,9 +263,10 @@
       var out = field(form, 'smoothing-value');
       if (out) out.textContent = state.smoothing.toFixed(3);
       var x = field(form, 'x');
-      if (x) x.value = state.x;
+      if (x) { xOption(x, state.x); x.value = state.x; }
       var lg = field(form, 'log');
       if (lg) lg.checked = state.log;
+      syncViewControls(form);
     });
   }
 
@@ -283,7 +285,7 @@
       }
       case 'x':
         if (e.type !== 'change') return;
-        state.x = X_MODES[t.value] ? t.value : 'step';
+        state.x = xModeOf(t.value);
         T.state.apply();
         T.state.save();
         break;
@@ -293,7 +295,384 @@
         T.state.apply();
         T.state.save();
         break;
+      default:
+        onViewControl(e, t);
     }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The chart view's other controls: the x axis by another scalar, ignore
+  // outliers, tooltip order and the run legend under each chart. Kept in
+  // the URL hash (x=tag:NAME, outliers=1, tipsort=..., legend=1).
+
+  var X_TAG = 'tag:';
+  // A tag name in the hash longer than this is no tag of a report.
+  var MAX_X_TAG = 1000;
+  // The most tags the x axis control lists, and the most runs a note or
+  // legend names before "and N more".
+  var MAX_X_OPTIONS = 1000;
+  var MAX_NAMED = 20;
+  // Ignore outliers: the y axis spans these quantiles of the drawn values,
+  // widened by OUTLIER_MARGIN of their span on each side (TensorBoard's
+  // toggle bounds its domain by the 5th and 95th percentiles). At most
+  // OUTLIER_SAMPLE values are sorted: past that an even sample of them.
+  var OUTLIER_LO = 0.05, OUTLIER_HI = 0.95, OUTLIER_MARGIN = 0.1, OUTLIER_SAMPLE = 200000;
+  var TIP_SORTS = { value: 1, name: 1, nearest: 1 };
+
+  state.outliers = false;
+  state.tipsort = '';
+  state.legend = false;
+
+  T.state.key('outliers', function (v) {
+    state.outliers = v === '1' || v === 'true' || v === 'on';
+  }, function () { return state.outliers ? '1' : null; });
+  T.state.key('tipsort', function (v) {
+    state.tipsort = v && Object.prototype.hasOwnProperty.call(TIP_SORTS, v) ? v : '';
+  }, function () { return state.tipsort || null; });
+  T.state.key('legend', function (v) {
+    state.legend = v === '1' || v === 'true' || v === 'on';
+  }, function () { return state.legend ? '1' : null; });
+
+  // xModeOf returns the x mode v names: step, relative, wall, or tag:NAME
+  // for the values of scalar NAME; step for anything else.
+  function xModeOf(v) {
+    if (typeof v !== 'string') return 'step';
+    if (Object.prototype.hasOwnProperty.call(X_MODES, v)) return v;
+    if (v.indexOf(X_TAG) === 0 && v.length > X_TAG.length && v.length <= X_TAG.length + MAX_X_TAG) return v;
+    return 'step';
+  }
+
+  // xTagOf returns the scalar tag of x mode, null for step and time.
+  function xTagOf(mode) {
+    return typeof mode === 'string' && mode.indexOf(X_TAG) === 0 ? mode.slice(X_TAG.length) : null;
+  }
+
+  // setupXOptions adds to each x axis control of main an option per scalar
+  // tag: tags (Custom Scalars gives the report's), or the tags of main's
+  // charts (the Scalars page: a chart per tag); none on a page whose
+  // charts load their data and that names none, where a link's tag still
+  // works.
+  function setupXOptions(main, tags) {
+    if (!tags) {
+      tags = [];
+      if (!main.querySelector('figure.chart-card script.chart-data')) return;
+      main.querySelectorAll('figure.chart-card[data-tag]').forEach(function (fig) {
+        tags.push(fig.getAttribute('data-tag'));
+      });
+    }
+    var seen = new Set();
+    tags = tags.filter(function (t) {
+      if (!t || seen.has(t)) return false;
+      seen.add(t);
+      return true;
+    }).sort().slice(0, MAX_X_OPTIONS);
+    if (!tags.length) return;
+    main.querySelectorAll('form[data-controls] select[name="x"]').forEach(function (sel) {
+      var g = document.createElement('optgroup');
+      g.label = 'By scalar';
+      tags.forEach(function (t) {
+        var o = document.createElement('option');
+        o.value = X_TAG + t;
+        o.textContent = t;
+        g.appendChild(o);
+      });
+      sel.appendChild(g);
+    });
+  }
+
+  // xOption makes sure select sel has an option for mode (a tag a link
+  // names that the page does not list).
+  function xOption(sel, mode) {
+    var tag = xTagOf(mode);
+    if (tag === null) return;
+    for (var i = 0; i < sel.options.length; i++) if (sel.options[i].value === mode) return;
+    var o = document.createElement('option');
+    o.value = mode;
+    o.textContent = tag;
+    sel.appendChild(o);
+  }
+
+  // xCache holds per run and x tag the x values by step: {map}, {loading:
+  // promise} or {lacks: true}. Loaded once for every chart.
+  var xCache = new Map();
+
+  // xSource returns run r's values of tag by step: from the page's own
+  // chart of tag when it draws every point of the run (no load), else from
+  // the run's bundle (data/scalars/<run>.js, loaded as smoothing loads
+  // it) when the chart names it, else (the single file) from the drawn
+  // points of the page's chart of tag.
+  function xSource(r, tag) {
+    var key = r.run + '\u0000' + tag;
+    var c = xCache.get(key);
+    if (c) return c;
+    var bundle = !!(r.file && r.script && typeof T.loadData === 'function' && T.scalarBundle);
+    var inline = inlineX(r.run, tag);
+    if (inline && (inline.whole || !bundle)) {
+      c = { map: inline.map };
+    } else if (bundle) {
+      c = {};
+      c.loading = T.loadData(r.file, r.script).then(function (b) {
+        var col = T.scalarBundle.column(b, tag);
+        xCache.set(key, col ? { map: columnMap(col) } : { lacks: true });
+      }, function () {
+        xCache.set(key, { lacks: true });
+      });
+    } else {
+      c = { lacks: true };
+    }
+    xCache.set(key, c);
+    return c;
+  }
+
+  // inlineX returns run's points on the page's chart of tag, by step, as
+  // {map, whole}, whole when the chart draws all of them; null when the
+  // page has no such chart or it lacks the run.
+  function inlineX(run, tag) {
+    for (var i = 0; i < records.length; i++) {
+      var other = records[i];
+      if (other.load || other.figure.getAttribute('data-tag') !== tag) continue;
+      var m = parseModel(other);
+      var src = m && m.runs.find(function (q) { return q.run === run && (!q.tag || q.tag === tag); });
+      if (!src) continue;
+      var map = new Map();
+      for (var j = 0; j < src.steps.length; j++) map.set(src.steps[j], src.values[j]);
+      return { map: map, whole: !(src.total > src.steps.length) };
+    }
+    return null;
+  }
+
+  // columnMap maps each step of a bundle's column to its value; a step
+  // logged twice keeps its last value, as the line draws it.
+  function columnMap(col) {
+    var map = new Map();
+    for (var k = 0; k < col.n; k++) map.set(col.step(k), toNumber(col.value[k]));
+    return map;
+  }
+
+  // xByScalar returns the x of run r's point at step: the x scalar's
+  // value at exactly that step, NaN (the point left out) where it has none.
+  function xByScalar(r, step) {
+    var v = r.xmap ? r.xmap.get(step) : undefined;
+    return v === undefined ? NaN : v;
+  }
+
+  // keptX returns the indices of the xs that are numbers.
+  function keptX(xs) {
+    var out = [];
+    for (var j = 0; j < xs.length; j++) if (xs[j] === xs[j]) out.push(j);
+    return Int32Array.from(out);
+  }
+
+  function pickPoints(data, idx) {
+    var out = new Array(idx.length);
+    for (var k = 0; k < idx.length; k++) out[k] = data[idx[k]];
+    return out;
+  }
+
+  // xRun readies run r for an x axis by tag: it reports whether r is
+  // drawn, and notes in note why not (it lacks tag, logs it at other
+  // steps, or it loads: its load added to wait).
+  function xRun(rec, r, tag, wait, note) {
+    var src = xSource(r, tag);
+    r.xmap = null;
+    if (src.loading) {
+      if (wait.indexOf(src.loading) < 0) wait.push(src.loading);
+      note.loading++;
+      return false;
+    }
+    if (!src.map) { note.lacks.push(r.name); return false; }
+    var n = r.steps.length, hit = 0;
+    for (var j = 0; j < n; j++) if (src.map.has(r.steps[j])) hit++;
+    if (!hit) { note.other.push(r.name); return false; }
+    if (hit < n) note.partial.push(r.name + ' (' + (n - hit) + ' of ' + n + ')');
+    r.xmap = src.map;
+    return true;
+  }
+
+  function namedList(names) {
+    var out = names.slice(0, MAX_NAMED).join(', ');
+    if (names.length > MAX_NAMED) out += ' and ' + (names.length - MAX_NAMED) + ' more';
+    return out;
+  }
+
+  // showXNote says under rec's chart which runs the x axis by tag leaves
+  // out, and why; data-xaxis on the figure says whether it is drawn
+  // ("ready") or waits for bundles ("loading").
+  function showXNote(rec, tag, note) {
+    var fig = rec.figure;
+    var el = fig.querySelector('p.x-note');
+    if (!note) {
+      if (el) el.remove();
+      fig.removeAttribute('data-xaxis');
+      return;
+    }
+    var parts = [];
+    if (note.loading) parts.push('Loading ' + tag + ' of ' + note.loading + (note.loading === 1 ? ' run\u2026' : ' runs\u2026'));
+    if (note.lacks.length) parts.push('Left out, no ' + tag + ': ' + namedList(note.lacks) + '.');
+    if (note.other.length) parts.push('Left out, ' + tag + ' at other steps: ' + namedList(note.other) + '.');
+    if (note.partial.length) parts.push('Points with no ' + tag + ' at their step: ' + namedList(note.partial) + '.');
+    fig.setAttribute('data-xaxis', note.loading ? 'loading' : 'ready');
+    if (!parts.length) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el) {
+      el = document.createElement('p');
+      el.className = 'x-note';
+      rec.div.insertAdjacentElement('afterend', el);
+    }
+    var text = parts.join(' ');
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  // fitOutliers bounds yAxis by the quantiles of the values the lines of
+  // runs and groups in series draw, so that a spike leaves the chart at
+  // its edge rather than flattening the rest.
+  function fitOutliers(yAxis, series, log) {
+    var count = 0;
+    series.forEach(function (s) {
+      if (/^(run|group):/.test(String(s.id))) count += s.data.length;
+    });
+    var stride = Math.max(1, Math.ceil(count / OUTLIER_SAMPLE));
+    var vals = new Float64Array(Math.ceil(count / stride)), n = 0, at = 0;
+    series.forEach(function (s) {
+      if (!/^(run|group):/.test(String(s.id))) return;
+      s.data.forEach(function (p) {
+        if (at++ % stride || n >= vals.length) return;
+        var v = p[1];
+        if (v == null || !isFinite(v) || !isFinite(p[0]) || (log && !(v > 0))) return;
+        vals[n++] = log ? Math.log10(v) : v;
+      });
+    });
+    if (n < 2) return;
+    vals = vals.subarray(0, n).sort();
+    var q = function (p) {
+      var i = (n - 1) * p, lo = Math.floor(i);
+      return lo + 1 < n ? vals[lo] + (vals[lo + 1] - vals[lo]) * (i - lo) : vals[lo];
+    };
+    var lo = q(OUTLIER_LO), hi = q(OUTLIER_HI);
+    var pad = (hi - lo) * OUTLIER_MARGIN || Math.abs(lo) * OUTLIER_MARGIN || 1;
+    lo -= pad;
+    hi += pad;
+    yAxis.min = log ? Math.pow(10, lo) : lo;
+    yAxis.max = log ? Math.pow(10, hi) : hi;
+    yAxis.axisLabel = { showMinLabel: false, showMaxLabel: false };
+  }
+
+  // sortTip orders the tooltip's entries (ECharts' params) as the
+  // Tooltip control says: by value, highest first; by name; or nearest
+  // the pointer first. Entries with no value come last.
+  function sortTip(rec, params) {
+    var how = state.tipsort;
+    if (!how || params.length < 2) return params;
+    var yOf = function (p) {
+      var v = Array.isArray(p.value) ? p.value[1] : p.value;
+      v = v == null ? NaN : Number(v);
+      return isFinite(v) ? v : NaN;
+    };
+    var keyed = params.map(function (p, k) {
+      var y = yOf(p), key = y;
+      if (how === 'nearest') {
+        key = NaN;
+        if (isFinite(y) && rec.pointerY != null && rec.chart) {
+          var px = rec.chart.convertToPixel({ gridIndex: 0 }, [Number(p.value[0]), y]);
+          if (px && isFinite(px[1])) key = Math.abs(px[1] - rec.pointerY);
+        }
+      }
+      return { p: p, k: k, key: key, name: String(p.seriesName || '') };
+    });
+    keyed.sort(function (a, b) {
+      if (how === 'name') {
+        var c = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+        return c || a.k - b.k;
+      }
+      var an = a.key !== a.key, bn = b.key !== b.key;
+      if (an || bn) return an && bn ? a.k - b.k : (an ? 1 : -1);
+      if (a.key !== b.key) return how === 'value' ? b.key - a.key : a.key - b.key;
+      return a.k - b.k;
+    });
+    return keyed.map(function (e) { return e.p; });
+  }
+
+  // trackPointer keeps the pointer's height over rec's chart for the
+  // nearest tooltip order. Captured on the chart's element, so it is
+  // known before the chart's own handlers draw the tooltip.
+  function trackPointer(rec) {
+    var at = function (e) { rec.pointerY = e.clientY - rec.div.getBoundingClientRect().top; };
+    rec.div.addEventListener('pointermove', at, true);
+    rec.div.addEventListener('mousemove', at, true);
+  }
+
+  // showLegend names under rec's chart, in their colours, the runs and
+  // groups it draws (the first MAX_NAMED), when the Legend box is checked:
+  // the run list may be far up the page.
+  function showLegend(rec, drawn, groups) {
+    var fig = rec.figure;
+    var el = fig.querySelector('ul.chart-legend');
+    if (!state.legend) {
+      if (el) el.remove();
+      return;
+    }
+    var items = drawn.map(function (i) { var r = rec.model.runs[i]; return [r.name, r.color]; });
+    groups.forEach(function (g) { items.push([g.label, g.color]); });
+    var key = JSON.stringify(items);
+    if (el && el.__key === key) return;
+    if (!el) {
+      el = document.createElement('ul');
+      el.className = 'chart-legend';
+      var after = fig.querySelector('p.x-note') || rec.div;
+      after.insertAdjacentElement('afterend', el);
+    }
+    el.__key = key;
+    el.textContent = '';
+    items.slice(0, MAX_NAMED).forEach(function (it) {
+      var li = document.createElement('li');
+      var dot = document.createElement('span');
+      dot.className = 'legend-dot';
+      dot.style.background = it[1];
+      li.appendChild(dot);
+      li.appendChild(document.createTextNode(it[0]));
+      li.title = it[0];
+      el.appendChild(li);
+    });
+    if (items.length > MAX_NAMED) {
+      var more = document.createElement('li');
+      more.className = 'legend-more';
+      more.textContent = 'and ' + (items.length - MAX_NAMED) + ' more (the Runs list names them)';
+      el.appendChild(more);
+    }
+  }
+
+  // onViewControl handles the controls of this block.
+  function onViewControl(e, t) {
+    if (e.type !== 'change') return;
+    switch (t.name) {
+      case 'outliers': state.outliers = !!t.checked; break;
+      case 'legend': state.legend = !!t.checked; break;
+      case 'tipsort':
+        state.tipsort = TIP_SORTS[t.value] ? t.value : '';
+        // ECharts keeps a tooltip's text while the pointer stays at the
+        // same point: drop the shown ones so the next is sorted anew.
+        records.forEach(function (rec) { if (rec.chart) rec.chart.dispatchAction({ type: 'hideTip' }); });
+        break;
+      default: return;
+    }
+    T.state.apply();
+    T.state.save();
+  }
+
+  function syncViewControls(form) {
+    var o = field(form, 'outliers');
+    if (o) o.checked = state.outliers;
+    var l = field(form, 'legend');
+    if (l) l.checked = state.legend;
+    var s = field(form, 'tipsort');
+    if (s) s.value = state.tipsort;
+  }
+
+  // viewKey names what of this block a chart's option depends on.
+  function viewKey() {
+    return (state.outliers ? 'o' : '') + (state.legend ? 'l' : '');
   }
 
   // ---------------------------------------------------------------------------
@@ -313,6 +692,7 @@
     });
     main.addEventListener('click', onAction);
     setupRunList(main);
+    setupXOptions(main, opts.xTags || (opts.load ? [] : null));
     syncControls();
     main.querySelectorAll('figure.chart-card').forEach(function (fig) { addChart(main, fig, opts.load); });
     applyTagFilter();
@@ -775,7 +1155,8 @@
   function xValue(mode, r, step, wall) {
     if (mode === 'wall') return wall * 1000;
     if (mode === 'relative') return (wall - r.start) / 3600;
-    return step;
+    if (mode === 'step') return step;
+    return xByScalar(r, step);
   }
 
   function yOrGap(v, log) {
@@ -988,6 +1369,7 @@
   function sliderLabel(v) {
     if (state.x === 'wall') return fmtDate(v);
     if (state.x === 'relative') return (Math.round(v * 100) / 100) + ' h';
+    if (state.x !== 'step') return fmtNum(v);
     return fmtStep(Math.round(v));
   }
 
@@ -1009,6 +1391,8 @@
     // The bundles this drawing starts to load, and how many runs smooth
     // over their drawn points only or wait for their bundle.
     var wait = [], how = { drawn: 0, loading: 0 };
+    // By another scalar: each run's x values, and the runs left out.
+    var xTag = xTagOf(mode), xNote = xTag !== null ? { lacks: [], other: [], partial: [], loading: 0 } : null;
     m.runs.forEach(function (r, i) {
       if (m.sweep) {
         // A sweep's chart: the ends unless hidden, and the runs checked.
@@ -1022,6 +1406,7 @@
           return;
         }
       } else if (!shownRun(r.run)) return;
+      if (xNote && !xRun(rec, r, xTag, wait, xNote)) return;
       var key = groupKey(r.run);
       if (key !== null) {
         // A chart of several tags groups each tag's runs apart.
@@ -1055,13 +1440,22 @@
         main = new Array(n);
         for (j = 0; j < n; j++) main[j] = [xs[j], yOrGap(sm[j], log)];
       }
+      r.xidx = null;
+      if (xNote) {
+        // By another scalar: the points with an x alone, joined (r.xidx
+        // maps each back to the run's point, for the tooltip).
+        r.xidx = keptX(xs);
+        var same = main === raw;
+        raw = pickPoints(raw, r.xidx);
+        main = same ? raw : pickPoints(main, r.xidx);
+      }
       // Markers for non-finite values.
       var marks = [];
       if (r.nonFinite) {
         var seen = 0;
         for (j = 0; j < n; j++) {
           var v = r.values[j];
-          if (isFinite(v)) continue;
+          if (isFinite(v) || xs[j] !== xs[j]) continue;
           seen++;
           if (seen <= MAX_MARKS) {
             marks.push({ xAxis: xs[j], label: { formatter: util.nonFiniteLabel(v) } });
@@ -1104,7 +1498,9 @@
           tooltip: { show: false }, legendHoverLink: false, animation: false
         });
       }
-      if (r.envelope.length) {
+      // The envelopes, margins and superseded attempts are drawn by step
+      // or time: not by another scalar.
+      if (r.envelope.length && !xNote) {
         var env = [];
         r.envelope.forEach(function (e) {
           var x0 = mode === 'step' ? e[0] : xValue(mode, r, 0, e[2]);
@@ -1132,8 +1528,8 @@
           emphasis: { disabled: true }, animation: false
         });
       }
-      if (r.band) series.push(marginSeries(r, i, mode, log));
-      supersededSeries(r, i, mode, log, color).forEach(function (s) { series.push(s); });
+      if (r.band && !xNote) series.push(marginSeries(r, i, mode, log));
+      if (!xNote) supersededSeries(r, i, mode, log, color).forEach(function (s) { series.push(s); });
     });
     groups.forEach(function (g, gi) {
       var n = g.members.length;
@@ -1160,7 +1556,7 @@
     }
     var xAxis = {
       type: mode === 'wall' ? 'time' : 'value',
-      name: mode === 'wall' ? '' : (mode === 'relative' ? 'hours' : 'step'),
+      name: mode === 'wall' ? '' : (mode === 'relative' ? 'hours' : (xNote ? xTag : 'step')),
       min: 'dataMin', max: 'dataMax',
       // Keep the x axis at the bottom of the grid even when values cross zero.
       axisLine: { onZero: false },
@@ -1177,7 +1573,7 @@
     // Every point at one x (one-point series: hp_metric): that x in the
     // middle, not on the edge of an axis ECharts would make up.
     if (xMin === xMax && isFinite(xMin)) {
-      var pad = mode === 'wall' ? 60000 : (mode === 'relative' ? 0.01 : 1);
+      var pad = mode === 'wall' ? 60000 : (mode === 'relative' ? 0.01 : (xNote ? Math.abs(xMin) * 0.01 || 1 : 1));
       xAxis.min = xMin - pad;
       xAxis.max = xMax + pad;
     }
@@ -1212,16 +1608,22 @@
         yAxis.axisLabel = { showMinLabel: false, showMaxLabel: false };
       }
     }
+    if (state.outliers && yAxis.min === undefined) fitOutliers(yAxis, series, log);
     // Keep the y axis at the left of the grid when steps cross zero.
     yAxis.axisLine = { onZero: false };
     rec.drawn = drawn;
     smoothedOver(rec, w, wait, how);
+    showXNote(rec, xTag, xNote);
+    showLegend(rec, drawn, groups);
     // Why a chart is empty: no run has the tag, or its runs are all left
     // out by the Runs filter or unchecked while other runs are shown (the
     // filter matches runs, just none with this tag).
     var empty = m.runs.length ? 'No run shown has this tag (' + m.runs.length +
       (m.runs.length === 1 ? ' run has it: filtered out or unchecked)' : ' runs have it: filtered out or unchecked)') :
       'No run has this tag';
+    if (xNote && m.runs.length && !drawn.length && !groups.length) {
+      empty = xNote.loading ? 'Loading ' + xTag + '\u2026' : 'No run shown has ' + xTag + ' at this tag\'s steps (see under the chart)';
+    }
     return {
       xAxis: [xAxis],
       yAxis: [yAxis],
@@ -1263,6 +1665,7 @@
   function tooltipFormatter(rec) {
     return function (params) {
       if (!Array.isArray(params)) params = [params];
+      params = sortTip(rec, params);
       var rows = [];
       var header = null;
       var mode = state.x;
@@ -1302,7 +1705,7 @@
         var i = parseInt(id.slice(4), 10);
         var r = rec.model && rec.model.runs[i];
         if (!r) return;
-        var j = p.dataIndex;
+        var j = r.xidx ? r.xidx[p.dataIndex] : p.dataIndex;
         if (!(j >= 0 && j < r.steps.length)) return;
         if (header === null) header = p.axisValue != null ? p.axisValue : xValue(mode, r, r.steps[j], r.walls[j]);
         var raw = r.values[j];
@@ -1350,6 +1753,7 @@
       return;
     }
     rec.chart = h.init(rec.div);
+    trackPointer(rec);
     var option = baseOption(rec);
     var dyn = buildDynamic(rec);
     Object.keys(dyn).forEach(function (k) {
