@@ -374,6 +374,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 		r.undrawn(p, drawn)
 		for i, tv := range r.tags[:drawn] {
 			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf, objs)
+			b = r.appendBaselineChart(b, tv.tag)
 			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
 				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
