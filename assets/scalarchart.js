@@ -956,8 +956,9 @@
   // "Group by" list, hp= in the URL), runs with the same values of them
   // are drawn as one group, as the Group pattern's are (their mean and a
   // band of one standard deviation), each group named by its values and
-  // size in the chart's legend. The choice takes precedence over the
-  // Group pattern. A group's colour follows its value: along a gradient
+  // size in the chart's legend; the runs below a session's run (train,
+  // validation) are grouped apart by that path. The choice takes
+  // precedence over the Group pattern. A group's colour follows its value: along a gradient
   // for one numeric column (logarithmic when its values span more than
   // a factor of 20, as learning rates do), else a colour per value. The
   // runs' values are the page's run table (script.run-hparams, or a
@@ -995,7 +996,10 @@
       if (distinct.size < 2) return;
       cols.push({ name: String(h.name), values: h.values, numeric: numeric });
     });
-    if (cols.length) hpTable = { rowOf: rowOf, cols: cols };
+    // within: each run's path below the run of its session ("train"),
+    // "" for a session's own run.
+    var within = Array.isArray(t.within) && t.within.length === n ? t.within.map(String) : null;
+    if (cols.length) hpTable = { rowOf: rowOf, cols: cols, within: within };
   }
 
   // hpChosen returns the chosen columns the run table has.
@@ -1024,7 +1028,11 @@
       if (v !== null && v !== undefined) any = true;
       return c.name + '=' + (v === null || v === undefined ? '(none)' : String(v));
     });
-    return any ? parts.join(', ') : null;
+    if (!any) return null;
+    // A session's train and validation runs share its values: they are
+    // kept apart ("optimizer=adam · train"), their means would mix.
+    var w = hpTable.within && hpTable.within[row];
+    return parts.join(', ') + (w ? ' \u00b7 ' + w : '');
   }
 
   function hpRenderKey() {
@@ -1056,7 +1064,7 @@
         var d = compareHP(hpValueOf(cols[i], a), hpValueOf(cols[i], b));
         if (d) return d;
       }
-      return 0;
+      return a.key < b.key ? -1 : (a.key > b.key ? 1 : 0);
     });
     if (cols.length !== 1 || !cols[0].numeric) return;
     var c = cols[0], lo = Infinity, hi = -Infinity;
@@ -1187,7 +1195,7 @@
       });
       names.push(r.name);
     });
-    var marks = [], ext = [];
+    var marks = [], ext = [], labelled = new Set();
     var x0 = isFinite(xr[0]) ? xr[0] : (isFinite(out[0]) ? out[0] : 0);
     b.refs.forEach(function (r) {
       if (runsRE.re && !runsRE.re.test(r.run)) return;
@@ -1195,11 +1203,16 @@
         var v = k[1];
         if (!isFinite(v) || (log && !(v > 0))) return;
         var label = 'baseline: ' + r.run + ' ' + k[0] + ' ' + fmtNum(v);
+        // Lines at the same value are labelled once: their labels
+        // would print over each other. The tooltip-less line keeps its
+        // name.
+        var at = fmtNum(v);
         marks.push({
           yAxis: v, name: label,
           lineStyle: { color: r.color, type: k[2], width: 1.2 },
-          label: { show: true, position: 'insideEndTop', formatter: label, color: r.color, fontSize: 10 }
+          label: { show: !labelled.has(at), position: 'insideEndTop', formatter: label, color: r.color, fontSize: 10 }
         });
+        labelled.add(at);
         ext.push([x0, v]);
       });
     });
