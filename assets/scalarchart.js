@@ -1137,8 +1137,10 @@
   // ---------------------------------------------------------------------------
   // The baseline (--baseline): a log directory's runs of the chart's tag
   // drawn dashed in their runs' colours and named "baseline: run"; a
-  // summary.json's last and best values drawn as reference lines
-  // (render/baseline.go's appendBaselineChart).
+  // summary.json's last and best values drawn as reference lines,
+  // labelled when few, on hover otherwise (render/baseline.go's
+  // appendBaselineChart). Both follow the run selector and the Runs
+  // pattern by run name: a run's baseline leaves with the run.
 
   function parseBaseline(b) {
     if (!b || typeof b !== 'object') return null;
@@ -1177,7 +1179,7 @@
     var out = [Infinity, -Infinity];
     if (!b) return out;
     b.runs.forEach(function (r, i) {
-      if (runsRE.re && !runsRE.re.test(r.run)) return;
+      if (!shownRun(r.run)) return;
       var vals = w > 0 ? smooth(r.values, w) : r.values;
       var n = r.steps.length, data = new Array(n);
       for (var j = 0; j < n; j++) {
@@ -1197,8 +1199,10 @@
     });
     var marks = [], ext = [], labelled = new Set();
     var x0 = isFinite(xr[0]) ? xr[0] : (isFinite(out[0]) ? out[0] : 0);
-    b.refs.forEach(function (r) {
-      if (runsRE.re && !runsRE.re.test(r.run)) return;
+    var shown = b.refs.filter(function (r) { return shownRun(r.run); });
+    // Past a few lines their labels crowd the chart: they show on hover.
+    var few = shown.length <= 2;
+    shown.forEach(function (r) {
       [['last', r.last, 'dashed'], ['best', r.best, 'dotted']].forEach(function (k) {
         var v = k[1];
         if (!isFinite(v) || (log && !(v > 0))) return;
@@ -1210,7 +1214,8 @@
         marks.push({
           yAxis: v, name: label,
           lineStyle: { color: r.color, type: k[2], width: 1.2 },
-          label: { show: !labelled.has(at), position: 'insideEndTop', formatter: label, color: r.color, fontSize: 10 }
+          label: { show: few && !labelled.has(at), position: 'insideEndTop', formatter: label, color: r.color, fontSize: 10 },
+          emphasis: { label: { show: true }, lineStyle: { width: 2 } }
         });
         labelled.add(at);
         ext.push([x0, v]);
@@ -1219,7 +1224,7 @@
     if (marks.length) {
       series.push({
         id: 'baseref', type: 'line', name: 'baseline', data: [], silent: true, animation: false,
-        markLine: { silent: true, symbol: 'none', animation: false, precision: 10, emphasis: { disabled: true }, data: marks }
+        markLine: { silent: false, symbol: 'none', animation: false, precision: 10, tooltip: { show: false }, data: marks }
       });
       // A mark line does not widen the y axis: invisible points at the
       // values do.
