@@ -86,7 +86,7 @@ func checkGates(c *config) error {
 // the command line (exit status 2, as docs/GATES.md says), found before
 // the logs are read; only a cancellation is not.
 func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*analysis.Baseline, error) {
-	sum, runs, err := readBaseline(ctx, c.baseline, opt)
+	sum, runs, err := readBaseline(ctx, c.baseline, opt, c.maxPoints)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -97,10 +97,10 @@ func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*analysi
 }
 
 // readBaseline is the summary of the baseline at path, its errors
-// unclassified, and for a log directory its runs' scalar series, which
-// the charts draw (the rest of its model is let go: only the scalars'
-// points, already in memory, are kept).
-func readBaseline(ctx context.Context, path string, opt collect.Options) (*summary.File, []*model.Run, error) {
+// unclassified, and for a log directory what the charts draw of its runs'
+// scalar series (analysis.BaselineRuns: maxPoints a series; the rest of
+// its model is let go).
+func readBaseline(ctx context.Context, path string, opt collect.Options, maxPoints int) (*summary.File, []*model.Run, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--baseline: %w", err)
@@ -121,13 +121,7 @@ func readBaseline(ctx context.Context, path string, opt collect.Options) (*summa
 		if err != nil {
 			return nil, nil, fmt.Errorf("--baseline %s: %w", path, err)
 		}
-		runs := make([]*model.Run, 0, len(rep.Runs))
-		for _, run := range rep.Runs {
-			if len(run.Scalars) > 0 {
-				runs = append(runs, &model.Run{Name: run.Name, Scalars: run.Scalars})
-			}
-		}
-		return analysis.SummaryOf(rep, an), runs, nil
+		return analysis.SummaryOf(rep, an), analysis.BaselineRuns(rep.Runs, maxPoints), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -245,3 +245,35 @@ func asStored(v float64, f32 bool) float64 {
 	}
 	return v
 }
+
+// BaselineRuns returns what the charts can draw of a baseline log
+// directory's runs: per tag the first result.MaxBaselineRuns runs with
+// points (the runs compare draws), each series downsampled to maxPoints
+// (zero means DefaultMaxPoints) and copied, so that the baseline's
+// points are let go before the report's own are read.
+func BaselineRuns(runs []*model.Run, maxPoints int) []*model.Run {
+	if maxPoints <= 0 {
+		maxPoints = DefaultMaxPoints
+	}
+	perTag := map[string]int{}
+	var out []*model.Run
+	for _, run := range runs {
+		kept := &model.Run{Name: run.Name}
+		for _, s := range run.Scalars {
+			if len(s.Points) == 0 || perTag[s.Tag] >= result.MaxBaselineRuns {
+				continue
+			}
+			perTag[s.Tag]++
+			keep, _ := downsample.Points(s.Points, maxPoints)
+			pts := make([]model.Point, len(keep))
+			for i, k := range keep {
+				pts[i] = s.Points[k]
+			}
+			kept.Scalars = append(kept.Scalars, &model.Scalar{Tag: s.Tag, Points: pts, Float32: s.Float32})
+		}
+		if len(kept.Scalars) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
+}

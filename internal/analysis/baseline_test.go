@@ -81,3 +81,26 @@ func TestBaselineRefsAreTheSummarysLastAndBest(t *testing.T) {
 		t.Errorf("series from a summary.json: %v", an.Baseline.Series)
 	}
 }
+
+// What a baseline log directory keeps for the charts is bounded before
+// the report is read: per tag result.MaxBaselineRuns runs, each series at
+// maxPoints, copied off the collected series.
+func TestBaselineRunsKeepWhatTheChartsDraw(t *testing.T) {
+	var runs []*model.Run
+	for i := range 40 {
+		runs = append(runs, runOf(fmt.Sprint("b", i), 20_000, "loss"))
+	}
+	kept := BaselineRuns(runs, 100)
+	if len(kept) != result.MaxBaselineRuns {
+		t.Fatalf("%d runs kept, want %d", len(kept), result.MaxBaselineRuns)
+	}
+	for i, run := range kept {
+		s := run.Scalars[0]
+		if run.Name != fmt.Sprint("b", i) || len(s.Points) > 108 || len(s.Points) < 50 {
+			t.Errorf("%s: %d points kept of 20,000, budget 100", run.Name, len(s.Points))
+		}
+		if &s.Points[0] == &runs[i].Scalars[0].Points[0] {
+			t.Errorf("%s: the collected series is kept, not a copy", run.Name)
+		}
+	}
+}
