@@ -2,8 +2,10 @@
  * The line charts of scalars, shared by the Scalars page (scalars.js) and
  * the Custom Scalars page (custom_scalars.js): a chart per figure with a
  * line per series (a run's tag), TensorBoard's debiased smoothing,
- * the x axis by step, relative or wall time, log scale, run groups drawn as
- * their mean with a band of one standard deviation, the min/max envelopes
+ * the x axis by step, relative or wall time, log scale, run groups (by a
+ * name pattern or by hyperparameter values) drawn as their mean with a
+ * band of one standard deviation, the baseline's runs (dashed) or its
+ * values (reference lines) with --baseline, the min/max envelopes
  * of downsampled series, marks for non-finite values, dots for points
  * with no drawn neighbour, one run selector for every chart, tooltips, and
  * CSV, JSON (every point of the data files) and PNG downloads, pins (a
