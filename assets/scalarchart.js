@@ -2,8 +2,10 @@
  * The line charts of scalars, shared by the Scalars page (scalars.js) and
  * the Custom Scalars page (custom_scalars.js): a chart per figure with a
  * line per series (a run's tag), TensorBoard's debiased smoothing,
- * the x axis by step, relative or wall time, log scale, run groups drawn as
- * their mean with a band of one standard deviation, the min/max envelopes
+ * the x axis by step, relative or wall time, log scale, run groups (by a
+ * name pattern or by hyperparameter values) drawn as their mean with a
+ * band of one standard deviation, the baseline's runs (dashed) or its
+ * values (reference lines) with --baseline, the min/max envelopes
  * of downsampled series, marks for non-finite values, dots for points
  * with no drawn neighbour, one run selector for every chart, tooltips, and
  * CSV, JSON (every point of the data files) and PNG downloads, pins (a
@@ -248,7 +250,7 @@
   function renderKey() {
     return [smoothingString(state.smoothing), state.x, state.log ? 1 : 0,
       runsRE.re ? runsRE.re.source : '', groupRE.re ? groupRE.re.source : '', offKey,
-      T.scalarSweep ? T.scalarSweep.key() : '', viewKey()].join('\u0001');
+      T.scalarSweep ? T.scalarSweep.key() : '', viewKey(), hpRenderKey()].join('\u0001');
   }
 
   function field(form, name) {
@@ -268,6 +270,7 @@
       if (lg) lg.checked = state.log;
       syncViewControls(form);
     });
+    syncHParamControl();
   }
 
   function onControl(e) {
@@ -693,6 +696,8 @@
     main.addEventListener('click', onAction);
     setupRunList(main);
     setupXOptions(main, opts.xTags || (opts.load ? [] : null));
+    readHParams(main);
+    setupHParamControl(main);
     syncControls();
     main.querySelectorAll('figure.chart-card').forEach(function (fig) { addChart(main, fig, opts.load); });
     applyTagFilter();
@@ -979,7 +984,8 @@
     rec.model = {
       tag: data.tag != null ? String(data.tag) : (rec.figure.getAttribute('data-tag') || ''),
       runs: runs,
-      sweep: parseSweep(data.sweep)
+      sweep: parseSweep(data.sweep),
+      baseline: parseBaseline(data.baseline)
     };
     describeDownloads(rec);
     return rec.model;
@@ -1193,6 +1199,8 @@
   // groupKey returns the group of the run called name: the name without
   // every match of the pattern, or null when the pattern does not match.
   function groupKey(name) {
+    var hk = hpGroupKey(name);
+    if (hk !== undefined) return hk;
     if (!groupRE.re) return null;
     var spans = groupRE.re.matchAll(name);
     if (!spans.length) return null;
@@ -1324,6 +1332,305 @@
       tooltip: { show: false }, legendHoverLink: false,
       emphasis: { disabled: true }, animation: false
     };
+  }
+
+  // ---------------------------------------------------------------------------
+  // Groups by hyperparameter: with hyperparameter columns chosen (the
+  // "Group by" list, hp= in the URL), runs with the same values of them
+  // are drawn as one group, as the Group pattern's are (their mean and a
+  // band of one standard deviation), each group named by its values and
+  // size in the chart's legend; the runs below a session's run (train,
+  // validation) are grouped apart by that path. The choice takes
+  // precedence over the Group pattern. A group's colour follows its value: along a gradient
+  // for one numeric column (logarithmic when its values span more than
+  // a factor of 20, as learning rates do), else a colour per value. The
+  // runs' values are the page's run table (script.run-hparams, or a
+  // sweep's script.sweep-runs: render/scalarsweep.go's appendRunTable).
+
+  var hpCols = [];     // the chosen columns' names, in the order chosen
+  var hpTable = null;  // {rowOf: Map run -> row, cols: [{name, values, numeric}]}
+  // The gradient of a numeric column, from its lowest to highest value.
+  var HP_GRADIENT = [[13, 8, 135], [106, 0, 168], [177, 42, 144], [225, 100, 98], [240, 150, 40]];
+
+  T.state.key('hp', function (v) {
+    hpCols = v ? v.split(',').filter(Boolean).map(decodePart) : [];
+  }, function () {
+    return hpCols.length ? hpCols.map(encodeURIComponent).join(',') : null;
+  });
+
+  // readHParams reads the run table of main into hpTable (null for none).
+  function readHParams(main) {
+    hpTable = null;
+    var el = main.querySelector('script.run-hparams') || main.querySelector('script.sweep-runs');
+    var t;
+    try { t = JSON.parse(el ? el.textContent : 'null'); } catch (e) { t = null; }
+    if (!t || !Array.isArray(t.names) || !Array.isArray(t.hparams)) return;
+    var n = t.names.length, rowOf = new Map(), cols = [];
+    t.names.forEach(function (name, i) { rowOf.set(String(name), i); });
+    t.hparams.forEach(function (h) {
+      if (!h || !Array.isArray(h.values) || h.values.length !== n) return;
+      var numeric = true, distinct = new Set();
+      h.values.forEach(function (v) {
+        if (v === null) return;
+        if (typeof v !== 'number' || !isFinite(v)) numeric = false;
+        distinct.add(typeof v + ':' + v);
+      });
+      // A column with one value groups nothing apart: not offered.
+      if (distinct.size < 2) return;
+      cols.push({ name: String(h.name), values: h.values, numeric: numeric });
+    });
+    // within: each run's path below the run of its session ("train"),
+    // "" for a session's own run.
+    var within = Array.isArray(t.within) && t.within.length === n ? t.within.map(String) : null;
+    if (cols.length) hpTable = { rowOf: rowOf, cols: cols, within: within };
+  }
+
+  // hpChosen returns the chosen columns the run table has.
+  function hpChosen() {
+    if (!hpTable) return [];
+    var out = [];
+    hpCols.forEach(function (name) {
+      for (var i = 0; i < hpTable.cols.length; i++) {
+        if (hpTable.cols[i].name === name) { out.push(hpTable.cols[i]); return; }
+      }
+    });
+    return out;
+  }
+
+  // hpGroupKey returns the group of run name by the chosen columns
+  // ("lr=0.01, batch=32"), null for a run with none of their values
+  // (drawn alone), undefined when no column is chosen.
+  function hpGroupKey(name) {
+    var cols = hpChosen();
+    if (!cols.length) return undefined;
+    var row = hpTable.rowOf.get(name);
+    if (row === undefined) return null;
+    var any = false;
+    var parts = cols.map(function (c) {
+      var v = c.values[row];
+      if (v !== null && v !== undefined) any = true;
+      return c.name + '=' + (v === null || v === undefined ? '(none)' : String(v));
+    });
+    if (!any) return null;
+    // A session's train and validation runs share its values: they are
+    // kept apart ("optimizer=adam · train"), their means would mix.
+    var w = hpTable.within && hpTable.within[row];
+    return parts.join(', ') + (w ? ' \u00b7 ' + w : '');
+  }
+
+  function hpRenderKey() {
+    return hpChosen().map(function (c) { return c.name; }).join('\u0000');
+  }
+
+  function hpValueOf(c, g) {
+    var row = g.members.length ? hpTable.rowOf.get(g.members[0].run) : undefined;
+    return row === undefined ? null : c.values[row];
+  }
+
+  function compareHP(a, b) {
+    if (a === b) return 0;
+    if (a === null || a === undefined) return 1;
+    if (b === null || b === undefined) return -1;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    return String(a) < String(b) ? -1 : 1;
+  }
+
+  // hpStyleGroups orders groups made by the chosen columns by their
+  // values and colours them by value (see above); groups of the Group
+  // pattern are left as they are.
+  function hpStyleGroups(groups) {
+    var cols = hpChosen();
+    if (!cols.length || !groups.length) return;
+    groups.sort(function (a, b) {
+      if (a.members[0].tag !== b.members[0].tag) return a.members[0].tag < b.members[0].tag ? -1 : 1;
+      for (var i = 0; i < cols.length; i++) {
+        var d = compareHP(hpValueOf(cols[i], a), hpValueOf(cols[i], b));
+        if (d) return d;
+      }
+      return a.key < b.key ? -1 : (a.key > b.key ? 1 : 0);
+    });
+    if (cols.length !== 1 || !cols[0].numeric) return;
+    var c = cols[0], lo = Infinity, hi = -Infinity;
+    c.values.forEach(function (v) {
+      if (typeof v !== 'number') return;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    });
+    var logScale = lo > 0 && hi / lo > 20;
+    groups.forEach(function (g) {
+      var v = hpValueOf(c, g);
+      if (typeof v !== 'number' || !(hi > lo)) return;
+      var t = logScale ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo);
+      g.color = gradientColor(Math.min(1, Math.max(0, t)));
+    });
+  }
+
+  function gradientColor(t) {
+    var n = HP_GRADIENT.length - 1, k = Math.min(n - 1, Math.floor(t * n)), f = t * n - k;
+    var a = HP_GRADIENT[k], b = HP_GRADIENT[k + 1];
+    return '#' + [0, 1, 2].map(function (i) {
+      var v = Math.round(a[i] + f * (b[i] - a[i]));
+      return (v < 16 ? '0' : '') + v.toString(16);
+    }).join('');
+  }
+
+  // setupHParamControl fills each form's Group by list
+  // (span[data-hp-group]) with a checkbox per column, or hides it.
+  function setupHParamControl(main) {
+    main.querySelectorAll('form[data-controls] [data-hp-group]').forEach(function (box) {
+      if (!hpTable) { box.hidden = true; return; }
+      var list = box.querySelector('.hp-group-list');
+      if (!list) return;
+      list.textContent = '';
+      hpTable.cols.forEach(function (c) {
+        var label = document.createElement('label');
+        var input = document.createElement('input');
+        input.type = 'checkbox';
+        input.name = 'hp-col';
+        input.value = c.name;
+        label.appendChild(input);
+        label.appendChild(document.createTextNode(' ' + c.name + (c.numeric ? ' (number)' : '')));
+        list.appendChild(label);
+      });
+      box.hidden = false;
+      box.addEventListener('change', function (e) {
+        var t = e.target;
+        if (!t || t.name !== 'hp-col') return;
+        e.stopPropagation();
+        hpCols = hpCols.filter(function (n) { return n !== t.value; });
+        if (t.checked) hpCols.push(t.value);
+        T.state.apply();
+        T.state.save();
+      });
+    });
+    syncHParamControl();
+  }
+
+  function syncHParamControl() {
+    var chosen = hpChosen().map(function (c) { return c.name; });
+    document.querySelectorAll('form[data-controls] [data-hp-group]').forEach(function (box) {
+      box.querySelectorAll('input[name="hp-col"]').forEach(function (input) {
+        input.checked = chosen.indexOf(input.value) >= 0;
+      });
+      var summary = box.querySelector('.hp-group-chosen');
+      if (summary) summary.textContent = chosen.length ? chosen.join(', ') : 'none';
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // The baseline (--baseline): a log directory's runs of the chart's tag
+  // drawn dashed in their runs' colours and named "baseline: run"; a
+  // summary.json's last and best values drawn as reference lines,
+  // labelled when few, on hover otherwise (render/baseline.go's
+  // appendBaselineChart). Both follow the run selector and the Runs
+  // pattern by run name: a run's baseline leaves with the run.
+
+  function parseBaseline(b) {
+    if (!b || typeof b !== 'object') return null;
+    var runs = (Array.isArray(b.runs) ? b.runs : []).map(function (r) {
+      r = r || {};
+      var pts = Array.isArray(r.points) ? r.points : [];
+      var n = pts.length, minWall = Infinity;
+      var steps = new Float64Array(n), values = new Float64Array(n), walls = new Float64Array(n);
+      for (var j = 0; j < n; j++) {
+        var p = Array.isArray(pts[j]) ? pts[j] : [NaN, NaN, NaN];
+        steps[j] = toNumber(p[0]);
+        values[j] = toNumber(p[1]);
+        walls[j] = toNumber(p[2]);
+        if (walls[j] < minWall) minWall = walls[j];
+      }
+      var run = String(r.run != null ? r.run : '');
+      return { run: run, name: 'baseline: ' + run, color: colorOf(run), steps: steps, values: values, walls: walls,
+        start: isFinite(minWall) ? minWall : 0, total: toNumber(r.total) };
+    });
+    var refs = (Array.isArray(b.refs) ? b.refs : []).map(function (r) {
+      r = r || {};
+      var run = String(r.run != null ? r.run : '');
+      return { run: run, color: colorOf(run), last: toNumber(r.last), best: r.best === undefined ? NaN : toNumber(r.best) };
+    });
+    if (!runs.length && !refs.length) return null;
+    return { source: String(b.source != null ? b.source : ''), runs: runs, refs: refs };
+  }
+
+  // baselineParts appends to series the baseline's lines and reference
+  // lines of model m, to names their names, and returns the x range of
+  // its lines ([min, max], Infinity and -Infinity for none). xr is the
+  // x range of the rest of the chart, where the reference lines' values
+  // are set down so that the y axis holds them.
+  function baselineParts(m, mode, log, w, series, names, xr) {
+    var b = m.baseline;
+    var out = [Infinity, -Infinity];
+    if (!b) return out;
+    b.runs.forEach(function (r, i) {
+      if (!shownRun(r.run)) return;
+      var vals = w > 0 ? smooth(r.values, w) : r.values;
+      var n = r.steps.length, data = new Array(n);
+      for (var j = 0; j < n; j++) {
+        var x = xValue(mode, r, r.steps[j], r.walls[j]);
+        if (x < out[0]) out[0] = x;
+        if (x > out[1]) out[1] = x;
+        data[j] = [x, yOrGap(vals[j], log)];
+      }
+      r.drawnValues = vals;
+      series.push({
+        id: 'base:' + i, type: 'line', name: r.name, data: data,
+        showSymbol: false, symbolSize: 4, connectNulls: false, z: 3, color: r.color,
+        lineStyle: { color: r.color, width: 1.5, type: 'dashed' }, itemStyle: { color: r.color },
+        emphasis: { focus: 'none', lineStyle: { width: 2, type: 'dashed' } }, animation: false
+      });
+      names.push(r.name);
+    });
+    var marks = [], ext = [], labelled = new Set();
+    var x0 = isFinite(xr[0]) ? xr[0] : (isFinite(out[0]) ? out[0] : 0);
+    var shown = b.refs.filter(function (r) { return shownRun(r.run); });
+    // Past a few lines their labels crowd the chart: they show on hover.
+    var few = shown.length <= 2;
+    shown.forEach(function (r) {
+      [['last', r.last, 'dashed'], ['best', r.best, 'dotted']].forEach(function (k) {
+        var v = k[1];
+        if (!isFinite(v) || (log && !(v > 0))) return;
+        var label = 'baseline: ' + r.run + ' ' + k[0] + ' ' + fmtNum(v);
+        // Lines at the same value are labelled once: their labels
+        // would print over each other. The tooltip-less line keeps its
+        // name.
+        var at = fmtNum(v);
+        marks.push({
+          yAxis: v, name: label,
+          lineStyle: { color: r.color, type: k[2], width: 1.2 },
+          label: { show: few && !labelled.has(at), position: 'insideEndTop', formatter: label, color: r.color, fontSize: 10 },
+          emphasis: { label: { show: true }, lineStyle: { width: 2 } }
+        });
+        labelled.add(at);
+        ext.push([x0, v]);
+      });
+    });
+    if (marks.length) {
+      series.push({
+        id: 'baseref', type: 'line', name: 'baseline', data: [], silent: true, animation: false,
+        markLine: { silent: false, symbol: 'none', animation: false, precision: 10, tooltip: { show: false }, data: marks }
+      });
+      // A mark line does not widen the y axis: invisible points at the
+      // values do.
+      series.push({
+        id: 'baserefext', type: 'scatter', name: 'baseline', data: ext, symbolSize: 0, silent: true,
+        tooltip: { show: false }, legendHoverLink: false, emphasis: { disabled: true }, animation: false
+      });
+    }
+    return out;
+  }
+
+  // baselineTooltipRow is the tooltip's row of a baseline line (its
+  // series id base:i), null for another.
+  function baselineTooltipRow(rec, p, mode, w) {
+    var b = rec.model && rec.model.baseline;
+    var r = b && b.runs[parseInt(String(p.seriesId).slice(5), 10)];
+    var j = p.dataIndex;
+    if (!r || !(j >= 0 && j < r.steps.length)) return null;
+    var cells = '<td class="tt-run"><span class="tt-dot" style="background:' + r.color + '"></span>' + escapeHTML(r.name) + '</td>';
+    cells += w > 0 && r.drawnValues ? '<td class="tt-num">' + escapeHTML(fmtNum(r.drawnValues[j])) + '</td><td class="tt-num tt-raw">' +
+      escapeHTML(fmtNum(r.values[j])) + '</td>' : '<td class="tt-num">' + escapeHTML(fmtNum(r.values[j])) + '</td>';
+    cells += '<td class="tt-num tt-step">' + escapeHTML(fmtStep(r.steps[j])) + '</td>';
+    return { row: '<tr>' + cells + '</tr>', x: p.axisValue != null ? p.axisValue : xValue(mode, r, r.steps[j], r.walls[j]) };
   }
 
   // ---------------------------------------------------------------------------
@@ -1531,6 +1838,7 @@
       if (r.band && !xNote) series.push(marginSeries(r, i, mode, log));
       if (!xNote) supersededSeries(r, i, mode, log, color).forEach(function (s) { series.push(s); });
     });
+    hpStyleGroups(groups);
     groups.forEach(function (g, gi) {
       var n = g.members.length;
       g.label = (g.key || '(all)') + ' \u00b7 mean \u00b1 std of ' + n + (n === 1 ? ' run' : ' runs');
@@ -1547,6 +1855,10 @@
       groupNames.push(g.label);
     });
     rec.groups = groups;
+    var bx = baselineParts(m, mode, log, w, series, groupNames, [xMin, xMax]);
+    if (bx[0] < xMin) xMin = bx[0];
+    if (bx[1] > xMax) xMax = bx[1];
+    rec.named = groupNames;
     var banded = false;
     if (m.sweep && mode === 'step' && m.sweep.steps.length) {
       sweepSeries(m, log).forEach(function (s) { series.push(s); });
@@ -1631,15 +1943,15 @@
       graphic: {
         elements: [{
           id: 'empty', type: 'text', left: 'center', top: 'middle', silent: true,
-          invisible: drawn.length + groups.length > 0 || banded,
+          invisible: drawn.length + groups.length > 0 || banded || isFinite(bx[0]),
           style: { text: empty, fill: '#555', fontSize: 13 }
         }]
       },
       // The raw and envelope series share the run's name, so one legend
       // entry toggles all three; listing the names keeps one entry per run.
-      // Runs have no legend (baseOption), groups do: a group is named
-      // nowhere else on the page. Top left, clear of the toolbox; scrolled
-      // when the groups' names pass the chart's width.
+      // Runs have no legend (baseOption), groups and the baseline's runs
+      // do: they are named nowhere else on the page. Top left, clear of
+      // the toolbox; scrolled when the names pass the chart's width.
       legend: groupNames.length ? {
         show: true, type: 'scroll', data: groupNames, top: 4, left: 8, right: 110,
         itemHeight: 8, itemWidth: 16, itemGap: 12, textStyle: { fontSize: 11 }
@@ -1686,6 +1998,14 @@
             ? '<td class="tt-num">' + mean + '</td><td class="tt-num tt-raw">' + dev + '</td>'
             : '<td class="tt-num">' + mean + ' ' + dev + '</td>');
           rows.push('<tr>' + gc + '<td class="tt-num tt-step">' + escapeHTML(fmtStep(g.agg.steps[k])) + '</td></tr>');
+          return;
+        }
+        if (id.indexOf('base:') === 0) {
+          var br = baselineTooltipRow(rec, p, mode, w);
+          if (br) {
+            rows.push(br.row);
+            if (header === null) header = br.x;
+          }
           return;
         }
         if (id === 'sweep:median') {
@@ -2046,7 +2366,7 @@
     var names = [];
     (opt.series || []).forEach(function (s) {
       var id = s && String(s.id);
-      if (id && (id.indexOf('run:') === 0 || id.indexOf('group:') === 0)) names.push(String(s.name));
+      if (id && (id.indexOf('run:') === 0 || id.indexOf('group:') === 0 || id.indexOf('base:') === 0)) names.push(String(s.name));
     });
     var width = chart.getWidth(), height = chart.getHeight();
     // Rows as a plain legend lays them out: per name the icon (16px), 5px,
@@ -2069,9 +2389,9 @@
     chart.resize({ width: width, height: height + extra });
     var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
     // Back to the page's legend: the groups' at the top, or none.
-    var groups = rec.groups && rec.groups.length;
+    var named = rec.named || [];
     chart.setOption({
-      legend: { show: !!groups, type: 'scroll', data: groups ? rec.groups.map(function (g) { return g.label; }) : [],
+      legend: { show: named.length > 0, type: 'scroll', data: named,
         top: 4, bottom: 'auto', right: 110 },
       grid: [{ bottom: GRID_BOTTOM }], dataZoom: [{}, { bottom: 6 }]
     });

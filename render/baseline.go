@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -118,4 +119,62 @@ func (r *Report) baselineSection() *baselineSection {
 		s.Cut = fmt.Sprintf("This table shows the first %s of %s series, regressions first; summary.json compares all of them.", result.FormatCount(len(s.Rows)), result.FormatCount(len(ds)))
 	}
 	return s
+}
+
+// appendBaselineChart adds to a chart's data b (an object, ending in
+// '}') what the chart of tag draws of the baseline, when there is one:
+// "baseline": {"source", "runs": [{"run", "points", "total"}] (a log
+// directory's series, drawn dashed), "refs": [{"run", "last", "best"}]
+// (a summary.json's values, drawn as reference lines)}.
+func (r *Report) appendBaselineChart(b []byte, tag string) []byte {
+	base := r.an.Baseline
+	if base == nil || len(b) == 0 || b[len(b)-1] != '}' {
+		return b
+	}
+	series, refs := base.Series[tag], base.Refs[tag]
+	if len(series) == 0 && len(refs) == 0 {
+		return b
+	}
+	b = append(b[:len(b)-1], `,"baseline":{"source":`...)
+	b = appendJSONString(b, base.Source)
+	b = append(b, `,"runs":[`...)
+	for i, s := range series {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"run":`...)
+		b = appendJSONString(b, s.Run)
+		b = append(b, `,"points":[`...)
+		for j, p := range s.Points {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, p.Step, 10)
+			b = append(b, ',')
+			b = appendValue(b, p.Value, s.Float32)
+			b = append(b, ',')
+			b = appendWallTime(b, p.WallTime)
+			b = append(b, ']')
+		}
+		b = append(b, `],"total":`...)
+		b = strconv.AppendInt(b, int64(s.Total), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `],"refs":[`...)
+	for i, ref := range refs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"run":`...)
+		b = appendJSONString(b, ref.Run)
+		b = append(b, `,"last":`...)
+		b = appendValue(b, ref.Last, ref.Float32)
+		if ref.HasBest {
+			b = append(b, `,"best":`...)
+			b = appendValue(b, ref.Best, ref.Float32)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}}"...)
 }

@@ -33,6 +33,12 @@ type scalarsPage struct {
 	// draws charts: the tags beyond the budget, listed by name.
 	MaxCharts string
 	Undrawn   []string
+	// RunHParams is the runs' hyperparameters, the run table of
+	// appendRunTable without final values, for grouping by them; "" when
+	// no run has any, or on a sweep's page (its table holds them).
+	RunHParams template.JS
+	// HParamsNote says why RunHParams was left out, when it was.
+	HParamsNote string
 	// Sweep is set when the page summarises its runs (sweepPage).
 	Sweep *sweepInfo
 	// drawn are the objects of the runs of its charts, for a sweep page
@@ -132,6 +138,7 @@ const (
 // frame, the bytes around it.
 func (p *scalarsPage) inlined(frame int) int {
 	n := frame + len(p.RunNames)
+	n += len(p.RunHParams)
 	if p.Sweep != nil {
 		n += len(p.Sweep.Table)
 	}
@@ -160,6 +167,7 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 	if p.RunNames, err = scriptJSON(names); err != nil {
 		return nil, err
 	}
+	r.runHParams(p, runs)
 	drawn := r.drawnTags()
 	r.undrawn(p, drawn)
 	p.drawn = runObjects{}
@@ -175,6 +183,7 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 		if b, ends, err = appendChartRuns(b[:0], ends[:0], tv, !single); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
 		} else {
+			b = r.appendBaselineChart(b, tv.tag)
 			data := string(b)          // a copy: b is reused
 			c.Data = template.JS(data) // escaped for a <script> element by appendChartData
 			for i, sv := range tv.series {
@@ -482,4 +491,23 @@ func appendDrawnPoints(b []byte, pts []model.Point, idx []int, float32 bool) []b
 		b = append(b, ']')
 	}
 	return append(b, ']')
+}
+
+// maxRunHParamsShare is the share of the page's budget the runs'
+// hyperparameters may take on an every-run page.
+const maxRunHParamsShare = 4
+
+// runHParams sets p's RunHParams to the hyperparameters of runs, when a
+// run of the report has any and they take at most a quarter of the page's
+// budget (else HParamsNote says so).
+func (r *Report) runHParams(p *scalarsPage, runs []*model.Run) {
+	if !r.hasHParams() {
+		return
+	}
+	table := r.appendRunTable(nil, runs, 0, false, true, false)
+	if budget := r.opt.MaxPageBytes; budget >= 0 && len(table) > budget/maxRunHParamsShare {
+		p.HParamsNote = "Group by hyperparameter is not offered: the runs' values would pass a quarter of the page's budget (--max-page-bytes)."
+		return
+	}
+	p.RunHParams = template.JS(string(table)) // escaped for a <script> element by appendRunTable
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -187,15 +188,16 @@ func allFloat32(series []*seriesView) bool {
 
 // sessionHParams returns the hyperparameters of run's session: its own,
 // or those of the nearest run above it that has one (TensorBoard's
-// writers put a session's runs, train and validation, below it).
-func sessionHParams(run *model.Run, byName map[string]*model.Run) map[string]model.HParamValue {
+// writers put a session's runs, train and validation, below it); within
+// is the run's path below that run ("" for its own, "train").
+func sessionHParams(run *model.Run, byName map[string]*model.Run) (hps map[string]model.HParamValue, within string) {
 	for name := run.Name; ; {
 		if x := byName[name]; x != nil && x.HParams != nil && len(x.HParams.Sessions) > 0 {
-			return x.HParams.Sessions[0].Start.HParams
+			return x.HParams.Sessions[0].Start.HParams, strings.TrimPrefix(run.Name[len(name):], "/")
 		}
 		parent := path.Dir(name)
 		if parent == name || parent == "." || parent == "/" {
-			return nil
+			return nil, ""
 		}
 		name = parent
 	}
@@ -234,10 +236,11 @@ func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, h
 			byName[run.Name] = run
 		}
 		values := make([]map[string]model.HParamValue, len(runs))
+		within := make([]string, len(runs))
 		var names []string
 		seen := map[string]bool{}
 		for i, run := range runs {
-			values[i] = sessionHParams(run, byName)
+			values[i], within[i] = sessionHParams(run, byName)
 			for name := range values[i] {
 				if !seen[name] {
 					seen[name] = true
@@ -278,6 +281,17 @@ func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, h
 				}
 			}
 			b = append(b, "]}"...)
+		}
+		// Where runs share their session's hyperparameters (train and
+		// validation below it), the page keeps them apart in groups.
+		if slices.ContainsFunc(within, func(w string) bool { return w != "" }) {
+			b = append(b, `],"within":[`...)
+			for i, w := range within {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, truncateText(w))
+			}
 		}
 	}
 	b = append(b, `],"tags":[`...)
@@ -374,6 +388,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 		r.undrawn(p, drawn)
 		for i, tv := range r.tags[:drawn] {
 			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf, objs)
+			b = r.appendBaselineChart(b, tv.tag)
 			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
 				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"

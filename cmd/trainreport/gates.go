@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect"
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/gate"
@@ -85,55 +86,57 @@ func checkGates(c *config) error {
 // the command line (exit status 2, as docs/GATES.md says), found before
 // the logs are read; only a cancellation is not.
 func loadBaseline(ctx context.Context, c *config, opt collect.Options) (*analysis.Baseline, error) {
-	sum, err := readBaseline(ctx, c.baseline, opt)
+	sum, runs, err := readBaseline(ctx, c.baseline, opt, c.maxPoints)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, usageError{err}
 	}
-	return &analysis.Baseline{Source: c.baseline, Summary: sum, Threshold: c.threshold}, nil
+	return &analysis.Baseline{Source: c.baseline, Summary: sum, Threshold: c.threshold, Runs: runs}, nil
 }
 
 // readBaseline is the summary of the baseline at path, its errors
-// unclassified.
-func readBaseline(ctx context.Context, path string, opt collect.Options) (*summary.File, error) {
+// unclassified, and for a log directory what the charts draw of its runs'
+// scalar series (analysis.BaselineRuns: maxPoints a series; the rest of
+// its model is let go).
+func readBaseline(ctx context.Context, path string, opt collect.Options, maxPoints int) (*summary.File, []*model.Run, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
+		return nil, nil, fmt.Errorf("--baseline: %w", err)
 	}
 	if st.IsDir() {
 		logdirs, err := collect.ParseLogdirs([]string{path})
 		if err != nil {
-			return nil, fmt.Errorf("--baseline: %w", err)
+			return nil, nil, fmt.Errorf("--baseline: %w", err)
 		}
 		opt.Progress = nil
 		rep, err := collect.Collect(ctx, logdirs, opt)
 		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", path, err)
+			return nil, nil, fmt.Errorf("--baseline %s: %w", path, err)
 		}
 		defer rep.Close()
 		// Its summary.json shows no layout of its embeddings.
 		an, err := analysis.Build(ctx, rep, analysis.Options{SummaryOnly: true})
 		if err != nil {
-			return nil, fmt.Errorf("--baseline %s: %w", path, err)
+			return nil, nil, fmt.Errorf("--baseline %s: %w", path, err)
 		}
-		return analysis.SummaryOf(rep, an), nil
+		return analysis.SummaryOf(rep, an), analysis.BaselineRuns(rep.Runs, maxPoints), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
+		return nil, nil, fmt.Errorf("--baseline: %w", err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", path, err)
+		return nil, nil, fmt.Errorf("--baseline %s: %w", path, err)
 	}
 	sum, err := summary.Read(b)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", path, err)
+		return nil, nil, fmt.Errorf("--baseline %s: %w", path, err)
 	}
-	return sum, nil
+	return sum, nil, nil
 }
 
 // failedGates are the gates of the analysis that failed.

@@ -119,7 +119,7 @@ func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysi
 		}
 	}
 	// The comparison and the gates read the anomalies: they come last.
-	an.Baseline = compare(rep, opt.Baseline)
+	an.Baseline = compare(rep, opt.Baseline, an.Scalars.DrawCap)
 	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
 	return an, nil
 }

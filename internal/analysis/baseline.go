@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 	"github.com/trainreport/trainreport/internal/summary"
 )
@@ -22,6 +23,10 @@ type Baseline struct {
 	// metric's last or best value past which the change is flagged as a
 	// regression. Zero means DefaultRegressionThreshold.
 	Threshold float64
+	// Runs are the baseline's runs with their scalar series, when a log
+	// directory was given (nil for a summary.json): the charts draw
+	// them beside this report's. Only Name and Scalars are read.
+	Runs []*model.Run
 }
 
 // DefaultRegressionThreshold flags a metric 2% worse than the baseline.
@@ -75,7 +80,7 @@ func scalarTags(rep *model.Report) []scalarTag {
 
 // compare compares each series of rep with the baseline's of the same run
 // and tag, regressions first; nil without a baseline.
-func compare(rep *model.Report, b *Baseline) *result.Baseline {
+func compare(rep *model.Report, b *Baseline, drawCap int) *result.Baseline {
 	if b == nil {
 		return nil
 	}
@@ -84,7 +89,7 @@ func compare(rep *model.Report, b *Baseline) *result.Baseline {
 		th = DefaultRegressionThreshold
 	}
 	if b.Summary == nil {
-		return &result.Baseline{Source: b.Source, Threshold: th}
+		return &result.Baseline{Source: b.Source, Threshold: th, Series: baselineSeries(rep, b.Runs, drawCap)}
 	}
 	var out, rest []result.Delta
 	for _, tv := range scalarTags(rep) {
@@ -131,7 +136,86 @@ func compare(rep *model.Report, b *Baseline) *result.Baseline {
 			}
 		}
 	}
-	return &result.Baseline{Source: b.Source, Threshold: th, Deltas: append(out, rest...)}
+	rb := &result.Baseline{Source: b.Source, Threshold: th, Deltas: append(out, rest...)}
+	if b.Runs != nil {
+		rb.Series = baselineSeries(rep, b.Runs, drawCap)
+	} else {
+		rb.Refs = baselineRefs(rep, b.Summary)
+	}
+	return rb
+}
+
+// reportTags are the scalar tags of rep with points.
+func reportTags(rep *model.Report) map[string]bool {
+	tags := map[string]bool{}
+	for _, run := range rep.Runs {
+		for _, s := range run.Scalars {
+			if len(s.Points) > 0 {
+				tags[s.Tag] = true
+			}
+		}
+	}
+	return tags
+}
+
+// baselineSeries are the baseline runs' series of rep's tags, in the
+// baseline's run order, at most result.MaxBaselineRuns per tag, each
+// downsampled to drawCap points as the report's own are (the same
+// buckets: first, last, lowest and highest).
+func baselineSeries(rep *model.Report, runs []*model.Run, drawCap int) map[string][]result.BaselineSeries {
+	if len(runs) == 0 {
+		return nil
+	}
+	tags := reportTags(rep)
+	out := map[string][]result.BaselineSeries{}
+	for _, run := range runs {
+		for _, s := range run.Scalars {
+			if len(s.Points) == 0 || !tags[s.Tag] || len(out[s.Tag]) >= result.MaxBaselineRuns {
+				continue
+			}
+			keep, _ := downsample.Points(s.Points, drawCap)
+			pts := make([]model.Point, len(keep))
+			for i, k := range keep {
+				pts[i] = s.Points[k]
+			}
+			out[s.Tag] = append(out[s.Tag], result.BaselineSeries{Run: run.Name, Float32: s.Float32, Points: pts, Total: len(s.Points)})
+		}
+	}
+	return out
+}
+
+// baselineRefs are the last and best values of rep's tags in the
+// baseline's summary, at most result.MaxBaselineRuns per tag, in run name
+// order (the summary's runs are a map).
+func baselineRefs(rep *model.Report, sum *summary.File) map[string][]result.BaselineRef {
+	tags := reportTags(rep)
+	names := make([]string, 0, len(sum.Metrics))
+	for name := range sum.Metrics {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	f32 := map[string]bool{}
+	for _, run := range rep.Runs {
+		for _, s := range run.Scalars {
+			if s.Float32 {
+				f32[s.Tag] = true
+			}
+		}
+	}
+	out := map[string][]result.BaselineRef{}
+	for _, name := range names {
+		for tag, m := range sum.Metrics[name] {
+			if !tags[tag] || len(out[tag]) >= result.MaxBaselineRuns {
+				continue
+			}
+			ref := result.BaselineRef{Run: name, Float32: f32[tag], Last: asStored(m.Last.Value, f32[tag])}
+			if bp := m.Best(); bp != nil {
+				ref.Best, ref.HasBest = asStored(bp.Value, f32[tag]), true
+			}
+			out[tag] = append(out[tag], ref)
+		}
+	}
+	return out
 }
 
 // worse reports whether the relative change rel of a metric whose better
@@ -160,4 +244,36 @@ func asStored(v float64, f32 bool) float64 {
 		return float64(float32(v))
 	}
 	return v
+}
+
+// BaselineRuns returns what the charts can draw of a baseline log
+// directory's runs: per tag the first result.MaxBaselineRuns runs with
+// points (the runs compare draws), each series downsampled to maxPoints
+// (zero means DefaultMaxPoints) and copied, so that the baseline's
+// points are let go before the report's own are read.
+func BaselineRuns(runs []*model.Run, maxPoints int) []*model.Run {
+	if maxPoints <= 0 {
+		maxPoints = DefaultMaxPoints
+	}
+	perTag := map[string]int{}
+	var out []*model.Run
+	for _, run := range runs {
+		kept := &model.Run{Name: run.Name}
+		for _, s := range run.Scalars {
+			if len(s.Points) == 0 || perTag[s.Tag] >= result.MaxBaselineRuns {
+				continue
+			}
+			perTag[s.Tag]++
+			keep, _ := downsample.Points(s.Points, maxPoints)
+			pts := make([]model.Point, len(keep))
+			for i, k := range keep {
+				pts[i] = s.Points[k]
+			}
+			kept.Scalars = append(kept.Scalars, &model.Scalar{Tag: s.Tag, Points: pts, Float32: s.Float32})
+		}
+		if len(kept.Scalars) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }

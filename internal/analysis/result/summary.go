@@ -1,5 +1,7 @@
 package result
 
+import "github.com/trainreport/trainreport/collect/model"
+
 // Gate is the verdict of one --fail-on condition (internal/gate) over
 // the report's summary (see analysis.SummaryOf).
 type Gate struct {
@@ -36,6 +38,41 @@ type Baseline struct {
 	// metrics whose better direction is known, each part in tag and run
 	// order.
 	Deltas []Delta
+	// Series are the baseline's scalar series of the tags this report
+	// draws, by tag, for its charts (drawn dashed): set when the baseline
+	// is a log directory. At most MaxBaselineRuns per tag, each at the
+	// report's per-series drawing budget.
+	Series map[string][]BaselineSeries
+	// Refs are the baseline summary's last and best values of the tags
+	// this report draws, by tag, drawn as reference lines: set when the
+	// baseline is a summary.json alone. At most MaxBaselineRuns per tag.
+	Refs map[string][]BaselineRef
+}
+
+// MaxBaselineRuns bounds the baseline's runs drawn on one chart: a
+// baseline of a sweep would otherwise double every chart's points.
+const MaxBaselineRuns = 16
+
+// BaselineSeries is one baseline run's series of a tag, its drawn points.
+type BaselineSeries struct {
+	Run     string
+	Float32 bool
+	// Points are the drawn points in step order; Total counts the
+	// series' points.
+	Points []model.Point
+	Total  int
+}
+
+// BaselineRef is one baseline run's last and best values of a tag, as
+// its summary.json says.
+type BaselineRef struct {
+	Run     string
+	Float32 bool
+	Last    float64
+	// Best is set when HasBest: the tag's better direction is known and
+	// the baseline had a finite value.
+	Best    float64
+	HasBest bool
 }
 
 // Delta is one (run, tag) series against the baseline's of the same run
