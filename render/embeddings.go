@@ -166,21 +166,29 @@ func (r *Report) embeddingsData(emit func(file) error) (*pageData, error) {
 				d.note(v.Run.Name, v.Name, fmt.Errorf("step %d: %w", s.Embedding.Step, s.Err))
 			}
 		}
+		// The file is an object whose Tianshu part has the embedding's
+		// name as a key, which in a script's object literal could be
+		// "__proto__": its script form hands the text as a string.
 		df := embeddingFileOf(v)
-		if err := emit(file{"data/" + df, b}); err != nil {
-			return nil, err
-		}
-		// The script form hands the same text, as a string: the file is
-		// an object whose Tianshu part has the embedding's name as a key,
-		// which in a script's object literal could be "__proto__".
-		script := dataScript(df, len(b)+len(b)/8, func(out []byte) []byte {
-			q, _ := json.Marshal(string(b)) // a string always encodes
-			return append(out, q...)
-		})
-		if err := emit(file{"data/" + dataScriptFile(df), script}); err != nil {
+		if err := emitWithTextScript(emit, df, b); err != nil {
 			return nil, err
 		}
 		d.add(v.Run.Name, v.Name, df)
 	}
 	return d, nil
+}
+
+// emitWithTextScript writes the JSON data file df (relative to data/) and
+// its script form, which hands the same text to dataLoaded as a string, for
+// the page to parse: a file whose keys come from the logs must not become a
+// script's object literal, where "__proto__" sets the prototype.
+func emitWithTextScript(emit func(file) error, df string, b []byte) error {
+	if err := emit(file{"data/" + df, b}); err != nil {
+		return err
+	}
+	script := dataScript(df, len(b)+len(b)/8, func(out []byte) []byte {
+		q, _ := json.Marshal(string(b)) // a string always encodes
+		return append(out, q...)
+	})
+	return emit(file{"data/" + dataScriptFile(df), script})
 }

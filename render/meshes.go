@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -180,16 +179,7 @@ func (r *Report) meshesData(emit func(file) error) (*pageData, error) {
 	for _, s := range r.an.Meshes.Series {
 		b := meshFile(s)
 		df := meshFileOf(s)
-		if err := emit(file{"data/" + df, b}); err != nil {
-			return nil, err
-		}
-		// The script hands the same text as a string, as the embeddings'
-		// do: the page parses it when the card is drawn.
-		script := dataScript(df, len(b)+len(b)/8, func(out []byte) []byte {
-			q, _ := json.Marshal(string(b)) // a string always encodes
-			return append(out, q...)
-		})
-		if err := emit(file{"data/" + dataScriptFile(df), script}); err != nil {
+		if err := emitWithTextScript(emit, df, b); err != nil {
 			return nil, err
 		}
 		for _, st := range s.Steps {
