@@ -70,7 +70,7 @@ report() {
 }
 
 comment() {
-	local number body id
+	local number body ids id
 	number=$(python3 -c 'import json, sys
 e = json.load(open(sys.argv[1]))
 print((e.get("pull_request") or e.get("issue") or {}).get("number", ""))' "${GITHUB_EVENT_PATH:?}")
@@ -90,8 +90,11 @@ print((e.get("pull_request") or e.get("issue") or {}).get("number", ""))' "${GIT
 			printf '\nThe whole report: [%s](%s) (a zip of the site; open index.html).\n' "${ARTIFACT_NAME:-artifact}" "$ARTIFACT_URL"
 		fi
 	} >"$body"
-	id=$(gh api --paginate "repos/${GITHUB_REPOSITORY:?}/issues/$number/comments" \
-		--jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -n 1)
+	# Every page is read whole (no head in a pipe: under pipefail, gh
+	# killed by SIGPIPE on a long listing would fail the step).
+	ids=$(gh api --paginate "repos/${GITHUB_REPOSITORY:?}/issues/$number/comments" \
+		--jq ".[] | select(.body | startswith(\"$marker\")) | .id")
+	id=${ids%%$'\n'*}
 	if [ -n "$id" ]; then
 		gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" >/dev/null
 		echo "updated comment $id on #$number"
