@@ -313,10 +313,17 @@
   function num(v) { return v === null || v === undefined ? null : util.toNumber(v); }
 
   function statsOption(d, color) {
+    // A step a later write replaced (a restart's rerun) is drawn faded
+    // beside the lines, not on them: the lines go through each step's
+    // current write once.
+    var superseded = {};
+    (d.superseded || []).forEach(function (i) { superseded[i] = true; });
+    var current = [], replaced = [];
+    d.steps.forEach(function (_, i) { (superseded[i] ? replaced : current).push(i); });
     function line(name, ys, axis, extra) {
       var s = {
-        name: name, type: 'line', yAxisIndex: axis, showSymbol: d.steps.length < 60, symbolSize: 4,
-        data: d.steps.map(function (x, i) { return [x, num(ys[i])]; })
+        name: name, type: 'line', yAxisIndex: axis, showSymbol: current.length < 60, symbolSize: 4,
+        data: current.map(function (i) { return [d.steps[i], num(ys[i])]; })
       };
       Object.keys(extra || {}).forEach(function (k) { s[k] = extra[k]; });
       return s;
@@ -326,9 +333,19 @@
       line('mean', d.mean, 0, { lineStyle: { color: color, width: 2.5 }, itemStyle: { color: color } }),
       line('min', d.min, 0, { lineStyle: { color: color, width: 1, type: 'dotted' }, itemStyle: { color: color }, symbol: 'emptyCircle' })
     ];
+    if (replaced.length) {
+      // Each superseded write's mean, min and max, faded.
+      [['mean', d.mean, 'circle'], ['max', d.max, 'triangle'], ['min', d.min, 'emptyCircle']].forEach(function (m) {
+        series.push({
+          name: 'superseded ' + m[0], type: 'scatter', yAxisIndex: 0, symbol: m[2], symbolSize: 6, z: 1,
+          itemStyle: { color: color, opacity: 0.35 },
+          data: replaced.map(function (i) { return [d.steps[i], num(m[1][i])]; })
+        });
+      });
+    }
     var counts = [['zeros', d.zero, '#7a869a'], ['NaN', d.nan, '#b3261e'], ['+Inf', d.pos_inf, '#e66100'], ['-Inf', d.neg_inf, '#8f3f97']];
     counts.forEach(function (c) {
-      if (c[1].some(function (v) { return v > 0; })) {
+      if (current.some(function (i) { return c[1][i] > 0; })) {
         series.push(line(c[0], c[1], 1, { step: 'middle', lineStyle: { color: c[2], width: 1 }, itemStyle: { color: c[2] } }));
       }
     });
@@ -347,6 +364,8 @@
 
   function heatmapOption(d) {
     var bins = d.edges.length - 1;
+    var superseded = {};
+    (d.superseded || []).forEach(function (i) { superseded[i] = true; });
     var ranges = [], ticks = [];
     for (var b = 0; b < bins; b++) {
       var lo = num(d.edges[b]), hi = num(d.edges[b + 1]);
@@ -365,11 +384,13 @@
       title: { text: 'histogram per step (bins shared by every step)', left: 8, top: 4, textStyle: { fontSize: 12, fontWeight: 'normal' } },
       tooltip: {
         formatter: function (p) {
-          return 'step ' + util.escapeHTML(util.fmtStep(d.steps[p.value[0]])) + '<br>' + util.escapeHTML(ranges[p.value[1]]) + ': ' + p.value[2];
+          return 'step ' + util.escapeHTML(util.fmtStep(d.steps[p.value[0]]) + (superseded[p.value[0]] ? ' (superseded)' : '')) + '<br>' + util.escapeHTML(ranges[p.value[1]]) + ': ' + p.value[2];
         }
       },
       grid: { left: 64, right: 16, top: 32, bottom: 64 },
-      xAxis: { type: 'category', data: d.steps.map(function (s) { return util.fmtStep(s); }) },
+      // A superseded write keeps its column, named as such beside the
+      // current write of its step.
+      xAxis: { type: 'category', data: d.steps.map(function (s, i) { return util.fmtStep(s) + (superseded[i] ? ' (superseded)' : ''); }) },
       yAxis: { type: 'category', data: ticks, axisLabel: { fontSize: 10, interval: Math.max(0, Math.ceil(bins / 10) - 1) } },
       visualMap: { min: 0, max: Math.max(top, 1), orient: 'horizontal', left: 'center', bottom: 0,
         itemHeight: 160, itemWidth: 12, text: [String(top), 'count 0'], textGap: 6, calculable: false,

@@ -86,6 +86,11 @@ type tensorJSON struct {
 	Edges  []summary.Float   `json:"edges"` // the shared grid; empty without finite values
 	Hist   [][]int           `json:"hist"`  // per charted step, counts per bin
 	Values []tensorValueJSON `json:"values"`
+	// Superseded lists the charted steps (indices into Steps) a later
+	// write of the same step replaced: the statistics chart draws them
+	// faded beside the line rather than on it, where a step written
+	// twice would zigzag.
+	Superseded []int `json:"superseded,omitempty"`
 }
 
 type tensorValueJSON struct {
@@ -133,13 +138,20 @@ func (s *tensorSeries) card(run *model.Run, pageValues int) tensorCard {
 	c := tensorCard{Run: run.Name, Tag: s.tensor.Tag, Unread: len(s.Errs)}
 	idx := s.Charted
 	c.Steps = stepsLabel(len(idx), len(es))
+	if n := supersededEntries(es); n > 0 {
+		// "12 steps" would count a rerun step twice.
+		c.Steps += fmt.Sprintf(" (%s superseded)", result.FormatCount(n))
+	}
 	if len(es) > 0 {
 		last := es[len(es)-1]
 		c.DType, c.Shape = last.DType, fmtShape(last.Shape)
 	}
 	j := tensorJSON{Edges: []summary.Float{}, Hist: [][]int{}, Values: []tensorValueJSON{}}
-	for _, i := range idx {
+	for k, i := range idx {
 		st := s.Stats[i]
+		if es[i].Written.Superseded {
+			j.Superseded = append(j.Superseded, k)
+		}
 		j.Steps = append(j.Steps, es[i].Step)
 		j.Wall = append(j.Wall, summary.Float(es[i].WallTime))
 		j.Count = append(j.Count, st.Count)
@@ -295,4 +307,15 @@ func (r *Report) tensorsData(emit func(file) error) (*pageData, error) {
 		}
 	}
 	return d, nil
+}
+
+// supersededEntries counts the entries of es a later write replaced.
+func supersededEntries(es []model.TensorEntry) int {
+	n := 0
+	for _, e := range es {
+		if e.Written.Superseded {
+			n++
+		}
+	}
+	return n
 }

@@ -8,14 +8,18 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/collect/eventpb"
 	"github.com/trainreport/trainreport/collect/model"
 
 	"github.com/trainreport/trainreport/collect"
@@ -197,5 +201,89 @@ func checkTensorCharts(t *testing.T, tb *tab) {
 		if c.Heat <= 0 || !c.HeatShow {
 			t.Errorf("%s: heat map with %d cells, shown %v", c.Tag, c.Heat, c.HeatShow)
 		}
+	}
+}
+
+// TestBrowserTensorStatsFollowTheCurrentWrite checks the statistics chart
+// of a run that restarted: its lines go through each step's current write
+// once (no zigzag where the first process's write of a step is followed by
+// the second's), and the superseded writes are drawn faded beside them,
+// each at its step and mean; the heat map names their columns.
+func TestBrowserTensorStatsFollowTheCurrentWrite(t *testing.T) {
+	t.Parallel()
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := filepath.Join(t.TempDir(), "logs")
+	// The first process writes steps 0..5, the second resumes at 3 and
+	// writes 3..8: step s holds [b+s, b+s+1, b+s+2], mean b+s+1.
+	for _, f := range []struct {
+		name     string
+		from, to int64
+		base     float32
+	}{{"events.out.tfevents.1700000000.host", 0, 5, 0}, {"events.out.tfevents.1700000100.host", 3, 8, 100}} {
+		var events []*eventpb.Event
+		for s := f.from; s <= f.to; s++ {
+			var c []byte
+			for k := range 3 {
+				c = binary.LittleEndian.AppendUint32(c, math.Float32bits(f.base+float32(s)+float32(k)))
+			}
+			events = append(events, summaryEvent(s, 0, &eventpb.SummaryValue{Tag: "weights", Value: &eventpb.SummaryValue_Tensor{Tensor: &eventpb.TensorProto{
+				Dtype: eventpb.DataType_DT_FLOAT, TensorShape: &eventpb.TensorShapeProto{Dim: []*eventpb.TensorShapeProto_Dim{{Size: 3}}}, TensorContent: c}}}))
+		}
+		writeEventFile(t, filepath.Join(logs, "resumed", f.name), events)
+	}
+	var wantMean, wantFaded [][]float64
+	for s := range 9 {
+		m := float64(s + 1)
+		if s >= 3 {
+			m += 100
+		}
+		wantMean = append(wantMean, []float64{float64(s), m})
+	}
+	for s := 3; s <= 5; s++ {
+		wantFaded = append(wantFaded, []float64{float64(s), float64(s + 1)})
+	}
+	r := buildReport(t, logs)
+	for _, c := range []struct{ name, url string }{
+		{"site", fileURL(filepath.Join(r.site, "tensors.html"), "")},
+		{"single-file", fileURL(r.single, "page=tensors")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := openTab(t, browser, c.url)
+			if n := eval[int](tb, pageJS("tensors.js", "cards")); n != 1 {
+				t.Fatalf("%d cards, want 1", n)
+			}
+			waitFor(tb, `!!echarts.getInstanceByDom(document.querySelector("article.tensor-card [data-tensor-stats]"))`, 5*time.Second, "the statistics chart")
+			var got struct {
+				Series map[string][][]float64
+				Heat   []string
+			}
+			if err := json.Unmarshal([]byte(eval[string](tb, pageJS("tensors.js", "statsSeries", "weights"))), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got.Series["mean"], wantMean, slices.Equal) {
+				t.Errorf("mean line %v, want the current write of each step once %v", got.Series["mean"], wantMean)
+			}
+			if !slices.EqualFunc(got.Series["superseded mean"], wantFaded, slices.Equal) {
+				t.Errorf("superseded means %v, want %v", got.Series["superseded mean"], wantFaded)
+			}
+			if n := len(got.Series["max"]); n != 9 {
+				t.Errorf("max line of %d points, want 9", n)
+			}
+			var marked []string
+			for _, h := range got.Heat {
+				if strings.HasSuffix(h, "(superseded)") {
+					marked = append(marked, h)
+				}
+			}
+			if h := eval[string](tb, `document.querySelector("article.tensor-card").textContent`); !strings.Contains(h, "12 steps (3 superseded)") {
+				t.Errorf("card head %q does not count the 3 superseded writes", firstLine(h))
+			}
+			if want := []string{"3 (superseded)", "4 (superseded)", "5 (superseded)"}; !slices.Equal(marked, want) {
+				t.Errorf("heat map columns marked %v, want %v (all: %v)", marked, want, got.Heat)
+			}
+			tb.screenshot(shots, "tensors-restart-"+c.name)
+			tb.assertClean()
+		})
 	}
 }

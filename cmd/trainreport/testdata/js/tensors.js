@@ -46,4 +46,16 @@
 				width: card.querySelector("[data-tensor-stats]").clientWidth};
 		});
 	},
+
+	// statsSeries returns, as JSON, the statistics chart's series of the
+	// card of tag by name (their [step, value] points) and the heat map's
+	// column names.
+	statsSeries(tag) {
+		const card = [...document.querySelectorAll('article.tensor-card')].find(c => c.dataset.tag === tag);
+		const so = echarts.getInstanceByDom(card.querySelector("[data-tensor-stats]")).getOption();
+		const series = {};
+		for (const s of so.series) series[s.name] = s.data;
+		const heat = echarts.getInstanceByDom(card.querySelector("[data-tensor-heatmap]"));
+		return JSON.stringify({series, heat: heat ? heat.getOption().xAxis[0].data : []});
+	},
 })
