@@ -6,7 +6,8 @@
  * a depth buffer, their vertices' colours blended across them (as
  * TensorBoard's three.js view does) and flat-shaded by how they face the
  * viewer; without it, the 2-D canvas paints them far to near (the
- * painter's algorithm) in the mean of their vertices' colours. A mesh
+ * painter's algorithm), each cut into small triangles in the colour
+ * blended at their centres, so the picture is WebGL's. A mesh
  * without faces is drawn as points. Drag turns it, the wheel zooms, a
  * double click resets the view. Once a card is drawn it says what it drew
  * (data-mesh-drawn-vertices: the vertices inside the canvas;
@@ -182,7 +183,8 @@
     }
     var ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    ctx.fillStyle = '#fff'; // WebGL's clear colour: the same picture either way
+    ctx.fillRect(0, 0, w, h);
     if (nf > 0) {
       var order = [], depth = new Float64Array(nf);
       for (k = 0; k < nf; k++) {
@@ -194,6 +196,24 @@
       order.sort(function (a, b) { return depth[a] - depth[b]; }); // far first
       ctx.lineWidth = 0.5;
       ctx.lineJoin = 'round';
+      // A 2-D canvas fills a path in one colour, where WebGL interpolates
+      // the vertices' colours across a face: a face is cut into m*m
+      // smaller triangles, each in the colour at its centre, m growing
+      // with the face's size on screen (one for a face of a few pixels,
+      // so big meshes cost what they did), so the corners show their own
+      // colours as they do with WebGL.
+      function fillTri(x0, y0, x1, y1, x2, y2, c) {
+        var fill = 'rgb(' + Math.round(c[0]) + ',' + Math.round(c[1]) + ',' + Math.round(c[2]) + ')';
+        ctx.fillStyle = fill;
+        ctx.strokeStyle = fill; // hides the seams between triangles
+        ctx.beginPath();
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, y1);
+        ctx.lineTo(x2, y2);
+        ctx.closePath();
+        ctx.fill();
+        ctx.stroke();
+      }
       order.forEach(function (k) {
         var p = f[3 * k], q = f[3 * k + 1], r = f[3 * k + 2];
         // The normal in view space: screen y points down, so flip it.
@@ -203,17 +223,28 @@
         var len = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
         var shade = 0.3 + 0.7 * Math.abs(nz / len);
         var a = colorOf(p), b = colorOf(q), c = colorOf(r);
-        var fill = 'rgb(' + Math.round(shade * (a[0] + b[0] + c[0]) / 3) + ',' +
-          Math.round(shade * (a[1] + b[1] + c[1]) / 3) + ',' + Math.round(shade * (a[2] + b[2] + c[2]) / 3) + ')';
-        ctx.fillStyle = fill;
-        ctx.strokeStyle = fill; // hides the seams between triangles
-        ctx.beginPath();
-        ctx.moveTo(px[p], py[p]);
-        ctx.lineTo(px[q], py[q]);
-        ctx.lineTo(px[r], py[r]);
-        ctx.closePath();
-        ctx.fill();
-        ctx.stroke();
+        var side = Math.max(Math.hypot(ux, uy), Math.hypot(vx, vy), Math.hypot(px[r] - px[q], py[r] - py[q]));
+        var m = a === b && b === c ? 1 : Math.max(1, Math.min(16, Math.ceil(side / 8)));
+        // The point and colour at barycentric (i/m, j/m) from p towards
+        // q and r.
+        function at(i, j) {
+          var wq = i / m, wr = j / m, wp = 1 - wq - wr;
+          return [px[p] * wp + px[q] * wq + px[r] * wr, py[p] * wp + py[q] * wq + py[r] * wr,
+            [shade * (a[0] * wp + b[0] * wq + c[0] * wr), shade * (a[1] * wp + b[1] * wq + c[1] * wr), shade * (a[2] * wp + b[2] * wq + c[2] * wr)]];
+        }
+        function mean3(u, v, w) {
+          return [(u[2][0] + v[2][0] + w[2][0]) / 3, (u[2][1] + v[2][1] + w[2][1]) / 3, (u[2][2] + v[2][2] + w[2][2]) / 3];
+        }
+        for (var i = 0; i < m; i++) {
+          for (var j = 0; i + j < m; j++) {
+            var u = at(i, j), v = at(i + 1, j), w = at(i, j + 1);
+            fillTri(u[0], u[1], v[0], v[1], w[0], w[1], mean3(u, v, w));
+            if (i + j + 1 < m) {
+              var z = at(i + 1, j + 1);
+              fillTri(v[0], v[1], z[0], z[1], w[0], w[1], mean3(v, z, w));
+            }
+          }
+        }
         drawnFaces++;
       });
     } else {

@@ -4,7 +4,8 @@ package main
 // summary and tensorboardX's add_mesh, a coloured tetrahedron each): every
 // card draws every vertex inside its canvas and every face, in its
 // vertices' colours, and the step slider draws the step it names; in the
-// site and the single-file report.
+// site and the single-file report, with WebGL and, in a browser without
+// it, with the 2-D canvas renderer the page falls back to.
 
 import (
 	"bytes"
@@ -17,7 +18,22 @@ import (
 
 func TestBrowserMeshes(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
+	for _, b := range []struct {
+		renderer string
+		flags    []browserFlag
+	}{
+		{"webgl", withWebGL},
+		{"canvas", []browserFlag{{"disable-3d-apis", true}}},
+	} {
+		t.Run(b.renderer, func(t *testing.T) {
+			testMeshesDrawn(t, startBrowser(t, b.flags...), b.renderer)
+		})
+	}
+}
+
+// testMeshesDrawn checks the writers' meshes in browser, drawn by the
+// page's renderer of that name.
+func testMeshesDrawn(t *testing.T, browser context.Context, renderer string) {
 	shots := screenshotDir(t)
 	writers := filepath.Join("..", "..", "collect", "testdata", "writers")
 	out := t.TempDir()
@@ -64,6 +80,9 @@ func TestBrowserMeshes(t *testing.T) {
 					colored, red, green, blue};
 			})`)
 			for i, d := range got {
+				if d.Renderer != renderer {
+					t.Errorf("card %d drawn by %q, want %q", i, d.Renderer, renderer)
+				}
 				if d.Vertices != "4" || d.Faces != "4" {
 					t.Errorf("card %d (%s): drew %s vertices inside the canvas and %s faces, want 4 and 4", i, d.Renderer, d.Vertices, d.Faces)
 				}
@@ -76,7 +95,7 @@ func TestBrowserMeshes(t *testing.T) {
 			if label := eval[string](tb, cards+`[0].querySelector('[data-mesh-step-label]').textContent`); label != "0 (1 of 2)" {
 				t.Errorf("step label %q, want \"0 (1 of 2)\"", label)
 			}
-			tb.screenshot(shots, "meshes-"+c.name)
+			tb.screenshot(shots, "meshes-"+renderer+"-"+c.name)
 			tb.assertClean()
 		})
 	}
