@@ -2209,6 +2209,7 @@
       (m.runs.length === 1 ? ' run' : ' runs') + ' of this tag' : 'Every point, for every run of this tag');
     if (m.sweep) what = 'The runs this chart draws (best, worst and checked): ' + (full ? 'every point of their data files' : 'their drawn points');
     if (sup > 0) what += '; with the ' + fmtStep(sup) + ' superseded points of earlier writes, marked with their attempt';
+    if (m.baseline && m.baseline.runs.length) what += '; and the drawn points of the baseline\u2019s ' + m.baseline.runs.length + (m.baseline.runs.length === 1 ? ' run' : ' runs');
     rec.figure.querySelectorAll('[data-action="csv"], [data-action="json"]').forEach(function (b) {
       b.title = b.getAttribute('data-action').toUpperCase() + ': ' + what;
     });
@@ -2226,18 +2227,11 @@
     if (m.sweep) {
       // A sweep's chart: the runs it draws, not the band nor every run.
       var shown = rec.drawn || [];
-      m = { tag: m.tag, runs: m.runs.filter(function (r, i) { return shown.indexOf(i) >= 0; }), sweep: m.sweep };
+      m = { tag: m.tag, runs: m.runs.filter(function (r, i) { return shown.indexOf(i) >= 0; }), sweep: m.sweep, baseline: m.baseline };
       sweepNote = 'The ' + m.runs.length + ' runs this chart draws (best, worst and checked) of the ' +
         fmtStep(m.sweep.runs) + ' runs with this tag; their data files hold every run.';
     }
-    var drawnPoints = function (steps, values, walls) {
-      var pts = new Array(steps.length);
-      for (var j = 0; j < steps.length; j++) {
-        var v = values[j];
-        pts[j] = [walls[j], steps[j], isFinite(v) ? v : nonFiniteName(v)];
-      }
-      return pts;
-    };
+    var drawnPoints = drawnPointsOf;
     var drawn = function (why) {
       var note = exportNote(m, false);
       if (why) note = why + (note ? ' ' + note : '');
@@ -2285,6 +2279,37 @@
     return numOut(toNumber(v));
   }
 
+  // baselineRows is what a download holds of the baseline's runs of the
+  // chart's tag (--baseline): each run's drawn points, [wall_time, step,
+  // value] as the report's; the report keeps no data file of them, so
+  // the note says how many of the baseline's points they are.
+  function baselineRows(m) {
+    var b = m.baseline;
+    if (!b || !b.runs.length) return { runs: [], note: '' };
+    var drawn = 0, total = 0;
+    var runs = b.runs.map(function (r) {
+      drawn += r.steps.length;
+      total += isFinite(r.total) ? r.total : r.steps.length;
+      return { run: r.run, points: drawnPointsOf(r.steps, r.values, r.walls) };
+    });
+    return {
+      runs: runs,
+      note: 'The baseline' + (b.source ? ' (' + b.source + ')' : '') + ': the drawn points of its ' + runs.length +
+        (runs.length === 1 ? ' run' : ' runs') + ' of this tag, ' + fmtStep(drawn) + ' of ' + fmtStep(total) + '.'
+    };
+  }
+
+  // drawnPointsOf makes a line's drawn columns into [wall_time, step,
+  // value] points, a non-finite value named as the data files name it.
+  function drawnPointsOf(steps, values, walls) {
+    var pts = new Array(steps.length);
+    for (var j = 0; j < steps.length; j++) {
+      var v = values[j];
+      pts[j] = [walls[j], steps[j], isFinite(v) ? v : nonFiniteName(v)];
+    }
+    return pts;
+  }
+
   // exportCSV returns a promise of the tag's CSV: a line per point, runs
   // in report order; a first line starting with # says what it holds when
   // it is not every point. When runs restarted, a last column, attempt,
@@ -2297,18 +2322,28 @@
       var withSup = x.superseded.some(function (l) { return l.length > 0; });
       // A chart of several tags (a multiline chart) says each line's tag.
       var withTag = m.runs.some(function (r) { return r.tag; });
+      // The baseline's runs (--baseline), drawn dashed, follow the
+      // report's, marked in a last column, source.
+      var base = baselineRows(m);
       var lines = [];
-      if (x.note) lines.push('# ' + x.note.replace(/[\r\n]+/g, ' '));
-      lines.push('run,' + (withTag ? 'tag,' : '') + 'step,wall_time,value' + (withSup ? ',attempt' : ''));
-      var row = function (name, p, attempt) {
-        return name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]) + attempt;
+      var note = x.note;
+      if (base.note) note = (note ? note + ' ' : '') + base.note;
+      if (note) lines.push('# ' + note.replace(/[\r\n]+/g, ' '));
+      lines.push('run,' + (withTag ? 'tag,' : '') + 'step,wall_time,value' + (withSup ? ',attempt' : '') + (base.runs.length ? ',source' : ''));
+      var src = function (what) { return base.runs.length ? ',' + what : ''; };
+      var row = function (name, p, attempt, from) {
+        return name + ',' + cell(p[1]) + ',' + cell(p[0]) + ',' + cell(p[2]) + attempt + from;
       };
       m.runs.forEach(function (r, i) {
         var name = csvField(r.run) + (withTag ? ',' + csvField(r.tag) : '');
-        x.runs[i].forEach(function (p) { lines.push(row(name, p, withSup ? ',' : '')); });
+        x.runs[i].forEach(function (p) { lines.push(row(name, p, withSup ? ',' : '', src('report'))); });
         x.superseded[i].forEach(function (a) {
-          a.points.forEach(function (p) { lines.push(row(name, p, ',' + numOut(a.attempt))); });
+          a.points.forEach(function (p) { lines.push(row(name, p, ',' + numOut(a.attempt), src('report'))); });
         });
+      });
+      base.runs.forEach(function (b) {
+        var name = csvField(b.run) + (withTag ? ',' + csvField(m.tag) : '');
+        b.points.forEach(function (p) { lines.push(row(name, p, withSup ? ',' : '', src('baseline'))); });
       });
       return lines.join('\r\n') + '\r\n';
     });
@@ -2340,9 +2375,15 @@
         }
       });
       var out = { tag: m.tag };
-      if (x.note) out.note = x.note;
+      var base = baselineRows(m);
+      if (x.note || base.note) out.note = (x.note ? x.note + (base.note ? ' ' : '') : '') + base.note;
       out.runs = byRun;
       if (anySup) out.superseded = supByRun;
+      if (base.runs.length) {
+        var baseRuns = Object.create(null);
+        base.runs.forEach(function (b) { baseRuns[b.run] = b.points.map(point); });
+        out.baseline = { source: m.baseline.source, runs: baseRuns };
+      }
       return JSON.stringify(out);
     });
   }

@@ -5,6 +5,7 @@ package main
 // the tests wrote.
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -229,6 +230,8 @@ func TestBrowserBaselineOnTheCharts(t *testing.T) {
 		if ch.series("base:3") != nil || ch.series("baseref") != nil {
 			t.Error("more than the baseline's three runs, or reference lines, drawn from a log directory")
 		}
+		// The downloads hold the baseline's lines too, marked as such.
+		checkBaselineDownloads(t, tb, ch, steps)
 		tb.screenshot(shots, "baseline-dir")
 		// The overview compares the runs of both.
 		tb = openTab(t, browser, fileURL(filepath.Join(fromDir.site, "index.html"), ""))
@@ -315,4 +318,73 @@ func jsonNumber(v any) float64 {
 		return f
 	}
 	return math.NaN()
+}
+
+// checkBaselineDownloads checks that the CSV and JSON downloads of the
+// loss chart hold each of the baseline's 3 runs, every point it draws,
+// marked as the baseline's, after the report's own runs.
+func checkBaselineDownloads(t *testing.T, tb *tab, ch hpChart, steps int) {
+	t.Helper()
+	csvDl := eval[sweepDownload](tb, pageJS("scalars.js", "download", "loss", "csv"))
+	recs, err := csv.NewReader(strings.NewReader(stripComment(csvDl.Text))).ReadAll()
+	if err != nil {
+		t.Fatalf("CSV %q: %v", csvDl.Text, err)
+	}
+	if len(recs) == 0 || !slices.Equal(recs[0], []string{"run", "step", "wall_time", "value", "source"}) {
+		t.Fatalf("CSV header %v, want a source column", recs[:min(1, len(recs))])
+	}
+	base := map[string][]string{} // run -> values, as written
+	for _, r := range recs[1:] {
+		if r[4] == "baseline" {
+			base[r[0]] = append(base[r[0]], r[3])
+		} else if r[4] != "report" {
+			t.Errorf("CSV row %v: source %q", r, r[4])
+		}
+	}
+	jsonDl := eval[sweepDownload](tb, pageJS("scalars.js", "download", "loss", "json"))
+	var doc struct {
+		Note     string
+		Baseline struct {
+			Source string
+			Runs   map[string][][3]any
+		}
+	}
+	if err := json.Unmarshal([]byte(jsonDl.Text), &doc); err != nil {
+		t.Fatalf("JSON %q: %v", jsonDl.Text, err)
+	}
+	for i := range 3 {
+		run := fmt.Sprintf("trial%03d", i)
+		drawn := ch.series(fmt.Sprint("base:", i))
+		if drawn == nil {
+			t.Fatalf("no baseline line of %s", run)
+		}
+		if len(base[run]) != len(drawn.Data) || len(doc.Baseline.Runs[run]) != len(drawn.Data) {
+			t.Errorf("baseline %s: %d CSV rows and %d JSON points, want the %d drawn", run, len(base[run]), len(doc.Baseline.Runs[run]), len(drawn.Data))
+			continue
+		}
+		for k, p := range drawn.Data {
+			if p[1] == nil {
+				continue // a NaN, drawn as a gap
+			}
+			if got, _ := strconv.ParseFloat(base[run][k], 64); got != *p[1] {
+				t.Errorf("baseline %s, point %d: CSV value %s, drawn %g", run, k, base[run][k], *p[1])
+			}
+			if got, _ := doc.Baseline.Runs[run][k][2].(float64); got != *p[1] {
+				t.Errorf("baseline %s, point %d: JSON value %v, drawn %g", run, k, doc.Baseline.Runs[run][k][2], *p[1])
+			}
+		}
+	}
+	if doc.Baseline.Source == "" || !strings.Contains(doc.Note, "baseline") || !strings.Contains(csvDl.Title, "baseline") {
+		t.Errorf("JSON source %q, note %q, CSV title %q: the baseline is not named", doc.Baseline.Source, doc.Note, csvDl.Title)
+	}
+}
+
+// stripComment drops a CSV download's first line when it is a # note.
+func stripComment(s string) string {
+	if strings.HasPrefix(s, "#") {
+		if _, rest, ok := strings.Cut(s, "\n"); ok {
+			return rest
+		}
+	}
+	return s
 }
