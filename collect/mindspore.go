@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"github.com/trainreport/trainreport/collect/discover"
 	"github.com/trainreport/trainreport/collect/event"
 	"github.com/trainreport/trainreport/collect/eventpb"
@@ -21,10 +19,6 @@ import (
 	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 	"github.com/trainreport/trainreport/collect/model"
 )
-
-// lineageDatasetGraph is LineageEvent.dataset_graph, which
-// mspb/lineage.proto leaves out (collect/graph decodes it by hand).
-const lineageDatasetGraph protowire.Number = 9
 
 // maxLineageBytes bounds the strings a run's lineage adds to its session
 // (the metrics' JSON, paths, user-defined entries); MindSpore writes a few
@@ -214,9 +208,9 @@ func (rr *runReader) lineageEvent(rec record, offset int64) {
 		return
 	}
 	if ev.What == nil {
-		// The dataset graph, a field our lineage.proto leaves out: kept
+		// The dataset graph, a field mspb.LineageEvent leaves out: kept
 		// by reference, decoded with the run's graphs.
-		if ref, ok := rec.blob(event.Step{Num: lineageDatasetGraph}); ok {
+		if ref, ok := rec.blob(event.Step{Num: mspb.FieldLineageDatasetGraph}); ok {
 			rr.keepGraph(model.SourceMindSporeDataset, "", &eventpb.Event{WallTime: ev.WallTime, Step: ev.Step}, ref)
 		}
 		return

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/trainreport/trainreport/collect/mindspore/mspb"
 )
 
 // Bounds on a MindSpore dataset graph: its operations, their nesting and
@@ -30,8 +32,9 @@ const (
 // each node's inputs are its children, the datasets it reads, so that data
 // flows from the source to the last operation, the graph's root.
 //
-// The message is read with protowire, field by field, since MindSpore's
-// lineage.proto is not compiled here:
+// The message is read with protowire, field by field, within the bounds
+// above (the generated types would decode every operation before any
+// bound could apply); the field numbers are mspb's (mspb/lineage.proto):
 //
 //	DatasetGraph { repeated DatasetGraph children = 1; OperationParameter parameter = 2;
 //	               repeated Operation operations = 3; Operation sampler = 4; }
@@ -76,17 +79,17 @@ func (d *datasetDecoder) node(b []byte, depth int) (string, error) {
 			return nil // no field of DatasetGraph is of another type
 		}
 		switch num {
-		case 1:
+		case mspb.FieldDatasetChildren:
 			children = append(children, v)
-		case 2:
+		case mspb.FieldDatasetParameter:
 			return param.read(v)
-		case 3:
+		case mspb.FieldDatasetOperations:
 			name, err := operationName(v)
 			if err != nil {
 				return fmt.Errorf("operation: %w", err)
 			}
 			ops = append(ops, name)
-		case 4:
+		case mspb.FieldDatasetSampler:
 			name, err := operationName(v)
 			if err != nil {
 				return fmt.Errorf("sampler: %w", err)
@@ -139,7 +142,7 @@ func (d *datasetDecoder) node(b []byte, depth int) (string, error) {
 func operationName(b []byte) (string, error) {
 	var p params
 	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		if num == 1 && typ == protowire.BytesType {
+		if num == mspb.FieldOperationParam && typ == protowire.BytesType {
 			return p.read(v)
 		}
 		return nil
@@ -175,12 +178,12 @@ func (p *params) read(b []byte) error {
 			return err
 		}
 		switch num {
-		case 1:
+		case mspb.FieldParamStr:
 			p.str[key] = string(val.bytes)
-		case 2:
+		case mspb.FieldParamStrList:
 			var list []string
 			err := eachField(val.bytes, func(n protowire.Number, t protowire.Type, s []byte) error {
-				if n == 1 && t == protowire.BytesType && len(list) <= maxListItems {
+				if n == mspb.FieldStrListValue && t == protowire.BytesType && len(list) <= maxListItems {
 					list = append(list, string(s))
 				}
 				return nil
@@ -189,11 +192,11 @@ func (p *params) read(b []byte) error {
 				return err
 			}
 			p.lists[key] = list
-		case 3:
+		case mspb.FieldParamBool:
 			p.other[key] = strconv.FormatBool(val.varint != 0)
-		case 4:
+		case mspb.FieldParamInt:
 			p.other[key] = strconv.FormatInt(int64(int32(val.varint)), 10)
-		case 5:
+		case mspb.FieldParamDouble:
 			p.other[key] = strconv.FormatFloat(math.Float64frombits(val.fixed), 'g', -1, 64)
 		}
 		return nil

@@ -15,4 +15,19 @@ const (
 	FieldValueImage   protowire.Number = 4 // SummaryValue.image
 	FieldValueTensor  protowire.Number = 8 // SummaryValue.tensor
 	FieldImageEncoded protowire.Number = 4 // Image.encoded
+
+	// The dataset graph of a lineage file, which collect/graph reads field
+	// by field within its bounds.
+	FieldLineageDatasetGraph protowire.Number = 9 // LineageEventDatasetGraph.dataset_graph
+	FieldDatasetChildren     protowire.Number = 1 // DatasetGraph.children
+	FieldDatasetParameter    protowire.Number = 2 // DatasetGraph.parameter
+	FieldDatasetOperations   protowire.Number = 3 // DatasetGraph.operations
+	FieldDatasetSampler      protowire.Number = 4 // DatasetGraph.sampler
+	FieldOperationParam      protowire.Number = 1 // Operation.operationParam
+	FieldParamStr            protowire.Number = 1 // OperationParameter.mapStr
+	FieldParamStrList        protowire.Number = 2 // OperationParameter.mapStrList
+	FieldParamBool           protowire.Number = 3 // OperationParameter.mapBool
+	FieldParamInt            protowire.Number = 4 // OperationParameter.mapInt
+	FieldParamDouble         protowire.Number = 5 // OperationParameter.mapDouble
+	FieldStrListValue        protowire.Number = 1 // StrList.strValue
 )
