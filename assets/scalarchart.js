@@ -617,7 +617,7 @@
       return;
     }
     var items = drawn.map(function (i) { var r = rec.model.runs[i]; return [r.name, r.color]; });
-    groups.forEach(function (g) { items.push([g.label, g.color]); });
+    groups.forEach(function (g) { items.push([g.label, g.color, g.dash]); });
     var key = JSON.stringify(items);
     if (el && el.__key === key) return;
     if (!el) {
@@ -632,7 +632,13 @@
       var li = document.createElement('li');
       var dot = document.createElement('span');
       dot.className = 'legend-dot';
-      dot.style.background = it[1];
+      if (it[2] && it[2] !== 'solid') {
+        // A dashed or dotted group's mark is a short line of its type.
+        dot.style.borderTop = '2px ' + it[2] + ' ' + it[1];
+        dot.style.height = '0';
+      } else {
+        dot.style.background = it[1];
+      }
       li.appendChild(dot);
       li.appendChild(document.createTextNode(it[0]));
       li.title = it[0];
@@ -1300,7 +1306,7 @@
       {
         id: 'group:' + gi, type: 'line', name: g.label, data: mean,
         showSymbol: false, symbolSize: 4, connectNulls: false, z: 3, color: g.color,
-        lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
+        lineStyle: { color: g.color, width: 2, type: g.dash || 'solid' }, itemStyle: { color: g.color },
         emphasis: { focus: 'none', lineStyle: { width: 2.5 } }, animation: false
       },
       bandSeries('band:' + gi, g.label, band, g.color)
@@ -1449,6 +1455,7 @@
       }
       return a.key < b.key ? -1 : (a.key > b.key ? 1 : 0);
     });
+    hpDashWithin(groups);
     if (cols.length !== 1 || !cols[0].numeric) return;
     var c = cols[0], lo = Infinity, hi = -Infinity;
     c.values.forEach(function (v) {
@@ -1462,6 +1469,33 @@
       if (typeof v !== 'number' || !(hi > lo)) return;
       var t = logScale ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo);
       g.color = gradientColor(Math.min(1, Math.max(0, t)));
+    });
+  }
+
+  // HP_DASHES are the line types of a session's subsets (train,
+  // validation, ...), in their names' order.
+  var HP_DASHES = ['solid', 'dashed', 'dotted'];
+
+  // hpDashWithin gives the groups of each subset below the sessions' runs
+  // ("train", "validation") a line type of their own: a group's colour
+  // says its values, so without it a session's train and validation
+  // groups of one value would be two lines of one colour.
+  function hpDashWithin(groups) {
+    if (!hpTable.within) return;
+    var names = [];
+    var withinOf = function (g) {
+      var row = g.members.length ? hpTable.rowOf.get(g.members[0].run) : undefined;
+      return row === undefined ? '' : hpTable.within[row];
+    };
+    groups.forEach(function (g) {
+      var w = withinOf(g);
+      if (w && names.indexOf(w) < 0) names.push(w);
+    });
+    if (names.length < 2) return;
+    names.sort();
+    groups.forEach(function (g) {
+      var k = names.indexOf(withinOf(g));
+      if (k >= 0) g.dash = HP_DASHES[k % HP_DASHES.length];
     });
   }
 
@@ -1952,8 +1986,11 @@
       // Runs have no legend (baseOption), groups and the baseline's runs
       // do: they are named nowhere else on the page. Top left, clear of
       // the toolbox; scrolled when the names pass the chart's width.
+      // ECharts sizes a scroll legend by its width, not by left and
+      // right: without one its page arrows run under the toolbox.
       legend: groupNames.length ? {
-        show: true, type: 'scroll', data: groupNames, top: 4, left: 8, right: 110,
+        show: true, type: 'scroll', data: groupNames, top: 4, left: 8, right: 128,
+        width: Math.max(80, (rec.div.clientWidth || 600) - 8 - 128),
         itemHeight: 8, itemWidth: 16, itemGap: 12, textStyle: { fontSize: 11 }
       } : { show: false, data: legendNames }
     };

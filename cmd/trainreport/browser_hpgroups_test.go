@@ -15,6 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/trainreport/trainreport/collect/eventpb"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 type hpSeries struct {
@@ -387,4 +390,64 @@ func stripComment(s string) string {
 		}
 	}
 	return s
+}
+
+// TestBrowserHParamGroupsKeepSubsetsApart groups sessions by one numeric
+// hyperparameter when each session logs a train and a validation run (as
+// Keras does): a value's two groups share the value's colour and are told
+// apart by their lines, the train group's solid and the validation
+// group's dashed, in the chart and in its legend.
+func TestBrowserHParamGroupsKeepSubsetsApart(t *testing.T) {
+	t.Parallel()
+	logs := t.TempDir()
+	for i := range 4 {
+		session := fmt.Sprintf("trial%d", i)
+		writeEventFile(t, filepath.Join(logs, session, "events.out.tfevents.1700000000.host"), []*eventpb.Event{
+			summaryEvent(0, 0, hparamsSummary(t, "_hparams_/session_start_info", &eventpb.HParamsPluginData{
+				Data: &eventpb.HParamsPluginData_SessionStartInfo{SessionStartInfo: &eventpb.SessionStartInfo{
+					Hparams: map[string]*structpb.Value{"lr": structpb.NewNumberValue([]float64{0.001, 0.1}[i%2])}, StartTimeSecs: 1.7e9}}})),
+		})
+		for k, subset := range []string{"train", "validation"} {
+			var evs []*eventpb.Event
+			for s := range 5 {
+				evs = append(evs, summaryEvent(int64(s), 0, simpleValue("loss", float32(1+k+i)/float32(s+1))))
+			}
+			writeEventFile(t, filepath.Join(logs, session, subset, "events.out.tfevents.1700000001.host"), evs)
+		}
+	}
+	r := buildReport(t, logs)
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0"))
+	eval[bool](tb, pageJS("hpgroups.js", "check", "lr"))
+	waitFor(tb, `location.hash.includes("hp=lr")`, stepTimeout, "hp=lr in the URL")
+	eval[bool](tb, `(() => { const l = document.querySelector('form[data-controls] input[name="legend"]'); if (l && !l.checked) l.click(); return true; })()`)
+	ch := readHPChart(t, tb, "loss")
+	type look struct{ color, line string }
+	got := map[string]look{}
+	for _, s := range ch.Series {
+		if strings.HasPrefix(s.ID, "group:") {
+			got[strings.SplitN(s.Name, " · mean", 2)[0]] = look{s.Color, s.Line}
+		}
+	}
+	for _, lr := range []string{"0.001", "0.1"} {
+		train, val := got["lr="+lr+" · train"], got["lr="+lr+" · validation"]
+		if train.color == "" || val.color == "" {
+			t.Fatalf("groups %v: want lr=%s's train and validation", got, lr)
+		}
+		if train.color != val.color || train.line != "solid" || val.line != "dashed" {
+			t.Errorf("lr=%s: train %+v, validation %+v: want one colour, solid and dashed", lr, train, val)
+		}
+	}
+	if got["lr=0.001 · train"].color == got["lr=0.1 · train"].color {
+		t.Errorf("both values drawn in %s", got["lr=0.1 · train"].color)
+	}
+	dashes := eval[[]string](tb, `[...document.querySelectorAll('figure.chart-card[data-tag="loss"] ul.chart-legend li')].map(li => li.textContent + ":" + (li.querySelector('.legend-dot').style.borderTopStyle || "solid"))`)
+	for _, want := range []string{"validation · mean ± std of 2 runs:dashed", "train · mean ± std of 2 runs:solid"} {
+		if !slices.ContainsFunc(dashes, func(d string) bool { return strings.HasSuffix(d, want) }) {
+			t.Errorf("legend %q has no entry ending %q", dashes, want)
+		}
+	}
+	tb.screenshot(shots, "hpgroups-subsets")
+	tb.assertClean()
 }
