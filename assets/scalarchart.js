@@ -2457,8 +2457,30 @@
       if (x > 0 && x + w - 12 > width - 16) { rows++; x = 0; }
       x += w;
     });
-    var extra = rows * 20 + (rows ? 12 : 0);
+    // The x axis's note (a scalar on the x axis leaves runs or points
+    // out, showXNote) goes with the image too, above the legend, in lines
+    // of the chart's width.
+    var noteEl = rec.figure.querySelector('p.x-note');
+    var noteLines = [];
+    if (noteEl && noteEl.textContent) {
+      var line = '';
+      noteEl.textContent.split(/\s+/).forEach(function (word) {
+        var next = line ? line + ' ' + word : word;
+        if (line && ctx && ctx.measureText(next).width > width - 16) {
+          noteLines.push(line);
+          next = word;
+        }
+        line = next;
+      });
+      if (line) noteLines.push(line);
+    }
+    var noteH = noteLines.length ? noteLines.length * 14 + 6 : 0;
+    var legendH = rows * 20 + (rows ? 12 : 0);
+    var extra = legendH + noteH;
+    rec.figure.setAttribute('data-png-note', noteLines.join(' '));
     chart.setOption({
+      graphic: { elements: [{ id: 'png-note', type: 'text', left: 8, bottom: legendH + 2, invisible: !noteLines.length,
+        style: { text: noteLines.join('\n'), fontSize: 11, lineHeight: 14, fill: '#555' } }] },
       legend: { show: rows > 0, type: 'plain', data: names, bottom: 4, left: 8, right: 8, itemHeight: 8, itemWidth: 16,
         itemGap: 12, textStyle: { fontSize: 11 } },
       grid: [{ bottom: GRID_BOTTOM + extra }],
@@ -2466,6 +2488,7 @@
     });
     chart.resize({ width: width, height: height + extra });
     var url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff', excludeComponents: ['toolbox'] });
+    chart.setOption({ graphic: { elements: [{ id: 'png-note', $action: 'remove' }] } });
     // Back to the page's legend: the groups' at the top, or none.
     var named = rec.named || [];
     chart.setOption({

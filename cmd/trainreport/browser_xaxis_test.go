@@ -10,6 +10,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -242,6 +243,20 @@ func TestBrowserScalarViewControls(t *testing.T) {
 			t.Errorf("legend by epoch %v, want the runs drawn: alpha, bravo", v.Legend)
 		}
 		tb.screenshot(shots, "xaxis-epoch")
+		// The PNG carries the note of the runs left out, above its legend.
+		png := eval[struct {
+			Image, Before []float64
+			Data          []byte
+		}](tb, pageJS("scalars.js", "png", "loss"))
+		if shots != "" {
+			if err := os.WriteFile(filepath.Join(shots, "xaxis-epoch-export.png"), png.Data, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		note := eval[string](tb, `document.querySelector('figure.chart-card[data-tag="loss"]').dataset.pngNote`)
+		if v.Note == "" || note != v.Note || png.Image[1] < 2*(png.Before[1]+32+20) {
+			t.Errorf("PNG by epoch: note %q (the page's %q), %v pixels for a %v chart: want the note in a row of its own", note, v.Note, png.Image, png.Before)
+		}
 		tb.assertClean()
 	})
 	t.Run("link", func(t *testing.T) {
