@@ -13,7 +13,14 @@
 			const all = JSON.parse(inline.textContent);
 			return { rows: all.rows, chunk: (k) => Promise.resolve(all.sparks[k]) };
 		}
-		const rows = await window.trainreport.loadData("overview/runs.js", "overview/runs.js");
+		const head = await window.trainreport.loadData("overview/runs.js", "overview/runs.js");
+		// Past its first rows_chunk rows, the others are in files of their
+		// own (a copy: loadData hands every caller the same object).
+		const rows = Object.assign({}, head);
+		for (let k = 1; head.total && k * head.rows_chunk < head.total; k++) {
+			const n = "overview/runs-" + String(k).padStart(4, "0") + ".js";
+			rows.runs = rows.runs.concat(await window.trainreport.loadData(n, n));
+		}
 		return {
 			rows,
 			chunk: (k) => { const n = "overview/sparks-" + String(k).padStart(4, "0") + ".js"; return window.trainreport.loadData(n, n); },
