@@ -245,6 +245,9 @@
       for (var k = 0; k * st.rowChunk < st.total; k++) every.push(k);
     }
     var gen = st.refreshed = (st.refreshed || 0) + 1;
+    // Busy from the click on: the rows shown are the old ones until the
+    // files of rows load.
+    st.table.setAttribute('aria-busy', 'true');
     if (every.some(function (k) { return !st.rows[k]; })) {
       st.info.textContent = 'Loading the rows of ' + util.fmtNum(st.total) + ' runs\u2026';
     }
@@ -255,6 +258,7 @@
     }, function (err) {
       st.info.textContent = 'The rows could not be loaded: ' + (err && err.message || err);
       st.info.classList.add('warn');
+      st.table.removeAttribute('aria-busy');
     });
   }
 
@@ -297,6 +301,7 @@
   // trends, and resolves when every trend is drawn.
   function draw(st) {
     var gen = ++st.drawn;
+    st.table.setAttribute('aria-busy', 'true');
     var rows = st.view.slice(st.page * PAGE_ROWS, st.page * PAGE_ROWS + PAGE_ROWS);
     return rowsOf(st, rows).then(function () {
       if (gen === st.drawn) return drawRows(st, gen);
@@ -304,6 +309,7 @@
     }, function (err) {
       st.info.textContent = 'The rows could not be loaded: ' + (err && err.message || err);
       st.info.classList.add('warn');
+      if (gen === st.drawn) st.table.removeAttribute('aria-busy');
     });
   }
 
