@@ -206,6 +206,10 @@
     st.table.tHead.addEventListener('keydown', onSort);
   }
 
+  // count writes a count in full (fmtNum keeps 5 significant digits: the
+  // 100,001st run would read 100000).
+  function count(n) { return n.toLocaleString('en-US'); }
+
   // toCount is n when it is a count, else def.
   function toCount(n, def) { return typeof n === 'number' && n >= 0 && Math.floor(n) === n ? n : def; }
 
@@ -249,7 +253,7 @@
     // files of rows load.
     st.table.setAttribute('aria-busy', 'true');
     if (every.some(function (k) { return !st.rows[k]; })) {
-      st.info.textContent = 'Loading the rows of ' + util.fmtNum(st.total) + ' runs\u2026';
+      st.info.textContent = 'Loading the rows of ' + count(st.total) + ' runs\u2026';
     }
     return Promise.all(every.map(function (k) { return rowChunk(st, k); })).then(function () {
       if (gen !== st.refreshed) return undefined; // a later refresh draws
@@ -317,8 +321,8 @@
     var from = st.page * PAGE_ROWS;
     var rows = st.view.slice(from, from + PAGE_ROWS);
     var total = st.total, n = st.view.length;
-    st.info.textContent = n ? 'Runs ' + util.fmtNum(from + 1) + '\u2013' + util.fmtNum(from + rows.length) + ' of ' + util.fmtNum(n) +
-      (n < total ? ' (of ' + util.fmtNum(total) + ' runs; filtered)' : '') : 'No run matches the Runs expression.';
+    st.info.textContent = n ? 'Runs ' + count(from + 1) + '\u2013' + count(from + rows.length) + ' of ' + count(n) +
+      (n < total ? ' (of ' + count(total) + ' runs; filtered)' : '') : 'No run matches the Runs expression.';
     st.prev.disabled = st.page === 0;
     st.next.disabled = from + PAGE_ROWS >= n;
     var hasScalars = document.querySelector('nav a[href="scalars.html"], nav a[href="#page=scalars"]') !== null;

@@ -67,7 +67,8 @@
 		const got = trs.map((tr) => Number(tr.getAttribute("data-index")));
 		if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`rows ${JSON.stringify(got.slice(0, 8))}..., want ${JSON.stringify(want.slice(0, 8))}...`);
 		const info = this.main().querySelector(".sweep-page-info").textContent;
-		const wantInfo = `Runs ${page * 50 + 1}\u2013${page * 50 + want.length} of ${view.length}`;
+		const n = (k) => k.toLocaleString("en-US");
+		const wantInfo = `Runs ${n(page * 50 + 1)}\u2013${n(page * 50 + want.length)} of ${n(view.length)}`;
 		if (!info.startsWith(wantInfo)) problems.push(`page info ${JSON.stringify(info)}, want ${JSON.stringify(wantInfo)}`);
 		for (const tr of trs) {
 			const i = Number(tr.getAttribute("data-index"));
