@@ -411,6 +411,12 @@ func TestSweepOverviewLoadsTheFirstRowsOnly(t *testing.T) {
 		}
 		sizes[n] = len(files["data/"+sweepRowsFile])
 		if n == 1_200 {
+			// The overview's list of pages counts in full, with separators
+			// (the runs without i%7 have a session: trialReport).
+			if page := filesByName(t, r)["index.html"]; !bytes.Contains(page, []byte(`1,028 sessions in 1,028 runs</span>`)) {
+				i := bytes.Index(page, []byte(`class="contents"`))
+				t.Errorf(`index.html's list of pages: %.300s`, page[max(i, 0):])
+			}
 			s, err := r.sweepSection(true)
 			if err != nil {
 				t.Fatal(err)
