@@ -263,9 +263,9 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 			}
 		}
 	}
-	names := make([]string, len(idx.Runs))
-	for i, ir := range idx.Runs {
-		names[i] = ir.Name
+	var names []string // null when no run has scalars, as before
+	for _, ir := range idx.Runs {
+		names = append(names, ir.Name)
 	}
 	var err error
 	if p.RunNames, err = scriptJSON(names); err != nil {
