@@ -50,6 +50,14 @@
       });
     }
 
+    // runsWith counts the runs that have tag: the index lists only those
+    // a chart can draw past MAX_PINNED_RUNS of them, and counts all in n.
+    function runsWith(tag) {
+      var t = own.call(tags, tag) && tags[tag] && typeof tags[tag] === 'object' ? tags[tag] : {};
+      var n = toNumber(t.n);
+      return n > 0 ? n : entriesOf(tag).length;
+    }
+
     function fileOf(run, tag) {
       var e = entriesOf(tag).filter(function (x) { return x.run === run; })[0];
       return e ? e : null;
@@ -200,7 +208,7 @@
     if (!grid) return;
     T.scalarCharts.onPins(function (pins) {
       Array.prototype.slice.call(grid.children).forEach(function (fig) { T.scalarCharts.removeChart(fig); });
-      pins.forEach(function (tag) { grid.appendChild(pinnedFigure(main, tag, entriesOf(tag).length)); });
+      pins.forEach(function (tag) { grid.appendChild(pinnedFigure(main, tag, runsWith(tag))); });
       if (empty) empty.hidden = pins.length > 0;
       grid.querySelectorAll('figure.chart-card').forEach(function (fig) {
         if (fig.querySelector('[data-chart]')) T.scalarCharts.addChart(main, fig, load);

@@ -4,9 +4,11 @@
  * render/sweep.go): a histogram per metric of the runs' last values, and
  * the runs table drawn a page of rows at a time.
  *
- * The table's data is data/overview/runs.js (every run: name, status, last
- * step, duration, warnings, each metric's last value), loaded as a script
- * (which works from file://); each row's trends are in
+ * The table's data is data/overview/runs.js (the columns, and the rows of
+ * the first 500 runs: name, status, last step, duration, warnings, each
+ * metric's last value; the other runs' rows in data/overview/runs-NNNN.js,
+ * 500 runs each, loaded only to sort, filter or page past the first),
+ * loaded as a script (which works from file://); each row's trends are in
  * data/overview/sparks-NNNN.js, a chunk of runs in run order each, loaded
  * only for the rows of the page shown. The single file carries both inline.
  * Sorting (any column) and the Runs filter act on every run; only the
@@ -132,7 +134,7 @@
     var table = main.querySelector('table.sweep-runs');
     if (!table) return;
     var st = {
-      main: main, table: table, data: null, sparks: null, order: null,
+      main: main, table: table, data: null, sparks: null, order: null, rows: [], total: 0, rowChunk: 0,
       sortCol: -1, desc: false, page: 0, view: [], runsRE: T.state.pattern('runs'),
       single: document.body.hasAttribute('data-single-file'), drawn: 0
     };
@@ -152,18 +154,20 @@
       var file = table.getAttribute('data-rows-script');
       loaded = T.loadData(file, file);
     }
-    T.state.onApply(function () { if (st.data) { filter(st); draw(st); } });
+    T.state.onApply(function () { if (st.data) refresh(st); });
     // The table counts as a chart for trainreport.ready(): it waits for the
     // data and the first page's trends.
     T.lazyChart(table, function () {
       return loaded.then(function (data) {
         st.data = data;
+        st.rows = [data.runs];
+        st.total = toCount(data.total, data.runs.length);
+        st.rowChunk = toCount(data.rows_chunk, Math.max(data.runs.length, 1));
         st.cols = FIXED.concat(data.tags.map(function (tag, k) {
           return { title: tag, metric: k, better: data.better[k], get: function (r) { return r[5][k]; } };
         }));
         header(st);
-        filter(st);
-        return draw(st);
+        return refresh(st);
       }, function (err) {
         info.textContent = String(err && err.message || err);
         info.classList.add('warn');
@@ -196,23 +200,84 @@
       st.table.tHead.querySelectorAll('th').forEach(function (h) {
         h.setAttribute('aria-sort', Number(h.getAttribute('data-col')) === i ? (st.desc ? 'descending' : 'ascending') : 'none');
       });
-      filter(st);
-      draw(st);
+      refresh(st);
     };
     st.table.tHead.addEventListener('click', onSort);
     st.table.tHead.addEventListener('keydown', onSort);
   }
 
-  // filter computes the rows shown, as indices into data.runs: those whose
+  // count writes a count in full (fmtNum keeps 5 significant digits: the
+  // 100,001st run would read 100000).
+  function count(n) { return n.toLocaleString('en-US'); }
+
+  // toCount is n when it is a count, else def.
+  function toCount(n, def) { return typeof n === 'number' && n >= 0 && Math.floor(n) === n ? n : def; }
+
+  // row is run i's row, undefined while its file is not loaded.
+  function row(st, i) {
+    var c = st.rows[Math.floor(i / st.rowChunk)];
+    return c ? c[i % st.rowChunk] : undefined;
+  }
+
+  // rowChunk resolves when the rows of chunk k (runs k x rowChunk on) are
+  // loaded: the first came with the table, the others from their files.
+  function rowChunk(st, k) {
+    if (st.rows[k]) return Promise.resolve(st.rows[k]);
+    if (!st.pending) st.pending = new Map();
+    if (!st.pending.has(k)) {
+      var name = 'overview/runs-' + ('000' + k).slice(-4) + '.js';
+      st.pending.set(k, T.loadData(name, name).then(function (rows) {
+        st.rows[k] = Array.isArray(rows) ? rows : [];
+        return st.rows[k];
+      }));
+    }
+    return st.pending.get(k);
+  }
+
+  // rowsOf resolves when the rows of runs (indices) are loaded.
+  function rowsOf(st, runs) {
+    var want = new Set();
+    runs.forEach(function (i) { want.add(Math.floor(i / st.rowChunk)); });
+    return Promise.all(Array.from(want, function (k) { return rowChunk(st, k); }));
+  }
+
+  // refresh filters and sorts the rows again and draws the page shown: a
+  // sort or the Runs filter needs every run's row, run order the page's.
+  function refresh(st) {
+    var every = [];
+    if (st.runsRE.re || st.sortCol >= 0) {
+      for (var k = 0; k * st.rowChunk < st.total; k++) every.push(k);
+    }
+    var gen = st.refreshed = (st.refreshed || 0) + 1;
+    // Busy from the click on: the rows shown are the old ones until the
+    // files of rows load.
+    st.table.setAttribute('aria-busy', 'true');
+    if (every.some(function (k) { return !st.rows[k]; })) {
+      st.info.textContent = 'Loading the rows of ' + count(st.total) + ' runs\u2026';
+    }
+    return Promise.all(every.map(function (k) { return rowChunk(st, k); })).then(function () {
+      if (gen !== st.refreshed) return undefined; // a later refresh draws
+      filter(st);
+      return draw(st);
+    }, function (err) {
+      st.info.textContent = 'The rows could not be loaded: ' + (err && err.message || err);
+      st.info.classList.add('warn');
+      st.table.removeAttribute('aria-busy');
+    });
+  }
+
+  // filter computes the rows shown, as indices in run order: those whose
   // name the Runs expression matches, in the sort order (run order when
-  // none; ties in run order).
+  // none; ties in run order). Filtered or sorted, every row is loaded
+  // (refresh).
   function filter(st) {
-    var runs = st.data.runs, re = st.runsRE.re;
+    var re = st.runsRE.re, n = st.total;
     var view = [];
-    for (var i = 0; i < runs.length; i++) if (!re || re.test(runs[i][0])) view.push(i);
+    for (var i = 0; i < n; i++) if (!re || re.test(row(st, i)[0])) view.push(i);
     if (st.sortCol >= 0) {
       var get = st.cols[st.sortCol].get, sign = st.desc ? -1 : 1;
-      var keys = runs.map(function (r) { return get(r); });
+      var keys = new Array(n); // by run index
+      view.forEach(function (i) { keys[i] = get(row(st, i)); });
       view.sort(function (a, b) {
         var ka = keys[a], kb = keys[b];
         var c = (ka == null || kb == null) ? compare(ka, kb) : sign * compare(ka, kb);
@@ -236,21 +301,35 @@
     return st.single ? '#page=scalars&' + q : 'scalars.html#' + q;
   }
 
-  // draw writes the rows of the page shown and then their trends, and
-  // resolves when every trend is drawn.
+  // draw loads the rows of the page shown, writes them and then their
+  // trends, and resolves when every trend is drawn.
   function draw(st) {
-    var runs = st.data.runs, from = st.page * PAGE_ROWS;
+    var gen = ++st.drawn;
+    st.table.setAttribute('aria-busy', 'true');
+    var rows = st.view.slice(st.page * PAGE_ROWS, st.page * PAGE_ROWS + PAGE_ROWS);
+    return rowsOf(st, rows).then(function () {
+      if (gen === st.drawn) return drawRows(st, gen);
+      return undefined;
+    }, function (err) {
+      st.info.textContent = 'The rows could not be loaded: ' + (err && err.message || err);
+      st.info.classList.add('warn');
+      if (gen === st.drawn) st.table.removeAttribute('aria-busy');
+    });
+  }
+
+  function drawRows(st, gen) {
+    var from = st.page * PAGE_ROWS;
     var rows = st.view.slice(from, from + PAGE_ROWS);
-    var total = runs.length, n = st.view.length;
-    st.info.textContent = n ? 'Runs ' + util.fmtNum(from + 1) + '\u2013' + util.fmtNum(from + rows.length) + ' of ' + util.fmtNum(n) +
-      (n < total ? ' (of ' + util.fmtNum(total) + ' runs; filtered)' : '') : 'No run matches the Runs expression.';
+    var total = st.total, n = st.view.length;
+    st.info.textContent = n ? 'Runs ' + count(from + 1) + '\u2013' + count(from + rows.length) + ' of ' + count(n) +
+      (n < total ? ' (of ' + count(total) + ' runs; filtered)' : '') : 'No run matches the Runs expression.';
     st.prev.disabled = st.page === 0;
     st.next.disabled = from + PAGE_ROWS >= n;
     var hasScalars = document.querySelector('nav a[href="scalars.html"], nav a[href="#page=scalars"]') !== null;
     var body = document.createElement('tbody');
     var cells = []; // [td, run index, metric]
     rows.forEach(function (i) {
-      var r = runs[i];
+      var r = row(st, i);
       var tr = document.createElement('tr');
       tr.setAttribute('data-run', r[0]);
       tr.setAttribute('data-index', i);
@@ -290,7 +369,6 @@
     // The trends, from the chunks the page's rows are in.
     var chunk = st.data.chunk, want = new Map();
     cells.forEach(function (c) { var k = Math.floor(c[1] / chunk); if (!want.has(k)) want.set(k, sparkChunk(st, k)); });
-    var gen = ++st.drawn;
     var jobs = [];
     // Busy while the trends load: a test (and assistive technology) can
     // tell when the page is complete.

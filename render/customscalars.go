@@ -31,6 +31,12 @@ const (
 	// maxPatternLen bounds a multiline chart's regular expression: Go's
 	// are matched in linear time, but compiling one costs its length.
 	maxPatternLen = 1000
+	// maxPinnedRuns is how many runs a pinned chart draws: the first of
+	// its tag in report order (MAX_PINNED_RUNS in
+	// assets/custom_scalars.js). The page's index names only the runs some
+	// chart can draw, so that it does not grow with a sweep's runs: a
+	// bundle name and a start time each made a 15 MB page at 100,000 runs.
+	maxPinnedRuns = 200
 )
 
 // hasCustomScalars is the page's has-data test: some run has scalars or a
@@ -102,6 +108,12 @@ type customScalarsPage struct {
 	Index template.JS
 	// Skipped counts the layout's charts beyond maxLayoutCharts.
 	Skipped int
+	// RunsCut counts the runs with scalars the page's index and run
+	// selector leave out, as no chart of the page can draw them (see
+	// maxPinnedRuns); RunsListed counts those they name, and RunsNote says
+	// so on the page ("" when none is left out).
+	RunsCut, RunsListed int
+	RunsNote            string
 }
 
 type csCategory struct {
@@ -143,6 +155,9 @@ type customIndexRun struct {
 
 type customIndexTag struct {
 	Runs []int `json:"runs"`
+	// N counts the runs with the tag when Runs lists fewer of them (the
+	// first maxPinnedRuns, and those a layout chart draws); 0 otherwise.
+	N int `json:"n,omitempty"`
 }
 
 // csSeries is one line of a layout chart: the run's index in the page's
@@ -164,7 +179,6 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 	p := &customScalarsPage{}
 	idx := customIndex{Tags: map[string]customIndexTag{}}
 	runIndex := map[*model.Run]int{}
-	var names []string
 	for _, run := range r.rep.Runs {
 		if len(runScalars(run)) == 0 {
 			continue
@@ -175,23 +189,83 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 			ir.Bundle = bundleFile(run.Name)
 		}
 		idx.Runs = append(idx.Runs, ir)
-		names = append(names, run.Name)
 	}
 	// tagsOf lists each run's scalar tags, sorted, for matching; tags
 	// lists them all once, so that a pattern sees each tag once.
 	tagsOf := map[int][]string{}
 	tags := make([]string, len(r.tags))
-	has := map[[2]string]bool{} // run name, tag
+	has := map[[2]string]bool{}          // run name, tag
+	drawn := make([]bool, len(idx.Runs)) // a chart of the page can draw the run
 	for k, tv := range r.tags {
 		tags[k] = tv.tag
 		it := customIndexTag{}
-		for _, sv := range tv.series {
+		for j, sv := range tv.series {
 			i := runIndex[sv.run]
 			it.Runs = append(it.Runs, i)
 			tagsOf[i] = append(tagsOf[i], tv.tag)
 			has[[2]string{sv.run.Name, tv.tag}] = true
+			if j < maxPinnedRuns {
+				drawn[i] = true
+			}
 		}
 		idx.Tags[tv.tag] = it
+	}
+	var charts []csChartData
+	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
+		c := csCategory{Title: cat.Title, Closed: cat.Closed}
+		for _, ch := range cat.Charts {
+			if len(charts) == maxLayoutCharts {
+				p.Skipped++
+				continue
+			}
+			cc, d, err := layoutChart(ch, idx.Runs, tags, tagsOf, has)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range d.Series {
+				drawn[s.Run] = true
+			}
+			charts = append(charts, d)
+			c.Charts = append(c.Charts, cc)
+		}
+		p.Categories = append(p.Categories, c)
+	}
+	// Past maxPinnedRuns runs of a tag, the index keeps the runs a chart
+	// can draw, renumbered.
+	p.RunsListed = len(idx.Runs)
+	if slices.Contains(drawn, false) {
+		at := make([]int, len(idx.Runs))
+		kept := idx.Runs[:0]
+		for i, ir := range idx.Runs {
+			at[i] = len(kept)
+			if drawn[i] {
+				kept = append(kept, ir)
+			}
+		}
+		p.RunsCut, p.RunsListed = len(idx.Runs)-len(kept), len(kept)
+		p.RunsNote = fmt.Sprintf("The run selector lists the %s a chart of this page can draw: a pinned chart draws the first %d runs of its tag, a layout chart its first %d series. The other %s are drawn as a band on the Scalars page.",
+			result.CountOf(p.RunsListed, "run", "runs"), maxPinnedRuns, maxChartSeries, result.CountOf(p.RunsCut, "run", "runs"))
+		idx.Runs = kept
+		for tag, it := range idx.Tags {
+			n := len(it.Runs)
+			it.Runs = slices.DeleteFunc(it.Runs, func(i int) bool { return !drawn[i] })
+			for k, i := range it.Runs {
+				it.Runs[k] = at[i]
+			}
+			if len(it.Runs) < n {
+				it.N = n
+			}
+			idx.Tags[tag] = it
+		}
+		for _, d := range charts {
+			for k := range d.Series {
+				d.Series[k].Run = at[d.Series[k].Run]
+			}
+		}
+	}
+	var names []string // null when no run has scalars, as before
+	for _, ir := range idx.Runs {
+		names = append(names, ir.Name)
 	}
 	var err error
 	if p.RunNames, err = scriptJSON(names); err != nil {
@@ -200,22 +274,14 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 	if p.Index, err = scriptJSON(idx); err != nil {
 		return nil, err
 	}
-	charts := 0
-	for _, cat := range mergeLayouts(r.rep.Runs).Categories {
-		c := csCategory{Title: cat.Title, Closed: cat.Closed}
-		for _, ch := range cat.Charts {
-			if charts == maxLayoutCharts {
-				p.Skipped++
-				continue
+	k := 0
+	for ci := range p.Categories {
+		for j := range p.Categories[ci].Charts {
+			if p.Categories[ci].Charts[j].Data, err = scriptJSON(charts[k]); err != nil {
+				return nil, fmt.Errorf("chart %q: %w", charts[k].Title, err)
 			}
-			charts++
-			cc, err := layoutChart(ch, idx.Runs, tags, tagsOf, has)
-			if err != nil {
-				return nil, err
-			}
-			c.Charts = append(c.Charts, cc)
+			k++
 		}
-		p.Categories = append(p.Categories, c)
 	}
 	return p, nil
 }
@@ -232,7 +298,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 //
 // A margin chart draws, in every run that has its value tag, the value
 // line with a band from its lower to its upper tag, named exactly.
-func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tagsOf map[int][]string, has map[[2]string]bool) (csChart, error) {
+func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tagsOf map[int][]string, has map[[2]string]bool) (csChart, csChartData, error) {
 	c := csChart{Title: ch.Title}
 	d := csChartData{Title: ch.Title, Series: []csSeries{}}
 	more := 0
@@ -283,7 +349,7 @@ func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tag
 		if len(valid) > 0 {
 			re, err := regexp.Compile(`^(?:` + strings.Join(valid, "|") + `)`)
 			if err != nil {
-				return csChart{}, fmt.Errorf("chart %q: patterns that compile alone do not together: %w", ch.Title, err)
+				return csChart{}, csChartData{}, fmt.Errorf("chart %q: patterns that compile alone do not together: %w", ch.Title, err)
 			}
 			for _, tag := range tags {
 				if re.MatchString(tag) {
@@ -307,10 +373,5 @@ func layoutChart(ch model.LayoutChart, runs []customIndexRun, tags []string, tag
 	if len(d.Series) == 0 {
 		c.Notes = append(c.Notes, "No scalar series of the report matches this chart.")
 	}
-	b, err := scriptJSON(d)
-	if err != nil {
-		return csChart{}, err
-	}
-	c.Data = b
-	return c, nil
+	return c, d, nil
 }

@@ -218,3 +218,72 @@ func TestOverviewCountsLayoutCharts(t *testing.T) {
 		t.Errorf("with a layout: %q", got)
 	}
 }
+
+// The page's index and run selector name the runs a chart of the page can
+// draw, the first maxPinnedRuns of each tag and those of the layout's
+// charts, not every run: their bytes are the same at 300 runs and at 1,200
+// (a 15 MB page at 100,000 runs before), each tag counts all its runs, and
+// the series of the layout charts name the same runs after the renumbering.
+func TestCustomScalarsIndexDoesNotGrowWithRuns(t *testing.T) {
+	sizes := map[int]int{}
+	for _, n := range []int{150, 300, 1200} {
+		rep := trialReport(n, 3, 0)
+		// A tag only the last two runs have: a pin of it draws them.
+		for _, run := range rep.Runs[n-2:] {
+			run.Scalars = append(run.Scalars, &model.Scalar{Tag: "late", Points: []model.Point{{Step: 1, Value: 2}}})
+		}
+		rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: []model.LayoutChart{
+			multiline("late", "late"), {Title: "band", Margin: []model.MarginSeries{{Value: "late", Lower: "late", Upper: "late"}}}}}}}
+		p, err := newReport(rep, Options{}).customScalarsPage(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var idx customIndex
+		var names []string
+		if err := json.Unmarshal([]byte(p.Index), &idx); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(p.RunNames), &names); err != nil {
+			t.Fatal(err)
+		}
+		listed := min(n, maxPinnedRuns+2)
+		if len(idx.Runs) != listed || len(names) != listed || p.RunsListed != listed || p.RunsCut != n-listed {
+			t.Fatalf("%d runs: index of %d runs, selector of %d, listed %d, cut %d; want %d and %d", n, len(idx.Runs), len(names), p.RunsListed, p.RunsCut, listed, n-listed)
+		}
+		if (p.RunsNote == "") != (n == listed) {
+			t.Errorf("%d runs: note %q", n, p.RunsNote)
+		}
+		for i, ir := range idx.Runs {
+			if names[i] != ir.Name || ir.Bundle != bundleFile(ir.Name) {
+				t.Fatalf("%d runs: index run %d is %+v, selector says %s", n, i, ir, names[i])
+			}
+		}
+		loss, late := idx.Tags["loss"], idx.Tags["late"]
+		if len(loss.Runs) != listed || (n > maxPinnedRuns) != (loss.N == n) || len(late.Runs) != 2 || late.N != 0 {
+			t.Errorf("%d runs: loss lists %d runs and counts %d, late %v and %d", n, len(loss.Runs), loss.N, late.Runs, late.N)
+		}
+		for _, i := range late.Runs {
+			if name := idx.Runs[i].Name; name != rep.Runs[n-2].Name && name != rep.Runs[n-1].Name {
+				t.Errorf("%d runs: late names run %s", n, name)
+			}
+		}
+		for _, c := range p.Categories[0].Charts {
+			var d csChartData
+			if err := json.Unmarshal([]byte(c.Data), &d); err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Series) != 2 {
+				t.Fatalf("%d runs: chart %s draws %d series, want the last two runs", n, c.Title, len(d.Series))
+			}
+			for k, s := range d.Series {
+				if got, want := idx.Runs[s.Run].Name, rep.Runs[n-2+k].Name; got != want {
+					t.Errorf("%d runs: chart %s series %d names %s, want %s", n, c.Title, k, got, want)
+				}
+			}
+		}
+		sizes[n] = len(p.Index) + len(p.RunNames)
+	}
+	if d := sizes[1200] - sizes[300]; d < 0 || d > 8 {
+		t.Errorf("index and selector: %d bytes at 300 runs, %d at 1,200", sizes[300], sizes[1200])
+	}
+}

@@ -373,7 +373,11 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 	}
 	if len(table) > budget/2 {
 		table = []byte("null")
-		p.Sweep.TableNote = "The run selector lists no run: the runs' names alone would pass the page's budget. Each chart draws the band and the extreme runs."
+		what := "the runs' names"
+		if files {
+			what = "the runs' names and the names of their data files" // most of it: some 50 bytes a run
+		}
+		p.Sweep.TableNote = "The run selector lists no run: " + what + " alone would take more than half of the page's budget. Each chart draws the band and the extreme runs."
 	}
 	p.Sweep.Table = template.JS(string(table)) // escaped for a <script> element by appendRunTable
 	rowOf := make(map[*model.Run]int, len(runs))

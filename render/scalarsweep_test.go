@@ -361,3 +361,21 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 		}
 	}
 }
+
+// When the run table cannot be inlined at all, the note says what would not
+// fit: in the site the runs' data files' names, most of its bytes (some 50
+// a run; the site of 100,000 runs said "the runs' names alone", which fit),
+// in the single file, which names no data file, the names.
+func TestSweepPageSaysWhyItListsNoRun(t *testing.T) {
+	r := newReport(scalarSweep(300, 3), Options{MaxPageBytes: 2000})
+	for _, single := range []bool{false, true} {
+		p, err := r.sweepPage(r.rep.Runs, single, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := strings.Contains(p.Sweep.TableNote, "the names of their data files")
+		if p.Sweep.Table != "null" || !strings.Contains(p.Sweep.TableNote, "lists no run: the runs' names") || files == single {
+			t.Errorf("single %v: table %.40s, note %q", single, p.Sweep.Table, p.Sweep.TableNote)
+		}
+	}
+}

@@ -36,6 +36,12 @@ const (
 	// rows sorted by a metric touches runs anywhere in run order, so a
 	// file holds few runs (some 30 KB at 5 tags).
 	sparkChunkRuns = 100
+	// rowChunkRuns is the runs of one file of the runs table's rows: the
+	// page loads the first with the table (some 45 KB at 5 metrics) and
+	// the others only to sort, filter or page past it, so that what the
+	// overview loads first does not grow with the runs (a file of every
+	// run was 8.8 MB at 100,000 runs; 200 files of rows now).
+	rowChunkRuns = 500
 	// sparkPoints is the points of a sweep's sparkline, and sparkLevels
 	// the heights a point can have: each point is one character of
 	// sparkAlphabet.
@@ -249,7 +255,7 @@ func (r *Report) sweepSection(single bool) (*sweepSection, error) {
 		s.RowsScript = sweepRowsFile
 		return s, nil
 	}
-	rows := r.sweepRows()
+	rows := r.sweepRows(len(r.rep.Runs), r.rowSource())
 	cols, byRun := r.sweepColumns()
 	sparks := make([][]byte, 0, r.sparkChunks())
 	for k := range r.sparkChunks() {
@@ -268,21 +274,28 @@ func (r *Report) sweepSection(single bool) (*sweepSection, error) {
 	return s, nil
 }
 
-// Data files of the sweep overview, under data/: the runs table, and the
+// Data files of the sweep overview, under data/: the runs table with its
+// first rowChunkRuns rows, the other rows rowChunkRuns each, and the
 // sparklines a chunk of sparkChunkRuns runs (in run order) each.
 const (
-	sweepRowsFile   = "overview/runs.js"
-	sweepSparksFile = "overview/sparks-%04d.js"
+	sweepRowsFile      = "overview/runs.js"
+	sweepRowChunksFile = "overview/runs-%04d.js"
+	sweepSparksFile    = "overview/sparks-%04d.js"
 )
 
-// sweepRows is the runs table's data (assets/overview.js): the metric
-// columns and, per run in run order, [name, status, last step, duration in
-// seconds, warnings, [last value per column]], a missing value null.
+func (r *Report) rowChunks() int {
+	return (len(r.rep.Runs) + rowChunkRuns - 1) / rowChunkRuns
+}
+
+// sweepRows is the runs table's data (assets/overview.js) with the rows of
+// runs [0, to): the metric columns and, per run in run order, [name,
+// status, last step, duration in seconds, warnings, [last value per
+// column]], a missing value null; when to leaves runs out, "total" counts
+// them all and "rows_chunk" the rows of each file of rows (sweepRowChunk).
 // Names are encoded by encoding/json, which escapes <, > and &.
-func (r *Report) sweepRows() []byte {
-	tags, last := r.sweepColumns()
-	statuses, _ := r.runStatuses()
+func (r *Report) sweepRows(to int, rs *rowSource) []byte {
 	b := []byte(`{"tags":[`)
+	tags := rs.tags
 	for i, tv := range tags {
 		if i > 0 {
 			b = append(b, ',')
@@ -298,15 +311,51 @@ func (r *Report) sweepRows() []byte {
 	}
 	b = append(b, `],"chunk":`...)
 	b = strconv.AppendInt(b, sparkChunkRuns, 10)
-	b = append(b, `,"runs":[`...)
-	for i, run := range r.rep.Runs {
+	if to < len(r.rep.Runs) {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(len(r.rep.Runs)), 10)
+		b = append(b, `,"rows_chunk":`...)
+		b = strconv.AppendInt(b, rowChunkRuns, 10)
+	}
+	b = append(b, `,"runs":`...)
+	b = r.appendSweepRows(b, 0, to, rs)
+	return append(b, '}')
+}
+
+// rowSource is what the rows of the runs table are made of, computed once
+// for every file of rows: the metric columns, each with its series by run,
+// and each run's status.
+type rowSource struct {
+	tags     []*tagView
+	last     []map[*model.Run]*seriesView
+	statuses []string
+}
+
+func (r *Report) rowSource() *rowSource {
+	rs := &rowSource{}
+	rs.tags, rs.last = r.sweepColumns()
+	rs.statuses, _ = r.runStatuses()
+	return rs
+}
+
+// sweepRowChunk is the rows of chunk k of the runs table (k >= 1; the first
+// is in sweepRows): a JSON array of rows as sweepRows writes them.
+func (r *Report) sweepRowChunk(k int, rs *rowSource) []byte {
+	return r.appendSweepRows(nil, k*rowChunkRuns, min(len(r.rep.Runs), (k+1)*rowChunkRuns), rs)
+}
+
+// appendSweepRows appends the rows of runs [from, to) as a JSON array.
+func (r *Report) appendSweepRows(b []byte, from, to int, rs *rowSource) []byte {
+	tags, last, statuses := rs.tags, rs.last, rs.statuses
+	b = append(b, '[')
+	for i, run := range r.rep.Runs[from:to] {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, "\n["...)
 		b = appendJSONString(b, run.Name)
 		b = append(b, ',')
-		b = appendJSONString(b, statuses[i])
+		b = appendJSONString(b, statuses[from+i])
 		if run.HasEvents {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, run.LastStep, 10)
@@ -330,7 +379,7 @@ func (r *Report) sweepRows() []byte {
 		}
 		b = append(b, "]]"...)
 	}
-	return append(b, "\n]}"...)
+	return append(b, "\n]"...)
 }
 
 // sweepColumns are the tags of the runs table's metric columns and, for
@@ -406,11 +455,19 @@ func (r *Report) overviewData(emit func(file) error) (*pageData, error) {
 		return nil, nil
 	}
 	d := &pageData{category: "overview", index: map[string]map[string]string{}}
-	rows := r.sweepRows()
+	rs := r.rowSource()
+	rows := r.sweepRows(min(len(r.rep.Runs), rowChunkRuns), rs)
 	if err := emit(file{"data/" + sweepRowsFile, dataScript(sweepRowsFile, len(rows), func(b []byte) []byte { return append(b, rows...) })}); err != nil {
 		return nil, err
 	}
-	cols, byRun := r.sweepColumns()
+	for k := 1; k < r.rowChunks(); k++ {
+		name := fmt.Sprintf(sweepRowChunksFile, k)
+		chunk := r.sweepRowChunk(k, rs)
+		if err := emit(file{"data/" + name, dataScript(name, len(chunk), func(b []byte) []byte { return append(b, chunk...) })}); err != nil {
+			return nil, err
+		}
+	}
+	cols, byRun := rs.tags, rs.last
 	for k := range r.sparkChunks() {
 		name := fmt.Sprintf(sweepSparksFile, k)
 		chunk := r.sparkChunk(k, cols, byRun)

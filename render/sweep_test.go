@@ -353,3 +353,89 @@ func TestSweepRestartsBounded(t *testing.T) {
 		t.Error("index.html does not count the runs it leaves out of Restarts")
 	}
 }
+
+// The overview loads runs.js first: the table's columns and the first
+// rowChunkRuns rows, the same bytes at 1,200 runs as at 2,400 (but the
+// total's digits); the other rows are in files of rowChunkRuns runs, in
+// run order, every run once. The single file inlines every row.
+func TestSweepOverviewLoadsTheFirstRowsOnly(t *testing.T) {
+	sizes := map[int]int{}
+	for _, n := range []int{1_200, 2_400} {
+		rep := trialReport(n, 3, 0)
+		r := newReport(rep, Options{})
+		files := map[string][]byte{}
+		if _, err := r.overviewData(func(f file) error { files[f.name] = f.data; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		var head struct {
+			sweepRowsJSON
+			Total     int `json:"total"`
+			RowsChunk int `json:"rows_chunk"`
+		}
+		if err := json.Unmarshal(dataCall(t, files["data/"+sweepRowsFile], sweepRowsFile), &head); err != nil {
+			t.Fatal(err)
+		}
+		if len(head.Runs) != rowChunkRuns || head.Total != n || head.RowsChunk != rowChunkRuns {
+			t.Fatalf("%d runs: runs.js holds %d rows, total %d, rows_chunk %d", n, len(head.Runs), head.Total, head.RowsChunk)
+		}
+		rows := head.Runs
+		chunks := (n + rowChunkRuns - 1) / rowChunkRuns
+		for k := 1; k <= chunks; k++ {
+			name := fmt.Sprintf(sweepRowChunksFile, k)
+			if k == chunks {
+				if files["data/"+name] != nil {
+					t.Errorf("%d runs: %s written", n, name)
+				}
+				continue
+			}
+			var more []json.RawMessage
+			if err := json.Unmarshal(dataCall(t, files["data/"+name], name), &more); err != nil {
+				t.Fatalf("%d runs: %s: %v", n, name, err)
+			}
+			if want := min(rowChunkRuns, n-k*rowChunkRuns); len(more) != want {
+				t.Errorf("%d runs: %s holds %d rows, want %d", n, name, len(more), want)
+			}
+			rows = append(rows, more...)
+		}
+		if len(rows) != n {
+			t.Fatalf("%d runs: %d rows in the files", n, len(rows))
+		}
+		for i, raw := range rows {
+			var row []any
+			if err := json.Unmarshal(raw, &row); err != nil {
+				t.Fatal(err)
+			}
+			if row[0] != rep.Runs[i].Name {
+				t.Fatalf("%d runs: row %d is %v, want run %s", n, i, row[0], rep.Runs[i].Name)
+			}
+		}
+		sizes[n] = len(files["data/"+sweepRowsFile])
+		if n == 1_200 {
+			// The overview's list of pages counts in full, with separators
+			// (the runs without i%7 have a session: trialReport).
+			if page := filesByName(t, r)["index.html"]; !bytes.Contains(page, []byte(`1,028 sessions in 1,028 runs</span>`)) {
+				i := bytes.Index(page, []byte(`class="contents"`))
+				t.Errorf(`index.html's list of pages: %.300s`, page[max(i, 0):])
+			}
+			s, err := r.sweepSection(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inline struct {
+				Rows struct {
+					Total int               `json:"total"`
+					Runs  []json.RawMessage `json:"runs"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal([]byte(s.Inline), &inline); err != nil {
+				t.Fatal(err)
+			}
+			if len(inline.Rows.Runs) != n || inline.Rows.Total != 0 {
+				t.Errorf("the single file inlines %d rows (total %d), want %d", len(inline.Rows.Runs), inline.Rows.Total, n)
+			}
+		}
+	}
+	if d := sizes[2_400] - sizes[1_200]; d != 0 {
+		t.Errorf("runs.js: %d bytes at 1,200 runs, %d at 2,400", sizes[1_200], sizes[2_400])
+	}
+}

@@ -459,3 +459,38 @@ func dropLayouts(t *testing.T, dir string) {
 		}
 	}
 }
+
+// A pin of a tag that 230 runs of a sweep have draws its first 200 runs,
+// each from its bundle, and its caption counts them all; the page's run
+// selector lists the 200 runs it can draw and a note says how many it
+// leaves out (render names no run past them: the index of 100,000 runs made
+// a 15 MB page).
+func TestBrowserCustomScalarsPinOfASweep(t *testing.T) {
+	t.Parallel()
+	browser := startBrowser(t)
+	shots := screenshotDir(t)
+	logs := t.TempDir()
+	writeTrials(t, logs, 230, 4)
+	r := buildReport(t, logs)
+	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "custom_scalars.html"), "smoothing=0&pins=loss"))
+	waitFor(tb, pageJS("customscalars.js", "shown"), 20*time.Second, "the page")
+	charts := readCustomCharts(t, tb)
+	if len(charts) != 1 || !charts[0].Pinned || charts[0].Error != "" {
+		t.Fatalf("charts %+v, want the pinned one", charts)
+	}
+	if n := len(charts[0].Lines); n != 200 || charts[0].Lines[0].Name != "trial000" || charts[0].Lines[199].Name != "trial199" {
+		t.Errorf("the pin draws %d lines, want trial000 to trial199", n)
+	}
+	page := eval[struct {
+		Caption, Note string
+		Listed        int
+	}](tb, `({caption: document.querySelector('figure[data-pinned] .points').textContent,
+		note: (document.querySelector('p.runs-cut') || {}).textContent || '',
+		listed: JSON.parse(document.querySelector('script.run-names').textContent).length})`)
+	if page.Caption != "the first 200 of 230 runs" || page.Listed != 200 ||
+		!strings.Contains(page.Note, "lists the 200 runs a chart of this page can draw") || !strings.Contains(page.Note, "other 30 runs") {
+		t.Errorf("caption %q, %d runs listed, note %q", page.Caption, page.Listed, page.Note)
+	}
+	tb.screenshot(shots, "customscalars-sweep-pinned")
+	tb.assertClean()
+}

@@ -13,7 +13,14 @@
 			const all = JSON.parse(inline.textContent);
 			return { rows: all.rows, chunk: (k) => Promise.resolve(all.sparks[k]) };
 		}
-		const rows = await window.trainreport.loadData("overview/runs.js", "overview/runs.js");
+		const head = await window.trainreport.loadData("overview/runs.js", "overview/runs.js");
+		// Past its first rows_chunk rows, the others are in files of their
+		// own (a copy: loadData hands every caller the same object).
+		const rows = Object.assign({}, head);
+		for (let k = 1; head.total && k * head.rows_chunk < head.total; k++) {
+			const n = "overview/runs-" + String(k).padStart(4, "0") + ".js";
+			rows.runs = rows.runs.concat(await window.trainreport.loadData(n, n));
+		}
 		return {
 			rows,
 			chunk: (k) => { const n = "overview/sparks-" + String(k).padStart(4, "0") + ".js"; return window.trainreport.loadData(n, n); },
@@ -60,7 +67,8 @@
 		const got = trs.map((tr) => Number(tr.getAttribute("data-index")));
 		if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`rows ${JSON.stringify(got.slice(0, 8))}..., want ${JSON.stringify(want.slice(0, 8))}...`);
 		const info = this.main().querySelector(".sweep-page-info").textContent;
-		const wantInfo = `Runs ${page * 50 + 1}\u2013${page * 50 + want.length} of ${view.length}`;
+		const n = (k) => k.toLocaleString("en-US");
+		const wantInfo = `Runs ${n(page * 50 + 1)}\u2013${n(page * 50 + want.length)} of ${n(view.length)}`;
 		if (!info.startsWith(wantInfo)) problems.push(`page info ${JSON.stringify(info)}, want ${JSON.stringify(wantInfo)}`);
 		for (const tr of trs) {
 			const i = Number(tr.getAttribute("data-index"));
