@@ -21,6 +21,8 @@ type scalarSeries struct {
 	idx  []int // nil when every point is finite: vals[k] is pts[k]'s
 	// The number of points that are not finite, and the first one's index.
 	nonFinite, firstNonFinite int
+	// maxStep is the largest step of pts (math.MinInt64 for none).
+	maxStep int64
 }
 
 // point returns the point of the finite value vals[k].
@@ -38,8 +40,10 @@ type scratch struct {
 	idx  []int
 }
 
-// scalarRules runs the rules of a table on scalar series over one series.
-func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) []result.Anomaly {
+// scalarRules runs the rules of a table on scalar series over one series,
+// and returns with what fired the series' largest step (math.MinInt64
+// for none), which the pass for its finite values finds.
+func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) ([]result.Anomaly, int64) {
 	var out []result.Anomaly
 	ser := finiteValues(s.Tag, s.Points, sc)
 	for _, r := range rules {
@@ -47,7 +51,7 @@ func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *s
 			out = append(out, r.fired(a, run, s.Tag))
 		}
 	}
-	return out
+	return out, ser.maxStep
 }
 
 // lossLike reports whether a tag names a loss, which goes down as training
@@ -418,8 +422,9 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), and its count of the others, in one pass, in sc's
-// buffers (nil: its own), which the series holds until the next.
+// common case), its count of the others and its largest step, in one
+// pass, in sc's buffers (nil: its own), which the series holds until the
+// next.
 func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
@@ -428,7 +433,9 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
 	var idx []int
 	n := 0
+	maxStep := int64(math.MinInt64)
 	for i, p := range pts {
+		maxStep = max(maxStep, p.Step)
 		v := p.Value
 		vals[n] = v   // kept only if finite: no branch on the common case
 		if v-v != 0 { // NaN or infinite
@@ -447,7 +454,7 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 		}
 		n++
 	}
-	s.vals, s.idx = vals[:n], idx
+	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx
