@@ -3,6 +3,7 @@ package anomaly
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,46 +109,82 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
 	cleared := clearedPoints(vals, w, th.SpikeMinRel)
-	isCleared := func(i int) bool { return cleared[i>>6]&(1<<(i&63)) != 0 }
 	cs := newChunks(newBlocks(vals, w))
 	before, after := newWindow(cs), newWindow(cs)
-	ring := make([]float64, w+2) // ring[j%(w+2)]: the median of vals[j:j+w]
+	// ring[j&(len-1)]: the median of vals[j:j+w], for the last w+2
+	// windows (a power of two at least that long: a mask, not a division).
+	ring := make([]float64, 1<<bits.Len(uint(w+1)))
+	rm := len(ring) - 1
 	var first, n int
-	for i := w; i+w < len(vals); i++ {
-		// The window after i is the window before i+w+1: its median is
-		// needed if either point is not cleared; the after window then
-		// moves forward, by one or by a jump over a cleared stretch.
-		ci := isCleared(i)
-		if j := i + w + 1; !ci || j+w < len(vals) && !isCleared(j) {
+	// The points that need work, a word of bits at a time: those not
+	// cleared, and those whose window after is the window before a point
+	// w+1 later that is not (whose median the ring keeps); the others, most
+	// of a series, are skipped with no test of their own.
+	for q := range cleared {
+		left := ^cleared[q] & bitRange(q, w, len(vals)-w)
+		next := ^bitsFrom(cleared, q<<6+w+1) & bitRange(q, w, len(vals)-2*w-1)
+		for need := left | next; need != 0; need &= need - 1 {
+			i := q<<6 | bits.TrailingZeros64(need)
+			// The window after i is the window before i+w+1: its median
+			// is needed if either point is not cleared; the after window
+			// then moves forward, by one or by a jump over a cleared
+			// stretch.
 			after.moveTo(i + 1)
-			ring[(i+1)%len(ring)] = after.median()
-		}
-		if ci {
-			continue
-		}
-		ma := ring[(i+1)%len(ring)]
-		var mb float64
-		if i-w <= w { // windows 0..w are never an after window
+			ring[(i+1)&rm] = after.median()
+			if left&(1<<(i&63)) == 0 {
+				continue
+			}
+			ma := ring[(i+1)&rm]
+			var mb float64
+			if i-w <= w { // windows 0..w are never an after window
+				before.moveTo(i - w)
+				mb = before.median()
+			} else {
+				mb = ring[(i-w)&rm]
+			}
+			x := vals[i]
+			db, da := math.Abs(x-mb), math.Abs(x-ma)
+			if !far(db, mb) || !far(da, ma) {
+				continue
+			}
 			before.moveTo(i - w)
-			mb = before.median()
-		} else {
-			mb = ring[(i-w)%len(ring)]
+			if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
+				continue
+			}
+			if n == 0 {
+				first = i
+			}
+			n++
 		}
-		x := vals[i]
-		db, da := math.Abs(x-mb), math.Abs(x-ma)
-		if !far(db, mb) || !far(da, ma) {
-			continue
-		}
-		before.moveTo(i - w)
-		if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
-			continue
-		}
-		if n == 0 {
-			first = i
-		}
-		n++
 	}
 	return spikeFinding(s, first, n)
+}
+
+// bitRange returns the bits of word q of a bitset (bit i%64 of word i/64
+// for i) that stand for lo <= i < hi.
+func bitRange(q, lo, hi int) uint64 {
+	lo, hi = max(lo-q<<6, 0), min(hi-q<<6, 64)
+	if lo >= hi {
+		return 0
+	}
+	return (^uint64(0) >> (64 - (hi - lo))) << lo
+}
+
+// bitsFrom returns the 64 bits of set from bit p on, those past its end
+// as ones.
+func bitsFrom(set []uint64, p int) uint64 {
+	k, s := p>>6, uint(p&63)
+	lo, hi := ^uint64(0), ^uint64(0)
+	if k < len(set) {
+		lo = set[k]
+	}
+	if k+1 < len(set) {
+		hi = set[k+1]
+	}
+	if s == 0 {
+		return lo
+	}
+	return lo>>s | hi<<(64-s)
 }
 
 // spikeFinding is the spike rule's finding: n spikes, the first at point
