@@ -265,7 +265,8 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		var s0, s1, s2, s3, q0, q1, q2, q3 float64
 		i := 0
 		for ; i+4 <= len(seg); i += 4 {
-			v0, v1, v2, v3 := seg[i], seg[i+1], seg[i+2], seg[i+3]
+			v := seg[i : i+4 : i+4]
+			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
 			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
 			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
 		}
@@ -286,15 +287,23 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
 		l, h := mean-sd, mean+sd
-		nl, nh := 0, 0
-		for _, v := range vals[k*w : min((k+1)*w, len(vals))] {
-			// The sign of a difference, for a flag with no branch: v-l
-			// is negative exactly when v < l (finite values; a NaN
-			// guess, from sums that overflowed, fails below).
-			nl += int(math.Float64bits(v-l) >> 63)
-			nh += int(math.Float64bits(h-v) >> 63)
+		// The sign of a difference, for a flag with no branch: v-l is
+		// negative exactly when v < l (finite values; a NaN guess, from
+		// sums that overflowed, fails below). Four values a step, with
+		// no bounds check, as the sums.
+		seg := vals[k*w : min((k+1)*w, len(vals))]
+		var nl, nh uint64
+		i := 0
+		for ; i+4 <= len(seg); i += 4 {
+			v := seg[i : i+4 : i+4]
+			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
+			nh += math.Float64bits(h-v[0])>>63 + math.Float64bits(h-v[1])>>63 + math.Float64bits(h-v[2])>>63 + math.Float64bits(h-v[3])>>63
 		}
-		bs[k].r, bs[k].nl, bs[k].nh = valueRange{l, h}, nl, nh
+		for ; i < len(seg); i++ {
+			nl += math.Float64bits(seg[i]-l) >> 63
+			nh += math.Float64bits(h-seg[i]) >> 63
+		}
+		bs[k].r, bs[k].nl, bs[k].nh = valueRange{l, h}, int(nl), int(nh)
 	}
 	out := make([]valueRange, nb)
 	below, above := (w-1)/2, w-1-w/2 // the most values of U that L, H may pass
