@@ -267,10 +267,16 @@ type word struct {
 // count) with no branch on the bits: the byte from the running counts,
 // the bit within it from a table.
 func (o word) at(k int) float64 {
+	return o.sorted[o.pos(k)]
+}
+
+// pos returns the position of the word's k-th set bit (from 0; k is
+// below its count).
+func (o word) pos(k int) int {
 	// The high bit of byte b is set when bytes 0..b hold more than k.
 	at := bits.TrailingZeros64(((o.bytes|highs)-uint64(k+1)*ones)&highs) &^ 7
 	k -= int((o.bytes << 8 >> at) & 0xff)
-	return o.sorted[at+int(selectInByte[(o.set>>at)&0xff][k&7])]
+	return at + int(selectInByte[(o.set>>at)&0xff][k&7])
 }
 
 // selectInByte[x][k] is the position of the k-th set bit of the byte x: a
@@ -290,10 +296,20 @@ var selectInByte = func() (t [256][8]uint8) {
 
 // median returns the window's median: the middle value, the mean of the
 // middle two for an even w.
+//
+// A window of up to 32 values (one word of bits) finds the middle two of
+// an even w by one select and the next set bit.
 func (win *window) median() float64 {
 	h := win.w / 2
 	if win.w%2 == 1 {
 		return win.at(h)
+	}
+	if len(win.set) == 1 {
+		win.index()
+		o := word{win.set[0], win.bytes[0], win.ch.sorted}
+		p := o.pos(h - 1)
+		q := p + 1 + bits.TrailingZeros64(o.set>>(p+1)) // a set bit is above p
+		return (o.sorted[p] + o.sorted[q]) / 2
 	}
 	return (win.at(h-1) + win.at(h)) / 2
 }
