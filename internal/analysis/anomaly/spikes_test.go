@@ -289,3 +289,40 @@ func TestClearedPointsOfNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestSortBlockOrdersByValue checks sortBlock against a sort of the
+// values, on blocks of 0 to 30 values read from float32 (which it sorts
+// as integers: negatives, signed zeros, subnormals, ties, the extremes)
+// and from float64 (which it leaves to sortByValue): every offset once,
+// in order of value.
+func TestSortBlockOrdersByValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	f32 := []float32{0, float32(math.Copysign(0, -1)), 1, -1, math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		math.MaxFloat32, -math.MaxFloat32, 0.5, -0.5, 3}
+	for trial := range 5000 {
+		n := rng.IntN(31)
+		vals := make([]float64, n)
+		for i := range vals {
+			switch {
+			case trial%3 == 2:
+				vals[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+			case rng.IntN(2) == 0:
+				vals[i] = float64(f32[rng.IntN(len(f32))])
+			default:
+				vals[i] = float64(float32(rng.NormFloat64()))
+			}
+		}
+		ix := make([]int32, n)
+		sortBlock(ix, vals)
+		seen := make([]bool, n)
+		for k, x := range ix {
+			if x < 0 || int(x) >= n || seen[x] {
+				t.Fatalf("trial %d: offsets %v of %v", trial, ix, vals)
+			}
+			seen[x] = true
+			if k > 0 && vals[ix[k-1]] > vals[x] {
+				t.Fatalf("trial %d: %v before %v in %v", trial, vals[ix[k-1]], vals[x], vals)
+			}
+		}
+	}
+}
