@@ -242,25 +242,14 @@ type valueRange struct{ lo, hi float64 }
 // the upper). L and H are guessed, the mean of U less and plus its
 // standard deviation, and proven by counting, with no sort: a guess that
 // fails (a spike in the blocks, a step) leaves the range's end.
-//
-// Each value is counted once, in its block, against its block's pair's
-// guesses: U's count below min(L_k, L_k+1) is at most the sum of its two
-// blocks' counts below their own L, and above max(H_k, H_k+1) at most the
-// sum above their own H. That bound, a little wider than a count of U
-// against its own guesses, is what is proven first; a sum that fails
-// counts U against its guesses itself before the range's end is taken.
 func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 	// A block's sum and sum of squares, for the guesses: four sums each,
 	// so that the adds do not wait on each other (a guess need not be
 	// exact; the count proves it).
-	type block struct {
-		sum, sq float64
-		r       valueRange // the guesses of the pair of this block and the next
-		nl, nh  int        // the block's count below r.lo, above r.hi
-	}
+	type blockSums struct{ sum, sq float64 }
 	nb := (len(vals) + w - 1) / w
-	bs := make([]block, nb)
-	for k := range bs {
+	sums := make([]blockSums, nb)
+	for k := range sums {
 		seg := vals[k*w : min((k+1)*w, len(vals))]
 		var s0, s1, s2, s3, q0, q1, q2, q3 float64
 		i := 0
@@ -274,87 +263,46 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 			s0 += seg[i]
 			q0 += seg[i] * seg[i]
 		}
-		bs[k].sum, bs[k].sq = (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
+		sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
 	}
-	for k := range bs {
-		sum, sq := bs[k].sum, bs[k].sq
-		end := min((k+2)*w, len(vals))
+	out := make([]valueRange, nb)
+	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
+	for k := range out {
+		u := vals[k*w : min((k+2)*w, len(vals))]
+		sum, sq := sums[k].sum, sums[k].sq
 		if k+1 < nb {
-			sum += bs[k+1].sum
-			sq += bs[k+1].sq
+			sum += sums[k+1].sum
+			sq += sums[k+1].sq
 		}
-		n := float64(end - k*w)
+		n := float64(len(u))
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
 		l, h := mean-sd, mean+sd
 		// The sign of a difference, for a flag with no branch: v-l is
 		// negative exactly when v < l (finite values; a NaN guess, from
-		// sums that overflowed, fails below). Four values a step, with
-		// no bounds check, as the sums.
-		seg := vals[k*w : min((k+1)*w, len(vals))]
+		// sums that overflowed, is not taken below). Four values a step,
+		// with no bounds check, as the sums.
 		var nl, nh uint64
 		i := 0
-		for ; i+4 <= len(seg); i += 4 {
-			v := seg[i : i+4 : i+4]
+		for ; i+4 <= len(u); i += 4 {
+			v := u[i : i+4 : i+4]
 			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
 			nh += math.Float64bits(h-v[0])>>63 + math.Float64bits(h-v[1])>>63 + math.Float64bits(h-v[2])>>63 + math.Float64bits(h-v[3])>>63
 		}
-		for ; i < len(seg); i++ {
-			nl += math.Float64bits(seg[i]-l) >> 63
-			nh += math.Float64bits(h-seg[i]) >> 63
+		for ; i < len(u); i++ {
+			nl += math.Float64bits(u[i]-l) >> 63
+			nh += math.Float64bits(h-u[i]) >> 63
 		}
-		bs[k].r, bs[k].nl, bs[k].nh = valueRange{l, h}, int(nl), int(nh)
-	}
-	out := make([]valueRange, nb)
-	below, above := (w-1)/2, w-1-w/2 // the most values of U that L, H may pass
-	for k := range out {
-		g := bs[k].r
-		nl, nh := bs[k].nl, bs[k].nh
-		r := g
-		if k+1 < nb {
-			next := bs[k+1]
-			r = valueRange{min(g.lo, next.r.lo), max(g.hi, next.r.hi)}
-			nl += next.nl
-			nh += next.nh
+		r := valueRange{l, h}
+		if !(nl <= below && l == l) { // the range's end instead, for sure
+			r.lo = slices.Min(u)
 		}
-		var u []float64 // U, when a sum fails
-		if !(nl <= below && r.lo == r.lo) {
-			u = vals[k*w : min((k+2)*w, len(vals))]
-			if c := countBelow(u, g.lo); c <= below && g.lo == g.lo {
-				r.lo = g.lo
-			} else {
-				r.lo = slices.Min(u)
-			}
-		}
-		if !(nh <= above && r.hi == r.hi) {
-			u = vals[k*w : min((k+2)*w, len(vals))]
-			if c := countAbove(u, g.hi); c <= above && g.hi == g.hi {
-				r.hi = g.hi
-			} else {
-				r.hi = slices.Max(u)
-			}
+		if !(nh <= above && h == h) {
+			r.hi = slices.Max(u)
 		}
 		out[k] = nearInterval(r, rel)
 	}
 	return out
-}
-
-// countBelow is how many of vs are below x, and countAbove above it, with
-// no branch on the values (finite; a NaN x counts none).
-func countBelow(vs []float64, x float64) int {
-	n := 0
-	for _, v := range vs {
-		n += b2i(v < x)
-	}
-	return n
-}
-
-func countAbove(vs []float64, x float64) int {
-	n := 0
-	for _, v := range vs {
-		n += b2i(v > x)
-	}
-	return n
 }
 
 // Bounds of nearInterval's proof: a relative margin far above the
