@@ -326,3 +326,36 @@ func TestSortBlockOrdersByValue(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSortBlock checks sortBlock on any block of up to 30 values, read as
+// float32 (the network's case) or float64 by the first byte: every
+// offset once, in order of value.
+func FuzzSortBlock(f *testing.F) {
+	f.Add(uint8(0), []byte{0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0x80, 0xbf, 1, 0, 0, 0})
+	f.Add(uint8(1), make([]byte, 8*20))
+	f.Fuzz(func(t *testing.T, kind uint8, raw []byte) {
+		var vals []float64
+		if kind%2 == 0 {
+			for i := 0; i+4 <= len(raw) && len(vals) < 30; i += 4 {
+				vals = append(vals, float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[i:]))))
+			}
+		} else {
+			for i := 0; i+8 <= len(raw) && len(vals) < 30; i += 8 {
+				vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
+			}
+		}
+		vals = slices.DeleteFunc(vals, func(v float64) bool { return v-v != 0 }) // the rule's values are finite
+		ix := make([]int32, len(vals))
+		sortBlock(ix, vals)
+		seen := make([]bool, len(vals))
+		for k, x := range ix {
+			if x < 0 || int(x) >= len(vals) || seen[x] {
+				t.Fatalf("offsets %v of %v", ix, vals)
+			}
+			seen[x] = true
+			if k > 0 && vals[ix[k-1]] > vals[x] {
+				t.Fatalf("%v before %v in %v", vals[ix[k-1]], vals[x], vals)
+			}
+		}
+	})
+}
