@@ -35,17 +35,37 @@ type siblings struct {
 // is listed) shifts the order statistics past it by that many, so a run
 // costs O(log n) rather than a sort of its n siblings.
 func runRules(rep *model.Report, rules []Rule, th Thresholds) []result.Anomaly {
+	return runRulesReached(rep, rules, th, nil)
+}
+
+// reach is a run's last scalar step, as lastScalarStep returns it, when
+// known is set.
+type reach struct {
+	last      int64
+	ok, known bool
+}
+
+// runRulesReached is runRules with the last scalar step of rep.Runs[i]
+// in reached[i], when known (found with the run's other rules, which read
+// every point already); one not known is found here.
+func runRulesReached(rep *model.Report, rules []Rule, th Thresholds, reached []reach) []result.Anomaly {
 	var out []result.Anomaly
 	type dir struct {
 		steps []float64 // the last steps of its runs that have one, sorted
 		runs  map[*model.Run]int
 	}
-	reached := map[*model.Run]int64{}
+	lasts := map[*model.Run]int64{}
 	dirs := map[string]*dir{}
 	key := func(run *model.Run) string { return run.Logdir + "\x00" + path.Dir(run.Path) }
-	for _, run := range rep.Runs {
-		if last, ok := lastScalarStep(run); ok {
-			reached[run] = last
+	for i, run := range rep.Runs {
+		last, ok := int64(0), false
+		if i < len(reached) && reached[i].known {
+			last, ok = reached[i].last, reached[i].ok
+		} else {
+			last, ok = lastScalarStep(run)
+		}
+		if ok {
+			lasts[run] = last
 			d := dirs[key(run)]
 			if d == nil {
 				d = &dir{runs: map[*model.Run]int{}}
@@ -60,7 +80,7 @@ func runRules(rep *model.Report, rules []Rule, th Thresholds) []result.Anomaly {
 	}
 	for _, run := range rep.Runs {
 		var sib siblings
-		sib.last, sib.ok = reached[run]
+		sib.last, sib.ok = lasts[run]
 		if sib.ok {
 			d := dirs[key(run)]
 			sib.others, sib.median = medianWithout(d.steps, float64(sib.last), d.runs[run])

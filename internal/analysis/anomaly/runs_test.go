@@ -1,7 +1,9 @@
 package anomaly
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path"
 	"reflect"
@@ -134,5 +136,62 @@ func TestMedianWithout(t *testing.T) {
 		if n > 0 && med != refMedian(left) {
 			t.Fatalf("%v without %d of %v: median %v, want %v", vs, r, v, med, refMedian(left))
 		}
+	}
+}
+
+// TestStoppedEarlyFromTheSeriesPass checks run.stopped_early as Find
+// runs it, with each run's last scalar step found by the pass over its
+// series' points, against the reference, on random reports whose runs
+// hold several series, empty ones, negative steps, steps out of order
+// and points that are not finite; and runRulesReached, with some runs'
+// last steps unknown (a cancelled build's), against runRules.
+func TestStoppedEarlyFromTheSeriesPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	rules := []Rule{}
+	for _, r := range Rules() {
+		if r.Name == "run.stopped_early" {
+			rules = append(rules, r)
+		}
+	}
+	key := func(as []result.Anomaly) []string {
+		var out []string
+		for _, a := range as {
+			out = append(out, fmt.Sprintf("%s %d %s", a.Run, a.Step, a.Detail))
+		}
+		slices.Sort(out)
+		return out
+	}
+	fired := 0
+	for trial := range 100 {
+		rep := randomSiblings(rng, rng.IntN(200))
+		for _, run := range rep.Runs {
+			for range rng.IntN(3) {
+				pts := make([]model.Point, rng.IntN(5))
+				for i := range pts {
+					pts[i] = model.Point{Step: int64(rng.IntN(1200) - 100), Value: []float64{1, math.NaN(), math.Inf(1)}[rng.IntN(3)]}
+				}
+				run.Scalars = append(run.Scalars, &model.Scalar{Tag: "acc", Points: pts})
+			}
+		}
+		th := DefaultThresholds
+		th.EarlyFraction = []float64{0.5, 0.9, 1}[trial%3]
+		want := stoppedEarlyReference(rep, th)
+		if got := find(context.Background(), rep, th, nil, rules); !slices.Equal(key(got), key(want)) {
+			t.Fatalf("trial %d (%d runs):\ngot  %v\nwant %v", trial, len(rep.Runs), key(got), key(want))
+		}
+		reached := make([]reach, len(rep.Runs))
+		for i, run := range rep.Runs {
+			if rng.IntN(2) == 0 {
+				reached[i].last, reached[i].ok = lastScalarStep(run)
+				reached[i].known = true
+			}
+		}
+		if got := runRulesReached(rep, rules, th, reached); !reflect.DeepEqual(got, runRules(rep, rules, th)) {
+			t.Fatalf("trial %d: with some last steps known, %v; all found, %v", trial, got, runRules(rep, rules, th))
+		}
+		fired += len(want)
+	}
+	if fired < 50 {
+		t.Errorf("only %d findings: the comparison proves little", fired)
 	}
 }

@@ -3,6 +3,7 @@ package anomaly
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,6 +22,8 @@ type scalarSeries struct {
 	idx  []int // nil when every point is finite: vals[k] is pts[k]'s
 	// The number of points that are not finite, and the first one's index.
 	nonFinite, firstNonFinite int
+	// maxStep is the largest step of pts (math.MinInt64 for none).
+	maxStep int64
 }
 
 // point returns the point of the finite value vals[k].
@@ -38,8 +41,10 @@ type scratch struct {
 	idx  []int
 }
 
-// scalarRules runs the rules of a table on scalar series over one series.
-func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) []result.Anomaly {
+// scalarRules runs the rules of a table on scalar series over one series,
+// and returns with what fired the series' largest step (math.MinInt64
+// for none), which the pass for its finite values finds.
+func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) ([]result.Anomaly, int64) {
 	var out []result.Anomaly
 	ser := finiteValues(s.Tag, s.Points, sc)
 	for _, r := range rules {
@@ -47,7 +52,7 @@ func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *s
 			out = append(out, r.fired(a, run, s.Tag))
 		}
 	}
-	return out
+	return out, ser.maxStep
 }
 
 // lossLike reports whether a tag names a loss, which goes down as training
@@ -104,46 +109,82 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
 	cleared := clearedPoints(vals, w, th.SpikeMinRel)
-	isCleared := func(i int) bool { return cleared[i>>6]&(1<<(i&63)) != 0 }
 	cs := newChunks(newBlocks(vals, w))
 	before, after := newWindow(cs), newWindow(cs)
-	ring := make([]float64, w+2) // ring[j%(w+2)]: the median of vals[j:j+w]
+	// ring[j&(len-1)]: the median of vals[j:j+w], for the last w+2
+	// windows (a power of two at least that long: a mask, not a division).
+	ring := make([]float64, 1<<bits.Len(uint(w+1)))
+	rm := len(ring) - 1
 	var first, n int
-	for i := w; i+w < len(vals); i++ {
-		// The window after i is the window before i+w+1: its median is
-		// needed if either point is not cleared; the after window then
-		// moves forward, by one or by a jump over a cleared stretch.
-		ci := isCleared(i)
-		if j := i + w + 1; !ci || j+w < len(vals) && !isCleared(j) {
+	// The points that need work, a word of bits at a time: those not
+	// cleared, and those whose window after is the window before a point
+	// w+1 later that is not (whose median the ring keeps); the others, most
+	// of a series, are skipped with no test of their own.
+	for q := range cleared {
+		left := ^cleared[q] & bitRange(q, w, len(vals)-w)
+		next := ^bitsFrom(cleared, q<<6+w+1) & bitRange(q, w, len(vals)-2*w-1)
+		for need := left | next; need != 0; need &= need - 1 {
+			i := q<<6 | bits.TrailingZeros64(need)
+			// The window after i is the window before i+w+1: its median
+			// is needed if either point is not cleared; the after window
+			// then moves forward, by one or by a jump over a cleared
+			// stretch.
 			after.moveTo(i + 1)
-			ring[(i+1)%len(ring)] = after.median()
-		}
-		if ci {
-			continue
-		}
-		ma := ring[(i+1)%len(ring)]
-		var mb float64
-		if i-w <= w { // windows 0..w are never an after window
+			ring[(i+1)&rm] = after.median()
+			if left&(1<<(i&63)) == 0 {
+				continue
+			}
+			ma := ring[(i+1)&rm]
+			var mb float64
+			if i-w <= w { // windows 0..w are never an after window
+				before.moveTo(i - w)
+				mb = before.median()
+			} else {
+				mb = ring[(i-w)&rm]
+			}
+			x := vals[i]
+			db, da := math.Abs(x-mb), math.Abs(x-ma)
+			if !far(db, mb) || !far(da, ma) {
+				continue
+			}
 			before.moveTo(i - w)
-			mb = before.median()
-		} else {
-			mb = ring[(i-w)%len(ring)]
+			if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
+				continue
+			}
+			if n == 0 {
+				first = i
+			}
+			n++
 		}
-		x := vals[i]
-		db, da := math.Abs(x-mb), math.Abs(x-ma)
-		if !far(db, mb) || !far(da, ma) {
-			continue
-		}
-		before.moveTo(i - w)
-		if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
-			continue
-		}
-		if n == 0 {
-			first = i
-		}
-		n++
 	}
 	return spikeFinding(s, first, n)
+}
+
+// bitRange returns the bits of word q of a bitset (bit i%64 of word i/64
+// for i) that stand for lo <= i < hi.
+func bitRange(q, lo, hi int) uint64 {
+	lo, hi = max(lo-q<<6, 0), min(hi-q<<6, 64)
+	if lo >= hi {
+		return 0
+	}
+	return (^uint64(0) >> (64 - (hi - lo))) << lo
+}
+
+// bitsFrom returns the 64 bits of set from bit p on, those past its end
+// as ones.
+func bitsFrom(set []uint64, p int) uint64 {
+	k, s := p>>6, uint(p&63)
+	lo, hi := ^uint64(0), ^uint64(0)
+	if k < len(set) {
+		lo = set[k]
+	}
+	if k+1 < len(set) {
+		hi = set[k+1]
+	}
+	if s == 0 {
+		return lo
+	}
+	return lo>>s | hi<<(64-s)
 }
 
 // spikeFinding is the spike rule's finding: n spikes, the first at point
@@ -213,7 +254,8 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		var s0, s1, s2, s3, q0, q1, q2, q3 float64
 		i := 0
 		for ; i+4 <= len(seg); i += 4 {
-			v0, v1, v2, v3 := seg[i], seg[i+1], seg[i+2], seg[i+3]
+			v := seg[i : i+4 : i+4]
+			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
 			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
 			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
 		}
@@ -224,7 +266,7 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
 	}
 	out := make([]valueRange, nb)
-	below, above := (w-1)/2, w-1-w/2 // the most values of U that L, H may pass
+	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
 	for k := range out {
 		u := vals[k*w : min((k+2)*w, len(vals))]
 		sum, sq := sums[k].sum, sums[k].sq
@@ -236,13 +278,20 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
 		l, h := mean-sd, mean+sd
-		nl, nh := 0, 0
-		for _, v := range u {
-			// The sign of a difference, for a flag with no branch: v-l
-			// is negative exactly when v < l (finite values; a NaN
-			// guess, from sums that overflowed, is not taken below).
-			nl += int(math.Float64bits(v-l) >> 63)
-			nh += int(math.Float64bits(h-v) >> 63)
+		// The sign of a difference, for a flag with no branch: v-l is
+		// negative exactly when v < l (finite values; a NaN guess, from
+		// sums that overflowed, is not taken below). Four values a step,
+		// with no bounds check, as the sums.
+		var nl, nh uint64
+		i := 0
+		for ; i+4 <= len(u); i += 4 {
+			v := u[i : i+4 : i+4]
+			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
+			nh += math.Float64bits(h-v[0])>>63 + math.Float64bits(h-v[1])>>63 + math.Float64bits(h-v[2])>>63 + math.Float64bits(h-v[3])>>63
+		}
+		for ; i < len(u); i++ {
+			nl += math.Float64bits(u[i]-l) >> 63
+			nh += math.Float64bits(h-u[i]) >> 63
 		}
 		r := valueRange{l, h}
 		if !(nl <= below && l == l) { // the range's end instead, for sure
@@ -367,8 +416,9 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), and its count of the others, in one pass, in sc's
-// buffers (nil: its own), which the series holds until the next.
+// common case), its count of the others and its largest step, in one
+// pass, in sc's buffers (nil: its own), which the series holds until the
+// next.
 func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
@@ -377,7 +427,9 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
 	var idx []int
 	n := 0
+	maxStep := int64(math.MinInt64)
 	for i, p := range pts {
+		maxStep = max(maxStep, p.Step)
 		v := p.Value
 		vals[n] = v   // kept only if finite: no branch on the common case
 		if v-v != 0 { // NaN or infinite
@@ -396,7 +448,7 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 		}
 		n++
 	}
-	s.vals, s.idx = vals[:n], idx
+	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx

@@ -289,3 +289,73 @@ func TestClearedPointsOfNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestSortBlockOrdersByValue checks sortBlock against a sort of the
+// values, on blocks of 0 to 30 values read from float32 (which it sorts
+// as integers: negatives, signed zeros, subnormals, ties, the extremes)
+// and from float64 (which it leaves to sortByValue): every offset once,
+// in order of value.
+func TestSortBlockOrdersByValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	f32 := []float32{0, float32(math.Copysign(0, -1)), 1, -1, math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		math.MaxFloat32, -math.MaxFloat32, 0.5, -0.5, 3}
+	for trial := range 5000 {
+		n := rng.IntN(31)
+		vals := make([]float64, n)
+		for i := range vals {
+			switch {
+			case trial%3 == 2:
+				vals[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+			case rng.IntN(2) == 0:
+				vals[i] = float64(f32[rng.IntN(len(f32))])
+			default:
+				vals[i] = float64(float32(rng.NormFloat64()))
+			}
+		}
+		ix := make([]int32, n)
+		sortBlock(ix, vals)
+		seen := make([]bool, n)
+		for k, x := range ix {
+			if x < 0 || int(x) >= n || seen[x] {
+				t.Fatalf("trial %d: offsets %v of %v", trial, ix, vals)
+			}
+			seen[x] = true
+			if k > 0 && vals[ix[k-1]] > vals[x] {
+				t.Fatalf("trial %d: %v before %v in %v", trial, vals[ix[k-1]], vals[x], vals)
+			}
+		}
+	}
+}
+
+// FuzzSortBlock checks sortBlock on any block of up to 30 values, read as
+// float32 (the network's case) or float64 by the first byte: every
+// offset once, in order of value.
+func FuzzSortBlock(f *testing.F) {
+	f.Add(uint8(0), []byte{0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0x80, 0xbf, 1, 0, 0, 0})
+	f.Add(uint8(1), make([]byte, 8*20))
+	f.Fuzz(func(t *testing.T, kind uint8, raw []byte) {
+		var vals []float64
+		if kind%2 == 0 {
+			for i := 0; i+4 <= len(raw) && len(vals) < 30; i += 4 {
+				vals = append(vals, float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[i:]))))
+			}
+		} else {
+			for i := 0; i+8 <= len(raw) && len(vals) < 30; i += 8 {
+				vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
+			}
+		}
+		vals = slices.DeleteFunc(vals, func(v float64) bool { return v-v != 0 }) // the rule's values are finite
+		ix := make([]int32, len(vals))
+		sortBlock(ix, vals)
+		seen := make([]bool, len(vals))
+		for k, x := range ix {
+			if x < 0 || int(x) >= len(vals) || seen[x] {
+				t.Fatalf("offsets %v of %v", ix, vals)
+			}
+			seen[x] = true
+			if k > 0 && vals[ix[k-1]] > vals[x] {
+				t.Fatalf("%v before %v in %v", vals[ix[k-1]], vals[x], vals)
+			}
+		}
+	})
+}

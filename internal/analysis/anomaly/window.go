@@ -1,6 +1,9 @@
 package anomaly
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // The spike rule needs, at every point of a series, the median of the
 // window of values before it and of the window after it, and for the few
@@ -47,13 +50,72 @@ func (b *blocks) block(k int) []int32 {
 	for b.next = max(b.next, k-3); b.next <= k; b.next++ {
 		s := b.next * b.w
 		seg := b.ring[b.next%4*b.w:][:min(b.w, len(b.vals)-s)]
-		for i := range seg {
-			seg[i] = int32(i)
-		}
-		sortByValue(seg, b.vals[s:])
+		sortBlock(seg, b.vals[s:][:len(seg)])
 	}
 	return b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
 }
+
+// sortBlock sets ix to the offsets 0..len(ix)-1 of vals sorted by value.
+//
+// Values read from float32 (most logs') have their low 29 bits zero: a
+// short block of them sorts as integers, each value's bits made to order
+// as integers do (the sign bit flipped, or every bit of a negative one)
+// with its offset in the low bits it leaves clear, so that the sort moves
+// one word a value and compares no value through an index. Other blocks
+// take sortByValue. Equal values may come in any order either way.
+func sortBlock(ix []int32, vals []float64) {
+	n := len(ix)
+	mask := uint64(1)<<bits.Len(uint(n)) - 1 // holds an offset below n
+	var keys [32]uint64
+	var low uint64
+	for _, v := range vals {
+		low |= math.Float64bits(v)
+	}
+	if n > 24 || low&mask != 0 {
+		for i := range ix {
+			ix[i] = int32(i)
+		}
+		sortByValue(ix, vals)
+		return
+	}
+	for i, v := range vals {
+		b := math.Float64bits(v)
+		keys[i] = (b^(uint64(int64(b)>>63)|1<<63))&^mask | uint64(i)
+	}
+	// Batcher's network for 32 keys, less the comparators that reach
+	// past n (the keys there would be the largest, and stay): a fixed
+	// sequence of min and max, no branch on the keys (an insertion sort
+	// mispredicts about once a key).
+	for _, c := range batcher[n] {
+		a, b := keys[c[0]&31], keys[c[1]&31]
+		keys[c[0]&31], keys[c[1]&31] = min(a, b), max(a, b)
+	}
+	for i, k := range keys[:n] {
+		ix[i] = int32(k & mask)
+	}
+}
+
+// batcher[n] is Batcher's odd-even merge sort network for 32 inputs, its
+// comparators (i, j), i < j, in order, less those with j >= n: a table,
+// made once and only read.
+var batcher = func() (t [25][][2]uint8) {
+	const size = 32
+	for p := 1; p < size; p *= 2 {
+		for k := p; k >= 1; k /= 2 {
+			for j := k % p; j+k < size; j += 2 * k {
+				for i := 0; i < min(k, size-j-k); i++ {
+					if (i+j)/(2*p) != (i+j+k)/(2*p) {
+						continue
+					}
+					for n := i + j + k + 1; n < len(t); n++ {
+						t[n] = append(t[n], [2]uint8{uint8(i + j), uint8(i + j + k)})
+					}
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // sortByValue sorts the indices ix by vals[ix]: insertion sort for the
 // short blocks of the default window (fewer moves than a general sort at
@@ -267,10 +329,16 @@ type word struct {
 // count) with no branch on the bits: the byte from the running counts,
 // the bit within it from a table.
 func (o word) at(k int) float64 {
+	return o.sorted[o.pos(k)]
+}
+
+// pos returns the position of the word's k-th set bit (from 0; k is
+// below its count).
+func (o word) pos(k int) int {
 	// The high bit of byte b is set when bytes 0..b hold more than k.
 	at := bits.TrailingZeros64(((o.bytes|highs)-uint64(k+1)*ones)&highs) &^ 7
 	k -= int((o.bytes << 8 >> at) & 0xff)
-	return o.sorted[at+int(selectInByte[(o.set>>at)&0xff][k&7])]
+	return at + int(selectInByte[(o.set>>at)&0xff][k&7])
 }
 
 // selectInByte[x][k] is the position of the k-th set bit of the byte x: a
@@ -290,10 +358,20 @@ var selectInByte = func() (t [256][8]uint8) {
 
 // median returns the window's median: the middle value, the mean of the
 // middle two for an even w.
+//
+// A window of up to 32 values (one word of bits) finds the middle two of
+// an even w by one select and the next set bit.
 func (win *window) median() float64 {
 	h := win.w / 2
 	if win.w%2 == 1 {
 		return win.at(h)
+	}
+	if len(win.set) == 1 {
+		win.index()
+		o := word{win.set[0], win.bytes[0], win.ch.sorted}
+		p := o.pos(h - 1)
+		q := p + 1 + bits.TrailingZeros64(o.set>>(p+1)) // a set bit is above p
+		return (o.sorted[p] + o.sorted[q]) / 2
 	}
 	return (win.at(h-1) + win.at(h)) / 2
 }
