@@ -83,7 +83,7 @@
       }
       var script = e.file;
       return T.loadData(e.file, script).then(function (bundle) {
-        var pts = (T.scalarBundle.points(bundle, tag) || []).map(function (p) {
+        var pts = (T.scalarBundle.points(bundle, runs[run].name, tag) || []).map(function (p) {
           return Array.isArray(p) ? [p[1], p[2], p[0]] : [NaN, NaN, NaN];
         });
         return { points: pts, total: pts.length, kept: pts.length, file: e.file, script: script };

@@ -124,7 +124,7 @@
   function loadFull(r, tag) {
     if (r.full) return null;
     var p = T.loadData(r.file, r.script).then(function (b) {
-      r.full = matchFull(r, T.scalarBundle.column(b, tag)) || { failed: true };
+      r.full = matchFull(r, T.scalarBundle.column(b, r.run, tag)) || { failed: true };
     }, function () {
       r.full = { failed: true };
     }).then(function () { r.smoothed = null; });
@@ -415,7 +415,7 @@
     } else if (bundle) {
       c = {};
       c.loading = T.loadData(r.file, r.script).then(function (b) {
-        var col = T.scalarBundle.column(b, tag);
+        var col = T.scalarBundle.column(b, r.run, tag);
         xCache.set(key, col ? { map: columnMap(col) } : { lacks: true });
       }, function () {
         xCache.set(key, { lacks: true });
@@ -2260,10 +2260,10 @@
     var tagOf = function (r) { return r.tag || m.tag; };
     var sups = Promise.all(m.runs.map(function (r) {
       if (!r.superseded.length) return Promise.resolve([]);
-      return T.loadData(r.supFile, r.supScript).then(function (b) { return T.scalarBundle.superseded(b, tagOf(r)); });
+      return T.loadData(r.supFile, r.supScript).then(function (b) { return T.scalarBundle.superseded(b, r.run, tagOf(r)); });
     }));
     var lines = Promise.all(m.runs.map(function (r) {
-      return T.loadData(r.file, r.script).then(function (b) { return T.scalarBundle.points(b, tagOf(r)) || []; });
+      return T.loadData(r.file, r.script).then(function (b) { return T.scalarBundle.points(b, r.run, tagOf(r)) || []; });
     }));
     return Promise.all([lines, sups]).then(function (both) {
       var superseded = both[1];

@@ -172,7 +172,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 		runIndex[run] = len(idx.Runs)
 		ir := customIndexRun{Name: run.Name, Start: summary.Float(run.Start)}
 		if !single {
-			ir.Bundle = bundleFile(run.Name)
+			ir.Bundle = r.bundleOf[run]
 		}
 		idx.Runs = append(idx.Runs, ir)
 		names = append(names, run.Name)
