@@ -638,7 +638,7 @@ func TestBundlePackerSplitsAtPointsAndRuns(t *testing.T) {
 		points []int
 		starts []int // the runs that start a file
 	}{
-		{[]int{60_000, 40_000, 1}, []int{0, 2}},
+		{[]int{maxBundlePoints * 3 / 5, maxBundlePoints * 2 / 5, 1}, []int{0, 2}},
 		{[]int{1, maxBundlePoints + 1, 1}, []int{0, 1, 2}},
 		{[]int{maxBundlePoints, 0}, []int{0}},
 		{slices.Repeat([]int{3}, 2*maxBundleRuns+1), []int{0, maxBundleRuns, 2 * maxBundleRuns}},
@@ -672,10 +672,10 @@ func TestBundleGroupsHoldEachRunAsAlone(t *testing.T) {
 		return v
 	}
 	runs := map[string]map[string][]float64{
-		"a": {"loss": ramp(60_000)},
-		"b": {"loss": ramp(30_000), "lr": ramp(10_000)},
+		"a": {"loss": ramp(maxBundlePoints * 3 / 5)},
+		"b": {"loss": ramp(maxBundlePoints * 3 / 10), "lr": ramp(maxBundlePoints / 10)},
 		"c": {"loss": ramp(200)},
-		"d": {"loss": ramp(maxBundlePoints + 50_000)},
+		"d": {"loss": ramp(maxBundlePoints * 3 / 2)},
 	}
 	for i := range maxBundleRuns + 6 {
 		runs[fmt.Sprintf("t%03d", i)] = map[string][]float64{"loss": {float64(i), 1, math.NaN()}}
