@@ -101,7 +101,7 @@
   // Smoothing over every point. Past --max-points a line draws each
   // bucket's first, last, lowest and highest points, and an average over
   // those alone leans toward the extremes. With smoothing on, a
-  // downsampled run's bundle (data/scalars/<run>.js, every point of the
+  // downsampled run's bundle (data/scalars/<first-run>.js, every point of the
   // series unless --max-data-points caps it) is loaded, the average runs
   // over every point and is drawn at the drawn ones. Until it is loaded
   // the chart draws the raw line alone, never a smoothed line that would
@@ -401,7 +401,7 @@
 
   // xSource returns run r's values of tag by step: from the page's own
   // chart of tag when it draws every point of the run (no load), else from
-  // the run's bundle (data/scalars/<run>.js, loaded as smoothing loads
+  // the run's bundle (data/scalars/<first-run>.js, loaded as smoothing loads
   // it) when the chart names it, else (the single file) from the drawn
   // points of the page's chart of tag.
   function xSource(r, tag) {

@@ -137,7 +137,8 @@ type customIndex struct {
 type customIndexRun struct {
 	Name  string        `json:"name"`
 	Start summary.Float `json:"start"`
-	// Bundle is the run's scalar bundle (bundleFile), relative to data/.
+	// Bundle is the scalar bundle holding the run (packBundles),
+	// relative to data/.
 	Bundle string `json:"bundle,omitempty"`
 }
 

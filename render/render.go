@@ -47,7 +47,7 @@ type Options struct {
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
 	// DataJSON also writes each scalar bundle's JSON as a plain JSON file
-	// beside it (data/scalars/<run-slug>.json), the same bytes, for hosts
+	// beside it (data/scalars/<first-run-slug>.json), the same bytes, for hosts
 	// and scripts that want one: it doubles the scalar data's bytes and
 	// files.
 	DataJSON bool
