@@ -196,14 +196,16 @@
     return l.promise;
   }
 
-  // Scalar bundles (data layout 2, docs/OUTPUTS.md): a run's scalar tags,
-  // data/scalars/<run>.js, loaded once by loadData whichever tag asks, in
-  // columns; scalarBundle turns a tag's columns back into the points the
-  // pages use, [wall_time, step, value] each (a non-finite value as its
-  // string, as the data files write it), and its superseded attempts into
-  // [{attempt, total, points}]. A bundle is a script: in an object
-  // literal a "__proto__" key sets the prototype rather than a member, so
-  // a tag of that name is found there.
+  // Scalar bundles (data layout 3, docs/OUTPUTS.md): the scalar tags of a
+  // run or of several consecutive runs, data/scalars/<first-run>.js, which
+  // data/index.json and the pages name for each run, loaded once by
+  // loadData whichever run and tag asks, in columns; scalarBundle turns a
+  // run's tag's columns back into the points the pages use, [wall_time,
+  // step, value] each (a non-finite value as its string, as the data files
+  // write it), and its superseded attempts into [{attempt, total,
+  // points}]. A bundle is a script: in an object literal a "__proto__" key
+  // sets the prototype rather than a member, so a run or tag of that name
+  // is found there.
   function ownMember(o, k) {
     if (!o || typeof o !== 'object') return undefined;
     if (Object.prototype.hasOwnProperty.call(o, k)) return o[k];
@@ -251,26 +253,32 @@
     for (i = 0; i < n; i++) out[i] = [wall[i], stepAt(i), values[i]];
     return out;
   }
+  // runMember returns the member of run in bundle, what a run's bundle
+  // of layout 2 held.
+  function runMember(bundle, run) {
+    return ownMember(ownMember(bundle, 'runs'), String(run));
+  }
   var scalarBundle = {
-    // points returns the points of tag in bundle, null when it has none.
-    points: function (bundle, tag) {
-      var c = ownMember(ownMember(bundle, 'scalars'), String(tag));
+    // points returns the points of run's tag in bundle, null when it has
+    // none.
+    points: function (bundle, run, tag) {
+      var c = ownMember(ownMember(runMember(bundle, run), 'scalars'), String(tag));
       return c && typeof c === 'object' ? bundleColumns(c) : null;
     },
-    // column returns tag's columns in bundle as they are, without a
-    // point made: {n, value, step(i)}, value the bundle's own array (a
-    // non-finite value as its string) of n entries at least, or null when
-    // it has none. For a look at every point of a long series.
-    column: function (bundle, tag) {
-      var c = ownMember(ownMember(bundle, 'scalars'), String(tag));
+    // column returns the columns of run's tag in bundle as they are,
+    // without a point made: {n, value, step(i)}, value the bundle's own
+    // array (a non-finite value as its string) of n entries at least, or
+    // null when it has none. For a look at every point of a long series.
+    column: function (bundle, run, tag) {
+      var c = ownMember(ownMember(runMember(bundle, run), 'scalars'), String(tag));
       if (!c || typeof c !== 'object' || !Array.isArray(c.value)) return null;
       var n = c.value.length, count = toNumber(c.count);
       if (isFinite(count) && count >= 0 && count < n) n = count;
       return { n: n, value: c.value, step: stepReader(c.step) };
     },
-    // superseded returns the superseded attempts of tag in bundle.
-    superseded: function (bundle, tag) {
-      var list = ownMember(ownMember(bundle, 'superseded'), String(tag));
+    // superseded returns the superseded attempts of run's tag in bundle.
+    superseded: function (bundle, run, tag) {
+      var list = ownMember(ownMember(runMember(bundle, run), 'superseded'), String(tag));
       if (!Array.isArray(list)) return [];
       return list.map(function (a) {
         a = a && typeof a === 'object' ? a : {};
@@ -1193,7 +1201,8 @@
     // scripts, for downloads (see above).
     loadData: loadData,
     dataLoaded: dataLoaded,
-    // scalarBundle decodes a run's scalar bundle, as loadData gives it.
+    // scalarBundle decodes a run's series in a scalar bundle, as loadData
+    // gives it.
     scalarBundle: scalarBundle,
     util: {
       escapeHTML: escapeHTML, toNumber: toNumber, fmtNum: fmtNum, fmtStep: fmtStep, fmtDate: fmtDate,

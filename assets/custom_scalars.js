@@ -4,7 +4,7 @@
  * (multiline charts: every tag a pattern matched, across runs; margin
  * charts: a value line with a band from its lower to its upper tag), and
  * the charts pinned on the Scalars page. It holds no points: the site's
- * scalar bundles, one per run (data/scalars/<run>.js, loaded as scripts,
+ * scalar bundles, each of one run or several (data/scalars/<first-run>.js, loaded as scripts,
  * which works from file://; trainreport.scalarBundle decodes them), give
  * them, or in the single file the Scalars page's
  * own chart data, in the same document. Drawing, controls, run selector,
@@ -91,7 +91,7 @@
       }
       var script = e.file;
       return T.loadData(e.file, script).then(function (bundle) {
-        var pts = (T.scalarBundle.points(bundle, tag) || []).map(function (p) {
+        var pts = (T.scalarBundle.points(bundle, runs[run].name, tag) || []).map(function (p) {
           return Array.isArray(p) ? [p[1], p[2], p[0]] : [NaN, NaN, NaN];
         });
         return { points: pts, total: pts.length, kept: pts.length, file: e.file, script: script };

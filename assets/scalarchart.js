@@ -101,7 +101,7 @@
   // Smoothing over every point. Past --max-points a line draws each
   // bucket's first, last, lowest and highest points, and an average over
   // those alone leans toward the extremes. With smoothing on, a
-  // downsampled run's bundle (data/scalars/<run>.js, every point of the
+  // downsampled run's bundle (data/scalars/<first-run>.js, every point of the
   // series unless --max-data-points caps it) is loaded, the average runs
   // over every point and is drawn at the drawn ones. Until it is loaded
   // the chart draws the raw line alone, never a smoothed line that would
@@ -124,7 +124,7 @@
   function loadFull(r, tag) {
     if (r.full) return null;
     var p = T.loadData(r.file, r.script).then(function (b) {
-      r.full = matchFull(r, T.scalarBundle.column(b, tag)) || { failed: true };
+      r.full = matchFull(r, T.scalarBundle.column(b, r.run, tag)) || { failed: true };
     }, function () {
       r.full = { failed: true };
     }).then(function () { r.smoothed = null; });
@@ -401,7 +401,7 @@
 
   // xSource returns run r's values of tag by step: from the page's own
   // chart of tag when it draws every point of the run (no load), else from
-  // the run's bundle (data/scalars/<run>.js, loaded as smoothing loads
+  // the run's bundle (data/scalars/<first-run>.js, loaded as smoothing loads
   // it) when the chart names it, else (the single file) from the drawn
   // points of the page's chart of tag.
   function xSource(r, tag) {
@@ -415,7 +415,7 @@
     } else if (bundle) {
       c = {};
       c.loading = T.loadData(r.file, r.script).then(function (b) {
-        var col = T.scalarBundle.column(b, tag);
+        var col = T.scalarBundle.column(b, r.run, tag);
         xCache.set(key, col ? { map: columnMap(col) } : { lacks: true });
       }, function () {
         xCache.set(key, { lacks: true });
@@ -2291,10 +2291,10 @@
     var tagOf = function (r) { return r.tag || m.tag; };
     var sups = Promise.all(m.runs.map(function (r) {
       if (!r.superseded.length) return Promise.resolve([]);
-      return T.loadData(r.supFile, r.supScript).then(function (b) { return T.scalarBundle.superseded(b, tagOf(r)); });
+      return T.loadData(r.supFile, r.supScript).then(function (b) { return T.scalarBundle.superseded(b, r.run, tagOf(r)); });
     }));
     var lines = Promise.all(m.runs.map(function (r) {
-      return T.loadData(r.file, r.script).then(function (b) { return T.scalarBundle.points(b, tagOf(r)) || []; });
+      return T.loadData(r.file, r.script).then(function (b) { return T.scalarBundle.points(b, r.run, tagOf(r)) || []; });
     }));
     return Promise.all([lines, sups]).then(function (both) {
       var superseded = both[1];

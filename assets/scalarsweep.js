@@ -448,7 +448,7 @@
     if (!wanted.length) return;
     Promise.all(wanted.map(function (row) {
       var file = table.bundles[row];
-      return T.loadData(file, file).then(function (b) { return runOf(row, file, file, T.scalarBundle.points(b, m.tag)); }, function () {
+      return T.loadData(file, file).then(function (b) { return runOf(row, file, file, T.scalarBundle.points(b, table.names[row], m.tag)); }, function () {
         have.delete(row); // tried again on the next draw
         return null;
       });

@@ -53,7 +53,7 @@ func TestRestartsOnTheOverviewAndInTheData(t *testing.T) {
 	if name != idx.Scalars["run"][tag] || name != idx.Bundles["run"] || name != bundleFile("run") {
 		t.Fatalf("data/index.json lists %q for the superseded points, %q for the line, %q for the run", name, idx.Scalars["run"][tag], idx.Bundles["run"])
 	}
-	doc := readBundle(t, name, files["data/"+name])
+	doc := readRunBundle(t, name, files["data/"+name], "run")
 	sup := doc.Superseded[tag]
 	if len(sup) != 1 {
 		t.Fatalf("superseded data: %s", sup)

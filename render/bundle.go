@@ -9,14 +9,78 @@ import (
 )
 
 // DataLayout is the version of the layout of data/ (docs/OUTPUTS.md, "Data
-// layout version 2"), written as data/index.json's "layout" and in every
+// layout version 3"), written as data/index.json's "layout" and in every
 // scalar bundle.
-const DataLayout = 2
+const DataLayout = 3
 
-// bundleFile is the data file of a run's scalar bundle, relative to the
-// data directory: every scalar tag of the run, and the superseded points
-// of its tags, in one file (bundleWriter).
+// A scalar bundle holds one run or several, consecutive in report order:
+// each file created costs about 250 us of system time on a local file
+// system and counts against a static host's file limit (Cloudflare
+// Pages: 20,000), so a sweep's small runs share files; but a page that
+// wants one run (a checked run on the sweep page) loads, parses and
+// keeps its whole file, so a file stays small. A file takes runs while
+// it holds at most maxBundlePoints points (a run past it is alone in its
+// file) and maxBundleRuns runs. Measured on a 2,000-run sweep (5,000
+// points a run, docs/OUTPUTS.md): 5 runs a file already halves the
+// build's system time, and larger files save little more (under 2% of
+// the build's CPU) while every checked run costs the page its file's
+// load and heap, linear in its points (0.8 MB of heap a file here, 3.2
+// MB at 100,000 points). maxBundleRuns bounds the names and keys a file
+// of tiny runs holds; a 100,000-run sweep of 500 points a run makes
+// 2,000 files.
+const (
+	maxBundlePoints = 25_000
+	maxBundleRuns   = 64
+)
+
+// bundlePacker packs runs into bundle files greedily, as they come in
+// report order, without lookahead, so that a writer handed runs one at a
+// time packs them as one that sees them all: the same files in a direct
+// build and a merge. Its zero value starts with no file open.
+type bundlePacker struct {
+	runs, points int // in the file open
+}
+
+// add reports whether a run whose bundle holds points points starts a new
+// file (true) or joins the one open.
+func (p *bundlePacker) add(points int) bool {
+	if p.runs > 0 && p.runs < maxBundleRuns && p.points+points <= maxBundlePoints {
+		p.runs++
+		p.points += points
+		return false
+	}
+	p.runs, p.points = 1, points
+	return true
+}
+
+// bundlePoints is how many points the bundle of a run of the series
+// series holds: the points each series keeps in its data file and those
+// of its superseded attempts.
+func bundlePoints(series []*seriesView) int {
+	n := 0
+	for _, sv := range series {
+		n += keptLen(sv.data, sv.scalar.Points)
+		for _, fv := range sv.faded {
+			n += keptLen(fv.Data, fv.Superseded.Points)
+		}
+	}
+	return n
+}
+
+// bundleFile is the data file, relative to the data directory, of the
+// scalar bundle whose first run is run: every scalar tag of its runs,
+// and the superseded points of their tags, in one file (bundleWriter).
+// Slugs are unique (names.go), and a run is the first of one file only.
 func bundleFile(run string) string { return scalarsDir + "/" + slug(run) + ".js" }
+
+// bundleGroup is one scalar bundle file: its name (bundleFile of its
+// first run) and its runs, in report order, each with its series in tag
+// order.
+type bundleGroup struct {
+	file   string
+	runs   []*model.Run
+	series [][]*seriesView
+}
 
 // bundleChunk is how many bytes of a bundle are formatted before they
 // are written: a bundle is streamed, so that a run of many long series
@@ -26,12 +90,15 @@ const bundleChunk = 256 << 10
 // bundleWriter writes a bundle as it is formatted, a chunk at a time, to
 // the bundle's file and, with --data-json, its JSON line (and the newline
 // after it) to the JSON file too: the same bytes, formatted once. Without
-// a JSON file, a bundle smaller than a chunk (a sweep's) is one write.
+// a JSON file, a bundle smaller than a chunk (a few of a sweep's runs) is
+// one write. A bundle is begin, then run for each of its runs, then end:
+// a writer handed runs one at a time writes each as it comes.
 type bundleWriter struct {
 	b      []byte
 	js     io.Writer
 	json   io.Writer // nil: no JSON file
 	inJSON bool      // b holds the JSON line (or its end and newline)
+	runs   int       // runs written since begin
 	ints   []int64   // wall-time integers of a column (appendWallColumn), reused
 	err    error
 }
@@ -57,20 +124,18 @@ func (w *bundleWriter) spill(b []byte) []byte {
 	return w.b
 }
 
-// write writes the scalar bundle of run (named name, its file relative to
-// data/): a script of three lines whose second is the bundle's JSON
-// document:
+// begin starts the scalar bundle named name (its file relative to data/):
+// a script of three lines whose second is the bundle's JSON document,
 //
-//	{"layout":2,"run":RUN,"scalars":{TAG:SERIES,...},"superseded":{TAG:[ATTEMPT,...],...}}
+//	{"layout":3,"runs":{RUN:{"scalars":{TAG:SERIES,...},"superseded":{TAG:[ATTEMPT,...],...}},...}}
 //
-// with the series of series (the run's, in tag order), each point
-// formatted once, in columns (appendColumns). Tags are keys of objects of
-// their own, so that no tag collides with a key of ours. No raw newline
-// can be inside the JSON: strings escape theirs. The JSON cannot end the
-// script early: names are escaped as appendJSONString escapes them (<, >,
-// &, U+2028/9), values are numbers or "NaN"-like strings. It returns the
-// first error of writing.
-func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) error {
+// with a member per run (run), closed by end. Runs and tags are keys of
+// objects of their own, so that no name collides with a key of ours. No
+// raw newline can be inside the JSON: strings escape theirs. The JSON
+// cannot end the script early: names are escaped as appendJSONString
+// escapes them (<, >, &, U+2028/9), values are numbers or "NaN"-like
+// strings.
+func (w *bundleWriter) begin(name string) {
 	// A script of three lines: the call, the JSON document and ");",
 	// so that a page opened from file:// adds it as a <script> element
 	// and a script reads its second line with a plain JSON parser.
@@ -79,11 +144,23 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 		w.flush() // the JSON file starts after it
 	}
 	w.inJSON = true
+	w.runs = 0
 	w.b = append(w.b, `{"layout":`...)
 	w.b = strconv.AppendInt(w.b, DataLayout, 10)
-	w.b = append(w.b, `,"run":`...)
+	w.b = append(w.b, `,"runs":{`...)
+}
+
+// run writes the member of run in the bundle begun: its series (the
+// run's, in tag order), each point formatted once, in columns
+// (appendColumns), and their superseded attempts. It is the document a
+// run had to itself in layout 2 but for "layout" and "run".
+func (w *bundleWriter) run(run *model.Run, series []*seriesView) {
+	if w.runs > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.runs++
 	w.b = appendJSONString(w.b, run.Name)
-	w.b = append(w.b, `,"scalars":{`...)
+	w.b = append(w.b, `:{"scalars":{`...)
 	for i, sv := range series {
 		if i > 0 {
 			w.b = append(w.b, ',')
@@ -117,7 +194,14 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 	if !first {
 		w.b = append(w.b, '}')
 	}
-	w.b = append(w.b, "}\n"...)
+	w.b = append(w.b, '}')
+	w.b = w.spill(w.b)
+}
+
+// end closes the bundle begun and writes what is left of it. It returns
+// the first error of writing.
+func (w *bundleWriter) end() error {
+	w.b = append(w.b, "}}\n"...)
 	if w.json != nil {
 		w.flush() // the JSON file ends here
 	}
@@ -125,6 +209,16 @@ func (w *bundleWriter) write(name string, run *model.Run, series []*seriesView) 
 	w.b = append(w.b, ");\n"...)
 	w.flush()
 	return w.err
+}
+
+// write writes the scalar bundle g (begin, run for each of its runs,
+// end), returning the first error of writing.
+func (w *bundleWriter) write(g *bundleGroup) error {
+	w.begin(g.file)
+	for i, run := range g.runs {
+		w.run(run, g.series[i])
+	}
+	return w.end()
 }
 
 // appendColumns appends the points of pts at the indices idx (nil: all of

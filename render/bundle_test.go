@@ -18,11 +18,17 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
 )
 
-// bundleDoc is a scalar bundle as a reader with a JSON parser sees it
-// (docs/OUTPUTS.md, "Data layout version 2"), numbers kept as written.
+// groupDoc is a scalar bundle file as a reader with a JSON parser sees it
+// (docs/OUTPUTS.md, "Data layout version 3"), numbers kept as written:
+// runs in the file's order.
+type groupDoc struct {
+	Layout int                   `json:"layout"`
+	Runs   map[string]*bundleDoc `json:"runs"`
+	Order  []string              `json:"-"`
+}
+
+// bundleDoc is one run's member of a bundle, layout 2's per-run content.
 type bundleDoc struct {
-	Layout     int                          `json:"layout"`
-	Run        string                       `json:"run"`
 	Scalars    map[string]bundleColumns     `json:"scalars"`
 	Superseded map[string][]json.RawMessage `json:"superseded"`
 }
@@ -44,17 +50,20 @@ type decodedPoints struct {
 }
 
 // readBundle parses a bundle file: three lines, the call naming name, the
-// JSON document, and ");".
-func readBundle(t testing.TB, name string, b []byte) *bundleDoc {
+// JSON document, and ");". Order lists its runs as written; no run is
+// twice.
+func readBundle(t testing.TB, name string, b []byte) *groupDoc {
 	t.Helper()
 	lines := strings.Split(string(b), "\n")
 	q, _ := json.Marshal(name)
 	if len(lines) != 4 || lines[0] != "window.trainreport&&window.trainreport.dataLoaded("+string(q)+"," || lines[2] != ");" || lines[3] != "" {
 		t.Fatalf("%s is not a bundle of three lines: %.200q", name, b)
 	}
-	var doc bundleDoc
+	var doc struct {
+		Layout int                        `json:"layout"`
+		Runs   map[string]json.RawMessage `json:"runs"`
+	}
 	dec := json.NewDecoder(strings.NewReader(lines[1]))
-	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("%s: line 2: %v", name, err)
@@ -62,7 +71,71 @@ func readBundle(t testing.TB, name string, b []byte) *bundleDoc {
 	if doc.Layout != DataLayout {
 		t.Errorf("%s: layout %d", name, doc.Layout)
 	}
-	return &doc
+	g := &groupDoc{Layout: doc.Layout, Runs: map[string]*bundleDoc{}, Order: runOrder(t, name, lines[1])}
+	if len(g.Order) != len(doc.Runs) {
+		t.Fatalf("%s: %d runs written, %d distinct", name, len(g.Order), len(doc.Runs))
+	}
+	for run, raw := range doc.Runs {
+		var rd bundleDoc
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&rd); err != nil {
+			t.Fatalf("%s: run %q: %v", name, run, err)
+		}
+		g.Runs[run] = &rd
+	}
+	return g
+}
+
+// runOrder lists the keys of the "runs" object of the bundle document
+// line, in the order written.
+func runOrder(t testing.TB, name, line string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(line))
+	var order []string
+	depth, inRuns := 0, false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+			} else {
+				depth--
+				if depth == 1 {
+					inRuns = false
+				}
+			}
+		case string:
+			if depth == 1 && v == "runs" {
+				inRuns = true
+				continue
+			}
+			if inRuns && depth == 2 {
+				order = append(order, v)
+				// Skip the run's member whole.
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					t.Fatalf("%s: run %q: %v", name, v, err)
+				}
+			}
+		}
+	}
+	return order
+}
+
+// readRunBundle is readBundle's member of run, which the file must hold.
+func readRunBundle(t testing.TB, name string, b []byte, run string) *bundleDoc {
+	t.Helper()
+	d, ok := readBundle(t, name, b).Runs[run]
+	if !ok {
+		t.Fatalf("%s holds no run %q", name, run)
+	}
+	return d
 }
 
 // decode decodes c's columns: steps from a progression or a list, wall
@@ -377,10 +450,7 @@ func TestBundlesHoldTheTianshuPoints(t *testing.T) {
 				if !ok {
 					t.Fatalf("bundle %s of run %q not written", rel, run)
 				}
-				bundles[run] = readBundle(t, rel, b)
-				if bundles[run].Run != run {
-					t.Errorf("bundle %s names run %q, want %q", rel, bundles[run].Run, run)
-				}
+				bundles[run] = readRunBundle(t, rel, b, run)
 			}
 			series := 0
 			for run, tags := range index.Scalars {
@@ -487,7 +557,7 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	series = append(series, r.tags[1].series[0])
 	var js, jw chunkCounter
 	w := &bundleWriter{js: &js, json: &jw}
-	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+	if err := w.write(&bundleGroup{"scalars/x.js", rep.Runs[:1], [][]*seriesView{series}}); err != nil {
 		t.Fatal(err)
 	}
 	if js.max > bundleChunk+64<<10 || cap(w.b) > 2*bundleChunk {
@@ -502,18 +572,18 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	whole = appendJSONString(whole, "scalars/x.js")
 	whole = append(whole, ",\n"...)
 	line := len(whole)
-	whole = append(whole, `{"layout":2,"run":"run","scalars":{"a":`...)
+	whole = append(whole, `{"layout":3,"runs":{"run":{"scalars":{"a":`...)
 	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil, nil)
 	whole = append(whole, `,"b":`...)
 	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil, nil)
-	whole = append(whole, "}}\n);\n"...)
+	whole = append(whole, "}}}}\n);\n"...)
 	if !bytes.Equal(js.Bytes(), whole) {
 		t.Errorf("the chunks differ from the bundle formatted whole")
 	}
 	if want := whole[line : len(whole)-3]; !bytes.Equal(jw.Bytes(), want) {
 		t.Errorf("the JSON file is not the bundle's second line: %d bytes, want %d", jw.Len(), len(want))
 	}
-	doc := readBundle(t, "scalars/x.js", js.Bytes())
+	doc := readRunBundle(t, "scalars/x.js", js.Bytes(), "run")
 	if got := doc.Scalars["a"].decode(t); len(got.walls) != len(vals) || !bytes.HasPrefix(doc.Scalars["a"].WallTime, []byte("[")) {
 		t.Errorf("series a: %d wall times, form %.20s", len(got.walls), doc.Scalars["a"].WallTime)
 	}
@@ -528,8 +598,9 @@ func TestSmallBundleIsOneWrite(t *testing.T) {
 	r := newReport(rep, Options{})
 	series := []*seriesView{r.tags[0].series[0], r.tags[1].series[0]}
 	var js chunkCounter
+	g := &bundleGroup{"scalars/x.js", rep.Runs[:1], [][]*seriesView{series}}
 	w := &bundleWriter{js: &js}
-	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+	if err := w.write(g); err != nil {
 		t.Fatal(err)
 	}
 	if js.writes != 1 {
@@ -537,7 +608,7 @@ func TestSmallBundleIsOneWrite(t *testing.T) {
 	}
 	var js2, jw chunkCounter
 	w = &bundleWriter{js: &js2, json: &jw}
-	if err := w.write("scalars/x.js", rep.Runs[0], series); err != nil {
+	if err := w.write(g); err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(js2.Bytes(), []byte("\n"))
@@ -556,4 +627,135 @@ func (c *chunkCounter) Write(p []byte) (int, error) {
 	c.writes++
 	c.max = max(c.max, len(p))
 	return c.Buffer.Write(p)
+}
+
+// TestBundlePackerSplitsAtPointsAndRuns checks the packing rule: a file
+// takes runs while it holds at most maxBundlePoints points and
+// maxBundleRuns runs, a run past the points alone in its file, deciding
+// each run as it comes.
+func TestBundlePackerSplitsAtPointsAndRuns(t *testing.T) {
+	cases := []struct {
+		points []int
+		starts []int // the runs that start a file
+	}{
+		{[]int{maxBundlePoints * 3 / 5, maxBundlePoints * 2 / 5, 1}, []int{0, 2}},
+		{[]int{1, maxBundlePoints + 1, 1}, []int{0, 1, 2}},
+		{[]int{maxBundlePoints, 0}, []int{0}},
+		{slices.Repeat([]int{3}, 2*maxBundleRuns+1), []int{0, maxBundleRuns, 2 * maxBundleRuns}},
+	}
+	for _, c := range cases {
+		var p bundlePacker
+		var starts []int
+		for i, n := range c.points {
+			if p.add(n) {
+				starts = append(starts, i)
+			}
+		}
+		if !slices.Equal(starts, c.starts) {
+			t.Errorf("runs of %v points: files start at %v, want %v", c.points[:min(len(c.points), 4)], starts, c.starts)
+		}
+	}
+}
+
+// TestBundleGroupsHoldEachRunAsAlone builds a report of runs of mixed
+// sizes and checks that its bundle files pack consecutive runs in report
+// order within the limits, that data/index.json and the sweep's pages
+// name each run's file, and that each run's member of its file is, byte
+// for byte, what a bundle of that run alone holds (layout 2's content of
+// the run), its points those of the model.
+func TestBundleGroupsHoldEachRunAsAlone(t *testing.T) {
+	ramp := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i%977) / 7
+		}
+		return v
+	}
+	runs := map[string]map[string][]float64{
+		"a": {"loss": ramp(maxBundlePoints * 3 / 5)},
+		"b": {"loss": ramp(maxBundlePoints * 3 / 10), "lr": ramp(maxBundlePoints / 10)},
+		"c": {"loss": ramp(200)},
+		"d": {"loss": ramp(maxBundlePoints * 3 / 2)},
+	}
+	for i := range maxBundleRuns + 6 {
+		runs[fmt.Sprintf("t%03d", i)] = map[string][]float64{"loss": {float64(i), 1, math.NaN()}}
+	}
+	rep := synthetic(runs)
+	r := newReport(rep, Options{}, analysis.Options{MaxDataPoints: -1})
+	files := filesByName(t, r)
+	var want [][]string // the runs of each file
+	want = append(want, []string{"a", "b"}, []string{"c"}, []string{"d"})
+	var tiny []string
+	for i := range maxBundleRuns + 6 {
+		tiny = append(tiny, fmt.Sprintf("t%03d", i))
+	}
+	want = append(want, tiny[:maxBundleRuns], tiny[maxBundleRuns:])
+	var index dataIndex
+	if err := json.Unmarshal(files["data/index.json"], &index); err != nil {
+		t.Fatal(err)
+	}
+	var scalarFiles []string
+	for name := range files {
+		if strings.HasPrefix(name, "data/scalars/") {
+			scalarFiles = append(scalarFiles, name)
+		}
+	}
+	if len(scalarFiles) != len(want) || len(r.bundles) != len(want) {
+		t.Fatalf("%d scalar files, %d bundles, want %d", len(scalarFiles), len(r.bundles), len(want))
+	}
+	byName := map[string]*model.Run{}
+	for _, run := range rep.Runs {
+		byName[run.Name] = run
+	}
+	w := &bundleWriter{}
+	for k, g := range r.bundles {
+		names := make([]string, len(g.runs))
+		for i, run := range g.runs {
+			names[i] = run.Name
+		}
+		if !slices.Equal(names, want[k]) || g.file != bundleFile(names[0]) {
+			t.Errorf("file %d %s holds %v, want %v", k, g.file, names, want[k])
+			continue
+		}
+		data := files["data/"+g.file]
+		doc := readBundle(t, g.file, data)
+		if !slices.Equal(doc.Order, names) {
+			t.Errorf("%s: runs %v in this order, want %v", g.file, doc.Order, names)
+		}
+		members := runMembers(t, data)
+		for i, run := range g.runs {
+			if index.Bundles[run.Name] != g.file || index.Scalars[run.Name]["loss"] != g.file {
+				t.Errorf("data/index.json names %q, %q for run %q, want %q", index.Bundles[run.Name], index.Scalars[run.Name]["loss"], run.Name, g.file)
+			}
+			// The run alone, as layout 2 held it.
+			var alone bytes.Buffer
+			w.js, w.b = &alone, w.b[:0]
+			if err := w.write(&bundleGroup{"scalars/x.js", []*model.Run{run}, [][]*seriesView{g.series[i]}}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := members[run.Name], runMembers(t, alone.Bytes())[run.Name]; !bytes.Equal(got, want) || len(want) == 0 {
+				t.Errorf("%s: run %q: %d bytes, %d alone", g.file, run.Name, len(got), len(want))
+			}
+			for _, s := range byName[run.Name].Scalars {
+				pts := doc.Runs[run.Name].Scalars[s.Tag].decode(t)
+				if len(pts.values) != len(s.Points) || pts.steps[len(s.Points)-1] != s.Points[len(s.Points)-1].Step ||
+					fmt.Sprint(pts.values[0]) != strconv.FormatFloat(s.Points[0].Value, 'g', -1, 64) {
+					t.Errorf("run %q tag %q: %d points, want %d", run.Name, s.Tag, len(pts.values), len(s.Points))
+				}
+			}
+		}
+	}
+}
+
+// runMembers returns each run's member of a bundle file as written.
+func runMembers(t *testing.T, data []byte) map[string]json.RawMessage {
+	t.Helper()
+	lines := bytes.Split(data, []byte("\n"))
+	var doc struct {
+		Runs map[string]json.RawMessage `json:"runs"`
+	}
+	if len(lines) < 2 || json.Unmarshal(lines[1], &doc) != nil {
+		t.Fatalf("not a bundle: %.100q", data)
+	}
+	return doc.Runs
 }

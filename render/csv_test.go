@@ -75,7 +75,7 @@ func TestCSVHoldsTheDataFilesPoints(t *testing.T) {
 				if !ok {
 					continue
 				}
-				doc := readBundle(t, rel, files["data/"+rel])
+				doc := readRunBundle(t, rel, files["data/"+rel], run.Name)
 				for _, sc := range run.Scalars {
 					c, ok := doc.Scalars[sc.Tag]
 					if !ok {
@@ -233,7 +233,7 @@ d = sys.argv[1]
 index = json.load(open(d + "/data/index.json"))
 want = {}
 for run, rel in index["scalar_bundles"].items():
-    doc = json.loads(open(d + "/data/" + rel).read().split("\n")[1])
+    doc = json.loads(open(d + "/data/" + rel).read().split("\n")[1])["runs"][run]
     def add(tag, s, attempt):
         n = s["count"]
         st = s["step"]

@@ -149,7 +149,8 @@ type customIndex struct {
 type customIndexRun struct {
 	Name  string        `json:"name"`
 	Start summary.Float `json:"start"`
-	// Bundle is the run's scalar bundle (bundleFile), relative to data/.
+	// Bundle is the scalar bundle holding the run (packBundles),
+	// relative to data/.
 	Bundle string `json:"bundle,omitempty"`
 }
 
@@ -186,7 +187,7 @@ func (r *Report) customScalarsPage(single bool) (*customScalarsPage, error) {
 		runIndex[run] = len(idx.Runs)
 		ir := customIndexRun{Name: run.Name, Start: summary.Float(run.Start)}
 		if !single {
-			ir.Bundle = bundleFile(run.Name)
+			ir.Bundle = r.bundleOf[run]
 		}
 		idx.Runs = append(idx.Runs, ir)
 	}

@@ -7,14 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // A run's bundle holds every point of each of its series (or, past
-// --max-data-points, the kept ones, with the series' total), in one file;
+// --max-data-points, the kept ones, with the series' total), in one file
+// (here shared by both runs);
 // with DataJSON its JSON line is also a file of its own, the same bytes,
-// and without it there is no JSON twin; reused buffers leave nothing of
-// an earlier bundle.
+// and without it there is no JSON twin.
 func TestBundlesHoldEachSeriesOnce(t *testing.T) {
 	vals := make([]float64, 5000)
 	for i := range vals {
@@ -32,13 +33,14 @@ func TestBundlesHoldEachSeriesOnce(t *testing.T) {
 					scalarFiles = append(scalarFiles, name)
 				}
 			}
-			if want := 2 * (1 + btoi(withJSON)); len(scalarFiles) != want {
+			// Runs a and b share a bundle (packBundles).
+			if want := 1 + btoi(withJSON); len(scalarFiles) != want || len(r.bundles) != 1 {
 				t.Errorf("cap %d, JSON %v: scalar files %v, want %d", limit, withJSON, scalarFiles, want)
 			}
 			for _, tv := range r.tags {
 				for _, sv := range tv.series {
 					data := files["data/"+sv.file]
-					doc := readBundle(t, sv.file, data)
+					doc := readRunBundle(t, sv.file, data, sv.run.Name)
 					c := doc.Scalars[tv.tag]
 					n := len(sv.scalar.Points)
 					if got, want := c.Count, keptLen(sv.data, sv.scalar.Points); got != want || len(c.Value) != want {
@@ -88,7 +90,7 @@ func BenchmarkBundle(b *testing.B) {
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		w.js, w.b, out = &out, w.b[:0], 0
-		if err := w.write(sv.file, sv.run, []*seriesView{sv}); err != nil {
+		if err := w.write(&bundleGroup{sv.file, []*model.Run{sv.run}, [][]*seriesView{{sv}}}); err != nil {
 			b.Fatal(err)
 		}
 	}

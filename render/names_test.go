@@ -29,7 +29,8 @@ func fnv32a(s string) uint32 {
 
 // TestSlugsOfFNVCollisionsDiffer checks that two names which collide
 // under the old 32-bit hash get distinct slugs, and that two runs so named
-// keep a data file and an image file each, each with its own bytes.
+// keep an image file each, each with its own bytes, and their own points
+// in the scalar bundle they share.
 func TestSlugsOfFNVCollisionsDiffer(t *testing.T) {
 	a, b := fnvCollision[0], fnvCollision[1]
 	if fnv32a(a) != fnv32a(b) {
@@ -64,8 +65,14 @@ func TestSlugsOfFNVCollisionsDiffer(t *testing.T) {
 			}
 		}
 	}
-	if len(data) != 2 || len(images) != 2 {
-		t.Fatalf("data files %v and image files %v, want two of each", data, images)
+	if len(data) != 1 || len(images) != 2 {
+		t.Fatalf("data files %v and image files %v, want one bundle and two images", data, images)
+	}
+	doc := readBundle(t, strings.TrimPrefix(data[0], "data/"), files[data[0]])
+	for run, first := range map[string]string{a: "1", b: "3"} {
+		if d, ok := doc.Runs[run]; !ok || fmt.Sprint(d.Scalars["loss"].Value[0]) != first {
+			t.Errorf("run %q in the bundle: %v", run, d)
+		}
 	}
 	for _, run := range []string{a, b} {
 		want := []byte("image of " + run)

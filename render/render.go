@@ -47,7 +47,7 @@ type Options struct {
 	// file name appended: "" for ChartsDir, beside it in the site.
 	ChartsURL string
 	// DataJSON also writes each scalar bundle's JSON as a plain JSON file
-	// beside it (data/scalars/<run-slug>.json), the same bytes, for hosts
+	// beside it (data/scalars/<first-run-slug>.json), the same bytes, for hosts
 	// and scripts that want one: it doubles the scalar data's bytes and
 	// files.
 	DataJSON bool
@@ -84,6 +84,10 @@ type Report struct {
 	tags   []*tagView      // scalar tags, sorted
 	bodies map[bodyKey]any // data of each single-file page's main template, built once
 	views  map[*model.Scalar]*seriesView
+	// bundles are the scalar bundle files, in report order (packBundles),
+	// and bundleOf each run's, "" for a run without scalars.
+	bundles  []*bundleGroup
+	bundleOf map[*model.Run]string
 	// stream is eachFile's stream while it runs: the scalar bundles are
 	// written through it as they are formatted.
 	stream func(name string, write func(io.Writer) error) error
@@ -129,7 +133,7 @@ type seriesView struct {
 	run     *model.Run
 	scalar  *model.Scalar
 	stats   model.Stats
-	file    string // its run's scalar bundle (bundleFile), relative to the data directory
+	file    string // the scalar bundle holding its run (packBundles), relative to the data directory
 	data    []int  // indices of the points in the data file, nil for all
 	draw    []int  // indices of the points drawn
 	buckets []result.Bucket
@@ -150,23 +154,47 @@ func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 		opt.Title = "Training report"
 	}
 	r := &Report{rep: rep, an: an, opt: opt, bodies: map[bodyKey]any{}, views: map[*model.Scalar]*seriesView{}}
-	bundles := map[*model.Run]string{}
+	byRun := map[*model.Run][]*seriesView{}
 	for _, st := range an.Scalars.Tags {
 		tv := &tagView{tag: st.Tag, group: tagGroup(st.Tag)}
 		for _, v := range st.Series {
-			b, ok := bundles[v.Run]
-			if !ok {
-				b = bundleFile(v.Run.Name)
-				bundles[v.Run] = b
-			}
-			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, file: b,
+			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats,
 				data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 			tv.series = append(tv.series, sv)
+			byRun[v.Run] = append(byRun[v.Run], sv)
 			r.views[v.Scalar] = sv
 		}
 		r.tags = append(r.tags, tv)
 	}
+	r.packBundles(byRun)
+	for _, tv := range r.tags {
+		for _, sv := range tv.series {
+			sv.file = r.bundleOf[sv.run]
+		}
+	}
 	return r
+}
+
+// packBundles packs the runs with scalars, in report order, into scalar
+// bundle files (bundlePacker), byRun giving each run's series in tag
+// order.
+func (r *Report) packBundles(byRun map[*model.Run][]*seriesView) {
+	r.bundleOf = make(map[*model.Run]string, len(byRun))
+	var p bundlePacker
+	var g *bundleGroup
+	for _, run := range r.rep.Runs {
+		series := byRun[run]
+		if len(series) == 0 {
+			continue
+		}
+		if p.add(bundlePoints(series)) {
+			g = &bundleGroup{file: bundleFile(run.Name)}
+			r.bundles = append(r.bundles, g)
+		}
+		g.runs = append(g.runs, run)
+		g.series = append(g.series, series)
+		r.bundleOf[run] = g.file
+	}
 }
 
 // tagGroup is the text before a tag's first "/", as TensorBoard groups

@@ -249,7 +249,7 @@ func TestDataFilesHoldEveryPoint(t *testing.T) {
 					t.Errorf("%s: run %q tag %q: index names %q, which is not written", e.Name(), run.Name, s.Tag, rel)
 					continue
 				}
-				c, ok := readBundle(t, rel, b).Scalars[s.Tag]
+				c, ok := readRunBundle(t, rel, b, run.Name).Scalars[s.Tag]
 				pts := c.decode(t)
 				if !ok || len(pts.values) != len(s.Points) {
 					t.Errorf("%s: %s: tag %q with %d points, want %d", e.Name(), rel, s.Tag, len(pts.values), len(s.Points))
@@ -314,7 +314,7 @@ func TestDataCapKeepsExtremes(t *testing.T) {
 		var index dataIndex
 		json.Unmarshal(files["data/index.json"], &index)
 		name := index.Scalars["a"]["loss"]
-		pts := readBundle(t, name, files["data/"+name]).Scalars["loss"].decode(t)
+		pts := readRunBundle(t, name, files["data/"+name], "a").Scalars["loss"].decode(t)
 		if n := len(pts.values); n > tc.wantMax || (tc.cap < 0 && n != 250_000) {
 			t.Errorf("cap %d: %d points in the data file", tc.cap, n)
 		}

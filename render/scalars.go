@@ -217,10 +217,10 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 	}
 }
 
-// scalarsData writes the scalar bundle of every run with scalars,
-// data/scalars/<run-slug>.js (bundleWriter): every point formatted once,
+// scalarsData writes the scalar bundles (packBundles), data/scalars/
+// <first-run-slug>.js each (bundleWriter): every point formatted once,
 // streamed into its file a chunk at a time; with Options.DataJSON its
-// JSON line also as <run-slug>.json, the same bytes, and with
+// JSON line also as <first-run-slug>.json, the same bytes, and with
 // Options.DataTianshu the files of data layout 1 as well (writeTianshu).
 // They are the bulk of the output: bundles are formatted and written on
 // all cores, each by the worker that formats it (each is a file of its
@@ -230,10 +230,8 @@ func (r *Report) undrawn(p *scalarsPage, drawn int) {
 // do).
 func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	d := &pageData{category: scalarCategory, index: map[string]map[string]string{}, bundles: map[string]string{}}
-	byRun := map[*model.Run][]*seriesView{}
 	for _, tv := range r.tags {
 		for _, sv := range tv.series {
-			byRun[sv.run] = append(byRun[sv.run], sv)
 			name := sv.file
 			if r.opt.DataTianshu {
 				name = dataFile(scalarsDir, sv.run.Name, tv.tag)
@@ -251,19 +249,15 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 			}
 		}
 	}
-	var runs []*model.Run
-	for _, run := range r.rep.Runs {
-		if len(byRun[run]) > 0 {
-			runs = append(runs, run)
-			d.bundles[run.Name] = bundleFile(run.Name)
-		}
+	for run, name := range r.bundleOf {
+		d.bundles[run.Name] = name
 	}
 	var (
 		mu      sync.Mutex
 		failed  error
 		buffers = make(chan []byte, runtime.GOMAXPROCS(0))
 	)
-	parallel(len(runs), func(i int) {
+	parallel(len(r.bundles), func(i int) {
 		mu.Lock()
 		stop := failed != nil
 		mu.Unlock()
@@ -275,7 +269,7 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 		case buf = <-buffers:
 		default:
 		}
-		buf, err := r.writeBundle(buf, runs[i], byRun[runs[i]], emit)
+		buf, err := r.writeBundle(buf, r.bundles[i], emit)
 		select {
 		case buffers <- buf:
 		default:
@@ -294,13 +288,13 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 	return d, nil
 }
 
-// writeBundle streams the bundle of run into its file as it is formatted
+// writeBundle streams the bundle g into its file as it is formatted
 // (bundleWriter), with buf as its buffer, and with Options.DataJSON its
-// JSON line into <run-slug>.json at the same time, the same bytes;
-// with Options.DataTianshu it writes the files of layout 1 too. It
-// returns the buffer for reuse.
-func (r *Report) writeBundle(buf []byte, run *model.Run, series []*seriesView, emit func(file) error) ([]byte, error) {
-	name := bundleFile(run.Name)
+// JSON line into <first-run-slug>.json at the same time, the same bytes;
+// with Options.DataTianshu it writes the files of layout 1 of its runs
+// too. It returns the buffer for reuse.
+func (r *Report) writeBundle(buf []byte, g *bundleGroup, emit func(file) error) ([]byte, error) {
+	name := g.file
 	w := &bundleWriter{b: buf[:0]}
 	stream := r.stream
 	if stream == nil {
@@ -317,18 +311,22 @@ func (r *Report) writeBundle(buf []byte, run *model.Run, series []*seriesView, e
 	err := stream("data/"+name, func(js io.Writer) error {
 		if !r.opt.DataJSON {
 			w.js = js
-			return w.write(name, run, series)
+			return w.write(g)
 		}
 		return stream("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
 			w.js, w.json = js, jw
-			return w.write(name, run, series)
+			return w.write(g)
 		})
 	})
 	if err != nil {
 		return w.b, outputError{err}
 	}
 	if r.opt.DataTianshu {
-		return w.b, writeTianshu(w.b[:0], series, emit)
+		for _, series := range g.series {
+			if err := writeTianshu(w.b[:0], series, emit); err != nil {
+				return w.b, err
+			}
+		}
 	}
 	return w.b, nil
 }

@@ -98,7 +98,7 @@ func TestScalarsPageDrawsAtMostMaxCharts(t *testing.T) {
 	if len(bundles) != 1 {
 		t.Fatalf("scalar data files %v, want the run's bundle", bundles)
 	}
-	if doc := readBundle(t, strings.TrimPrefix(bundles[0], "data/"), files[bundles[0]]); len(doc.Scalars) != tags {
+	if doc := readRunBundle(t, strings.TrimPrefix(bundles[0], "data/"), files[bundles[0]], "run"); len(doc.Scalars) != tags {
 		t.Errorf("the bundle holds %d series, want %d", len(doc.Scalars), tags)
 	}
 	// Per chart: its data and markup, about 600 bytes here; the list, a
@@ -191,15 +191,16 @@ func TestBundlesAreScriptsNoNameBreaks(t *testing.T) {
 		if !strings.HasPrefix(name, "data/scalars/") {
 			continue
 		}
-		n++
-		doc := readBundle(t, strings.TrimPrefix(name, "data/"), data)
-		tags := runs[doc.Run]
-		if tags == nil || len(doc.Scalars) != len(tags) {
-			t.Errorf("%s: run %q with %d tags, want %d", name, doc.Run, len(doc.Scalars), len(tags))
-		}
-		for tag, vals := range tags {
-			if c, ok := doc.Scalars[tag]; !ok || c.Count != len(vals) {
-				t.Errorf("%s: tag %q: %+v", name, tag, c)
+		for run, doc := range readBundle(t, strings.TrimPrefix(name, "data/"), data).Runs {
+			n++
+			tags := runs[run]
+			if tags == nil || len(doc.Scalars) != len(tags) {
+				t.Errorf("%s: run %q with %d tags, want %d", name, run, len(doc.Scalars), len(tags))
+			}
+			for tag, vals := range tags {
+				if c, ok := doc.Scalars[tag]; !ok || c.Count != len(vals) {
+					t.Errorf("%s: tag %q: %+v", name, tag, c)
+				}
 			}
 		}
 		for _, bad := range []string{"</", "<!--", "\u2028", "\u2029"} {
@@ -209,7 +210,7 @@ func TestBundlesAreScriptsNoNameBreaks(t *testing.T) {
 		}
 	}
 	if n != len(runs) {
-		t.Fatalf("%d bundles, want %d", n, len(runs))
+		t.Fatalf("bundles of %d runs, want %d", n, len(runs))
 	}
 }
 

@@ -225,7 +225,7 @@ func (r *Report) appendRunTable(b []byte, runs []*model.Run, drawn int, files, h
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, bundleFile(run.Name))
+			b = appendJSONString(b, r.bundleOf[run])
 		}
 		b = append(b, ']')
 	}

@@ -127,17 +127,19 @@ func dataFilePoints(t *testing.T, site, tag string) map[string][][3]json.RawMess
 		}
 		lines := strings.Split(string(b), "\n")
 		var bundle struct {
-			Scalars map[string]struct {
-				Count    int
-				Step     json.RawMessage
-				WallTime json.RawMessage `json:"wall_time"`
-				Value    []json.RawMessage
+			Runs map[string]struct {
+				Scalars map[string]struct {
+					Count    int
+					Step     json.RawMessage
+					WallTime json.RawMessage `json:"wall_time"`
+					Value    []json.RawMessage
+				}
 			}
 		}
 		if len(lines) < 2 || json.Unmarshal([]byte(lines[1]), &bundle) != nil {
 			t.Fatalf("%s is not a bundle", f)
 		}
-		c := bundle.Scalars[tag]
+		c := bundle.Runs[run].Scalars[tag]
 		steps := make([]int64, c.Count)
 		var prog struct{ First, Stride int64 }
 		if json.Unmarshal(c.Step, &steps) != nil {

@@ -4,13 +4,16 @@ package main
 // draws the median and bands across runs and the best and worst runs by
 // final value, with their points as written; the run selector filters by
 // hyperparameter, sorts by final value and pages its list; checking a run
-// loads its data file's script and draws its points; the best end flips;
+// loads its data file's script and draws its points, and a second run of
+// that file draws with no other load; the best end flips;
 // the single file draws the band and loads nothing.
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -93,13 +96,15 @@ type sweepChartState struct {
 }
 
 type sweepSelectorState struct {
-	Count, Page string
-	Rows        []struct {
-		Name              string
-		Checked, Disabled bool
-		Final             string
-	}
+	Count, Page    string
+	Rows           []sweepRowState
 	Filters, Notes []string
+}
+
+type sweepRowState struct {
+	Name              string
+	Checked, Disabled bool
+	Final             string
 }
 
 // bigSweepFinals returns, per run, its final value of tag, NaN included.
@@ -359,6 +364,40 @@ func TestBrowserScalarsSweep(t *testing.T) {
 	sel = eval[sweepSelectorState](tb, pageJS("scalarsweep.js", "selector"))
 	if !sel.Rows[2].Checked || !strings.HasSuffix(sel.Count, "1 checked") {
 		t.Errorf("after checking %s: %q, row %+v", picked, sel.Count, sel.Rows[2])
+	}
+	// A second run of the picked run's bundle file (data layout 3 packs
+	// consecutive runs into one) draws from the file loaded once.
+	idx, err := os.ReadFile(filepath.Join(r.site, "data", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var index struct {
+		Bundles map[string]string `json:"scalar_bundles"`
+	}
+	if err := json.Unmarshal(idx, &index); err != nil {
+		t.Fatal(err)
+	}
+	// Not one of a chart's ends, which draw under another name.
+	var atEnds []string
+	for _, tag := range []string{"loss", "eval/accuracy"} {
+		lo, hi := ends(bigSweepFinals(tag), 5)
+		atEnds = append(append(atEnds, lo...), hi...)
+	}
+	second := slices.IndexFunc(sel.Rows, func(row sweepRowState) bool {
+		return row.Name != picked && index.Bundles[row.Name] == index.Bundles[picked] && !slices.Contains(atEnds, row.Name)
+	})
+	if second < 0 || index.Bundles[picked] == "" {
+		t.Fatalf("no row shares %s's bundle %q", picked, index.Bundles[picked])
+	}
+	// (The download above loaded the files of the runs it holds.)
+	before := eval[[]string](tb, pageJS("scalarsweep.js", "loaded"))
+	if !slices.ContainsFunc(before, func(u string) bool { return strings.HasSuffix(u, "/data/"+index.Bundles[picked]) }) {
+		t.Errorf("scripts loaded %v, want %s among them", before, index.Bundles[picked])
+	}
+	eval[bool](tb, pageJS("scalarsweep.js", "check", second))
+	waitFor(tb, pageJS("scalarsweep.js", "drawnEverywhere", sel.Rows[second].Name), 10*time.Second, "the second checked run drawn on every chart")
+	if l := eval[[]string](tb, pageJS("scalarsweep.js", "loaded")); !slices.Equal(l, before) {
+		t.Errorf("checking %s, of %s's file %s, loaded %v", sel.Rows[second].Name, picked, index.Bundles[picked], l[len(before):])
 	}
 	tb.screenshot(shots, "scalars-sweep-site")
 

@@ -235,9 +235,11 @@ func TestBrowserScalarViewControls(t *testing.T) {
 		checkByEpoch(t, v, true)
 		// Every point drawn: the x values come from the page's chart of
 		// epoch; only delta's bundle is loaded, the run that chart lacks
-		// (a page may leave runs out).
-		if got := loadedScripts(tb, "data/scalars/"); len(got) != 1 || !strings.HasPrefix(got[0], "data/scalars/delta-") {
-			t.Errorf("bundles %v loaded, want delta's alone: the page's own chart of epoch holds the others whole", got)
+		// (a page may leave runs out), the file of the first run it
+		// holds (data layout 3: here, every run's).
+		delta := bundlesOf(t, r.site)["delta"]
+		if got := loadedScripts(tb, "data/scalars/"); len(got) != 1 || got[0] != "data/"+delta || !strings.HasPrefix(delta, "scalars/alpha-") {
+			t.Errorf("bundles %v loaded, want delta's alone (%s): the page's own chart of epoch holds the others whole", got, delta)
 		}
 		if got := slices.Sorted(slices.Values(v.Legend)); !slices.Equal(got, []string{"alpha", "bravo"}) {
 			t.Errorf("legend by epoch %v, want the runs drawn: alpha, bravo", v.Legend)
@@ -270,8 +272,15 @@ func TestBrowserScalarViewControls(t *testing.T) {
 		// epoch at every step.
 		tb := openTab(t, browser, fileURL(filepath.Join(rds.site, "scalars.html"), "smoothing=0&x=tag%3Aepoch"))
 		checkByEpoch(t, read(t, tb, "loss", "tag:epoch"), false)
-		if got := loadedScripts(tb, "data/scalars/"); len(got) != 4 {
-			t.Errorf("bundles %v loaded, want the 4 runs'", got)
+		// The 4 runs share one bundle file, loaded once.
+		var want []string
+		for _, f := range bundlesOf(t, rds.site) {
+			if !slices.Contains(want, "data/"+f) {
+				want = append(want, "data/"+f)
+			}
+		}
+		if got := loadedScripts(tb, "data/scalars/"); len(want) != 1 || !slices.Equal(got, want) {
+			t.Errorf("bundles %v loaded, want the 4 runs' %v, each once", got, want)
 		}
 		tb.screenshot(shots, "xaxis-epoch-downsampled")
 		tb.assertClean()
@@ -317,4 +326,18 @@ func TestBrowserScalarViewControls(t *testing.T) {
 		checkByEpoch(t, read(t, tb, "loss", "tag:epoch"), true)
 		tb.assertClean()
 	})
+}
+
+// bundlesOf reads data/index.json's scalar_bundles of the site: each
+// run's scalar bundle file, relative to data/.
+func bundlesOf(t *testing.T, site string) map[string]string {
+	t.Helper()
+	var index struct {
+		Bundles map[string]string `json:"scalar_bundles"`
+	}
+	b, err := os.ReadFile(filepath.Join(site, "data", "index.json"))
+	if err != nil || json.Unmarshal(b, &index) != nil || len(index.Bundles) == 0 {
+		t.Fatalf("data/index.json: %v", err)
+	}
+	return index.Bundles
 }

@@ -141,7 +141,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, more ...func(*flag.FlagS
 	fs.IntVar(&c.maxDataPoints, "max-data-points", analysis.DefaultMaxDataPoints, "keep at most `N` points per series in the data files, downsampling beyond it while keeping extremes (0: no cap)")
 	fs.IntVar(&c.mediaSteps, "max-media-steps", analysis.DefaultMediaSteps, "keep at most `N` steps of each image and audio series, spread evenly with the last kept")
 	fs.IntVar(&c.histSteps, "max-histogram-steps", render.DefaultHistogramSteps, "draw at most `N` steps of each histogram series; the data keeps every step")
-	fs.BoolVar(&c.dataJSON, "data-json", false, "also write each run's scalar bundle (data/scalars/RUN.js) as a plain JSON file beside it, RUN.json, for hosts and scripts that want one (doubles the scalar data)")
+	fs.BoolVar(&c.dataJSON, "data-json", false, "also write each scalar bundle (data/scalars/FIRST-RUN.js) as a plain JSON file beside it, FIRST-RUN.json, for hosts and scripts that want one (doubles the scalar data)")
 	fs.BoolVar(&c.dataTianshu, "data-tianshu", false, "also write the scalar data files of data layout 1, one per series in Tianshu's shape (data/scalars/RUN/TAG.json), listed by data/index.json, for tools reading Tianshu's API")
 	fs.BoolVar(&c.dataCSV, "data-csv", false, "also write every scalar point of the data files as one long table, data/scalars.csv (run, tag, step, wall_time, value, attempt), for pandas, R and spreadsheets (about the scalar data's bytes again)")
 	embeddingFlags(fs, &c.embeddings)
