@@ -234,9 +234,14 @@ func TestCustomScalarsIndexDoesNotGrowWithRuns(t *testing.T) {
 		}
 		rep.Runs[0].Layout = &model.Layout{Categories: []model.LayoutCategory{{Title: "c", Charts: []model.LayoutChart{
 			multiline("late", "late"), {Title: "band", Margin: []model.MarginSeries{{Value: "late", Lower: "late", Upper: "late"}}}}}}}
-		p, err := newReport(rep, Options{}).customScalarsPage(false)
+		r := newReport(rep, Options{})
+		p, err := r.customScalarsPage(false)
 		if err != nil {
 			t.Fatal(err)
+		}
+		fileOf := map[string]string{} // run name -> its bundle (data layout 3 packs runs)
+		for run, f := range r.bundleOf {
+			fileOf[run.Name] = f
 		}
 		var idx customIndex
 		var names []string
@@ -254,7 +259,7 @@ func TestCustomScalarsIndexDoesNotGrowWithRuns(t *testing.T) {
 			t.Errorf("%d runs: note %q", n, p.RunsNote)
 		}
 		for i, ir := range idx.Runs {
-			if names[i] != ir.Name || ir.Bundle != bundleFile(ir.Name) {
+			if names[i] != ir.Name || ir.Bundle == "" || ir.Bundle != fileOf[ir.Name] {
 				t.Fatalf("%d runs: index run %d is %+v, selector says %s", n, i, ir, names[i])
 			}
 		}
