@@ -407,22 +407,41 @@ type decoder struct {
 // proportion to its bytes, as a length claim does.
 func (d *decoder) report(rep *Report) error {
 	for i := 0; ; i++ {
-		b, err := d.fixed(1)
+		run, done, err := d.run(i)
 		if err != nil {
-			return fmt.Errorf("run %d: %w", i, err)
+			return err
 		}
-		if b[0] == 0 {
+		if done {
 			break
-		}
-		if b[0] != 1 {
-			return fmt.Errorf("run %d: mark %d", i, b[0])
-		}
-		run := &Run{}
-		if err := d.value(reflect.ValueOf(run).Elem(), 1); err != nil {
-			return fmt.Errorf("run %d: %w", i, err)
 		}
 		rep.Runs = append(rep.Runs, run)
 	}
+	return d.rest(rep)
+}
+
+// run reads the run numbered i (for messages), or the 0 byte after the
+// last run (done).
+func (d *decoder) run(i int) (run *Run, done bool, err error) {
+	b, err := d.fixed(1)
+	if err != nil {
+		return nil, false, fmt.Errorf("run %d: %w", i, err)
+	}
+	if b[0] == 0 {
+		return nil, true, nil
+	}
+	if b[0] != 1 {
+		return nil, false, fmt.Errorf("run %d: mark %d", i, b[0])
+	}
+	run = &Run{}
+	if err := d.value(reflect.ValueOf(run).Elem(), 1); err != nil {
+		return nil, false, fmt.Errorf("run %d: %w", i, err)
+	}
+	return run, false, nil
+}
+
+// rest reads the fields of the report other than its runs, which follow
+// them.
+func (d *decoder) rest(rep *Report) error {
 	v := reflect.ValueOf(rep).Elem()
 	t := v.Type()
 	for i := range t.NumField() {
