@@ -70,14 +70,17 @@ func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalar
 	}
 	// The page's budget of points is shared by the series it draws: those
 	// of the tags within its budget of charts, the first in tag order.
-	var lengths []int
-	for _, st := range out.Tags[:out.Drawn] {
-		for _, v := range st.Series {
-			lengths = append(lengths, len(v.Scalar.Points))
-			lengths = append(lengths, supersededLengths(v.Scalar)...)
+	// The report-wide decisions come from the series' shapes (plan.go),
+	// which a merge could keep of its parts without their points.
+	var in stepInterner
+	shapes := make([][]seriesShape, out.Drawn)
+	for i, st := range out.Tags[:out.Drawn] {
+		shapes[i] = make([]seriesShape, len(st.Series))
+		for j, v := range st.Series {
+			shapes[i][j] = shapeOf(v.Scalar, &in)
 		}
 	}
-	out.DrawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
+	out.DrawCap = drawCapOf(shapes, opt)
 	err := parallelEach(ctx, len(all), func(i int) {
 		v := all[i]
 		v.Stats = v.Scalar.Stats()
@@ -91,7 +94,7 @@ func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalar
 	}
 	out.Sweep = make([]result.SweepTag, out.Drawn)
 	err = parallelEach(ctx, out.Drawn, func(i int) {
-		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, opt.MaxPoints, out.DrawCap)
+		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, shapes[i], opt.MaxPoints, out.DrawCap)
 	})
 	if err != nil {
 		return result.Scalars{}, err
@@ -210,15 +213,19 @@ func fadedViews(s *model.Scalar, drawCap, dataCap int) []result.FadedView {
 // one bucket of downsample.Points, its first, last, minimum and maximum.
 const minFadedPoints = 4
 
-// supersededLengths returns, for the page's budget of points, the length
-// of the series the superseded points of s draw as: one, their total.
-func supersededLengths(s *model.Scalar) []int {
-	total := 0
-	for _, sp := range s.Superseded {
-		total += len(sp.Points)
+// drawCapOf is the points each series of the drawn tags (their shapes,
+// a tag's after another) may draw under opt's budgets (drawBudget): a
+// series counts its points, and its superseded points count as one more
+// series of their total, drawn faded behind it.
+func drawCapOf(drawn [][]seriesShape, opt Options) int {
+	var lengths []int
+	for _, tag := range drawn {
+		for _, sh := range tag {
+			lengths = append(lengths, sh.points)
+			if sh.superseded > 0 {
+				lengths = append(lengths, sh.superseded)
+			}
+		}
 	}
-	if total == 0 {
-		return nil
-	}
-	return []int{total}
+	return drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
 }
