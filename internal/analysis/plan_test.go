@@ -1,11 +1,16 @@
 package analysis
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // refGrid is the steps of a band by its definition: every step of every
@@ -107,5 +112,61 @@ func TestStepShapesHoldOneCopyPerIrregularGrid(t *testing.T) {
 	}
 	if g := planBand(seqs, 0); !g.byIndex || len(g.steps) != len(grid) {
 		t.Errorf("one grid shared by every series: %+v", g)
+	}
+}
+
+// TestStagedBandIsTheBand checks the band Finish makes of the values Run
+// gathers at the planned steps (valuesAt, bandFromValues) against band
+// over every series' points at once: series on one grid, stopped early,
+// on other grids, unsorted, with non-finite values, float32 or not.
+func TestStagedBandIsTheBand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		var series []*result.ScalarView
+		nseries := 1 + rng.IntN(40)
+		shape := rng.IntN(4)
+		for r := range nseries {
+			n := 1 + rng.IntN(60)
+			stride := int64(10)
+			switch {
+			case shape == 0:
+				n = 60 // one grid
+			case shape == 2 && rng.IntN(3) == 0:
+				stride = 7
+			}
+			s := &model.Scalar{Tag: "loss", Float32: rng.IntN(2) == 0}
+			for i := range n {
+				v := rng.NormFloat64()
+				if rng.IntN(20) == 0 {
+					v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+				}
+				if s.Float32 {
+					v = float64(float32(v))
+				}
+				step := int64(i) * stride
+				if shape == 3 {
+					step = rng.Int64N(80) // unsorted, repeated steps
+				}
+				s.Points = append(s.Points, model.Point{Step: step, Value: v})
+			}
+			series = append(series, &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s})
+		}
+		for _, maxSteps := range []int{0, 2, 25} {
+			want := band(context.Background(), series, maxSteps)
+			var in stepInterner
+			var seqs []*stepSeq
+			for _, sv := range series {
+				seqs = append(seqs, shapeOf(sv.Scalar, &in).steps)
+			}
+			g := planBand(seqs, maxSteps)
+			vals := make([]bandValues, len(series))
+			for i, sv := range series {
+				vals[i] = valuesAt(sv.Scalar, g)
+			}
+			got := bandFromValues(context.Background(), vals, g.steps)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d (shape %d), %d steps: staged band\n%+v\nwant\n%+v", trial, shape, maxSteps, got, want)
+			}
+		}
 	}
 }

@@ -1,10 +1,6 @@
 package analysis
 
 import (
-	"cmp"
-	"context"
-	"slices"
-
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -33,73 +29,6 @@ func (opt Options) withDefaults() Options {
 		opt.MaxCharts = DefaultMaxCharts
 	}
 	return opt
-}
-
-// scalars computes the views of every scalar series: its statistics, the
-// points its data file keeps, the points its chart draws under the page's
-// shared budget, its superseded points', its sparklines', and the sweep
-// page's summary of the drawn tags. Every pass over a series' points is
-// here, spread over the cores: for big logs, most of the analysis.
-func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalars, error) {
-	out := result.Scalars{MaxPoints: opt.MaxPoints, MaxPagePoints: opt.MaxPagePoints, Thin: thin}
-	var all []*result.ScalarView
-	at := map[string]int{} // tag -> index in out.Tags
-	for _, run := range rep.Runs {
-		for _, s := range run.Scalars {
-			// A tag whose every point a SessionLog START purged has
-			// nothing to draw: the outputs leave it out.
-			if len(s.Points) == 0 {
-				continue
-			}
-			i, ok := at[s.Tag]
-			if !ok {
-				i = len(out.Tags)
-				at[s.Tag] = i
-				out.Tags = append(out.Tags, result.ScalarTag{Tag: s.Tag})
-			}
-			v := &result.ScalarView{Run: run, Scalar: s}
-			out.Tags[i].Series = append(out.Tags[i].Series, v)
-			all = append(all, v)
-		}
-	}
-	// Tags are distinct: the order is total.
-	slices.SortFunc(out.Tags, func(a, b result.ScalarTag) int { return cmp.Compare(a.Tag, b.Tag) })
-	out.Drawn = len(out.Tags)
-	if opt.MaxCharts >= 0 {
-		out.Drawn = min(out.Drawn, opt.MaxCharts)
-	}
-	// The page's budget of points is shared by the series it draws: those
-	// of the tags within its budget of charts, the first in tag order.
-	// The report-wide decisions come from the series' shapes (plan.go),
-	// which a merge could keep of its parts without their points.
-	var in stepInterner
-	shapes := make([][]seriesShape, out.Drawn)
-	for i, st := range out.Tags[:out.Drawn] {
-		shapes[i] = make([]seriesShape, len(st.Series))
-		for j, v := range st.Series {
-			shapes[i][j] = shapeOf(v.Scalar, &in)
-		}
-	}
-	out.DrawCap = drawCapOf(shapes, opt)
-	err := parallelEach(ctx, len(all), func(i int) {
-		v := all[i]
-		v.Stats = v.Scalar.Stats()
-		v.Data = keptIndices(v.Scalar.Points, opt.MaxDataPoints)
-		v.Draw, v.Buckets = thin(v.Scalar.Points, out.DrawCap)
-		v.Faded = fadedViews(v.Scalar, out.DrawCap, max(opt.MaxDataPoints, 0))
-		v.Spark = sparks(v.Scalar.Points, v.Draw)
-	})
-	if err != nil {
-		return result.Scalars{}, err
-	}
-	out.Sweep = make([]result.SweepTag, out.Drawn)
-	err = parallelEach(ctx, out.Drawn, func(i int) {
-		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, shapes[i], opt.MaxPoints, out.DrawCap)
-	})
-	if err != nil {
-		return result.Scalars{}, err
-	}
-	return out, nil
 }
 
 // thin is downsample.Points with the buckets as the results hold them.

@@ -10,39 +10,6 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// sweepTag summarises the series of one tag for the scalars page of a
-// sweep: their band at maxSteps steps at most, and their extremes by
-// final value, each drawn at maxSteps points. drawCap is the points each
-// series' own view draws (ScalarView.Draw): when it is maxSteps, an
-// extreme shares its view's indices rather than holding a copy.
-func sweepTag(ctx context.Context, series []*result.ScalarView, shapes []seriesShape, maxSteps, drawCap int) result.SweepTag {
-	st := result.SweepTag{Band: bandOf(ctx, series, shapes, maxSteps)}
-	finals := make([]float64, len(shapes))
-	for i, sh := range shapes {
-		finals[i] = sh.final
-	}
-	low, high := sweepEnds(finals, result.SweepEnds)
-	end := func(i int) result.SweepEnd {
-		if drawCap == maxSteps {
-			return result.SweepEnd{Series: i, Draw: series[i].Draw, Buckets: series[i].Buckets}
-		}
-		draw, buckets := thin(series[i].Scalar.Points, maxSteps)
-		return result.SweepEnd{Series: i, Draw: draw, Buckets: buckets}
-	}
-	for _, i := range low {
-		st.Low = append(st.Low, end(i))
-	}
-	for _, i := range high {
-		st.High = append(st.High, end(i))
-	}
-	for _, f := range finals {
-		if !finite(f) {
-			st.NonFinite++
-		}
-	}
-	return st
-}
-
 // band summarises series at every step any of them has: a series' value
 // at step s is that of its last point at or before s, counted from its
 // first step to its last (a run that stopped early does not stand for the

@@ -36,14 +36,51 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []result.Anomal
 // pages and for these rules); a series d does not hold, or every series
 // when d is nil, is decoded here with the report's decoders.
 func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []result.Anomaly {
-	return find(ctx, rep, th, d, Rules())
+	return find(ctx, rep, th, d, Rules(), nil)
+}
+
+// RunScalars is what the rules need of a run's scalar points: what the
+// rules on its series found, and the last step of its series (HasLast
+// false when it has no point). A staged analysis takes it of each run
+// while the run's points are at hand (ScalarsOf), so that FindStaged
+// needs them no more.
+type RunScalars struct {
+	Findings []result.Anomaly
+	LastStep int64
+	HasLast  bool
+}
+
+// ScalarsOf runs the rules on scalar series over the series of run, with
+// the thresholds th.
+func ScalarsOf(run *model.Run, th Thresholds) RunScalars {
+	tab := tableOf(Rules())
+	var sc scratch
+	var rs RunScalars
+	for _, s := range run.Scalars {
+		rs.Findings = append(rs.Findings, scalarRules(tab.scalar, run.Name, s, th, &sc)...)
+	}
+	rs.LastStep, rs.HasLast = lastScalarStep(run)
+	return rs
+}
+
+// FindStaged is FindDecoded with what the rules need of each run's
+// scalar points taken beforehand: scalars(run) is ScalarsOf(run, th) of
+// the run with its points, its scalar series' points may be gone since.
+// It finds what FindDecoded finds, in the same order.
+func FindStaged(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, scalars func(*model.Run) RunScalars) []result.Anomaly {
+	return find(ctx, rep, th, d, Rules(), scalars)
 }
 
 // find runs the rules of a table over rep: FindDecoded's with Rules, a
-// test's with its own.
-func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rules []Rule) []result.Anomaly {
+// test's with its own; with pre, the scalars' findings and last steps
+// of each run are pre's (FindStaged).
+func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rules []Rule, pre func(*model.Run) RunScalars) []result.Anomaly {
 	tab := tableOf(rules)
-	out := runRules(rep, tab.run, th)
+	last := lastScalarStep
+	if pre != nil {
+		last = func(run *model.Run) (int64, bool) { rs := pre(run); return rs.LastStep, rs.HasLast }
+	}
+	out := runRules(rep, tab.run, th, last)
 	// The runs are judged in parallel, a worker per CPU: the rules on a
 	// series' shape cost about 100 ns a point.
 	perRun := make([][]result.Anomaly, len(rep.Runs))
@@ -55,7 +92,7 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 			defer wg.Done()
 			var sc scratch
 			for i := range next {
-				perRun[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d, &sc)
+				perRun[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d, &sc, pre)
 			}
 		}()
 	}
@@ -83,10 +120,14 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 }
 
 // seriesRules runs the rules of each kind of series over one run.
-func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded, sc *scratch) []result.Anomaly {
+func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded, sc *scratch, pre func(*model.Run) RunScalars) []result.Anomaly {
 	var out []result.Anomaly
-	for _, s := range run.Scalars {
-		out = append(out, scalarRules(tab.scalar, run.Name, s, th, sc)...)
+	if pre != nil {
+		out = append(out, pre(run).Findings...)
+	} else {
+		for _, s := range run.Scalars {
+			out = append(out, scalarRules(tab.scalar, run.Name, s, th, sc)...)
+		}
 	}
 	for _, h := range run.Histograms {
 		out = append(out, stepRules(tab.steps[result.KindHistogram], run.Name, h.Tag, histogramSteps(h), th)...)

@@ -98,7 +98,7 @@ func BenchmarkRunRules(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if len(runRules(rep, rules, DefaultThresholds)) == 0 {
+				if len(runRules(rep, rules, DefaultThresholds, lastScalarStep)) == 0 {
 					b.Fatal("nothing stopped early")
 				}
 			}

@@ -34,7 +34,7 @@ type siblings struct {
 // sorted once: leaving out the run's own step (as many copies as the run
 // is listed) shifts the order statistics past it by that many, so a run
 // costs O(log n) rather than a sort of its n siblings.
-func runRules(rep *model.Report, rules []Rule, th Thresholds) []result.Anomaly {
+func runRules(rep *model.Report, rules []Rule, th Thresholds, lastScalarStep func(*model.Run) (int64, bool)) []result.Anomaly {
 	var out []result.Anomaly
 	type dir struct {
 		steps []float64 // the last steps of its runs that have one, sorted

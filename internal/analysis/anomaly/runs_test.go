@@ -89,7 +89,7 @@ func TestStoppedEarlyMatchesReference(t *testing.T) {
 		th := DefaultThresholds
 		th.EarlySiblings = []int{0, 1, 2, 5, 50}[trial%5]
 		th.EarlyFraction = []float64{0.5, 0.9, 1, 1.5}[trial%4]
-		got, want := runRules(rep, rules, th), stoppedEarlyReference(rep, th)
+		got, want := runRules(rep, rules, th, lastScalarStep), stoppedEarlyReference(rep, th)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d (%d runs, %+v):\ngot  %v\nwant %v", trial, len(rep.Runs), th, got, want)
 		}
