@@ -62,19 +62,25 @@ type sweepPlan struct {
 	ends      map[int]result.SweepEnd // the extremes drawn at MaxPoints, when DrawCap is not (Run)
 }
 
-// bandValues is a series' values at its band's steps, NaN where it has
-// none (before its first step or after its last): float32 when the
-// series was written so, which holds its values exactly in half the
-// bytes.
+// bandValues is a series' values at its band's steps from step off on,
+// as many as it reaches (a run that stopped early holds none past its
+// last step, nor before its first): float32 when the series was written
+// so, which holds its values exactly in half the bytes.
 type bandValues struct {
+	off int
 	f64 []float64
 	f32 []float32
 }
 
 func (b bandValues) len() int { return max(len(b.f64), len(b.f32)) }
 
+// at is the value at the band's step k, NaN where the series has none.
 func (b bandValues) at(k int) float64 {
-	if b.f32 != nil {
+	k -= b.off
+	switch {
+	case k < 0 || k >= b.len():
+		return math.NaN()
+	case b.f32 != nil:
 		return float64(b.f32[k])
 	}
 	return b.f64[k]
@@ -395,8 +401,22 @@ func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 			vals[k] = pts[c].Value
 		}
 	}
+	// Only the steps from its first to its last are held.
+	lo, hi := 0, len(vals)
+	if !grid.byIndex {
+		first, last := pts[0].Step, pts[len(pts)-1].Step
+		lo, _ = slices.BinarySearch(grid.steps, first)
+		hi, _ = slices.BinarySearch(grid.steps, last+1)
+		if last == math.MaxInt64 {
+			hi = len(grid.steps)
+		}
+	}
+	if lo >= hi {
+		return bandValues{}
+	}
+	vals = vals[lo:hi]
 	if !s.Float32 {
-		return bandValues{f64: vals}
+		return bandValues{off: lo, f64: slices.Clone(vals)}
 	}
 	// Held as float32 when every finite value is one exactly (a series
 	// written as float32 is): the band reads the same values.
@@ -404,10 +424,10 @@ func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 	for k, v := range vals {
 		f32[k] = float32(v)
 		if finite(v) && float64(f32[k]) != v {
-			return bandValues{f64: vals}
+			return bandValues{off: lo, f64: slices.Clone(vals)}
 		}
 	}
-	return bandValues{f32: f32}
+	return bandValues{off: lo, f32: f32}
 }
 
 // bandFromValues is the band of series whose values at steps valuesAt
