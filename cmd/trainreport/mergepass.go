@@ -30,9 +30,11 @@ import (
 // passes (or during the second) leaves unpublished.
 
 // collectRules are the collection rules a part may have been collected
-// under (model.Report's KeepAllRecords and RestartRule): each run read is
-// checked under each (model.Report.CheckRun), since the part says which
-// only after its runs.
+// under (model.Report's KeepAllRecords and RestartRule), collect's
+// default first: the first pass checks each run read (model.Report.
+// CheckRun) under the first that holds it, since the part names its rule
+// only after its runs; a run no rule holds refuses the part, as does one
+// the part's own rule was found not to hold.
 var collectRules = []model.Report{
 	{RestartRule: model.RestartsAttempts},
 	{RestartRule: model.RestartsLatest},
@@ -138,10 +140,9 @@ func (ps *partStream) check(readErr error) error {
 	return nil
 }
 
-// scanPart reads the part dir a run at a time: each run is checked under
-// each collection rule, its shapes added to shapes and its scalar series
-// cut to their last point; then the part is checked as readPart checks
-// it, under the rule the part names.
+// scanPart reads the part dir a run at a time: each run is checked
+// (collectRules), its shapes added to shapes and its scalar series cut
+// to their last point; then the part is checked as readPart checks it.
 func scanPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error), shapes *analysis.Shapes) (*model.Report, error) {
 	ps, err := openPartStream(ctx, dir, m)
 	if err != nil {
@@ -168,6 +169,10 @@ func scanPart(ctx context.Context, dir string, m *shardMarker, open func(logdir 
 		if run, readErr = ps.rr.Next(); readErr != nil || run == nil {
 			break
 		}
+		// Under collect's default rule first, the others only when it
+		// fails: the second pass checks each run again, under the rule
+		// the part names, before its points are used; this pass needs
+		// the run well formed for what it keeps of it.
 		valid := false
 		for i := range heads {
 			if bad[i] != nil {
@@ -177,6 +182,7 @@ func scanPart(ctx context.Context, dir string, m *shardMarker, open func(logdir 
 				bad[i] = fmt.Errorf("model file: %w", err)
 			} else {
 				valid = true
+				break
 			}
 		}
 		if !valid {
@@ -310,11 +316,11 @@ func (p *partRuns) next() (*model.Run, error) {
 	if kept.Name != run.Name || len(kept.Scalars) != len(run.Scalars) {
 		return nil, p.changed(k, fmt.Sprintf("run %q where %q was", run.Name, kept.Name))
 	}
-	// Checked again, points and all, under the rule the part named the
-	// first time: its bytes are checked against the marker only at the
-	// end of the pass.
+	// Checked again, points and all, under the rule the part names (the
+	// first pass may have checked it under another): its bytes are
+	// checked against the marker only at the end of the pass.
 	if err := p.rep.CheckRun(run); err != nil {
-		return nil, p.changed(k, err.Error())
+		return nil, fmt.Errorf("part %s: %s: model file: %w", logfs.Redact(p.parts[k]), partModel, err)
 	}
 	for j, s := range kept.Scalars {
 		t := run.Scalars[j]
