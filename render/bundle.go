@@ -59,7 +59,13 @@ func (p *bundlePacker) add(points int) bool {
 func bundlePoints(series []*seriesView) int {
 	n := 0
 	for _, sv := range series {
-		n += keptLen(sv.data, sv.scalar.Points)
+		if sv.data != nil {
+			n += len(sv.data)
+		} else {
+			// Its points, which a staged analysis may have cut to the
+			// drawn ones once written (seriesView.total).
+			n += max(sv.total, len(sv.scalar.Points))
+		}
 		for _, fv := range sv.faded {
 			n += keptLen(fv.Data, fv.Superseded.Points)
 		}

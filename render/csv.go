@@ -93,10 +93,28 @@ func (r *Report) writeScalarsCSV(w io.Writer) error {
 		}
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	bw.WriteString("run,tag,step,wall_time,value,attempt\n")
-	var line []byte
+	bw.WriteString(scalarsCSVHeader)
+	var c csvRows
+	for _, run := range r.rep.Runs {
+		c.run(bw, run, byRun[run])
+	}
+	return bw.Flush()
+}
+
+// scalarsCSVHeader is the header row of data/scalars.csv.
+const scalarsCSVHeader = "run,tag,step,wall_time,value,attempt\n"
+
+// csvRows writes the rows of data/scalars.csv, a run at a time, reusing
+// its line's buffer.
+type csvRows struct{ line []byte }
+
+// run writes the rows of run's series (in tag order) to bw.
+func (c *csvRows) run(bw *bufio.Writer, run *model.Run, series []*seriesView) {
+	if len(series) == 0 {
+		return
+	}
 	row := func(run, tag []byte, p *model.Point, f32 bool, attempt []byte) {
-		line = append(line[:0], run...)
+		line := append(c.line[:0], run...)
 		line = append(line, tag...)
 		line = strconv.AppendInt(line, p.Step, 10)
 		line = append(line, ',')
@@ -107,29 +125,23 @@ func (r *Report) writeScalarsCSV(w io.Writer) error {
 		line = append(line, attempt...)
 		line = append(line, '\n')
 		bw.Write(line)
+		c.line = line
 	}
-	for _, run := range r.rep.Runs {
-		series := byRun[run]
-		if len(series) == 0 {
-			continue
+	runField := appendCSVField(nil, run.Name)
+	for _, sv := range series {
+		tag := appendCSVField(nil, sv.scalar.Tag)
+		k := kept{sv.scalar.Points, sv.data}
+		for i := range k.len() {
+			row(runField, tag, k.at(i), sv.scalar.Float32, nil)
 		}
-		runField := appendCSVField(nil, run.Name)
-		for _, sv := range series {
-			tag := appendCSVField(nil, sv.scalar.Tag)
-			c := kept{sv.scalar.Points, sv.data}
-			for i := range c.len() {
-				row(runField, tag, c.at(i), sv.scalar.Float32, nil)
-			}
-			for _, fv := range sv.faded {
-				attempt := strconv.AppendInt(nil, int64(fv.Superseded.Attempt), 10)
-				c := kept{fv.Superseded.Points, fv.Data}
-				for i := range c.len() {
-					row(runField, tag, c.at(i), sv.scalar.Float32, attempt)
-				}
+		for _, fv := range sv.faded {
+			attempt := strconv.AppendInt(nil, int64(fv.Superseded.Attempt), 10)
+			k := kept{fv.Superseded.Points, fv.Data}
+			for i := range k.len() {
+				row(runField, tag, k.at(i), sv.scalar.Float32, attempt)
 			}
 		}
 	}
-	return bw.Flush()
 }
 
 // appendCSVField appends s, as csvText makes it, as a field of a row

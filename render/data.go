@@ -109,6 +109,14 @@ type downsampledNote struct {
 
 // keptLen is how many points of pts a data file keeps: those at the
 // indices idx, nil for all (result.ScalarView.Data).
+// kept is how many points the series' data file keeps.
+func (sv *seriesView) kept() int {
+	if sv.data == nil {
+		return sv.total
+	}
+	return len(sv.data)
+}
+
 func keptLen(idx []int, pts []model.Point) int {
 	if idx == nil {
 		return len(pts)

@@ -60,6 +60,11 @@ type Options struct {
 	// table, data/scalars.csv (writeScalarsCSV): the form pandas, R and
 	// spreadsheets read, at about the bundles' bytes again.
 	DataCSV bool
+	// RunDataWritten says the runs' data files (their scalar bundles and
+	// the files beside them, data/scalars.csv) were written into the
+	// site by RunData: WriteSiteTo writes the rest, and lists them in
+	// data/index.json as its own.
+	RunDataWritten bool
 	// Notes is the author's Markdown (--notes), shown at the top of the
 	// overview and of summary.md (authornotes.go); at most MaxNotesBytes.
 	Notes string
@@ -133,6 +138,7 @@ type seriesView struct {
 	run     *model.Run
 	scalar  *model.Scalar
 	stats   model.Stats
+	total   int    // its points (result.ScalarView.Total): scalar.Points may hold only the drawn ones
 	file    string // the scalar bundle holding its run (packBundles), relative to the data directory
 	data    []int  // indices of the points in the data file, nil for all
 	draw    []int  // indices of the points drawn
@@ -158,7 +164,7 @@ func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 	for _, st := range an.Scalars.Tags {
 		tv := &tagView{tag: st.Tag, group: tagGroup(st.Tag)}
 		for _, v := range st.Series {
-			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats,
+			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, total: v.Total,
 				data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 			tv.series = append(tv.series, sv)
 			byRun[v.Run] = append(byRun[v.Run], sv)
@@ -220,9 +226,20 @@ func (r *Report) WriteSiteContext(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.WriteSiteTo(ctx, site); err != nil {
+		site.Abort()
+		return err
+	}
+	return site.Commit()
+}
+
+// WriteSiteTo writes the static site into site, which the caller created
+// (outdir.Create) and commits or aborts: a driver that wrote the runs'
+// data files into it first (RunData, Options.RunDataWritten).
+func (r *Report) WriteSiteTo(ctx context.Context, site *outdir.Site) error {
 	// Files are written as they are made, so that memory holds one at a
 	// time besides the model.
-	err = r.eachFile(func(f file) error {
+	return r.eachFile(func(f file) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -233,11 +250,6 @@ func (r *Report) WriteSiteContext(ctx context.Context, dir string) error {
 		}
 		return site.WriteFileFunc(name, write)
 	})
-	if err != nil {
-		site.Abort()
-		return err
-	}
-	return site.Commit()
 }
 
 type file struct {
@@ -386,7 +398,7 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 		}
 		extra = append(extra, d)
 	}
-	if r.opt.DataCSV {
+	if r.opt.DataCSV && !r.opt.RunDataWritten {
 		if err := stream(scalarsCSVFile, r.writeScalarsCSV); err != nil {
 			return err
 		}

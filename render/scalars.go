@@ -177,7 +177,7 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 		shown, total := 0, 0
 		for _, sv := range tv.series {
 			shown += len(sv.draw)
-			total += len(sv.scalar.Points)
+			total += sv.total
 		}
 		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
 		if b, ends, err = appendChartRuns(b[:0], ends[:0], tv, !single); err != nil {
@@ -245,12 +245,15 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 			}
 			if sv.data != nil {
 				d.downsampled = append(d.downsampled, downsampledNote{
-					Run: sv.run.Name, Tag: tv.tag, Kept: len(sv.data), Total: len(sv.scalar.Points)})
+					Run: sv.run.Name, Tag: tv.tag, Kept: len(sv.data), Total: sv.total})
 			}
 		}
 	}
 	for run, name := range r.bundleOf {
 		d.bundles[run.Name] = name
+	}
+	if r.opt.RunDataWritten {
+		return d, nil // RunData wrote them
 	}
 	var (
 		mu      sync.Mutex
@@ -412,7 +415,7 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 	b = append(b, `,"points":`...)
 	b = appendDrawnPoints(b, sv.scalar.Points, draw, sv.scalar.Float32)
 	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, int64(len(pts)), 10)
+	b = strconv.AppendInt(b, int64(sv.total), 10)
 	b = append(b, `,"shown":`...)
 	b = strconv.AppendInt(b, int64(len(draw)), 10)
 	b = append(b, `,"start":`...)
@@ -438,7 +441,7 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 		b = append(b, ']')
 	}
 	b = append(b, `],"kept":`...)
-	b = strconv.AppendInt(b, int64(keptLen(sv.data, sv.scalar.Points)), 10)
+	b = strconv.AppendInt(b, int64(sv.kept()), 10)
 	if files {
 		b = append(b, `,"file":`...)
 		b = appendJSONString(b, sv.file)

@@ -423,13 +423,15 @@ func build(ctx context.Context, c *config, _ []string, stdout, stderr io.Writer)
 	if title == "" {
 		title = defaultTitle(args)
 	}
-	return writeReport(ctx, c, rep, title, base, start, stdout, stderr)
+	return writeReport(ctx, c, rep, title, base, nil, start, stdout, stderr)
 }
 
 // writeReport writes the report of rep, collected or merged from shards,
 // as c asks: the site, the files of the flags, the gates' verdict. rep's
 // log directories name the folders in messages.
-func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, start time.Time, stdout, stderr io.Writer) (errOut error) {
+// points is where the stages read the runs' scalar points (runPoints),
+// nil when rep holds them (a direct build).
+func writeReport(ctx context.Context, c *config, rep *model.Report, title string, base *analysis.Baseline, points runPoints, start time.Time, stdout, stderr io.Writer) (errOut error) {
 	if err := checkNotRead(c, rep); err != nil {
 		return err
 	}
@@ -488,19 +490,36 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	aopt := analysis.Options{MaxPoints: c.maxPoints, MaxPagePoints: c.maxPagePoints, MaxDataPoints: c.maxDataPoints,
 		MediaSteps: c.mediaSteps, Baseline: base, Gates: c.gates}
 	c.embeddings.apply(&aopt, progress.update)
+	ropt := render.Options{Title: title, MaxPageBytes: c.maxPageBytes, MaxSingleFileBytes: c.maxSingle,
+		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
+		ChartsURL: c.chartsURL, DataJSON: c.dataJSON, DataTianshu: c.dataTianshu, DataCSV: c.dataCSV, Notes: c.notes,
+		RunDataWritten: true}
 	memlimit.Phase(ctx, "analysing the logs")
-	stopProgress := progress.watch()
-	an, err := analysis.Build(ctx, rep, aopt)
-	stopProgress()
+	site, err := outdir.Create(c.out)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", c.out, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			site.Abort()
+		}
+	}()
+	if points == nil {
+		points = &heldRuns{runs: rep.Runs} // a direct build: rep holds every point
+	}
+	an, err := stagedAnalysis(ctx, rep, points, aopt, site, ropt, progress)
 	if err != nil {
 		return err
 	}
 	progress.done(an.Embeddings)
-	r := render.New(rep, an, render.Options{Title: title, MaxPageBytes: c.maxPageBytes, MaxSingleFileBytes: c.maxSingle,
-		HistogramSteps: c.histSteps, MarkdownForm: c.markdownForm,
-		ChartsURL: c.chartsURL, DataJSON: c.dataJSON, DataTianshu: c.dataTianshu, DataCSV: c.dataCSV, Notes: c.notes})
+	r := render.New(rep, an, ropt)
 	memlimit.Phase(ctx, "writing the report")
-	if err := r.WriteSiteContext(ctx, c.out); err != nil {
+	if err := r.WriteSiteTo(ctx, site); err != nil {
+		return fmt.Errorf("writing %s: %w", c.out, err)
+	}
+	committed = true
+	if err := site.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", c.out, err)
 	}
 	if c.singleFile != "" {

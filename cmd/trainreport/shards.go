@@ -769,30 +769,17 @@ func mergeParts(ctx context.Context, c *config, args []string, stdout, stderr io
 		return err
 	}
 	defer stopProfile(&errOut)
-	reps := make([]*model.Report, 0, len(parts))
-	defer func() {
-		for _, r := range reps {
-			r.Close()
+	open := func(name string) (model.Source, error) {
+		l, ok := where[name]
+		if !ok {
+			return nil, fmt.Errorf("not among the log directories of %s", partMarker)
 		}
-	}()
-	for k, p := range parts {
-		rep, err := readPart(ctx, p, markers[k], func(name string) (model.Source, error) {
-			l, ok := where[name]
-			if !ok {
-				return nil, fmt.Errorf("not among the log directories of %s", partMarker)
-			}
-			return openLogdir(ctx, root, l)
-		})
-		if err != nil {
-			return err
-		}
-		reps = append(reps, rep)
+		return openLogdir(ctx, root, l)
 	}
-	rep, err := model.Merge(reps...)
+	rep, shapes, err := scanParts(ctx, parts, markers, open)
 	if err != nil {
-		return fmt.Errorf("merging %s: %w", plural(len(parts), "part"), err)
+		return err
 	}
-	reps = nil // rep holds their sources now
 	defer rep.Close()
 	if !c.quiet {
 		fmt.Fprintf(stderr, "merged %s of %s in %.2fs\n", plural(len(parts), "part"), plural(len(rep.Runs), "run"), time.Since(start).Seconds())
@@ -807,7 +794,8 @@ func mergeParts(ctx context.Context, c *config, args []string, stdout, stderr io
 	if title == "" {
 		title = markers[0].Title
 	}
-	return writeReport(ctx, c, rep, title, base, start, stdout, stderr)
+	points := &partRuns{ctx: ctx, parts: parts, markers: markers, rep: rep, shapes: shapes}
+	return writeReport(ctx, c, rep, title, base, points, start, stdout, stderr)
 }
 
 // mergeArgs sorts merge's arguments into parts and the bucket log

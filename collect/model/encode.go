@@ -407,22 +407,41 @@ type decoder struct {
 // proportion to its bytes, as a length claim does.
 func (d *decoder) report(rep *Report) error {
 	for i := 0; ; i++ {
-		b, err := d.fixed(1)
+		run, done, err := d.run(i)
 		if err != nil {
-			return fmt.Errorf("run %d: %w", i, err)
+			return err
 		}
-		if b[0] == 0 {
+		if done {
 			break
-		}
-		if b[0] != 1 {
-			return fmt.Errorf("run %d: mark %d", i, b[0])
-		}
-		run := &Run{}
-		if err := d.value(reflect.ValueOf(run).Elem(), 1); err != nil {
-			return fmt.Errorf("run %d: %w", i, err)
 		}
 		rep.Runs = append(rep.Runs, run)
 	}
+	return d.rest(rep)
+}
+
+// run reads the run numbered i (for messages), or the 0 byte after the
+// last run (done).
+func (d *decoder) run(i int) (run *Run, done bool, err error) {
+	b, err := d.fixed(1)
+	if err != nil {
+		return nil, false, fmt.Errorf("run %d: %w", i, err)
+	}
+	if b[0] == 0 {
+		return nil, true, nil
+	}
+	if b[0] != 1 {
+		return nil, false, fmt.Errorf("run %d: mark %d", i, b[0])
+	}
+	run = &Run{}
+	if err := d.value(reflect.ValueOf(run).Elem(), 1); err != nil {
+		return nil, false, fmt.Errorf("run %d: %w", i, err)
+	}
+	return run, false, nil
+}
+
+// rest reads the fields of the report other than its runs, which follow
+// them.
+func (d *decoder) rest(rep *Report) error {
 	v := reflect.ValueOf(rep).Elem()
 	t := v.Type()
 	for i := range t.NumField() {
@@ -473,6 +492,13 @@ func (d *decoder) varint() (int64, error) {
 }
 
 func (d *decoder) fixed(n int) ([]byte, error) {
+	// From the buffer when it holds them: a point is three reads, and
+	// io.ReadFull's calls were most of a merge's decoding.
+	if b, err := d.r.Peek(n); err == nil {
+		copy(d.buf[:n], b)
+		d.r.Discard(n)
+		return d.buf[:n], nil
+	}
 	if _, err := io.ReadFull(d.r, d.buf[:n]); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
@@ -683,6 +709,17 @@ func (d *decoder) value(v reflect.Value, depth int) error {
 func (d *decoder) points(v reflect.Value, n int) error {
 	ps := make([]Point, 0, min(n, chunk/int(pointsType.Elem().Size())))
 	for range n {
+		// From the buffer when it holds a point's longest form: a read
+		// per point rather than per field, which was most of a merge's
+		// decoding. Anything else (the end of the file, a varint not in
+		// its shortest form) takes the reads below, which name it.
+		if b, err := d.r.Peek(maxPointBytes); err == nil {
+			if p, k, ok := parsePoint(b); ok {
+				d.r.Discard(k)
+				ps = append(ps, p)
+				continue
+			}
+		}
 		w, err := d.u64()
 		if err != nil {
 			return err
@@ -702,6 +739,40 @@ func (d *decoder) points(v reflect.Value, n int) error {
 }
 
 // floats reads n float64s without reflection.
+// maxPointBytes is the longest encoding of a Point: its wall time, its
+// step as a varint, its value.
+const maxPointBytes = 8 + binary.MaxVarintLen64 + 8
+
+// parsePoint decodes the point b begins with, as points reads it field by
+// field, and its length; false when b holds none that points would take
+// (a varint not in its shortest form, or too long).
+func parsePoint(b []byte) (Point, int, bool) {
+	w := binary.LittleEndian.Uint64(b)
+	var ux uint64
+	k := 8
+	for i, shift := 0, uint(0); ; i, shift = i+1, shift+7 {
+		if i == binary.MaxVarintLen64 {
+			return Point{}, 0, false
+		}
+		c := b[k]
+		k++
+		if c < 0x80 {
+			if i > 0 && c == 0 || i == binary.MaxVarintLen64-1 && c > 1 {
+				return Point{}, 0, false
+			}
+			ux |= uint64(c) << shift
+			break
+		}
+		ux |= uint64(c&0x7f) << shift
+	}
+	step := int64(ux >> 1)
+	if ux&1 != 0 {
+		step = ^step
+	}
+	x := binary.LittleEndian.Uint64(b[k:])
+	return Point{WallTime: math.Float64frombits(w), Step: step, Value: math.Float64frombits(x)}, k + 8, true
+}
+
 func (d *decoder) floats(v reflect.Value, n int) error {
 	fs := make([]float64, 0, min(n, chunk/8))
 	for range n {

@@ -19,6 +19,20 @@ import (
 // The merged report takes the runs and the log directories of reports
 // over, without copying them: close it, not them, and use them no more.
 func Merge(reports ...*Report) (*Report, error) {
+	return merge(reports, true)
+}
+
+// MergeRead is Merge of reports read a run at a time (RunReader), each
+// run checked as it was read (CheckRun), whose scalar series may hold
+// only their last point (a merge's first pass over its parts, which
+// reads their points again one run at a time): the merged report is not
+// checked again as a whole, which would count every point; its log
+// directories, run names and order are checked as Merge checks them.
+func MergeRead(reports ...*Report) (*Report, error) {
+	return merge(reports, false)
+}
+
+func merge(reports []*Report, check bool) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, errors.New("merge: no reports")
 	}
@@ -62,8 +76,10 @@ func Merge(reports ...*Report) (*Report, error) {
 	}
 	slices.SortStableFunc(out.Runs, func(a, b *Run) int { return CompareRunNames(a.Name, b.Name) })
 	out.JoinHParamMetrics()
-	if err := out.CheckValid(); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+	if check {
+		if err := out.CheckValid(); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 	}
 	for _, r := range reports {
 		r.sources = nil // out closes them

@@ -34,6 +34,30 @@ type validator struct {
 	rep   *Report
 	errs  []error
 	where string // the run being checked
+	// alone: a run checked on its own (CheckRun), its references to
+	// other runs left to JoinHParamMetrics, which rewrites them.
+	alone bool
+}
+
+// CheckRun checks run as CheckValid checks each run of r, r giving the
+// log directories and the collection's rules (run need not be one of
+// r.Runs): a run read alone (RunReader), checked before it is used. Its
+// hyperparameter sessions' references to other runs are not checked:
+// JoinHParamMetrics, which a merge runs over every run, rewrites them.
+func (r *Report) CheckRun(run *Run) error {
+	head := &Report{Logdirs: r.Logdirs, KeepAllRecords: r.KeepAllRecords, RestartRule: r.RestartRule}
+	v := validator{rep: head, alone: true}
+	v.check()
+	if run == nil {
+		v.fail("a nil run")
+		return errors.Join(v.errs...)
+	}
+	if !slices.ContainsFunc(r.Logdirs, func(l Logdir) bool { return l.Name == run.Logdir }) {
+		v.fail("run %q is of log directory %q, which the report does not list", run.Name, run.Logdir)
+	}
+	v.where = run.Name
+	v.run(run, nil)
+	return errors.Join(v.errs...)
 }
 
 func (v *validator) fail(format string, args ...any) {
@@ -285,11 +309,11 @@ func (v *validator) run(r *Run, runs map[string]bool) {
 
 	if hp := r.HParams; hp != nil {
 		for _, s := range hp.Sessions {
-			if s.ExperimentRun != "" && !runs[s.ExperimentRun] {
+			if !v.alone && s.ExperimentRun != "" && !runs[s.ExperimentRun] {
 				v.fail("hparams session names experiment run %q, which the report does not hold", s.ExperimentRun)
 			}
 			for name, m := range s.Metrics {
-				if m.Run != "" && !runs[m.Run] {
+				if !v.alone && m.Run != "" && !runs[m.Run] {
 					v.fail("hparams metric %q of run %q, which the report does not hold", name, m.Run)
 				}
 			}

@@ -8,7 +8,6 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -82,44 +81,15 @@ type Options struct {
 	MediaSteps int
 }
 
-// Build analyses rep. It stops with ctx's error when ctx is done.
+// Build analyses rep: Plan, Run of every run (on all cores) and Finish
+// (Staged), the points kept. It stops with ctx's error when ctx is done.
 func Build(ctx context.Context, rep *model.Report, opt Options) (*result.Analysis, error) {
-	if err := ctx.Err(); err != nil {
+	st, err := Plan(ctx, rep, nil, opt)
+	if err != nil {
 		return nil, err
 	}
-	an := &result.Analysis{Undrawn: Undrawn(rep)}
-	var err error
-	if an.Scalars, err = scalars(ctx, rep, opt.withDefaults()); err != nil {
+	if err := parallelEach(ctx, len(rep.Runs), func(i int) { st.Run(rep.Runs[i]) }); err != nil {
 		return nil, err
 	}
-	if an.Histograms, err = histograms(ctx, rep); err != nil {
-		return nil, err
-	}
-	// Each tensor is decoded once, for both pages and the anomaly rules
-	// on tensors.
-	var decoded *anomaly.Decoded
-	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
-		return nil, err
-	}
-	if an.Anomalies, err = anomalies(ctx, rep, decoded, opt); err != nil {
-		return nil, err
-	}
-	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
-		return nil, fmt.Errorf("laying out the embeddings: %w", err)
-	}
-	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
-		return nil, err
-	}
-	if an.Media, err = media(ctx, rep, opt); err != nil {
-		return nil, err
-	}
-	if !opt.SummaryOnly {
-		if an.Meshes, err = meshes(ctx, rep, opt); err != nil {
-			return nil, err
-		}
-	}
-	// The comparison and the gates read the anomalies: they come last.
-	an.Baseline = compare(rep, opt.Baseline, an.Scalars.DrawCap)
-	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
-	return an, nil
+	return st.Finish(ctx)
 }

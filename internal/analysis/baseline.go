@@ -80,7 +80,7 @@ func scalarTags(rep *model.Report) []scalarTag {
 
 // compare compares each series of rep with the baseline's of the same run
 // and tag, regressions first; nil without a baseline.
-func compare(rep *model.Report, b *Baseline, drawCap int) *result.Baseline {
+func compare(rep *model.Report, b *Baseline, drawCap int, stats func(*model.Scalar) model.Stats) *result.Baseline {
 	if b == nil {
 		return nil
 	}
@@ -98,7 +98,7 @@ func compare(rep *model.Report, b *Baseline, drawCap int) *result.Baseline {
 			if !ok {
 				continue
 			}
-			st := rs.scalar.Stats()
+			st := stats(rs.scalar)
 			f32 := rs.scalar.Float32
 			d := result.Delta{Run: rs.run.Name, Tag: tv.tag, Better: result.BetterOf(tv.tag), Float32: f32,
 				Last: st.Last.Value, BaseLast: asStored(bm.Last.Value, f32), Step: st.Last.Step, BaseStep: bm.Last.Step}

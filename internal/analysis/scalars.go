@@ -1,10 +1,6 @@
 package analysis
 
 import (
-	"cmp"
-	"context"
-	"slices"
-
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -33,70 +29,6 @@ func (opt Options) withDefaults() Options {
 		opt.MaxCharts = DefaultMaxCharts
 	}
 	return opt
-}
-
-// scalars computes the views of every scalar series: its statistics, the
-// points its data file keeps, the points its chart draws under the page's
-// shared budget, its superseded points', its sparklines', and the sweep
-// page's summary of the drawn tags. Every pass over a series' points is
-// here, spread over the cores: for big logs, most of the analysis.
-func scalars(ctx context.Context, rep *model.Report, opt Options) (result.Scalars, error) {
-	out := result.Scalars{MaxPoints: opt.MaxPoints, MaxPagePoints: opt.MaxPagePoints, Thin: thin}
-	var all []*result.ScalarView
-	at := map[string]int{} // tag -> index in out.Tags
-	for _, run := range rep.Runs {
-		for _, s := range run.Scalars {
-			// A tag whose every point a SessionLog START purged has
-			// nothing to draw: the outputs leave it out.
-			if len(s.Points) == 0 {
-				continue
-			}
-			i, ok := at[s.Tag]
-			if !ok {
-				i = len(out.Tags)
-				at[s.Tag] = i
-				out.Tags = append(out.Tags, result.ScalarTag{Tag: s.Tag})
-			}
-			v := &result.ScalarView{Run: run, Scalar: s}
-			out.Tags[i].Series = append(out.Tags[i].Series, v)
-			all = append(all, v)
-		}
-	}
-	// Tags are distinct: the order is total.
-	slices.SortFunc(out.Tags, func(a, b result.ScalarTag) int { return cmp.Compare(a.Tag, b.Tag) })
-	out.Drawn = len(out.Tags)
-	if opt.MaxCharts >= 0 {
-		out.Drawn = min(out.Drawn, opt.MaxCharts)
-	}
-	// The page's budget of points is shared by the series it draws: those
-	// of the tags within its budget of charts, the first in tag order.
-	var lengths []int
-	for _, st := range out.Tags[:out.Drawn] {
-		for _, v := range st.Series {
-			lengths = append(lengths, len(v.Scalar.Points))
-			lengths = append(lengths, supersededLengths(v.Scalar)...)
-		}
-	}
-	out.DrawCap = drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
-	err := parallelEach(ctx, len(all), func(i int) {
-		v := all[i]
-		v.Stats = v.Scalar.Stats()
-		v.Data = keptIndices(v.Scalar.Points, opt.MaxDataPoints)
-		v.Draw, v.Buckets = thin(v.Scalar.Points, out.DrawCap)
-		v.Faded = fadedViews(v.Scalar, out.DrawCap, max(opt.MaxDataPoints, 0))
-		v.Spark = sparks(v.Scalar.Points, v.Draw)
-	})
-	if err != nil {
-		return result.Scalars{}, err
-	}
-	out.Sweep = make([]result.SweepTag, out.Drawn)
-	err = parallelEach(ctx, out.Drawn, func(i int) {
-		out.Sweep[i] = sweepTag(ctx, out.Tags[i].Series, opt.MaxPoints, out.DrawCap)
-	})
-	if err != nil {
-		return result.Scalars{}, err
-	}
-	return out, nil
 }
 
 // thin is downsample.Points with the buckets as the results hold them.
@@ -210,15 +142,19 @@ func fadedViews(s *model.Scalar, drawCap, dataCap int) []result.FadedView {
 // one bucket of downsample.Points, its first, last, minimum and maximum.
 const minFadedPoints = 4
 
-// supersededLengths returns, for the page's budget of points, the length
-// of the series the superseded points of s draw as: one, their total.
-func supersededLengths(s *model.Scalar) []int {
-	total := 0
-	for _, sp := range s.Superseded {
-		total += len(sp.Points)
+// drawCapOf is the points each series of the drawn tags (their shapes,
+// a tag's after another) may draw under opt's budgets (drawBudget): a
+// series counts its points, and its superseded points count as one more
+// series of their total, drawn faded behind it.
+func drawCapOf(drawn [][]seriesShape, opt Options) int {
+	var lengths []int
+	for _, tag := range drawn {
+		for _, sh := range tag {
+			lengths = append(lengths, sh.points)
+			if sh.superseded > 0 {
+				lengths = append(lengths, sh.superseded)
+			}
+		}
 	}
-	if total == 0 {
-		return nil
-	}
-	return []int{total}
+	return drawBudget(lengths, opt.MaxPoints, opt.MaxPagePoints)
 }

@@ -21,6 +21,7 @@ import (
 // Baseline, when set, gives the regressions.
 func SummaryOf(rep *model.Report, an *result.Analysis) *summary.File {
 	f := &summary.File{Metrics: map[string]map[string]summary.Metric{}, Warnings: len(rep.Warnings)}
+	stats := statsOf(an)
 	for _, run := range rep.Runs {
 		f.Runs = append(f.Runs, run.Name)
 		f.Warnings += len(run.Warnings)
@@ -34,7 +35,7 @@ func SummaryOf(rep *model.Report, an *result.Analysis) *summary.File {
 			if len(s.Points) == 0 {
 				continue
 			}
-			st := s.Stats()
+			st := stats(s)
 			mt := summary.Metric{Points: st.Count, NonFinite: st.NonFinite, Last: asWritten(st.Last, s.Float32),
 				Better: result.BetterOf(s.Tag).String()}
 			if st.HasFinite {

@@ -10,35 +10,6 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// sweepTag summarises the series of one tag for the scalars page of a
-// sweep: their band at maxSteps steps at most, and their extremes by
-// final value, each drawn at maxSteps points. drawCap is the points each
-// series' own view draws (ScalarView.Draw): when it is maxSteps, an
-// extreme shares its view's indices rather than holding a copy.
-func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps, drawCap int) result.SweepTag {
-	st := result.SweepTag{Band: band(ctx, series, maxSteps)}
-	low, high := sweepEnds(series, result.SweepEnds)
-	end := func(i int) result.SweepEnd {
-		if drawCap == maxSteps {
-			return result.SweepEnd{Series: i, Draw: series[i].Draw, Buckets: series[i].Buckets}
-		}
-		draw, buckets := thin(series[i].Scalar.Points, maxSteps)
-		return result.SweepEnd{Series: i, Draw: draw, Buckets: buckets}
-	}
-	for _, i := range low {
-		st.Low = append(st.Low, end(i))
-	}
-	for _, i := range high {
-		st.High = append(st.High, end(i))
-	}
-	for _, v := range series {
-		if f := finalValue(v.Scalar); math.IsNaN(f) || math.IsInf(f, 0) {
-			st.NonFinite++
-		}
-	}
-	return st
-}
-
 // band summarises series at every step any of them has: a series' value
 // at step s is that of its last point at or before s, counted from its
 // first step to its last (a run that stopped early does not stand for the
@@ -47,7 +18,28 @@ func sweepTag(ctx context.Context, series []*result.ScalarView, maxSteps, drawCa
 // last included) are summarised. It stops early, with what it has, when
 // ctx is done (the analysis then fails with ctx's error).
 func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result.SweepBand {
-	var band result.SweepBand
+	var in stepInterner
+	shapes := make([]seriesShape, len(series))
+	for i, sv := range series {
+		shapes[i] = shapeOf(sv.Scalar, &in)
+	}
+	return bandOf(ctx, series, shapes, maxSteps)
+}
+
+// bandOf is band with the series' shapes (shapeOf) given: the grid of
+// steps is planned from them (planBand), then each series' values are
+// gathered at its steps.
+func bandOf(ctx context.Context, series []*result.ScalarView, shapes []seriesShape, maxSteps int) result.SweepBand {
+	var seqs []*stepSeq
+	for _, sh := range shapes {
+		if sh.steps != nil {
+			seqs = append(seqs, sh.steps)
+		}
+	}
+	g := planBand(seqs, maxSteps)
+	if len(seqs) == 0 {
+		return result.SweepBand{}
+	}
 	byStep := func(a, b model.Point) int {
 		switch {
 		case a.Step < b.Step:
@@ -57,114 +49,28 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		}
 		return 0
 	}
-	cur := make([]bandCursor, 0, len(series))
-	var steps []int64
-	same := true // every series has the steps of the first
+	cur := make([]bandCursor, 0, len(seqs))
 	for _, sv := range series {
 		pts := sv.Scalar.Points
 		if len(pts) == 0 {
 			continue
 		}
-		if same && len(cur) > 0 && sameSteps(pts, cur[0].pts) {
-			// The common case of a sweep, in one pass: the first
-			// series' steps, which are in order.
-			cur = append(cur, bandCursor{pts: pts})
-			continue
-		}
-		sorted := stepsSorted(pts)
-		if !sorted {
+		if !stepsSorted(pts) {
 			pts = slices.Clone(pts)
 			slices.SortStableFunc(pts, byStep)
 		}
-		if same && len(cur) > 0 {
-			// Sorted, it has what sameSteps saw: not the first's steps.
-			same = !sorted && sameSteps(pts, cur[0].pts)
-		}
 		cur = append(cur, bandCursor{pts: pts})
 	}
-	if len(cur) == 0 {
-		return band
-	}
-	first := cur[0].pts
-	distinct := true // the first series' steps are distinct (the usual case)
-	for i := 1; same && i < len(first) && distinct; i++ {
-		distinct = first[i].Step != first[i-1].Step
-	}
-	switch {
-	case same && distinct:
-		// Every series has these steps, each once: the band's step k is
-		// index at[k] of every series. Spread by index without listing
-		// every step first (for a long sweep, a slice the size of a
-		// series per tag), as spread does.
-		m := len(first)
-		if maxSteps > 0 && len(first) > maxSteps {
-			m = max(maxSteps, 2)
-		}
-		steps, at := make([]int64, 0, m), make([]int, 0, m)
-		for i := range m {
-			j := i
-			if m != len(first) {
-				j = i * (len(first) - 1) / (m - 1)
-			}
-			steps, at = append(steps, first[j].Step), append(at, j)
-		}
+	if g.byIndex {
+		// Every series has these steps, each once: step k is index
+		// at[k] of every series.
 		pts := make([][]model.Point, len(cur))
 		for i, c := range cur {
 			pts[i] = c.pts
 		}
-		return bandByIndex(ctx, pts, steps, at)
-	case same:
-		for _, p := range first {
-			steps = append(steps, p.Step)
-		}
-	default:
-		// A sweep whose runs stopped at different steps of one grid: a
-		// series whose steps begin the longest series seen so far adds
-		// none, so that the sort is of one grid, not of every point.
-		var ref []model.Point
-		prefix := func(a, b []model.Point) bool { // a's steps begin b's
-			if len(a) > len(b) {
-				return false
-			}
-			for i := range a {
-				if a[i].Step != b[i].Step {
-					return false
-				}
-			}
-			return true
-		}
-		for _, c := range cur {
-			switch {
-			case prefix(c.pts, ref):
-				continue
-			case prefix(ref, c.pts):
-				ref = c.pts
-			}
-			for _, p := range c.pts {
-				steps = append(steps, p.Step)
-			}
-		}
-		slices.Sort(steps)
+		return bandByIndex(ctx, pts, g.steps, g.at)
 	}
-	steps = slices.Compact(steps)
-	if maxSteps > 0 && len(steps) > maxSteps {
-		steps = spread(steps, maxSteps)
-	}
-	return bandByCursor(ctx, cur, steps)
-}
-
-// sameSteps reports whether a and b have the same steps in the same
-// order: the ends first, which tell most series of a sweep apart.
-func sameSteps(a, b []model.Point) bool {
-	if len(a) != len(b) || a[0].Step != b[0].Step || a[len(a)-1].Step != b[len(b)-1].Step {
-		return false
-	}
-	for i := range a {
-		if a[i].Step != b[i].Step {
-			return false
-		}
-	}
-	return true
+	return bandByCursor(ctx, cur, g.steps)
 }
 
 // stepsSorted reports whether pts are in step order (a plain loop: a
@@ -407,21 +313,21 @@ func finalValue(s *model.Scalar) float64 {
 	return s.Points[len(s.Points)-1].Value
 }
 
-// sweepEnds returns the indices of the series with the k lowest and the k
-// highest finite final values, lowest first and highest first; a run with
-// a non-finite final value is in neither (the band says how many runs a
-// step counts). With fewer than 2k such series, the ends share none: the
-// lower half (rounded up) is low, the rest high.
-func sweepEnds(series []*result.ScalarView, k int) (low, high []int) {
+// sweepEnds returns the indices of the series of the final values finals
+// with the k lowest and the k highest finite ones, lowest first and
+// highest first; a run with a non-finite final value is in neither (the
+// band says how many runs a step counts). With fewer than 2k such series,
+// the ends share none: the lower half (rounded up) is low, the rest high.
+func sweepEnds(finals []float64, k int) (low, high []int) {
 	var ranked []int
-	for i, sv := range series {
-		if v := finalValue(sv.Scalar); !math.IsNaN(v) && !math.IsInf(v, 0) {
+	for i, v := range finals {
+		if finite(v) {
 			ranked = append(ranked, i)
 		}
 	}
 	// Stable, so that ties keep report order.
 	slices.SortStableFunc(ranked, func(a, b int) int {
-		va, vb := finalValue(series[a].Scalar), finalValue(series[b].Scalar)
+		va, vb := finals[a], finals[b]
 		switch {
 		case va < vb:
 			return -1

@@ -91,7 +91,7 @@ func TestSweepEnds(t *testing.T) {
 		}
 		return b.String()
 	}
-	low, high := sweepEnds(series, 3)
+	low, high := sweepEnds(finals, 3)
 	// Finals: a=5 b=1 c=NaN d=9 e=3 f=+Inf g=7 h=1 i=8 j=2.
 	if got := names(low); got != "bhj" {
 		t.Errorf("lowest %q, want bhj", got)
@@ -99,7 +99,7 @@ func TestSweepEnds(t *testing.T) {
 	if got := names(high); got != "dig" {
 		t.Errorf("highest %q, want dig", got)
 	}
-	low, high = sweepEnds(series[:3], 5) // a=5 b=1 c=NaN
+	low, high = sweepEnds(finals[:3], 5) // a=5 b=1 c=NaN
 	if names(low) != "b" || names(high) != "a" {
 		t.Errorf("two ranked runs: low %q high %q", names(low), names(high))
 	}

@@ -36,12 +36,41 @@ func Find(ctx context.Context, rep *model.Report, th Thresholds) []result.Anomal
 // pages and for these rules); a series d does not hold, or every series
 // when d is nil, is decoded here with the report's decoders.
 func FindDecoded(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded) []result.Anomaly {
-	return find(ctx, rep, th, d, Rules())
+	return find(ctx, rep, th, d, Rules(), nil)
+}
+
+// RunScalars is what the rules need of a run's scalar points: what the
+// rules on its series found, and the last step of its series (HasLast
+// false when it has no point). A staged analysis takes it of each run
+// while the run's points are at hand (ScalarsOf), so that FindStaged
+// needs them no more.
+type RunScalars struct {
+	Findings []result.Anomaly
+	LastStep int64
+	HasLast  bool
+}
+
+// ScalarsOf runs the rules on scalar series over the series of run, with
+// the thresholds th.
+func ScalarsOf(run *model.Run, th Thresholds) RunScalars {
+	var sc scratch
+	var rs RunScalars
+	rs.Findings, rs.LastStep, rs.HasLast = scalarsRules(tableOf(Rules()), run, th, &sc)
+	return rs
+}
+
+// FindStaged is FindDecoded with what the rules need of each run's
+// scalar points taken beforehand: scalars(run) is ScalarsOf(run, th) of
+// the run with its points, its scalar series' points may be gone since.
+// It finds what FindDecoded finds, in the same order.
+func FindStaged(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, scalars func(*model.Run) RunScalars) []result.Anomaly {
+	return find(ctx, rep, th, d, Rules(), scalars)
 }
 
 // find runs the rules of a table over rep: FindDecoded's with Rules, a
-// test's with its own.
-func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rules []Rule) []result.Anomaly {
+// test's with its own; with pre, the scalars' findings and last steps
+// of each run are pre's (FindStaged).
+func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rules []Rule, pre func(*model.Run) RunScalars) []result.Anomaly {
 	tab := tableOf(rules)
 	// The runs are judged in parallel, a worker per CPU: the rules on a
 	// series' shape cost about 100 ns a point. The pass that finds a
@@ -58,7 +87,7 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 			defer wg.Done()
 			var sc scratch
 			for i := range next {
-				perRun[i], reached[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d, &sc)
+				perRun[i], reached[i] = seriesRules(ctx, rep.Runs[i], tab, th, rep.Decoders(), d, &sc, pre)
 			}
 		}()
 	}
@@ -87,21 +116,36 @@ func find(ctx context.Context, rep *model.Report, th Thresholds, d *Decoded, rul
 }
 
 // seriesRules runs the rules of each kind of series over one run, and
-// returns with what fired the run's last scalar step (lastScalarStep).
-func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded, sc *scratch) ([]result.Anomaly, reach) {
+// returns with what fired the run's last scalar step (lastScalarStep);
+// with pre, the scalars' findings and last step are pre's (FindStaged).
+func seriesRules(ctx context.Context, run *model.Run, tab table, th Thresholds, dec model.Decoders, d *Decoded, sc *scratch, pre func(*model.Run) RunScalars) ([]result.Anomaly, reach) {
 	var out []result.Anomaly
 	r := reach{known: true}
-	for _, s := range run.Scalars {
-		as, last := scalarRules(tab.scalar, run.Name, s, th, sc)
-		out = append(out, as...)
-		if len(s.Points) > 0 && (!r.ok || last > r.last) {
-			r.last, r.ok = last, true
-		}
+	if pre != nil {
+		rs := pre(run)
+		out = append(out, rs.Findings...)
+		r.last, r.ok = rs.LastStep, rs.HasLast
+	} else {
+		out, r.last, r.ok = scalarsRules(tab, run, th, sc)
 	}
 	for _, h := range run.Histograms {
 		out = append(out, stepRules(tab.steps[result.KindHistogram], run.Name, h.Tag, histogramSteps(h), th)...)
 	}
 	return append(out, tensorRules(ctx, run, tab, th, dec, d)...), r
+}
+
+// scalarsRules runs the rules on scalar series over run's, and returns
+// what fired and the run's last scalar step (ok false without a point),
+// found in the same pass.
+func scalarsRules(tab table, run *model.Run, th Thresholds, sc *scratch) (out []result.Anomaly, last int64, ok bool) {
+	for _, s := range run.Scalars {
+		as, l := scalarRules(tab.scalar, run.Name, s, th, sc)
+		out = append(out, as...)
+		if len(s.Points) > 0 && (!ok || l > last) {
+			last, ok = l, true
+		}
+	}
+	return out, last, ok
 }
 
 func sortAnomalies(as []result.Anomaly) {

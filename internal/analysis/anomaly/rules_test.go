@@ -282,7 +282,7 @@ func TestEveryRuleInTheTableRuns(t *testing.T) {
 			for j := range table {
 				table[j] = fixed(table[j], j == i)
 			}
-			as := find(context.Background(), rep, DefaultThresholds, d, table)
+			as := find(context.Background(), rep, DefaultThresholds, d, table, nil)
 			if len(as) != 1 {
 				t.Fatalf("found %v, want one finding of %s", as, r.Name)
 			}

@@ -176,7 +176,7 @@ func TestStoppedEarlyFromTheSeriesPass(t *testing.T) {
 		th := DefaultThresholds
 		th.EarlyFraction = []float64{0.5, 0.9, 1}[trial%3]
 		want := stoppedEarlyReference(rep, th)
-		if got := find(context.Background(), rep, th, nil, rules); !slices.Equal(key(got), key(want)) {
+		if got := find(context.Background(), rep, th, nil, rules, nil); !slices.Equal(key(got), key(want)) {
 			t.Fatalf("trial %d (%d runs):\ngot  %v\nwant %v", trial, len(rep.Runs), key(got), key(want))
 		}
 		reached := make([]reach, len(rep.Runs))

@@ -44,6 +44,10 @@ type ScalarView struct {
 	Run    *model.Run
 	Scalar *model.Scalar
 	Stats  model.Stats
+	// Total is how many points the series has: Scalar.Points may hold
+	// only those its views read, once its data files are written
+	// (analysis.Staged.Compact), which Draw and Buckets then index.
+	Total int
 	// Data are the indices of the points the series' data file keeps
 	// (downsampled past analysis.Options.MaxDataPoints), nil for all.
 	Data []int

@@ -1,0 +1,491 @@
+package analysis
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// Staged is an analysis made in stages, so that a run's scalar points
+// are needed only while its own stage runs (issue 28: a merge reads its
+// parts a run at a time and never holds every point):
+//
+//   - Plan makes the report-wide decisions of the scalars (which tags are
+//     drawn, how many points a series draws, a sweep's extremes and the
+//     steps of its bands) from the series' shapes (Shapes), not their
+//     points;
+//   - Run, once per run with the run's points, derives everything that
+//     reads them: each series' views (statistics, the points kept and
+//     drawn), its values at its sweep's band steps, the anomaly rules on
+//     its series; runs may come in any order, several at once;
+//   - Compact, once the run's data files are written, keeps of its points
+//     only those the outputs still read (the drawn ones);
+//   - Finish derives the rest: the bands' quantiles, the rules across
+//     runs, every other kind.
+//
+// Build is Plan, Run of every run and Finish in a row: a direct build
+// and a merge run the same code, which keeps their reports identical.
+type Staged struct {
+	rep    *model.Report
+	opt    Options // as given
+	sopt   Options // with the scalars' defaults
+	th     anomaly.Thresholds
+	sc     result.Scalars
+	slots  map[*model.Scalar]*slot
+	sweeps []sweepPlan // per drawn tag
+
+	mu   sync.Mutex
+	runs map[*model.Run]anomaly.RunScalars // Run's, read by Finish
+	iota []int                             // identity's
+}
+
+// slot is where a series' results go.
+type slot struct {
+	view        *result.ScalarView
+	tag, series int // its tag's index in Scalars.Tags, its index in the tag's Series
+	extreme     bool
+}
+
+// sweepPlan is a drawn tag's sweep summary as it is made.
+type sweepPlan struct {
+	grid      bandGrid
+	low, high []int
+	nonFinite int
+	values    []bandValues            // per series, at grid's steps (Run)
+	ends      map[int]result.SweepEnd // the extremes drawn at MaxPoints, when DrawCap is not (Run)
+}
+
+// bandValues is a series' values at its band's steps from step off on,
+// as many as it reaches (a run that stopped early holds none past its
+// last step, nor before its first): float32 when the series was written
+// so, which holds its values exactly in half the bytes.
+type bandValues struct {
+	off int
+	f64 []float64
+	f32 []float32
+}
+
+func (b bandValues) len() int { return max(len(b.f64), len(b.f32)) }
+
+// at is the value at the band's step k, NaN where the series has none.
+func (b bandValues) at(k int) float64 {
+	k -= b.off
+	switch {
+	case k < 0 || k >= b.len():
+		return math.NaN()
+	case b.f32 != nil:
+		return float64(b.f32[k])
+	}
+	return b.f64[k]
+}
+
+// Shapes are the shapes of scalar series (plan.go), taken while their
+// points are at hand, for Plan. Not safe for concurrent use.
+type Shapes struct {
+	in stepInterner
+	m  map[*model.Scalar]seriesShape
+}
+
+// NewShapes returns an empty set of shapes.
+func NewShapes() *Shapes { return &Shapes{m: map[*model.Scalar]seriesShape{}} }
+
+// Add takes the shapes of run's scalar series, which must hold their
+// points.
+func (sh *Shapes) Add(run *model.Run) {
+	for _, s := range run.Scalars {
+		sh.m[s] = shapeOf(s, &sh.in)
+	}
+}
+
+// Plan starts the analysis of rep: its scalar series are those shapes
+// holds, nil for the shapes of rep's own points (a direct build).
+func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (*Staged, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if shapes == nil {
+		shapes = NewShapes()
+		for _, run := range rep.Runs {
+			shapes.Add(run)
+		}
+	}
+	st := &Staged{rep: rep, opt: opt, sopt: opt.withDefaults(), th: opt.AnomalyThresholds,
+		slots: map[*model.Scalar]*slot{}, runs: map[*model.Run]anomaly.RunScalars{}}
+	if st.th == (anomaly.Thresholds{}) {
+		st.th = anomaly.DefaultThresholds
+	}
+	sopt := st.sopt
+	out := result.Scalars{MaxPoints: sopt.MaxPoints, MaxPagePoints: sopt.MaxPagePoints, Thin: thin}
+	at := map[string]int{} // tag -> index in out.Tags
+	for _, run := range rep.Runs {
+		for _, s := range run.Scalars {
+			sh, ok := shapes.m[s]
+			if !ok {
+				return nil, fmt.Errorf("analysis: no shape of scalar %q of run %q", s.Tag, run.Name)
+			}
+			// A tag whose every point a SessionLog START purged has
+			// nothing to draw: the outputs leave it out.
+			if sh.points == 0 {
+				continue
+			}
+			i, ok := at[s.Tag]
+			if !ok {
+				i = len(out.Tags)
+				at[s.Tag] = i
+				out.Tags = append(out.Tags, result.ScalarTag{Tag: s.Tag})
+			}
+			v := &result.ScalarView{Run: run, Scalar: s, Total: sh.points}
+			out.Tags[i].Series = append(out.Tags[i].Series, v)
+		}
+	}
+	// Tags are distinct: the order is total.
+	slices.SortFunc(out.Tags, func(a, b result.ScalarTag) int { return cmp.Compare(a.Tag, b.Tag) })
+	out.Drawn = len(out.Tags)
+	if sopt.MaxCharts >= 0 {
+		out.Drawn = min(out.Drawn, sopt.MaxCharts)
+	}
+	drawn := make([][]seriesShape, out.Drawn)
+	for i, t := range out.Tags {
+		for j, v := range t.Series {
+			st.slots[v.Scalar] = &slot{view: v, tag: i, series: j}
+			if i < out.Drawn {
+				drawn[i] = append(drawn[i], shapes.m[v.Scalar])
+			}
+		}
+	}
+	// The page's budget of points is shared by the series it draws: those
+	// of the tags within its budget of charts, the first in tag order.
+	out.DrawCap = drawCapOf(drawn, sopt)
+	st.sweeps = make([]sweepPlan, out.Drawn)
+	for i, shs := range drawn {
+		sp := &st.sweeps[i]
+		var seqs []*stepSeq
+		finals := make([]float64, len(shs))
+		for j, sh := range shs {
+			if sh.steps != nil {
+				seqs = append(seqs, sh.steps)
+			}
+			finals[j] = sh.final
+			if !finite(sh.final) {
+				sp.nonFinite++
+			}
+		}
+		sp.grid = planBand(seqs, sopt.MaxPoints)
+		sp.low, sp.high = sweepEnds(finals, result.SweepEnds)
+		sp.values = make([]bandValues, len(shs))
+		sp.ends = map[int]result.SweepEnd{}
+		for _, j := range slices.Concat(sp.low, sp.high) {
+			st.slots[out.Tags[i].Series[j].Scalar].extreme = true
+		}
+	}
+	st.sc = out
+	return st, nil
+}
+
+// Run derives what needs run's scalar points, which it must hold: run is
+// one of the report's runs, each given once. Runs may be given in any
+// order, from several goroutines at once.
+func (st *Staged) Run(run *model.Run) {
+	sopt, drawCap := st.sopt, st.sc.DrawCap
+	for _, s := range run.Scalars {
+		sl := st.slots[s]
+		if sl == nil {
+			continue
+		}
+		v := sl.view
+		v.Total = len(s.Points)
+		v.Stats = s.Stats()
+		v.Data = keptIndices(s.Points, sopt.MaxDataPoints)
+		v.Draw, v.Buckets = thin(s.Points, drawCap)
+		v.Faded = fadedViews(s, drawCap, max(sopt.MaxDataPoints, 0))
+		v.Spark = sparks(s.Points, v.Draw)
+		if sl.tag >= st.sc.Drawn {
+			continue
+		}
+		sp := &st.sweeps[sl.tag]
+		sp.values[sl.series] = valuesAt(s, sp.grid) // its own index: no lock
+		if sl.extreme && drawCap != sopt.MaxPoints {
+			draw, buckets := thin(s.Points, sopt.MaxPoints)
+			st.mu.Lock()
+			sp.ends[sl.series] = result.SweepEnd{Series: sl.series, Draw: draw, Buckets: buckets}
+			st.mu.Unlock()
+		}
+	}
+	rs := anomaly.ScalarsOf(run, st.th)
+	st.mu.Lock()
+	st.runs[run] = rs
+	st.mu.Unlock()
+}
+
+// Views returns the views of run's scalar series, in tag order: what its
+// data files are written from, once Run has filled them.
+func (st *Staged) Views(run *model.Run) []*result.ScalarView {
+	var out []*result.ScalarView
+	for _, s := range run.Scalars {
+		if sl := st.slots[s]; sl != nil {
+			out = append(out, sl.view)
+		}
+	}
+	slices.SortFunc(out, func(a, b *result.ScalarView) int { return cmp.Compare(a.Scalar.Tag, b.Scalar.Tag) })
+	return out
+}
+
+// Compact drops the points of run's scalar series that no output reads
+// once the run's data files are written: a series keeps its drawn points
+// (those of its buckets' ends among them) and its last, and its views
+// index those; a sweep's extremes, which a page may draw again at
+// another budget, keep every point. Superseded points are kept. Call it
+// after Run, and only once the run's data files are written.
+func (st *Staged) Compact(run *model.Run) {
+	for _, s := range run.Scalars {
+		sl := st.slots[s]
+		if sl == nil || sl.extreme || len(s.Points) == 0 {
+			continue
+		}
+		v := sl.view
+		keep := slices.Clone(v.Draw)
+		for _, b := range v.Buckets {
+			keep = append(keep, b.First, b.Last)
+		}
+		keep = append(keep, len(s.Points)-1)
+		slices.Sort(keep)
+		keep = slices.Compact(keep)
+		pts := make([]model.Point, len(keep))
+		for i, k := range keep {
+			pts[i] = s.Points[k]
+		}
+		pos := func(k int) int { i, _ := slices.BinarySearch(keep, k); return i }
+		var draw []int
+		if len(keep) == len(v.Draw) {
+			// It keeps just its drawn points (its buckets' ends and its
+			// last are among them, as downsample.Points draws them): its
+			// indices are 0, 1, ..., shared by every such series.
+			draw = st.identity(len(keep))
+		} else {
+			draw = make([]int, len(v.Draw))
+			for i, k := range v.Draw {
+				draw[i] = pos(k)
+			}
+		}
+		var buckets []result.Bucket
+		if v.Buckets != nil {
+			buckets = make([]result.Bucket, len(v.Buckets))
+			for i, b := range v.Buckets {
+				b.First, b.Last = pos(b.First), pos(b.Last)
+				buckets[i] = b
+			}
+		}
+		s.Points, v.Draw, v.Buckets = pts, draw, buckets
+	}
+}
+
+// identity returns the indices 0 to n-1, in a slice shared by every
+// caller (read only).
+func (st *Staged) identity(n int) []int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.iota) < n {
+		st.iota = make([]int, max(n, 2*len(st.iota)))
+		for i := range st.iota {
+			st.iota[i] = i
+		}
+	}
+	return st.iota[:n:n]
+}
+
+// Finish derives the rest of the analysis, once every run went through
+// Run. It stops with ctx's error when ctx is done.
+func (st *Staged) Finish(ctx context.Context) (*result.Analysis, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep, opt := st.rep, st.opt
+	an := &result.Analysis{Undrawn: Undrawn(rep)}
+	sc := st.sc
+	sc.Sweep = make([]result.SweepTag, sc.Drawn)
+	err := parallelEach(ctx, sc.Drawn, func(i int) { sc.Sweep[i] = st.sweepTag(ctx, i) })
+	if err != nil {
+		return nil, err
+	}
+	an.Scalars = sc
+	if an.Histograms, err = histograms(ctx, rep); err != nil {
+		return nil, err
+	}
+	// Each tensor is decoded once, for both pages and the anomaly rules
+	// on tensors.
+	var decoded *anomaly.Decoded
+	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
+		return nil, err
+	}
+	an.Anomalies = anomaly.FindStaged(ctx, rep, st.th, decoded, func(run *model.Run) anomaly.RunScalars { return st.runs[run] })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
+		return nil, fmt.Errorf("laying out the embeddings: %w", err)
+	}
+	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
+		return nil, err
+	}
+	if an.Media, err = media(ctx, rep, opt); err != nil {
+		return nil, err
+	}
+	if !opt.SummaryOnly {
+		if an.Meshes, err = meshes(ctx, rep, opt); err != nil {
+			return nil, err
+		}
+	}
+	// The comparison and the gates read the anomalies: they come last.
+	an.Baseline = compare(rep, opt.Baseline, an.Scalars.DrawCap, statsOf(an))
+	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
+	return an, nil
+}
+
+// sweepTag is the sweep summary of drawn tag i: its band from the values
+// Run gathered, its extremes drawn at MaxPoints points.
+func (st *Staged) sweepTag(ctx context.Context, i int) result.SweepTag {
+	sp := &st.sweeps[i]
+	series := st.sc.Tags[i].Series
+	out := result.SweepTag{Band: bandFromValues(ctx, sp.values, sp.grid.steps), NonFinite: sp.nonFinite}
+	end := func(j int) result.SweepEnd {
+		if st.sc.DrawCap == st.sopt.MaxPoints {
+			// The view's own indices, not a copy.
+			return result.SweepEnd{Series: j, Draw: series[j].Draw, Buckets: series[j].Buckets}
+		}
+		return sp.ends[j]
+	}
+	for _, j := range sp.low {
+		out.Low = append(out.Low, end(j))
+	}
+	for _, j := range sp.high {
+		out.High = append(out.High, end(j))
+	}
+	return out
+}
+
+// valuesAt returns s's values at the steps of grid, as band reads them:
+// a series' value at step t is that of its last point (in step order) at
+// or before t, counted from its first step to its last (NaN outside).
+func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
+	pts := s.Points
+	if len(pts) == 0 || len(grid.steps) == 0 {
+		return bandValues{}
+	}
+	if !stepsSorted(pts) {
+		pts = slices.Clone(pts)
+		slices.SortStableFunc(pts, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+	}
+	vals := make([]float64, len(grid.steps))
+	if grid.byIndex {
+		for k, j := range grid.at {
+			vals[k] = pts[j].Value
+		}
+	} else {
+		first, last := pts[0].Step, pts[len(pts)-1].Step
+		c := 0
+		for k, t := range grid.steps {
+			if t < first || t > last {
+				vals[k] = math.NaN()
+				continue
+			}
+			for c+1 < len(pts) && pts[c+1].Step <= t {
+				c++
+			}
+			vals[k] = pts[c].Value
+		}
+	}
+	// Only the steps from its first to its last are held.
+	lo, hi := 0, len(vals)
+	if !grid.byIndex {
+		first, last := pts[0].Step, pts[len(pts)-1].Step
+		lo, _ = slices.BinarySearch(grid.steps, first)
+		hi, _ = slices.BinarySearch(grid.steps, last+1)
+		if last == math.MaxInt64 {
+			hi = len(grid.steps)
+		}
+	}
+	if lo >= hi {
+		return bandValues{}
+	}
+	vals = vals[lo:hi]
+	if !s.Float32 {
+		return bandValues{off: lo, f64: slices.Clone(vals)}
+	}
+	// Held as float32 when every finite value is one exactly (a series
+	// written as float32 is): the band reads the same values.
+	f32 := make([]float32, len(vals))
+	for k, v := range vals {
+		f32[k] = float32(v)
+		if finite(v) && float64(f32[k]) != v {
+			return bandValues{off: lo, f64: slices.Clone(vals)}
+		}
+	}
+	return bandValues{off: lo, f32: f32}
+}
+
+// bandFromValues is the band of series whose values at steps valuesAt
+// gathered (a series without points has none), gathered a tile of steps
+// at a time as bandByIndex does: each step's finite values, in series
+// order, summarised by addTile.
+func bandFromValues(ctx context.Context, values []bandValues, steps []int64) result.SweepBand {
+	var band bandBuilder
+	var series []bandValues
+	for _, v := range values {
+		if v.len() > 0 {
+			series = append(series, v)
+		}
+	}
+	n := len(series)
+	if n == 0 {
+		return band.SweepBand
+	}
+	tile := max(1, min(64, bandTile/n))
+	buf := make([]float64, tile*n)
+	var counts [64]int
+	for t0 := 0; t0 < len(steps); t0 += tile {
+		if ctx.Err() != nil {
+			return band.SweepBand
+		}
+		t1 := min(t0+tile, len(steps))
+		ns := counts[:t1-t0]
+		clear(ns)
+		for _, sv := range series {
+			for k := range t1 - t0 {
+				if v := sv.at(t0 + k); finite(v) {
+					buf[k*n+ns[k]] = v
+					ns[k]++
+				}
+			}
+		}
+		band.addTile(buf, n, ns, steps[t0:t1])
+	}
+	return band.SweepBand
+}
+
+// statsOf returns the statistics of a series as an's views hold them
+// (the view's, taken of every point by Run), or of its points for a
+// series without a view.
+func statsOf(an *result.Analysis) func(*model.Scalar) model.Stats {
+	views := map[*model.Scalar]*result.ScalarView{}
+	for _, t := range an.Scalars.Tags {
+		for _, v := range t.Series {
+			views[v.Scalar] = v
+		}
+	}
+	return func(s *model.Scalar) model.Stats {
+		if v, ok := views[s]; ok {
+			return v.Stats
+		}
+		return s.Stats()
+	}
+}
+
+// Points is how many points s had when its shape was taken.
+func (sh *Shapes) Points(s *model.Scalar) int { return sh.m[s].points }

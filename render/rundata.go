@@ -1,0 +1,230 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/outdir"
+)
+
+// RunData writes the data files of a report's runs a run at a time,
+// before the rest of the report: a driver that holds a run's points only
+// while its own files are written (a merge reading its parts run by run,
+// issue 28) calls Write for each run, then Place for each in report order,
+// then Close; Report.WriteSiteTo, with Options.RunDataWritten, writes
+// everything else into the same site. The files are those WriteSite writes
+// of the run: its part of a scalar bundle (packed as packBundles packs
+// them), with Options.DataJSON the bundle's JSON, with Options.DataTianshu
+// its files of data layout 1, with Options.DataCSV its rows of
+// data/scalars.csv.
+type RunData struct {
+	site *outdir.Site
+	r    *Report // the writers' options and streams, no model
+	csv  chan csvRun
+	done chan error // the CSV file's writing, when it ended
+	buf  chan []byte
+
+	mu      sync.Mutex
+	written map[*model.Run]runMember // by Write, until Place
+
+	// Place's, in report order: the packing, and the bundle being
+	// filled, whose members it holds until the next run starts another.
+	packer  bundlePacker
+	group   string   // its file, "" for none
+	members [][]byte // its runs' members, formatted
+}
+
+// runMember is a run's member of its bundle, formatted by Write: the run
+// alone in a file (a run of more points than a bundle holds, which
+// bundlePacker always leaves alone) is written by Write whole.
+type runMember struct {
+	points int
+	member []byte // nil when alone
+	alone  bool
+}
+
+// csvRun is a run whose rows of data/scalars.csv are to be written,
+// acknowledged on ack once they are.
+type csvRun struct {
+	run    *model.Run
+	series []*seriesView
+	ack    chan struct{}
+}
+
+// NewRunData starts writing runs' data files into site, by opt (the
+// report's options).
+func NewRunData(site *outdir.Site, opt Options) *RunData {
+	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), written: map[*model.Run]runMember{}}
+	d.r.stream = site.WriteFileFunc
+	if opt.DataCSV {
+		d.csv, d.done = make(chan csvRun), make(chan error, 1)
+		go func() {
+			err := site.WriteFileFunc(scalarsCSVFile, func(w io.Writer) error {
+				bw := bufio.NewWriterSize(w, 256<<10)
+				bw.WriteString(scalarsCSVHeader)
+				var c csvRows
+				for cr := range d.csv {
+					c.run(bw, cr.run, cr.series)
+					cr.ack <- struct{}{}
+				}
+				return bw.Flush()
+			})
+			for cr := range d.csv { // the file failed: nothing more to write
+				cr.ack <- struct{}{}
+			}
+			d.done <- err
+		}()
+	}
+	return d
+}
+
+// Write formats the data files of run from the views of its scalar
+// series (analysis.Staged.Views, in tag order), which must hold their
+// points: its member of the bundle Place will add it to, and the files
+// beside it (Tianshu's). A run of more points than a bundle holds has a
+// file of its own, written here. Runs may be written from several
+// goroutines at once, in any order.
+func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.ScalarView) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(views) == 0 {
+		return nil
+	}
+	var buf []byte
+	select {
+	case buf = <-d.buf:
+	default:
+	}
+	series := viewsOfRun(run, views)
+	m := runMember{points: bundlePoints(series)}
+	emit := func(f file) error { return d.site.WriteFile(f.name, f.data) }
+	var err error
+	if m.points > maxBundlePoints {
+		m.alone = true
+		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}}
+		buf, err = d.r.writeBundle(buf, g, emit)
+	} else {
+		var b bytes.Buffer
+		w := &bundleWriter{b: buf[:0], js: &b}
+		w.run(run, series)
+		w.flush()
+		m.member, buf, err = b.Bytes(), w.b, w.err
+		if err == nil && d.r.opt.DataTianshu {
+			err = writeTianshu(buf[:0], series, emit)
+		}
+	}
+	select {
+	case d.buf <- buf:
+	default:
+	}
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.written[run] = m
+	d.mu.Unlock()
+	return nil
+}
+
+// Place writes what of run is written in report order, once Write wrote
+// it: its rows of data/scalars.csv (with Options.DataCSV), from the
+// views, which must still hold their points; and its member of the
+// bundle it joins, writing the bundle before it when it starts another.
+// Call it for every run, in report order, one at a time.
+func (d *RunData) Place(run *model.Run, views []*result.ScalarView) error {
+	if len(views) == 0 {
+		return nil
+	}
+	if d.csv != nil {
+		ack := make(chan struct{})
+		d.csv <- csvRun{run, viewsOfRun(run, views), ack}
+		<-ack
+	}
+	d.mu.Lock()
+	m, ok := d.written[run]
+	delete(d.written, run)
+	d.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("run %q placed before it was written", run.Name)
+	}
+	if d.packer.add(m.points) {
+		if err := d.writeGroup(); err != nil {
+			return err
+		}
+		if !m.alone {
+			d.group = bundleFile(run.Name)
+		}
+	}
+	if !m.alone {
+		d.members = append(d.members, m.member)
+	}
+	return nil
+}
+
+// writeGroup writes the bundle being filled, if any, as bundleWriter
+// writes a bundle whole: the same bytes.
+func (d *RunData) writeGroup() error {
+	if d.group == "" {
+		return nil
+	}
+	name, members := d.group, d.members
+	d.group, d.members = "", nil
+	write := func(js, json io.Writer) error {
+		w := &bundleWriter{js: js, json: json}
+		w.begin(name)
+		for i, m := range members {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, m...)
+			w.flush()
+		}
+		w.runs = len(members)
+		return w.end()
+	}
+	err := d.site.WriteFileFunc("data/"+name, func(js io.Writer) error {
+		if !d.r.opt.DataJSON {
+			return write(js, nil)
+		}
+		return d.site.WriteFileFunc("data/"+strings.TrimSuffix(name, ".js")+".json", func(jw io.Writer) error {
+			return write(js, jw)
+		})
+	})
+	if err != nil {
+		return outputError{err}
+	}
+	return nil
+}
+
+// viewsOfRun is the views of run's series as the writers take them.
+func viewsOfRun(run *model.Run, views []*result.ScalarView) []*seriesView {
+	bundle := bundleFile(run.Name)
+	series := make([]*seriesView, len(views))
+	for i, v := range views {
+		series[i] = &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, total: v.Total, file: bundle,
+			data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
+	}
+	return series
+}
+
+// Close ends the runs' data files: it returns the first error of
+// writing data/scalars.csv. Call it once, after the last Write.
+func (d *RunData) Close() error {
+	err := d.writeGroup()
+	if d.csv == nil {
+		return err
+	}
+	close(d.csv)
+	if cerr := <-d.done; err == nil {
+		err = cerr
+	}
+	return err
+}
