@@ -58,94 +58,66 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 		return 0
 	}
 	cur := make([]bandCursor, 0, len(series))
-	var steps []int64
-	same := true // every series has the steps of the first
+	// The common case of a sweep: every series' steps begin those of the
+	// longest, each once in order (runs on one grid, some stopped early),
+	// which one pass over each series' steps tells. Then the band's step
+	// k is index at[k] of every series that reached it.
+	var grid []model.Point // the longest series so far, steps in order, each once
+	onGrid := true         // every series so far begins grid's steps
 	for _, sv := range series {
 		pts := sv.Scalar.Points
 		if len(pts) == 0 {
 			continue
 		}
-		if same && len(cur) > 0 && sameSteps(pts, cur[0].pts) {
-			// The common case of a sweep, in one pass: the first
-			// series' steps, which are in order.
-			cur = append(cur, bandCursor{pts: pts})
-			continue
+		if onGrid {
+			n := min(len(pts), len(grid))
+			// The last shared step first: it tells most series of
+			// another grid apart without reading them.
+			onGrid = n == 0 || pts[n-1].Step == grid[n-1].Step && sameSteps(pts[:n], grid[:n])
+			if onGrid && len(pts) > len(grid) {
+				if onGrid = stepsIncrease(pts[max(n-1, 0):]); onGrid {
+					grid = pts
+				}
+			}
+			if onGrid {
+				cur = append(cur, bandCursor{pts: pts})
+				continue
+			}
 		}
-		sorted := stepsSorted(pts)
-		if !sorted {
+		if !stepsSorted(pts) {
 			pts = slices.Clone(pts)
 			slices.SortStableFunc(pts, byStep)
-		}
-		if same && len(cur) > 0 {
-			// Sorted, it has what sameSteps saw: not the first's steps.
-			same = !sorted && sameSteps(pts, cur[0].pts)
 		}
 		cur = append(cur, bandCursor{pts: pts})
 	}
 	if len(cur) == 0 {
 		return band
 	}
-	first := cur[0].pts
-	distinct := true // the first series' steps are distinct (the usual case)
-	for i := 1; same && i < len(first) && distinct; i++ {
-		distinct = first[i].Step != first[i-1].Step
+	if onGrid {
+		return bandOfGrid(ctx, cur, grid, maxSteps)
 	}
-	switch {
-	case same && distinct:
-		// Every series has these steps, each once: the band's step k is
-		// index at[k] of every series. Spread by index without listing
-		// every step first (for a long sweep, a slice the size of a
-		// series per tag), as spread does.
-		m := len(first)
-		if maxSteps > 0 && len(first) > maxSteps {
-			m = max(maxSteps, 2)
+	// Series on steps of their own: the band's are every step of any,
+	// read by cursors. A series whose steps begin the longest series seen
+	// so far adds none, so that the sort is of one grid, not of every
+	// point, for a sweep whose runs stopped at different steps of one
+	// grid with a repeated step.
+	var steps []int64
+	var ref []model.Point
+	prefix := func(a, b []model.Point) bool { // a's steps begin b's
+		return len(a) <= len(b) && sameSteps(a, b[:len(a)])
+	}
+	for _, c := range cur {
+		switch {
+		case prefix(c.pts, ref):
+			continue
+		case prefix(ref, c.pts):
+			ref = c.pts
 		}
-		steps, at := make([]int64, 0, m), make([]int, 0, m)
-		for i := range m {
-			j := i
-			if m != len(first) {
-				j = i * (len(first) - 1) / (m - 1)
-			}
-			steps, at = append(steps, first[j].Step), append(at, j)
-		}
-		pts := make([][]model.Point, len(cur))
-		for i, c := range cur {
-			pts[i] = c.pts
-		}
-		return bandByIndex(ctx, pts, steps, at)
-	case same:
-		for _, p := range first {
+		for _, p := range c.pts {
 			steps = append(steps, p.Step)
 		}
-	default:
-		// A sweep whose runs stopped at different steps of one grid: a
-		// series whose steps begin the longest series seen so far adds
-		// none, so that the sort is of one grid, not of every point.
-		var ref []model.Point
-		prefix := func(a, b []model.Point) bool { // a's steps begin b's
-			if len(a) > len(b) {
-				return false
-			}
-			for i := range a {
-				if a[i].Step != b[i].Step {
-					return false
-				}
-			}
-			return true
-		}
-		for _, c := range cur {
-			switch {
-			case prefix(c.pts, ref):
-				continue
-			case prefix(ref, c.pts):
-				ref = c.pts
-			}
-			for _, p := range c.pts {
-				steps = append(steps, p.Step)
-			}
-		}
-		slices.Sort(steps)
 	}
+	slices.Sort(steps)
 	steps = slices.Compact(steps)
 	if maxSteps > 0 && len(steps) > maxSteps {
 		steps = spread(steps, maxSteps)
@@ -154,9 +126,9 @@ func band(ctx context.Context, series []*result.ScalarView, maxSteps int) result
 }
 
 // sameSteps reports whether a and b have the same steps in the same
-// order: the ends first, which tell most series of a sweep apart.
+// order.
 func sameSteps(a, b []model.Point) bool {
-	if len(a) != len(b) || a[0].Step != b[0].Step || a[len(a)-1].Step != b[len(b)-1].Step {
+	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
@@ -165,6 +137,40 @@ func sameSteps(a, b []model.Point) bool {
 		}
 	}
 	return true
+}
+
+// stepsIncrease reports whether pts are in step order, each step once.
+func stepsIncrease(pts []model.Point) bool {
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Step <= pts[i-1].Step {
+			return false
+		}
+	}
+	return true
+}
+
+// bandOfGrid is band over series whose steps all begin grid's (in
+// order, each once): the band's steps are grid's, spread by index to
+// maxSteps (0: all) without listing every step first (for a long sweep,
+// a slice the size of a series per tag), as spread does.
+func bandOfGrid(ctx context.Context, cur []bandCursor, grid []model.Point, maxSteps int) result.SweepBand {
+	m := len(grid)
+	if maxSteps > 0 && len(grid) > maxSteps {
+		m = max(maxSteps, 2)
+	}
+	steps, at := make([]int64, 0, m), make([]int, 0, m)
+	for i := range m {
+		j := i
+		if m != len(grid) {
+			j = i * (len(grid) - 1) / (m - 1)
+		}
+		steps, at = append(steps, grid[j].Step), append(at, j)
+	}
+	pts := make([][]model.Point, len(cur))
+	for i, c := range cur {
+		pts[i] = c.pts
+	}
+	return bandByIndex(ctx, pts, steps, at)
 }
 
 // stepsSorted reports whether pts are in step order (a plain loop: a
@@ -188,8 +194,10 @@ type bandCursor struct {
 // bandTile is the most values bandByIndex gathers at once (2 MB).
 const bandTile = 1 << 18
 
-// bandByIndex is band over series that all have the same steps, each
-// once: step k is index at[k] of every series. The values are gathered
+// bandByIndex is band over series whose steps begin the same grid, each
+// step once: step k is index at[k] (ascending) of every series that
+// reaches it; a series that stopped before it (the index is past its
+// end) does not count there. The values are gathered
 // for a tile of consecutive steps at a time, a series after another, each
 // series read forward over the tile: a read per cache line of a series
 // rather than one per series per step, which for thousands of series
@@ -210,6 +218,9 @@ func bandByIndex(ctx context.Context, series [][]model.Point, steps []int64, at 
 		clear(ns)
 		for _, pts := range series {
 			for k, j := range at[t0:t1] {
+				if j >= len(pts) {
+					break // stopped before: so for the rest of the tile
+				}
 				if v := pts[j].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
 					buf[k*n+ns[k]] = v
 					ns[k]++
