@@ -365,6 +365,13 @@ func selectQuantiles(vals []float64) {
 // counted from base, all within it) the value a sort of vals would put
 // there. After depth partitions it sorts what is left, so that a bad run
 // of pivots costs a sort, not O(n^2).
+//
+// Ties may end in another order than a sort's: equal values have the same
+// bits but for -0 and +0, and quantile reads the same number whichever
+// zero a rank holds (it adds to the lower value a non-negative multiple of
+// a difference that is then +0 or positive, and -0 + +0 is +0; at rank
+// n-1 alone it reads a value as it is, which p < 1 reaches only for one
+// value).
 func selectRanks(vals []float64, base int, ranks []int, depth int) {
 	for len(ranks) > 0 {
 		if len(vals) <= 16 || depth == 0 {
@@ -372,15 +379,19 @@ func selectRanks(vals []float64, base int, ranks []int, depth int) {
 			return
 		}
 		depth--
-		// Three-way partition around the median of three: below the
-		// pivot, equal to it (those ranks are found), above it. Two
-		// passes with no branch on the values (which side is a coin toss
-		// for the middle ranks): below to the front, then equal to the
-		// front of the rest.
+		// Partition around the median of three, one pass with no branch
+		// on the values (which side is a coin toss for the middle
+		// ranks): below the pivot to the front, the rest (the pivot among
+		// them) after it. Only when none is below, which no pass of this
+		// kind would change, are the values equal to the pivot split off
+		// (those ranks are found): each partition leaves smaller parts.
 		a, b, c := vals[0], vals[len(vals)/2], vals[len(vals)-1]
 		pivot := max(min(a, b), min(max(a, b), c))
 		lt := partitionBelow(vals, pivot)
-		gt := lt + partitionEqual(vals[lt:], pivot)
+		gt := lt
+		if lt == 0 {
+			gt = partitionEqual(vals, pivot)
+		}
 		below := 0 // ranks in vals[:lt]
 		for below < len(ranks) && ranks[below] < base+lt {
 			below++

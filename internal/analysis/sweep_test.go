@@ -187,7 +187,7 @@ func TestSelectQuantilesMatchesSort(t *testing.T) {
 			}
 			sorted := slices.Clone(vals)
 			slices.Sort(sorted)
-			for _, depth := range []int{-1, 0, 1} {
+			for _, depth := range []int{-1, 0, 1, 2, 3, 1000} {
 				got := slices.Clone(vals)
 				if depth < 0 {
 					selectQuantiles(got)
@@ -502,4 +502,51 @@ func FuzzBand(f *testing.F) {
 			t.Errorf("band %+v, want %+v", got, want)
 		}
 	})
+}
+
+// TestQuantilesOfSignedZeros checks that the quantiles of values with
+// both -0 and +0 among them have the bits of those of a sort and of the
+// same values with every -0 made +0: which zero a rank holds after the
+// selection (ties in any order) never shows.
+func TestQuantilesOfSignedZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	negZero := math.Copysign(0, -1)
+	zeros := 0
+	for trial := range 2_000 {
+		n := 2 + rng.IntN(300) // one value is its own quantile, -0 included
+		vals := make([]float64, n)
+		for i := range vals {
+			switch rng.IntN(4) {
+			case 0:
+				vals[i] = negZero
+			case 1:
+				vals[i] = 0
+			default:
+				vals[i] = float64(rng.IntN(5)-2) * []float64{1, 1e-310, 0.5}[rng.IntN(3)]
+			}
+		}
+		got, sorted, positive := slices.Clone(vals), slices.Clone(vals), slices.Clone(vals)
+		selectQuantiles(got)
+		slices.Sort(sorted)
+		for i, v := range positive {
+			if v == 0 {
+				positive[i] = 0
+			}
+		}
+		slices.Sort(positive)
+		for _, p := range result.SweepQuantiles {
+			q := quantile(got, p)
+			for name, want := range map[string]float64{"a sort": quantile(sorted, p), "+0 for -0": quantile(positive, p)} {
+				if math.Float64bits(q) != math.Float64bits(want) {
+					t.Fatalf("trial %d, %d values: quantile %v = %v, want %v (%s)", trial, n, p, q, want, name)
+				}
+			}
+			if q == 0 {
+				zeros++
+			}
+		}
+	}
+	if zeros < 1_000 {
+		t.Errorf("%d quantiles were zero: the test proves little", zeros)
+	}
 }
