@@ -152,3 +152,35 @@ func TestListKeepsSupersededInStepOrder(t *testing.T) {
 		t.Errorf("line %v, dropped %d; want [b], 1", got, l2.Dropped)
 	}
 }
+
+// TestGrowKeepsPointsAndMakesRoom checks that Grow keeps the line's
+// points and makes room for n more: appending them allocates nothing, and
+// a Grow within the room left allocates nothing either.
+func TestGrowKeepsPointsAndMakesRoom(t *testing.T) {
+	var s Scalars
+	for i := range 5 {
+		s.Add(model.Point{Step: int64(i), Value: float64(i)}, 1, false)
+	}
+	s.Grow(2000) // AllocsPerRun runs the function twice: once to warm up
+	if want := []int64{0, 1, 2, 3, 4}; !slices.Equal(steps(&s), want) {
+		t.Fatalf("steps after Grow %v, want %v", steps(&s), want)
+	}
+	next := int64(5)
+	allocs := testing.AllocsPerRun(1, func() {
+		s.Grow(500) // room enough already
+		for range 1000 {
+			if !s.Append(model.Point{Step: next, Value: float64(next)}, 1) {
+				t.Fatalf("step %d not appended", next)
+			}
+			next++
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations appending within the room Grow made, want 0", allocs)
+	}
+	for i, p := range s.Points {
+		if p.Step != int64(i) || p.Value != float64(i) {
+			t.Fatalf("point %d is %+v", i, p)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -186,7 +187,7 @@ func TestSelectQuantilesMatchesSort(t *testing.T) {
 			}
 			sorted := slices.Clone(vals)
 			slices.Sort(sorted)
-			for _, depth := range []int{-1, 0, 1} {
+			for _, depth := range []int{-1, 0, 1, 2, 3, 1000} {
 				got := slices.Clone(vals)
 				if depth < 0 {
 					selectQuantiles(got)
@@ -329,46 +330,9 @@ func TestBandOfRunsStoppedEarlyMatchesSort(t *testing.T) {
 		}
 		series = append(series, &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s})
 	}
-	var all []int64
-	for _, sv := range series {
-		for _, p := range sv.Scalar.Points {
-			all = append(all, p.Step)
-		}
-	}
-	slices.Sort(all)
-	all = slices.Compact(all)
 	for _, maxSteps := range []int{0, 90} {
 		got := band(context.Background(), series, maxSteps)
-		steps := all
-		if maxSteps > 0 {
-			steps = spread(all, maxSteps)
-		}
-		var want result.SweepBand
-		for _, step := range steps {
-			var vals []float64
-			for _, sv := range series {
-				pts := sv.Scalar.Points
-				if step < pts[0].Step || step > pts[len(pts)-1].Step {
-					continue
-				}
-				k := 0
-				for k+1 < len(pts) && pts[k+1].Step <= step {
-					k++
-				}
-				if v := pts[k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
-					vals = append(vals, v)
-				}
-			}
-			if len(vals) == 0 {
-				continue
-			}
-			slices.Sort(vals)
-			want.Steps = append(want.Steps, step)
-			want.N = append(want.N, len(vals))
-			for qi, p := range result.SweepQuantiles {
-				want.Q[qi] = append(want.Q[qi], quantile(vals, p))
-			}
-		}
+		want := bandReference(series, maxSteps)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("maxSteps %d: band differs from a sort of each step's values (%d steps, want %d)", maxSteps, len(got.Steps), len(want.Steps))
 		}
@@ -393,5 +357,196 @@ func TestBandOfSeriesOutOfStepOrder(t *testing.T) {
 		if got, want := band(context.Background(), mixed, 0), band(context.Background(), sorted, 0); !reflect.DeepEqual(got, want) {
 			t.Errorf("series %v shuffled: band differs from the sorted series'", shuffled)
 		}
+	}
+}
+
+// bandReference is band worked out plainly: every step of any series
+// (sorted, each once, spread to maxSteps), and at each the sorted finite
+// values of the series that have begun and not ended, each its last
+// point's at or before the step (series in step order, or sorted first).
+func bandReference(series []*result.ScalarView, maxSteps int) result.SweepBand {
+	var all []int64
+	var sorted [][]model.Point
+	for _, sv := range series {
+		pts := slices.Clone(sv.Scalar.Points)
+		slices.SortStableFunc(pts, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+		if len(pts) > 0 {
+			sorted = append(sorted, pts)
+		}
+		for _, p := range pts {
+			all = append(all, p.Step)
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if maxSteps > 0 && len(all) > maxSteps {
+		all = spread(all, maxSteps)
+	}
+	var want result.SweepBand
+	for _, step := range all {
+		var vals []float64
+		for _, pts := range sorted {
+			if step < pts[0].Step || step > pts[len(pts)-1].Step {
+				continue
+			}
+			k := 0
+			for k+1 < len(pts) && pts[k+1].Step <= step {
+				k++
+			}
+			if v := pts[k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		slices.Sort(vals)
+		want.Steps = append(want.Steps, step)
+		want.N = append(want.N, len(vals))
+		for qi, p := range result.SweepQuantiles {
+			want.Q[qi] = append(want.Q[qi], quantile(vals, p))
+		}
+	}
+	return want
+}
+
+// TestBandOfRunsStoppedOnOneGridMatchesSort checks the band of series
+// whose steps all begin one grid's (a sweep whose runs stopped early or
+// failed), gathered by index rather than by cursors, against a plain
+// reference: an uneven grid, 3,000 series (tiles shorter than 64 steps, a
+// last partial one), the longest series neither first nor last, series
+// out of step order, non-finite values, steps spread under maxSteps; and
+// with one series off the grid (a repeated step, a late start, another
+// grid), which the cursors then read.
+func TestBandOfRunsStoppedOnOneGridMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	grid := make([]int64, 150)
+	for i := 1; i < len(grid); i++ {
+		grid[i] = grid[i-1] + 1 + rng.Int64N(20)
+	}
+	var series []*result.ScalarView
+	for r := range 3_000 {
+		n := 1 + rng.IntN(len(grid)-1)
+		if r == 1_234 {
+			n = len(grid)
+		}
+		s := &model.Scalar{Tag: "loss"}
+		for i := range n {
+			v := rng.NormFloat64()
+			if rng.IntN(40) == 0 {
+				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+			}
+			s.Points = append(s.Points, model.Point{Step: grid[i], Value: v})
+		}
+		if r%500 == 3 {
+			rng.Shuffle(n, func(a, b int) { s.Points[a], s.Points[b] = s.Points[b], s.Points[a] })
+		}
+		series = append(series, &result.ScalarView{Run: &model.Run{Name: fmt.Sprint(r)}, Scalar: s})
+	}
+	offGrid := map[string][]model.Point{
+		"repeated step": {{Step: grid[0], Value: 1}, {Step: grid[1], Value: 2}, {Step: grid[1], Value: 3}},
+		"late start":    {{Step: grid[5], Value: 1}, {Step: grid[6], Value: 2}},
+		"another grid":  {{Step: grid[0], Value: 1}, {Step: grid[1] + 1, Value: 2}},
+	}
+	cases := map[string][]*result.ScalarView{"on the grid": series}
+	for name, pts := range offGrid {
+		extra := &result.ScalarView{Run: &model.Run{Name: name}, Scalar: &model.Scalar{Tag: "loss", Points: pts}}
+		cases[name] = append(slices.Clip(series), extra)
+	}
+	for name, series := range cases {
+		for _, maxSteps := range []int{0, 1, 2, 60, 149, 150} {
+			got := band(context.Background(), series, maxSteps)
+			want := bandReference(series, maxSteps)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, maxSteps %d: band differs from the reference (%d steps, want %d)", name, maxSteps, len(got.Steps), len(want.Steps))
+			}
+			if len(want.Steps) < min(maxSteps, 60) {
+				t.Errorf("%s, maxSteps %d: the test's %d steps prove little", name, maxSteps, len(want.Steps))
+			}
+		}
+	}
+}
+
+// FuzzBand checks band against bandReference on series built from the
+// input: each byte pair a point (a step from a small range, so that
+// series share, repeat and interleave steps; a value, some non-finite), a
+// zero byte starting the next series.
+func FuzzBand(f *testing.F) {
+	f.Add([]byte{1, 1, 2, 2, 3, 3, 0, 1, 4, 2, 5, 0, 1, 6}, 0)
+	f.Add([]byte{1, 1, 2, 255, 3, 254, 0, 1, 4, 2, 253, 3, 9, 0, 1, 6, 2, 7}, 2)
+	f.Add([]byte{2, 1, 1, 2, 0, 1, 3, 1, 4, 0, 3, 3}, 1)
+	f.Fuzz(func(t *testing.T, data []byte, maxSteps int) {
+		if len(data) > 4096 {
+			return
+		}
+		maxSteps = max(0, maxSteps%50)
+		special := []float64{math.NaN(), math.Inf(1), math.Inf(-1)}
+		var series []*result.ScalarView
+		s := &model.Scalar{Tag: "loss"}
+		for i := 0; i+1 < len(data); i += 2 {
+			if data[i] == 0 {
+				series = append(series, &result.ScalarView{Run: &model.Run{}, Scalar: s})
+				s = &model.Scalar{Tag: "loss"}
+				i--
+				continue
+			}
+			v := float64(int8(data[i+1]))
+			if k := 255 - int(data[i+1]); k < len(special) {
+				v = special[k]
+			}
+			s.Points = append(s.Points, model.Point{Step: int64(data[i] % 16), Value: v})
+		}
+		series = append(series, &result.ScalarView{Run: &model.Run{}, Scalar: s})
+		got := band(context.Background(), series, maxSteps)
+		if want := bandReference(series, maxSteps); !reflect.DeepEqual(got, want) {
+			t.Errorf("band %+v, want %+v", got, want)
+		}
+	})
+}
+
+// TestQuantilesOfSignedZeros checks that the quantiles of values with
+// both -0 and +0 among them have the bits of those of a sort and of the
+// same values with every -0 made +0: which zero a rank holds after the
+// selection (ties in any order) never shows.
+func TestQuantilesOfSignedZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	negZero := math.Copysign(0, -1)
+	zeros := 0
+	for trial := range 2_000 {
+		n := 2 + rng.IntN(300) // one value is its own quantile, -0 included
+		vals := make([]float64, n)
+		for i := range vals {
+			switch rng.IntN(4) {
+			case 0:
+				vals[i] = negZero
+			case 1:
+				vals[i] = 0
+			default:
+				vals[i] = float64(rng.IntN(5)-2) * []float64{1, 1e-310, 0.5}[rng.IntN(3)]
+			}
+		}
+		got, sorted, positive := slices.Clone(vals), slices.Clone(vals), slices.Clone(vals)
+		selectQuantiles(got)
+		slices.Sort(sorted)
+		for i, v := range positive {
+			if v == 0 {
+				positive[i] = 0
+			}
+		}
+		slices.Sort(positive)
+		for _, p := range result.SweepQuantiles {
+			q := quantile(got, p)
+			for name, want := range map[string]float64{"a sort": quantile(sorted, p), "+0 for -0": quantile(positive, p)} {
+				if math.Float64bits(q) != math.Float64bits(want) {
+					t.Fatalf("trial %d, %d values: quantile %v = %v, want %v (%s)", trial, n, p, q, want, name)
+				}
+			}
+			if q == 0 {
+				zeros++
+			}
+		}
+	}
+	if zeros < 1_000 {
+		t.Errorf("%d quantiles were zero: the test proves little", zeros)
 	}
 }

@@ -40,9 +40,13 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 		imin, imax := -1, -1
 		var vmin, vmax float64
 		inan, ipos, ineg := -1, -1, -1
-		for i := lo; i <= hi; i++ {
-			v := pts[i].Value
-			if v-v != 0 { // NaN or infinite: rare, so tested once for both
+		// Over the bucket's own slice: no bounds check per point. One
+		// switch, one comparison per point for the common case.
+		seg := pts[lo : hi+1]
+		for j := range seg {
+			v := seg[j].Value
+			switch i := lo + j; {
+			case v-v != 0: // NaN or infinite: rare, so tested once for both
 				switch {
 				case v > 0:
 					if ipos < 0 {
@@ -57,16 +61,11 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 						inan = i
 					}
 				}
-				continue
-			}
-			if imin < 0 {
+			case imin < 0:
 				imin, imax, vmin, vmax = i, i, v, v
-				continue
-			}
-			if v < vmin {
+			case v < vmin:
 				imin, vmin = i, v
-			}
-			if v > vmax {
+			case v > vmax:
 				imax, vmax = i, v
 			}
 		}
