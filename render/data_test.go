@@ -9,6 +9,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 // A run's bundle holds every point of each of its series (or, past
@@ -87,7 +88,7 @@ func BenchmarkBundle(b *testing.B) {
 	w := &bundleWriter{}
 	var out countWriter
 	b.ReportAllocs()
-	defer reportCPU(b, cpuTime())
+	defer cputime.ReportPerOp(b, cputime.Used())
 	for b.Loop() {
 		w.js, w.b, out = &out, w.b[:0], 0
 		if err := w.write(&bundleGroup{sv.file, []*model.Run{sv.run}, [][]*seriesView{{sv}}}); err != nil {
@@ -116,7 +117,7 @@ func BenchmarkWriteSiteSweep(b *testing.B) {
 	rep := synthetic(runs)
 	dir := b.TempDir()
 	b.ReportAllocs()
-	defer reportCPU(b, cpuTime())
+	defer cputime.ReportPerOp(b, cputime.Used())
 	i := 0
 	for b.Loop() {
 		i++

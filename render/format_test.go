@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 func TestAppendWallTimeIsShortest(t *testing.T) {
@@ -58,7 +60,7 @@ func BenchmarkAppendWallTime(b *testing.B) {
 	}{{"one decimal", 1700000004.5}, {"six decimals", 1622543341.789407}, {"seven decimals", 1622543341.7903051}} {
 		b.Run(c.name, func(b *testing.B) {
 			buf := make([]byte, 0, 32)
-			defer reportCPU(b, cpuTime())
+			defer cputime.ReportPerOp(b, cputime.Used())
 			for b.Loop() {
 				buf = appendWallTime(buf[:0], c.w)
 			}

@@ -11,7 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 // checkFloat32 compares appendFloat32 with strconv on the float32 of bits
@@ -162,7 +163,7 @@ func BenchmarkAppendFloat32(b *testing.B) {
 	}
 	buf := make([]byte, 0, 64)
 	b.Run("fast", func(b *testing.B) {
-		defer reportCPU(b, cpuTime())
+		defer cputime.ReportPerOp(b, cputime.Used())
 		for b.Loop() {
 			for _, v := range vals {
 				buf, _ = appendFloat32(buf[:0], v)
@@ -170,21 +171,11 @@ func BenchmarkAppendFloat32(b *testing.B) {
 		}
 	})
 	b.Run("strconv", func(b *testing.B) {
-		defer reportCPU(b, cpuTime())
+		defer cputime.ReportPerOp(b, cputime.Used())
 		for b.Loop() {
 			for _, v := range vals {
 				buf = strconv.AppendFloat(buf[:0], v, 'f', -1, 32)
 			}
 		}
 	})
-}
-
-// reportCPU reports the process's CPU time per iteration since start (a
-// cpuTime), as cpu-ns/op: the benchmarks of the data files' formatting
-// run on a machine shared with other work, where the wall clock's ns/op
-// measures the neighbours as much as the code.
-func reportCPU(b *testing.B, start time.Duration) {
-	if start > 0 && b.N > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-	}
 }

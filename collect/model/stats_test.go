@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 // statsReference is Stats worked out plainly: every point compared one by
@@ -112,11 +114,8 @@ func BenchmarkStats(b *testing.B) {
 	for i := range s.Points {
 		s.Points[i] = Point{Step: int64(i), WallTime: float64(i), Value: math.Sin(float64(i)/500) + rng.NormFloat64()*0.1}
 	}
-	start := cpuTime()
+	defer cputime.ReportPerOp(b, cputime.Used())
 	for b.Loop() {
 		s.Stats()
-	}
-	if start > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 }

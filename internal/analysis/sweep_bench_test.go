@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 // sweepSeries is one tag of a sweep: runs series of steps noisy points
@@ -32,7 +32,7 @@ func BenchmarkBand(b *testing.B) {
 	series := sweepSeries(2_000, 1_000)
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
+	defer cputime.ReportPerOp(b, cputime.Used())
 	for range b.N {
 		if got := band(context.Background(), series, 1_000); len(got.Steps) != 1_000 {
 			b.Fatalf("%d steps", len(got.Steps))
@@ -50,19 +50,10 @@ func BenchmarkBandStoppedEarly(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
+	defer cputime.ReportPerOp(b, cputime.Used())
 	for range b.N {
 		if got := band(context.Background(), series, 1_000); len(got.Steps) != 1_000 {
 			b.Fatalf("%d steps", len(got.Steps))
 		}
-	}
-}
-
-// reportCPU reports the process's CPU time per iteration since start (a
-// cpuTime), as cpu-ns/op: on a machine shared with other work the wall
-// clock's ns/op measures the neighbours as much as the code.
-func reportCPU(b *testing.B, start time.Duration) {
-	if start > 0 && b.N > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 }

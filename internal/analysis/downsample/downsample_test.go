@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 func noisy(n int) []model.Point {
@@ -101,18 +101,9 @@ func TestAllNonFiniteBucket(t *testing.T) {
 func BenchmarkPoints(b *testing.B) {
 	pts := noisy(1_000_000)
 	b.SetBytes(int64(len(pts)) * 24)
-	defer reportCPU(b, cpuTime())
+	defer cputime.ReportPerOp(b, cputime.Used())
 	for b.Loop() {
 		Points(pts, 2000)
-	}
-}
-
-// reportCPU reports the process's CPU time per iteration since start (a
-// cpuTime), as cpu-ns/op: on a machine shared with other work the wall
-// clock's ns/op measures the neighbours as much as the code.
-func reportCPU(b *testing.B, start time.Duration) {
-	if start > 0 && b.N > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 

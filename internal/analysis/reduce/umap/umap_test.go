@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trainreport/trainreport/internal/cputime"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -348,7 +349,7 @@ func BenchmarkEmbed10000x128(b *testing.B) {
 			runtime.GC()
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			var emb []float32
 			for b.Loop() {
 				var err error
@@ -358,7 +359,7 @@ func BenchmarkEmbed10000x128(b *testing.B) {
 			}
 			var after runtime.MemStats
 			runtime.ReadMemStats(&after)
-			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Used()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
 			// Trustworthiness of the first 2,000 points, as reference.py --bench reports it.
 			const m = 2000
