@@ -142,7 +142,11 @@ func (ps *partStream) check(readErr error) error {
 
 // scanPart reads the part dir a run at a time: each run is checked
 // (collectRules), its shapes added to shapes and its scalar series cut
-// to their last point; then the part is checked as readPart checks it.
+// to their last point; then the part is checked against its marker m
+// (size and hash, before anything read is used: a damaged file is named
+// as one rather than by the decoder's complaint), its runs and log
+// directories against m's, and every payload reference against its log
+// directory, before anything reads one.
 func scanPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error), shapes *analysis.Shapes) (*model.Report, error) {
 	ps, err := openPartStream(ctx, dir, m)
 	if err != nil {

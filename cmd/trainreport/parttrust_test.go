@@ -29,6 +29,7 @@ import (
 	"github.com/trainreport/trainreport/collect/logfs"
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/collect/tfrecord"
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // secretMark is in the bytes of the file outside every log directory
@@ -325,7 +326,8 @@ const (
 	partAllocFixed   = 4 << 20
 )
 
-// FuzzReadPart is the part reader as merge runs it, on any shard.json and
+// FuzzReadPart is the part reader as merge runs it (its first pass,
+// scanPart, which checks a part before any use), on any shard.json and
 // model.bin, their checksums set to match when the marker decodes (as a
 // forger sets them), below a root holding a log directory "logs": it
 // must not panic, must allocate in proportion to the part's bytes, and a
@@ -381,14 +383,14 @@ func FuzzReadPart(f *testing.F) {
 			if pm, err = readMarker(t.Context(), part); err != nil {
 				return
 			}
-			rep, err = readPart(t.Context(), part, pm, func(name string) (model.Source, error) {
+			rep, err = scanPart(t.Context(), part, pm, func(name string) (model.Source, error) {
 				for _, l := range pm.Logdirs {
 					if l.Name == name && l.URL == "" {
 						return openLogdir(t.Context(), r, l)
 					}
 				}
 				return nil, nil // a bucket is not read here: its payloads have no source
-			})
+			}, analysis.NewShapes())
 		})
 		if budget := partAllocPerByte*uint64(len(marker)+len(modelBin)) + partAllocFixed; got > budget {
 			t.Fatalf("a part of %d + %d bytes (%v) allocated %d bytes, over the %d budget", len(marker), len(modelBin), err, got, budget)

@@ -869,66 +869,6 @@ func pathsAsLogdirs(paths []string) []model.Logdir {
 	return out
 }
 
-// readPart reads the model of the part dir, checking it against the
-// size and hash its marker m lists, attaching each log directory's
-// payloads from the Source open returns for its name; then checks that
-// every payload the model refers to lies inside a regular file of its
-// log directory, before anything reads one.
-//
-// model.bin is decoded as it is read, hashed on the way, not read whole
-// first: the decoder bounds what a forged file makes it allocate by the
-// file's bytes, and nothing read is used before the size and hash are
-// checked, which are checked first, so a damaged file is named as one
-// rather than by the decoder's complaint.
-func readPart(ctx context.Context, dir string, m *shardMarker, open func(logdir string) (model.Source, error)) (*model.Report, error) {
-	f := m.Files[0]           // readMarker made sure it is model.bin
-	name := logfs.Redact(dir) // what messages name
-	d, err := openPart(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("part %s: %w", name, err)
-	}
-	defer d.Close()
-	file, err := d.Open(f.Name)
-	if err != nil {
-		return nil, fmt.Errorf("part %s: %w", name, err)
-	}
-	defer file.Close()
-	tooLong := fmt.Errorf("part %s: %s is longer than the %d bytes its %s lists: changed after collect wrote it", name, f.Name, f.Size, partMarker)
-	if fi, err := file.Stat(); err == nil && fi.Size() > f.Size {
-		return nil, tooLong
-	}
-	h := sha256.New()
-	cr := &countingReader{r: io.TeeReader(io.LimitReader(file, f.Size+1), h)} // a byte more than listed is enough to tell
-	rep, readErr := model.Read(cr, open)
-	fail := func(err error) (*model.Report, error) {
-		if rep != nil {
-			rep.Close()
-		}
-		return nil, err
-	}
-	if _, err := io.Copy(io.Discard, cr); err != nil { // the rest, to count and hash
-		return fail(fmt.Errorf("part %s: %s: %w", name, f.Name, err))
-	}
-	switch {
-	case cr.n > f.Size:
-		return fail(tooLong)
-	case cr.n < f.Size:
-		return fail(fmt.Errorf("part %s: %s is cut short: %d bytes, its %s lists %d", name, f.Name, cr.n, partMarker, f.Size))
-	case cr.n == f.Size && hex.EncodeToString(h.Sum(nil)) != f.SHA256:
-		return fail(fmt.Errorf("part %s: %s does not match the hash its %s holds: damaged or changed after collect wrote it", name, f.Name, partMarker))
-	case readErr != nil:
-		return fail(fmt.Errorf("part %s: %s: %w", name, f.Name, readErr))
-	}
-	rep.SetDecoders(collect.Decoders()) // the model's tensors decode with the readers'
-	if len(rep.Runs) != m.Runs || !slices.EqualFunc(rep.Logdirs, m.Logdirs, func(a model.Logdir, b shardLogdir) bool { return a.Name == b.Name && a.Path == b.Path }) {
-		return fail(fmt.Errorf("part %s: %s and %s disagree on its runs or log directories", name, partModel, partMarker))
-	}
-	if err := rep.CheckPayloads(); err != nil {
-		return fail(fmt.Errorf("part %s: %s refers to bytes that are not in a regular file of its log directories (the logs changed since collect, or the part is forged): %w", name, partModel, err))
-	}
-	return rep, nil
-}
-
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis"
 )
 
 // runCmd runs one subcommand of trainreport (run for the report itself)
@@ -207,14 +208,14 @@ func shardRuns(t *testing.T, parts []string) [][]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := readPart(t.Context(), p, m, func(name string) (model.Source, error) {
+		rep, err := scanPart(t.Context(), p, m, func(name string) (model.Source, error) {
 			for _, l := range m.Logdirs {
 				if l.Name == name {
 					return openLogdir(t.Context(), root, l)
 				}
 			}
 			return nil, fmt.Errorf("no log directory %q", name)
-		})
+		}, analysis.NewShapes())
 		if err != nil {
 			t.Fatal(err)
 		}
