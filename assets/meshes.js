@@ -19,6 +19,9 @@
   var T = window.trainreport;
   var util = T.util;
   var DEFAULT_COLOR = [76, 120, 168]; // the report's blue
+  // SUB_TRIANGLES bounds the small triangles the 2-D canvas cuts a mesh's
+  // faces into to blend their vertices' colours (drawn per redraw).
+  var SUB_TRIANGLES = 100000;
   var YAW = -0.35, PITCH = 0.7; // the initial view, in radians: off every axis and diagonal, and oblique to y-up and z-up meshes alike
 
   T.onPage('meshes', function (main) {
@@ -214,6 +217,10 @@
         ctx.fill();
         ctx.stroke();
       }
+      // The cut is bounded over the whole mesh: past SUB_TRIANGLES small
+      // triangles, faces are filled whole, so that a mesh of many large
+      // faces (200,000 over each other) costs a fill per face, not 256.
+      var spare = SUB_TRIANGLES - order.length;
       order.forEach(function (k) {
         var p = f[3 * k], q = f[3 * k + 1], r = f[3 * k + 2];
         // The normal in view space: screen y points down, so flip it.
@@ -225,6 +232,8 @@
         var a = colorOf(p), b = colorOf(q), c = colorOf(r);
         var side = Math.max(Math.hypot(ux, uy), Math.hypot(vx, vy), Math.hypot(px[r] - px[q], py[r] - py[q]));
         var m = a === b && b === c ? 1 : Math.max(1, Math.min(16, Math.ceil(side / 8)));
+        if (m > 1 && m * m - 1 > spare) m = 1;
+        spare -= m * m - 1;
         // The point and colour at barycentric (i/m, j/m) from p towards
         // q and r.
         function at(i, j) {
