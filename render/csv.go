@@ -28,12 +28,13 @@ const (
 	scalarsCSVFile = "data/scalars.csv"
 )
 
-// hparamsCSV is j, data/hparams.json's sessions, as one table: a row per
+// writeHParamsCSV writes j, data/hparams.json's sessions, to out as one
+// table (data/hparams.csv): a row per
 // session; columns run, group, status, then the hyperparameters' and the
 // metrics' in j's order. A name both a hyperparameter and a metric have
 // (or that is one of the first three) is told apart by " (hparam)" or
 // " (metric)" after it: a table's columns must have distinct names.
-func hparamsCSV(j hparamsJSON) []byte {
+func writeHParamsCSV(out io.Writer, j hparamsJSON) error {
 	header := []string{"run", "group", "status"}
 	seen := map[string]int{"run": 1, "group": 1, "status": 1}
 	for _, c := range j.HParams {
@@ -48,8 +49,7 @@ func hparamsCSV(j hparamsJSON) []byte {
 	for _, c := range j.Metrics {
 		header = append(header, distinct(c.Name, " (metric)", seen))
 	}
-	var b strings.Builder
-	w := csv.NewWriter(&b)
+	w := csv.NewWriter(out) // buffered: it flushes every 4 KB
 	w.Write(header)
 	row := make([]string, 0, len(header))
 	for _, s := range j.Sessions {
@@ -66,10 +66,12 @@ func hparamsCSV(j hparamsJSON) []byte {
 				panic("render: an hparams cell of a type hparamsModel does not make")
 			}
 		}
-		w.Write(row)
+		if err := w.Write(row); err != nil {
+			return err
+		}
 	}
 	w.Flush()
-	return []byte(b.String())
+	return w.Error()
 }
 
 // distinct is name, or name+suffix when seen counts it more than once.

@@ -195,7 +195,11 @@ func TestCSVCellsAreNeitherFormulasNorBroken(t *testing.T) {
 
 	j := hparamsJSON{HParams: []hparamsColumn{{"loss", true}, {"status", false}}, Metrics: []hparamsColumn{{"loss", true}},
 		Sessions: []hparamsSession{{Run: "r", Status: "success", HParams: []any{nil, "+1"}, Metrics: []any{nil}}}}
-	rows, err := csv.NewReader(bytes.NewReader(hparamsCSV(j))).ReadAll()
+	var hb bytes.Buffer
+	if err := writeHParamsCSV(&hb, j); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&hb).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

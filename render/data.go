@@ -3,8 +3,11 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/summary"
@@ -12,8 +15,8 @@ import (
 
 // dataIndex returns data/index.json, mapping category -> run -> tag ->
 // data file, with the other pages' shares of data/.
-func (r *Report) dataIndex(pages []*pageData) file {
-	index := dataIndex{Layout: DataLayout, Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
+func (r *Report) dataIndex(pages []*pageData) *dataIndex {
+	index := &dataIndex{Layout: DataLayout, Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
 	for _, run := range r.rep.Runs {
 		// A run's Tianshu category index always has the scalar category,
 		// empty when the run has no scalars.
@@ -55,11 +58,37 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			sec[p.category] = groups
 		}
 	}
-	b, err := json.MarshalIndent(index, "", " ")
-	if err != nil {
-		panic(err) // only strings and maps: cannot fail
+	return index
+}
+
+// write writes data/index.json to w in the line form (jsonLines): a line
+// per run of each member that maps runs (of each category's under
+// "categories"), per downsampled series and per error.
+func (ix *dataIndex) write(w io.Writer) error {
+	j := newJSONLines(w, '{')
+	j.value("layout", ix.Layout)
+	linesByKey(j, "runs", ix.Runs)
+	linesByKey(j, "scalar", ix.Scalars)
+	if len(ix.Superseded) > 0 { // omitempty, as the members below
+		linesByKey(j, "superseded_scalar", ix.Superseded)
 	}
-	return file{"data/index.json", append(b, '\n')}
+	if len(ix.Bundles) > 0 {
+		linesByKey(j, "scalar_bundles", ix.Bundles)
+	}
+	if len(ix.Categories) > 0 {
+		j.open("categories", '{')
+		for _, c := range slices.Sorted(maps.Keys(ix.Categories)) {
+			linesByKey(j, c, ix.Categories[c])
+		}
+		j.close()
+	}
+	if len(ix.Downsampled) > 0 {
+		lines(j, "downsampled", ix.Downsampled)
+	}
+	if len(ix.Errors) > 0 {
+		lines(j, "errors", ix.Errors)
+	}
+	return j.end()
 }
 
 // scalarCategory names the scalars in data/index.json, where, as in
@@ -171,43 +200,128 @@ func appendScriptHead(b []byte, name string) []byte {
 	return append(b, ',')
 }
 
-// SummaryJSON returns summary.json.
+// SummaryJSON returns summary.json (WriteSummaryJSON).
 func (r *Report) SummaryJSON() ([]byte, error) {
-	s := summary.JSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summary.Run{}, Metrics: map[string]map[string]summary.Stat{},
-		Warnings: summary.Warnings(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
-	for _, run := range r.rep.Runs {
-		sr := summary.Run{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
-			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
-		for _, f := range run.LogFiles() {
-			sr.Files = append(sr.Files, summary.LogFileOf(f))
-		}
-		if run.HasEvents {
-			first, last := run.FirstStep, run.LastStep
-			start, end, dur := summary.Float(run.Start), summary.Float(run.End), summary.Float(run.End-run.Start)
-			sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
-		}
-		s.Runs = append(s.Runs, sr)
-		if len(runScalars(run)) > 0 {
-			m := map[string]summary.Stat{}
-			for _, sc := range runScalars(run) {
-				st := r.views[sc].stats
-				ss := summary.Stat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
-				if st.HasFinite {
-					ss.Min, ss.Max = pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
-				}
-				m[sc.Tag] = ss
-			}
-			s.Metrics[run.Name] = m
-		}
-	}
-	s.Gates, s.Baseline = r.gatesJSON(), r.baselineJSON()
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(s); err != nil {
+	if err := r.WriteSummaryJSON(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// WriteSummaryJSON writes summary.json to w, the shape of summary.JSON in
+// the line form (jsonLines): a line per run of "runs", per run of
+// "metrics" (its tags' key metrics), per warning, gate, run of the
+// baseline's metrics and anomaly. It is streamed, a run at a time: at
+// 100,000 runs the document is some hundred MB.
+func (r *Report) WriteSummaryJSON(w io.Writer) error {
+	j := newJSONLines(w, '{')
+	j.value("title", r.opt.Title)
+	j.value("restarts", restartRuleName(r.rep))
+	j.open("runs", '[')
+	for _, run := range r.rep.Runs {
+		j.value("", r.summaryRun(run))
+	}
+	j.close()
+	j.open("metrics", '{')
+	for _, run := range byName(r.rep.Runs, func(run *model.Run) bool { return len(runScalars(run)) > 0 }) {
+		j.value(run.Name, r.summaryMetrics(run))
+	}
+	j.close()
+	lines(j, "warnings", summary.Warnings(r.rep.Warnings))
+	if g := r.gatesJSON(); len(g) > 0 { // omitempty
+		lines(j, "gates", g)
+	}
+	if b := r.baselineJSON(); b != nil {
+		j.open("baseline", '{')
+		j.value("source", b.Source)
+		j.value("threshold", b.Threshold)
+		j.value("compared", b.Compared)
+		j.value("regressions", b.Regressions)
+		linesByKey(j, "metrics", b.Metrics)
+		j.close()
+	}
+	lines(j, "anomalies", r.anomaliesJSON())
+	return j.end()
+}
+
+// summaryRun is run's element of summary.json's "runs".
+func (r *Report) summaryRun(run *model.Run) summary.Run {
+	sr := summary.Run{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
+		RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
+	for _, f := range run.LogFiles() {
+		sr.Files = append(sr.Files, summary.LogFileOf(f))
+	}
+	if run.HasEvents {
+		first, last := run.FirstStep, run.LastStep
+		start, end, dur := summary.Float(run.Start), summary.Float(run.End), summary.Float(run.End-run.Start)
+		sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
+	}
+	return sr
+}
+
+// summaryMetrics is run's member of summary.json's "metrics": its scalar
+// tags' key metrics.
+func (r *Report) summaryMetrics(run *model.Run) map[string]summary.Stat {
+	m := map[string]summary.Stat{}
+	for _, sc := range runScalars(run) {
+		st := r.views[sc].stats
+		ss := summary.Stat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
+		if st.HasFinite {
+			ss.Min, ss.Max = pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
+		}
+		m[sc.Tag] = ss
+	}
+	return m
+}
+
+// byName returns the runs that keep selects sorted by name as encoding/json
+// sorts a map's keys (bytewise), the order of summary.json's "metrics";
+// of runs sharing a name, the last, which a map would keep. The report's
+// order is natural (model.CompareRunNames), not bytewise.
+func byName(runs []*model.Run, keep func(*model.Run) bool) []*model.Run {
+	var out []*model.Run
+	for _, run := range runs {
+		if keep(run) {
+			out = append(out, run)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *model.Run) int { return strings.Compare(a.Name, b.Name) })
+	kept := out[:0]
+	for i, run := range out {
+		if i+1 == len(out) || out[i+1].Name != run.Name {
+			kept = append(kept, run)
+		}
+	}
+	return kept
+}
+
+// lines writes the array vs as the member key of j's object, an element
+// a line (null when nil, as encoding/json writes it).
+func lines[E any](j *jsonLines, key string, vs []E) {
+	if vs == nil {
+		j.value(key, nil)
+		return
+	}
+	j.open(key, '[')
+	for _, v := range vs {
+		j.value("", v)
+	}
+	j.close()
+}
+
+// linesByKey writes the map m as the member key of j's object, a member
+// a line in encoding/json's order of keys (bytewise; null when nil).
+func linesByKey[V any](j *jsonLines, key string, m map[string]V) {
+	if m == nil {
+		j.value(key, nil)
+		return
+	}
+	j.open(key, '{')
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		j.value(k, m[k])
+	}
+	j.close()
 }
 
 func pointJSON(e model.Extreme, f32 bool) *summary.StatPoint {

@@ -2,9 +2,9 @@ package render
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -111,8 +111,9 @@ const (
 	maxHParamColumns = 200
 	maxMetricColumns = 200
 	// maxDataCells bounds sessions x columns in data/hparams.json: a cell
-	// is some 10 to 25 bytes of indented JSON and under 100 bytes of
-	// memory while encoded, so the file stays under some 50 MB and takes
+	// is some 5 to 20 bytes of JSON in the line form (it was 10 to 25
+	// indented) and under 100 bytes of memory in the model the file is
+	// streamed from, so the file stays under some 40 MB and takes
 	// a second or two: 5,000 sessions at the full 400 columns, 40,000 at
 	// 50. Past it, the last sessions in run order are left out.
 	maxDataCells = 2_000_000
@@ -472,6 +473,19 @@ func hparamsCutNote(o *hparamsOmitted, cols, sessions int) string {
 	return s + "data/hparams.json holds the same columns and every session."
 }
 
+// write writes data/hparams.json to w in the line form (jsonLines): a
+// line per column and per session.
+func (j *hparamsJSON) write(w io.Writer) error {
+	l := newJSONLines(w, '{')
+	lines(l, "hparams", j.HParams)
+	lines(l, "metrics", j.Metrics)
+	lines(l, "sessions", j.Sessions)
+	if j.Omitted != nil { // omitempty
+		l.value("omitted", j.Omitted)
+	}
+	return l.end()
+}
+
 // hparamsData returns data/hparams.json: the columns and every session's
 // values (see hparamsJSON).
 func (r *Report) hparamsData(emit func(file) error) (*pageData, error) {
@@ -481,16 +495,13 @@ func (r *Report) hparamsData(emit func(file) error) (*pageData, error) {
 		d.note("", "", fmt.Errorf("data/hparams.json leaves out %d hyperparameter and %d metric columns (at most %d and %d are kept: those most sessions have a value for) and the last %d sessions (at most %s cells of sessions x columns)",
 			o.HParams, o.Metrics, maxHParamColumns, maxMetricColumns, o.Sessions, result.FormatCount(maxDataCells)))
 	}
-	b, err := json.MarshalIndent(j, "", " ")
-	if err != nil {
-		d.note("", "", fmt.Errorf("data/hparams.json not written: %w", err))
-		return d, nil
+	// Streamed: at 100,000 sessions the file is tens of MB.
+	stream := r.streamer(emit)
+	if err := stream("data/hparams.json", j.write); err != nil {
+		return nil, outputError{err}
 	}
-	if err := emit(file{"data/hparams.json", append(b, '\n')}); err != nil {
-		return nil, err
-	}
-	if err := emit(file{hparamsCSVFile, hparamsCSV(j)}); err != nil {
-		return nil, err
+	if err := stream(hparamsCSVFile, func(w io.Writer) error { return writeHParamsCSV(w, j) }); err != nil {
+		return nil, outputError{err}
 	}
 	for _, hs := range sessions {
 		d.add(hs.run.Name, "sessions", "hparams.json")

@@ -252,6 +252,21 @@ func (r *Report) WriteSiteTo(ctx context.Context, site *outdir.Site) error {
 	})
 }
 
+// streamer is eachFile's stream while it runs; outside it (a page's data
+// made on its own) a stream that makes each file whole, then emits it.
+func (r *Report) streamer(emit func(file) error) func(name string, write func(io.Writer) error) error {
+	if r.stream != nil {
+		return r.stream
+	}
+	return func(name string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return emit(file{name, b.Bytes()})
+	}
+}
+
 type file struct {
 	name string // slash-separated path inside the site
 	data []byte
@@ -348,11 +363,7 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 		}
 	}()
 
-	sum, err := r.SummaryJSON()
-	if err != nil {
-		return err
-	}
-	if err := emit(file{"summary.json", sum}); err != nil {
+	if err := stream("summary.json", r.WriteSummaryJSON); err != nil {
 		return err
 	}
 	var md bytes.Buffer
@@ -403,7 +414,7 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 			return err
 		}
 	}
-	if err := emit(r.dataIndex(extra)); err != nil {
+	if err := stream("data/index.json", r.dataIndex(extra).write); err != nil {
 		return err
 	}
 	waited = true

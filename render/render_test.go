@@ -147,7 +147,9 @@ func goldenReport(t *testing.T, name string, inCorpus bool, own string) *model.R
 
 // TestGolden pins every JSON output (data files and scalar bundles, data/index.json,
 // summary.json) and summary.md of each input of goldenInputs byte for
-// byte, one directory per input under testdata/golden. Run `go test
+// byte, one directory per input under testdata/golden, and checks that
+// the outputs of the line form hold json.MarshalIndent's values
+// (checkLineForm). Run `go test
 // ./render -run TestGolden -update` to rewrite them, and review the diff
 // like code.
 func TestGolden(t *testing.T) {
@@ -159,6 +161,12 @@ func TestGolden(t *testing.T) {
 			checkGolden(t, golden, files, func(name string) bool {
 				return strings.HasSuffix(name, ".json") || name == "summary.md" || strings.HasPrefix(name, "data/scalars/")
 			})
+			// The line form holds json.MarshalIndent's values.
+			for name := range lineFormTypes {
+				if data, ok := files[name]; ok {
+					checkLineForm(t, name, data)
+				}
+			}
 			for _, want := range in.wants {
 				found := false
 				for name := range files {

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -299,18 +298,7 @@ func (r *Report) scalarsData(emit func(file) error) (*pageData, error) {
 func (r *Report) writeBundle(buf []byte, g *bundleGroup, emit func(file) error) ([]byte, error) {
 	name := g.file
 	w := &bundleWriter{b: buf[:0]}
-	stream := r.stream
-	if stream == nil {
-		// Outside eachFile (a page's data made on its own): each file
-		// made whole, then emitted.
-		stream = func(name string, write func(io.Writer) error) error {
-			var b bytes.Buffer
-			if err := write(&b); err != nil {
-				return err
-			}
-			return emit(file{name, b.Bytes()})
-		}
-	}
+	stream := r.streamer(emit)
 	err := stream("data/"+name, func(js io.Writer) error {
 		if !r.opt.DataJSON {
 			w.js = js
