@@ -1,10 +1,13 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/summary"
@@ -173,41 +176,170 @@ func appendScriptHead(b []byte, name string) []byte {
 
 // SummaryJSON returns summary.json.
 func (r *Report) SummaryJSON() ([]byte, error) {
-	s := summary.JSON{Title: r.opt.Title, Restarts: restartRuleName(r.rep), Runs: []summary.Run{}, Metrics: map[string]map[string]summary.Stat{},
-		Warnings: summary.Warnings(r.rep.Warnings), Anomalies: r.anomaliesJSON()}
-	for _, run := range r.rep.Runs {
-		sr := summary.Run{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
-			RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
-		for _, f := range run.LogFiles() {
-			sr.Files = append(sr.Files, summary.LogFileOf(f))
-		}
-		if run.HasEvents {
-			first, last := run.FirstStep, run.LastStep
-			start, end, dur := summary.Float(run.Start), summary.Float(run.End), summary.Float(run.End-run.Start)
-			sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
-		}
-		s.Runs = append(s.Runs, sr)
-		if len(runScalars(run)) > 0 {
-			m := map[string]summary.Stat{}
-			for _, sc := range runScalars(run) {
-				st := r.views[sc].stats
-				ss := summary.Stat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
-				if st.HasFinite {
-					ss.Min, ss.Max = pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
-				}
-				m[sc.Tag] = ss
-			}
-			s.Metrics[run.Name] = m
-		}
-	}
-	s.Gates, s.Baseline = r.gatesJSON(), r.baselineJSON()
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(s); err != nil {
+	if err := r.WriteSummaryJSON(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// WriteSummaryJSON writes summary.json to w a run at a time: the bytes
+// encoding/json writes of the whole summary.JSON indented by one space,
+// without holding it (at 100,000 runs the summary, its encoding and its
+// indented copy took 600 MB at once, a third of a merge's peak).
+func (r *Report) WriteSummaryJSON(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	sw := summaryWriter{w: bw}
+	sw.raw("{\n")
+	sw.field("title", r.opt.Title, false)
+	sw.field("restarts", restartRuleName(r.rep), false)
+	sw.key("runs")
+	sw.elems(len(r.rep.Runs), func(i int) any { return r.summaryRun(r.rep.Runs[i]) })
+	sw.raw(",\n")
+	// A map's keys in order, as encoding/json writes them; a run's
+	// metrics once, the last run of a name's (as the map was filled).
+	var names []string
+	byName := map[string]*model.Run{}
+	for _, run := range r.rep.Runs {
+		if len(runScalars(run)) == 0 {
+			continue
+		}
+		if _, ok := byName[run.Name]; !ok {
+			names = append(names, run.Name)
+		}
+		byName[run.Name] = run
+	}
+	slices.Sort(names)
+	sw.key("metrics")
+	sw.members(names, func(i int) any { return r.summaryMetrics(byName[names[i]]) })
+	sw.raw(",\n")
+	sw.field("warnings", summary.Warnings(r.rep.Warnings), false)
+	if gates := r.gatesJSON(); len(gates) > 0 {
+		sw.field("gates", gates, false)
+	}
+	if base := r.baselineJSON(); base != nil {
+		sw.field("baseline", base, false)
+	}
+	sw.field("anomalies", r.anomaliesJSON(), true)
+	sw.raw("}\n")
+	if sw.err != nil {
+		return sw.err
+	}
+	return bw.Flush()
+}
+
+// summaryRun is run's entry of summary.json's runs.
+func (r *Report) summaryRun(run *model.Run) summary.Run {
+	sr := summary.Run{Name: run.Name, Logdir: run.Logdir, Path: run.Path, Files: []summary.LogFile{},
+		RestartDropped: run.Restarts, Attempts: attemptsJSON(run), Graphs: r.graphCounts(run), Warnings: summary.Warnings(run.Warnings)}
+	for _, f := range run.LogFiles() {
+		sr.Files = append(sr.Files, summary.LogFileOf(f))
+	}
+	if run.HasEvents {
+		first, last := run.FirstStep, run.LastStep
+		start, end, dur := summary.Float(run.Start), summary.Float(run.End), summary.Float(run.End-run.Start)
+		sr.FirstStep, sr.LastStep, sr.StartTime, sr.EndTime, sr.DurationSeconds = &first, &last, &start, &end, &dur
+	}
+	return sr
+}
+
+// summaryMetrics is run's entry of summary.json's metrics: tag -> its
+// key metrics.
+func (r *Report) summaryMetrics(run *model.Run) map[string]summary.Stat {
+	m := map[string]summary.Stat{}
+	for _, sc := range runScalars(run) {
+		st := r.views[sc].stats
+		ss := summary.Stat{Points: st.Count, NonFinite: st.NonFinite, Last: pointJSON(st.Last, sc.Float32), Better: betterOf(sc.Tag).String()}
+		if st.HasFinite {
+			ss.Min, ss.Max = pointJSON(st.Min, sc.Float32), pointJSON(st.Max, sc.Float32)
+		}
+		m[sc.Tag] = ss
+	}
+	return m
+}
+
+// summaryWriter writes the members of summary.json's top object, each
+// value as json.MarshalIndent writes it at its depth (one space a
+// level), so that the file is the bytes of the whole object's encoding;
+// the first error stays in err.
+type summaryWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (sw *summaryWriter) raw(s string) {
+	if sw.err == nil {
+		_, sw.err = sw.w.WriteString(s)
+	}
+}
+
+// value writes v at depth levels of indentation (its first line not
+// indented).
+func (sw *summaryWriter) value(v any, depth int) {
+	if sw.err != nil {
+		return
+	}
+	b, err := json.MarshalIndent(v, strings.Repeat(" ", depth), " ")
+	if err != nil {
+		sw.err = err
+		return
+	}
+	_, sw.err = sw.w.Write(b)
+}
+
+// key writes a member's name of the top object.
+func (sw *summaryWriter) key(name string) {
+	sw.raw(" ")
+	sw.value(name, 1)
+	sw.raw(": ")
+}
+
+// field writes a member of the top object, last or followed by a comma.
+func (sw *summaryWriter) field(name string, v any, last bool) {
+	sw.key(name)
+	sw.value(v, 1)
+	if last {
+		sw.raw("\n")
+	} else {
+		sw.raw(",\n")
+	}
+}
+
+// elems writes an array of n values at depth 1, value(i) the i-th.
+func (sw *summaryWriter) elems(n int, value func(i int) any) {
+	if n == 0 {
+		sw.raw("[]")
+		return
+	}
+	sw.raw("[\n")
+	for i := range n {
+		sw.raw("  ")
+		sw.value(value(i), 2)
+		if i < n-1 {
+			sw.raw(",\n")
+		}
+	}
+	sw.raw("\n ]")
+}
+
+// members writes an object at depth 1 of the keys (sorted), value(i)
+// the i-th's value.
+func (sw *summaryWriter) members(keys []string, value func(i int) any) {
+	if len(keys) == 0 {
+		sw.raw("{}")
+		return
+	}
+	sw.raw("{\n")
+	for i, k := range keys {
+		sw.raw("  ")
+		sw.value(k, 2)
+		sw.raw(": ")
+		sw.value(value(i), 2)
+		if i < len(keys)-1 {
+			sw.raw(",\n")
+		}
+	}
+	sw.raw("\n }")
 }
 
 func pointJSON(e model.Extreme, f32 bool) *summary.StatPoint {
