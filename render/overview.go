@@ -291,13 +291,13 @@ func sortable(v float64) float64 {
 	return v
 }
 
-// finiteSample returns the finite values of the series' drawn sample of
-// about n points (drawnSample), in order, with their least and greatest.
+// finiteSample returns the finite values of the series' sparkline of
+// about n points (sparkValues), in order, with their least and greatest.
 func (sv *seriesView) finiteSample(n int) (vals []float64, lo, hi float64) {
-	pts, keep := sv.drawnSample(n)
+	vs := sv.sparkValues(n)
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, i := range keep {
-		v := pts[i].Value
+	for i := range vs.Len() {
+		v := vs.At(i)
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}

@@ -144,7 +144,7 @@ type seriesView struct {
 	draw    []int  // indices of the points drawn
 	buckets []result.Bucket
 	faded   []result.FadedView // superseded points, per attempt (attempts.go)
-	spark   *[len(result.SparkBudgets)][]int32
+	spark   *[len(result.SparkBudgets)]result.Values
 }
 
 // New prepares rep for writing, with an, its analysis (analysis.Build
@@ -421,27 +421,17 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	return <-built
 }
 
-// drawnSample returns the drawn points of a series and the indices among
-// them a sparkline of about budget points shows (result.ScalarView.Spark:
-// budget must be one of result.SparkBudgets).
-func (sv *seriesView) drawnSample(budget int) ([]model.Point, []int) {
-	pts := make([]model.Point, len(sv.draw))
-	for i, j := range sv.draw {
-		pts[i] = sv.scalar.Points[j]
-	}
+// sparkValues returns the values of a series' sparkline of about budget
+// points (result.ScalarView.Spark: budget must be one of
+// result.SparkBudgets, and one the outputs said they read: ScalarReads).
+func (sv *seriesView) sparkValues(budget int) result.Values {
 	k := slices.Index(result.SparkBudgets[:], budget)
 	if k < 0 {
 		panic(fmt.Sprintf("render: no sparkline of %d points in result.SparkBudgets", budget))
 	}
-	keep := make([]int, 0, len(pts))
-	if idx := sv.spark[k]; idx != nil {
-		for _, j := range idx {
-			keep = append(keep, int(j))
-		}
-	} else {
-		for i := range pts {
-			keep = append(keep, i)
-		}
+	vs := sv.spark[k]
+	if !vs.Held() {
+		panic(fmt.Sprintf("render: the sparkline of %d points of %q of run %q was not kept: ScalarReads does not say it is read", budget, sv.scalar.Tag, sv.run.Name))
 	}
-	return pts, keep
+	return vs
 }

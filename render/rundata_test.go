@@ -21,19 +21,22 @@ import (
 // draws) of two tags of 1,500 steps, on one grid but for runs that
 // stopped early, some restarted (superseded points), some with
 // non-finite values, and returns its log directory.
-func syntheticSweep(t *testing.T) string {
+func syntheticSweep(t *testing.T) string { return syntheticSweepOf(t, 110, 1500) }
+
+// syntheticSweepOf is syntheticSweep of runs runs of steps steps.
+func syntheticSweepOf(t *testing.T, runs int, steps0 int64) string {
 	dir := t.TempDir()
 	point := func(tag string, step int64, v float32) *eventpb.Event {
 		return summaryEvent(step, &eventpb.SummaryValue{Tag: tag, Value: &eventpb.SummaryValue_SimpleValue{SimpleValue: v}})
 	}
-	for r := range 110 {
-		steps := int64(1500)
+	for r := range runs {
+		steps := steps0
 		if r%7 == 3 {
-			steps = 400 + int64(r)*5 // stopped early
+			steps = min(steps0, steps0*4/15+int64(r)*5) // stopped early
 		}
 		var evs []*eventpb.Event
 		if r%11 == 5 {
-			for s := range int64(300) { // an attempt restarted from step 0
+			for s := range steps0 / 5 { // an attempt restarted from step 0
 				evs = append(evs, point("loss", s, float32(9-float64(s)/100)))
 			}
 		}
@@ -79,6 +82,7 @@ func stagedSite(t *testing.T, rep *model.Report, dir string, opt Options, aopt a
 	if err != nil {
 		t.Fatal(err)
 	}
+	st.SetReads(ScalarReads(rep, st.Scalars(), st.Final, opt))
 	site, err := outdir.Create(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -128,14 +132,18 @@ func TestStagedSiteIsTheSite(t *testing.T) {
 		{"visdom", filepath.Join("..", "collect", "visdom", "testdata")},
 		{"writers-tensorboardx", filepath.Join("..", "collect", "testdata", "writers", "tensorboardx")},
 	}
-	inputs = append(inputs, struct{ name, dir string }{"synthetic-sweep", syntheticSweep(t)})
+	inputs = append(inputs, struct{ name, dir string }{"synthetic-sweep", syntheticSweep(t)},
+		// Past an overview's runs: a sweep's, its sparklines from
+		// data files.
+		struct{ name, dir string }{"synthetic-sweep-210", syntheticSweepOf(t, 210, 60)})
 	budgets := []analysis.Options{{}, {MaxPoints: 300, MaxPagePoints: 1000, MaxDataPoints: 40}}
 	for _, in := range inputs {
 		for bi, aopt := range budgets {
 			t.Run(in.name, func(t *testing.T) {
 				opt := Options{Title: in.name, DataJSON: true, DataTianshu: true, DataCSV: true}
 				if bi == 1 {
-					opt.MaxPageBytes = 300_000 // the sweep page draws its extremes with fewer points
+					opt.MaxPageBytes = 300_000     // the sweep page draws its extremes with fewer points
+					opt.MarkdownForm = MarkdownJob // every series' sparkline
 				}
 				whole := collectDir(t, in.name, in.dir)
 				whole.SetDecoders(collect.Decoders())
@@ -182,6 +190,16 @@ func TestStagedSiteIsTheSite(t *testing.T) {
 				}
 				if !bytes.Equal(ma.Bytes(), mb.Bytes()) {
 					t.Errorf("budgets %d: summary.md differs", bi)
+				}
+				var ea, eb bytes.Buffer // in the comment's form, whatever opt's
+				if err := rw.WriteEmail(&ea); err != nil {
+					t.Fatal(err)
+				}
+				if err := rs.WriteEmail(&eb); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(ea.Bytes(), eb.Bytes()) {
+					t.Errorf("budgets %d: the emails differ", bi)
 				}
 				if len(fa) < 5 {
 					t.Fatalf("only %d files", len(fa))

@@ -397,6 +397,7 @@ func appendChartRuns(b []byte, ends []int, tv *tagView, files bool) ([]byte, []i
 // points of sv at the indices draw, the envelope of buckets, and with
 // files its data files.
 func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucket, files bool) []byte {
+	sv.mustDraw(draw)
 	pts := sv.scalar.Points
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, sv.run.Name)
@@ -448,6 +449,15 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 	b = appendSuperseded(b, sv)
 	b = append(b, '}')
 	return b
+}
+
+// mustDraw panics when a series with points has none drawn, draw its
+// drawn points' indices: the analysis dropped them (Staged.Compact), as
+// ScalarReads said no output draws them, and an output does.
+func (sv *seriesView) mustDraw(draw []int) {
+	if draw == nil && sv.total > 0 {
+		panic(fmt.Sprintf("render: the drawn points of %q of run %q were not kept: ScalarReads does not say they are read", sv.scalar.Tag, sv.run.Name))
+	}
 }
 
 // appendJSONString appends s as a JSON string escaped for HTML, exactly

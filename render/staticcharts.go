@@ -111,6 +111,7 @@ func (r *Report) Chart(c StaticChart, format string) ([]byte, error) {
 	series := c.tv.series[:c.Runs]
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, sv := range series {
+		sv.mustDraw(sv.draw)
 		for _, j := range sv.draw {
 			s := sv.scalar.Points[j].Step
 			lo, hi = min(lo, s), max(hi, s)

@@ -600,6 +600,19 @@ func rankByLast(series []*seriesView, dir direction) (ranked []*seriesView, nonF
 	return ranked, nonFinite
 }
 
+// rankedRows are the ranks (0 the best) of n ranked series a sweep's
+// summary.md lists: every one up to 2 rankedRuns, else the first and the
+// last rankedRuns.
+func rankedRows(n int) []int {
+	var out []int
+	for k := range n {
+		if k < rankedRuns || k >= n-rankedRuns {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // lastValueQuantiles are the quantiles summary.md gives of a sweep's last
 // values, per metric.
 var lastValueQuantiles = []struct {
@@ -654,22 +667,12 @@ func (r *Report) mdSweep(md *mdWriter) {
 		head += ".\n\n" + lastQuantiles(ranked)
 		head += "| # | Run | Last | Min (step) | Max (step) | Trend |\n|--:|---|--:|--:|--:|---|\n"
 		var rows []string
-		row := func(rank int) string {
-			sv := ranked[rank]
-			return fmt.Sprintf("| %d | %s | %s |\n", rank+1, md.name(sv.run.Name), metricCells(sv))
-		}
-		if len(ranked) <= 2*rankedRuns {
-			for k := range ranked {
-				rows = append(rows, row(k))
+		for i, k := range rankedRows(len(ranked)) {
+			if i == rankedRuns && len(ranked) > 2*rankedRuns {
+				rows = append(rows, fmt.Sprintf("| … | %s more | | | | |\n", result.FormatCount(len(ranked)-2*rankedRuns)))
 			}
-		} else {
-			for k := range rankedRuns {
-				rows = append(rows, row(k))
-			}
-			rows = append(rows, fmt.Sprintf("| … | %s more | | | | |\n", result.FormatCount(len(ranked)-2*rankedRuns)))
-			for k := len(ranked) - rankedRuns; k < len(ranked); k++ {
-				rows = append(rows, row(k))
-			}
+			sv := ranked[k]
+			rows = append(rows, fmt.Sprintf("| %d | %s | %s |\n", k+1, md.name(sv.run.Name), metricCells(sv)))
 		}
 		if len(rows) == 0 { // every run ends in a non-finite value
 			md.write(head[:strings.Index(head, "| #")])
@@ -989,7 +992,11 @@ func mdCode(s string) string {
 // sparkText draws a series as eight levels of Unicode block characters.
 func sparkText(sv *seriesView) string {
 	const levels = "▁▂▃▄▅▆▇█"
-	pts, keep := sv.drawnSample(24)
+	vs := sv.sparkValues(24)
+	keep := make([]int, vs.Len())
+	for i := range keep {
+		keep[i] = i
+	}
 	if len(keep) > 24 { // the downsampler may keep a few more; thin evenly
 		thin := make([]int, 24)
 		for i := range thin {
@@ -999,14 +1006,14 @@ func sparkText(sv *seriesView) string {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, i := range keep {
-		if v := pts[i].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+		if v := vs.At(i); !math.IsNaN(v) && !math.IsInf(v, 0) {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
 	blocks := []rune(levels)
 	var b strings.Builder
 	for _, i := range keep {
-		v := pts[i].Value
+		v := vs.At(i)
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
 			b.WriteRune('×')

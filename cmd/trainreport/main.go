@@ -391,6 +391,7 @@ func build(ctx context.Context, c *config, _ []string, stdout, stderr io.Writer)
 		return err
 	}
 	defer stopProfile(&errOut)
+	defer startHeapPeak(stderr)(&errOut)
 	opt := collect.Options{KeepAllRecords: c.keepAll, Restarts: model.RestartRule(c.restarts)}
 	var base *analysis.Baseline
 	if c.baseline != "" {

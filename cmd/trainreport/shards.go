@@ -769,6 +769,7 @@ func mergeParts(ctx context.Context, c *config, args []string, stdout, stderr io
 		return err
 	}
 	defer stopProfile(&errOut)
+	defer startHeapPeak(stderr)(&errOut)
 	open := func(name string) (model.Source, error) {
 		l, ok := where[name]
 		if !ok {

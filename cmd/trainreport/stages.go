@@ -51,12 +51,15 @@ func (h *heldRuns) Next() (*model.Run, error) {
 // stagedAnalysis analyses rep in stages: the report-wide decisions from
 // the shapes of its series, then each run as points gives it, its data
 // files written into site and its points dropped but for those the pages
-// draw, then the rest of the analysis.
+// draw inline (render.ScalarReads), then the rest of the analysis.
 func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, aopt analysis.Options, site *outdir.Site, ropt render.Options, progress *embeddingProgress) (*result.Analysis, error) {
 	st, err := analysis.Plan(ctx, rep, points.Shapes(), aopt)
 	if err != nil {
 		return nil, err
 	}
+	// Each series keeps, past its data files, what the outputs read of
+	// it: the drawn points of those a page draws inline only.
+	st.SetReads(render.ScalarReads(rep, st.Scalars(), st.Final, ropt))
 	rd := render.NewRunData(site, ropt)
 	err = stageRuns(ctx, points.Next, func(run *model.Run) error {
 		st.Run(run)

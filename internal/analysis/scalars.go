@@ -44,14 +44,15 @@ func thin(pts []model.Point, budget int) ([]int, []result.Bucket) {
 	return keep, out
 }
 
-// sparks returns, per budget of result.SparkBudgets, the indices into
-// draw of the drawn points of pts a sparkline of about that many points
-// shows, nil for all of them: the drawn points keep every bucket's
-// extremes already, so a sparkline need not go over every point again.
-func sparks(pts []model.Point, draw []int) (out [len(result.SparkBudgets)][]int32) {
+// sparks returns, per budget of result.SparkBudgets that want holds,
+// the values of the drawn points of pts a sparkline of about that many
+// points shows (all of them, when they are no more): the drawn points
+// keep every bucket's extremes already, so a sparkline need not go over
+// every point again. f32 is the series' Float32.
+func sparks(pts []model.Point, draw []int, want [len(result.SparkBudgets)]bool, f32 bool) (out [len(result.SparkBudgets)]result.Values) {
 	var drawn []model.Point
 	for k, budget := range result.SparkBudgets {
-		if len(draw) <= budget {
+		if !want[k] {
 			continue
 		}
 		if drawn == nil {
@@ -60,11 +61,20 @@ func sparks(pts []model.Point, draw []int) (out [len(result.SparkBudgets)][]int3
 				drawn[i] = pts[j]
 			}
 		}
-		keep, _ := downsample.Points(drawn, budget)
-		out[k] = make([]int32, len(keep))
-		for i, j := range keep {
-			out[k][i] = int32(j)
+		var vals []float64
+		if len(drawn) <= budget {
+			vals = make([]float64, len(drawn))
+			for i, p := range drawn {
+				vals[i] = p.Value
+			}
+		} else {
+			keep, _ := downsample.Points(drawn, budget)
+			vals = make([]float64, len(keep))
+			for i, j := range keep {
+				vals[i] = drawn[j].Value
+			}
 		}
+		out[k] = result.ValuesOf(vals, f32)
 	}
 	return out
 }

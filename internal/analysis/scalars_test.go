@@ -88,13 +88,14 @@ func TestScalarViewsIndexTheModelsPoints(t *testing.T) {
 				t.Errorf("%s/%s: draws %d points in %d buckets, cap %d", st.Tag, v.Run.Name, len(v.Draw), len(v.Buckets), sc.DrawCap)
 			}
 			for k, budget := range result.SparkBudgets {
+				sp := v.Spark[k]
 				if len(v.Draw) <= budget {
-					if v.Spark[k] != nil {
-						t.Errorf("%s/%s: a sparkline of %d of %d drawn points lists them", st.Tag, v.Run.Name, budget, len(v.Draw))
+					if sp.Len() != len(v.Draw) || sp.At(sp.Len()-1) != pts[v.Draw[len(v.Draw)-1]].Value {
+						t.Errorf("%s/%s: a sparkline of %d of %d drawn points holds %d values", st.Tag, v.Run.Name, budget, len(v.Draw), sp.Len())
 					}
 					continue
 				}
-				if n := len(v.Spark[k]); n < budget/2 || n > budget+8 || int(v.Spark[k][n-1]) >= len(v.Draw) {
+				if n := sp.Len(); n < budget/2 || n > budget+8 || sp.At(n-1) != pts[len(pts)-1].Value {
 					t.Errorf("%s/%s: sparkline of %d points holds %d", st.Tag, v.Run.Name, budget, n)
 				}
 			}

@@ -26,7 +26,8 @@ import (
 //     drawn), its values at its sweep's band steps, the anomaly rules on
 //     its series; runs may come in any order, several at once;
 //   - Compact, once the run's data files are written, keeps of its points
-//     only those the outputs still read (the drawn ones);
+//     only those the outputs still read (the drawn ones of a series a
+//     page draws inline, the last of the others: SetReads);
 //   - Finish derives the rest: the bands' quantiles, the rules across
 //     runs, every other kind.
 //
@@ -51,6 +52,8 @@ type slot struct {
 	view        *result.ScalarView
 	tag, series int // its tag's index in Scalars.Tags, its index in the tag's Series
 	extreme     bool
+	final       float64      // its shape's final value
+	reads       result.Reads // what the outputs read of it after Compact
 }
 
 // sweepPlan is a drawn tag's sweep summary as it is made.
@@ -154,7 +157,7 @@ func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (
 	drawn := make([][]seriesShape, out.Drawn)
 	for i, t := range out.Tags {
 		for j, v := range t.Series {
-			st.slots[v.Scalar] = &slot{view: v, tag: i, series: j}
+			st.slots[v.Scalar] = &slot{view: v, tag: i, series: j, final: shapes.m[v.Scalar].final, reads: result.ReadsAll}
 			if i < out.Drawn {
 				drawn[i] = append(drawn[i], shapes.m[v.Scalar])
 			}
@@ -189,6 +192,32 @@ func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (
 	return st, nil
 }
 
+// Scalars are the scalar series as Plan laid them out: their tags, in
+// order, each with its series' views (Run, Scalar and Total set; the
+// rest is Run's), and the page's budgets (Drawn, DrawCap). For the
+// outputs to say what they read of each (SetReads); not to be changed.
+func (st *Staged) Scalars() *result.Scalars { return &st.sc }
+
+// Final is the final value of series s (that of its last point, NaN for
+// none), as its shape gave it: its statistics' Last before Run.
+func (st *Staged) Final(s *model.Scalar) float64 {
+	if sl := st.slots[s]; sl != nil {
+		return sl.final
+	}
+	return math.NaN()
+}
+
+// SetReads sets what the outputs read of each series once its data
+// files are written (result.Reads; every view when it is not called):
+// Run derives the sparklines read only, and Compact keeps a series'
+// drawn points only when read, its last point else. Call it after Plan,
+// before the first Run.
+func (st *Staged) SetReads(reads func(*result.ScalarView) result.Reads) {
+	for _, sl := range st.slots {
+		sl.reads = reads(sl.view)
+	}
+}
+
 // Run derives what needs run's scalar points, which it must hold: run is
 // one of the report's runs, each given once. Runs may be given in any
 // order, from several goroutines at once.
@@ -205,7 +234,7 @@ func (st *Staged) Run(run *model.Run) {
 		v.Data = keptIndices(s.Points, sopt.MaxDataPoints)
 		v.Draw, v.Buckets = thin(s.Points, drawCap)
 		v.Faded = fadedViews(s, drawCap, max(sopt.MaxDataPoints, 0))
-		v.Spark = sparks(s.Points, v.Draw)
+		v.Spark = sparks(s.Points, v.Draw, sl.reads.Spark, s.Float32)
 		if sl.tag >= st.sc.Drawn {
 			continue
 		}
@@ -238,11 +267,14 @@ func (st *Staged) Views(run *model.Run) []*result.ScalarView {
 }
 
 // Compact drops the points of run's scalar series that no output reads
-// once the run's data files are written: a series keeps its drawn points
-// (those of its buckets' ends among them) and its last, and its views
-// index those; a sweep's extremes, which a page may draw again at
-// another budget, keep every point. Superseded points are kept. Call it
-// after Run, and only once the run's data files are written.
+// once the run's data files are written (SetReads): a series a page
+// draws inline keeps its drawn points (those of its buckets' ends among
+// them) and its last, and its views index those; any other keeps its
+// last point only (a sweep's run table and rankings read its final
+// value), and no drawn points (its Draw and Buckets are nil); a sweep's
+// extremes, which a page may draw again at another budget, keep every
+// point. Superseded points are kept. Call it after Run, and only once
+// the run's data files are written.
 func (st *Staged) Compact(run *model.Run) {
 	for _, s := range run.Scalars {
 		sl := st.slots[s]
@@ -250,11 +282,27 @@ func (st *Staged) Compact(run *model.Run) {
 			continue
 		}
 		v := sl.view
+		n := len(s.Points)
+		switch {
+		case !sl.reads.Points:
+			// A copy, so that the points' array is freed.
+			s.Points, v.Draw, v.Buckets = []model.Point{s.Points[n-1]}, nil, nil
+			continue
+		case len(v.Draw) == n:
+			// Every point drawn: the points stay as they are, not
+			// copied; when the page's budget holds them all (no
+			// buckets), their indices are 0, 1, ..., shared by every
+			// such series.
+			if v.Buckets == nil {
+				v.Draw = st.identity(n)
+			}
+			continue
+		}
 		keep := slices.Clone(v.Draw)
 		for _, b := range v.Buckets {
 			keep = append(keep, b.First, b.Last)
 		}
-		keep = append(keep, len(s.Points)-1)
+		keep = append(keep, n-1)
 		slices.Sort(keep)
 		keep = slices.Compact(keep)
 		pts := make([]model.Point, len(keep))

@@ -59,10 +59,70 @@ type ScalarView struct {
 	// Faded are the series' superseded points, per attempt, drawn faded
 	// behind its line.
 	Faded []FadedView
-	// Spark holds, per budget of SparkBudgets, the indices into Draw of
-	// the drawn points a sparkline of that many points shows.
-	Spark [len(SparkBudgets)][]int32
+	// Spark holds, per budget of SparkBudgets, the values of the drawn
+	// points a sparkline of about that many points shows, in the line's
+	// order: what a sparkline reads, without the points (a sweep's
+	// overview draws one for every run, and its charts draw few runs).
+	// A budget no output reads (Reads) is not held: its Values are nil.
+	Spark [len(SparkBudgets)]Values
 }
+
+// Values are a series' values, held as float32 when every one is a
+// float32 exactly (a series written so is), in half the bytes.
+type Values struct {
+	F64 []float64
+	F32 []float32
+}
+
+// ValuesOf returns vs, as float32 when f32 is set and every value is one
+// exactly.
+func ValuesOf(vs []float64, f32 bool) Values {
+	if !f32 {
+		return Values{F64: vs}
+	}
+	out := make([]float32, len(vs))
+	for i, v := range vs {
+		out[i] = float32(v)
+		// NaN is NaN as float32, and infinities are infinities.
+		if float64(out[i]) != v && v == v {
+			return Values{F64: vs}
+		}
+	}
+	return Values{F32: out}
+}
+
+// Held reports whether v holds values (a budget no output reads holds
+// none: see Reads).
+func (v Values) Held() bool { return v.F64 != nil || v.F32 != nil }
+
+// Len is how many values v holds.
+func (v Values) Len() int { return max(len(v.F64), len(v.F32)) }
+
+// At is the i-th value.
+func (v Values) At(i int) float64 {
+	if v.F32 != nil {
+		return float64(v.F32[i])
+	}
+	return v.F64[i]
+}
+
+// Reads is what the outputs read of a scalar series once its data files
+// are written, which is all analysis.Staged.Compact keeps of it: the
+// outputs decide it (render's ScalarReads) from the report's shape,
+// before any run's points are read, so that a series no page draws
+// inline keeps no point but its last.
+type Reads struct {
+	// Points is set when a chart draws the series inline (Draw,
+	// Buckets and the points they index are read).
+	Points bool
+	// Spark is set, per budget of SparkBudgets, when a sparkline of that
+	// budget is drawn of the series.
+	Spark [len(SparkBudgets)]bool
+}
+
+// ReadsAll is every view of a series read: what the analysis keeps when
+// no Reads are given.
+var ReadsAll = Reads{Points: true, Spark: [len(SparkBudgets)]bool{true, true, true}}
 
 // SparkBudgets are the sizes of the sparklines the outputs draw of a
 // series: the overview's table (80), a sweep's overview (40) and
