@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -55,7 +54,7 @@ func (r *Report) dataIndex(pages []*pageData) file {
 			sec[p.category] = groups
 		}
 	}
-	b, err := json.MarshalIndent(index, "", " ")
+	b, err := marshalIndent(index)
 	if err != nil {
 		panic(err) // only strings and maps: cannot fail
 	}
@@ -201,13 +200,11 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 		}
 	}
 	s.Gates, s.Baseline = r.gatesJSON(), r.baselineJSON()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(s); err != nil {
+	b, err := marshalIndent(s)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }
 
 func pointJSON(e model.Extreme, f32 bool) *summary.StatPoint {

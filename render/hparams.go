@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -481,7 +480,7 @@ func (r *Report) hparamsData(emit func(file) error) (*pageData, error) {
 		d.note("", "", fmt.Errorf("data/hparams.json leaves out %d hyperparameter and %d metric columns (at most %d and %d are kept: those most sessions have a value for) and the last %d sessions (at most %s cells of sessions x columns)",
 			o.HParams, o.Metrics, maxHParamColumns, maxMetricColumns, o.Sessions, result.FormatCount(maxDataCells)))
 	}
-	b, err := json.MarshalIndent(j, "", " ")
+	b, err := marshalIndent(j)
 	if err != nil {
 		d.note("", "", fmt.Errorf("data/hparams.json not written: %w", err))
 		return d, nil
