@@ -292,12 +292,12 @@ func sortable(v float64) float64 {
 }
 
 // finiteSample returns the finite values of the series' drawn sample of
-// about n points (drawnSample), in order, with their least and greatest.
+// about n points (sampleValues), in order, with their least and greatest.
 func (sv *seriesView) finiteSample(n int) (vals []float64, lo, hi float64) {
-	pts, keep := sv.drawnSample(n)
+	all := sv.sampleValues(n)
+	vals = all[:0] // filtered in place: a value is written only once read
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, i := range keep {
-		v := pts[i].Value
+	for _, v := range all {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}

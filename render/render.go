@@ -410,27 +410,27 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	return <-built
 }
 
-// drawnSample returns the drawn points of a series and the indices among
-// them a sparkline of about budget points shows (result.ScalarView.Spark:
-// budget must be one of result.SparkBudgets).
-func (sv *seriesView) drawnSample(budget int) ([]model.Point, []int) {
-	pts := make([]model.Point, len(sv.draw))
-	for i, j := range sv.draw {
-		pts[i] = sv.scalar.Points[j]
-	}
+// sampleValues returns the values of the drawn points of a series a
+// sparkline of about budget points shows (result.ScalarView.Spark: budget
+// must be one of result.SparkBudgets), in order. It reads them where the
+// series holds them: a sparkline of 40 points costs a slice of 40 values,
+// not a copy of the series' drawn points (every series of a sweep has
+// sparklines).
+func (sv *seriesView) sampleValues(budget int) []float64 {
 	k := slices.Index(result.SparkBudgets[:], budget)
 	if k < 0 {
 		panic(fmt.Sprintf("render: no sparkline of %d points in result.SparkBudgets", budget))
 	}
-	keep := make([]int, 0, len(pts))
 	if idx := sv.spark[k]; idx != nil {
-		for _, j := range idx {
-			keep = append(keep, int(j))
+		vals := make([]float64, len(idx))
+		for i, j := range idx {
+			vals[i] = sv.scalar.Points[sv.draw[j]].Value
 		}
-	} else {
-		for i := range pts {
-			keep = append(keep, i)
-		}
+		return vals
 	}
-	return pts, keep
+	vals := make([]float64, len(sv.draw))
+	for i, j := range sv.draw {
+		vals[i] = sv.scalar.Points[j].Value
+	}
+	return vals
 }

@@ -989,24 +989,23 @@ func mdCode(s string) string {
 // sparkText draws a series as eight levels of Unicode block characters.
 func sparkText(sv *seriesView) string {
 	const levels = "▁▂▃▄▅▆▇█"
-	pts, keep := sv.drawnSample(24)
-	if len(keep) > 24 { // the downsampler may keep a few more; thin evenly
-		thin := make([]int, 24)
+	vals := sv.sampleValues(24)
+	if len(vals) > 24 { // the downsampler may keep a few more; thin evenly
+		thin := make([]float64, 24)
 		for i := range thin {
-			thin[i] = keep[i*len(keep)/24]
+			thin[i] = vals[i*len(vals)/24]
 		}
-		keep = thin
+		vals = thin
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, i := range keep {
-		if v := pts[i].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+	for _, v := range vals {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
 	blocks := []rune(levels)
 	var b strings.Builder
-	for _, i := range keep {
-		v := pts[i].Value
+	for _, v := range vals {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
 			b.WriteRune('×')
