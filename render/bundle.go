@@ -120,6 +120,20 @@ func (w *bundleWriter) flush() {
 	w.b = w.b[:0]
 }
 
+// put writes p, formatted elsewhere, after what is formatted: straight
+// from p, not copied, when nothing is.
+func (w *bundleWriter) put(p []byte) {
+	if len(w.b) > 0 {
+		w.b = append(w.b, p...)
+		w.flush()
+		return
+	}
+	b := w.b
+	w.b = p
+	w.flush()
+	w.b = b // not p's storage, which the next append would overwrite
+}
+
 // spill flushes b, the buffer grown by a column's encoder, once it holds
 // a chunk, and returns the buffer to go on with.
 func (w *bundleWriter) spill(b []byte) []byte {

@@ -41,7 +41,8 @@ type RunData struct {
 	members [][]byte // its runs' members, formatted
 }
 
-// runMember is a run's member of its bundle, formatted by Write: the run
+// runMember is a run's member of its bundle, formatted by Write (after a
+// comma, as every member but a bundle's first is written): the run
 // alone in a file (a run of more points than a bundle holds, which
 // bundlePacker always leaves alone) is written by Write whole.
 type runMember struct {
@@ -113,7 +114,10 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 		buf, err = d.r.writeBundle(buf, g, emit)
 	} else {
 		var b bytes.Buffer
-		w := &bundleWriter{b: buf[:0], js: &b}
+		// As a run after the first (runs 1): the member starts with the
+		// comma that joins it to the one before, which Place writes or
+		// leaves out without a copy.
+		w := &bundleWriter{b: buf[:0], js: &b, runs: 1}
 		w.run(run, series)
 		w.flush()
 		m.member, buf, err = b.Bytes(), w.b, w.err
@@ -181,11 +185,10 @@ func (d *RunData) writeGroup() error {
 		w := &bundleWriter{js: js, json: json}
 		w.begin(name)
 		for i, m := range members {
-			if i > 0 {
-				w.b = append(w.b, ',')
+			if i == 0 {
+				m = m[1:] // no comma before the first
 			}
-			w.b = append(w.b, m...)
-			w.flush()
+			w.put(m)
 		}
 		w.runs = len(members)
 		return w.end()

@@ -477,11 +477,13 @@ func writeReport(ctx context.Context, c *config, rep *model.Report, title string
 	if os.Getenv("GOGC") == "" {
 		// From here on the model is most of the heap, and its bulk (the
 		// points) holds no pointers, so the collector costs little per
-		// cycle: letting the heap grow a quarter between cycles, not the
-		// default whole, keeps the peak while the pages and data files are
+		// cycle. A heap let to grow a quarter between cycles, not the
+		// default whole, kept the peak while the pages and data files are
 		// formatted at 1.6x the points kept instead of 2x (20M points:
-		// 790 MB instead of 960 MB, for no more CPU).
-		debug.SetGCPercent(25)
+		// 790 MB instead of 960 MB); where reading the logs left the
+		// runtime holding more than that, the heap grows into it
+		// (memlimit.GCPercentWithin): fewer cycles, no higher a peak.
+		memlimit.GCPercentWithin(25, 100)
 	}
 	// The analysis is most of a report's work after reading, and the
 	// layouts of big embeddings in it take tens of seconds (t-SNE and

@@ -170,3 +170,36 @@ func TestStagedBandIsTheBand(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesAtAllocatesOnce checks that a series' values at its band's
+// steps cost one allocation, the slice held (valuesAt runs for every
+// series of a sweep), on one grid and by a cursor, and that a series
+// marked float32 whose values a float32 does not hold exactly is held as
+// float64, every value as it is.
+func TestValuesAtAllocatesOnce(t *testing.T) {
+	var in stepInterner
+	s := &model.Scalar{Tag: "loss", Float32: true, Points: pointsAt(0, 10, 20, 30, 40)}
+	for i := range s.Points {
+		s.Points[i].Value = float64(float32(i) / 4) // exact in float32
+	}
+	other := &model.Scalar{Tag: "loss", Points: pointsAt(5, 15, 25)}
+	grids := map[string]bandGrid{
+		"one grid":  planBand([]*stepSeq{shapeOf(s, &in).steps}, 0),
+		"by cursor": planBand([]*stepSeq{shapeOf(s, &in).steps, shapeOf(other, &in).steps}, 0),
+	}
+	for name, g := range grids {
+		var v bandValues
+		if n := testing.AllocsPerRun(20, func() { v = valuesAt(s, g) }); n != 1 {
+			t.Errorf("%s: %v allocations a series, want 1", name, n)
+		}
+		if v.f32 == nil || v.at(v.off+v.len()-1) != 1 || v.at(slices.Index(g.steps, 20)) != 0.5 {
+			t.Errorf("%s: float32 series held as %+v", name, v)
+		}
+	}
+	s.Points[2].Value = 0.1 // not a float32
+	g := grids["by cursor"]
+	v := valuesAt(s, g)
+	if v.f64 == nil || v.f32 != nil || v.at(slices.Index(g.steps, 20)) != 0.1 || v.at(slices.Index(g.steps, 25)) != 0.1 {
+		t.Errorf("a float32 series holding 0.1 is held as %+v", v)
+	}
+}

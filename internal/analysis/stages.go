@@ -420,7 +420,9 @@ func (st *Staged) sweepTag(ctx context.Context, i int) result.SweepTag {
 
 // valuesAt returns s's values at the steps of grid, as band reads them:
 // a series' value at step t is that of its last point (in step order) at
-// or before t, counted from its first step to its last (NaN outside).
+// or before t, counted from its first step to its last (NaN outside). It
+// allocates once, the slice it returns: the steps it holds are known
+// before its values are gathered.
 func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 	pts := s.Points
 	if len(pts) == 0 || len(grid.steps) == 0 {
@@ -430,27 +432,9 @@ func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 		pts = slices.Clone(pts)
 		slices.SortStableFunc(pts, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
 	}
-	vals := make([]float64, len(grid.steps))
-	if grid.byIndex {
-		for k, j := range grid.at {
-			vals[k] = pts[j].Value
-		}
-	} else {
-		first, last := pts[0].Step, pts[len(pts)-1].Step
-		c := 0
-		for k, t := range grid.steps {
-			if t < first || t > last {
-				vals[k] = math.NaN()
-				continue
-			}
-			for c+1 < len(pts) && pts[c+1].Step <= t {
-				c++
-			}
-			vals[k] = pts[c].Value
-		}
-	}
-	// Only the steps from its first to its last are held.
-	lo, hi := 0, len(vals)
+	// Only the steps from its first to its last are held: every step of
+	// grid.steps[lo:hi] is within them.
+	lo, hi := 0, len(grid.steps)
 	if !grid.byIndex {
 		first, last := pts[0].Step, pts[len(pts)-1].Step
 		lo, _ = slices.BinarySearch(grid.steps, first)
@@ -462,20 +446,46 @@ func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 	if lo >= hi {
 		return bandValues{}
 	}
-	vals = vals[lo:hi]
-	if !s.Float32 {
-		return bandValues{off: lo, f64: slices.Clone(vals)}
-	}
-	// Held as float32 when every finite value is one exactly (a series
-	// written as float32 is): the band reads the same values.
-	f32 := make([]float32, len(vals))
-	for k, v := range vals {
-		f32[k] = float32(v)
-		if finite(v) && float64(f32[k]) != v {
-			return bandValues{off: lo, f64: slices.Clone(vals)}
+	if s.Float32 {
+		// Held as float32 when every finite value is one exactly (a
+		// series written as float32 is): the band reads the same values.
+		f32 := make([]float32, hi-lo)
+		if gatherAt(f32, pts, grid, lo) {
+			return bandValues{off: lo, f32: f32}
 		}
 	}
-	return bandValues{off: lo, f32: f32}
+	f64 := make([]float64, hi-lo)
+	gatherAt(f64, pts, grid, lo)
+	return bandValues{off: lo, f64: f64}
+}
+
+// gatherAt puts in dst the values of pts (in step order) at the steps
+// grid.steps[lo:lo+len(dst)], each within pts' first and last step, as
+// valuesAt reads them. It reports false, as soon as it meets one, when a
+// finite value is not held exactly by T (float32).
+func gatherAt[T float32 | float64](dst []T, pts []model.Point, grid bandGrid, lo int) bool {
+	if grid.byIndex {
+		for k, j := range grid.at[lo : lo+len(dst)] {
+			v := pts[j].Value
+			dst[k] = T(v)
+			if float64(dst[k]) != v && finite(v) {
+				return false
+			}
+		}
+		return true
+	}
+	c := 0
+	for k, t := range grid.steps[lo : lo+len(dst)] {
+		for c+1 < len(pts) && pts[c+1].Step <= t {
+			c++
+		}
+		v := pts[c].Value
+		dst[k] = T(v)
+		if float64(dst[k]) != v && finite(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // bandFromValues is the band of series whose values at steps valuesAt
@@ -507,16 +517,36 @@ func bandFromValues(ctx context.Context, values []bandValues, steps []int64) res
 		ns := counts[:t1-t0]
 		clear(ns)
 		for _, sv := range series {
-			for k := range t1 - t0 {
-				if v := sv.at(t0 + k); finite(v) {
-					buf[k*n+ns[k]] = v
-					ns[k]++
-				}
+			// The tile's steps the series holds, read straight from its
+			// slice: no bounds to test per value.
+			a, b := max(t0, sv.off), min(t1, sv.off+sv.len())
+			if a >= b {
+				continue
+			}
+			if sv.f32 != nil {
+				gatherTile(buf, n, ns[a-t0:], sv.f32[a-sv.off:b-sv.off], a-t0)
+			} else {
+				gatherTile(buf, n, ns[a-t0:], sv.f64[a-sv.off:b-sv.off], a-t0)
 			}
 		}
 		band.addTile(buf, n, ns, steps[t0:t1])
 	}
 	return band.SweepBand
+}
+
+// gatherTile adds the finite ones of vals, a series' values at the
+// tile's steps from k0 on, to the steps' values in buf (step k's ns[k-k0]
+// values at buf[k*n:]).
+func gatherTile[T float32 | float64](buf []float64, n int, ns []int, vals []T, k0 int) {
+	ns = ns[:len(vals)]
+	for i, x := range vals {
+		// |v| <= MaxFloat64 is false for NaN and the infinities: one
+		// test, not finite's two.
+		if v := float64(x); math.Abs(v) <= math.MaxFloat64 {
+			buf[(k0+i)*n+ns[i]] = v
+			ns[i]++
+		}
+	}
 }
 
 // statsOf returns the statistics of a series as an's views hold them
