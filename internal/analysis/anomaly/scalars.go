@@ -24,6 +24,10 @@ type scalarSeries struct {
 	nonFinite, firstNonFinite int
 	// maxStep is the largest step of pts (math.MinInt64 for none).
 	maxStep int64
+	// min and max are the indices in pts of the first smallest and the
+	// first largest finite value, -1 when none is finite: the series'
+	// statistics (model.Scalar.Stats), found by the same pass.
+	min, max int
 }
 
 // point returns the point of the finite value vals[k].
@@ -416,9 +420,9 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), its count of the others and its largest step, in one
-// pass, in sc's buffers (nil: its own), which the series holds until the
-// next.
+// common case), its count of the others, its largest step and its
+// smallest and largest finite values, in one pass, in sc's buffers (nil:
+// its own), which the series holds until the next.
 func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
@@ -428,6 +432,11 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	var idx []int
 	n := 0
 	maxStep := int64(math.MinInt64)
+	// The first smallest and largest finite values (strict comparisons):
+	// a new extreme is rare past a series' start, so the branches are
+	// predicted.
+	imin, imax := -1, -1
+	vmin, vmax := math.Inf(1), math.Inf(-1)
 	for i, p := range pts {
 		maxStep = max(maxStep, p.Step)
 		v := p.Value
@@ -443,12 +452,19 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 			s.nonFinite++
 			continue
 		}
+		if v < vmin {
+			imin, vmin = i, v
+		}
+		if v > vmax {
+			imax, vmax = i, v
+		}
 		if idx != nil {
 			idx = append(idx, i)
 		}
 		n++
 	}
 	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
+	s.min, s.max = imin, imax
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx
