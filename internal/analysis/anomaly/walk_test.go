@@ -122,3 +122,29 @@ func TestWalkerFindsWhatTheRunsRulesFind(t *testing.T) {
 		t.Fatalf("walked: %+v, last %d %v\nwant %+v, last %d %v", got.Findings, got.LastStep, got.HasLast, want, wantLast, wantOK)
 	}
 }
+
+// The rules' smallest and largest values come from the walk's extremes
+// and are slices.Min's and slices.Max's bit for bit: a zero's sign too,
+// which the builtins decide (-0 below 0) and the walk's first extreme
+// does not.
+func TestWalkedExtremesAreTheBuiltins(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, vals := range [][]float64{
+		{3, 1, 2, 1},
+		{0, negZero, 1},
+		{negZero, 0, -1},
+		{1, 0, negZero, 0},
+		{negZero, negZero, 0},
+		{0, 0, negZero},
+		{math.NaN(), 0, negZero, math.Inf(-1)},
+		{-math.MaxFloat64, math.MaxFloat64},
+	} {
+		ser := finiteValues("loss", points(vals...), nil)
+		if lo, want := ser.minValue(), slices.Min(ser.vals); math.Float64bits(lo) != math.Float64bits(want) {
+			t.Errorf("%v: smallest %v, want %v", vals, lo, want)
+		}
+		if hi, want := ser.maxValue(), slices.Max(ser.vals); math.Float64bits(hi) != math.Float64bits(want) {
+			t.Errorf("%v: largest %v, want %v", vals, hi, want)
+		}
+	}
+}
