@@ -171,59 +171,29 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 	drawn := r.drawnTags()
 	r.undrawn(p, drawn)
 	p.drawn = runObjects{}
-	// The charts are formatted on all cores (the page is built after
-	// the data files, while the other core has little else to do), and
-	// added in tag order.
-	type chart struct {
-		c    scalarChart
-		data string
-		ends []int
-	}
-	var bufs chartBuffers
-	err = inOrder(drawn, func(i int) chart {
-		tv := r.tags[i]
+	var b []byte
+	var ends []int
+	for _, tv := range r.tags[:drawn] {
 		shown, total := 0, 0
 		for _, sv := range tv.series {
 			shown += len(sv.draw)
 			total += sv.total
 		}
 		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
-		b := bufs.get()
-		defer func() { bufs.put(b) }()
-		b, ends, err := appendChartRuns(b[:0], nil, tv, !single)
-		if err != nil {
+		if b, ends, err = appendChartRuns(b[:0], ends[:0], tv, !single); err != nil {
 			c.Note = "This chart cannot be drawn: " + err.Error()
-			return chart{c: c}
-		}
-		b = r.appendBaselineChart(b, tv.tag)
-		data := string(b)          // a copy: b is reused
-		c.Data = template.JS(data) // escaped for a <script> element by appendChartData
-		return chart{c, data, ends}
-	}, func(i int, ch chart) error {
-		tv := r.tags[i]
-		if ch.ends != nil {
-			for k, sv := range tv.series {
-				p.drawn[sv] = ch.data[ch.ends[2*k]:ch.ends[2*k+1]]
+		} else {
+			b = r.appendBaselineChart(b, tv.tag)
+			data := string(b)          // a copy: b is reused
+			c.Data = template.JS(data) // escaped for a <script> element by appendChartData
+			for i, sv := range tv.series {
+				p.drawn[sv] = data[ends[2*i]:ends[2*i+1]]
 			}
 		}
-		p.add(tv, ch.c)
-		return nil
-	})
-	return p, err
-}
-
-// chartBuffers are the buffers charts formatted at once are formatted
-// in, each reused for a later chart.
-type chartBuffers struct{ pool sync.Pool }
-
-func (cb *chartBuffers) get() []byte {
-	if b, ok := cb.pool.Get().(*[]byte); ok {
-		return *b
+		p.add(tv, c)
 	}
-	return nil
+	return p, nil
 }
-
-func (cb *chartBuffers) put(b []byte) { cb.pool.Put(&b) }
 
 // add adds chart c of tag tv to the page, in a new group when tv's is not
 // the last one's.

@@ -386,28 +386,18 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 	}
 	sts := r.sweepTags(drawn)
 	points := r.an.Scalars.MaxPoints
-	var bufs chartBuffers
+	var b []byte
 	for {
 		p.Groups = nil
 		r.undrawn(p, drawn)
-		// The charts on all cores, added in tag order (everyRunPage's).
-		err := inOrder(drawn, func(i int) scalarChart {
-			tv := r.tags[i]
-			b := bufs.get()
-			defer func() { bufs.put(b) }()
+		for i, tv := range r.tags[:drawn] {
 			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf, objs)
 			b = r.appendBaselineChart(b, tv.tag)
 			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
 				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
 			}
-			return scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))} // escaped by appendSweepChart
-		}, func(i int, c scalarChart) error {
-			p.add(r.tags[i], c)
-			return nil
-		})
-		if err != nil {
-			return nil, err
+			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
 		}
 		n := p.inlined(frame)
 		if n <= budget || drawn == 0 {
