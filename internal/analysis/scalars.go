@@ -33,7 +33,12 @@ func (opt Options) withDefaults() Options {
 
 // thin is downsample.Points with the buckets as the results hold them.
 func thin(pts []model.Point, budget int) ([]int, []result.Bucket) {
-	keep, bks := downsample.Points(pts, budget)
+	return resultBuckets(downsample.Points(pts, budget))
+}
+
+// resultBuckets is keep and bks, what downsample returns, with the
+// buckets as the results hold them.
+func resultBuckets(keep []int, bks []downsample.Bucket) ([]int, []result.Bucket) {
 	if bks == nil {
 		return keep, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/anomaly"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -221,36 +222,59 @@ func (st *Staged) SetReads(reads func(*result.ScalarView) result.Reads) {
 // Run derives what needs run's scalar points, which it must hold: run is
 // one of the report's runs, each given once. Runs may be given in any
 // order, from several goroutines at once.
+//
+// Each series' points are read once for what several of its results
+// need (anomaly.Walker: its statistics, its finite values, which the
+// drawn points are thinned from when all are finite, and what the rules
+// on its shape read), the series' results then derived while its values
+// are in cache.
 func (st *Staged) Run(run *model.Run) {
-	sopt, drawCap := st.sopt, st.sc.DrawCap
+	wk := anomaly.NewWalker(run, st.th)
 	for _, s := range run.Scalars {
-		sl := st.slots[s]
-		if sl == nil {
-			continue
+		ser := wk.Walk(s)
+		if sl := st.slots[s]; sl != nil {
+			st.views(sl, s, ser)
 		}
-		v := sl.view
-		v.Total = len(s.Points)
-		v.Stats = s.Stats()
-		v.Data = keptIndices(s.Points, sopt.MaxDataPoints)
-		v.Draw, v.Buckets = thin(s.Points, drawCap)
-		v.Faded = fadedViews(s, drawCap, max(sopt.MaxDataPoints, 0))
-		v.Spark = sparks(s.Points, v.Draw, sl.reads.Spark, s.Float32)
-		if sl.tag >= st.sc.Drawn {
-			continue
-		}
-		sp := &st.sweeps[sl.tag]
-		sp.values[sl.series] = valuesAt(s, sp.grid) // its own index: no lock
-		if sl.extreme && drawCap != sopt.MaxPoints {
-			draw, buckets := thin(s.Points, sopt.MaxPoints)
-			st.mu.Lock()
-			sp.ends[sl.series] = result.SweepEnd{Series: sl.series, Draw: draw, Buckets: buckets}
-			st.mu.Unlock()
-		}
+		wk.Judge(ser)
 	}
-	rs := anomaly.ScalarsOf(run, st.th)
+	rs := wk.Result()
 	st.mu.Lock()
 	st.runs[run] = rs
 	st.mu.Unlock()
+}
+
+// views derives the view of series s, of slot sl, from its points and
+// what the Walker's pass found of them (ser).
+func (st *Staged) views(sl *slot, s *model.Scalar, ser anomaly.Series) {
+	sopt, drawCap := st.sopt, st.sc.DrawCap
+	// thinned is downsample.Points of s's points, from its values when
+	// every one is finite (the same indices and buckets).
+	thinned := func(budget int) ([]int, []downsample.Bucket) {
+		if vals, ok := ser.Values(); ok {
+			return downsample.Values(vals, budget)
+		}
+		return downsample.Points(s.Points, budget)
+	}
+	v := sl.view
+	v.Total = len(s.Points)
+	v.Stats = ser.Stats()
+	if limit := sopt.MaxDataPoints; limit > 0 && len(s.Points) > limit {
+		v.Data, _ = thinned(limit) // keptIndices'
+	}
+	v.Draw, v.Buckets = resultBuckets(thinned(drawCap))
+	v.Faded = fadedViews(s, drawCap, max(sopt.MaxDataPoints, 0))
+	v.Spark = sparks(s.Points, v.Draw, sl.reads.Spark, s.Float32)
+	if sl.tag >= st.sc.Drawn {
+		return
+	}
+	sp := &st.sweeps[sl.tag]
+	sp.values[sl.series] = valuesAt(s, sp.grid) // its own index: no lock
+	if sl.extreme && drawCap != sopt.MaxPoints {
+		draw, buckets := resultBuckets(thinned(sopt.MaxPoints))
+		st.mu.Lock()
+		sp.ends[sl.series] = result.SweepEnd{Series: sl.series, Draw: draw, Buckets: buckets}
+		st.mu.Unlock()
+	}
 }
 
 // Views returns the views of run's scalar series, in tag order: what its

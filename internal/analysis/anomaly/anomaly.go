@@ -53,10 +53,11 @@ type RunScalars struct {
 // ScalarsOf runs the rules on scalar series over the series of run, with
 // the thresholds th.
 func ScalarsOf(run *model.Run, th Thresholds) RunScalars {
-	var sc scratch
-	var rs RunScalars
-	rs.Findings, rs.LastStep, rs.HasLast = scalarsRules(tableOf(Rules()), run, th, &sc)
-	return rs
+	wk := NewWalker(run, th)
+	for _, s := range run.Scalars {
+		wk.Judge(wk.Walk(s))
+	}
+	return wk.Result()
 }
 
 // FindStaged is FindDecoded with what the rules need of each run's

@@ -24,6 +24,10 @@ type scalarSeries struct {
 	nonFinite, firstNonFinite int
 	// maxStep is the largest step of pts (math.MinInt64 for none).
 	maxStep int64
+	// min and max are the indices in pts of the first smallest and the
+	// first largest finite value, -1 when none is finite: the series'
+	// statistics (model.Scalar.Stats), found by the same pass.
+	min, max int
 }
 
 // point returns the point of the finite value vals[k].
@@ -341,6 +345,31 @@ func nearInterval(r valueRange, rel float64) valueRange {
 	}
 }
 
+// minValue is slices.Min of the series' finite values, which must not
+// be none, from its pass's first smallest (scalarSeries.min): the same
+// value, but for a zero, whose sign the builtin min decides (-0 if any).
+func (s *scalarSeries) minValue() float64 {
+	if len(s.vals) == 0 {
+		return slices.Min(s.vals) // its panic
+	}
+	if v := s.pts[s.min].Value; v != 0 {
+		return v
+	}
+	return slices.Min(s.vals)
+}
+
+// maxValue is slices.Max of the series' finite values, as minValue (0 if
+// any zero is 0).
+func (s *scalarSeries) maxValue() float64 {
+	if len(s.vals) == 0 {
+		return slices.Max(s.vals)
+	}
+	if v := s.pts[s.max].Value; v != 0 {
+		return v
+	}
+	return slices.Max(s.vals)
+}
+
 // scalarDiverged fires, on a loss (lossLike), when it ends far above its minimum: the median
 // of its last five finite values is above the minimum by more than
 // th.DivergeFactor of the larger of what it fell from its first value to
@@ -352,20 +381,19 @@ func scalarDiverged(s *scalarSeries, th Thresholds) *result.Anomaly {
 	if !lossLike(s.tag) || len(vals) < th.DivergeMinPoints {
 		return nil
 	}
-	lo := slices.Min(vals)
+	lo := s.minValue()
 	tail := slices.Clone(vals[max(0, len(vals)-5):])
 	end, _ := medianMAD(tail, make([]float64, len(tail)))
 	fell := vals[0] - lo
 	if end-lo <= th.DivergeFactor*max(fell, math.Abs(lo)) || end-lo == 0 {
 		return nil
 	}
-	m := slices.Index(vals, lo)
 	p := s.point(len(vals) - 1)
 	return &result.Anomaly{HasStep: true, Step: p.Step, Value: end, Count: 1,
 		// The median is what fired, and not the last value, which the
 		// summary's Last shows: the finding names both, each as what it is.
 		Detail: fmt.Sprintf("ends at %.6g, the median of its last %d finite values (the last is %.6g), far above its minimum %.6g (step %d), having fallen %.6g from its first value",
-			end, len(tail), vals[len(vals)-1], lo, s.point(m).Step, fell)}
+			end, len(tail), vals[len(vals)-1], lo, s.pts[s.min].Step, fell)}
 }
 
 // scalarPlateau fires when a loss (lossLike) never moves: over at least th.MinPoints
@@ -375,7 +403,7 @@ func scalarPlateau(s *scalarSeries, th Thresholds) *result.Anomaly {
 	if !lossLike(s.tag) || len(vals) < th.MinPoints {
 		return nil
 	}
-	lo, hi := slices.Min(vals), slices.Max(vals)
+	lo, hi := s.minValue(), s.maxValue()
 	if hi-lo > th.PlateauRel*max(math.Abs(lo), math.Abs(hi)) {
 		return nil
 	}
@@ -416,39 +444,69 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), its count of the others and its largest step, in one
-// pass, in sc's buffers (nil: its own), which the series holds until the
-// next.
+// common case), its count of the others, its largest step and its
+// smallest and largest finite values, in one pass, in sc's buffers (nil:
+// its own), which the series holds until the next.
 func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
 	}
 	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1}
 	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
-	var idx []int
-	n := 0
 	maxStep := int64(math.MinInt64)
-	for i, p := range pts {
-		maxStep = max(maxStep, p.Step)
+	// The first smallest and largest finite values (strict comparisons):
+	// a new extreme is rare past a series' start, so the branches are
+	// predicted.
+	imin, imax := -1, -1
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	// The common case first, in a loop of its own (few live values, none
+	// spilled): every value so far finite, each at its point's index.
+	i := 0
+	for ; i < len(pts); i++ {
+		p := &pts[i]
 		v := p.Value
-		vals[n] = v   // kept only if finite: no branch on the common case
 		if v-v != 0 { // NaN or infinite
-			if idx == nil {
-				idx = slices.Grow(sc.idx[:0], len(pts))
-				for j := range n {
-					idx = append(idx, j)
-				}
-				s.firstNonFinite = i
+			break
+		}
+		maxStep = max(maxStep, p.Step)
+		vals[i] = v
+		if v < vmin {
+			imin, vmin = i, v
+		}
+		if v > vmax {
+			imax, vmax = i, v
+		}
+	}
+	n := i
+	var idx []int
+	if i < len(pts) {
+		// From the first non-finite value on: the finite ones' indices.
+		idx = slices.Grow(sc.idx[:0], len(pts))
+		for j := range n {
+			idx = append(idx, j)
+		}
+		s.firstNonFinite = i
+		for ; i < len(pts); i++ {
+			p := &pts[i]
+			maxStep = max(maxStep, p.Step)
+			v := p.Value
+			if v-v != 0 {
+				s.nonFinite++
+				continue
 			}
-			s.nonFinite++
-			continue
-		}
-		if idx != nil {
+			vals[n] = v
 			idx = append(idx, i)
+			n++
+			if v < vmin {
+				imin, vmin = i, v
+			}
+			if v > vmax {
+				imax, vmax = i, v
+			}
 		}
-		n++
 	}
 	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
+	s.min, s.max = imin, imax
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx

@@ -78,6 +78,44 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 	return keep, buckets
 }
 
+// Values is Points for points whose values, in order, are vals, every
+// one finite: the same indices and buckets, read from 8 bytes a point
+// rather than a point's 24 (a series' values gathered by a pass that
+// other readers share). A non-finite value in vals is taken for a finite
+// one: call Points for those.
+func Values(vals []float64, budget int) (keep []int, buckets []Bucket) {
+	n := len(vals)
+	if budget <= 0 || n <= budget {
+		keep = make([]int, n)
+		for i := range keep {
+			keep[i] = i
+		}
+		return keep, nil
+	}
+	nb := max(budget/4, 1)
+	buckets = make([]Bucket, 0, nb)
+	keep = make([]int, 0, budget+8)
+	for b := range nb {
+		lo, hi := b*n/nb, (b+1)*n/nb-1
+		// A bucket is never empty (n > budget >= nb): its first value
+		// starts both extremes, as Points' first finite one does.
+		seg := vals[lo : hi+1]
+		imin, imax := 0, 0
+		vmin, vmax := seg[0], seg[0]
+		for j := 1; j < len(seg); j++ {
+			switch v := seg[j]; {
+			case v < vmin:
+				imin, vmin = j, v
+			case v > vmax:
+				imax, vmax = j, v
+			}
+		}
+		buckets = append(buckets, Bucket{First: lo, Last: hi, Min: vmin, Max: vmax, HasFinite: true})
+		keep = appendSorted(keep, lo, hi, lo+imin, lo+imax)
+	}
+	return keep, buckets
+}
+
 // appendSorted appends the distinct non-negative indices among idx to keep
 // in increasing order; all are at or after every index already in keep.
 func appendSorted(keep []int, idx ...int) []int {

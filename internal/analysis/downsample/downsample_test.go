@@ -179,6 +179,17 @@ func checkPointsMatchReference(t *testing.T, pts []model.Point, budget int) {
 	if !slices.EqualFunc(buckets, wantBuckets, same) {
 		t.Fatalf("budget %d, %d points: buckets %v, want %v", budget, len(pts), buckets, wantBuckets)
 	}
+	// Values, from the values alone, when every one is finite.
+	vals := make([]float64, len(pts))
+	for i, p := range pts {
+		if vals[i] = p.Value; p.Value-p.Value != 0 {
+			return
+		}
+	}
+	keep, buckets = Values(vals, budget)
+	if !slices.Equal(keep, wantKeep) || !slices.EqualFunc(buckets, wantBuckets, same) {
+		t.Fatalf("budget %d, %d values: Values keeps %v and %v, want %v and %v", budget, len(pts), keep, buckets, wantKeep, wantBuckets)
+	}
 }
 
 // TestPointsMatchesReference checks Points against pointsReference on
@@ -225,9 +236,10 @@ func TestPointsMatchesReference(t *testing.T) {
 	}
 }
 
-// FuzzPoints checks Points against pointsReference on a series whose
-// values are the input's bytes read 8 at a time as float64 bits, so that
-// every NaN payload, infinity, zero sign and subnormal can occur.
+// FuzzPoints checks Points (and Values, when every value is finite)
+// against pointsReference on a series whose values are the input's bytes
+// read 8 at a time as float64 bits, so that every NaN payload, infinity,
+// zero sign and subnormal can occur.
 func FuzzPoints(f *testing.F) {
 	f.Add(uint8(8), []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0x80, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add(uint8(4), []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 0, 0, 0, 0, 0, 0, 0xf0, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 9, 9, 9, 9, 9, 9, 9, 0x3f, 9, 9, 9, 9, 9, 9, 9, 0xbf})

@@ -1,0 +1,150 @@
+package anomaly
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// sameExtreme compares extremes bit for bit: a NaN last value equals
+// itself, and -0 is not 0.
+func sameExtreme(a, b model.Extreme) bool {
+	return a.Step == b.Step && math.Float64bits(a.WallTime) == math.Float64bits(b.WallTime) &&
+		math.Float64bits(a.Value) == math.Float64bits(b.Value)
+}
+
+// checkWalk checks that one Walk of s finds what the separate passes did:
+// model.Scalar.Stats, bit for bit, and the values when all are finite.
+func checkWalk(t *testing.T, wk *Walker, s *model.Scalar) {
+	t.Helper()
+	ser := wk.Walk(s)
+	got, want := ser.Stats(), s.Stats()
+	if got.Count != want.Count || got.NonFinite != want.NonFinite || got.HasFinite != want.HasFinite ||
+		!sameExtreme(got.Last, want.Last) || !sameExtreme(got.Min, want.Min) || !sameExtreme(got.Max, want.Max) {
+		t.Fatalf("%d points: walked stats %+v, want %+v", len(s.Points), got, want)
+	}
+	vals, ok := ser.Values()
+	if ok != (want.NonFinite == 0) {
+		t.Fatalf("%d points, %d not finite: values ok %v", len(s.Points), want.NonFinite, ok)
+	}
+	if ok && !slices.EqualFunc(vals, s.Points, func(v float64, p model.Point) bool { return math.Float64bits(v) == math.Float64bits(p.Value) }) {
+		t.Fatalf("%d points: values %v", len(s.Points), vals)
+	}
+}
+
+// A series walked once has the statistics its own pass gave it, for
+// series that try every branch: none, one point, every value non-finite,
+// NaN and infinities first, last and between, signed zeros and ties at
+// the extremes (the first one reached counts), the largest magnitudes;
+// one Walker for all of them, as a run's, so that a long series' buffer
+// left behind cannot leak into a short one's.
+func TestWalkedSeriesHasTheScalarsStats(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	negZero := math.Copysign(0, -1)
+	cases := [][]float64{
+		decay(500),
+		nil,
+		{7},
+		{nan},
+		{nan, inf, -inf},
+		{nan, 3, 1, 2},
+		{3, 1, 2, inf},
+		{1, nan, -inf, 0.5, inf, 2, nan},
+		{0, negZero, 0, negZero},
+		{negZero, 0},
+		{2, 1, 1, 2, 1, 2},
+		{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64},
+		{-inf, 5, inf, 5},
+		decay(3),
+	}
+	wk := NewWalker(&model.Run{Name: "r"}, DefaultThresholds)
+	for _, vals := range cases {
+		pts := points(vals...)
+		// Steps out of order too: the statistics do not read them.
+		if len(pts) > 2 {
+			pts[1].Step, pts[2].Step = pts[2].Step, pts[1].Step
+		}
+		checkWalk(t, wk, &model.Scalar{Tag: "train/loss", Points: pts})
+	}
+}
+
+// FuzzWalkedStats checks a walked series' statistics and values against
+// model.Scalar.Stats on values of any bits, one Walker for the series
+// and its halves in turn.
+func FuzzWalkedStats(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf0, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 0, 0, 0, 0, 0, 0, 0xf0, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		vals := make([]float64, len(data)/8)
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+		}
+		wk := NewWalker(&model.Run{Name: "r"}, DefaultThresholds)
+		for _, vs := range [][]float64{vals, vals[len(vals)/2:], vals[:len(vals)/2]} {
+			checkWalk(t, wk, &model.Scalar{Tag: "x", Points: points(vs...)})
+		}
+	})
+}
+
+// A run's series walked and judged one at a time find what the rules
+// over the whole run find (scalarsRules, Find's path), in the same order,
+// with the same last step: a spike, a non-finite value, a diverging loss,
+// a learning rate at zero, a series with no point.
+func TestWalkerFindsWhatTheRunsRulesFind(t *testing.T) {
+	spiky := decay(400)
+	spiky[200] = 50
+	diverged := decay(400)
+	for i := 300; i < 400; i++ {
+		diverged[i] = 5
+	}
+	withNaN := decay(300)
+	withNaN[17] = math.NaN()
+	lr := make([]float64, 200)
+	run := &model.Run{Name: "r", Scalars: []*model.Scalar{
+		{Tag: "train/loss", Points: points(spiky...)},
+		{Tag: "val/loss", Points: points(diverged...)},
+		{Tag: "acc", Points: points(withNaN...)},
+		{Tag: "empty"},
+		{Tag: "lr", Points: points(lr...)},
+	}}
+	var sc scratch
+	want, wantLast, wantOK := scalarsRules(tableOf(Rules()), run, DefaultThresholds, &sc)
+	got := ScalarsOf(run, DefaultThresholds)
+	if len(want) < 4 {
+		t.Fatalf("the run's rules found %d findings, want one per rule tried", len(want))
+	}
+	// Printed, so that a NaN value equals itself.
+	if fmt.Sprintf("%+v", got.Findings) != fmt.Sprintf("%+v", want) || got.LastStep != wantLast || got.HasLast != wantOK {
+		t.Fatalf("walked: %+v, last %d %v\nwant %+v, last %d %v", got.Findings, got.LastStep, got.HasLast, want, wantLast, wantOK)
+	}
+}
+
+// The rules' smallest and largest values come from the walk's extremes
+// and are slices.Min's and slices.Max's bit for bit: a zero's sign too,
+// which the builtins decide (-0 below 0) and the walk's first extreme
+// does not.
+func TestWalkedExtremesAreTheBuiltins(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, vals := range [][]float64{
+		{3, 1, 2, 1},
+		{0, negZero, 1},
+		{negZero, 0, -1},
+		{1, 0, negZero, 0},
+		{negZero, negZero, 0},
+		{0, 0, negZero},
+		{math.NaN(), 0, negZero, math.Inf(-1)},
+		{-math.MaxFloat64, math.MaxFloat64},
+	} {
+		ser := finiteValues("loss", points(vals...), nil)
+		if lo, want := ser.minValue(), slices.Min(ser.vals); math.Float64bits(lo) != math.Float64bits(want) {
+			t.Errorf("%v: smallest %v, want %v", vals, lo, want)
+		}
+		if hi, want := ser.maxValue(), slices.Max(ser.vals); math.Float64bits(hi) != math.Float64bits(want) {
+			t.Errorf("%v: largest %v, want %v", vals, hi, want)
+		}
+	}
+}
