@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,56 +14,120 @@ import (
 	"github.com/trainreport/trainreport/internal/summary"
 )
 
-// dataIndex returns data/index.json, mapping category -> run -> tag ->
-// data file, with the other pages' shares of data/.
-func (r *Report) dataIndex(pages []*pageData) file {
-	index := dataIndex{Layout: DataLayout, Runs: map[string]indexRun{}, Scalars: map[string]map[string]string{}}
+// writeDataIndex writes data/index.json to w, mapping category -> run
+// -> tag -> data file, with pages, the other pages' shares of data/: a
+// run at a time, the bytes encoding/json writes of the whole dataIndex
+// indented by one space, without holding it (at 100,000 runs the runs' category
+// indexes and the encoding took 300 MB at once, the peak of a merge).
+func (r *Report) writeDataIndex(w io.Writer, pages []*pageData) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	jw := jsonWriter{w: bw}
+	// A run's entry once, the last run of a name's (as the map was
+	// filled), with every page's tags of that name.
+	var names []string
+	byName := map[string]*model.Run{}
 	for _, run := range r.rep.Runs {
-		// A run's Tianshu category index always has the scalar category,
-		// empty when the run has no scalars.
-		cats := map[string]any{scalarCategory: map[string][]string{}}
-		index.Runs[run.Name] = indexRun{Logdir: run.Logdir, Path: run.Path, Categories: cats}
+		if _, ok := byName[run.Name]; !ok {
+			names = append(names, run.Name)
+		}
+		byName[run.Name] = run
 	}
+	slices.Sort(names)
+	var scalars *pageData
+	var errs []dataNote
+	var downsampled []downsampledNote
+	categories := map[string]map[string]map[string]string{}
 	for _, p := range pages {
-		index.Errors = append(index.Errors, p.notes...)
-		index.Downsampled = append(index.Downsampled, p.downsampled...)
+		errs = append(errs, p.notes...)
+		downsampled = append(downsampled, p.downsampled...)
 		if p.category == scalarCategory {
-			index.Scalars = p.index
-			index.Superseded = p.superseded
-			index.Bundles = p.bundles
+			scalars = p
 		} else {
-			if index.Categories == nil {
-				index.Categories = map[string]map[string]map[string]string{}
-			}
-			index.Categories[p.category] = p.index
-		}
-		for run, tags := range p.index {
-			groups := map[string][]string{}
-			for tag := range tags {
-				g := tagGroup(tag)
-				groups[g] = append(groups[g], tag)
-			}
-			for _, ts := range groups {
-				slices.Sort(ts)
-			}
-			cats := index.Runs[run].Categories
-			if p.section == "" {
-				cats[p.category] = groups
-				continue
-			}
-			sec, _ := cats[p.section].(map[string]any)
-			if sec == nil {
-				sec = map[string]any{}
-				cats[p.section] = sec
-			}
-			sec[p.category] = groups
+			categories[p.category] = p.index
 		}
 	}
-	b, err := json.MarshalIndent(index, "", " ")
-	if err != nil {
-		panic(err) // only strings and maps: cannot fail
+	jw.raw("{\n")
+	jw.field("layout", DataLayout, false)
+	jw.key("runs")
+	jw.members(names, func(i int) any {
+		run := byName[names[i]]
+		return indexRun{Logdir: run.Logdir, Path: run.Path, Categories: runCategories(run.Name, pages)}
+	})
+	jw.raw(",\n")
+	var scalarIndex, superseded map[string]map[string]string
+	var bundles map[string]string
+	if scalars != nil {
+		scalarIndex, superseded, bundles = scalars.index, scalars.superseded, scalars.bundles
 	}
-	return file{"data/index.json", append(b, '\n')}
+	jw.key("scalar")
+	if scalarIndex == nil {
+		jw.raw("{}")
+	} else {
+		sortedMap(&jw, scalarIndex)
+	}
+	if len(superseded) > 0 {
+		jw.raw(",\n")
+		jw.key("superseded_scalar")
+		sortedMap(&jw, superseded)
+	}
+	if len(bundles) > 0 {
+		jw.raw(",\n")
+		jw.key("scalar_bundles")
+		sortedMap(&jw, bundles)
+	}
+	if len(categories) > 0 {
+		jw.raw(",\n")
+		jw.key("categories")
+		jw.value(categories, 1)
+	}
+	if len(downsampled) > 0 {
+		jw.raw(",\n")
+		jw.key("downsampled")
+		jw.elems(len(downsampled), func(i int) any { return downsampled[i] })
+	}
+	if len(errs) > 0 {
+		jw.raw(",\n")
+		jw.key("errors")
+		jw.value(errs, 1)
+	}
+	jw.raw("\n}\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+// runCategories is the Tianshu category index of the run named run in
+// data/index.json (indexRun.Categories): every page's tags of it, by
+// tag group, a page with a section one level down; the scalar category
+// always, empty when the run has no scalars.
+func runCategories(run string, pages []*pageData) map[string]any {
+	cats := map[string]any{scalarCategory: map[string][]string{}}
+	for _, p := range pages {
+		tags, ok := p.index[run]
+		if !ok {
+			continue
+		}
+		groups := map[string][]string{}
+		for tag := range tags {
+			g := tagGroup(tag)
+			groups[g] = append(groups[g], tag)
+		}
+		for _, ts := range groups {
+			slices.Sort(ts)
+		}
+		if p.section == "" {
+			cats[p.category] = groups
+			continue
+		}
+		sec, _ := cats[p.section].(map[string]any)
+		if sec == nil {
+			sec = map[string]any{}
+			cats[p.section] = sec
+		}
+		sec[p.category] = groups
+	}
+	return cats
 }
 
 // scalarCategory names the scalars in data/index.json, where, as in
@@ -189,7 +254,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 // indented copy took 600 MB at once, a third of a merge's peak).
 func (r *Report) WriteSummaryJSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	sw := summaryWriter{w: bw}
+	sw := jsonWriter{w: bw}
 	sw.raw("{\n")
 	sw.field("title", r.opt.Title, false)
 	sw.field("restarts", restartRuleName(r.rep), false)
@@ -258,16 +323,16 @@ func (r *Report) summaryMetrics(run *model.Run) map[string]summary.Stat {
 	return m
 }
 
-// summaryWriter writes the members of summary.json's top object, each
-// value as json.MarshalIndent writes it at its depth (one space a
-// level), so that the file is the bytes of the whole object's encoding;
-// the first error stays in err.
-type summaryWriter struct {
+// jsonWriter writes the members of a file's top object (summary.json,
+// data/index.json), each value as json.MarshalIndent writes it at its
+// depth (one space a level), so that the file is the bytes of the whole
+// object's encoding, without holding it; the first error stays in err.
+type jsonWriter struct {
 	w   *bufio.Writer
 	err error
 }
 
-func (sw *summaryWriter) raw(s string) {
+func (sw *jsonWriter) raw(s string) {
 	if sw.err == nil {
 		_, sw.err = sw.w.WriteString(s)
 	}
@@ -275,7 +340,7 @@ func (sw *summaryWriter) raw(s string) {
 
 // value writes v at depth levels of indentation (its first line not
 // indented).
-func (sw *summaryWriter) value(v any, depth int) {
+func (sw *jsonWriter) value(v any, depth int) {
 	if sw.err != nil {
 		return
 	}
@@ -288,14 +353,14 @@ func (sw *summaryWriter) value(v any, depth int) {
 }
 
 // key writes a member's name of the top object.
-func (sw *summaryWriter) key(name string) {
+func (sw *jsonWriter) key(name string) {
 	sw.raw(" ")
 	sw.value(name, 1)
 	sw.raw(": ")
 }
 
 // field writes a member of the top object, last or followed by a comma.
-func (sw *summaryWriter) field(name string, v any, last bool) {
+func (sw *jsonWriter) field(name string, v any, last bool) {
 	sw.key(name)
 	sw.value(v, 1)
 	if last {
@@ -306,7 +371,7 @@ func (sw *summaryWriter) field(name string, v any, last bool) {
 }
 
 // elems writes an array of n values at depth 1, value(i) the i-th.
-func (sw *summaryWriter) elems(n int, value func(i int) any) {
+func (sw *jsonWriter) elems(n int, value func(i int) any) {
 	if n == 0 {
 		sw.raw("[]")
 		return
@@ -322,9 +387,16 @@ func (sw *summaryWriter) elems(n int, value func(i int) any) {
 	sw.raw("\n ]")
 }
 
+// sortedMap writes m at depth 1, a member at a time, its keys in
+// encoding/json's order.
+func sortedMap[V any](sw *jsonWriter, m map[string]V) {
+	keys := slices.Sorted(maps.Keys(m))
+	sw.members(keys, func(i int) any { return m[keys[i]] })
+}
+
 // members writes an object at depth 1 of the keys (sorted), value(i)
 // the i-th's value.
-func (sw *summaryWriter) members(keys []string, value func(i int) any) {
+func (sw *jsonWriter) members(keys []string, value func(i int) any) {
 	if len(keys) == 0 {
 		sw.raw("{}")
 		return
