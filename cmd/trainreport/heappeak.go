@@ -20,9 +20,10 @@ const heapPeakEnv = "TRAINREPORT_HEAPPEAK"
 
 // startHeapPeak watches the live heap (as of the last collection) every
 // 20 ms, when the environment names a file, and takes a heap profile
-// whenever the heap grew by a twentieth past the largest seen; stop
-// writes the last one taken to the file, with the size and time of the
-// peak on stderr. With no file named it does nothing.
+// whenever the heap grew by a twentieth past the largest seen, and once
+// more when stopped; stop writes the last one taken to the file, with
+// the size and time of the peak on stderr. With no file named it does
+// nothing.
 func startHeapPeak(stderr io.Writer) (stop func(errOut *error)) {
 	name := os.Getenv(heapPeakEnv)
 	if name == "" {
@@ -36,6 +37,17 @@ func startHeapPeak(stderr io.Writer) (stop func(errOut *error)) {
 		peakAt  time.Duration
 		samples = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	)
+	sample := func() {
+		metrics.Read(samples)
+		live := samples[0].Value.Uint64()
+		if live <= peak+peak/20 {
+			return
+		}
+		var b bytes.Buffer
+		if pprof.Lookup("heap").WriteTo(&b, 0) == nil {
+			best, peak, peakAt = b, live, time.Since(start)
+		}
+	}
 	go func() {
 		defer close(ended)
 		tick := time.NewTicker(20 * time.Millisecond)
@@ -43,17 +55,10 @@ func startHeapPeak(stderr io.Writer) (stop func(errOut *error)) {
 		for {
 			select {
 			case <-done:
+				sample() // the last: a command shorter than a tick has one
 				return
 			case <-tick.C:
-			}
-			metrics.Read(samples)
-			live := samples[0].Value.Uint64()
-			if live <= peak+peak/20 {
-				continue
-			}
-			var b bytes.Buffer
-			if pprof.Lookup("heap").WriteTo(&b, 0) == nil {
-				best, peak, peakAt = b, live, time.Since(start)
+				sample()
 			}
 		}
 	}()
