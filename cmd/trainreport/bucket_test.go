@@ -136,7 +136,6 @@ func reportFiles(t *testing.T, cmd string, logdirs ...string) map[string][]byte 
 // time through ranges), corpus folders (a projector, ONNX graphs, files
 // truncated mid-record) and sweeps.
 func TestBucketReportEqualsDisk(t *testing.T) {
-	t.Parallel()
 	s := startS3(t)
 	inputs := []struct{ name, dir string }{
 		{"demo", demoLogs(t)},
@@ -198,7 +197,6 @@ func compareBucketReport(t *testing.T, want, got map[string][]byte, dir, url str
 // demo's), through the URL its parts name, its options from the
 // environment.
 func TestBucketShardsMerge(t *testing.T) {
-	t.Parallel()
 	s := startS3(t)
 	demo := demoLogs(t)
 	s.upload(t, "logs", "demo", demo)

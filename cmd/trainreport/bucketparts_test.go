@@ -73,7 +73,6 @@ func collectToBucket(t *testing.T, i, n int, out string, logdirs ...string) stri
 // bucket, byte for byte in every file. No object written, no file of the
 // report and no message names the endpoint, the query or a credential.
 func TestBucketPartsMerge(t *testing.T) {
-	t.Parallel()
 	s := startS3(t)
 	s.upload(t, "logs", "demo", demoLogs(t))
 	parts := s.bucket(t, "parts")
