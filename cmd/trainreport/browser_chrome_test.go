@@ -57,9 +57,8 @@ func (a chromeText) overlaps(b chromeText) bool {
 
 func TestBrowserPageChrome(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	r := buildReport(t, demoLogs(t))
+	r := sharedDemo(t)
 	js := func(fn string, args ...any) string { return pageJS("chrome.js", fn, args...) }
 
 	// Every page of the demo, in the navigation's order: Custom Scalars is
@@ -68,44 +67,17 @@ func TestBrowserPageChrome(t *testing.T) {
 	wantPages := []string{"index", "scalars", "custom_scalars", "histograms", "distributions", "images", "audio", "text",
 		"tensors", "exceptions", "hparams", "pr_curves", "graphs", "meshes", "embeddings"}
 	t.Run("help", func(t *testing.T) {
+		t.Parallel()
 		for _, page := range wantPages {
-			tb := openTab(t, browser, fileURL(filepath.Join(r.site, page+".html"), ""))
-			var h chromeHead
-			if err := json.Unmarshal([]byte(eval[string](tb, js("head"))), &h); err != nil {
-				t.Fatal(err)
-			}
-			if page == "index" {
-				var shown []string
-				for _, n := range h.Nav {
-					if !n.Hidden {
-						shown = append(shown, n.Name)
-					}
-				}
-				if !slices.Equal(shown, wantPages) {
-					t.Errorf("the navigation shows %v, want %v", shown, wantPages)
-				}
-				continue // the overview's lead line counts what the report holds: no prose to hide
-			}
-			if !h.Head || !h.Help {
-				t.Errorf("%s: no page head with a help toggle: %+v", page, h)
-				continue
-			}
-			if h.CaptionLines > 1.5 || h.Caption == "" {
-				t.Errorf("%s: caption %q takes %.2f lines, want one", page, h.Caption, h.CaptionLines)
-			}
-			if h.HelpOpen || h.HelpShown || h.HelpText < 100 {
-				t.Errorf("%s: help open %v, shown %v, %d characters: want closed, hidden, and the page's prose in it", page, h.HelpOpen, h.HelpShown, h.HelpText)
-			}
-			if !eval[bool](tb, js("openHelp")) {
-				t.Errorf("%s: a click on the help toggle does not show it", page)
-			}
-			tb.screenshot(shots, "chrome-help-"+page)
+			t.Run(page, func(t *testing.T) { t.Parallel(); checkPageHelp(t, r, page, wantPages, shots) })
 		}
 	})
 
 	// The charts' text boxes, in the settings that put the most text on
 	// them: groups (their legend), wall time (dates), each histogram view.
 	t.Run("labels", func(t *testing.T) {
+		t.Parallel()
+		browser := startBrowser(t)
 		var charts []chromeChart
 		read := func(tb *tab, page, setting, sel string) {
 			t.Helper()
@@ -178,7 +150,8 @@ func TestBrowserPageChrome(t *testing.T) {
 	})
 
 	t.Run("groups", func(t *testing.T) {
-		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0&group="+strings.ReplaceAll(`lr=[0-9.]+`, "+", "%2B")))
+		t.Parallel()
+		tb := openTab(t, startBrowser(t), fileURL(filepath.Join(r.site, "scalars.html"), "smoothing=0&group="+strings.ReplaceAll(`lr=[0-9.]+`, "+", "%2B")))
 		eval[bool](tb, js("ready"))
 		s := readScalarChart(t, tb, "metrics/loss")
 		want := []string{"/train · mean ± std of 2 runs", "/validation · mean ± std of 2 runs"}
@@ -205,7 +178,8 @@ func TestBrowserPageChrome(t *testing.T) {
 	t.Run("empty-message", func(t *testing.T) {
 		// The Runs filter matches the validation runs, which log no
 		// optim/ tags: those charts say so; metrics/loss draws.
-		tb := openTab(t, browser, fileURL(filepath.Join(r.site, "scalars.html"), "runs=validation"))
+		t.Parallel()
+		tb := openTab(t, startBrowser(t), fileURL(filepath.Join(r.site, "scalars.html"), "runs=validation"))
 		eval[bool](tb, js("ready"))
 		empty := readScalarChart(t, tb, "optim/grad_norm")
 		if !empty.MessageShown || !strings.HasPrefix(empty.Message, "No run shown has this tag") || strings.Contains(empty.Message, "matches the filter") {
@@ -216,6 +190,43 @@ func TestBrowserPageChrome(t *testing.T) {
 		}
 		tb.screenshot(shots, "chrome-empty-message")
 	})
+}
+
+// checkPageHelp checks the head of one page of the demo's report: the
+// navigation (on the overview), or the caption and the help toggle.
+func checkPageHelp(t *testing.T, r builtReport, page string, wantPages []string, shots string) {
+	js := func(fn string, args ...any) string { return pageJS("chrome.js", fn, args...) }
+	tb := openTab(t, startBrowser(t), fileURL(filepath.Join(r.site, page+".html"), ""))
+	var h chromeHead
+	if err := json.Unmarshal([]byte(eval[string](tb, js("head"))), &h); err != nil {
+		t.Fatal(err)
+	}
+	if page == "index" {
+		var shown []string
+		for _, n := range h.Nav {
+			if !n.Hidden {
+				shown = append(shown, n.Name)
+			}
+		}
+		if !slices.Equal(shown, wantPages) {
+			t.Errorf("the navigation shows %v, want %v", shown, wantPages)
+		}
+		return // the overview's lead line counts what the report holds: no prose to hide
+	}
+	if !h.Head || !h.Help {
+		t.Errorf("%s: no page head with a help toggle: %+v", page, h)
+		return
+	}
+	if h.CaptionLines > 1.5 || h.Caption == "" {
+		t.Errorf("%s: caption %q takes %.2f lines, want one", page, h.Caption, h.CaptionLines)
+	}
+	if h.HelpOpen || h.HelpShown || h.HelpText < 100 {
+		t.Errorf("%s: help open %v, shown %v, %d characters: want closed, hidden, and the page's prose in it", page, h.HelpOpen, h.HelpShown, h.HelpText)
+	}
+	if !eval[bool](tb, js("openHelp")) {
+		t.Errorf("%s: a click on the help toggle does not show it", page)
+	}
+	tb.screenshot(shots, "chrome-help-"+page)
 }
 
 // readScalarChart is chrome.js's scalarChart.

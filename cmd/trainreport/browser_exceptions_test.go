@@ -190,8 +190,8 @@ func TestBrowserExceptionsDemo(t *testing.T) {
 	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := demoLogs(t)
-	r := buildReport(t, logs)
+	r := sharedDemo(t)
+	logs := r.logdir
 	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "exceptions.html"), ""))
 	n := eval[int](tb, pageJS("exceptions.js", "cards"))
 	if n < 2 {

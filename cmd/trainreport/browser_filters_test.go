@@ -21,8 +21,7 @@ import (
 func TestBrowserPageFilters(t *testing.T) {
 	t.Parallel()
 	shots := screenshotDir(t)
-	logs := demoLogs(t)
-	r := buildReport(t, logs)
+	r := sharedDemo(t)
 	// Each page waits for its URL about 400 ms after each of its six
 	// filters: the pages run side by side, each in its own tab, so the
 	// waits overlap (54 s in a row on the busy 2-core machine). Each

@@ -27,7 +27,6 @@ import (
 
 func TestBrowserHParams(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
 	crowded := t.TempDir()
@@ -47,14 +46,18 @@ func TestBrowserHParams(t *testing.T) {
 		// Labels that crowd: see writeCrowdedHParams.
 		{"crowded", []string{crowded}, false},
 	} {
+		// The inputs and their two documents side by side, each in a
+		// browser context of its own (58 s in a row on the busy machine).
 		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
 			r := buildReport(t, in.logs[0], in.logs[1:]...)
 			for _, c := range []struct{ name, url string }{
 				{"site", fileURL(filepath.Join(r.site, "hparams.html"), "")},
 				{"single-file", fileURL(r.single, "page=hparams")},
 			} {
 				t.Run(c.name, func(t *testing.T) {
-					tb := openTab(t, browser, c.url)
+					t.Parallel()
+					tb := openTab(t, startBrowser(t), c.url)
 					waitFor(tb, pageJS("hparams.js", "chart"), 10*time.Second, "the charts")
 					check := func(what string, problems []string) {
 						t.Helper()

@@ -29,10 +29,10 @@ func TestBrowserImageSizes(t *testing.T) {
 	for _, c := range []struct{ name, logdir string }{
 		{"shapes", writeImageShapes(t)},
 		{"keras-tf22-images", sharedCorpus(t, "keras-tf22-images")},
-		{"demo", writeDemo(t)},
+		{"demo", sharedDemo(t).logdir},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := buildReport(t, c.logdir)
+			r := reportOf(t, c.logdir)
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, "images.html"), ""))
 			waitFor(tb, pageJS("media.js", "imagesLoaded"), 10*time.Second, "every image loads")
 			res := eval[struct {

@@ -33,7 +33,6 @@ import (
 
 func TestBrowserMedia(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	writers := filepath.Join(repoRoot(t), "collect", "testdata", "writers")
 	cases := []struct {
@@ -43,16 +42,20 @@ func TestBrowserMedia(t *testing.T) {
 		{"tensorboardx", filepath.Join(writers, "tensorboardx"), true, true},
 		{"tf2", filepath.Join(writers, "tf2"), true, true},
 		{"hostile", writeHostileMedia(t), true, true},
-		{"demo", writeDemo(t), true, true},
+		{"demo", sharedDemo(t).logdir, true, true},
 	}
 	// A corpus folder written by Keras (see internal/testcorpus).
 	cases = append(cases, struct {
 		name, logdir  string
 		images, audio bool
 	}{"keras-tf22-images", sharedCorpus(t, "keras-tf22-images"), true, false})
+	// The inputs side by side, each in a browser context of its own (53 s
+	// in a row on the busy machine).
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := buildReport(t, c.logdir)
+			t.Parallel()
+			browser := startBrowser(t)
+			r := reportOf(t, c.logdir)
 			if c.images {
 				t.Run("images", func(t *testing.T) {
 					tb := openTab(t, browser, fileURL(filepath.Join(r.site, "images.html"), ""))
@@ -84,12 +87,6 @@ func TestBrowserMedia(t *testing.T) {
 			}
 		})
 	}
-}
-
-func writeDemo(t *testing.T) string {
-	t.Helper()
-	logs := demoLogs(t)
-	return logs
 }
 
 // checkNoFileRefs checks that a single-file page's media are data: URIs.

@@ -15,16 +15,20 @@ import (
 // file://: every page must become ready with no console error and no
 // request leaving the server, and the data scripts a page loads on demand
 // must come from it.
+//
+// The reports, and their pages, are tested side by side, each page in a
+// browser context of its own opened when it runs (30 pages in a row took
+// 65 s of one context's budget on the busy machine).
 func TestBrowserPagesFromStaticServer(t *testing.T) {
 	t.Parallel()
-	browser := startBrowser(t)
 	for _, c := range []struct{ name, logdir string }{
-		{"demo", demoLogs(t)},
+		{"demo", sharedDemo(t).logdir},
 		{"tsvis-oneflow-logs", sharedCorpus(t, "tsvis-oneflow-logs")},
 		{"tf2-hparams-api-experiment", sharedCorpus(t, "tf2-hparams-api-experiment")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := buildReport(t, c.logdir)
+			t.Parallel()
+			r := reportOf(t, c.logdir)
 			srv := httptest.NewServer(http.FileServer(http.Dir(r.site)))
 			t.Cleanup(srv.Close)
 			pages, err := filepath.Glob(filepath.Join(r.site, "*.html"))
@@ -34,7 +38,8 @@ func TestBrowserPagesFromStaticServer(t *testing.T) {
 			for _, p := range pages {
 				name := filepath.Base(p)
 				t.Run(strings.TrimSuffix(name, ".html"), func(t *testing.T) {
-					tb := openTabFrom(t, browser, srv.URL+"/"+name, srv.URL, stepTimeout)
+					t.Parallel()
+					tb := openTabFrom(t, startBrowser(t), srv.URL+"/"+name, srv.URL, stepTimeout)
 					if !evalWithin[bool](tb, `window.trainreport.ready().then(() => true)`, readyTimeout) {
 						t.Fatalf("%s never became ready", name)
 					}
@@ -50,7 +55,8 @@ func TestBrowserPagesFromStaticServer(t *testing.T) {
 			// must load a scalar data script listed in data/index.json, as
 			// a script with nothing but a JSON parser reads the index.
 			t.Run("load-data", func(t *testing.T) {
-				tb := openTabFrom(t, browser, srv.URL+"/scalars.html", srv.URL, stepTimeout)
+				t.Parallel()
+				tb := openTabFrom(t, startBrowser(t), srv.URL+"/scalars.html", srv.URL, stepTimeout)
 				n := evalWithin[int](tb, `fetch('data/index.json').then(r => r.json()).then(ix => {
 					const run = Object.keys(ix.scalar)[0], tag = Object.keys(ix.scalar[run])[0];
 					const f = ix.scalar[run][tag];

@@ -29,8 +29,8 @@ func TestBrowserTensors(t *testing.T) {
 	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	logs := demoLogs(t)
-	r := buildReport(t, logs)
+	r := sharedDemo(t)
+	logs := r.logdir
 	att := demoTensor(t, logs, "layers/attention") // float32 [4, 8, 8]
 	cm := demoTensor(t, logs, "eval/confusion_matrix")
 

@@ -38,8 +38,6 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"github.com/trainreport/trainreport/examples/demo/demolog"
 )
 
 const (
@@ -53,15 +51,15 @@ const (
 )
 
 func TestBrowser(t *testing.T) {
-	browser := startBrowser(t)
+	t.Parallel()
 	shots := screenshotDir(t)
 
+	// The two reports side by side, each in a browser context of its own.
 	t.Run("demo", func(t *testing.T) {
-		logs := filepath.Join(t.TempDir(), "logs")
-		if err := demolog.Write(logs); err != nil {
-			t.Fatal(err)
-		}
-		r := buildReport(t, logs)
+		t.Parallel()
+		browser := startBrowser(t)
+		r := sharedDemo(t)
+		logs := r.logdir
 		c := &reportCase{name: "demo", report: r, truth: readScalars(t, logs), browser: browser, shots: shots}
 
 		t.Run("index", c.testIndex)
@@ -76,6 +74,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("tf2-hparams-keras", func(t *testing.T) {
+		t.Parallel()
+		browser := startBrowser(t)
 		logdir := sharedCorpus(t, "tf2-hparams-keras")
 		r := buildReport(t, logdir)
 		c := &reportCase{name: "tf2-hparams-keras", report: r, truth: readScalars(t, logdir), browser: browser, shots: shots}

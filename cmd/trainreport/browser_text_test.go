@@ -26,8 +26,7 @@ func TestBrowserText(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 
-	logs := demoLogs(t)
-	demo := buildReport(t, logs)
+	demo := sharedDemo(t)
 	t.Run("demo", func(t *testing.T) {
 		tb := openTab(t, browser, fileURL(filepath.Join(demo.site, "text.html"), ""))
 		checkTextPage(t, tb)

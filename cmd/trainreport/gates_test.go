@@ -219,6 +219,7 @@ func buildScenario(t *testing.T, dir string) scenario {
 // every image is one of its inline parts. With $TRAINREPORT_SCENARIO set,
 // the outputs are written there to be looked at.
 func TestCIScenario(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if keep := os.Getenv("TRAINREPORT_SCENARIO"); keep != "" {
 		dir = keep

@@ -28,6 +28,7 @@ func runCLI(t *testing.T, args ...string) (int, string) {
 // corpus: damaged files give warnings, never a crash, and a directory with
 // nothing readable (only Git LFS stubs) fails with a one-line reason.
 func TestEveryCorpusDirectory(t *testing.T) {
+	t.Parallel()
 	root := corpusRoot(t)
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -156,7 +157,8 @@ func TestErrors(t *testing.T) {
 // TestTwoBuildsAreIdentical builds the demo report twice, site, single file
 // and Markdown, and compares every byte.
 func TestTwoBuildsAreIdentical(t *testing.T) {
-	logs := demoLogs(t)
+	t.Parallel()
+	logs := sharedDemo(t).logdir // read only
 	build := func() string {
 		dir := t.TempDir()
 		code, stderr := runCLI(t, "-quiet", "-o", filepath.Join(dir, "site"), "--single-file", filepath.Join(dir, "one.html"),
@@ -189,7 +191,7 @@ func TestTwoBuildsAreIdentical(t *testing.T) {
 // TestStepBudgetFlags: --max-media-steps, --max-histogram-steps and
 // --max-page-points reach the pages, which say what they hold.
 func TestStepBudgetFlags(t *testing.T) {
-	logs := demoLogs(t)
+	logs := sharedDemo(t).logdir // read only
 	out := filepath.Join(t.TempDir(), "site")
 	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7", "--max-page-points", "3000"); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
@@ -235,7 +237,8 @@ func TestStepBudgetFlags(t *testing.T) {
 // file, which then leaves pages out and stays under it; 0 removes the
 // bound and a negative value is refused.
 func TestMaxSingleFileBytesFlag(t *testing.T) {
-	logs := demoLogs(t)
+	t.Parallel()
+	logs := sharedDemo(t).logdir // read only
 	sizes := map[string]int{}
 	for _, budget := range []string{"0", "1400000"} {
 		single := filepath.Join(t.TempDir(), "report.html")
@@ -263,7 +266,8 @@ func TestMaxSingleFileBytesFlag(t *testing.T) {
 // then summarises its runs and stays under it; 0 removes the bound and a
 // negative value is refused.
 func TestMaxPageBytesFlag(t *testing.T) {
-	logs := demoLogs(t)
+	t.Parallel()
+	logs := sharedDemo(t).logdir // read only
 	for _, tc := range []struct {
 		budget string
 		sweep  bool

@@ -65,6 +65,7 @@ func collectShards(t *testing.T, dir string, n int, logdirs []string, extra ...s
 // (images read back from the logs at merge, hyperparameters joined across
 // shards) and two log directories at once.
 func TestMergedShardsEqualDirectBuild(t *testing.T) {
+	t.Parallel()
 	demo := demoLogs(t)
 	inputs := []struct {
 		name    string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -45,6 +47,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	closeBrowsers()
+	removeShared()
 	os.Exit(code)
 }
 
@@ -52,15 +55,99 @@ func TestMain(m *testing.M) {
 // single-file document into a fresh temporary directory.
 func buildReport(t *testing.T, logdir string, extra ...string) builtReport {
 	t.Helper()
-	out := t.TempDir()
+	r, err := reportInto(t.TempDir(), logdir, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// reportInto runs the whole command on logdir, writing the site and the
+// single-file document into out.
+func reportInto(out, logdir string, extra ...string) (builtReport, error) {
 	r := builtReport{logdir: logdir, site: filepath.Join(out, "site"), single: filepath.Join(out, "report.html")}
 	args := append([]string{"-o", r.site, "--single-file", r.single}, extra...)
 	args = append(args, logdir)
 	var stderr bytes.Buffer
 	if code := run(context.Background(), args, io.Discard, &stderr); code != 0 {
-		t.Fatalf("trainreport %s: exit status %d\n%s", strings.Join(args, " "), code, stderr.String())
+		return r, fmt.Errorf("trainreport %s: exit status %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
-	return r
+	return r, nil
+}
+
+// shared is what the package's tests read and never change, made once
+// for them all rather than once per test: the demo's log directory and its
+// report (sharedDemo). TestMain removes its folder when every test has
+// run.
+var shared struct {
+	mu   sync.Mutex
+	dir  string // the folder holding what was made; "" before
+	demo struct {
+		once   sync.Once
+		report builtReport
+		err    error
+	}
+}
+
+// reportOf is buildReport without flags, but the shared report for the
+// shared demo's logs (sharedDemo).
+func reportOf(t *testing.T, logdir string) builtReport {
+	t.Helper()
+	if d := sharedDemo(t); logdir == d.logdir {
+		return d
+	}
+	return buildReport(t, logdir)
+}
+
+// sharedDir returns the folder of what the tests share, made on first use.
+func sharedDir() (string, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.dir == "" {
+		dir, err := os.MkdirTemp("", "trainreport-tests-")
+		if err != nil {
+			return "", err
+		}
+		shared.dir = dir
+	}
+	return shared.dir, nil
+}
+
+// removeShared removes what the tests shared.
+func removeShared() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+		shared.dir = ""
+	}
+}
+
+// sharedDemo returns the demo's log directory and its report (the site
+// and the single file, no flags), written once for the package: a test
+// only reads them. One that changes the logs or wants flags writes its
+// own (demoLogs, buildReport). Writing the demo's logs and its report
+// costs about a CPU-second, which a dozen tests paid each.
+func sharedDemo(t *testing.T) builtReport {
+	t.Helper()
+	d := &shared.demo
+	d.once.Do(func() {
+		dir, err := sharedDir()
+		if err != nil {
+			d.err = err
+			return
+		}
+		logs := filepath.Join(dir, "demo", "logs")
+		if err := demolog.Write(logs); err != nil {
+			d.err = fmt.Errorf("writing the demo's logs: %w", err)
+			return
+		}
+		d.report, d.err = reportInto(filepath.Join(dir, "demo"), logs)
+	})
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	return d.report
 }
 
 // scalarTruth is what package collect reads from a logdir, to check the

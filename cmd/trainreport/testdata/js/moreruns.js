@@ -1,39 +1,50 @@
 // The runs a card page leaves out over its byte budget, on demand
 // (browser_moreruns_test.go).
 ({
-	// cards scrolls every card of the page into view and returns, per
-	// card, its tag and run and what it shows once drawn: its text, the
-	// natural size of each of its images, and how many charts it draws.
+	// cards returns, per card of the page, its tag and run and what it
+	// shows once drawn: its text, the natural size of each of its images,
+	// and how many charts it draws. It waits for that state rather than
+	// for a time: a card not drawn yet is scrolled into view (the lifecycle
+	// draws charts near the viewport, lazy images load there) and awaited
+	// until its images are loaded and each of its charts (app.js's
+	// lifecycle handle, el.__trainreportChart) is drawn with its data in; a
+	// card hidden (by a filter) draws nothing and is taken as it is. The
+	// caller's evaluation bounds the wait.
 	async cards(page) {
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
-		const sleep = ms => new Promise(r => setTimeout(r, ms));
-		const out = [];
+		const frame = () => new Promise(r => requestAnimationFrame(r));
+		const drawn = card => !!card.closest("[hidden]") ||
+			[...card.querySelectorAll("img")].every(im => im.complete) &&
+			[card, ...card.querySelectorAll("*")].every(el => {
+				const h = el.__trainreportChart;
+				return !h || h.drawn && !h.pending;
+			});
+		const cards = [];
 		for (const sec of main.querySelectorAll("[data-filter-tag]")) {
-			for (const card of sec.querySelectorAll("[data-filter-run]")) {
-				card.scrollIntoView();
-				// Drawn when its images are loaded and its count of charts
-				// stays put for a few frames (the lifecycle draws charts
-				// near the viewport, a few a frame).
-				let charts = -1, still = 0;
-				for (let i = 0; i < 200 && still < 3; i++) {
-					await new Promise(r => requestAnimationFrame(r));
-					const imgs = [...card.querySelectorAll("img")];
-					const n = card.querySelectorAll("canvas").length;
-					still = n === charts && imgs.every(im => im.complete) ? still + 1 : 0;
-					charts = n;
-					if (still < 3) await sleep(10);
-				}
-				out.push({
-					tag: sec.getAttribute("data-filter-tag"), run: card.getAttribute("data-filter-run"),
-					hidden: card.hidden,
-					text: card.textContent.replace(/\s+/g, " ").trim(),
-					images: [...card.querySelectorAll("img")].map(im => im.naturalWidth + "x" + im.naturalHeight),
-					charts: card.querySelectorAll("canvas").length,
-				});
-			}
+			for (const card of sec.querySelectorAll("[data-filter-run]")) cards.push([sec, card]);
+		}
+		for (const [, card] of cards) {
+			if (drawn(card)) continue;
+			card.scrollIntoView();
+			while (!drawn(card)) await frame();
+		}
+		// ECharts paints a chart given its options at a frame: count the
+		// canvases once their number holds over two frames.
+		const canvases = () => main.querySelectorAll("[data-filter-run] canvas").length;
+		for (let n = -1, still = 0; still < 2; ) {
+			await frame();
+			const m = canvases();
+			still = m === n ? still + 1 : 0;
+			n = m;
 		}
 		window.scrollTo(0, 0);
-		return out;
+		return cards.map(([sec, card]) => ({
+			tag: sec.getAttribute("data-filter-tag"), run: card.getAttribute("data-filter-run"),
+			hidden: card.hidden,
+			text: card.textContent.replace(/\s+/g, " ").trim(),
+			images: [...card.querySelectorAll("img")].map(im => im.naturalWidth + "x" + im.naturalHeight),
+			charts: card.querySelectorAll("canvas").length,
+		}));
 	},
 
 	// more returns, per tag section offering runs on demand, its button's
@@ -48,18 +59,24 @@
 	},
 
 	// showMore clicks each tag's "Show more runs" until it is gone, or at
-	// most clicks times, and returns how many clicks each tag took.
+	// most clicks times, and returns how many clicks each tag took. After
+	// each click it waits for the script to be in (app.js disables the
+	// button while it loads), however long that takes: a click on a
+	// disabled button would do nothing and still count.
 	async showMore(page, clicks) {
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
+		const frame = () => new Promise(r => requestAnimationFrame(r));
 		const took = {};
 		for (const sec of main.querySelectorAll("[data-more]")) {
 			const p = sec.querySelector(":scope > p.more-runs"), button = p && p.querySelector("button");
+			const settled = () => p.hidden || !button.disabled;
 			let n = 0;
 			while (button && !p.hidden && n < clicks) {
-				const before = sec.querySelectorAll("[data-filter-run]").length;
+				while (!settled()) await frame();
+				if (p.hidden) break;
 				button.click();
 				n++;
-				for (let i = 0; i < 250 && sec.querySelectorAll("[data-filter-run]").length === before; i++) await new Promise(r => setTimeout(r, 20));
+				while (!settled()) await frame();
 			}
 			took[sec.getAttribute("data-filter-tag")] = n;
 		}
