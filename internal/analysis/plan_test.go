@@ -192,14 +192,14 @@ func TestValuesAtAllocatesOnce(t *testing.T) {
 		if n := testing.AllocsPerRun(20, func() { v = valuesAt(s, g) }); n != 1 {
 			t.Errorf("%s: %v allocations a series, want 1", name, n)
 		}
-		if v.f32 == nil || v.at(v.off+v.len()-1) != 1 || v.at(slices.Index(g.steps, 20)) != 0.5 {
+		if v.F32 == nil || v.at(v.off+v.Len()-1) != 1 || v.at(slices.Index(g.steps, 20)) != 0.5 {
 			t.Errorf("%s: float32 series held as %+v", name, v)
 		}
 	}
 	s.Points[2].Value = 0.1 // not a float32
 	g := grids["by cursor"]
 	v := valuesAt(s, g)
-	if v.f64 == nil || v.f32 != nil || v.at(slices.Index(g.steps, 20)) != 0.1 || v.at(slices.Index(g.steps, 25)) != 0.1 {
+	if v.F64 == nil || v.F32 != nil || v.at(slices.Index(g.steps, 20)) != 0.1 || v.at(slices.Index(g.steps, 25)) != 0.1 {
 		t.Errorf("a float32 series holding 0.1 is held as %+v", v)
 	}
 }

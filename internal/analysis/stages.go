@@ -72,22 +72,15 @@ type sweepPlan struct {
 // so, which holds its values exactly in half the bytes.
 type bandValues struct {
 	off int
-	f64 []float64
-	f32 []float32
+	result.Values
 }
-
-func (b bandValues) len() int { return max(len(b.f64), len(b.f32)) }
 
 // at is the value at the band's step k, NaN where the series has none.
 func (b bandValues) at(k int) float64 {
-	k -= b.off
-	switch {
-	case k < 0 || k >= b.len():
+	if k -= b.off; k < 0 || k >= b.Len() {
 		return math.NaN()
-	case b.f32 != nil:
-		return float64(b.f32[k])
 	}
-	return b.f64[k]
+	return b.At(k)
 }
 
 // Shapes are the shapes of scalar series (plan.go), taken while their
@@ -475,12 +468,12 @@ func valuesAt(s *model.Scalar, grid bandGrid) bandValues {
 		// series written as float32 is): the band reads the same values.
 		f32 := make([]float32, hi-lo)
 		if gatherAt(f32, pts, grid, lo) {
-			return bandValues{off: lo, f32: f32}
+			return bandValues{off: lo, Values: result.Values{F32: f32}}
 		}
 	}
 	f64 := make([]float64, hi-lo)
 	gatherAt(f64, pts, grid, lo)
-	return bandValues{off: lo, f64: f64}
+	return bandValues{off: lo, Values: result.Values{F64: f64}}
 }
 
 // gatherAt puts in dst the values of pts (in step order) at the steps
@@ -522,7 +515,7 @@ func bandFromValues(ctx context.Context, values []bandValues, steps []int64) res
 	var band bandBuilder
 	var series []bandValues
 	for _, v := range values {
-		if v.len() > 0 {
+		if v.Len() > 0 {
 			series = append(series, v)
 		}
 	}
@@ -543,14 +536,14 @@ func bandFromValues(ctx context.Context, values []bandValues, steps []int64) res
 		for _, sv := range series {
 			// The tile's steps the series holds, read straight from its
 			// slice: no bounds to test per value.
-			a, b := max(t0, sv.off), min(t1, sv.off+sv.len())
+			a, b := max(t0, sv.off), min(t1, sv.off+sv.Len())
 			if a >= b {
 				continue
 			}
-			if sv.f32 != nil {
-				gatherTile(buf, n, ns[a-t0:], sv.f32[a-sv.off:b-sv.off], a-t0)
+			if sv.F32 != nil {
+				gatherTile(buf, n, ns[a-t0:], sv.F32[a-sv.off:b-sv.off], a-t0)
 			} else {
-				gatherTile(buf, n, ns[a-t0:], sv.f64[a-sv.off:b-sv.off], a-t0)
+				gatherTile(buf, n, ns[a-t0:], sv.F64[a-sv.off:b-sv.off], a-t0)
 			}
 		}
 		band.addTile(buf, n, ns, steps[t0:t1])

@@ -23,11 +23,7 @@ type Bucket struct {
 func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 	n := len(pts)
 	if budget <= 0 || n <= budget {
-		keep = make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-		return keep, nil
+		return every(n), nil
 	}
 	// Each bucket keeps up to four points (first, last, min, max) plus its
 	// first non-finite point of each kind, which are rare.
@@ -86,11 +82,7 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 func Values(vals []float64, budget int) (keep []int, buckets []Bucket) {
 	n := len(vals)
 	if budget <= 0 || n <= budget {
-		keep = make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-		return keep, nil
+		return every(n), nil
 	}
 	nb := max(budget/4, 1)
 	buckets = make([]Bucket, 0, nb)
@@ -133,6 +125,15 @@ func appendSorted(keep []int, idx ...int) []int {
 		if j > start && keep[j-1] == i {
 			keep = append(keep[:j], keep[j+1:]...)
 		}
+	}
+	return keep
+}
+
+// every returns the indices 0 to n-1: a series that fits keeps them all.
+func every(n int) []int {
+	keep := make([]int, n)
+	for i := range keep {
+		keep[i] = i
 	}
 	return keep
 }
