@@ -223,7 +223,7 @@ func chunkBounds(sorted []float64, w int, rel, madScale float64) sideBounds {
 	if !(span > nearTiny && span < nearHuge && madScale >= 0) {
 		return b
 	}
-	b.t = madScale * math.Nextafter(span/2, 0)
+	b.t = madScale * math.Float64frombits(math.Float64bits(span/2)-1) // the float below: span/2 is normal
 	return b
 }
 
@@ -241,15 +241,31 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 // clearedPoints returns a bit per value (bit i%64 of word i/64), set
 // for the points i that a window's bounds clear (nearInterval) by the
 // window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
-// one pass, no median, no division per point.
+// one pass, no median, no division per point. A block whose values all
+// lie in an interval is cleared whole, with no test per point.
 func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 	out := make([]uint64, (len(vals)+63)/64)
-	near := nearIntervals(vals, w, rel)
+	near, ranges := nearIntervals(vals, w, rel)
+	within := func(r, in valueRange) bool { return in.lo <= r.lo && r.hi <= in.hi }
 	// The points of block q: their windows before start in block q-1,
 	// their windows after in block q, but the last one's in block q+1.
 	for q := 1; q < len(near); q++ {
 		b, a := near[q-1], near[q]
 		lo, hi := q*w, min((q+1)*w, len(vals)-w)
+		if lo >= hi {
+			break
+		}
+		switch last := (q+1)*w - 1; {
+		case within(ranges[q], b):
+			setBits(out, lo, hi)
+			continue
+		case within(ranges[q], a) && hi <= last:
+			setBits(out, lo, hi)
+			continue
+		case within(ranges[q], a):
+			setBits(out, lo, last)
+			lo = last
+		}
 		for i := lo; i < hi; i++ {
 			if i == (q+1)*w-1 {
 				a = near[q+1]
@@ -263,6 +279,15 @@ func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 	return out
 }
 
+// setBits sets the bits lo <= i < hi of a bitset.
+func setBits(set []uint64, lo, hi int) {
+	for lo < hi {
+		n := min(hi-lo, 64-lo&63)
+		set[lo>>6] |= (^uint64(0) >> (64 - n)) << (lo & 63)
+		lo += n
+	}
+}
+
 // valueRange is an interval of values, lo to hi inclusive.
 type valueRange struct{ lo, hi float64 }
 
@@ -270,50 +295,71 @@ type valueRange struct{ lo, hi float64 }
 // the points x that are, for sure, within rel of the magnitude of the
 // median of any window of w values starting in block k, so that the spike
 // rule's test of that side, d <= rel*|med| with d = |x-med|, holds
-// whatever the median is (nearInterval).
+// whatever the median is (nearInterval); and each block's range.
 //
 // Such a window W lies in blocks k and k+1, u values U, so its median
-// lies in their range. A tighter bound, for noise, whose range is several
-// times the spread of a window's median: W's r-th smallest value is at
-// least U's r-th smallest and at most U's (r+u-w)-th (U has u-w values
-// more), so its median, the middle value or the mean of the middle two,
-// is at least any L with no more than r of U below it (r the lower
-// middle rank) and at most any H with no more than w-1-r' above it (r'
-// the upper). L and H are guessed, the mean of U less and plus its
-// standard deviation, and proven by counting, with no sort: a guess that
-// fails (a spike in the blocks, a step) leaves the range's end.
-func nearIntervals(vals []float64, w int, rel float64) []valueRange {
-	// A block's sum and sum of squares, for the guesses: four sums each,
-	// so that the adds do not wait on each other (a guess need not be
-	// exact; the count proves it).
-	type blockSums struct{ sum, sq float64 }
+// lies in their range. When the interval that range gives holds all of
+// U, the points whose windows start in block k (U's but the last of
+// block k) need nothing better: this is most blocks of a series whose
+// noise is small beside its level, and it costs a min and a max a value.
+//
+// Otherwise, a tighter bound, for noise, whose range is several times the
+// spread of a window's median: W's r-th smallest value is at least U's
+// r-th smallest and at most U's (r+u-w)-th (U has u-w values more), so
+// its median, the middle value or the mean of the middle two, is at least
+// any L with no more than r of U below it (r the lower middle rank) and at
+// most any H with no more than w-1-r' above it (r' the upper). L and H are
+// guessed, the mean of U less and plus its standard deviation, and proven
+// by counting, with no sort: a guess that fails (a spike in the blocks, a
+// step) leaves the range's end.
+func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRange) {
 	nb := (len(vals) + w - 1) / w
-	sums := make([]blockSums, nb)
-	for k := range sums {
+	ranges = make([]valueRange, nb)
+	for k := range ranges {
+		// As integers that order as the values do (orderKey): a min and
+		// a max with no branch, two values a step.
 		seg := vals[k*w : min((k+1)*w, len(vals))]
+		lo0, hi0 := orderKey(seg[0]), orderKey(seg[0])
+		lo1, hi1 := lo0, hi0
+		i := 1
+		for ; i+2 <= len(seg); i += 2 {
+			a, b := orderKey(seg[i]), orderKey(seg[i+1])
+			lo0, hi0, lo1, hi1 = min(lo0, a), max(hi0, a), min(lo1, b), max(hi1, b)
+		}
+		if i < len(seg) {
+			a := orderKey(seg[i])
+			lo0, hi0 = min(lo0, a), max(hi0, a)
+		}
+		ranges[k] = valueRange{fromOrderKey(min(lo0, lo1)), fromOrderKey(max(hi0, hi1))}
+	}
+	near = make([]valueRange, nb)
+	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
+	for k := range near {
+		u := vals[k*w : min((k+2)*w, len(vals))]
+		r := ranges[k]
+		if k+1 < nb {
+			r = valueRange{min(r.lo, ranges[k+1].lo), max(r.hi, ranges[k+1].hi)}
+		}
+		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+			near[k] = in
+			continue
+		}
+		// The sum and sum of squares, for the guesses: four sums each,
+		// so that the adds do not wait on each other (a guess need not be
+		// exact; the count proves it).
 		var s0, s1, s2, s3, q0, q1, q2, q3 float64
 		i := 0
-		for ; i+4 <= len(seg); i += 4 {
-			v := seg[i : i+4 : i+4]
+		for ; i+4 <= len(u); i += 4 {
+			v := u[i : i+4 : i+4]
 			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
 			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
 			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
 		}
-		for ; i < len(seg); i++ {
-			s0 += seg[i]
-			q0 += seg[i] * seg[i]
+		for ; i < len(u); i++ {
+			s0 += u[i]
+			q0 += u[i] * u[i]
 		}
-		sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
-	}
-	out := make([]valueRange, nb)
-	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
-	for k := range out {
-		u := vals[k*w : min((k+2)*w, len(vals))]
-		sum, sq := sums[k].sum, sums[k].sq
-		if k+1 < nb {
-			sum += sums[k+1].sum
-			sq += sums[k+1].sq
-		}
+		sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
 		n := float64(len(u))
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
@@ -323,7 +369,7 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		// sums that overflowed, is not taken below). Four values a step,
 		// with no bounds check, as the sums.
 		var nl, nh uint64
-		i := 0
+		i = 0
 		for ; i+4 <= len(u); i += 4 {
 			v := u[i : i+4 : i+4]
 			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
@@ -333,16 +379,27 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 			nl += math.Float64bits(u[i]-l) >> 63
 			nh += math.Float64bits(h-u[i]) >> 63
 		}
-		r := valueRange{l, h}
-		if !(nl <= below && l == l) { // the range's end instead, for sure
-			r.lo = slices.Min(u)
+		if nl <= below && l == l { // else the range's end, for sure
+			r.lo = l
 		}
-		if !(nh <= above && h == h) {
-			r.hi = slices.Max(u)
+		if nh <= above && h == h {
+			r.hi = h
 		}
-		out[k] = nearInterval(r, rel)
+		near[k] = nearInterval(r, rel)
 	}
-	return out
+	return near, ranges
+}
+
+// orderKey maps a finite value's bits to an integer that orders as the
+// value does (a negative value's magnitude bits flipped; -0 just below
+// 0); fromOrderKey maps it back.
+func orderKey(v float64) int64 {
+	b := int64(math.Float64bits(v))
+	return b ^ int64(uint64(b>>63)>>1)
+}
+
+func fromOrderKey(k int64) float64 {
+	return math.Float64frombits(uint64(k ^ int64(uint64(k>>63)>>1)))
 }
 
 // Bounds of nearInterval's proof: a relative margin far above the
@@ -374,11 +431,22 @@ func nearInterval(r valueRange, rel float64) valueRange {
 	if !(b > nearTiny) || math.IsInf(b, 0) {
 		return none
 	}
-	down, up := math.Inf(-1), math.Inf(1)
-	return valueRange{
-		lo: math.Nextafter(math.Nextafter(r.hi-b, up), up),
-		hi: math.Nextafter(math.Nextafter(r.lo+b, down), down),
+	return valueRange{lo: nextUp(nextUp(r.hi - b)), hi: -nextUp(nextUp(-(r.lo + b)))}
+}
+
+// nextUp is math.Nextafter(x, math.Inf(1)) for a finite x, with no branch
+// on NaN or the direction: the float next above x.
+func nextUp(x float64) float64 {
+	b := math.Float64bits(x)
+	switch {
+	case x > 0:
+		b++
+	case x < 0:
+		b--
+	default: // either zero
+		return math.SmallestNonzeroFloat64
 	}
+	return math.Float64frombits(b)
 }
 
 // minValue is slices.Min of the series' finite values, which must not
