@@ -216,10 +216,13 @@ func chunkBounds(sorted []float64, w int, rel, madScale float64) sideBounds {
 	}
 	b.near = nearInterval(valueRange{b.lo, b.hi}, rel)
 	k := (w + 1) / 2
-	span := math.Inf(1)
+	least := math.Float64bits(math.Inf(1))
 	for j := 0; j+k <= u; j++ {
-		span = min(span, sorted[j+k-1]-sorted[j])
+		// A difference of ascending values is not negative (nor -0): its
+		// bits order as it does, and an integer min needs no branch.
+		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j]))
 	}
+	span := math.Float64frombits(least)
 	if !(span > nearTiny && span < nearHuge && madScale >= 0) {
 		return b
 	}
@@ -316,21 +319,7 @@ func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRang
 	nb := (len(vals) + w - 1) / w
 	ranges = make([]valueRange, nb)
 	for k := range ranges {
-		// As integers that order as the values do (orderKey): a min and
-		// a max with no branch, two values a step.
-		seg := vals[k*w : min((k+1)*w, len(vals))]
-		lo0, hi0 := orderKey(seg[0]), orderKey(seg[0])
-		lo1, hi1 := lo0, hi0
-		i := 1
-		for ; i+2 <= len(seg); i += 2 {
-			a, b := orderKey(seg[i]), orderKey(seg[i+1])
-			lo0, hi0, lo1, hi1 = min(lo0, a), max(hi0, a), min(lo1, b), max(hi1, b)
-		}
-		if i < len(seg) {
-			a := orderKey(seg[i])
-			lo0, hi0 = min(lo0, a), max(hi0, a)
-		}
-		ranges[k] = valueRange{fromOrderKey(min(lo0, lo1)), fromOrderKey(max(hi0, hi1))}
+		ranges[k] = rangeOf(vals[k*w : min((k+1)*w, len(vals))])
 	}
 	near = make([]valueRange, nb)
 	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
@@ -388,6 +377,29 @@ func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRang
 		near[k] = nearInterval(r, rel)
 	}
 	return near, ranges
+}
+
+// rangeOf returns the least and the greatest of vals (finite, at least
+// one), with no branch on the values: as integers, the bits of values
+// that are not negative (the sign bit clear) order as the values do, and
+// a block of them (most of a loss's or an accuracy's) is done by integer
+// min and max; a block with a sign bit set is done again with the
+// negative values' magnitude bits flipped (orderKey).
+func rangeOf(vals []float64) valueRange {
+	lo, hi, or := uint64(math.MaxUint64), uint64(0), uint64(0)
+	for _, v := range vals {
+		b := math.Float64bits(v)
+		lo, hi, or = min(lo, b), max(hi, b), or|b
+	}
+	if or>>63 == 0 {
+		return valueRange{math.Float64frombits(lo), math.Float64frombits(hi)}
+	}
+	klo, khi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, v := range vals {
+		k := orderKey(v)
+		klo, khi = min(klo, k), max(khi, k)
+	}
+	return valueRange{fromOrderKey(klo), fromOrderKey(khi)}
 }
 
 // orderKey maps a finite value's bits to an integer that orders as the

@@ -85,8 +85,9 @@ func sortBlock(ix []int32, vals []float64) {
 	// sequence of min and max, no branch on the keys (an insertion sort
 	// mispredicts about once a key).
 	for _, c := range batcher[n] {
-		a, b := keys[c[0]&31], keys[c[1]&31]
-		keys[c[0]&31], keys[c[1]&31] = min(a, b), max(a, b)
+		i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
+		a, b := keys[i], keys[j]
+		keys[i], keys[j] = min(a, b), max(a, b)
 	}
 	for i, k := range keys[:n] {
 		ix[i] = int32(k & mask)
@@ -94,9 +95,9 @@ func sortBlock(ix []int32, vals []float64) {
 }
 
 // batcher[n] is Batcher's odd-even merge sort network for 32 inputs, its
-// comparators (i, j), i < j, in order, less those with j >= n: a table,
-// made once and only read.
-var batcher = func() (t [25][][2]uint8) {
+// comparators (i, j), i < j, in order (i | j<<8), less those with j >= n:
+// a table, made once and only read.
+var batcher = func() (t [25][]uint16) {
 	const size = 32
 	for p := 1; p < size; p *= 2 {
 		for k := p; k >= 1; k /= 2 {
@@ -106,7 +107,7 @@ var batcher = func() (t [25][][2]uint8) {
 						continue
 					}
 					for n := i + j + k + 1; n < len(t); n++ {
-						t[n] = append(t[n], [2]uint8{uint8(i + j), uint8(i + j + k)})
+						t[n] = append(t[n], uint16(i+j)|uint16(i+j+k)<<8)
 					}
 				}
 			}
