@@ -123,6 +123,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
 	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	nc := newNearCount(w, th.SpikeMinRel)
 	cs := newChunks(newBlocks(vals, w))
 	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
 	before, after := newWindow(cs), newWindow(cs)
@@ -134,8 +135,15 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 			i := q<<6 | bits.TrailingZeros64(left)
 			x := vals[i]
 			// The window before i starts in block (i-w)/w, the one after
-			// in block (i+1)/w: each lies in the chunk of that block.
-			if cs.get((i-w)/w).bounds.clears(x) || cs.get((i+1)/w).bounds.clears(x) {
+			// in block (i+1)/w: each lies in the chunk of that block. A
+			// chunk at hand is tested first; a window whose chunk is not
+			// (a point alone in a stretch the first stage cleared) is
+			// counted before its chunk is made (two sorts and a merge,
+			// some twenty times the count).
+			cb, ca := (i-w)/w, (i+1)/w
+			if cs.has(cb) && cs.get(cb).bounds.clears(x) || cs.has(ca) && cs.get(ca).bounds.clears(x) ||
+				!cs.has(cb) && nc.clears(vals[i-w:i], x) || !cs.has(ca) && nc.clears(vals[i+1:i+w+1], x) ||
+				cs.get(cb).bounds.clears(x) || cs.get(ca).bounds.clears(x) {
 				continue
 			}
 			before.moveTo(i - w)
@@ -165,6 +173,66 @@ func bitRange(q, lo, hi int) uint64 {
 		return 0
 	}
 	return (^uint64(0) >> (64 - (hi - lo))) << lo
+}
+
+// nearCount proves a point near one window's median relative to its
+// magnitude by counting the window's values, with no sort: the test the
+// spike rule's first stage makes for a pair of blocks, for one window,
+// with the bounds taken from the point.
+//
+// For a median m of the point x's sign, x is near when |x-m| <=
+// rel*|m|: for |x|, m in [|x|/(1+rel), |x|/(1-rel)]. a and b, that
+// interval narrowed by a relative 1e-8, are checked at both ends against
+// rel less a relative 1e-9, a margin far above the rounding of the check
+// and of the rule's own test (|x-m| is convex and rel*|m| linear in m
+// between a and b, so the ends decide for the whole interval; rel is
+// kept where rel*m is a normal float). The window's median is in [a, b]
+// when no more than its lower middle rank r of its values are below a
+// and no more than w-1-r' (r' the upper) are above b, as nearIntervals
+// counts (the mean of the middle two rounds into the interval: no
+// overflow within nearHuge). A negative x is the mirror image.
+type nearCount struct {
+	ok           bool    // rel is in the range the margins cover
+	lowF, highF  float64 // a = |x|*lowF, b = |x|*highF
+	relM         float64 // rel less the margin
+	below, above uint64  // the most values below a, above b
+}
+
+func newNearCount(w int, rel float64) nearCount {
+	return nearCount{
+		ok:    rel >= 1e-6 && rel <= 0.999,
+		lowF:  (1 + 1e-8) / (1 + rel),
+		highF: (1 - 1e-8) / (1 - rel),
+		relM:  rel * (1 - 1e-9),
+		below: uint64((w - 1) / 2), above: uint64(w - 1 - w/2),
+	}
+}
+
+// clears reports whether x is, for sure, near the median of win relative
+// to its magnitude.
+func (nc *nearCount) clears(win []float64, x float64) bool {
+	ax := math.Abs(x)
+	a, b := ax*nc.lowF, ax*nc.highF
+	if !(nc.ok && a > nearTiny && b < nearHuge && math.Abs(ax-a) <= nc.relM*a && math.Abs(ax-b) <= nc.relM*b) {
+		return false
+	}
+	if x < 0 {
+		a, b = -b, -a
+	}
+	// The sign of a difference, as nearIntervals counts: v-a < 0 exactly
+	// when v < a. Four values a step, with no bounds check.
+	var nl, nh uint64
+	i := 0
+	for ; i+4 <= len(win); i += 4 {
+		v := win[i : i+4 : i+4]
+		nl += math.Float64bits(v[0]-a)>>63 + math.Float64bits(v[1]-a)>>63 + math.Float64bits(v[2]-a)>>63 + math.Float64bits(v[3]-a)>>63
+		nh += math.Float64bits(b-v[0])>>63 + math.Float64bits(b-v[1])>>63 + math.Float64bits(b-v[2])>>63 + math.Float64bits(b-v[3])>>63
+	}
+	for ; i < len(win); i++ {
+		nl += math.Float64bits(win[i]-a) >> 63
+		nh += math.Float64bits(b-win[i]) >> 63
+	}
+	return nl <= nc.below && nh <= nc.above
 }
 
 // sideBounds clears the points near every window of a chunk, so near the

@@ -188,6 +188,9 @@ func newChunks(b *blocks) *chunks {
 	return cs
 }
 
+// has reports whether chunk c is one of the last three, at hand.
+func (cs *chunks) has(c int) bool { return cs.last[c%len(cs.last)].c == c }
+
 // get returns chunk c, merging its two sorted blocks if it is not one of
 // the last three.
 func (cs *chunks) get(c int) *chunk {
