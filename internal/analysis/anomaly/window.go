@@ -161,11 +161,12 @@ func sortByValue(ix []int32, vals []float64) {
 
 // chunks are the sorted values of pairs of consecutive blocks, chunk c
 // being blocks c and c+1: every window of w values that starts in block c
-// lies in chunk c. The last three are kept, so that the window before a
+// lies in chunk c. The last four are kept (three would do; four is a
+// mask, not a division, on every look-up), so that the window before a
 // point and the window after it, w+1 apart, share the merges.
 type chunks struct {
 	b    *blocks
-	last [3]chunk
+	last [4]chunk
 	// The spike rule's SpikeMinRel and SpikeMADs*1.4826, for each chunk's
 	// bounds.
 	rel, madScale float64
@@ -188,13 +189,13 @@ func newChunks(b *blocks) *chunks {
 	return cs
 }
 
-// has reports whether chunk c is one of the last three, at hand.
-func (cs *chunks) has(c int) bool { return cs.last[c%len(cs.last)].c == c }
+// has reports whether chunk c is one of the last four, at hand.
+func (cs *chunks) has(c int) bool { return cs.last[c&3].c == c }
 
 // get returns chunk c, merging its two sorted blocks if it is not one of
-// the last three.
+// the last four.
 func (cs *chunks) get(c int) *chunk {
-	ch := &cs.last[c%len(cs.last)]
+	ch := &cs.last[c&3]
 	if ch.c == c {
 		return ch
 	}
