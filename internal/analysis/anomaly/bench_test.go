@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/cputime"
 )
 
 // BenchmarkFind runs every rule over 100 runs of 10 noisy scalar series of
@@ -103,5 +104,44 @@ func BenchmarkRunRules(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// p8mSeries are the scalar series of one run of /work/sweeps/p8m's kind
+// (examples/synth without -sweep): ten tags of n steps, tag t's value
+// exp(-3x)(1+t) plus noise of standard deviation 0.05, read from float32.
+// The low tags end near their noise, where few points are near a median
+// relative to its magnitude and the spike rule's windows do the work.
+func p8mSeries(n int) []*scalarSeries {
+	rng := rand.New(rand.NewPCG(0, 42))
+	out := make([]*scalarSeries, 10)
+	pts := make([][]model.Point, 10)
+	for t := range pts {
+		pts[t] = make([]model.Point, n)
+	}
+	for s := range n {
+		x := float64(s) / float64(n)
+		for t := range pts {
+			v := float32(math.Exp(-x*3)*(1+float64(t)) + rng.NormFloat64()*0.05)
+			pts[t][s] = model.Point{Step: int64(s), Value: float64(v)}
+		}
+	}
+	for t := range out {
+		out[t] = finiteValues(fmt.Sprintf("loss%d", t), pts[t], nil)
+	}
+	return out
+}
+
+// BenchmarkSpikesP8m runs the spike rule over the ten series of a run
+// like p8m's (1 M points an op; p8m has 8 such runs).
+func BenchmarkSpikesP8m(b *testing.B) {
+	ss := p8mSeries(100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for range b.N {
+		for _, s := range ss {
+			scalarSpikes(s, DefaultThresholds)
+		}
 	}
 }

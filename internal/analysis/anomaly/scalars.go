@@ -91,18 +91,32 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 // th.SpikeMinRel of the median's magnitude. Comparing with both sides
 // tells a spike, which comes back, from a step of a schedule, which stays.
 //
-// Most points of a real series are near a window's median, relative to
-// its magnitude, and one side near is enough to clear a point: order
-// statistics of the two blocks of w values a window spans bound its
-// median, found by counting (nearIntervals), so a point whose distance to
-// both bounds is within th.SpikeMinRel of their smallest magnitude (with
-// a margin that covers rounding) is cleared with no median
-// (clearedPoints). The points left are judged
-// exactly, with no sort, allocation or move of a window per point
-// (window.go): the after window moves only to the windows an uncleared
-// point needs, its medians kept in a ring of the last w+2 for the points
-// w+1 later whose window before is the same; the MADs, which need both
-// windows' order, are found only for the points far from both medians.
+// Most points are cleared with no median, in two stages that each prove a
+// point near one of its windows, and so no spike:
+//
+//   - Most points of a real series are near a window's median, relative
+//     to its magnitude: the range, or order statistics found by counting,
+//     of the two blocks of w values a window spans bound its median
+//     (nearIntervals), so a point whose distance to both bounds is within
+//     th.SpikeMinRel of their smallest magnitude (with a margin that
+//     covers rounding) is cleared by comparisons (clearedPoints), a block
+//     at a time where the block's range is within.
+//   - The points left, mostly where noise is as large as the level, are
+//     tested against their windows' chunks, the sorted values of the two
+//     blocks a window lies in (window.go), whose bounds (chunkBounds) hold
+//     for every window in the chunk: the median between two of the chunk's
+//     order statistics, and the MAD at least half its shortest span of
+//     ceil(w/2) values. A point within SpikeMADs scaled MADs of every
+//     median in the bounds is cleared. A point alone in a cleared stretch,
+//     whose chunk is not at hand, is first counted in its window
+//     (nearCount), which costs far less than the chunk. On a p8m-like
+//     run, of the 90,000 points a million the first stage leaves, some
+//     3,000 are left to the windows.
+//
+// The few points left are judged exactly, with no sort, allocation or
+// move of a window per point: each window moves forward to the point's,
+// over the chunks' sorted values; the MADs, which need both windows'
+// order, are found only for the points far from both medians.
 func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	vals := s.vals
 	w := th.SpikeWindow
@@ -113,45 +127,36 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
 	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	nc := newNearCount(w, th.SpikeMinRel)
 	cs := newChunks(newBlocks(vals, w))
+	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
 	before, after := newWindow(cs), newWindow(cs)
-	// ring[j&(len-1)]: the median of vals[j:j+w], for the last w+2
-	// windows (a power of two at least that long: a mask, not a division).
-	ring := make([]float64, 1<<bits.Len(uint(w+1)))
-	rm := len(ring) - 1
 	var first, n int
-	// The points that need work, a word of bits at a time: those not
-	// cleared, and those whose window after is the window before a point
-	// w+1 later that is not (whose median the ring keeps); the others, most
-	// of a series, are skipped with no test of their own.
+	// The points not cleared, a word of bits at a time, in order: the
+	// windows and chunks move forward only.
 	for q := range cleared {
-		left := ^cleared[q] & bitRange(q, w, len(vals)-w)
-		next := ^bitsFrom(cleared, q<<6+w+1) & bitRange(q, w, len(vals)-2*w-1)
-		for need := left | next; need != 0; need &= need - 1 {
-			i := q<<6 | bits.TrailingZeros64(need)
-			// The window after i is the window before i+w+1: its median
-			// is needed if either point is not cleared; the after window
-			// then moves forward, by one or by a jump over a cleared
-			// stretch.
-			after.moveTo(i + 1)
-			ring[(i+1)&rm] = after.median()
-			if left&(1<<(i&63)) == 0 {
+		for left := ^cleared[q] & bitRange(q, w, len(vals)-w); left != 0; left &= left - 1 {
+			i := q<<6 | bits.TrailingZeros64(left)
+			x := vals[i]
+			// The window before i starts in block (i-w)/w, the one after
+			// in block (i+1)/w: each lies in the chunk of that block. A
+			// chunk at hand is tested first; a window whose chunk is not
+			// (a point alone in a stretch the first stage cleared) is
+			// counted before its chunk is made (two sorts and a merge,
+			// some twenty times the count).
+			cb, ca := (i-w)/w, (i+1)/w
+			if cs.has(cb) && cs.get(cb).bounds.clears(x) || cs.has(ca) && cs.get(ca).bounds.clears(x) ||
+				!cs.has(cb) && nc.clears(vals[i-w:i], x) || !cs.has(ca) && nc.clears(vals[i+1:i+w+1], x) ||
+				cs.get(cb).bounds.clears(x) || cs.get(ca).bounds.clears(x) {
 				continue
 			}
-			ma := ring[(i+1)&rm]
-			var mb float64
-			if i-w <= w { // windows 0..w are never an after window
-				before.moveTo(i - w)
-				mb = before.median()
-			} else {
-				mb = ring[(i-w)&rm]
-			}
-			x := vals[i]
+			before.moveTo(i - w)
+			after.moveTo(i + 1)
+			mb, ma := before.median(), after.median()
 			db, da := math.Abs(x-mb), math.Abs(x-ma)
 			if !far(db, mb) || !far(da, ma) {
 				continue
 			}
-			before.moveTo(i - w)
 			if !(db > th.SpikeMADs*1.4826*before.mad(mb)) || !(da > th.SpikeMADs*1.4826*after.mad(ma)) {
 				continue
 			}
@@ -174,21 +179,127 @@ func bitRange(q, lo, hi int) uint64 {
 	return (^uint64(0) >> (64 - (hi - lo))) << lo
 }
 
-// bitsFrom returns the 64 bits of set from bit p on, those past its end
-// as ones.
-func bitsFrom(set []uint64, p int) uint64 {
-	k, s := p>>6, uint(p&63)
-	lo, hi := ^uint64(0), ^uint64(0)
-	if k < len(set) {
-		lo = set[k]
+// nearCount proves a point near one window's median relative to its
+// magnitude by counting the window's values, with no sort: the test the
+// spike rule's first stage makes for a pair of blocks, for one window,
+// with the bounds taken from the point.
+//
+// For a median m of the point x's sign, x is near when |x-m| <=
+// rel*|m|: for |x|, m in [|x|/(1+rel), |x|/(1-rel)]. a and b, that
+// interval narrowed by a relative 1e-8, are checked at both ends against
+// rel less a relative 1e-9, a margin far above the rounding of the check
+// and of the rule's own test (|x-m| is convex and rel*|m| linear in m
+// between a and b, so the ends decide for the whole interval; rel is
+// kept where rel*m is a normal float). The window's median is in [a, b]
+// when no more than its lower middle rank r of its values are below a
+// and no more than w-1-r' (r' the upper) are above b, as nearIntervals
+// counts (the mean of the middle two rounds into the interval: no
+// overflow within nearHuge). A negative x is the mirror image.
+type nearCount struct {
+	ok           bool    // rel is in the range the margins cover
+	lowF, highF  float64 // a = |x|*lowF, b = |x|*highF
+	relM         float64 // rel less the margin
+	below, above uint64  // the most values below a, above b
+}
+
+func newNearCount(w int, rel float64) nearCount {
+	return nearCount{
+		ok:    rel >= 1e-6 && rel <= 0.999,
+		lowF:  (1 + 1e-8) / (1 + rel),
+		highF: (1 - 1e-8) / (1 - rel),
+		relM:  rel * (1 - 1e-9),
+		below: uint64((w - 1) / 2), above: uint64(w - 1 - w/2),
 	}
-	if k+1 < len(set) {
-		hi = set[k+1]
+}
+
+// clears reports whether x is, for sure, near the median of win relative
+// to its magnitude.
+func (nc *nearCount) clears(win []float64, x float64) bool {
+	ax := math.Abs(x)
+	a, b := ax*nc.lowF, ax*nc.highF
+	if !(nc.ok && a > nearTiny && b < nearHuge && math.Abs(ax-a) <= nc.relM*a && math.Abs(ax-b) <= nc.relM*b) {
+		return false
 	}
-	if s == 0 {
-		return lo
+	if x < 0 {
+		a, b = -b, -a
 	}
-	return lo>>s | hi<<(64-s)
+	// The sign of a difference, as nearIntervals counts: v-a < 0 exactly
+	// when v < a. Four values a step, with no bounds check.
+	var nl, nh uint64
+	i := 0
+	for ; i+4 <= len(win); i += 4 {
+		v := win[i : i+4 : i+4]
+		nl += math.Float64bits(v[0]-a)>>63 + math.Float64bits(v[1]-a)>>63 + math.Float64bits(v[2]-a)>>63 + math.Float64bits(v[3]-a)>>63
+		nh += math.Float64bits(b-v[0])>>63 + math.Float64bits(b-v[1])>>63 + math.Float64bits(b-v[2])>>63 + math.Float64bits(b-v[3])>>63
+	}
+	for ; i < len(win); i++ {
+		nl += math.Float64bits(win[i]-a) >> 63
+		nh += math.Float64bits(b-win[i]) >> 63
+	}
+	return nl <= nc.below && nh <= nc.above
+}
+
+// sideBounds clears the points near every window of a chunk, so near the
+// window on one side of them (chunkBounds): those in near, or within t of
+// both lo and hi.
+type sideBounds struct {
+	near      valueRange
+	lo, hi, t float64
+}
+
+// clears reports whether x is near every window of the chunk.
+func (b *sideBounds) clears(x float64) bool {
+	return b.near.lo <= x && x <= b.near.hi || math.Abs(x-b.lo) <= b.t && math.Abs(x-b.hi) <= b.t
+}
+
+// chunkBounds returns the bounds that clear a point near every window of
+// w values within a chunk of sorted values (u of them, w <= u <= 2w), for
+// the spike rule's SpikeMinRel rel and scale of the MAD madScale
+// (SpikeMADs*1.4826). A point x is no spike by a window whose median is
+// m and MAD is mad, as the rule computes them, when d = |x-m| is 0, at
+// most rel*|m| or at most madScale*mad. The bounds prove one of those
+// with no median:
+//
+//   - The median. A window's k-th smallest value is at least the
+//     chunk's k-th and at most its (k+u-w)-th, so its median, the middle
+//     value or the rounded mean of the middle two, lies in [lo, hi], the
+//     chunk's values of ranks (w-1)/2 and w/2+u-w (the mean of two values
+//     in an interval rounds into it: no overflow within nearHuge). Then
+//     near, nearInterval's, proves d <= rel*|m|, and since rounding is
+//     monotonic, d <= max(|x-lo|, |x-hi|) as computed.
+//   - The MAD. Were it below a float t', at least k = ceil(w/2) of the
+//     window's rounded deviations would be (the odd w's middle one, or
+//     the even w's lower middle one, which the rounded mean is not
+//     below), so k values would lie in the open interval (m-t', m+t'),
+//     and k consecutive sorted values of the chunk within 2t' of each
+//     other. So if the chunk's shortest span of k consecutive values S
+//     is above 2t', every window's MAD is at least t', and madScale*mad
+//     at least t = madScale*t' as rounded (madScale >= 0): a point with
+//     |x-lo| <= t and |x-hi| <= t is within it of the median.
+//
+// A chunk with no such proof (values beyond nearTiny..nearHuge, a span
+// of 0: ties) gets bounds that clear nothing on that count.
+func chunkBounds(sorted []float64, w int, rel, madScale float64) sideBounds {
+	u := len(sorted)
+	b := sideBounds{near: valueRange{1, 0}, t: -1}
+	b.lo, b.hi = sorted[(w-1)/2], sorted[w/2+u-w]
+	if !(b.lo > -nearHuge && b.hi < nearHuge) {
+		return b
+	}
+	b.near = nearInterval(valueRange{b.lo, b.hi}, rel)
+	k := (w + 1) / 2
+	least := math.Float64bits(math.Inf(1))
+	for j := 0; j+k <= u; j++ {
+		// A difference of ascending values is not negative (nor -0): its
+		// bits order as it does, and an integer min needs no branch.
+		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j]))
+	}
+	span := math.Float64frombits(least)
+	if !(span > nearTiny && span < nearHuge && madScale >= 0) {
+		return b
+	}
+	b.t = madScale * math.Float64frombits(math.Float64bits(span/2)-1) // the float below: span/2 is normal
+	return b
 }
 
 // spikeFinding is the spike rule's finding: n spikes, the first at point
@@ -205,15 +316,31 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 // clearedPoints returns a bit per value (bit i%64 of word i/64), set
 // for the points i that a window's bounds clear (nearInterval) by the
 // window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
-// one pass, no median, no division per point.
+// one pass, no median, no division per point. A block whose values all
+// lie in an interval is cleared whole, with no test per point.
 func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 	out := make([]uint64, (len(vals)+63)/64)
-	near := nearIntervals(vals, w, rel)
+	near, ranges := nearIntervals(vals, w, rel)
+	within := func(r, in valueRange) bool { return in.lo <= r.lo && r.hi <= in.hi }
 	// The points of block q: their windows before start in block q-1,
 	// their windows after in block q, but the last one's in block q+1.
 	for q := 1; q < len(near); q++ {
 		b, a := near[q-1], near[q]
 		lo, hi := q*w, min((q+1)*w, len(vals)-w)
+		if lo >= hi {
+			break
+		}
+		switch last := (q+1)*w - 1; {
+		case within(ranges[q], b):
+			setBits(out, lo, hi)
+			continue
+		case within(ranges[q], a) && hi <= last:
+			setBits(out, lo, hi)
+			continue
+		case within(ranges[q], a):
+			setBits(out, lo, last)
+			lo = last
+		}
 		for i := lo; i < hi; i++ {
 			if i == (q+1)*w-1 {
 				a = near[q+1]
@@ -227,6 +354,15 @@ func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 	return out
 }
 
+// setBits sets the bits lo <= i < hi of a bitset.
+func setBits(set []uint64, lo, hi int) {
+	for lo < hi {
+		n := min(hi-lo, 64-lo&63)
+		set[lo>>6] |= (^uint64(0) >> (64 - n)) << (lo & 63)
+		lo += n
+	}
+}
+
 // valueRange is an interval of values, lo to hi inclusive.
 type valueRange struct{ lo, hi float64 }
 
@@ -234,50 +370,57 @@ type valueRange struct{ lo, hi float64 }
 // the points x that are, for sure, within rel of the magnitude of the
 // median of any window of w values starting in block k, so that the spike
 // rule's test of that side, d <= rel*|med| with d = |x-med|, holds
-// whatever the median is (nearInterval).
+// whatever the median is (nearInterval); and each block's range.
 //
 // Such a window W lies in blocks k and k+1, u values U, so its median
-// lies in their range. A tighter bound, for noise, whose range is several
-// times the spread of a window's median: W's r-th smallest value is at
-// least U's r-th smallest and at most U's (r+u-w)-th (U has u-w values
-// more), so its median, the middle value or the mean of the middle two,
-// is at least any L with no more than r of U below it (r the lower
-// middle rank) and at most any H with no more than w-1-r' above it (r'
-// the upper). L and H are guessed, the mean of U less and plus its
-// standard deviation, and proven by counting, with no sort: a guess that
-// fails (a spike in the blocks, a step) leaves the range's end.
-func nearIntervals(vals []float64, w int, rel float64) []valueRange {
-	// A block's sum and sum of squares, for the guesses: four sums each,
-	// so that the adds do not wait on each other (a guess need not be
-	// exact; the count proves it).
-	type blockSums struct{ sum, sq float64 }
+// lies in their range. When the interval that range gives holds all of
+// U, the points whose windows start in block k (U's but the last of
+// block k) need nothing better: this is most blocks of a series whose
+// noise is small beside its level, and it costs a min and a max a value.
+//
+// Otherwise, a tighter bound, for noise, whose range is several times the
+// spread of a window's median: W's r-th smallest value is at least U's
+// r-th smallest and at most U's (r+u-w)-th (U has u-w values more), so
+// its median, the middle value or the mean of the middle two, is at least
+// any L with no more than r of U below it (r the lower middle rank) and at
+// most any H with no more than w-1-r' above it (r' the upper). L and H are
+// guessed, the mean of U less and plus its standard deviation, and proven
+// by counting, with no sort: a guess that fails (a spike in the blocks, a
+// step) leaves the range's end.
+func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRange) {
 	nb := (len(vals) + w - 1) / w
-	sums := make([]blockSums, nb)
-	for k := range sums {
-		seg := vals[k*w : min((k+1)*w, len(vals))]
+	ranges = make([]valueRange, nb)
+	for k := range ranges {
+		ranges[k] = rangeOf(vals[k*w : min((k+1)*w, len(vals))])
+	}
+	near = make([]valueRange, nb)
+	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
+	for k := range near {
+		u := vals[k*w : min((k+2)*w, len(vals))]
+		r := ranges[k]
+		if k+1 < nb {
+			r = valueRange{min(r.lo, ranges[k+1].lo), max(r.hi, ranges[k+1].hi)}
+		}
+		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+			near[k] = in
+			continue
+		}
+		// The sum and sum of squares, for the guesses: four sums each,
+		// so that the adds do not wait on each other (a guess need not be
+		// exact; the count proves it).
 		var s0, s1, s2, s3, q0, q1, q2, q3 float64
 		i := 0
-		for ; i+4 <= len(seg); i += 4 {
-			v := seg[i : i+4 : i+4]
+		for ; i+4 <= len(u); i += 4 {
+			v := u[i : i+4 : i+4]
 			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
 			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
 			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
 		}
-		for ; i < len(seg); i++ {
-			s0 += seg[i]
-			q0 += seg[i] * seg[i]
+		for ; i < len(u); i++ {
+			s0 += u[i]
+			q0 += u[i] * u[i]
 		}
-		sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
-	}
-	out := make([]valueRange, nb)
-	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
-	for k := range out {
-		u := vals[k*w : min((k+2)*w, len(vals))]
-		sum, sq := sums[k].sum, sums[k].sq
-		if k+1 < nb {
-			sum += sums[k+1].sum
-			sq += sums[k+1].sq
-		}
+		sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
 		n := float64(len(u))
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
@@ -287,7 +430,7 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 		// sums that overflowed, is not taken below). Four values a step,
 		// with no bounds check, as the sums.
 		var nl, nh uint64
-		i := 0
+		i = 0
 		for ; i+4 <= len(u); i += 4 {
 			v := u[i : i+4 : i+4]
 			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
@@ -297,16 +440,50 @@ func nearIntervals(vals []float64, w int, rel float64) []valueRange {
 			nl += math.Float64bits(u[i]-l) >> 63
 			nh += math.Float64bits(h-u[i]) >> 63
 		}
-		r := valueRange{l, h}
-		if !(nl <= below && l == l) { // the range's end instead, for sure
-			r.lo = slices.Min(u)
+		if nl <= below && l == l { // else the range's end, for sure
+			r.lo = l
 		}
-		if !(nh <= above && h == h) {
-			r.hi = slices.Max(u)
+		if nh <= above && h == h {
+			r.hi = h
 		}
-		out[k] = nearInterval(r, rel)
+		near[k] = nearInterval(r, rel)
 	}
-	return out
+	return near, ranges
+}
+
+// rangeOf returns the least and the greatest of vals (finite, at least
+// one), with no branch on the values: as integers, the bits of values
+// that are not negative (the sign bit clear) order as the values do, and
+// a block of them (most of a loss's or an accuracy's) is done by integer
+// min and max; a block with a sign bit set is done again with the
+// negative values' magnitude bits flipped (orderKey).
+func rangeOf(vals []float64) valueRange {
+	lo, hi, or := uint64(math.MaxUint64), uint64(0), uint64(0)
+	for _, v := range vals {
+		b := math.Float64bits(v)
+		lo, hi, or = min(lo, b), max(hi, b), or|b
+	}
+	if or>>63 == 0 {
+		return valueRange{math.Float64frombits(lo), math.Float64frombits(hi)}
+	}
+	klo, khi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, v := range vals {
+		k := orderKey(v)
+		klo, khi = min(klo, k), max(khi, k)
+	}
+	return valueRange{fromOrderKey(klo), fromOrderKey(khi)}
+}
+
+// orderKey maps a finite value's bits to an integer that orders as the
+// value does (a negative value's magnitude bits flipped; -0 just below
+// 0); fromOrderKey maps it back.
+func orderKey(v float64) int64 {
+	b := int64(math.Float64bits(v))
+	return b ^ int64(uint64(b>>63)>>1)
+}
+
+func fromOrderKey(k int64) float64 {
+	return math.Float64frombits(uint64(k ^ int64(uint64(k>>63)>>1)))
 }
 
 // Bounds of nearInterval's proof: a relative margin far above the
@@ -338,11 +515,22 @@ func nearInterval(r valueRange, rel float64) valueRange {
 	if !(b > nearTiny) || math.IsInf(b, 0) {
 		return none
 	}
-	down, up := math.Inf(-1), math.Inf(1)
-	return valueRange{
-		lo: math.Nextafter(math.Nextafter(r.hi-b, up), up),
-		hi: math.Nextafter(math.Nextafter(r.lo+b, down), down),
+	return valueRange{lo: nextUp(nextUp(r.hi - b)), hi: -nextUp(nextUp(-(r.lo + b)))}
+}
+
+// nextUp is math.Nextafter(x, math.Inf(1)) for a finite x, with no branch
+// on NaN or the direction: the float next above x.
+func nextUp(x float64) float64 {
+	b := math.Float64bits(x)
+	switch {
+	case x > 0:
+		b++
+	case x < 0:
+		b--
+	default: // either zero
+		return math.SmallestNonzeroFloat64
 	}
+	return math.Float64frombits(b)
 }
 
 // minValue is slices.Min of the series' finite values, which must not

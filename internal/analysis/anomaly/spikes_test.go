@@ -359,3 +359,156 @@ func FuzzSortBlock(f *testing.F) {
 		}
 	})
 }
+
+// spikeThresholds are the default thresholds and looser ones, at and
+// away from their edges, for the tests of the spike rule's parts.
+func spikeThresholds() []Thresholds {
+	out := []Thresholds{DefaultThresholds}
+	for _, f := range []func(*Thresholds){
+		func(th *Thresholds) { th.SpikeMinRel = 0 },
+		func(th *Thresholds) { th.SpikeMADs = 0 },
+		func(th *Thresholds) { th.SpikeMADs, th.SpikeMinRel = 1, 0.01 },
+		func(th *Thresholds) { th.SpikeMADs, th.SpikeMinRel = 3, 0.9 },
+	} {
+		th := DefaultThresholds
+		f(&th)
+		out = append(out, th)
+	}
+	return out
+}
+
+// TestChunkBoundsClearOnlyNearPoints checks the spike rule's second
+// stage against medians and MADs found by sorts: every point a chunk's
+// bounds clear is no spike by any window in the chunk (within
+// SpikeMinRel or SpikeMADs scaled MADs of its median), on hostile series,
+// windows of several sizes and thresholds; the points probed are those
+// whose windows they are and others around them.
+func TestChunkBoundsClearOnlyNearPoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	cleared, probed := 0, 0
+	for name, vs := range hostileSeries(rng) {
+		vals := finiteValues("", points(vs...), nil).vals
+		for _, w := range []int{3, 4, 5, 20, 33} {
+			if len(vals) < 2*w+1 {
+				continue
+			}
+			for ti, th := range spikeThresholds() {
+				cs := newChunks(newBlocks(vals, w))
+				cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
+				for j := 0; j+w <= len(vals); j++ {
+					b := cs.get(j / w).bounds
+					med, mad := refMedianMAD(vals[j : j+w])
+					for _, x := range vals[max(0, j-w-1):min(len(vals), j+2*w+1)] {
+						probed++
+						if !b.clears(x) {
+							continue
+						}
+						cleared++
+						d := math.Abs(x - med)
+						if d != 0 && d > th.SpikeMinRel*math.Abs(med) && d > th.SpikeMADs*1.4826*mad {
+							t.Fatalf("%s, window %d at %d, thresholds %d: %v cleared, %v from the median %v (MAD %v)", name, w, j, ti, x, d, med, mad)
+						}
+					}
+				}
+			}
+		}
+	}
+	if cleared < probed/4 {
+		t.Errorf("%d of %d probes cleared: the check proves little", cleared, probed)
+	}
+}
+
+// TestNearCountClearsOnlyNearPoints checks the count of one window
+// against its median found by a sort: every point it clears is within
+// SpikeMinRel of the median's magnitude, on hostile series, windows of
+// several sizes and several SpikeMinRel, probing the series' values and
+// values a few ulps either side of the edges of the near interval.
+func TestNearCountClearsOnlyNearPoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	cleared, probed := 0, 0
+	for name, vs := range hostileSeries(rng) {
+		vals := finiteValues("", points(vs...), nil).vals
+		for _, w := range []int{3, 4, 20, 33} {
+			for _, rel := range []float64{DefaultThresholds.SpikeMinRel, 0.01, 0.9, 1e-6} {
+				nc := newNearCount(w, rel)
+				for j := 0; j+w <= len(vals); j += 1 + rng.IntN(3) {
+					win := vals[j : j+w]
+					med := refMedian(slices.Clone(win))
+					probes := slices.Clone(vals[max(0, j-w):min(len(vals), j+2*w)])
+					for _, e := range []float64{med * (1 + rel), med * (1 - rel), med / (1 + rel), med / (1 - rel)} {
+						for k := range int64(7) {
+							probes = append(probes, math.Float64frombits(uint64(int64(math.Float64bits(e))+k-3)))
+						}
+					}
+					for _, x := range probes {
+						if x-x != 0 {
+							continue
+						}
+						probed++
+						if !nc.clears(win, x) {
+							continue
+						}
+						cleared++
+						if d := math.Abs(x - med); !(d == 0 || d <= rel*math.Abs(med)) {
+							t.Fatalf("%s, window %d at %d, rel %v: %v cleared, %v from the median %v", name, w, j, rel, x, d, med)
+						}
+					}
+				}
+			}
+		}
+	}
+	if cleared < probed/10 {
+		t.Errorf("%d of %d probes cleared: the check proves little", cleared, probed)
+	}
+}
+
+// TestChunkBoundsClearNoise checks that the second stage does its work
+// where noise is as large as the level (the tail of p8m's lowest tag),
+// which the first stage cannot clear: at least 90% of the points are
+// cleared by a chunk's bounds, with no median.
+func TestChunkBoundsClearNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	vals := make([]float64, 20_000)
+	for i := range vals {
+		vals[i] = float64(float32(0.05 + 0.05*rng.NormFloat64()))
+	}
+	th := DefaultThresholds
+	w := th.SpikeWindow
+	cs := newChunks(newBlocks(vals, w))
+	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
+	n, in := 0, 0
+	for i := w; i+w < len(vals); i++ {
+		n++
+		if cs.get((i-w)/w).bounds.clears(vals[i]) || cs.get((i+1)/w).bounds.clears(vals[i]) {
+			in++
+		}
+	}
+	if got := float64(in) / float64(n); got < 0.9 {
+		t.Errorf("%.3f of the points cleared by chunks' bounds, want at least 0.9", got)
+	}
+}
+
+// TestRangeOfIsMinAndMax checks a block's range against slices.Min and
+// slices.Max (equal values: the sign of a zero may differ) on blocks
+// with and without negative values, signed zeros and extremes.
+func TestRangeOfIsMinAndMax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	special := []float64{0, math.Copysign(0, -1), math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 1, -1}
+	for trial := range 5000 {
+		vals := make([]float64, 1+rng.IntN(40))
+		for i := range vals {
+			switch rng.IntN(3) {
+			case 0:
+				vals[i] = special[rng.IntN(len(special))]
+			case 1:
+				vals[i] = math.Abs(rng.NormFloat64())
+			default:
+				vals[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+			}
+		}
+		r := rangeOf(vals)
+		if r.lo != slices.Min(vals) || r.hi != slices.Max(vals) {
+			t.Fatalf("trial %d: range %v of %v", trial, r, vals)
+		}
+	}
+}

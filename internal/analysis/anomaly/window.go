@@ -20,19 +20,20 @@ import (
 
 // blocks holds a series' values with, for each block of w consecutive
 // values (the last one may be shorter), the offsets of its values in it
-// in ascending order of value, sorted once, when a window first needs the
+// in ascending order of value, sorted when a window first needs the
 // block. Only the last four blocks sorted are kept (the windows before
-// and after a point need no older one), so that the memory is O(w), not
-// O(n), and an offset is below w.
+// and after a point need no more), so that the memory is O(w), not
+// O(n), and an offset is below w; a block asked for again after its slot
+// was taken is sorted again.
 type blocks struct {
 	vals []float64
 	w    int
 	ring []int32 // ring[(k%4)*w:][:w]: block k's offsets, by value
-	next int     // the next block to sort
+	of   [4]int  // of[k%4] == k: block k is in its slot
 }
 
 func newBlocks(vals []float64, w int) *blocks {
-	return &blocks{vals: vals, w: w, ring: make([]int32, 4*w)}
+	return &blocks{vals: vals, w: w, ring: make([]int32, 4*w), of: [4]int{-1, -1, -1, -1}}
 }
 
 // block returns the offsets of block k's values in ascending order of
@@ -42,17 +43,14 @@ func (b *blocks) block(k int) []int32 {
 	if lo >= len(b.vals) {
 		return nil
 	}
-	if k < b.next-4 {
-		panic("anomaly: a spike window went back more than four blocks")
+	// Only the blocks asked for are sorted: the spike rule's windows
+	// jump over the stretches its prefilters clear.
+	seg := b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
+	if b.of[k%4] != k {
+		sortBlock(seg, b.vals[lo:][:len(seg)])
+		b.of[k%4] = k
 	}
-	// A window that jumped ahead (the spike rule skips the stretches its
-	// prefilter clears) needs only the last four blocks up to k sorted.
-	for b.next = max(b.next, k-3); b.next <= k; b.next++ {
-		s := b.next * b.w
-		seg := b.ring[b.next%4*b.w:][:min(b.w, len(b.vals)-s)]
-		sortBlock(seg, b.vals[s:][:len(seg)])
-	}
-	return b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
+	return seg
 }
 
 // sortBlock sets ix to the offsets 0..len(ix)-1 of vals sorted by value.
@@ -87,8 +85,9 @@ func sortBlock(ix []int32, vals []float64) {
 	// sequence of min and max, no branch on the keys (an insertion sort
 	// mispredicts about once a key).
 	for _, c := range batcher[n] {
-		a, b := keys[c[0]&31], keys[c[1]&31]
-		keys[c[0]&31], keys[c[1]&31] = min(a, b), max(a, b)
+		i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
+		a, b := keys[i], keys[j]
+		keys[i], keys[j] = min(a, b), max(a, b)
 	}
 	for i, k := range keys[:n] {
 		ix[i] = int32(k & mask)
@@ -96,9 +95,9 @@ func sortBlock(ix []int32, vals []float64) {
 }
 
 // batcher[n] is Batcher's odd-even merge sort network for 32 inputs, its
-// comparators (i, j), i < j, in order, less those with j >= n: a table,
-// made once and only read.
-var batcher = func() (t [25][][2]uint8) {
+// comparators (i, j), i < j, in order (i | j<<8), less those with j >= n:
+// a table, made once and only read.
+var batcher = func() (t [25][]uint16) {
 	const size = 32
 	for p := 1; p < size; p *= 2 {
 		for k := p; k >= 1; k /= 2 {
@@ -108,7 +107,7 @@ var batcher = func() (t [25][][2]uint8) {
 						continue
 					}
 					for n := i + j + k + 1; n < len(t); n++ {
-						t[n] = append(t[n], [2]uint8{uint8(i + j), uint8(i + j + k)})
+						t[n] = append(t[n], uint16(i+j)|uint16(i+j+k)<<8)
 					}
 				}
 			}
@@ -162,17 +161,24 @@ func sortByValue(ix []int32, vals []float64) {
 
 // chunks are the sorted values of pairs of consecutive blocks, chunk c
 // being blocks c and c+1: every window of w values that starts in block c
-// lies in chunk c. The last three are kept, so that the window before a
+// lies in chunk c. The last four are kept (three would do; four is a
+// mask, not a division, on every look-up), so that the window before a
 // point and the window after it, w+1 apart, share the merges.
 type chunks struct {
 	b    *blocks
-	last [3]chunk
+	last [4]chunk
+	// The spike rule's SpikeMinRel and SpikeMADs*1.4826, for each chunk's
+	// bounds.
+	rel, madScale float64
 }
 
 type chunk struct {
 	c      int
 	sorted []float64 // the chunk's values, ascending
 	rank   []int32   // rank[i-c*w]: the position of vals[i] in sorted
+	// bounds clear the points near every window in the chunk
+	// (chunkBounds), found as the chunk is merged.
+	bounds sideBounds
 }
 
 func newChunks(b *blocks) *chunks {
@@ -183,10 +189,13 @@ func newChunks(b *blocks) *chunks {
 	return cs
 }
 
+// has reports whether chunk c is one of the last four, at hand.
+func (cs *chunks) has(c int) bool { return cs.last[c&3].c == c }
+
 // get returns chunk c, merging its two sorted blocks if it is not one of
-// the last three.
+// the last four.
 func (cs *chunks) get(c int) *chunk {
-	ch := &cs.last[c%len(cs.last)]
+	ch := &cs.last[c&3]
 	if ch.c == c {
 		return ch
 	}
@@ -215,6 +224,7 @@ func (cs *chunks) get(c int) *chunk {
 		r++
 	}
 	ch.c = c
+	ch.bounds = chunkBounds(ch.sorted[:r], w, cs.rel, cs.madScale)
 	return ch
 }
 
