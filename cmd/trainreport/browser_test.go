@@ -77,7 +77,7 @@ func TestBrowser(t *testing.T) {
 		t.Parallel()
 		browser := startBrowser(t)
 		logdir := sharedCorpus(t, "tf2-hparams-keras")
-		r := buildReport(t, logdir)
+		r := reportOf(t, logdir)
 		c := &reportCase{name: "tf2-hparams-keras", report: r, truth: readScalars(t, logdir), browser: browser, shots: shots}
 		t.Run("index", c.testIndex)
 		if len(c.truth.tags) > 0 {
