@@ -80,7 +80,7 @@ func TestBrowserEmbeddings(t *testing.T) {
 	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
 	logdir := sharedCorpus(t, "tbx12-2018-no-file-version")
-	r := buildReport(t, logdir)
+	r := reportOf(t, logdir)
 	files, _ := filepath.Glob(filepath.Join(r.site, "data", "embeddings", "*", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("embedding data files %q, want 1", files)
@@ -574,7 +574,7 @@ func TestBrowserEmbeddingsViewsReadable(t *testing.T) {
 	t.Parallel()
 	browser := startBrowser(t, withWebGL...)
 	shots := screenshotDir(t)
-	r := buildReport(t, sharedCorpus(t, "tbx12-2018-no-file-version"))
+	r := reportOf(t, sharedCorpus(t, "tbx12-2018-no-file-version"))
 	tb := openTab(t, browser, fileURL(filepath.Join(r.site, "embeddings.html"), ""))
 	js := func(fn string, args ...any) string { return pageJS("embeddings.js", fn, args...) }
 	waitDrawn := func(want string) {

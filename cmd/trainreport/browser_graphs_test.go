@@ -54,7 +54,7 @@ func TestBrowserGraphs(t *testing.T) {
 	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	r := buildReport(t, filepath.Join(corpusRoot(t), "tf1-estimator-truncated"))
+	r := reportOf(t, filepath.Join(corpusRoot(t), "tf1-estimator-truncated"))
 	for _, c := range []struct{ name, url string }{
 		{"site", fileURL(filepath.Join(r.site, "graphs.html"), "")},
 		{"single-file", fileURL(r.single, "page=graphs")},
@@ -195,7 +195,7 @@ func TestBrowserGraphsCorpus(t *testing.T) {
 	shots := screenshotDir(t)
 	for _, name := range []string{"keras-tf21-standard-profile", "tbx12-2018-no-file-version", "tsvis-oneflow-logs", "tf2-custom-loop-tensors"} {
 		t.Run(name, func(t *testing.T) {
-			r := buildReport(t, filepath.Join(corpusRoot(t), name))
+			r := reportOf(t, filepath.Join(corpusRoot(t), name))
 			tb := openTab(t, browser, fileURL(filepath.Join(r.site, "graphs.html"), ""))
 			waitFor(tb, pageJS("graphs.js", "drawn"), 10*time.Second, "the graph drawn")
 			if name == "tf2-custom-loop-tensors" {

@@ -234,7 +234,7 @@ func TestBrowserGraphsEmptyGraphShowsNothingOfThePrevious(t *testing.T) {
 	t.Parallel()
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
-	r := buildReport(t, sharedCorpus(t, "keras-tf21-standard-profile"))
+	r := reportOf(t, sharedCorpus(t, "keras-tf21-standard-profile"))
 	for _, c := range []struct{ name, url, index string }{
 		{"site", fileURL(filepath.Join(r.site, "graphs.html"), ""), fileURL(filepath.Join(r.site, "index.html"), "")},
 		{"single-file", fileURL(r.single, "page=graphs"), fileURL(r.single, "page=index")},

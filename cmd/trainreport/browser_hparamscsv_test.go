@@ -15,7 +15,7 @@ func TestBrowserHParamsDownloadsTheCSV(t *testing.T) {
 	browser := startBrowser(t)
 	for _, name := range []string{"tf2-hparams-keras", "lightning-tbx-sweep"} {
 		t.Run(name, func(t *testing.T) {
-			r := buildReport(t, filepath.Join(corpusRoot(t), name))
+			r := reportOf(t, filepath.Join(corpusRoot(t), name))
 			want, err := os.ReadFile(filepath.Join(r.site, "data", "hparams.csv"))
 			if err != nil {
 				t.Fatal(err)

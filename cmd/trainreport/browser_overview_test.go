@@ -40,7 +40,7 @@ func TestBrowserOverviewNamesSkippedAndUndrawn(t *testing.T) {
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	logdir := sharedCorpus(t, "tf1-estimator-truncated")
-	r := buildReport(t, logdir)
+	r := reportOf(t, logdir)
 
 	// The truth, from package collect: files not read whole, with their
 	// first warning, and each run's graphs.

@@ -77,7 +77,7 @@ func TestBrowser(t *testing.T) {
 		t.Parallel()
 		browser := startBrowser(t)
 		logdir := sharedCorpus(t, "tf2-hparams-keras")
-		r := buildReport(t, logdir)
+		r := reportOf(t, logdir)
 		c := &reportCase{name: "tf2-hparams-keras", report: r, truth: readScalars(t, logdir), browser: browser, shots: shots}
 		t.Run("index", c.testIndex)
 		if len(c.truth.tags) > 0 {
@@ -482,15 +482,22 @@ func firstLine(s string) string {
 
 // eventually evaluates a boolean expression until it is true or the
 // timeout passes, and returns its last value: for a state a check that
-// follows reports in detail when it never comes.
+// follows reports in detail when it never comes. It asks again after 5 ms,
+// then twice as long each time up to 50 ms: most states come within a
+// few tens of milliseconds (a redraw, a hash written), which a fixed
+// 50 ms between evaluations made every wait overshoot by half of on
+// average, while a long wait (a page's charts drawn) is asked about no
+// more often than before.
 func eventually(tb *tab, expr string, timeout time.Duration) bool {
 	tb.t.Helper()
 	deadline := time.Now().Add(timeout)
+	pause := 5 * time.Millisecond
 	for !eval[bool](tb, expr) {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
 	}
 	return true
 }

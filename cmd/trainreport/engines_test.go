@@ -78,6 +78,7 @@ func readYAML(t *testing.T, path string, v any) {
 // temporary folder holding the demo logs, they give the direct build's
 // report, byte for byte.
 func TestKubernetesExample(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(repoRoot(t), "examples", "kubernetes")
 	var cj, mj k8sJob
 	readYAML(t, filepath.Join(dir, "collect-job.yaml"), &cj)

@@ -486,6 +486,7 @@ func descendants(n *html.Node) []*html.Node {
 // --fail-on-warnings fails a report of damaged files (exit 3, the report
 // written), and passes a clean one.
 func TestFailOnWarnings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		dir  string
 		code int

@@ -48,6 +48,7 @@ func TestLogdirSpecIsReadAsTensorBoardReadsIt(t *testing.T) {
 // the same folders given as arguments do, in the report and in inspect;
 // the two flags together are refused, as TensorBoard refuses them.
 func TestTensorBoardLogdirFlagsReadWhatArgumentsRead(t *testing.T) {
+	t.Parallel()
 	root := corpusRoot(t)
 	a, b := filepath.Join(root, "tf2-custom-loop-tensors"), filepath.Join(root, "tf1-estimator-truncated")
 	inspect := func(args ...string) string {

@@ -191,6 +191,7 @@ func TestTwoBuildsAreIdentical(t *testing.T) {
 // TestStepBudgetFlags: --max-media-steps, --max-histogram-steps and
 // --max-page-points reach the pages, which say what they hold.
 func TestStepBudgetFlags(t *testing.T) {
+	t.Parallel()
 	logs := sharedDemo(t).logdir // read only
 	out := filepath.Join(t.TempDir(), "site")
 	if code, stderr := runCLI(t, logs, "-o", out, "-quiet", "--max-media-steps", "10", "--max-histogram-steps", "7", "--max-page-points", "3000"); code != 0 {

@@ -120,6 +120,7 @@ func mergePeak(t *testing.T, out string, parts []string) int64 {
 // series' drawn points and the larger did not, which hid any growth
 // behind the difference.
 func TestMergeMemoryStaysFlat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes and merges 7.2 M scalar points")
 	}

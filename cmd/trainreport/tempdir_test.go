@@ -154,6 +154,7 @@ func checkGraphLaidOut(t *testing.T, site string) {
 // there, and the compiled code is kept in the user's private cache,
 // created 0700, which --version does not create.
 func TestForeignTempFolderNeitherRunNorTripped(t *testing.T) {
+	t.Parallel()
 	logdir := diamondGraphLog(t)
 	home := t.TempDir()
 

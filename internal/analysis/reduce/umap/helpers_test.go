@@ -78,12 +78,8 @@ func readRows(t testing.TB, name string) (data []float32, n, d int) {
 type reference struct {
 	UmapLearn string `json:"umap_learn"`
 	K         int    `json:"k"`
-	Datasets  []struct {
-		Name, File     string
-		N, D           int
-		Trust2, Trust3 float64
-	}
-	Check struct {
+	Datasets  []dataset
+	Check     struct {
 		Data, Layout string
 		Trust        float64
 	}
@@ -92,6 +88,14 @@ type reference struct {
 		Spread  float64
 		A, B    float64
 	}
+}
+
+// dataset is one of reference.json's datasets: its file, its size and
+// the trustworthiness of umap-learn's 2-D and 3-D layouts of it.
+type dataset struct {
+	Name, File     string
+	N, D           int
+	Trust2, Trust3 float64
 }
 
 func readReference(t testing.TB) reference {
