@@ -419,15 +419,7 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 			b = append(b, ',')
 		}
 		first = false
-		p0, p1 := pts[bk.First], pts[bk.Last]
-		b = append(b, '[')
-		for k, v := range [6]float64{float64(p0.Step), float64(p1.Step), p0.WallTime, p1.WallTime, bk.Min, bk.Max} {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendValue(b, v, false)
-		}
-		b = append(b, ']')
+		b = appendEnvelope(b, pts[bk.First], pts[bk.Last], bk.Min, bk.Max)
 	}
 	b = append(b, `],"kept":`...)
 	b = strconv.AppendInt(b, int64(sv.kept()), 10)
@@ -449,6 +441,43 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 	b = appendSuperseded(b, sv)
 	b = append(b, '}')
 	return b
+}
+
+// appendEnvelope appends the envelope of a bucket from point p0 to p1
+// whose finite values span lo to hi: [first step, last step, first wall
+// time, last wall time, lo, hi], each number as appendValue(v, false)
+// writes it. The steps and wall times take the shortcuts that write the
+// same bytes (a step is an integer, a wall time appendWallTime's): the
+// strconv search of the general form was most of a chart's envelopes,
+// some 20 ms of the 8 M-point log's scalars page.
+func appendEnvelope(b []byte, p0, p1 model.Point, lo, hi float64) []byte {
+	b = append(b, '[')
+	b = appendStepValue(b, p0.Step)
+	b = append(b, ',')
+	b = appendStepValue(b, p1.Step)
+	b = append(b, ',')
+	b = appendWallTime(b, p0.WallTime)
+	b = append(b, ',')
+	b = appendWallTime(b, p1.WallTime)
+	b = append(b, ',')
+	b = appendValue(b, lo, false)
+	b = append(b, ',')
+	b = appendValue(b, hi, false)
+	return append(b, ']')
+}
+
+// stepExact bounds the integers that a float64 holds exactly, and so
+// every one below it.
+const stepExact = 1 << 53
+
+// appendStepValue appends step as a float64, as appendValue(float64(step),
+// false) does: within 2^53 the float64 is the integer, whose shortest form
+// is its decimal digits (no exponent below 1e21).
+func appendStepValue(b []byte, step int64) []byte {
+	if step > -stepExact && step < stepExact {
+		return appendInt(b, step)
+	}
+	return appendValue(b, float64(step), false)
 }
 
 // mustDraw panics when a series with points has none drawn, draw its
