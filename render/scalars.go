@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -43,6 +45,9 @@ type scalarsPage struct {
 	// drawn are the objects of the runs of its charts, for a sweep page
 	// built after it (not written: the charts' Data hold them).
 	drawn runObjects
+	// over is set when everyRunPage stopped building charts once those
+	// built passed its budget: the page is incomplete, and a sweep's.
+	over bool
 }
 
 // sweepInfo is what the page of a sweep says of itself, and its run
@@ -97,8 +102,12 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 	frame := pageFrameBytes + len(layoutRuns)
 	var drawn runObjects
 	if len(runs) <= sweepPageRuns {
-		p, err := r.everyRunPage(runs, single)
-		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined(frame) <= r.opt.MaxPageBytes {
+		budget := r.opt.MaxPageBytes
+		if budget < 0 {
+			budget = math.MaxInt
+		}
+		p, err := r.everyRunPage(runs, single, frame, budget)
+		if err != nil || !p.over && p.inlined(frame) <= budget {
 			return p, err
 		}
 		drawn = p.drawn
@@ -152,8 +161,15 @@ func (p *scalarsPage) inlined(frame int) int {
 	return n
 }
 
-// everyRunPage is the page drawing every run on every chart.
-func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, error) {
+// everyRunPage is the page drawing every run on every chart, frame the
+// bytes around what it inlines. It stops building charts once what it
+// inlines is sure to pass budget, the charts built so far and the rest
+// of the page (p.over; what it inlines only grows with each chart): the
+// page is then a sweep's, which draws the extremes only, and whose
+// objects it shares are then those of the charts built (a run object a
+// sweep page lacks it builds, the same bytes). A sweep of 11 to 100 runs
+// past the budget no longer formats every run's points first.
+func (r *Report) everyRunPage(runs []*model.Run, single bool, frame, budget int) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if sc := &r.an.Scalars; sc.DrawCap < sc.MaxPoints {
 		p.PerSeries, p.PageBudget = result.FormatCount(sc.DrawCap), result.FormatCount(sc.MaxPagePoints)
@@ -173,13 +189,32 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 	tags := r.tags[:drawn]
 	ends := make([][]int, len(tags))
 	errs := make([]error, len(tags))
+	// room is what the charts may inline, less what those built do.
+	var room atomic.Int64
+	room.Store(int64(min(budget-p.inlined(frame), math.MaxInt64)))
 	data := chartsOnAllCores(len(tags), func(b []byte, i int) []byte {
+		if room.Load() < 0 {
+			return b[:0] // over budget: not built (ends[i] nil)
+		}
 		b, ends[i], errs[i] = appendChartRuns(b, nil, tags[i], !single)
 		if errs[i] != nil {
 			return b[:0]
 		}
-		return r.appendBaselineChart(b, tags[i].tag)
+		b = r.appendBaselineChart(b, tags[i].tag)
+		room.Add(-int64(chartFrameBytes + len(b) + len(tags[i].tag)))
+		return b
 	})
+	if room.Load() < 0 {
+		p.over = true
+		for i, tv := range tags {
+			if ends[i] != nil && errs[i] == nil {
+				for k, sv := range tv.series {
+					p.drawn[sv] = data[i][ends[i][2*k]:ends[i][2*k+1]]
+				}
+			}
+		}
+		return p, nil
+	}
 	for i, tv := range tags {
 		shown, total := 0, 0
 		for _, sv := range tv.series {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -81,6 +82,69 @@ func TestEnvelopeIsAppendValues(t *testing.T) {
 		want = append(want, ']')
 		if got := appendEnvelope(nil, p0, p1, lo, hi); string(got) != string(want) {
 			t.Fatalf("envelope of %+v, %+v: %s, want %s", p0, p1, got, want)
+		}
+	}
+}
+
+// TestEveryRunPageStopsPastItsBudget checks that the page of a sweep of
+// 40 runs x 12 tags, whose every-run page passes the budget, is built
+// without formatting every run's chart first (the charts built stop once
+// they pass the budget: fewer run objects than series), and that it is
+// the page the whole every-run page led to: the same sweep page, whether
+// it shares all the every-run page's objects, those built, or none.
+func TestEveryRunPageStopsPastItsBudget(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for k := range 40 {
+		tags := map[string][]float64{}
+		for tg := range 12 {
+			vals := make([]float64, 3000)
+			for i := range vals {
+				vals[i] = math.Exp(-float64(i)/700) + float64((k*7+tg)%13)/50 + math.Sin(float64(i*(tg+1)))/100
+			}
+			tags[fmt.Sprintf("g%d/metric%02d", tg%3, tg)] = vals
+		}
+		runs[fmt.Sprintf("trial-%02d", k)] = tags
+	}
+	const budget = 1 << 20
+	r := newReport(synthetic(runs), Options{MaxPageBytes: budget})
+	layoutRuns, _, err := r.runNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := pageFrameBytes + len(layoutRuns)
+	all := r.rep.Runs
+	series := 0
+	for _, tv := range r.tags[:r.drawnTags()] {
+		series += len(tv.series)
+	}
+	whole, err := r.everyRunPage(all, false, frame, math.MaxInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.over || whole.inlined(frame) <= budget || len(whole.drawn) != series {
+		t.Fatalf("the whole every-run page: over %v, %d bytes, %d objects of %d series: the test proves little", whole.over, whole.inlined(frame), len(whole.drawn), series)
+	}
+	cut, err := r.everyRunPage(all, false, frame, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cut.over || len(cut.drawn) >= series/2 {
+		t.Errorf("past its budget: over %v, %d run objects of %d series formatted", cut.over, len(cut.drawn), series)
+	}
+	got, err := r.scalarsPage(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sweep == nil || !got.Sweep.ForBudget {
+		t.Fatal("not a sweep's page for its budget")
+	}
+	for name, objs := range map[string]runObjects{"every object": whole.drawn, "those built": cut.drawn, "none": nil} {
+		want, err := r.sweepPage(all, false, frame, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the page differs from the sweep page sharing %s", name)
 		}
 	}
 }
