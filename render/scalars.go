@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
@@ -43,6 +45,9 @@ type scalarsPage struct {
 	// drawn are the objects of the runs of its charts, for a sweep page
 	// built after it (not written: the charts' Data hold them).
 	drawn runObjects
+	// over is set when everyRunPage stopped building charts once those
+	// built passed its budget: the page is incomplete, and a sweep's.
+	over bool
 }
 
 // sweepInfo is what the page of a sweep says of itself, and its run
@@ -97,8 +102,12 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 	frame := pageFrameBytes + len(layoutRuns)
 	var drawn runObjects
 	if len(runs) <= sweepPageRuns {
-		p, err := r.everyRunPage(runs, single)
-		if err != nil || r.opt.MaxPageBytes < 0 || p.inlined(frame) <= r.opt.MaxPageBytes {
+		budget := r.opt.MaxPageBytes
+		if budget < 0 {
+			budget = math.MaxInt
+		}
+		p, err := r.everyRunPage(runs, single, frame, budget)
+		if err != nil || !p.over && p.inlined(frame) <= budget {
 			return p, err
 		}
 		drawn = p.drawn
@@ -152,8 +161,15 @@ func (p *scalarsPage) inlined(frame int) int {
 	return n
 }
 
-// everyRunPage is the page drawing every run on every chart.
-func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, error) {
+// everyRunPage is the page drawing every run on every chart, frame the
+// bytes around what it inlines. It stops building charts once what it
+// inlines is sure to pass budget, the charts built so far and the rest
+// of the page (p.over; what it inlines only grows with each chart): the
+// page is then a sweep's, which draws the extremes only, and whose
+// objects it shares are then those of the charts built (a run object a
+// sweep page lacks it builds, the same bytes). A sweep of 11 to 100 runs
+// past the budget no longer formats every run's points first.
+func (r *Report) everyRunPage(runs []*model.Run, single bool, frame, budget int) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if sc := &r.an.Scalars; sc.DrawCap < sc.MaxPoints {
 		p.PerSeries, p.PageBudget = result.FormatCount(sc.DrawCap), result.FormatCount(sc.MaxPagePoints)
@@ -170,28 +186,79 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool) (*scalarsPage, err
 	drawn := r.drawnTags()
 	r.undrawn(p, drawn)
 	p.drawn = runObjects{}
-	var b []byte
-	var ends []int
-	for _, tv := range r.tags[:drawn] {
+	tags := r.tags[:drawn]
+	ends := make([][]int, len(tags))
+	errs := make([]error, len(tags))
+	// room is what the charts may inline, less what those built do.
+	var room atomic.Int64
+	room.Store(int64(min(budget-p.inlined(frame), math.MaxInt64)))
+	data := chartsOnAllCores(len(tags), func(b []byte, i int) []byte {
+		if room.Load() < 0 {
+			return b[:0] // over budget: not built (ends[i] nil)
+		}
+		b, ends[i], errs[i] = appendChartRuns(b, nil, tags[i], !single)
+		if errs[i] != nil {
+			return b[:0]
+		}
+		b = r.appendBaselineChart(b, tags[i].tag)
+		room.Add(-int64(chartFrameBytes + len(b) + len(tags[i].tag)))
+		return b
+	})
+	if room.Load() < 0 {
+		p.over = true
+		for i, tv := range tags {
+			if ends[i] != nil && errs[i] == nil {
+				for k, sv := range tv.series {
+					p.drawn[sv] = data[i][ends[i][2*k]:ends[i][2*k+1]]
+				}
+			}
+		}
+		return p, nil
+	}
+	for i, tv := range tags {
 		shown, total := 0, 0
 		for _, sv := range tv.series {
 			shown += len(sv.draw)
 			total += sv.total
 		}
 		c := scalarChart{Tag: tv.tag, Points: pointsLabel(shown, total), Superseded: supersededLabel(tv), Data: "null"}
-		if b, ends, err = appendChartRuns(b[:0], ends[:0], tv, !single); err != nil {
-			c.Note = "This chart cannot be drawn: " + err.Error()
+		if errs[i] != nil {
+			c.Note = "This chart cannot be drawn: " + errs[i].Error()
 		} else {
-			b = r.appendBaselineChart(b, tv.tag)
-			data := string(b)          // a copy: b is reused
-			c.Data = template.JS(data) // escaped for a <script> element by appendChartData
-			for i, sv := range tv.series {
-				p.drawn[sv] = data[ends[2*i]:ends[2*i+1]]
+			c.Data = template.JS(data[i]) // escaped for a <script> element by appendChartData
+			for k, sv := range tv.series {
+				p.drawn[sv] = data[i][ends[i][2*k]:ends[i][2*k+1]]
 			}
 		}
 		p.add(tv, c)
 	}
 	return p, nil
+}
+
+// chartsOnAllCores returns the data of n charts, chart i's made by
+// build(b, i) appending to b, on all cores: the charts of the scalars
+// page are most of its cost (the 8 M-point log's: some 0.1 s of CPU,
+// its 8 runs' points drawn on every chart, then the extremes again at
+// fewer points), each independent of the others, and the page was
+// otherwise built on one core while the other had nothing left to do.
+// Each worker reuses its buffer from one chart to its next.
+func chartsOnAllCores(n int, build func(b []byte, i int) []byte) []string {
+	out := make([]string, n)
+	buffers := make(chan []byte, runtime.GOMAXPROCS(0))
+	parallel(n, func(i int) {
+		var b []byte
+		select {
+		case b = <-buffers:
+		default:
+		}
+		b = build(b[:0], i)
+		out[i] = string(b) // a copy: b is reused
+		select {
+		case buffers <- b:
+		default:
+		}
+	})
+	return out
 }
 
 // add adds chart c of tag tv to the page, in a new group when tv's is not
@@ -419,15 +486,7 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 			b = append(b, ',')
 		}
 		first = false
-		p0, p1 := pts[bk.First], pts[bk.Last]
-		b = append(b, '[')
-		for k, v := range [6]float64{float64(p0.Step), float64(p1.Step), p0.WallTime, p1.WallTime, bk.Min, bk.Max} {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendValue(b, v, false)
-		}
-		b = append(b, ']')
+		b = appendEnvelope(b, pts[bk.First], pts[bk.Last], bk.Min, bk.Max)
 	}
 	b = append(b, `],"kept":`...)
 	b = strconv.AppendInt(b, int64(sv.kept()), 10)
@@ -449,6 +508,43 @@ func appendChartRun(b []byte, sv *seriesView, draw []int, buckets []result.Bucke
 	b = appendSuperseded(b, sv)
 	b = append(b, '}')
 	return b
+}
+
+// appendEnvelope appends the envelope of a bucket from point p0 to p1
+// whose finite values span lo to hi: [first step, last step, first wall
+// time, last wall time, lo, hi], each number as appendValue(v, false)
+// writes it. The steps and wall times take the shortcuts that write the
+// same bytes (a step is an integer, a wall time appendWallTime's): the
+// strconv search of the general form was most of a chart's envelopes,
+// some 20 ms of the 8 M-point log's scalars page.
+func appendEnvelope(b []byte, p0, p1 model.Point, lo, hi float64) []byte {
+	b = append(b, '[')
+	b = appendStepValue(b, p0.Step)
+	b = append(b, ',')
+	b = appendStepValue(b, p1.Step)
+	b = append(b, ',')
+	b = appendWallTime(b, p0.WallTime)
+	b = append(b, ',')
+	b = appendWallTime(b, p1.WallTime)
+	b = append(b, ',')
+	b = appendValue(b, lo, false)
+	b = append(b, ',')
+	b = appendValue(b, hi, false)
+	return append(b, ']')
+}
+
+// stepExact bounds the integers that a float64 holds exactly, and so
+// every one below it.
+const stepExact = 1 << 53
+
+// appendStepValue appends step as a float64, as appendValue(float64(step),
+// false) does: within 2^53 the float64 is the integer, whose shortest form
+// is its decimal digits (no exponent below 1e21).
+func appendStepValue(b []byte, step int64) []byte {
+	if step > -stepExact && step < stepExact {
+		return appendInt(b, step)
+	}
+	return appendValue(b, float64(step), false)
 }
 
 // mustDraw panics when a series with points has none drawn, draw its

@@ -386,18 +386,20 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 	}
 	sts := r.sweepTags(drawn)
 	points := r.an.Scalars.MaxPoints
-	var b []byte
 	for {
 		p.Groups = nil
 		r.undrawn(p, drawn)
-		for i, tv := range r.tags[:drawn] {
-			b = appendSweepChart(b[:0], &r.an.Scalars, tv, &sts[i], points, files, rowOf, objs)
-			b = r.appendBaselineChart(b, tv.tag)
+		tags := r.tags[:drawn]
+		data := chartsOnAllCores(len(tags), func(b []byte, i int) []byte {
+			b = appendSweepChart(b, &r.an.Scalars, tags[i], &sts[i], points, files, rowOf, objs)
+			return r.appendBaselineChart(b, tags[i].tag)
+		})
+		for i, tv := range tags {
 			label := result.CountOf(sts[i].runs, "run", "runs")
 			if sts[i].NonFinite > 0 {
 				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
 			}
-			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(string(b))}) // escaped by appendSweepChart
+			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(data[i])}) // escaped by appendSweepChart
 		}
 		n := p.inlined(frame)
 		if n <= budget || drawn == 0 {

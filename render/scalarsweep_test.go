@@ -337,7 +337,7 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 	for _, budget := range []int{-1, 300 << 10} {
 		r := newReport(scalarSweep(8, 3000), Options{MaxPageBytes: budget})
 		runs := r.rep.Runs
-		every, err := r.everyRunPage(runs, false)
+		every, err := r.everyRunPage(runs, false, pageFrameBytes, math.MaxInt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,14 +27,59 @@ type seriesShape struct {
 
 // shapeOf returns the shape of s, its steps interned in in.
 func shapeOf(s *model.Scalar, in *stepInterner) seriesShape {
+	var sc stepScan
+	if len(s.Points) > 0 {
+		sc = scanSteps(s.Points)
+	}
+	return shapeScanned(s, in, sc)
+}
+
+// shapeScanned is shapeOf of s, whose steps sc is the scan of (the zero
+// stepScan for a series with no point): the scans, a pass over every
+// point, are made on all cores (Shapes.addAll), the interning in order.
+func shapeScanned(s *model.Scalar, in *stepInterner, sc stepScan) seriesShape {
 	sh := seriesShape{points: len(s.Points), final: finalValue(s)}
 	for _, sp := range s.Superseded {
 		sh.superseded += len(sp.Points)
 	}
 	if len(s.Points) > 0 {
-		sh.steps = in.of(s.Points)
+		sh.steps = in.intern(s.Points, sc)
 	}
 	return sh
+}
+
+// stepScan is what one pass over a series' steps finds: its steps as an
+// arithmetic sequence, when they are one (nil else), and whether they
+// are in step order.
+type stepScan struct {
+	arith  *stepSeq
+	sorted bool
+}
+
+// scanSteps scans the steps of pts (not empty) in one pass: a series'
+// steps are most often arithmetic, which implies them sorted, so that
+// the order is tested apart only past where they stop being so.
+func scanSteps(pts []model.Point) stepScan {
+	n := len(pts)
+	if n == 1 {
+		return stepScan{arith: &stepSeq{first: pts[0].Step, n: 1}, sorted: true}
+	}
+	stride := pts[1].Step - pts[0].Step
+	i := 1
+	// A stride that overflows is no stride: each step must also follow
+	// the one before it.
+	if stride >= 0 && pts[1].Step >= pts[0].Step {
+		for i = 2; i < n; i++ {
+			if pts[i].Step-pts[i-1].Step != stride || pts[i].Step < pts[i-1].Step {
+				break
+			}
+		}
+		if i == n {
+			return stepScan{arith: &stepSeq{first: pts[0].Step, stride: stride, n: n}, sorted: true}
+		}
+	}
+	// pts[:i] are in order: the rest decides.
+	return stepScan{sorted: stepsSorted(pts[i-1:])}
 }
 
 // stepSeq is the steps of a series in step order (sorted, as the band
@@ -106,13 +151,14 @@ type stepInterner struct {
 }
 
 // of returns the steps of pts (not empty) in step order, compact.
-func (in *stepInterner) of(pts []model.Point) *stepSeq {
-	sorted := stepsSorted(pts)
-	if sorted {
-		if s, ok := arithmetic(pts); ok {
-			return s
-		}
+func (in *stepInterner) of(pts []model.Point) *stepSeq { return in.intern(pts, scanSteps(pts)) }
+
+// intern is of, sc being the scan of pts' steps (scanSteps).
+func (in *stepInterner) intern(pts []model.Point, sc stepScan) *stepSeq {
+	if sc.arith != nil {
+		return sc.arith
 	}
+	sorted := sc.sorted
 	steps := make([]int64, len(pts))
 	for i, p := range pts {
 		steps[i] = p.Step
@@ -145,25 +191,6 @@ func (in *stepInterner) of(pts []model.Point) *stepSeq {
 	}
 	in.seqs[key] = append(in.seqs[key], s)
 	return s
-}
-
-// arithmetic returns the steps of pts (in step order) as an arithmetic
-// sequence, when they are one (a stride that does not overflow).
-func arithmetic(pts []model.Point) (*stepSeq, bool) {
-	s := &stepSeq{first: pts[0].Step, n: len(pts)}
-	if len(pts) == 1 {
-		return s, true
-	}
-	s.stride = pts[1].Step - pts[0].Step
-	if s.stride < 0 || pts[1].Step < pts[0].Step {
-		return nil, false
-	}
-	for i := 2; i < len(pts); i++ {
-		if pts[i].Step-pts[i-1].Step != s.stride || pts[i].Step < pts[i-1].Step {
-			return nil, false
-		}
-	}
-	return s, true
 }
 
 // bandGrid is the steps a band summarises: byIndex when every series has

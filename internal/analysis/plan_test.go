@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -201,5 +204,161 @@ func TestValuesAtAllocatesOnce(t *testing.T) {
 	v := valuesAt(s, g)
 	if v.F64 == nil || v.F32 != nil || v.at(slices.Index(g.steps, 20)) != 0.1 || v.at(slices.Index(g.steps, 25)) != 0.1 {
 		t.Errorf("a float32 series holding 0.1 is held as %+v", v)
+	}
+}
+
+// arithmeticReference is the steps of pts as an arithmetic sequence by
+// the definition, with the strides' arithmetic exact (no int64
+// overflow): every step follows the one before it by the first stride,
+// which is not negative.
+func arithmeticReference(pts []model.Point) (first, stride int64, ok bool) {
+	if len(pts) == 1 {
+		return pts[0].Step, 0, true
+	}
+	d := new(big.Int).Sub(big.NewInt(pts[1].Step), big.NewInt(pts[0].Step))
+	if d.Sign() < 0 || !d.IsInt64() {
+		return 0, 0, false
+	}
+	for i := 2; i < len(pts); i++ {
+		if new(big.Int).Sub(big.NewInt(pts[i].Step), big.NewInt(pts[i-1].Step)).Cmp(d) != 0 {
+			return 0, 0, false
+		}
+	}
+	return pts[0].Step, d.Int64(), true
+}
+
+// checkScanSteps checks scanSteps of pts against the definitions of an
+// arithmetic sequence and of step order.
+func checkScanSteps(t *testing.T, pts []model.Point) {
+	t.Helper()
+	sc := scanSteps(pts)
+	sorted := slices.IsSortedFunc(pts, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+	first, stride, arith := arithmeticReference(pts)
+	if sc.sorted != sorted || (sc.arith != nil) != arith {
+		t.Fatalf("steps %v: scan %+v (sorted %v), want sorted %v, arithmetic %v", stepsOf(pts), sc.arith, sc.sorted, sorted, arith)
+	}
+	if arith && (sc.arith.first != first || sc.arith.stride != stride || sc.arith.n != len(pts) || sc.arith.steps != nil) {
+		t.Fatalf("steps %v: %+v, want first %d, stride %d", stepsOf(pts), *sc.arith, first, stride)
+	}
+}
+
+func stepsOf(pts []model.Point) []int64 {
+	s := make([]int64, len(pts))
+	for i, p := range pts {
+		s[i] = p.Step
+	}
+	return s
+}
+
+// TestScanStepsIsOneScanOfBoth checks the one pass that finds whether a
+// series' steps are arithmetic and whether they are sorted against both
+// definitions: regular grids, grids broken at their start, middle or end,
+// repeated steps and strides that overflow an int64.
+func TestScanStepsIsOneScanOfBoth(t *testing.T) {
+	const m = math.MaxInt64
+	cases := [][]int64{
+		{7}, {1, 1}, {2, 1}, {0, 10, 20, 30}, {0, 10, 20, 31}, {0, 10, 21, 30}, {0, 11, 20, 30},
+		{0, 10, 20, 15}, {5, 5, 5, 5}, {5, 5, 6, 6}, {0, 10, 20, 25, 30}, {30, 20, 10},
+		{-m - 1, 0, m}, {-m - 1, -1, m - 1}, {m - 2, m - 1, m}, {-m - 1, m, -m - 1},
+		{0, m, -2}, {-10, m - 10, -m + 8},
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		n := 1 + rng.IntN(12)
+		steps := make([]int64, n)
+		first, stride := rng.Int64N(100)-50, rng.Int64N(4)
+		for i := range steps {
+			steps[i] = first + int64(i)*stride
+		}
+		if rng.IntN(2) == 0 {
+			steps[rng.IntN(n)] += rng.Int64N(5) - 2
+		}
+		cases = append(cases, steps)
+	}
+	for _, steps := range cases {
+		checkScanSteps(t, pointsAt(steps...))
+	}
+}
+
+// FuzzScanSteps checks scanSteps against the definitions on steps read
+// from the input, 8 bytes each, so that any int64 comes up.
+func FuzzScanSteps(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var steps []int64
+		for ; len(data) >= 8; data = data[8:] {
+			steps = append(steps, int64(binary.LittleEndian.Uint64(data)))
+		}
+		if len(steps) == 0 {
+			return
+		}
+		checkScanSteps(t, pointsAt(steps...))
+	})
+}
+
+// TestShapesOnAllCoresAreAdds checks that the shapes Plan takes of a
+// direct build's runs on all cores (addAll) are those Add takes a run at
+// a time, in order: the same counts and finals, and every irregular grid
+// interned as the same one of its copies, the first in report order.
+func TestShapesOnAllCoresAreAdds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var runs []*model.Run
+	for r := range 40 {
+		run := &model.Run{Name: fmt.Sprint(r)}
+		for k := range 6 {
+			s := &model.Scalar{Tag: fmt.Sprint(k)}
+			n := rng.IntN(50)
+			for i := range n {
+				step := int64(i) * 10
+				switch k {
+				case 1:
+					step = int64(i * i) // one irregular grid, shared
+				case 2:
+					step = rng.Int64N(30) // unsorted
+				}
+				s.Points = append(s.Points, model.Point{Step: step, Value: float64(i)})
+			}
+			if k == 3 && n > 0 {
+				s.Superseded = []model.Superseded{{Points: s.Points[:n/2]}}
+			}
+			run.Scalars = append(run.Scalars, s)
+		}
+		runs = append(runs, run)
+	}
+	one := NewShapes()
+	for _, run := range runs {
+		one.Add(run)
+	}
+	all := NewShapes()
+	if err := all.addAll(context.Background(), runs); err != nil {
+		t.Fatal(err)
+	}
+	irregular := 0
+	firstOf := map[string]*stepSeq{} // an irregular grid's copy in all, the first in report order
+	for _, run := range runs {
+		for _, s := range run.Scalars {
+			a, b := one.m[s], all.m[s]
+			if a.points != b.points || a.superseded != b.superseded || a.final != b.final && !(math.IsNaN(a.final) && math.IsNaN(b.final)) {
+				t.Fatalf("run %s, tag %s: shape %+v, want %+v", run.Name, s.Tag, b, a)
+			}
+			if (a.steps == nil) != (b.steps == nil) || a.steps != nil && !a.steps.equal(b.steps) {
+				t.Fatalf("run %s, tag %s: steps %+v, want %+v", run.Name, s.Tag, b.steps, a.steps)
+			}
+			if b.steps == nil || b.steps.steps == nil {
+				continue
+			}
+			irregular++
+			key := fmt.Sprint(b.steps.steps)
+			if firstOf[key] == nil {
+				firstOf[key] = b.steps
+			}
+			if b.steps != firstOf[key] {
+				t.Fatalf("run %s, tag %s: its grid is not interned as the first series' of it", run.Name, s.Tag)
+			}
+		}
+	}
+	if irregular < 40 {
+		t.Errorf("%d irregular series: the test proves little", irregular)
 	}
 }

@@ -101,6 +101,32 @@ func (sh *Shapes) Add(run *model.Run) {
 	}
 }
 
+// addAll is Add of each of runs, their points' steps scanned on all
+// cores: the scan is a pass over every point of the report, which the
+// direct build's Plan otherwise made on one core while the other waited
+// (some 37 ms of CPU at 8 M points). The steps are interned afterwards,
+// in report order, as Add interns them, so that the shapes do not depend
+// on which core scanned what.
+func (sh *Shapes) addAll(ctx context.Context, runs []*model.Run) error {
+	var all []*model.Scalar
+	for _, run := range runs {
+		all = append(all, run.Scalars...)
+	}
+	scans := make([]stepScan, len(all))
+	err := parallelEach(ctx, len(all), func(i int) {
+		if pts := all[i].Points; len(pts) > 0 {
+			scans[i] = scanSteps(pts)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for i, s := range all {
+		sh.m[s] = shapeScanned(s, &sh.in, scans[i])
+	}
+	return nil
+}
+
 // Plan starts the analysis of rep: its scalar series are those shapes
 // holds, nil for the shapes of rep's own points (a direct build).
 func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (*Staged, error) {
@@ -109,8 +135,8 @@ func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (
 	}
 	if shapes == nil {
 		shapes = NewShapes()
-		for _, run := range rep.Runs {
-			shapes.Add(run)
+		if err := shapes.addAll(ctx, rep.Runs); err != nil {
+			return nil, err
 		}
 	}
 	st := &Staged{rep: rep, opt: opt, sopt: opt.withDefaults(), th: opt.AnomalyThresholds,

@@ -49,3 +49,28 @@ func BenchmarkStagedRun(b *testing.B) {
 		st.Run(run)
 	}
 }
+
+// BenchmarkPlan is Plan of the 8 M-point log's shape: 8 runs of 10 tags
+// x 100,000 points (the runs' series share their points, to hold 24 MB
+// rather than 192), the scan of every series' steps on all cores
+// included. cpu-ns/op is its CPU time, ns/op its wall time.
+func BenchmarkPlan(b *testing.B) {
+	one := benchRun(10, 100_000)
+	rep := &model.Report{}
+	for r := range 8 {
+		run := &model.Run{Name: fmt.Sprint("run", r)}
+		for _, s := range one.Scalars {
+			c := *s
+			run.Scalars = append(run.Scalars, &c)
+		}
+		rep.Runs = append(rep.Runs, run)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for range b.N {
+		if _, err := Plan(context.Background(), rep, nil, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/cputime"
+)
+
+// p8mReport is the report of the 8 M-point benchmark log's shape
+// (examples/synth -runs 8 -tags 10 -steps 100000): runs runs of 10 tags
+// x steps noisy float32 points, wall times a tenth of a second apart.
+func p8mReport(runs, steps int) *Report {
+	rep := synthetic(nil)
+	for r := range runs {
+		rng := rand.New(rand.NewPCG(uint64(r), 42))
+		run := &model.Run{Name: fmt.Sprintf("run_%d", r), Logdir: "logs", Path: fmt.Sprint(r), HasEvents: true, Start: 1.7e9 + float64(r)}
+		for k := range 10 {
+			s := &model.Scalar{Tag: fmt.Sprintf("group%d/metric_%d", k%3, k), Float32: true, Points: make([]model.Point, steps)}
+			for i := range s.Points {
+				v := (2+float64(r)/10)*math.Exp(-float64(i)/float64(steps/4)) + 0.1 + rng.NormFloat64()*0.02
+				s.Points[i] = model.Point{Step: int64(i), WallTime: 1.7e9 + float64(r) + float64(i)*0.1, Value: float64(float32(v))}
+			}
+			run.Scalars = append(run.Scalars, s)
+		}
+		run.LastStep = int64(steps - 1)
+		rep.Runs = append(rep.Runs, run)
+	}
+	return newReport(rep, Options{})
+}
+
+// BenchmarkScalarsPage8M builds the scalars page of the 8 M-point log:
+// 8 runs whose every-run page passes the page's budget, so that it is a
+// sweep's page drawing the extremes at fewer points. cpu-ns/op is its
+// CPU time, ns/op its wall time.
+// go test ./render -run '^$' -bench ScalarsPage8M
+func BenchmarkScalarsPage8M(b *testing.B) {
+	r := p8mReport(8, 100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for b.Loop() {
+		p, err := r.scalarsPage(false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p.Sweep == nil {
+			b.Fatal("not a sweep's page")
+		}
+	}
+}
+
+// TestEnvelopeIsAppendValues checks an envelope's shortcuts against
+// appendValue of each of its six numbers as float64s: steps about 2^53
+// and the int64 bounds, wall times of every form (few decimals, seven,
+// none, huge, tiny, negative, non-finite).
+func TestEnvelopeIsAppendValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	steps := []int64{0, 1, -1, 9, 10, 99, 1e15, stepExact - 1, stepExact, stepExact + 1, -stepExact + 1, -stepExact, -stepExact - 1,
+		math.MaxInt64, math.MinInt64, 1<<62 + 12345}
+	walls := []float64{0, 1, 1.5, 1.7e9, 1.7e9 + 0.1, 1622543341.7903051, 8999999999.999999, 1e21, 1e-7, -3.25, math.Copysign(0, -1),
+		math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, math.SmallestNonzeroFloat64}
+	for range 20_000 {
+		steps = append(steps, int64(rng.Uint64())>>rng.IntN(64))
+		walls = append(walls, 1.7e9+float64(rng.IntN(1e7))/10, rng.Float64()*math.Pow(10, float64(rng.IntN(40)-20)), math.Float64frombits(rng.Uint64()))
+	}
+	for i := range max(len(steps), len(walls)) {
+		p0 := model.Point{Step: steps[i%len(steps)], WallTime: walls[i%len(walls)]}
+		p1 := model.Point{Step: steps[(i+1)%len(steps)], WallTime: walls[(i+7)%len(walls)]}
+		lo, hi := walls[(i+3)%len(walls)], float64(float32(walls[(i+5)%len(walls)]))
+		want := []byte{'['}
+		for k, v := range [6]float64{float64(p0.Step), float64(p1.Step), p0.WallTime, p1.WallTime, lo, hi} {
+			if k > 0 {
+				want = append(want, ',')
+			}
+			want = appendValue(want, v, false)
+		}
+		want = append(want, ']')
+		if got := appendEnvelope(nil, p0, p1, lo, hi); string(got) != string(want) {
+			t.Fatalf("envelope of %+v, %+v: %s, want %s", p0, p1, got, want)
+		}
+	}
+}
+
+// TestEveryRunPageStopsPastItsBudget checks that the page of a sweep of
+// 40 runs x 12 tags, whose every-run page passes the budget, is built
+// without formatting every run's chart first (the charts built stop once
+// they pass the budget: fewer run objects than series), and that it is
+// the page the whole every-run page led to: the same sweep page, whether
+// it shares all the every-run page's objects, those built, or none.
+func TestEveryRunPageStopsPastItsBudget(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for k := range 40 {
+		tags := map[string][]float64{}
+		for tg := range 12 {
+			vals := make([]float64, 3000)
+			for i := range vals {
+				vals[i] = math.Exp(-float64(i)/700) + float64((k*7+tg)%13)/50 + math.Sin(float64(i*(tg+1)))/100
+			}
+			tags[fmt.Sprintf("g%d/metric%02d", tg%3, tg)] = vals
+		}
+		runs[fmt.Sprintf("trial-%02d", k)] = tags
+	}
+	const budget = 1 << 20
+	r := newReport(synthetic(runs), Options{MaxPageBytes: budget})
+	layoutRuns, _, err := r.runNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := pageFrameBytes + len(layoutRuns)
+	all := r.rep.Runs
+	series := 0
+	for _, tv := range r.tags[:r.drawnTags()] {
+		series += len(tv.series)
+	}
+	whole, err := r.everyRunPage(all, false, frame, math.MaxInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.over || whole.inlined(frame) <= budget || len(whole.drawn) != series {
+		t.Fatalf("the whole every-run page: over %v, %d bytes, %d objects of %d series: the test proves little", whole.over, whole.inlined(frame), len(whole.drawn), series)
+	}
+	cut, err := r.everyRunPage(all, false, frame, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cut.over || len(cut.drawn) >= series/2 {
+		t.Errorf("past its budget: over %v, %d run objects of %d series formatted", cut.over, len(cut.drawn), series)
+	}
+	got, err := r.scalarsPage(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sweep == nil || !got.Sweep.ForBudget {
+		t.Fatal("not a sweep's page for its budget")
+	}
+	for name, objs := range map[string]runObjects{"every object": whole.drawn, "those built": cut.drawn, "none": nil} {
+		want, err := r.sweepPage(all, false, frame, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the page differs from the sweep page sharing %s", name)
+		}
+	}
+}
