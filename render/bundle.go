@@ -137,10 +137,13 @@ func (w *bundleWriter) put(p []byte) {
 }
 
 // spill flushes b, the buffer grown by a column's encoder, once it holds
-// a chunk, and returns the buffer to go on with.
+// a chunk, and returns the buffer to go on with. A writer with no file
+// (js nil) holds all it formats: a run's member of a bundle, which
+// RunData keeps until the bundle is written (a bundle holds at most
+// maxBundlePoints points).
 func (w *bundleWriter) spill(b []byte) []byte {
 	w.b = b
-	if len(b) >= bundleChunk {
+	if len(b) >= bundleChunk && w.js != nil {
 		w.flush()
 	}
 	return w.b
