@@ -346,10 +346,10 @@ func (c kept) at(i int) *model.Point {
 	return &c.pts[i]
 }
 
-// values and walls fill dst with the values or the wall times of the
-// points from the one at from on, as many as dst holds, and return
-// them: a column's loop gathers a block of them, then runs over a plain
-// slice, where reading each through at copied c (six words) a point.
+// values fills dst with the values of the points from the one at from
+// on, as many as dst holds, and returns them: the value column's loop
+// gathers a block of them, then runs over a plain slice, where reading
+// each through at copied c (six words) a point.
 func (c kept) values(dst []float64, from int) []float64 {
 	dst = dst[:min(len(dst), c.len()-from)]
 	if c.idx == nil {
@@ -360,20 +360,6 @@ func (c kept) values(dst []float64, from int) []float64 {
 	}
 	for k, j := range c.idx[from : from+len(dst)] {
 		dst[k] = c.pts[j].Value
-	}
-	return dst
-}
-
-func (c kept) walls(dst []float64, from int) []float64 {
-	dst = dst[:min(len(dst), c.len()-from)]
-	if c.idx == nil {
-		for k, p := range c.pts[from : from+len(dst)] {
-			dst[k] = p.WallTime
-		}
-		return dst
-	}
-	for k, j := range c.idx[from : from+len(dst)] {
-		dst[k] = c.pts[j].WallTime
 	}
 	return dst
 }
@@ -583,50 +569,46 @@ func fixedPoint(w float64, k int) (int64, bool) {
 // one at scale k+1 (the same rational, the same correctly rounded
 // quotient) while it stays within maxExactInt.
 //
-// It is one pass over the points: the integers of the points from the
-// last one that raised k on are those at the final k, so only their
-// deltas are checked, in ms, and only the points before it (usually
-// none: k is set by the first) are looked at again at the final k. It appends the integers at
+// It is one pass: the integers of the points from the last one that
+// raised k on are those at the final k, so their deltas are checked as
+// they come; only the points before it (usually none: k is set by the
+// first) are looked at again at the final k. It appends the integers at
 // k to ms and returns it: the form's integers when it holds.
 func wallForm(c kept, ms []int64) (int, []int64, bool) {
 	n := c.len()
 	if n == 0 {
 		return 0, ms, false
 	}
-	k, from := 0, 0
-	var block [valueBlock]float64
-	for i := 0; i < n; {
-		ws := c.walls(block[:], i)
-		for len(ws) > 0 {
-			var took int
-			ms, took = wallInts(ms, ws, k)
-			i, ws = i+took, ws[took:]
-			if len(ws) == 0 {
-				break
-			}
-			// A wall time with no integer at k by fixedPoint's first
-			// candidate: its others, then the scales past k.
-			w := ws[0]
-			if w == 0 && math.Signbit(w) {
-				return 0, ms, false
-			}
-			m, ok := fixedPoint(w, k)
-			for !ok {
-				if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
-					return 0, ms, false
-				}
-				k++
-				from = i
-				m, ok = fixedPoint(w, k)
-			}
-			ms = append(ms, m)
-			i, ws = i+1, ws[1:]
-		}
-	}
-	for i := from + 1; i < n; i++ {
-		if !deltaInRange(ms[i] - ms[i-1]) {
+	k, from, inRange := 0, 0, true
+	var prev int64
+	for i := range n {
+		w := c.at(i).WallTime
+		if w == 0 && math.Signbit(w) {
 			return 0, ms, false
 		}
+		// fixedPoint's first candidate, without the call: at a scale
+		// that holds, most wall times are found here.
+		x := math.Round(w * pow10[k])
+		m, ok := int64(x), math.Abs(x) < maxExactInt-1 && x/pow10[k] == w
+		if !ok {
+			m, ok = fixedPoint(w, k)
+		}
+		for !ok {
+			if k == maxWallScale || math.IsNaN(w) || math.IsInf(w, 0) {
+				return 0, ms, false
+			}
+			k++
+			from, inRange = i, true
+			m, ok = fixedPoint(w, k)
+		}
+		if i > from && !deltaInRange(m-prev) {
+			inRange = false
+		}
+		ms = append(ms, m)
+		prev = m
+	}
+	if !inRange {
+		return 0, ms, false
 	}
 	for i := range from {
 		m, ok := fixedPoint(c.at(i).WallTime, k)
@@ -639,47 +621,6 @@ func wallForm(c kept, ms []int64) (int, []int64, bool) {
 		return 0, ms, false
 	}
 	return k, ms, true
-}
-
-// wallInts appends to ms the integers at scale k of the wall times of ws
-// while fixedPoint's first candidate, m = round(w*10^k), is theirs, and
-// returns ms and how many it appended: all of ws, or those before the
-// first that needs more (or is -0, which the form cannot hold). Most wall
-// times are found here, at a scale that holds, in a loop with no call.
-//
-// Below 2^52 the product is rounded, half away from zero as math.Round,
-// by a truncation and a look at what it cut (exact there) rather than by
-// math.Round's bit twiddling, and with no branch on the data; at 2^52
-// and past it is an integer already, its own rounding. At k = 0, whole
-// seconds, the quotient that must give w back is m itself: no division.
-func wallInts(ms []int64, ws []float64, k int) ([]int64, int) {
-	p := pow10[k]
-	for i, w := range ws {
-		y := w * p
-		x := y
-		if math.Abs(y) < 1<<52 {
-			t := int64(y)
-			f := y - float64(t) // exact: |y| < 2^52
-			x = float64(t + bit(f >= 0.5) - bit(f <= -0.5))
-		}
-		q := x
-		if k > 0 {
-			q = x / p
-		}
-		if !(math.Abs(x) < maxExactInt-1 && q == w) || math.Float64bits(w) == 1<<63 {
-			return ms, i
-		}
-		ms = append(ms, int64(x))
-	}
-	return ms, len(ws)
-}
-
-// bit is 1 for true, 0 for false (a SETcc, no branch).
-func bit(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // deltaInRange reports whether -maxExactInt < d < maxExactInt, in one

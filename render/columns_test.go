@@ -93,44 +93,6 @@ func TestAppendFloat32LeavesBForAValueItDoesNotTake(t *testing.T) {
 	}
 }
 
-// wallIntsReference is wallInts as fixedPoint's first candidate computes
-// it, with math.Round: the integer wallInts must find, bit for bit the
-// same, since the deltas written are its differences.
-func wallIntsReference(w float64, k int) (int64, bool) {
-	x := math.Round(w * pow10[k])
-	return int64(x), math.Abs(x) < maxExactInt-1 && x/pow10[k] == w && math.Float64bits(w) != 1<<63
-}
-
-// wallInts rounds as math.Round does (half away from zero) and takes a
-// wall time exactly when fixedPoint's first candidate is its integer:
-// at ties and their neighbours, about 2^52 and 2^53, on both signs, at
-// every scale, and on random wall times and decimals.
-func TestWallIntsAreFixedPointsFirstCandidate(t *testing.T) {
-	ws := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
-		1<<52 - 0.5, -(1<<52 - 0.5), 1 << 52, 1<<52 + 2, 1<<53 - 2, 1 << 53, -(1 << 53), math.NaN(), math.Inf(1), math.Inf(-1),
-		1.7e9, 1700000000.1, 1700000000.25, 1700000000.1234567, 4503599627370495.5, 0.1, 0.3, 5e-324, math.MaxFloat64}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20_000 {
-		switch rng.IntN(3) {
-		case 0:
-			ws = append(ws, math.Float64frombits(rng.Uint64()))
-		case 1:
-			ws = append(ws, float64(rng.Int64N(1<<54)-1<<53)/pow10[rng.IntN(maxWallScale+1)])
-		default:
-			ws = append(ws, float64(rng.Int64N(1<<20))+0.5) // a tie at scale 0
-		}
-	}
-	for k := 0; k <= maxWallScale; k++ {
-		for _, w := range ws {
-			ms, took := wallInts(nil, []float64{w}, k)
-			m, ok := wallIntsReference(w, k)
-			if (took == 1) != ok || ok && ms[0] != m {
-				t.Fatalf("wallInts(%v (%#x), scale %d) = %v, took %d; want %d, %v", w, math.Float64bits(w), k, ms, took, m, ok)
-			}
-		}
-	}
-}
-
 // stepProgressionReference is stepProgression as it was written: every
 // step in the range and every difference the stride.
 func stepProgressionReference(st []int64) bool {
