@@ -134,6 +134,12 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 			buf, m.member = m.member, bytes.Clone(m.member)
 		}
 		if d.r.opt.DataTianshu {
+			if buf == nil { // the member kept it: another, for Tianshu's files
+				select {
+				case buf = <-d.buf:
+				default:
+				}
+			}
 			err = writeTianshu(buf[:0], series, emit)
 		}
 	}
