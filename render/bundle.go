@@ -3,6 +3,8 @@ package render
 import (
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -135,10 +137,13 @@ func (w *bundleWriter) put(p []byte) {
 }
 
 // spill flushes b, the buffer grown by a column's encoder, once it holds
-// a chunk, and returns the buffer to go on with.
+// a chunk, and returns the buffer to go on with. A writer with no file
+// (js nil) holds all it formats: a run's member of a bundle, which
+// RunData keeps until the bundle is written (a bundle holds at most
+// maxBundlePoints points).
 func (w *bundleWriter) spill(b []byte) []byte {
 	w.b = b
-	if len(b) >= bundleChunk {
+	if len(b) >= bundleChunk && w.js != nil {
 		w.flush()
 	}
 	return w.b
@@ -273,16 +278,54 @@ func appendColumns(b []byte, pts []model.Point, idx []int, f32 bool, attempt int
 	b = append(b, `,"wall_time":`...)
 	b = appendWallColumn(b, c, spill, ints)
 	b = append(b, `,"value":[`...)
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendValue(b, c.at(i).Value, f32)
-		if spill != nil && len(b) >= bundleChunk {
+	b = appendValueColumn(b, c, f32, spill)
+	return append(b, "]}"...)
+}
+
+// valueBlock is how many values appendValueColumn formats between two
+// looks at the buffer: its room, grown once for the block, and its
+// chunk (spill).
+const valueBlock = 64
+
+// appendValueColumn appends the values of c, comma-separated, as
+// appendValue writes them; spill as appendColumns's. Values are most of
+// a bundle's bytes and of its formatting: a block of them is gathered
+// (kept.values), room is made for the block at once, and putFloat32s
+// writes the float32s of the block, each with the comma after it,
+// straight into it, so that a value costs no room check of its own, no
+// call and no slice handed back and forth; what it leaves (and a
+// float64 series) goes to appendValue. The comma after the last value
+// is dropped: the buffer is handed to spill before a block, never after
+// the last.
+func appendValueColumn(b []byte, c kept, f32 bool, spill func([]byte) []byte) []byte {
+	n := c.len()
+	var block [valueBlock]float64
+	for i := 0; i < n; {
+		if i > 0 && spill != nil && len(b) >= bundleChunk {
 			b = spill(b)
 		}
+		vs := c.values(block[:], i)
+		i += len(vs)
+		if !f32 {
+			for _, v := range vs {
+				b = append(appendValue(b, v, false), ',')
+			}
+			continue
+		}
+		b = slices.Grow(b, len(vs)*float32Room)
+		for len(vs) > 0 {
+			k, done := putFloat32s(b[len(b):cap(b)], vs)
+			b = b[:len(b)+k]
+			if vs = vs[done:]; len(vs) > 0 {
+				b = append(appendValue(b, vs[0], true), ',') // one it left to strconv
+				vs = vs[1:]
+			}
+		}
 	}
-	return append(b, "]}"...)
+	if n > 0 {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // kept is the points of pts at the indices idx (nil: all of them), the
@@ -303,6 +346,24 @@ func (c kept) at(i int) *model.Point {
 	return &c.pts[i]
 }
 
+// values fills dst with the values of the points from the one at from
+// on, as many as dst holds, and returns them: the value column's loop
+// gathers a block of them, then runs over a plain slice, where reading
+// each through at copied c (six words) a point.
+func (c kept) values(dst []float64, from int) []float64 {
+	dst = dst[:min(len(dst), c.len()-from)]
+	if c.idx == nil {
+		for k, p := range c.pts[from : from+len(dst)] {
+			dst[k] = p.Value
+		}
+		return dst
+	}
+	for k, j := range c.idx[from : from+len(dst)] {
+		dst[k] = c.pts[j].Value
+	}
+	return dst
+}
+
 // maxExactStep bounds the steps written as a progression: first +
 // i*stride is then computed exactly in a float64, as JavaScript and a
 // JSON parser into doubles compute it (every term and partial result an
@@ -314,25 +375,12 @@ const maxExactStep = 1 << 52
 // i*d), else as an array of integers (spill as appendColumns's).
 func appendSteps(b []byte, c kept, spill func([]byte) []byte) []byte {
 	n := c.len()
-	if n > 0 {
-		first := c.at(0).Step
-		var stride int64
-		if n > 1 {
-			stride = c.at(1).Step - first
-		}
-		ok := inExactStep(first) && inExactStep(stride)
-		for i, prev := 1, first; ok && i < n; i++ {
-			s := c.at(i).Step
-			ok = inExactStep(s) && s-prev == stride
-			prev = s
-		}
-		if ok {
-			b = append(b, `{"first":`...)
-			b = strconv.AppendInt(b, first, 10)
-			b = append(b, `,"stride":`...)
-			b = strconv.AppendInt(b, stride, 10)
-			return append(b, '}')
-		}
+	if first, stride, ok := stepProgression(c); ok {
+		b = append(b, `{"first":`...)
+		b = strconv.AppendInt(b, first, 10)
+		b = append(b, `,"stride":`...)
+		b = strconv.AppendInt(b, stride, 10)
+		return append(b, '}')
 	}
 	b = append(b, '[')
 	for i := range n {
@@ -348,6 +396,51 @@ func appendSteps(b []byte, c kept, spill func([]byte) []byte) []byte {
 }
 
 func inExactStep(s int64) bool { return s > -maxExactStep && s < maxExactStep }
+
+// stepProgression returns the first term and the stride of the steps of
+// c when they are an arithmetic progression within maxExactStep, and
+// whether they are (not when c is empty).
+//
+// Only the ends are checked against the range, and the differences
+// between neighbours (in int64's wrapping arithmetic) against the
+// stride: then step[i] = first + i*stride modulo 2^64, and when the last
+// step is that term exactly, in integers, every term lies between the
+// first and the last, within the range, and is its step.
+func stepProgression(c kept) (first, stride int64, ok bool) {
+	n := c.len()
+	if n == 0 {
+		return 0, 0, false
+	}
+	first, last := c.at(0).Step, c.at(n-1).Step
+	if n > 1 {
+		stride = c.at(1).Step - first
+	}
+	if !inExactStep(first) || !inExactStep(stride) || !inExactStep(last) {
+		return 0, 0, false
+	}
+	span, abs := bits.Mul64(uint64(n-1), uint64(max(stride, -stride)))
+	if span != 0 || abs >= 1<<62 {
+		return 0, 0, false // the last term is far past the range
+	}
+	if t := int64(abs); stride < 0 && first-t != last || stride >= 0 && first+t != last {
+		return 0, 0, false
+	}
+	if c.idx == nil {
+		pts := c.pts[:n]
+		for i := 1; i < len(pts); i++ {
+			if pts[i].Step-pts[i-1].Step != stride {
+				return 0, 0, false
+			}
+		}
+		return first, stride, true
+	}
+	for i := 1; i < n; i++ {
+		if c.at(i).Step-c.at(i-1).Step != stride {
+			return 0, 0, false
+		}
+	}
+	return first, stride, true
+}
 
 // appendWallColumn appends the wall times of c: in the fixed-point delta
 // form {"scale":k,"base":B,"delta":[...]} when wallForm finds one, else as
@@ -372,11 +465,19 @@ func appendWallColumn(b []byte, c kept, spill func([]byte) []byte, ints *[]int64
 		b = append(b, `,"base":`...)
 		b = strconv.AppendInt(b, ms[0], 10)
 		b = append(b, `,"delta":[0`...)
-		for i := 1; i < len(ms); i++ {
+		for i := 1; i < len(ms); {
 			if d := ms[i] - ms[i-1]; uint64(d) < 10 {
-				b = append(b, ',', byte('0'+d)) // most deltas: one digit, no call
+				// Most deltas are one digit, and regular wall times make
+				// runs of one: a run is copied, not written pair by pair.
+				j, end := i+1, min(len(ms), i+deltaRun)
+				for j < end && ms[j]-ms[j-1] == d {
+					j++
+				}
+				b = appendPairs(b, ',', byte('0'+d), j-i)
+				i = j
 			} else {
 				b = appendInt(append(b, ','), d)
+				i++
 			}
 			if spill != nil && len(b) >= bundleChunk {
 				b = spill(b)
@@ -396,6 +497,24 @@ func appendWallColumn(b []byte, c kept, spill func([]byte) []byte, ints *[]int64
 		}
 	}
 	return append(b, ']')
+}
+
+// deltaRun bounds a run of equal deltas appendWallColumn copies at once,
+// so that the buffer is handed to spill every 8 KB of them at most.
+const deltaRun = 4096
+
+// appendPairs appends count copies of the two bytes x and y: the pair,
+// then what is appended so far copied after itself, doubling.
+func appendPairs(b []byte, x, y byte, count int) []byte {
+	if count == 1 {
+		return append(b, x, y)
+	}
+	n, size := len(b), 2*count
+	b = append(slices.Grow(b, size), x, y)
+	for len(b)-n < size {
+		b = append(b, b[n:n+min(len(b)-n, size-(len(b)-n))]...)
+	}
+	return b
 }
 
 // maxWallScale is the largest scale of the fixed-point form: 10^22 is
@@ -504,4 +623,7 @@ func wallForm(c kept, ms []int64) (int, []int64, bool) {
 	return k, ms, true
 }
 
-func deltaInRange(d int64) bool { return d > -maxExactInt && d < maxExactInt }
+// deltaInRange reports whether -maxExactInt < d < maxExactInt, in one
+// comparison: d+maxExactInt-1 wraps past int64's top (to a huge uint64)
+// only for a d past the range.
+func deltaInRange(d int64) bool { return uint64(d+maxExactInt-1) < 2*maxExactInt-1 }

@@ -247,7 +247,8 @@ func TestWallColumnRoundTrips(t *testing.T) {
 }
 
 // FuzzWallColumn checks that any wall-time column, in whichever form the
-// encoder chooses, reads back bit for bit, and steps likewise.
+// encoder chooses, reads back bit for bit, and steps likewise; and that
+// stepProgression chooses as the scan of every step does.
 func FuzzWallColumn(f *testing.F) {
 	enc := func(vs ...float64) []byte {
 		var b []byte
@@ -295,6 +296,9 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		// Steps: the fuzzed integers, and a progression made of the first two.
 		for _, st := range [][]int64{steps, progression(steps[0], int64(len(raw)), n)} {
+			if _, _, ok := stepProgression(stepPoints(st)); ok != stepProgressionReference(st) {
+				t.Fatalf("steps %v: progression %v, the scan of every step says %v", st, ok, !ok)
+			}
 			c := bundleColumns{Count: n, Step: appendSteps(nil, stepPoints(st), nil),
 				WallTime: b, Value: make([]any, n)}
 			if got := c.decode(t).steps; !slices.Equal(got, st) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // appendFloat32 appends v, a float32 in [2^-10, 2^24) or its negative,
@@ -38,121 +39,155 @@ import (
 // of binades (on all of them with TRAINREPORT_FTOA32_ALL=1) and
 // FuzzAppendFloat32 on any.
 func appendFloat32(b []byte, v float64) ([]byte, bool) {
-	f := float32(v)
-	if float64(f) != v {
-		return b, false
-	}
-	u := math.Float32bits(f)
-	exp := int(u>>23) & 0xff
-	// exp-127 is the binade: [2^-10, 2^24) is exp in [117, 150].
-	if exp < 117 || exp > 150 {
-		return b, false
-	}
-	sc := ftoa32Scales[exp-117]
-	m := uint64(u&(1<<23-1) | 1<<23)
-	t := sc.t // the bounds are L, X, H over 2^t: units of 10^-d
-	X := 4 * m * sc.p5
-	L, H := X-2*sc.p5, X+2*sc.p5
-	if m == 1<<23 {
-		L = X - sc.p5 // the neighbour below is half as far
-	}
-	// lo, hi: the integers in the interval; its bounds belong to it when
-	// m is even (round half to even reads them back as v), not when odd:
-	// ceil(L/2^t) or the next integer above, floor(H/2^t) or the one
-	// below, in one expression for both (m's parity is a coin flip too).
-	mask, odd := uint64(1)<<t-1, m&1
-	lo, hi := (L+mask+odd)>>t, (H-odd)>>t
-	if lo > hi {
-		return b, false // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
-	}
-	// The integer closest to v, of two as close the even one, then the
-	// multiple of ten when there is one; computed, not branched on: which
-	// it is varies from value to value as a coin flip would.
-	c, places := X>>t, int(sc.d)
-	frac, half := X&mask, uint64(1)<<(t-1)
-	// Up when v's fraction of a unit is over half, or half and c odd, and
-	// c+1 is inside: sign bits of differences (all below 2^62), no branch.
-	up := (half - (frac + c&1)) >> 63 & ((c - hi) >> 63)
-	c = max(c+up, lo)
-	if c10 := hi / 10 * 10; c10 >= lo {
-		c = c10
-	}
-	// Room for "-0." and ten places of digits, written a word at a time.
-	if cap(b)-len(b) < 32 {
-		b = append(b, make([]byte, 32)...)[:len(b)]
-	}
 	n := len(b)
-	out := b[n : n+32]
-	i := 0
-	if v < 0 {
-		out[0] = '-'
-		i = 1
+	room := b
+	if cap(b)-n < float32Room {
+		room = slices.Grow(b, float32Room)
 	}
-	// c >= lo > 2^23-1 (10^d >= 2^s) and c < 2^24*10^d/2^s < 1.7e8: seven
-	// or eight digits, or a one and eight; its trailing zeros, which the
-	// shortest form drops (up to the point), are the '0' bytes at the top
-	// of its last eight digits' word.
-	nd := 7
-	if c >= 1e7 {
-		nd++
+	k, done := putFloat32s(room[n:n+float32Room], []float64{v})
+	if done == 0 {
+		return b, false // b as it was
 	}
-	if c >= 1e8 {
-		nd++
-	}
-	w := digits8(uint32(c % 1e8))
-	zeros := min(bits.LeadingZeros64(w-0x3030303030303030)/8, places)
-	if nd < 8 {
-		// Below 1 with seven places or fewer, a leading zero, "0.":
-		// written by the default case, as any other, not by a branch of
-		// its own (values about 1 go either way).
-		if places < 8 {
-			nd = max(nd, places+1)
+	return room[:n+k-1], true // not the comma after it
+}
+
+// float32Room is the room putFloat32s writes a value and its comma
+// into: its longest form, "-0.0009765625,", is 14 bytes, but it writes
+// words of eight bytes at offsets up to 15.
+const float32Room = 24
+
+// putFloat32s writes the values of vs into dst, each as appendFloat32
+// appends it and followed by a comma, while it takes them (a float32 of
+// its range), and returns how many bytes it wrote and how many values:
+// all of them, or up to the first it leaves to strconv. It stops early
+// too when dst has no room for the next, float32Room bytes: a caller
+// makes room for a block of values, then hands it the block.
+//
+// It is the formatter of the data files' value columns: the loop is
+// here, around the formatting, so that no call per value spills the
+// loop's state, and the stores index a value's room below fixed bounds,
+// so that none is checked. The comma after a value (which a column
+// drops after its last, and appendFloat32 after its one) is written
+// with no branch.
+func putFloat32s(dst []byte, vs []float64) (n, done int) {
+	for ; done < len(vs); done++ {
+		if len(dst)-n < float32Room {
+			return n, done
 		}
-		w >>= 8 * (8 - nd) // the first digit in the low byte
-	}
-	switch {
-	case places >= nd:
-		// 0.000ddd: "0." and zeros, then the digits over some of them.
-		binary.LittleEndian.PutUint64(out[i:], 0x3030303030302e30)
-		binary.LittleEndian.PutUint64(out[i+8:], 0x3030303030303030)
-		j := i + 2 + places - nd
-		if nd == 9 {
-			out[j] = '1'
-			j++
+		v := vs[done]
+		o := (*[float32Room]byte)(dst[n : n+float32Room])
+		f := float32(v)
+		if float64(f) != v {
+			return n, done
 		}
-		binary.LittleEndian.PutUint64(out[j:], w)
-		i += 2 + places
-	case nd == 9:
-		// 1dd.ddddd: the one, then as below with eight digits.
-		out[i] = '1'
-		i++
-		whole := 8 - places // digits of w before the point
-		binary.LittleEndian.PutUint64(out[i:], w)
-		out[i+whole] = '.'
-		binary.LittleEndian.PutUint64(out[i+whole+1:], w>>(8*whole))
-		i += 9
-	default:
-		whole := nd - places
-		binary.LittleEndian.PutUint64(out[i:], w)
-		i += nd
-		if places > 0 {
-			out[i-places] = '.'
-			binary.LittleEndian.PutUint64(out[i-places+1:], w>>(8*whole))
+		u := math.Float32bits(f)
+		// exp-127 is the binade: [2^-10, 2^24) is exp in [117, 150].
+		e := (u>>23)&0xff - 117 // wraps below 117
+		if e > 150-117 {
+			return n, done
+		}
+		sc := &ftoa32Scales[e]
+		m := uint64(u&(1<<23-1) | 1<<23)
+		t := uint(sc.t) & 63 // the bounds are L, X, H over 2^t: units of 10^-d
+		X := 4 * m * sc.p5
+		L, H := X-2*sc.p5, X+2*sc.p5
+		if m == 1<<23 {
+			L = X - sc.p5 // the neighbour below is half as far
+		}
+		// lo, hi: the integers in the interval; its bounds belong to it when
+		// m is even (round half to even reads them back as v), not when odd:
+		// ceil(L/2^t) or the next integer above, floor(H/2^t) or the one
+		// below, in one expression for both (m's parity is a coin flip too).
+		mask, odd := sc.mask, m&1
+		lo, hi := (L+mask+odd)>>t, (H-odd)>>t
+		if lo > hi {
+			return n, done // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
+		}
+		// The integer closest to v, of two as close the even one, then the
+		// multiple of ten when there is one; computed, not branched on: which
+		// it is varies from value to value as a coin flip would.
+		c, places := X>>t, int(sc.d)
+		frac, half := X&mask, mask>>1+1
+		// Up when v's fraction of a unit is over half, or half and c odd, and
+		// c+1 is inside: sign bits of differences (all below 2^62), no branch.
+		up := (half - (frac + c&1)) >> 63 & ((c - hi) >> 63)
+		c = max(c+up, lo)
+		if c10 := hi / 10 * 10; c10 >= lo {
+			c = c10
+		}
+		// A '-' first, kept only for a negative v: written, not branched on.
+		o[0] = '-'
+		i := int(u >> 31)
+		// c >= lo > 2^23-1 (10^d >= 2^s) and c < 2^24*10^d/2^s < 1.7e8: seven
+		// or eight digits, or a one and eight; its trailing zeros, which the
+		// shortest form drops (up to the point), are the '0' bytes at the top
+		// of its last eight digits' word.
+		nd, last8 := 7, c
+		if c >= 1e7 {
+			nd = 8
+		}
+		if c >= 1e8 {
+			nd, last8 = 9, c-1e8
+		}
+		w := digits8(uint32(last8))
+		zeros := min(bits.LeadingZeros64(w-0x3030303030303030)/8, places)
+		if nd < 8 {
+			// Below 1 with seven places or fewer, a leading zero, "0.":
+			// written by the default case, as any other, not by a branch of
+			// its own (values about 1 go either way).
+			if places < 8 {
+				nd = max(nd, places+1)
+			}
+			w >>= 8 * uint(8-nd) & 63 // the first digit in the low byte
+		}
+		// Offsets are masked to their bounds (none passes 15), which the
+		// compiler then knows: no store is checked.
+		switch {
+		case places >= nd:
+			// 0.000ddd: "0." and zeros, then the digits over some of them.
+			binary.LittleEndian.PutUint64(o[i:], 0x3030303030302e30)
+			binary.LittleEndian.PutUint64(o[(i+8)&15:], 0x3030303030303030)
+			j := i + 2 + places - nd
+			if nd == 9 {
+				o[j&15] = '1'
+				j++
+			}
+			binary.LittleEndian.PutUint64(o[j&15:], w)
+			i += 2 + places
+		case nd == 9:
+			// 1dd.ddddd: the one, then as below with eight digits.
+			o[i] = '1'
 			i++
+			whole := 8 - places // digits of w before the point
+			binary.LittleEndian.PutUint64(o[i:], w)
+			o[(i+whole)&15] = '.'
+			binary.LittleEndian.PutUint64(o[(i+whole+1)&15:], w>>(8*uint(whole)&63))
+			i += 9
+		default:
+			whole := nd - places
+			binary.LittleEndian.PutUint64(o[i:], w)
+			i += nd
+			if places > 0 {
+				o[(i-places)&15] = '.'
+				binary.LittleEndian.PutUint64(o[(i-places+1)&15:], w>>(8*uint(whole)&63))
+				i++
+			}
 		}
+		i -= zeros
+		if zeros == places && places > 0 {
+			i-- // no decimals left: no point
+		}
+		o[i&15] = ','
+		n += i + 1
 	}
-	i -= zeros
-	if zeros == places && places > 0 {
-		i-- // no decimals left: no point
-	}
-	return b[:n+i], true
+	return n, done
 }
 
 // ftoa32Scale is the scale of appendFloat32's search in a binade:
 // decimals of d places, with 5^d and t = s+2-d for v = m*2^-s.
 type ftoa32Scale struct {
-	p5   uint64
-	t, d uint8
+	p5, mask uint64 // mask: 2^t-1, a unit's fraction
+	t, d     uint8
 }
 
 // ftoa32Scales holds the scales of appendFloat32's binades, exponent bits
@@ -165,7 +200,7 @@ var ftoa32Scales = func() (sc [34]ftoa32Scale) {
 		for p10 < 1<<s {
 			d, p10, p5 = d+1, p10*10, p5*5
 		}
-		sc[i] = ftoa32Scale{p5: p5, t: uint8(s + 2 - d), d: uint8(d)}
+		sc[i] = ftoa32Scale{p5: p5, mask: 1<<(s+2-d) - 1, t: uint8(s + 2 - d), d: uint8(d)}
 	}
 	return sc
 }()

@@ -28,8 +28,9 @@ type RunData struct {
 	site *outdir.Site
 	r    *Report // the writers' options and streams, no model
 	csv  chan csvRun
-	done chan error // the CSV file's writing, when it ended
-	buf  chan []byte
+	done chan error   // the CSV file's writing, when it ended
+	buf  chan []byte  // formatting buffers, for the next runs (recycle)
+	ints chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
 
 	mu      sync.Mutex
 	written map[*model.Run]runMember // by Write, until Place
@@ -62,7 +63,7 @@ type csvRun struct {
 // NewRunData starts writing runs' data files into site, by opt (the
 // report's options).
 func NewRunData(site *outdir.Site, opt Options) *RunData {
-	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), written: map[*model.Run]runMember{}}
+	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), written: map[*model.Run]runMember{}}
 	d.r.stream = site.WriteFileFunc
 	if opt.DataCSV {
 		d.csv, d.done = make(chan csvRun), make(chan error, 1)
@@ -104,6 +105,11 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 	case buf = <-d.buf:
 	default:
 	}
+	var ints []int64
+	select {
+	case ints = <-d.ints:
+	default:
+	}
 	series := viewsOfRun(run, views)
 	m := runMember{points: bundlePoints(series)}
 	emit := func(f file) error { return d.site.WriteFile(f.name, f.data) }
@@ -113,21 +119,36 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}}
 		buf, err = d.r.writeBundle(buf, g, emit)
 	} else {
-		var b bytes.Buffer
 		// As a run after the first (runs 1): the member starts with the
 		// comma that joins it to the one before, which Place writes or
-		// leaves out without a copy.
-		w := &bundleWriter{b: buf[:0], js: &b, runs: 1}
+		// leaves out without a copy. A writer with no file holds what it
+		// formats: the member stays in the buffer it was formatted into
+		// until Place's bundle is written, which hands the buffer back
+		// (recycle), rather than being copied out of it run after run.
+		w := &bundleWriter{b: buf[:0], runs: 1, ints: ints}
 		w.run(run, series)
-		w.flush()
-		m.member, buf, err = b.Bytes(), w.b, w.err
-		if err == nil && d.r.opt.DataTianshu {
+		m.member, buf, ints = w.b, nil, w.ints
+		if cap(m.member) > 2*len(m.member)+64<<10 {
+			// A buffer grown by a bigger run is not held for a small
+			// member: the member is copied, the buffer goes back.
+			buf, m.member = m.member, bytes.Clone(m.member)
+		}
+		if d.r.opt.DataTianshu {
+			if buf == nil { // the member kept it: another, for Tianshu's files
+				select {
+				case buf = <-d.buf:
+				default:
+				}
+			}
 			err = writeTianshu(buf[:0], series, emit)
 		}
 	}
-	select {
-	case d.buf <- buf:
-	default:
+	d.recycle(buf)
+	if cap(ints) <= maxPooledBuffer/8 {
+		select {
+		case d.ints <- ints:
+		default:
+		}
 	}
 	if err != nil {
 		return err
@@ -201,10 +222,30 @@ func (d *RunData) writeGroup() error {
 			return write(js, jw)
 		})
 	})
+	for _, m := range members {
+		d.recycle(m)
+	}
 	if err != nil {
 		return outputError{err}
 	}
 	return nil
+}
+
+// maxPooledBuffer bounds the buffers RunData keeps for the next runs (8
+// buffers and 8 wall-time columns' integers at most): a buffer grown past
+// it by a big run is left to the collector.
+const maxPooledBuffer = 1 << 20
+
+// recycle keeps b, whose bytes are written, for a next run's formatting,
+// when the pool has room and b is not too large.
+func (d *RunData) recycle(b []byte) {
+	if b == nil || cap(b) > maxPooledBuffer {
+		return
+	}
+	select {
+	case d.buf <- b[:0]:
+	default:
+	}
 }
 
 // viewsOfRun is the views of run's series as the writers take them.

@@ -1,0 +1,160 @@
+package render
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/trainreport/trainreport/collect/model"
+)
+
+// valueColumnInputs are values of every kind a value column meets:
+// float32s of the fast path's range, both signs and every binade, and
+// those it leaves to appendValue (zero, -0, tiny, huge, non-finite,
+// float64s that are no float32).
+func valueColumnInputs(n int, rng *rand.Rand) []float64 {
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-20, 3e30, 0.1,
+		float64(float32(0.0009765625)), -float64(float32(0.0009765625)), 16777215, 1, -1, 123456.5}
+	vs := make([]float64, n)
+	for i := range vs {
+		if rng.IntN(8) == 0 {
+			vs[i] = special[rng.IntN(len(special))]
+			continue
+		}
+		// A float32 of a binade from 2^-12 to 2^25, either sign.
+		u := uint32(115+rng.IntN(38))<<23 | rng.Uint32N(1<<23) | rng.Uint32N(2)<<31
+		vs[i] = float64(math.Float32frombits(u))
+	}
+	return vs
+}
+
+// The value column is each value as appendValue writes it, joined by
+// commas, whatever mix of values it holds, at the indices given or all,
+// across the blocks it is formatted by (valueBlock) and across the
+// chunks it hands spill; the spilled chunks and the rest are the column.
+func TestValueColumnIsEachValueAsAppendValueWritesIt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, valueBlock - 1, valueBlock, valueBlock + 1, 3*valueBlock + 5, 40_000} {
+		vs := valueColumnInputs(n, rng)
+		pts := make([]model.Point, n)
+		for i, v := range vs {
+			pts[i].Value = v
+		}
+		var idx []int
+		for i := 0; i < n; i += 1 + rng.IntN(3) {
+			idx = append(idx, i)
+		}
+		for _, c := range []kept{{pts, nil}, {pts, idx}} {
+			for _, f32 := range []bool{true, false} {
+				var want []byte
+				for i := range c.len() {
+					if i > 0 {
+						want = append(want, ',')
+					}
+					want = appendValue(want, c.at(i).Value, f32)
+				}
+				var spilled bytes.Buffer
+				spills, most := 0, 0
+				spill := func(b []byte) []byte {
+					spills++
+					most = max(most, len(b))
+					spilled.Write(b)
+					return b[:0]
+				}
+				got := appendValueColumn([]byte("x"), c, f32, spill)
+				spilled.Write(got)
+				if g := spilled.Bytes(); !bytes.Equal(g[1:], want) || g[0] != 'x' {
+					t.Fatalf("%d values (indexed %v), float32 %v: column differs from appendValue's:\n%.300s\nwant\n%.300s", n, c.idx != nil, f32, g, want)
+				}
+				// A chunk is handed over once it holds bundleChunk bytes,
+				// at most a block past it.
+				if big := len(want) > bundleChunk+valueBlock*float32Room; big && spills == 0 || len(want) < bundleChunk && spills > 0 {
+					t.Errorf("%d values, %d bytes: spilled %d times", n, len(want), spills)
+				}
+				if most > bundleChunk+valueBlock*float32Room {
+					t.Errorf("%d values: a chunk of %d bytes spilled, past %d", n, most, bundleChunk+valueBlock*float32Room)
+				}
+			}
+		}
+	}
+}
+
+// appendFloat32 appends one value as putFloat32s writes a column's, in
+// b's spare room when it has some and past a full b, and leaves b as it
+// was for a value it does not take.
+func TestAppendFloat32LeavesBForAValueItDoesNotTake(t *testing.T) {
+	b := append(make([]byte, 0, 4), "ab"...)
+	if got, ok := appendFloat32(b, 0); ok || string(got) != "ab" || cap(got) != 4 {
+		t.Errorf("appendFloat32(0) = %q, %v (cap %d), want b as it was", got, ok, cap(got))
+	}
+	if got, ok := appendFloat32(b, 0.5); !ok || string(got) != "ab0.5" {
+		t.Errorf("appendFloat32(0.5) = %q, %v", got, ok)
+	}
+}
+
+// stepProgressionReference is stepProgression as it was written: every
+// step in the range and every difference the stride.
+func stepProgressionReference(st []int64) bool {
+	if len(st) == 0 {
+		return false
+	}
+	var stride int64
+	if len(st) > 1 {
+		stride = st[1] - st[0]
+	}
+	ok := inExactStep(st[0]) && inExactStep(stride)
+	for i := 1; ok && i < len(st); i++ {
+		ok = inExactStep(st[i]) && st[i]-st[i-1] == stride
+	}
+	return ok
+}
+
+// stepProgression, which checks the range at the ends only, takes the
+// steps the scan of every step takes: progressions that wrap around
+// int64 (whose every difference is the stride) and leave the range
+// between their ends included.
+func TestStepProgressionTakesWhatTheScanTakes(t *testing.T) {
+	cases := [][]int64{nil, {5}, {0, 1, 2}, {3, 2, 1}, {1 << 52, 1<<52 + 1}, {-(1<<52 - 1), 0, 1<<52 - 1},
+		{-(1<<52 - 1), 1<<52 - 1}, {0, 1 << 51, 1 << 52}, {1, 1, 2}}
+	// A stride of 2^51 wraps int64 after 2^13 terms, back into the range.
+	wrap := make([]int64, 1<<13+3)
+	for i := range wrap {
+		wrap[i] = int64(uint64(i) << 51)
+	}
+	cases = append(cases, wrap, wrap[:4], wrap[1<<13:])
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2_000 {
+		n := 1 + rng.IntN(6)
+		first, stride := rng.Int64N(1<<53)-1<<52, rng.Int64N(1<<53)-1<<52
+		st := make([]int64, n)
+		for i := range st {
+			st[i] = first + int64(i)*stride
+		}
+		if rng.IntN(4) == 0 {
+			st[rng.IntN(n)] += 1
+		}
+		cases = append(cases, st)
+	}
+	for _, st := range cases {
+		_, _, got := stepProgression(stepPoints(st))
+		if want := stepProgressionReference(st); got != want {
+			t.Fatalf("steps %.80v (%d): progression %v, the scan says %v", st, len(st), got, want)
+		}
+	}
+}
+
+// BenchmarkValueColumn formats 100,000 float32 values of
+// BenchmarkAppendFloat32's curve as a bundle's value column.
+func BenchmarkValueColumn(b *testing.B) {
+	pts := make([]model.Point, 100_000)
+	for i := range pts {
+		pts[i].Value = float64(float32(1 + math.Sin(float64(i)/100)/3))
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = appendValueColumn(buf[:0], kept{pts: pts}, true, nil)
+	}
+	b.SetBytes(int64(len(buf)))
+}
