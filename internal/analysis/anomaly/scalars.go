@@ -223,20 +223,27 @@ func (nc *nearCount) clears(win []float64, x float64) bool {
 	if x < 0 {
 		a, b = -b, -a
 	}
-	// The sign of a difference, as nearIntervals counts: v-a < 0 exactly
-	// when v < a. Four values a step, with no bounds check.
-	var nl, nh uint64
-	i := 0
-	for ; i+4 <= len(win); i += 4 {
-		v := win[i : i+4 : i+4]
-		nl += math.Float64bits(v[0]-a)>>63 + math.Float64bits(v[1]-a)>>63 + math.Float64bits(v[2]-a)>>63 + math.Float64bits(v[3]-a)>>63
-		nh += math.Float64bits(b-v[0])>>63 + math.Float64bits(b-v[1])>>63 + math.Float64bits(b-v[2])>>63 + math.Float64bits(b-v[3])>>63
-	}
-	for ; i < len(win); i++ {
-		nl += math.Float64bits(win[i]-a) >> 63
-		nh += math.Float64bits(b-win[i]) >> 63
-	}
+	nl, nh := countOutside(win, a, b)
 	return nl <= nc.below && nh <= nc.above
+}
+
+// countOutside returns how many of vals are below lo and how many above
+// hi. The sign of a difference is a flag with no branch: v-lo is negative
+// exactly when v < lo (finite values; with a NaN bound the counts mean
+// nothing, and the caller must not take them). Four values a step, with
+// no bounds check.
+func countOutside(vals []float64, lo, hi float64) (below, above uint64) {
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v := vals[i : i+4 : i+4]
+		below += math.Float64bits(v[0]-lo)>>63 + math.Float64bits(v[1]-lo)>>63 + math.Float64bits(v[2]-lo)>>63 + math.Float64bits(v[3]-lo)>>63
+		above += math.Float64bits(hi-v[0])>>63 + math.Float64bits(hi-v[1])>>63 + math.Float64bits(hi-v[2])>>63 + math.Float64bits(hi-v[3])>>63
+	}
+	for ; i < len(vals); i++ {
+		below += math.Float64bits(vals[i]-lo) >> 63
+		above += math.Float64bits(hi-vals[i]) >> 63
+	}
+	return below, above
 }
 
 // sideBounds clears the points near every window of a chunk, so near the
@@ -425,21 +432,8 @@ func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRang
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
 		l, h := mean-sd, mean+sd
-		// The sign of a difference, for a flag with no branch: v-l is
-		// negative exactly when v < l (finite values; a NaN guess, from
-		// sums that overflowed, is not taken below). Four values a step,
-		// with no bounds check, as the sums.
-		var nl, nh uint64
-		i = 0
-		for ; i+4 <= len(u); i += 4 {
-			v := u[i : i+4 : i+4]
-			nl += math.Float64bits(v[0]-l)>>63 + math.Float64bits(v[1]-l)>>63 + math.Float64bits(v[2]-l)>>63 + math.Float64bits(v[3]-l)>>63
-			nh += math.Float64bits(h-v[0])>>63 + math.Float64bits(h-v[1])>>63 + math.Float64bits(h-v[2])>>63 + math.Float64bits(h-v[3])>>63
-		}
-		for ; i < len(u); i++ {
-			nl += math.Float64bits(u[i]-l) >> 63
-			nh += math.Float64bits(h-u[i]) >> 63
-		}
+		// A NaN guess, from sums that overflowed, is not taken below.
+		nl, nh := countOutside(u, l, h)
 		if nl <= below && l == l { // else the range's end, for sure
 			r.lo = l
 		}
