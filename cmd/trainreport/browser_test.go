@@ -480,26 +480,27 @@ func firstLine(s string) string {
 	return s
 }
 
-// eventually evaluates a boolean expression until it is true or the
+// eventually waits in the page until a boolean expression is true or the
 // timeout passes, and returns its last value: for a state a check that
-// follows reports in detail when it never comes. It asks again after 5 ms,
-// then twice as long each time up to 50 ms: most states come within a
-// few tens of milliseconds (a redraw, a hash written), which a fixed
-// 50 ms between evaluations made every wait overshoot by half of on
-// average, while a long wait (a page's charts drawn) is asked about no
-// more often than before.
+// follows reports in detail when it never comes. The page checks it at
+// each frame it draws (the states waited for come with a redraw or a
+// hash written), and once more at the timeout, in one evaluation: no
+// round trip, nor a pause of ours, between two checks.
 func eventually(tb *tab, expr string, timeout time.Duration) bool {
 	tb.t.Helper()
-	deadline := time.Now().Add(timeout)
-	pause := 5 * time.Millisecond
-	for !eval[bool](tb, expr) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(pause)
-		pause = min(2*pause, 50*time.Millisecond)
-	}
-	return true
+	wait := fmt.Sprintf(`new Promise((resolve, reject) => {
+	const check = async () => (
+%s
+	);
+	const end = performance.now() + %d;
+	const poll = () => check().then(v => {
+		if (v || performance.now() > end) resolve(!!v); else requestAnimationFrame(poll);
+	}, reject);
+	// The last check, should frames stop (a page hidden draws none).
+	setTimeout(() => check().then(v => resolve(!!v), reject), %d);
+	poll();
+})`, expr, timeout.Milliseconds(), timeout.Milliseconds())
+	return evalWithin[bool](tb, wait, timeout+stepTimeout)
 }
 
 // hashHas is an expression telling whether the page's URL holds value as
