@@ -65,10 +65,8 @@ func callCounts(t *testing.T, browser context.Context, url string) map[string]in
 // in the list, in whatever order they are asked for.
 func TestBrowserSweepPagesMakeOnlyTheColoursTheyShow(t *testing.T) {
 	t.Parallel()
-	const runs = 600
-	logdir := t.TempDir()
-	writeTrials(t, logdir, runs, 20)
-	r := buildReport(t, logdir)
+	const runs = 600 // sharedTrials'
+	r := sharedTrials(t)
 	browser := startBrowser(t)
 	for _, page := range []string{"scalars", "hparams"} {
 		t.Run(page, func(t *testing.T) {

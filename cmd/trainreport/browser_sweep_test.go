@@ -84,10 +84,8 @@ type sweepCheck struct {
 
 func TestBrowserSweep(t *testing.T) {
 	t.Parallel()
-	const runs = 600
-	logdir := t.TempDir()
-	writeTrials(t, logdir, runs, 20)
-	r := buildReport(t, logdir)
+	const runs = 600 // sharedTrials'
+	r := sharedTrials(t)
 	browser := startBrowser(t)
 	shots := screenshotDir(t)
 	for _, c := range []struct{ name, index, hparams string }{

@@ -89,6 +89,11 @@ var shared struct {
 		err    error
 	}
 	reports map[string]*sharedReport // by log directory
+	trials  struct {
+		once   sync.Once
+		logdir string
+		ok     bool
+	}
 }
 
 // sharedReport is a report made once for every test that reads it.
@@ -130,6 +135,27 @@ func reportOf(t *testing.T, logdir string) builtReport {
 		t.Fatal(s.err)
 	}
 	return s.report
+}
+
+// sharedTrials returns the report of a sweep of 600 trials of 20 steps
+// (writeTrials), its logs and report written once for the package: the
+// sweep the browser tests of a sweep's pages read.
+func sharedTrials(t *testing.T) builtReport {
+	t.Helper()
+	dir, err := sharedDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &shared.trials
+	tr.once.Do(func() {
+		tr.logdir = filepath.Join(dir, "trials600")
+		writeTrials(t, tr.logdir, 600, 20) // fails the first test asking, not marked ok
+		tr.ok = true
+	})
+	if !tr.ok {
+		t.Fatal("the shared sweep of trials could not be written (see the first test asking)")
+	}
+	return reportOf(t, tr.logdir)
 }
 
 // sharedDir returns the folder of what the tests share, made on first use.
