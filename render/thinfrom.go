@@ -33,6 +33,17 @@ func thinFromCounting(pts []model.Point, draw []int, buckets []result.Bucket, bu
 		keep, out = thin(pts, budget)
 		return keep, out, -1
 	}
+	// The kept points' values, copied out at once: they are spread over
+	// the series, and a load among the branches of oldExtremes waited for
+	// memory alone (as in appendDrawnPoints).
+	vals := make([]float64, len(draw))
+	for i, k := range draw {
+		if k < 0 || k >= n {
+			keep, out = thin(pts, budget)
+			return keep, out, -1
+		}
+		vals[i] = pts[k].Value
+	}
 	nb := max(budget/4, 1)
 	out = make([]result.Bucket, 0, nb)
 	keep = make([]int, 0, budget+8)
@@ -49,7 +60,7 @@ func thinFromCounting(pts []model.Point, draw []int, buckets []result.Bucket, bu
 				d++
 			}
 			end := min(ob.Last, hi)
-			if s, ok := oldExtremes(pts, draw[d:], ob); ok && s.within(i, end, ob) {
+			if s, ok := oldExtremes(draw[d:], vals[d:], ob); ok && s.within(i, end, ob) {
 				acc.add(s)
 			} else {
 				acc.scan(pts, i, end)
@@ -151,21 +162,21 @@ func (e *extremes) add(s extremes) {
 }
 
 // oldExtremes returns the extremes of the old bucket ob from its kept
-// points, draw from the first kept at or after ob.First: its first
-// minimum is the first kept point whose value equals ob.Min (the
-// downsampling keeps it, and no point before it in ob has that value),
-// its maximum likewise, its first NaN the first kept NaN, and so on. ok
-// is false when the kept points do not hold ob's extremes.
-func oldExtremes(pts []model.Point, draw []int, ob result.Bucket) (s extremes, ok bool) {
+// points, draw from the first kept at or after ob.First and vals their
+// values: its first minimum is the first kept point whose value equals
+// ob.Min (the downsampling keeps it, and no point before it in ob has
+// that value), its maximum likewise, its first NaN the first kept NaN,
+// and so on. ok is false when the kept points do not hold ob's extremes.
+func oldExtremes(draw []int, vals []float64, ob result.Bucket) (s extremes, ok bool) {
 	s = extremes{imin: -1, imax: -1, inan: -1, ipos: -1, ineg: -1}
-	for _, k := range draw {
+	for i, k := range draw {
 		if k > ob.Last {
 			break
 		}
-		if k < ob.First || k >= len(pts) {
+		if k < ob.First {
 			return s, false
 		}
-		v := pts[k].Value
+		v := vals[i]
 		switch {
 		case v-v != 0:
 			switch {

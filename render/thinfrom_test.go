@@ -163,3 +163,24 @@ func BenchmarkThinFrom(b *testing.B) {
 		})
 	}
 }
+
+// TestThinFromTakesNoForeignIndex checks that kept indices outside the
+// series (not the downsampling's of it) make thinFrom leave it all to
+// the downsampling, with no panic.
+func TestThinFromTakesNoForeignIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	pts := hostileValues(rng, 100, true)
+	var calls int
+	thin := referenceThin(&calls)
+	draw, buckets := thin(pts, 40)
+	want, wantBk := thin(pts, 12)
+	for _, bad := range []int{-1, len(pts), 1 << 40} {
+		d := append([]int(nil), draw...)
+		d[len(d)/2] = bad
+		calls = 0
+		got, gotBk := thinFrom(pts, d, buckets, 12, thin)
+		if calls != 1 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotBk, wantBk) {
+			t.Errorf("kept index %d: %d calls of the downsampling, got %v %v", bad, calls, got, gotBk)
+		}
+	}
+}
