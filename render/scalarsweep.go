@@ -37,38 +37,76 @@ const (
 	maxHParamText   = 200
 )
 
-// spread returns n of xs evenly spread by index, the first and last
-// included (n >= 2).
-func spread[T any](xs []T, n int) []T {
-	if n < 2 {
-		n = 2
+// bandText is a sweep tag's band formatted once, as appendSweepChart
+// writes it: its columns (the steps, the counts N, then each quantile's
+// values), each the text of its JSON array's elements with the commas
+// between them, the text of element i ending at ends[i]. A round of
+// sweepPage at fewer steps copies the elements it keeps, evenly spread
+// (spread), rather than formatting them again: each element is written
+// on its own, so the copy is the same bytes.
+type bandText struct {
+	cols [bandColumns]struct {
+		text []byte
+		ends []int
 	}
-	out := make([]T, 0, n)
-	for i := range n {
-		out = append(out, xs[i*(len(xs)-1)/(n-1)])
-	}
-	return out
 }
 
-// thinBand returns the band at n of its steps, evenly spread.
-func thinBand(b result.SweepBand, n int) result.SweepBand {
-	if len(b.Steps) <= n {
-		return b
-	}
-	idx := make([]int, len(b.Steps))
-	for i := range idx {
-		idx[i] = i
-	}
-	idx = spread(idx, n)
-	var out result.SweepBand
-	for _, i := range idx {
-		out.Steps = append(out.Steps, b.Steps[i])
-		out.N = append(out.N, b.N[i])
-		for qi := range b.Q {
-			out.Q[qi] = append(out.Q[qi], b.Q[qi][i])
+// bandColumns counts a band's columns: steps, N and the quantiles.
+const bandColumns = 2 + len(result.SweepQuantiles)
+
+// newBandText formats band, its values as appendValue(v, f32) writes them.
+func newBandText(band *result.SweepBand, f32 bool) *bandText {
+	t := &bandText{}
+	for c := range t.cols {
+		col := &t.cols[c]
+		n := len(band.Steps)
+		if c >= 2 {
+			n = len(band.Q[c-2])
+		} else if c == 1 {
+			n = len(band.N)
+		}
+		col.ends = make([]int, n)
+		for i := range n {
+			if i > 0 {
+				col.text = append(col.text, ',')
+			}
+			switch c {
+			case 0:
+				col.text = strconv.AppendInt(col.text, band.Steps[i], 10)
+			case 1:
+				col.text = strconv.AppendInt(col.text, int64(band.N[i]), 10)
+			default:
+				col.text = appendValue(col.text, band.Q[c-2][i], f32)
+			}
+			col.ends[i] = len(col.text)
 		}
 	}
-	return out
+	return t
+}
+
+// appendColumn appends column c as a JSON array: at points steps at
+// most, those spread keeps of the band's steps (thinBand's), every
+// element when the band has no more steps.
+func (t *bandText) appendColumn(b []byte, c, points int) []byte {
+	col := &t.cols[c]
+	b = append(b, '[')
+	if n := len(t.cols[0].ends); n <= points {
+		b = append(b, col.text...)
+	} else {
+		points = max(points, 2)
+		for j := range points {
+			i := j * (n - 1) / (points - 1) // spread's
+			start := 0
+			if j > 0 {
+				b = append(b, ',')
+			}
+			if i > 0 {
+				start = col.ends[i-1] + 1 // past the comma
+			}
+			b = append(b, col.text[start:col.ends[i]]...)
+		}
+	}
+	return append(b, ']')
 }
 
 // finalValue is a series' final value: that of its last point (in step
@@ -86,6 +124,9 @@ type sweepTag struct {
 	*result.SweepTag
 	better direction // by the tag's name (betterOf); unknown is drawn as lower
 	runs   int       // runs with the tag
+	// band is the band's text, formatted by the first chart drawing it
+	// (appendSweepChart) and copied from by the next rounds'.
+	band *bandText
 }
 
 // sweepTags returns the sweep summaries of the first n tags.
@@ -100,8 +141,9 @@ func (r *Report) sweepTags(n int) []sweepTag {
 // appendSweepChart appends the chart data of tag tv of a sweep: the chart
 // data of appendChartData with only the extreme runs, each drawing at
 // most points points (rank "low" or "high", index its row in the page's
-// run table; sc thins them when points is below sc.MaxPoints, at which
-// the analysis drew them; an object of objs when it draws the same
+// run table; thinned as sc.Thin does when points is below sc.MaxPoints,
+// at which the analysis drew them, from what it drew (thinFrom); an
+// object of objs when it draws the same
 // points), and "sweep": the band at points steps, which way the tag
 // improves (the page loads any run's points from its bundle, named by the
 // run table, under the tag). HTML-escaped as
@@ -123,7 +165,7 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 			sv := tv.series[e.Series]
 			draw, buckets := e.Draw, e.Buckets
 			if points != sc.MaxPoints {
-				draw, buckets = sc.Thin(sv.scalar.Points, points)
+				draw, buckets = thinFrom(sv.scalar.Points, draw, buckets, points, sc.Thin)
 			}
 			if obj, ok := objs.of(sv, draw, buckets); ok {
 				b = append(b, obj...)
@@ -138,7 +180,6 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 			b = append(b, '}')
 		}
 	}
-	band := thinBand(st.Band, points)
 	b = append(b, `],"sweep":{"runs":`...)
 	b = strconv.AppendInt(b, int64(st.runs), 10)
 	b = append(b, `,"non_finite":`...)
@@ -153,26 +194,19 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 		}
 		b = strconv.AppendFloat(b, q, 'g', -1, 64)
 	}
-	b = append(b, `],"steps":[`...)
-	for i, s := range band.Steps {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, s, 10)
+	if st.band == nil {
+		st.band = newBandText(&st.Band, tv.series[0].scalar.Float32 && allFloat32(tv.series))
 	}
-	b = append(b, `],"n":[`...)
-	for i, n := range band.N {
-		if i > 0 {
+	b = append(b, `],"steps":`...)
+	b = st.band.appendColumn(b, 0, points)
+	b = append(b, `,"n":`...)
+	b = st.band.appendColumn(b, 1, points)
+	b = append(b, `,"q":[`...)
+	for c := 2; c < bandColumns; c++ {
+		if c > 2 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	b = append(b, `],"q":[`...)
-	for qi := range band.Q {
-		if qi > 0 {
-			b = append(b, ',')
-		}
-		b = appendValues(b, band.Q[qi], tv.series[0].scalar.Float32 && allFloat32(tv.series))
+		b = st.band.appendColumn(b, c, points)
 	}
 	return append(b, "]}}"...)
 }

@@ -6,15 +6,54 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
+
+// spread returns n of xs evenly spread by index, the first and last
+// included (n >= 2): the steps of a band a chart draws at fewer steps
+// than the analysis summarised, as bandText.appendColumn keeps them.
+func spread[T any](xs []T, n int) []T {
+	if n < 2 {
+		n = 2
+	}
+	out := make([]T, 0, n)
+	for i := range n {
+		out = append(out, xs[i*(len(xs)-1)/(n-1)])
+	}
+	return out
+}
+
+// thinBand returns the band at n of its steps, evenly spread: what
+// appendSweepChart formatted before it copied the band's elements from a
+// bandText.
+func thinBand(b result.SweepBand, n int) result.SweepBand {
+	if len(b.Steps) <= n {
+		return b
+	}
+	idx := make([]int, len(b.Steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	idx = spread(idx, n)
+	var out result.SweepBand
+	for _, i := range idx {
+		out.Steps = append(out.Steps, b.Steps[i])
+		out.N = append(out.N, b.N[i])
+		for qi := range b.Q {
+			out.Q[qi] = append(out.Q[qi], b.Q[qi][i])
+		}
+	}
+	return out
+}
 
 // TestThinBandKeepsEvenlySpreadSteps checks the band a chart draws at
 // fewer steps than the analysis summarised: the first, the middle and the
@@ -31,6 +70,60 @@ func TestThinBandKeepsEvenlySpreadSteps(t *testing.T) {
 	if th := thinBand(band, 5); !slices.Equal(th.Steps, band.Steps) {
 		t.Errorf("band within its budget thinned to %v", th.Steps)
 	}
+}
+
+// TestBandTextIsTheBandFormatted checks the band's columns copied from
+// its text (bandText) against the band thinned, then formatted as
+// appendSweepChart formatted it before: bands of 0 to 40 steps with
+// non-finite and float64-only values, at every number of points from 0
+// to past the band's steps.
+func TestBandTextIsTheBandFormatted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	odd := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e21, 1e-7, 0.1}
+	for steps := range 41 {
+		for _, f32 := range []bool{true, false} {
+			var band result.SweepBand
+			for i := range steps {
+				band.Steps = append(band.Steps, int64(i)*int64(rng.IntN(1e6))-int64(rng.IntN(3)))
+				band.N = append(band.N, rng.IntN(5000))
+				for qi := range band.Q {
+					v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+					if rng.IntN(8) == 0 {
+						v = odd[rng.IntN(len(odd))]
+					}
+					if f32 {
+						v = float64(float32(v))
+					}
+					band.Q[qi] = append(band.Q[qi], v)
+				}
+			}
+			text := newBandText(&band, f32)
+			for points := range steps + 3 {
+				th := thinBand(band, points)
+				want := [][]byte{appendInts(nil, th.Steps), appendInts(nil, th.N)}
+				for qi := range th.Q {
+					want = append(want, appendValues(nil, th.Q[qi], f32))
+				}
+				for c, w := range want {
+					if got := text.appendColumn(nil, c, points); !bytes.Equal(got, w) {
+						t.Fatalf("%d steps (float32 %v) at %d points, column %d: %s, want %s", steps, f32, points, c, got, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// appendInts appends xs as a JSON array of integers.
+func appendInts[T int | int64](b []byte, xs []T) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
 }
 
 // TestBetterOfTagNames checks which way a tag improves, by its name.
