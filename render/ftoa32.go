@@ -71,18 +71,19 @@ const float32Room = 24
 // drops after its last, and appendFloat32 after its one) is written
 // with no branch.
 func putFloat32s(dst []byte, vs []float64) (n, done int) {
+	rest := dst // its room: a value's is its first float32Room bytes
 	for ; done < len(vs); done++ {
-		if len(dst)-n < float32Room {
-			return n, done
+		if len(rest) < float32Room {
+			break
 		}
-		o := (*[float32Room]byte)(dst[n : n+float32Room])
+		o := (*[float32Room]byte)(rest)
 		// A float32 of the range, read from the float64's bits, with no
 		// conversion: its exponent in [2^-10, 2^24), and no mantissa bit
 		// past a float32's 23 (which rules out 0, subnormals, Inf, NaN).
 		u := math.Float64bits(vs[done])
 		e := uint(u>>52&0x7ff) - (1023 - 10) // wraps below 2^-10
 		if u&(1<<29-1) != 0 || e > 150-117 {
-			return n, done
+			break
 		}
 		sc := &ftoa32Scales[e]
 		m := u>>29&(1<<23-1) | 1<<23
@@ -100,7 +101,7 @@ func putFloat32s(dst []byte, vs []float64) (n, done int) {
 		odd := m & 1
 		lo, hi := (L+1<<32-1+odd)>>32, (H-odd)>>32
 		if lo > hi {
-			return n, done // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
+			break // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
 		}
 		// The integer closest to v, of two as close the even one (X over
 		// 2^32 rounded half to even: X>>32 is below hi), then the multiple
@@ -175,9 +176,9 @@ func putFloat32s(dst []byte, vs []float64) (n, done int) {
 			i-- // no decimals left: no point
 		}
 		o[i&15] = ','
-		n += i + 1
+		rest = rest[i&15+1:]
 	}
-	return n, done
+	return len(dst) - len(rest), done
 }
 
 // ftoa32Scale is the scale of appendFloat32's search in a binade:
