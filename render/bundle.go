@@ -637,33 +637,37 @@ func wallForm(c kept, ms []int64) (int, []int64, bool) {
 // point before them at prev: it stores in ms the integer of each point
 // whose wall time is found at once, as wallForm's first candidate finds
 // it, and returns how many it stored, up to the first it leaves to
-// wallForm (one not found so, at 0, or at a tie), and whether their
-// deltas are in range. A loop of its own, with no call, no branch on
-// the indices and p in a register, costs a third of wallForm's step.
+// wallForm (one not found so, or at 0), and whether their deltas are in
+// range. A loop of its own, with no call, no branch on the indices and p
+// in a register, costs half of wallForm's step.
 //
-// Its candidate is y rounded to the nearest integer by adding and
-// taking away 1.5*2^52 (exact below 2^51: the sum's unit is 1), as
-// math.Round rounds but at a tie, an exact half, which is left to
-// wallForm: y-x is exact, within a unit of y (or y itself below a
-// half). math.Round is no instruction, and ROUNDSD (math.RoundToEven)
-// writes a register it also depends on, which chained each point to
-// the division of the one before.
+// Its candidate x is y rounded to the nearest integer by adding and
+// taking away 1.5*2^52, as math.Round rounds but at a tie, an exact
+// half: exact for |y| < 2^51, which the integer's range check makes
+// sure of (past it, x is within 1 of y, or y is no number and x's
+// integer is MinInt64). At a tie no candidate is found at p: y is then
+// 0.5 from both integers and within a quarter of w*p (its ulp is at
+// most a quarter below 2^51), so either over p is more than a quarter
+// over p from w, and an ulp of w is at most 2 ulps of y over p: w's
+// half ulp is at most a quarter over p, and the division reads back
+// another number. math.Round is no instruction, and ROUNDSD
+// (math.RoundToEven) writes a register it also depends on, which
+// chained each point to the division of the one before.
 func wallRun(pts []model.Point, p float64, ms []int64, prev int64) (int, bool) {
 	ms = ms[:len(pts)]
-	bad := false
+	var worst uint64 // the largest delta's, shifted as deltaInRange's
 	for j := range pts {
 		w := pts[j].WallTime
-		y := w * p
-		x := (y + roundMagic) - roundMagic
-		if d := y - x; math.Abs(d) == 0.5 || x == 0 || !(math.Abs(y) < 1<<51) || x/p != w {
-			return j, !bad // x == 0: w may be -0, which wallForm rejects
-		}
+		x := (float64(w*p) + roundMagic) - roundMagic // the product rounded first, never fused
 		m := int64(x)
-		bad = bad || !deltaInRange(m-prev)
+		if uint64(m+1<<51-3) >= 1<<52-5 || m == 0 || x/p != w {
+			return j, worst < 2*maxExactInt-1 // m == 0: w may be -0, which wallForm rejects
+		}
+		worst = max(worst, uint64(m-prev+maxExactInt-1))
 		ms[j] = m
 		prev = m
 	}
-	return len(pts), !bad
+	return len(pts), worst < 2*maxExactInt-1
 }
 
 // roundMagic is 1.5*2^52: y+roundMagic-roundMagic is y rounded to an
