@@ -104,7 +104,7 @@ func putFloat32s(dst []byte, vs []float64) (n, done int) {
 			break // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
 		}
 		// The integer closest to v, of two as close the even one (X over
-		// 2^32 rounded half to even: X>>32 is below hi), then the multiple
+		// 2^32 rounded half to even: X>>32 is at most hi), then the multiple
 		// of ten when there is one; computed, not branched on: which it
 		// is varies from value to value as a coin flip would.
 		places := int(sc.d)
