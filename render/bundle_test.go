@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -283,8 +284,16 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		var b []byte
 		for _, ws := range [][]float64{walls, decimals} {
-			if k, _, ok := wallForm(wallPoints(ws), nil); ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
+			k, ms, ok := wallForm(wallPoints(ws), nil)
+			if ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
 				t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
+			}
+			// Its integers are fixedPoint's, whichever loop found them:
+			// at a scale that admits two, the same one.
+			for i, w := range ws {
+				if m, _ := fixedPoint(w, k); ok && ms[i] != m {
+					t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
+				}
 			}
 			b = appendWallColumn(nil, wallPoints(ws), nil, nil)
 			got := decodeWalls(t, b, n)
@@ -762,4 +771,47 @@ func runMembers(t *testing.T, data []byte) map[string]json.RawMessage {
 		t.Fatalf("not a bundle: %.100q", data)
 	}
 	return doc.Runs
+}
+
+// TestWallFormTakesFixedPointsIntegers checks wallForm's loop of the
+// points at a scale (wallRun) against the reference on wall times where
+// its rounding could differ from math.Round's: products at an exact half
+// (ties), near 2^51 where it hands points back, -0 and 0, and a scale
+// that grows in the middle of a run of points; at every scale, with
+// the same integers as fixedPoint's.
+func TestWallFormTakesFixedPointsIntegers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(k int) float64 {
+		switch rng.IntN(8) {
+		case 0: // a half at scale k: a tie, read at k or more
+			return (float64(rng.Int64N(1<<20)) + 0.5) / pow10[k]
+		case 1: // about 2^51 and 2^50 at scale k
+			return float64(int64(1)<<(50+rng.IntN(2))+rng.Int64N(64)-32) / pow10[k]
+		case 2:
+			return []float64{0, math.Copysign(0, -1), 1e-300, -1.5}[rng.IntN(4)]
+		case 3: // a wall time with more places than k
+			return 1.7e9 + float64(rng.Int64N(1e7))/1e7
+		default: // a decimal of k places
+			return (1.7e9*pow10[k] + float64(rng.Int64N(1000))) / pow10[k]
+		}
+	}
+	for range 20_000 {
+		k := rng.IntN(8)
+		ws := make([]float64, 1+rng.IntN(12))
+		for i := range ws {
+			ws[i] = pick(k)
+			if rng.IntN(4) > 0 {
+				ws[i] = (1.7e9*pow10[k] + float64(i)) / pow10[k] // runs of points at k
+			}
+		}
+		gotK, ms, ok := wallForm(wallPoints(ws), nil)
+		if ok != wallFormReference(ws) || ok && gotK != wallScaleReference(ws) {
+			t.Fatalf("wallForm(%v) = %d, %v; the reference says %d, %v", ws, gotK, ok, wallScaleReference(ws), wallFormReference(ws))
+		}
+		for i, w := range ws {
+			if m, _ := fixedPoint(w, gotK); ok && ms[i] != m {
+				t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -37,4 +38,41 @@ func BenchmarkColumns(b *testing.B) {
 			}
 		})
 	}
+}
+
+// noisyValues returns n float32 values as the 8 M-point benchmark
+// log's are: ten decaying curves, from 1, 2, ..., 10 to a twentieth of
+// that, with noise of about 5%, so that a curve's values cross a power
+// of two or ten back and forth from value to value, as a formatter's
+// branches cannot predict, and some are near 0 (strconv's).
+func noisyValues(n int) []float64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := make([]float64, n)
+	per := max(n/10, 1)
+	for i := range vals {
+		curve := float64(i/per+1) * math.Exp(-3*float64(i%per)/float64(per))
+		vals[i] = float64(float32(curve*(1+0.05*rng.NormFloat64()) + 0.01*rng.NormFloat64()))
+	}
+	return vals
+}
+
+// BenchmarkValueColumnNoisy formats 100,000 values of noisyValues as a
+// bundle's value column, in ten series of 10,000.
+func BenchmarkValueColumnNoisy(b *testing.B) {
+	vals := noisyValues(100_000)
+	series := make([][]model.Point, 10)
+	for i := range series {
+		series[i] = make([]model.Point, 10_000)
+		for j := range series[i] {
+			series[i][j].Value = vals[i*10_000+j]
+		}
+	}
+	var buf []byte
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for b.Loop() {
+		for _, pts := range series {
+			buf = appendValueColumn(buf[:0], kept{pts: pts}, true, nil)
+		}
+	}
+	b.SetBytes(int64(len(buf)) * 10)
 }

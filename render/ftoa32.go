@@ -20,7 +20,8 @@ import (
 // outcomes. With v = m*2^-s, the half-way points to v's neighbours are
 // (4m-2)/2^(s+2) and (4m+2)/2^(s+2) ((4m-1) below a power of two); in
 // units of 10^-d they are those numerators times 5^d over 2^(s+2-d), all
-// below 2^51 in this range. d is the binade's (ftoa32Scales): the least
+// below 2^51 in this range (scaled to be over 2^32 in every binade, below
+// 2^61). d is the binade's (ftoa32Scales): the least
 // with 10^d >= 2^s, so that the interval between the half-way points,
 // one ulp, is at least one unit and less than ten. The decimals of d
 // places that read back as v are the integers lo..hi inside it:
@@ -70,54 +71,51 @@ const float32Room = 24
 // drops after its last, and appendFloat32 after its one) is written
 // with no branch.
 func putFloat32s(dst []byte, vs []float64) (n, done int) {
+	rest := dst // its room: a value's is its first float32Room bytes
 	for ; done < len(vs); done++ {
-		if len(dst)-n < float32Room {
-			return n, done
+		if len(rest) < float32Room {
+			break
 		}
-		v := vs[done]
-		o := (*[float32Room]byte)(dst[n : n+float32Room])
-		f := float32(v)
-		if float64(f) != v {
-			return n, done
-		}
-		u := math.Float32bits(f)
-		// exp-127 is the binade: [2^-10, 2^24) is exp in [117, 150].
-		e := (u>>23)&0xff - 117 // wraps below 117
-		if e > 150-117 {
-			return n, done
+		o := (*[float32Room]byte)(rest)
+		// A float32 of the range, read from the float64's bits, with no
+		// conversion: its exponent in [2^-10, 2^24), and no mantissa bit
+		// past a float32's 23 (which rules out 0, subnormals, Inf, NaN).
+		u := math.Float64bits(vs[done])
+		e := uint(u>>52&0x7ff) - (1023 - 10) // wraps below 2^-10
+		if u&(1<<29-1) != 0 || e > 150-117 {
+			break
 		}
 		sc := &ftoa32Scales[e]
-		m := uint64(u&(1<<23-1) | 1<<23)
-		t := uint(sc.t) & 63 // the bounds are L, X, H over 2^t: units of 10^-d
-		X := 4 * m * sc.p5
+		m := u>>29&(1<<23-1) | 1<<23
+		// The bounds are L, X, H over 2^32: units of 10^-d (sc.p5 is 5^d
+		// times 2^(32-t), so that every binade's shifts are by 32).
+		X := m * sc.p5 << 2
 		L, H := X-2*sc.p5, X+2*sc.p5
 		if m == 1<<23 {
 			L = X - sc.p5 // the neighbour below is half as far
 		}
 		// lo, hi: the integers in the interval; its bounds belong to it when
 		// m is even (round half to even reads them back as v), not when odd:
-		// ceil(L/2^t) or the next integer above, floor(H/2^t) or the one
+		// ceil(L/2^32) or the next integer above, floor(H/2^32) or the one
 		// below, in one expression for both (m's parity is a coin flip too).
-		mask, odd := sc.mask, m&1
-		lo, hi := (L+mask+odd)>>t, (H-odd)>>t
+		odd := m & 1
+		lo, hi := (L+1<<32-1+odd)>>32, (H-odd)>>32
 		if lo > hi {
-			return n, done // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
+			break // only below a power of two, where the interval is 3/4 of an ulp: left to strconv
 		}
-		// The integer closest to v, of two as close the even one, then the
-		// multiple of ten when there is one; computed, not branched on: which
-		// it is varies from value to value as a coin flip would.
-		c, places := X>>t, int(sc.d)
-		frac, half := X&mask, mask>>1+1
-		// Up when v's fraction of a unit is over half, or half and c odd, and
-		// c+1 is inside: sign bits of differences (all below 2^62), no branch.
-		up := (half - (frac + c&1)) >> 63 & ((c - hi) >> 63)
-		c = max(c+up, lo)
-		if c10 := hi / 10 * 10; c10 >= lo {
+		// The integer closest to v, of two as close the even one (X over
+		// 2^32 rounded half to even: X>>32 is at most hi), then the multiple
+		// of ten when there is one; computed, not branched on: which it
+		// is varies from value to value as a coin flip would.
+		places := int(sc.d)
+		c := min((X+1<<31-1+(X>>32)&1)>>32, hi)
+		c = max(c, lo)
+		if c10 := uint64(uint32(hi) / 10 * 10); c10 >= lo {
 			c = c10
 		}
 		// A '-' first, kept only for a negative v: written, not branched on.
 		o[0] = '-'
-		i := int(u >> 31)
+		i := int(u >> 63)
 		// c >= lo > 2^23-1 (10^d >= 2^s) and c < 2^24*10^d/2^s < 1.7e8: seven
 		// or eight digits, or a one and eight; its trailing zeros, which the
 		// shortest form drops (up to the point), are the '0' bytes at the top
@@ -178,16 +176,19 @@ func putFloat32s(dst []byte, vs []float64) (n, done int) {
 			i-- // no decimals left: no point
 		}
 		o[i&15] = ','
-		n += i + 1
+		rest = rest[i&15+1:]
 	}
-	return n, done
+	return len(dst) - len(rest), done
 }
 
 // ftoa32Scale is the scale of appendFloat32's search in a binade:
-// decimals of d places, with 5^d and t = s+2-d for v = m*2^-s.
+// decimals of d places, and p5 = 5^d*2^(32-t) for v = m*2^-s and t =
+// s+2-d: the bounds over 2^t in units of 10^-d are the same over 2^32
+// with p5 for 5^d, and a shift by a constant costs less than by t (no
+// count register to load, no mask to look up). They stay below 2^61
+// (TestFtoa32ScalesFit).
 type ftoa32Scale struct {
-	p5, mask uint64 // mask: 2^t-1, a unit's fraction
-	t, d     uint8
+	p5, d uint64
 }
 
 // ftoa32Scales holds the scales of appendFloat32's binades, exponent bits
@@ -200,7 +201,8 @@ var ftoa32Scales = func() (sc [34]ftoa32Scale) {
 		for p10 < 1<<s {
 			d, p10, p5 = d+1, p10*10, p5*5
 		}
-		sc[i] = ftoa32Scale{p5: p5, mask: 1<<(s+2-d) - 1, t: uint8(s + 2 - d), d: uint8(d)}
+		t := s + 2 - d // from 2 to 25
+		sc[i] = ftoa32Scale{p5: p5 << (32 - t), d: uint64(d)}
 	}
 	return sc
 }()

@@ -179,3 +179,20 @@ func BenchmarkAppendFloat32(b *testing.B) {
 		}
 	})
 }
+
+// TestFtoa32ScalesFit checks that no bound of putFloat32s's search
+// overflows: H (and L, rounded up) over 2^32 for the largest mantissa,
+// in every binade, with room to spare, and that the interval of a value
+// of every binade, one ulp, spans at least one unit of 10^-d and less
+// than ten.
+func TestFtoa32ScalesFit(t *testing.T) {
+	for e, sc := range ftoa32Scales {
+		H := (1<<24-1)*sc.p5<<2 + 2*sc.p5
+		if H>>61 != 0 || H+1<<32 < H {
+			t.Errorf("binade %d: H = %#x, past 2^61", e, H)
+		}
+		if ulp := 4 * sc.p5; ulp < 1<<32 || ulp >= 10<<32 {
+			t.Errorf("binade %d: an ulp is %v units", e, float64(ulp)/(1<<32))
+		}
+	}
+}
