@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -22,12 +23,18 @@ type scalarSeries struct {
 	idx  []int // nil when every point is finite: vals[k] is pts[k]'s
 	// The number of points that are not finite, and the first one's index.
 	nonFinite, firstNonFinite int
-	// maxStep is the largest step of pts (math.MinInt64 for none).
-	maxStep int64
+	// maxStep is the largest step of pts (math.MinInt64 for none);
+	// unsorted is true when a step is below one before it.
+	maxStep  int64
+	unsorted bool
 	// min and max are the indices in pts of the first smallest and the
 	// first largest finite value, -1 when none is finite: the series'
 	// statistics (model.Scalar.Stats), found by the same pass.
 	min, max int
+	// mins and maxs are, when every value is finite and the pass was
+	// given buckets, the index of each bucket's first smallest and first
+	// largest value (downsample.FromExtremes); nil else.
+	mins, maxs []int
 }
 
 // point returns the point of the finite value vals[k].
@@ -41,8 +48,9 @@ func (s *scalarSeries) point(k int) model.Point {
 // scratch is the buffers a worker's series share, one series at a time:
 // a series' finite values cost no allocation beyond the longest's.
 type scratch struct {
-	vals []float64
-	idx  []int
+	vals       []float64
+	idx        []int
+	mins, maxs []int
 }
 
 // scalarRules runs the rules of a table on scalar series over one series,
@@ -50,7 +58,7 @@ type scratch struct {
 // for none), which the pass for its finite values finds.
 func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) ([]result.Anomaly, int64) {
 	var out []result.Anomaly
-	ser := finiteValues(s.Tag, s.Points, sc)
+	ser := finiteValues(s.Tag, s.Points, sc, 0)
 	for _, r := range rules {
 		if a := r.scalar(ser, th); a != nil {
 			out = append(out, r.fired(a, run, s.Tag))
@@ -626,59 +634,79 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), its count of the others, its largest step and its
-// smallest and largest finite values, in one pass, in sc's buffers (nil:
-// its own), which the series holds until the next.
-func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
+// common case), its count of the others, its largest step, whether its
+// steps are in order and its smallest and largest finite values, in one
+// pass, in sc's buffers (nil: its own), which the series holds until the
+// next. With nb > 0 buckets (downsample.Buckets) the pass also finds each
+// bucket's first smallest and largest value, what downsample.Values would
+// find in a pass of its own, when every value is finite.
+func finiteValues(tag string, pts []model.Point, sc *scratch, nb int) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
 	}
 	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1}
-	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
+	n := len(pts)
+	vals := slices.Grow(sc.vals[:0], n)[:n]
+	mins := slices.Grow(sc.mins[:0], nb)[:nb]
+	maxs := slices.Grow(sc.maxs[:0], nb)[:nb]
+	sc.mins, sc.maxs = mins, maxs
 	maxStep := int64(math.MinInt64)
+	unsorted := false
 	// The first smallest and largest finite values (strict comparisons):
-	// a new extreme is rare past a series' start, so the branches are
-	// predicted.
+	// a new extreme is rare past a series' start (or a bucket's), so the
+	// branches are predicted.
 	imin, imax := -1, -1
 	vmin, vmax := math.Inf(1), math.Inf(-1)
 	// The common case first, in a loop of its own (few live values, none
-	// spilled): every value so far finite, each at its point's index.
+	// spilled): every value so far finite, each at its point's index, a
+	// bucket at a time (the whole series as one when nb is 0); a bucket's
+	// extremes then fold into the series' (the first bucket to hold the
+	// smallest value holds its first index).
 	i := 0
-	for ; i < len(pts); i++ {
-		p := &pts[i]
-		v := p.Value
-		if v-v != 0 { // NaN or infinite
+	for b := range max(nb, 1) {
+		lo, hi := 0, n
+		if nb > 0 {
+			lo, hi = downsample.Bounds(b, n, nb)
+		}
+		w := walkBucket(pts[lo:hi], vals[lo:hi], maxStep)
+		i, maxStep, unsorted = lo+w.n, w.maxStep, unsorted || w.unsorted
+		bmin, bmax, bvmin, bvmax := lo+w.min, lo+w.max, w.vmin, w.vmax // unset only when no value was read: not taken below
+		if bvmin < vmin {
+			imin, vmin = bmin, bvmin
+		}
+		if bvmax > vmax {
+			imax, vmax = bmax, bvmax
+		}
+		if i < hi {
 			break
 		}
-		maxStep = max(maxStep, p.Step)
-		vals[i] = v
-		if v < vmin {
-			imin, vmin = i, v
-		}
-		if v > vmax {
-			imax, vmax = i, v
+		if nb > 0 {
+			mins[b], maxs[b] = bmin, bmax
 		}
 	}
-	n := i
+	k := i
 	var idx []int
-	if i < len(pts) {
+	if i < n {
 		// From the first non-finite value on: the finite ones' indices.
-		idx = slices.Grow(sc.idx[:0], len(pts))
-		for j := range n {
+		idx = slices.Grow(sc.idx[:0], n)
+		for j := range k {
 			idx = append(idx, j)
 		}
 		s.firstNonFinite = i
-		for ; i < len(pts); i++ {
+		for ; i < n; i++ {
 			p := &pts[i]
+			if p.Step < maxStep {
+				unsorted = true
+			}
 			maxStep = max(maxStep, p.Step)
 			v := p.Value
 			if v-v != 0 {
 				s.nonFinite++
 				continue
 			}
-			vals[n] = v
+			vals[k] = v
 			idx = append(idx, i)
-			n++
+			k++
 			if v < vmin {
 				imin, vmin = i, v
 			}
@@ -687,13 +715,63 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 			}
 		}
 	}
-	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
+	s.vals, s.idx, s.maxStep, s.unsorted = vals[:k], idx, maxStep, unsorted
 	s.min, s.max = imin, imax
+	if s.nonFinite == 0 && nb > 0 {
+		s.mins, s.maxs = mins, maxs
+	}
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx
 	}
 	return s
+}
+
+// bucketWalk is what walkBucket found of a bucket's points.
+type bucketWalk struct {
+	n          int   // the points before the first non-finite one (all of them if none)
+	maxStep    int64 // the largest step so far, those of the n points included
+	unsorted   bool  // a step of the n points is below one before it
+	min, max   int   // the offsets of the n points' first smallest and largest value, -1 for none
+	vmin, vmax float64
+}
+
+// walkBucket is finiteValues' common case over a bucket's points (out, as
+// long as pts, takes their values): up to the first non-finite value, the
+// values, their extremes, the largest step and whether the steps are in
+// order, maxStep being the largest before the bucket. A function of its
+// own, called once a bucket (hundreds of points), so that its few live
+// values stay in registers (in finiteValues' body they were spilled, a
+// store and a load each a point).
+//
+//go:noinline
+func walkBucket(pts []model.Point, out []float64, maxStep int64) bucketWalk {
+	out = out[:len(pts)]
+	imin, imax := -1, -1
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	// Strict comparisons, the first extremes: a new one is rare past a
+	// bucket's start, so the branches are predicted.
+	unsorted := false
+	j := 0
+	for ; j < len(pts); j++ {
+		p := &pts[j]
+		v := p.Value
+		if v-v != 0 { // NaN or infinite
+			break
+		}
+		if p.Step < maxStep {
+			unsorted = true
+		}
+		maxStep = max(maxStep, p.Step)
+		out[j] = v
+		if v < vmin {
+			imin, vmin = j, v
+		}
+		if v > vmax {
+			imax, vmax = j, v
+		}
+	}
+	return bucketWalk{n: j, maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: vmin, vmax: vmax}
 }
 
 // medianMAD returns the median of win and the median of the absolute

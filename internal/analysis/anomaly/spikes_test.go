@@ -121,7 +121,7 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 
 func seriesOf(vs []float64) *scalarSeries {
 	pts := points(vs...)
-	return finiteValues("loss", pts, nil)
+	return finiteValues("loss", pts, nil, 0)
 }
 
 // TestSpikesMatchReference compares the spike rule with the rule as
@@ -167,7 +167,7 @@ func TestSpikesMatchReference(t *testing.T) {
 func TestWindowOrderStatistics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 32, 33, 70} {
 			if len(vals) < w {
 				continue
@@ -240,7 +240,7 @@ func FuzzSpikesMatchReference(f *testing.F) {
 func TestClearedPointsAreNear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 33} {
 			if len(vals) < 2*w+1 {
 				continue
@@ -387,7 +387,7 @@ func TestChunkBoundsClearOnlyNearPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	cleared, probed := 0, 0
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 5, 20, 33} {
 			if len(vals) < 2*w+1 {
 				continue
@@ -427,7 +427,7 @@ func TestNearCountClearsOnlyNearPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	cleared, probed := 0, 0
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 33} {
 			for _, rel := range []float64{DefaultThresholds.SpikeMinRel, 0.01, 0.9, 1e-6} {
 				nc := newNearCount(w, rel)
