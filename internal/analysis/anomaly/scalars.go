@@ -134,7 +134,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	far := func(d, med float64) bool { // most points are not: no MAD needed
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
-	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	cleared := clearedPoints(vals, w, th.SpikeMinRel, coarseCleared(s, w, th.SpikeMinRel))
 	nc := newNearCount(w, th.SpikeMinRel)
 	cs := newChunks(newBlocks(vals, w))
 	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
@@ -332,33 +332,41 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 // for the points i that a window's bounds clear (nearInterval) by the
 // window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
 // one pass, no median, no division per point. A block whose values all
-// lie in an interval is cleared whole, with no test per point.
-func clearedPoints(vals []float64, w int, rel float64) []uint64 {
-	out := make([]uint64, (len(vals)+63)/64)
-	near, ranges := nearIntervals(vals, w, rel)
+// lie in an interval is cleared whole, with no test per point. coarse,
+// when not nil, is coarseCleared's bits, which it returns with its own
+// set: their blocks need no range nor interval.
+func clearedPoints(vals []float64, w int, rel float64, coarse []uint64) []uint64 {
+	out := coarse
+	if out == nil {
+		out = make([]uint64, (len(vals)+63)/64)
+	}
+	nb := newNearBlocks(vals, w, rel)
 	within := func(r, in valueRange) bool { return in.lo <= r.lo && r.hi <= in.hi }
 	// The points of block q: their windows before start in block q-1,
 	// their windows after in block q, but the last one's in block q+1.
-	for q := 1; q < len(near); q++ {
-		b, a := near[q-1], near[q]
+	for q := 1; q < len(nb.near); q++ {
 		lo, hi := q*w, min((q+1)*w, len(vals)-w)
 		if lo >= hi {
 			break
 		}
+		if coarse != nil && allSet(out, lo, hi) {
+			continue
+		}
+		b, a, rq := nb.nearAt(q-1), nb.nearAt(q), nb.rangeAt(q)
 		switch last := (q+1)*w - 1; {
-		case within(ranges[q], b):
+		case within(rq, b):
 			setBits(out, lo, hi)
 			continue
-		case within(ranges[q], a) && hi <= last:
+		case within(rq, a) && hi <= last:
 			setBits(out, lo, hi)
 			continue
-		case within(ranges[q], a):
+		case within(rq, a):
 			setBits(out, lo, last)
 			lo = last
 		}
 		for i := lo; i < hi; i++ {
 			if i == (q+1)*w-1 {
-				a = near[q+1]
+				a = nb.nearAt(q + 1)
 			}
 			x := vals[i]
 			if b.lo <= x && x <= b.hi || a.lo <= x && x <= a.hi {
@@ -367,6 +375,47 @@ func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 		}
 	}
 	return out
+}
+
+// coarseCleared returns the bits (as clearedPoints') of the points that
+// their buckets clear, nil when s has no buckets or some bucket is
+// shorter than 2w: the walk found each bucket's extremes (those of the
+// drawn points' buckets, hundreds of points each), so a bucket whose
+// range lies in its interval (nearInterval: a point there is near any
+// median in that range) is cleared whole, with no pass over its values.
+// Each of a bucket's points has a window within the bucket (its window
+// after, or for the last w, its window before), whose median lies in
+// the bucket's range. Most buckets of a series whose noise is small
+// beside its level are cleared so.
+func coarseCleared(s *scalarSeries, w int, rel float64) []uint64 {
+	nb, n := len(s.mins), len(s.vals)
+	if nb == 0 || n/nb < 2*w {
+		return nil
+	}
+	out := make([]uint64, (n+63)/64)
+	for b := range nb {
+		r := valueRange{s.vals[s.mins[b]], s.vals[s.maxs[b]]}
+		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+			lo, hi := downsample.Bounds(b, n, nb)
+			if lo, hi = max(lo, w), min(hi, n-w); lo < hi {
+				setBits(out, lo, hi)
+			}
+		}
+	}
+	return out
+}
+
+// allSet reports whether the bits lo <= i < hi of a bitset are all set.
+func allSet(set []uint64, lo, hi int) bool {
+	for lo < hi {
+		n := min(hi-lo, 64-lo&63)
+		m := (^uint64(0) >> (64 - n)) << (lo & 63)
+		if set[lo>>6]&m != m {
+			return false
+		}
+		lo += n
+	}
+	return true
 }
 
 // setBits sets the bits lo <= i < hi of a bitset.
@@ -381,11 +430,13 @@ func setBits(set []uint64, lo, hi int) {
 // valueRange is an interval of values, lo to hi inclusive.
 type valueRange struct{ lo, hi float64 }
 
-// nearIntervals returns, for each block k of w values, the interval of
-// the points x that are, for sure, within rel of the magnitude of the
+// nearBlocks are, for each block k of w values, the interval of the
+// points x that are, for sure, within rel of the magnitude of the
 // median of any window of w values starting in block k, so that the spike
 // rule's test of that side, d <= rel*|med| with d = |x-med|, holds
-// whatever the median is (nearInterval); and each block's range.
+// whatever the median is (nearInterval); and each block's range. Each is
+// found when first asked for (nearAt, rangeAt): the blocks that
+// coarseCleared clears need neither.
 //
 // Such a window W lies in blocks k and k+1, u values U, so its median
 // lies in their range. When the interval that range gives holds all of
@@ -402,55 +453,83 @@ type valueRange struct{ lo, hi float64 }
 // guessed, the mean of U less and plus its standard deviation, and proven
 // by counting, with no sort: a guess that fails (a spike in the blocks, a
 // step) leaves the range's end.
-func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRange) {
-	nb := (len(vals) + w - 1) / w
-	ranges = make([]valueRange, nb)
-	for k := range ranges {
-		ranges[k] = rangeOf(vals[k*w : min((k+1)*w, len(vals))])
+type nearBlocks struct {
+	vals         []float64
+	w            int
+	rel          float64
+	ranges, near []valueRange // a NaN lo: not found yet
+}
+
+func newNearBlocks(vals []float64, w int, rel float64) *nearBlocks {
+	n := (len(vals) + w - 1) / w
+	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: make([]valueRange, n), near: make([]valueRange, n)}
+	unknown := valueRange{math.NaN(), math.NaN()}
+	for k := range n {
+		nb.ranges[k], nb.near[k] = unknown, unknown
 	}
-	near = make([]valueRange, nb)
+	return nb
+}
+
+// rangeAt returns block k's range.
+func (nb *nearBlocks) rangeAt(k int) valueRange {
+	if r := nb.ranges[k]; r.lo == r.lo {
+		return r
+	}
+	w := nb.w
+	nb.ranges[k] = rangeOf(nb.vals[k*w : min((k+1)*w, len(nb.vals))])
+	return nb.ranges[k]
+}
+
+// nearAt returns block k's interval.
+func (nb *nearBlocks) nearAt(k int) valueRange {
+	if r := nb.near[k]; r.lo == r.lo {
+		return r
+	}
+	nb.near[k] = nb.findNear(k)
+	return nb.near[k]
+}
+
+func (nb *nearBlocks) findNear(k int) valueRange {
+	vals, w, rel := nb.vals, nb.w, nb.rel
 	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
-	for k := range near {
-		u := vals[k*w : min((k+2)*w, len(vals))]
-		r := ranges[k]
-		if k+1 < nb {
-			r = valueRange{min(r.lo, ranges[k+1].lo), max(r.hi, ranges[k+1].hi)}
-		}
-		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
-			near[k] = in
-			continue
-		}
-		// The sum and sum of squares, for the guesses: four sums each,
-		// so that the adds do not wait on each other (a guess need not be
-		// exact; the count proves it).
-		var s0, s1, s2, s3, q0, q1, q2, q3 float64
-		i := 0
-		for ; i+4 <= len(u); i += 4 {
-			v := u[i : i+4 : i+4]
-			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
-			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
-		}
-		for ; i < len(u); i++ {
-			s0 += u[i]
-			q0 += u[i] * u[i]
-		}
-		sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
-		n := float64(len(u))
-		mean := sum / n
-		sd := math.Sqrt(max(sq/n-mean*mean, 0))
-		l, h := mean-sd, mean+sd
-		// A NaN guess, from sums that overflowed, is not taken below.
-		nl, nh := countOutside(u, l, h)
-		if nl <= below && l == l { // else the range's end, for sure
-			r.lo = l
-		}
-		if nh <= above && h == h {
-			r.hi = h
-		}
-		near[k] = nearInterval(r, rel)
+	u := vals[k*w : min((k+2)*w, len(vals))]
+	r := nb.rangeAt(k)
+	if k+1 < len(nb.ranges) {
+		r1 := nb.rangeAt(k + 1)
+		r = valueRange{min(r.lo, r1.lo), max(r.hi, r1.hi)}
 	}
-	return near, ranges
+	if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+		return in
+	}
+	// The sum and sum of squares, for the guesses: four sums each,
+	// so that the adds do not wait on each other (a guess need not be
+	// exact; the count proves it).
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= len(u); i += 4 {
+		v := u[i : i+4 : i+4]
+		v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
+		s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+		q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
+	}
+	for ; i < len(u); i++ {
+		s0 += u[i]
+		q0 += u[i] * u[i]
+	}
+	sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
+	n := float64(len(u))
+	mean := sum / n
+	sd := math.Sqrt(max(sq/n-mean*mean, 0))
+	l, h := mean-sd, mean+sd
+	// A NaN guess, from sums that overflowed, is not taken below.
+	nl, nh := countOutside(u, l, h)
+	if nl <= below && l == l { // else the range's end, for sure
+		r.lo = l
+	}
+	if nh <= above && h == h {
+		r.hi = h
+	}
+	return nearInterval(r, rel)
 }
 
 // rangeOf returns the least and the greatest of vals (finite, at least
@@ -744,13 +823,58 @@ type bucketWalk struct {
 // values stay in registers (in finiteValues' body they were spilled, a
 // store and a load each a point).
 //
+// The loop has one branch a point beside its own, rarely taken: a
+// non-finite value is noticed at the bucket's end (v-v, summed, is 0
+// for finite values only), and then the bucket is walked again, a point
+// at a time; the extremes' indices are found afterwards, by looking for
+// their values in out (in cache: a few hundred values).
+//
 //go:noinline
 func walkBucket(pts []model.Point, out []float64, maxStep int64) bucketWalk {
 	out = out[:len(pts)]
+	before := maxStep
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	var nonFinite float64
+	unsorted := false
+	for j := range pts {
+		p := &pts[j]
+		v := p.Value
+		nonFinite += v - v
+		out[j] = v
+		if p.Step < maxStep {
+			unsorted = true
+		}
+		maxStep = max(maxStep, p.Step)
+		if v < vmin {
+			vmin = v
+		}
+		if v > vmax {
+			vmax = v
+		}
+	}
+	if nonFinite != 0 {
+		return walkBucketSlow(pts, out, before)
+	}
+	if len(pts) == 0 {
+		return bucketWalk{maxStep: maxStep, min: -1, max: -1, vmin: vmin, vmax: vmax}
+	}
+	// The first of the smallest values, as a strict comparison keeps it
+	// (-0 and 0 are equal).
+	imin, imax := 0, 0
+	for out[imin] != vmin {
+		imin++
+	}
+	for out[imax] != vmax {
+		imax++
+	}
+	return bucketWalk{n: len(pts), maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: vmin, vmax: vmax}
+}
+
+// walkBucketSlow is walkBucket of a bucket that holds a non-finite value,
+// a point at a time up to the first one.
+func walkBucketSlow(pts []model.Point, out []float64, maxStep int64) bucketWalk {
 	imin, imax := -1, -1
 	vmin, vmax := math.Inf(1), math.Inf(-1)
-	// Strict comparisons, the first extremes: a new one is rare past a
-	// bucket's start, so the branches are predicted.
 	unsorted := false
 	j := 0
 	for ; j < len(pts); j++ {

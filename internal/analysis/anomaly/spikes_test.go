@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -124,6 +125,13 @@ func seriesOf(vs []float64) *scalarSeries {
 	return finiteValues("loss", pts, nil, 0)
 }
 
+// bucketedOf is seriesOf with the extremes of buckets of about size
+// values each (as a series walked for its drawn points has them), which
+// the spike rule's coarse stage reads.
+func bucketedOf(vs []float64, size int) *scalarSeries {
+	return finiteValues("loss", points(vs...), nil, downsample.Buckets(len(vs), 4*len(vs)/max(size, 1)))
+}
+
 // TestSpikesMatchReference compares the spike rule with the rule as
 // documented, computed with sorts, on hostile series, windows of one and
 // several words of bits (and longer than the series), and thresholds at
@@ -144,11 +152,20 @@ func TestSpikesMatchReference(t *testing.T) {
 	for name, vs := range hostileSeries(rng) {
 		s := seriesOf(vs)
 		for _, w := range []int{2, 3, 4, 5, 7, 20, 31, 32, 33, 64, 65, 100, 2000} {
+			// With buckets too, as a walk for drawn points finds them:
+			// twice as long as the window (the coarse stage's least), and
+			// longer.
+			bucketed := []*scalarSeries{bucketedOf(vs, 2*w), bucketedOf(vs, 3*w+1)}
 			for ti, th := range thresholds {
 				th.SpikeWindow = w
 				got, want := scalarSpikes(s, th), spikesReference(s, th)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s, window %d, thresholds %d: got %+v, want %+v", name, w, ti, got, want)
+				}
+				for _, b := range bucketed {
+					if got := scalarSpikes(b, th); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s, window %d, thresholds %d, %d buckets: got %+v, want %+v", name, w, ti, len(b.mins), got, want)
+					}
 				}
 				if want != nil {
 					fired++
@@ -227,8 +244,15 @@ func FuzzSpikesMatchReference(f *testing.F) {
 			th.SpikeMinRel = 0
 		}
 		s := seriesOf(vals)
-		if got, want := scalarSpikes(s, th), spikesReference(s, th); !reflect.DeepEqual(got, want) {
+		want := spikesReference(s, th)
+		if got := scalarSpikes(s, th); !reflect.DeepEqual(got, want) {
 			t.Fatalf("window %d: got %+v, want %+v", th.SpikeWindow, got, want)
+		}
+		// With buckets twice as long as the window (the coarse stage's
+		// least) or longer, by the input's length.
+		size := 2*th.SpikeWindow + len(raw)%7
+		if got := scalarSpikes(bucketedOf(vals, size), th); !reflect.DeepEqual(got, want) {
+			t.Fatalf("window %d, buckets of %d: got %+v, want %+v", th.SpikeWindow, size, got, want)
 		}
 	})
 }
@@ -245,7 +269,8 @@ func TestClearedPointsAreNear(t *testing.T) {
 			if len(vals) < 2*w+1 {
 				continue
 			}
-			cleared := clearedPoints(vals, w, DefaultThresholds.SpikeMinRel)
+			rel := DefaultThresholds.SpikeMinRel
+			cleared := clearedPoints(vals, w, rel, coarseCleared(bucketedOf(vs, 2*w+len(vals)%5), w, rel))
 			for i := w; i+w < len(vals); i++ {
 				if cleared[i>>6]&(1<<(i&63)) == 0 {
 					continue
@@ -278,7 +303,7 @@ func TestClearedPointsOfNoise(t *testing.T) {
 		for i := range vals {
 			vals[i] = 1 + c.sd*rng.NormFloat64()
 		}
-		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel)
+		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel, nil)
 		n := 0
 		for _, x := range cleared {
 			n += bits.OnesCount64(x)
