@@ -43,9 +43,10 @@ type Staged struct {
 	slots  map[*model.Scalar]*slot
 	sweeps []sweepPlan // per drawn tag
 
-	mu   sync.Mutex
-	runs map[*model.Run]anomaly.RunScalars // Run's, read by Finish
-	iota []int                             // identity's
+	mu      sync.Mutex
+	runs    map[*model.Run]anomaly.RunScalars // Run's, read by Finish
+	iota    []int                             // identity's
+	walkers sync.Pool                         // Run's, with their buffers (*anomaly.Walker)
 }
 
 // slot is where a series' results go.
@@ -247,8 +248,18 @@ func (st *Staged) SetReads(reads func(*result.ScalarView) result.Reads) {
 // of the buckets its drawn points are thinned from when all are finite,
 // whether its steps are in order, and what the rules on its shape read),
 // the series' results then derived while its values are in cache.
+//
+// A Walker's buffers go from one run to the next (a pool): a run's
+// values, 800 KB for a series of 100,000 points, and the spike rule's
+// blocks are not allocated, nor cleared, again for each.
 func (st *Staged) Run(run *model.Run) {
-	wk := anomaly.NewWalker(run, st.th)
+	wk, _ := st.walkers.Get().(*anomaly.Walker)
+	if wk == nil {
+		wk = anomaly.NewWalker(run, st.th)
+	} else {
+		wk.Reset(run)
+	}
+	defer st.walkers.Put(wk)
 	for _, s := range run.Scalars {
 		ser := wk.Walk(s, st.sc.DrawCap)
 		if sl := st.slots[s]; sl != nil {

@@ -35,6 +35,9 @@ type scalarSeries struct {
 	// given buckets, the index of each bucket's first smallest and first
 	// largest value (downsample.FromExtremes); nil else.
 	mins, maxs []int
+	// sc is the buffers the series' rules may use, one rule at a time
+	// (nil: their own).
+	sc *scratch
 }
 
 // point returns the point of the finite value vals[k].
@@ -48,9 +51,23 @@ func (s *scalarSeries) point(k int) model.Point {
 // scratch is the buffers a worker's series share, one series at a time:
 // a series' finite values cost no allocation beyond the longest's.
 type scratch struct {
-	vals       []float64
-	idx        []int
-	mins, maxs []int
+	vals         []float64
+	idx          []int
+	mins, maxs   []int
+	bits         []uint64     // the spike rule's cleared points
+	ranges, near []valueRange // its blocks' (nearBlocks)
+}
+
+// bitset returns a cleared bitset of n bits from sc's buffer (sc nil: a
+// new one).
+func (sc *scratch) bitset(n int) []uint64 {
+	words := (n + 63) / 64
+	if sc == nil {
+		return make([]uint64, words)
+	}
+	sc.bits = slices.Grow(sc.bits[:0], words)[:words]
+	clear(sc.bits)
+	return sc.bits
 }
 
 // scalarRules runs the rules of a table on scalar series over one series,
@@ -134,7 +151,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	far := func(d, med float64) bool { // most points are not: no MAD needed
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
-	cleared := clearedPoints(vals, w, th.SpikeMinRel, coarseCleared(s, w, th.SpikeMinRel))
+	cleared := clearedPoints(vals, w, th.SpikeMinRel, coarseCleared(s, w, th.SpikeMinRel), s.sc)
 	nc := newNearCount(w, th.SpikeMinRel)
 	cs := newChunks(newBlocks(vals, w))
 	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
@@ -334,13 +351,14 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 // one pass, no median, no division per point. A block whose values all
 // lie in an interval is cleared whole, with no test per point. coarse,
 // when not nil, is coarseCleared's bits, which it returns with its own
-// set: their blocks need no range nor interval.
-func clearedPoints(vals []float64, w int, rel float64, coarse []uint64) []uint64 {
+// set: their blocks need no range nor interval. It uses sc's buffers
+// (nil: its own).
+func clearedPoints(vals []float64, w int, rel float64, coarse []uint64, sc *scratch) []uint64 {
 	out := coarse
 	if out == nil {
-		out = make([]uint64, (len(vals)+63)/64)
+		out = sc.bitset(len(vals))
 	}
-	nb := newNearBlocks(vals, w, rel)
+	nb := newNearBlocks(vals, w, rel, sc)
 	within := func(r, in valueRange) bool { return in.lo <= r.lo && r.hi <= in.hi }
 	// The points of block q: their windows before start in block q-1,
 	// their windows after in block q, but the last one's in block q+1.
@@ -392,7 +410,7 @@ func coarseCleared(s *scalarSeries, w int, rel float64) []uint64 {
 	if nb == 0 || n/nb < 2*w {
 		return nil
 	}
-	out := make([]uint64, (n+63)/64)
+	out := s.sc.bitset(n)
 	for b := range nb {
 		r := valueRange{s.vals[s.mins[b]], s.vals[s.maxs[b]]}
 		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
@@ -460,9 +478,16 @@ type nearBlocks struct {
 	ranges, near []valueRange // a NaN lo: not found yet
 }
 
-func newNearBlocks(vals []float64, w int, rel float64) *nearBlocks {
+// newNearBlocks returns the blocks of vals, in sc's buffers (nil: their
+// own).
+func newNearBlocks(vals []float64, w int, rel float64, sc *scratch) *nearBlocks {
 	n := (len(vals) + w - 1) / w
-	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: make([]valueRange, n), near: make([]valueRange, n)}
+	if sc == nil {
+		sc = &scratch{}
+	}
+	sc.ranges = slices.Grow(sc.ranges[:0], n)[:n]
+	sc.near = slices.Grow(sc.near[:0], n)[:n]
+	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: sc.ranges, near: sc.near}
 	unknown := valueRange{math.NaN(), math.NaN()}
 	for k := range n {
 		nb.ranges[k], nb.near[k] = unknown, unknown
@@ -723,7 +748,7 @@ func finiteValues(tag string, pts []model.Point, sc *scratch, nb int) *scalarSer
 	if sc == nil {
 		sc = &scratch{}
 	}
-	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1}
+	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1, sc: sc}
 	n := len(pts)
 	vals := slices.Grow(sc.vals[:0], n)[:n]
 	mins := slices.Grow(sc.mins[:0], nb)[:nb]

@@ -270,7 +270,7 @@ func TestClearedPointsAreNear(t *testing.T) {
 				continue
 			}
 			rel := DefaultThresholds.SpikeMinRel
-			cleared := clearedPoints(vals, w, rel, coarseCleared(bucketedOf(vs, 2*w+len(vals)%5), w, rel))
+			cleared := clearedPoints(vals, w, rel, coarseCleared(bucketedOf(vs, 2*w+len(vals)%5), w, rel), nil)
 			for i := w; i+w < len(vals); i++ {
 				if cleared[i>>6]&(1<<(i&63)) == 0 {
 					continue
@@ -303,7 +303,7 @@ func TestClearedPointsOfNoise(t *testing.T) {
 		for i := range vals {
 			vals[i] = 1 + c.sd*rng.NormFloat64()
 		}
-		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel, nil)
+		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel, nil, nil)
 		n := 0
 		for _, x := range cleared {
 			n += bits.OnesCount64(x)

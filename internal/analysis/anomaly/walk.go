@@ -27,6 +27,13 @@ func NewWalker(run *model.Run, th Thresholds) *Walker {
 	return &Walker{rules: tableOf(Rules()).scalar, run: run.Name, th: th}
 }
 
+// Reset makes wk a Walker of run's scalar series, as NewWalker with its
+// thresholds, keeping its buffers (a series' values: 8 bytes a point of
+// the longest) for the next run's; what Result returned stays as it was.
+func (wk *Walker) Reset(run *model.Run) {
+	wk.run, wk.out = run.Name, RunScalars{}
+}
+
 // Series is a scalar series as a Walker's pass found it. It lives in the
 // Walker's buffers: it is valid until the Walker's next Walk.
 type Series struct {
