@@ -537,3 +537,23 @@ func TestRangeOfIsMinAndMax(t *testing.T) {
 		}
 	}
 }
+
+// TestDivisorIsDivision checks the spike rule's division by a multiply
+// against Go's division: divisors from 2 to 2,000 and 2^31-1, dividends
+// at the ends of the range it multiplies (0, multiples of the divisor
+// and their neighbours, 2^32-1) and past it, and random ones.
+func TestDivisorIsDivision(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, d := range append([]int{2, 3, 7, 20, 64, 100, 1 << 20, 1<<31 - 1}, rng.IntN(2000)+2) {
+		v := newDivisor(d)
+		is := []int{0, 1, d - 1, d, d + 1, 2*d - 1, 1<<32 - 1, 1<<32 - 2, 1 << 32, 1<<40 + 3, 1<<62 + d}
+		for range 10_000 {
+			is = append(is, rng.IntN(1<<32))
+		}
+		for _, i := range is {
+			if got, want := v.quo(i), i/d; got != want {
+				t.Fatalf("%d / %d: %d, want %d", i, d, got, want)
+			}
+		}
+	}
+}
