@@ -164,7 +164,7 @@ func TestStagedBandIsTheBand(t *testing.T) {
 			g := planBand(seqs, maxSteps)
 			vals := make([]bandValues, len(series))
 			for i, sv := range series {
-				vals[i] = valuesAt(sv.Scalar, g)
+				vals[i] = valuesAt(sv.Scalar, g, stepsSorted(sv.Scalar.Points))
 			}
 			got := bandFromValues(context.Background(), vals, g.steps)
 			if !reflect.DeepEqual(got, want) {
@@ -192,7 +192,7 @@ func TestValuesAtAllocatesOnce(t *testing.T) {
 	}
 	for name, g := range grids {
 		var v bandValues
-		if n := testing.AllocsPerRun(20, func() { v = valuesAt(s, g) }); n != 1 {
+		if n := testing.AllocsPerRun(20, func() { v = valuesAt(s, g, stepsSorted(s.Points)) }); n != 1 {
 			t.Errorf("%s: %v allocations a series, want 1", name, n)
 		}
 		if v.F32 == nil || v.at(v.off+v.Len()-1) != 1 || v.at(slices.Index(g.steps, 20)) != 0.5 {
@@ -201,7 +201,7 @@ func TestValuesAtAllocatesOnce(t *testing.T) {
 	}
 	s.Points[2].Value = 0.1 // not a float32
 	g := grids["by cursor"]
-	v := valuesAt(s, g)
+	v := valuesAt(s, g, stepsSorted(s.Points))
 	if v.F64 == nil || v.F32 != nil || v.at(slices.Index(g.steps, 20)) != 0.1 || v.at(slices.Index(g.steps, 25)) != 0.1 {
 		t.Errorf("a float32 series holding 0.1 is held as %+v", v)
 	}

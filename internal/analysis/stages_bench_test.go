@@ -74,3 +74,52 @@ func BenchmarkPlan(b *testing.B) {
 		}
 	}
 }
+
+// p8mRun is a run of /work/sweeps/p8m (examples/synth -runs 8 -tags 10
+// -steps 100000, no sweep): ten tags of steps float32 points, tag t's
+// value exp(-3x)(1+t) plus noise of standard deviation 0.05. The low
+// tags end near their noise, where the spike rule's windows do the work
+// (benchRun's series, whose noise is small beside their level, barely
+// reach them).
+func p8mRun(steps int) *model.Run {
+	rng := rand.New(rand.NewPCG(0, 42))
+	run := &model.Run{Name: "run00"}
+	for t := range 10 {
+		run.Scalars = append(run.Scalars, &model.Scalar{Tag: fmt.Sprintf("group%d/metric%02d", t%3, t), Float32: true, Points: make([]model.Point, steps)})
+	}
+	for s := range steps {
+		x := float64(s) / float64(steps)
+		for t, sc := range run.Scalars {
+			v := float32(math.Exp(-x*3)*(1+float64(t)) + rng.NormFloat64()*0.05)
+			sc.Points[s] = model.Point{Step: int64(s), WallTime: 1.7e9 + float64(s)*0.1, Value: float64(v)}
+		}
+	}
+	return run
+}
+
+// BenchmarkStagedRunP8m is BenchmarkStagedRun over a run shaped like
+// p8m's (p8mRun), in a report of eight such runs as p8m's Plan lays it
+// out (a band grid by index, the draw cap at MaxPoints): cpu-ns/op is
+// one run's Staged.Run, an eighth of the p8m report's.
+func BenchmarkStagedRunP8m(b *testing.B) {
+	run := p8mRun(100_000)
+	rep := &model.Report{}
+	for r := range 8 {
+		c := &model.Run{Name: fmt.Sprintf("run%02d", r)}
+		for _, s := range run.Scalars {
+			cs := *s
+			c.Scalars = append(c.Scalars, &cs)
+		}
+		rep.Runs = append(rep.Runs, c)
+	}
+	st, err := Plan(context.Background(), rep, nil, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for range b.N {
+		st.Run(rep.Runs[0])
+	}
+}

@@ -85,7 +85,7 @@ func BenchmarkBandStaged(b *testing.B) {
 			defer cputime.ReportPerOp(b, cputime.Used())
 			for range b.N {
 				for i, sv := range series {
-					vals[i] = valuesAt(sv.Scalar, g)
+					vals[i] = valuesAt(sv.Scalar, g, stepsSorted(sv.Scalar.Points))
 				}
 				if got := bandFromValues(context.Background(), vals, g.steps); len(got.Steps) != 1_000 {
 					b.Fatalf("%d steps", len(got.Steps))
@@ -113,7 +113,7 @@ func BenchmarkBandFromValues(b *testing.B) {
 	vals := make([]bandValues, len(series))
 	apart := make([][]byte, len(series))
 	for i, sv := range series {
-		vals[i] = valuesAt(sv.Scalar, g)
+		vals[i] = valuesAt(sv.Scalar, g, stepsSorted(sv.Scalar.Points))
 		apart[i] = make([]byte, 64<<10)
 	}
 	b.ReportAllocs()

@@ -55,7 +55,7 @@ type RunScalars struct {
 func ScalarsOf(run *model.Run, th Thresholds) RunScalars {
 	wk := NewWalker(run, th)
 	for _, s := range run.Scalars {
-		wk.Judge(wk.Walk(s))
+		wk.Judge(wk.Walk(s, 0))
 	}
 	return wk.Result()
 }

@@ -51,7 +51,7 @@ func spikeSeries(n int, centred bool) *scalarSeries {
 		}
 		pts[i] = model.Point{Step: int64(i), Value: v}
 	}
-	return finiteValues("loss", pts, nil)
+	return finiteValues("loss", pts, nil, 0)
 }
 
 // BenchmarkSpikes runs the spike rule alone over a 100,000-point series.
@@ -127,7 +127,7 @@ func p8mSeries(n int) []*scalarSeries {
 		}
 	}
 	for t := range out {
-		out[t] = finiteValues(fmt.Sprintf("loss%d", t), pts[t], nil)
+		out[t] = finiteValues(fmt.Sprintf("loss%d", t), pts[t], nil, 0)
 	}
 	return out
 }

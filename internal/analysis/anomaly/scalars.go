@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -22,12 +23,21 @@ type scalarSeries struct {
 	idx  []int // nil when every point is finite: vals[k] is pts[k]'s
 	// The number of points that are not finite, and the first one's index.
 	nonFinite, firstNonFinite int
-	// maxStep is the largest step of pts (math.MinInt64 for none).
-	maxStep int64
+	// maxStep is the largest step of pts (math.MinInt64 for none);
+	// unsorted is true when a step is below one before it.
+	maxStep  int64
+	unsorted bool
 	// min and max are the indices in pts of the first smallest and the
 	// first largest finite value, -1 when none is finite: the series'
 	// statistics (model.Scalar.Stats), found by the same pass.
 	min, max int
+	// mins and maxs are, when every value is finite and the pass was
+	// given buckets, the index of each bucket's first smallest and first
+	// largest value (downsample.FromExtremes); nil else.
+	mins, maxs []int
+	// sc is the buffers the series' rules may use, one rule at a time
+	// (nil: their own).
+	sc *scratch
 }
 
 // point returns the point of the finite value vals[k].
@@ -41,8 +51,23 @@ func (s *scalarSeries) point(k int) model.Point {
 // scratch is the buffers a worker's series share, one series at a time:
 // a series' finite values cost no allocation beyond the longest's.
 type scratch struct {
-	vals []float64
-	idx  []int
+	vals         []float64
+	idx          []int
+	mins, maxs   []int
+	bits         []uint64     // the spike rule's cleared points
+	ranges, near []valueRange // its blocks' (nearBlocks)
+}
+
+// bitset returns a cleared bitset of n bits from sc's buffer (sc nil: a
+// new one).
+func (sc *scratch) bitset(n int) []uint64 {
+	words := (n + 63) / 64
+	if sc == nil {
+		return make([]uint64, words)
+	}
+	sc.bits = slices.Grow(sc.bits[:0], words)[:words]
+	clear(sc.bits)
+	return sc.bits
 }
 
 // scalarRules runs the rules of a table on scalar series over one series,
@@ -50,7 +75,7 @@ type scratch struct {
 // for none), which the pass for its finite values finds.
 func scalarRules(rules []Rule, run string, s *model.Scalar, th Thresholds, sc *scratch) ([]result.Anomaly, int64) {
 	var out []result.Anomaly
-	ser := finiteValues(s.Tag, s.Points, sc)
+	ser := finiteValues(s.Tag, s.Points, sc, 0)
 	for _, r := range rules {
 		if a := r.scalar(ser, th); a != nil {
 			out = append(out, r.fired(a, run, s.Tag))
@@ -126,11 +151,12 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	far := func(d, med float64) bool { // most points are not: no MAD needed
 		return !(d == 0 || d <= th.SpikeMinRel*math.Abs(med))
 	}
-	cleared := clearedPoints(vals, w, th.SpikeMinRel)
+	cleared := clearedPoints(vals, w, th.SpikeMinRel, coarseCleared(s, w, th.SpikeMinRel), s.sc)
 	nc := newNearCount(w, th.SpikeMinRel)
 	cs := newChunks(newBlocks(vals, w))
 	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
 	before, after := newWindow(cs), newWindow(cs)
+	byW := newDivisor(w)
 	var first, n int
 	// The points not cleared, a word of bits at a time, in order: the
 	// windows and chunks move forward only.
@@ -144,9 +170,10 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 			// (a point alone in a stretch the first stage cleared) is
 			// counted before its chunk is made (two sorts and a merge,
 			// some twenty times the count).
-			cb, ca := (i-w)/w, (i+1)/w
-			if cs.has(cb) && cs.get(cb).bounds.clears(x) || cs.has(ca) && cs.get(ca).bounds.clears(x) ||
-				!cs.has(cb) && nc.clears(vals[i-w:i], x) || !cs.has(ca) && nc.clears(vals[i+1:i+w+1], x) ||
+			cb, ca := byW.quo(i-w), byW.quo(i+1)
+			hb, ha := cs.at(cb), cs.at(ca)
+			if hb != nil && hb.bounds.clears(x) || ha != nil && ha.bounds.clears(x) ||
+				hb == nil && nc.clears(vals[i-w:i], x) || ha == nil && nc.clears(vals[i+1:i+w+1], x) ||
 				cs.get(cb).bounds.clears(x) || cs.get(ca).bounds.clears(x) {
 				continue
 			}
@@ -167,6 +194,27 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 		}
 	}
 	return spikeFinding(s, first, n)
+}
+
+// divisor divides by a constant with a multiply rather than a division
+// (some twenty cycles, twice a point the spike rule's first stage
+// leaves): for d >= 2 and a dividend below 2^32, (ceil(2^64/d) * i) >>
+// 64 is i/d exactly (Lemire, Kaser and Kurz, "Faster remainder by direct
+// computation", 2019); a larger dividend is divided.
+type divisor struct {
+	d int
+	m uint64
+}
+
+func newDivisor(d int) divisor { return divisor{d: d, m: ^uint64(0)/uint64(d) + 1} }
+
+// quo returns i/d for i >= 0.
+func (v divisor) quo(i int) int {
+	if uint64(i) >= 1<<32 {
+		return i / v.d
+	}
+	hi, _ := bits.Mul64(v.m, uint64(i))
+	return int(hi)
 }
 
 // bitRange returns the bits of word q of a bitset (bit i%64 of word i/64
@@ -324,33 +372,42 @@ func spikeFinding(s *scalarSeries, first, n int) *result.Anomaly {
 // for the points i that a window's bounds clear (nearInterval) by the
 // window before them, vals[i-w:i], or the one after, vals[i+1:i+w+1]:
 // one pass, no median, no division per point. A block whose values all
-// lie in an interval is cleared whole, with no test per point.
-func clearedPoints(vals []float64, w int, rel float64) []uint64 {
-	out := make([]uint64, (len(vals)+63)/64)
-	near, ranges := nearIntervals(vals, w, rel)
+// lie in an interval is cleared whole, with no test per point. coarse,
+// when not nil, is coarseCleared's bits, which it returns with its own
+// set: their blocks need no range nor interval. It uses sc's buffers
+// (nil: its own).
+func clearedPoints(vals []float64, w int, rel float64, coarse []uint64, sc *scratch) []uint64 {
+	out := coarse
+	if out == nil {
+		out = sc.bitset(len(vals))
+	}
+	nb := newNearBlocks(vals, w, rel, sc)
 	within := func(r, in valueRange) bool { return in.lo <= r.lo && r.hi <= in.hi }
 	// The points of block q: their windows before start in block q-1,
 	// their windows after in block q, but the last one's in block q+1.
-	for q := 1; q < len(near); q++ {
-		b, a := near[q-1], near[q]
+	for q := 1; q < len(nb.near); q++ {
 		lo, hi := q*w, min((q+1)*w, len(vals)-w)
 		if lo >= hi {
 			break
 		}
+		if coarse != nil && allSet(out, lo, hi) {
+			continue
+		}
+		b, a, rq := nb.nearAt(q-1), nb.nearAt(q), nb.rangeAt(q)
 		switch last := (q+1)*w - 1; {
-		case within(ranges[q], b):
+		case within(rq, b):
 			setBits(out, lo, hi)
 			continue
-		case within(ranges[q], a) && hi <= last:
+		case within(rq, a) && hi <= last:
 			setBits(out, lo, hi)
 			continue
-		case within(ranges[q], a):
+		case within(rq, a):
 			setBits(out, lo, last)
 			lo = last
 		}
 		for i := lo; i < hi; i++ {
 			if i == (q+1)*w-1 {
-				a = near[q+1]
+				a = nb.nearAt(q + 1)
 			}
 			x := vals[i]
 			if b.lo <= x && x <= b.hi || a.lo <= x && x <= a.hi {
@@ -359,6 +416,47 @@ func clearedPoints(vals []float64, w int, rel float64) []uint64 {
 		}
 	}
 	return out
+}
+
+// coarseCleared returns the bits (as clearedPoints') of the points that
+// their buckets clear, nil when s has no buckets or some bucket is
+// shorter than 2w: the walk found each bucket's extremes (those of the
+// drawn points' buckets, hundreds of points each), so a bucket whose
+// range lies in its interval (nearInterval: a point there is near any
+// median in that range) is cleared whole, with no pass over its values.
+// Each of a bucket's points has a window within the bucket (its window
+// after, or for the last w, its window before), whose median lies in
+// the bucket's range. Most buckets of a series whose noise is small
+// beside its level are cleared so.
+func coarseCleared(s *scalarSeries, w int, rel float64) []uint64 {
+	nb, n := len(s.mins), len(s.vals)
+	if nb == 0 || n/nb < 2*w {
+		return nil
+	}
+	out := s.sc.bitset(n)
+	for b := range nb {
+		r := valueRange{s.vals[s.mins[b]], s.vals[s.maxs[b]]}
+		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+			lo, hi := downsample.Bounds(b, n, nb)
+			if lo, hi = max(lo, w), min(hi, n-w); lo < hi {
+				setBits(out, lo, hi)
+			}
+		}
+	}
+	return out
+}
+
+// allSet reports whether the bits lo <= i < hi of a bitset are all set.
+func allSet(set []uint64, lo, hi int) bool {
+	for lo < hi {
+		n := min(hi-lo, 64-lo&63)
+		m := (^uint64(0) >> (64 - n)) << (lo & 63)
+		if set[lo>>6]&m != m {
+			return false
+		}
+		lo += n
+	}
+	return true
 }
 
 // setBits sets the bits lo <= i < hi of a bitset.
@@ -373,11 +471,13 @@ func setBits(set []uint64, lo, hi int) {
 // valueRange is an interval of values, lo to hi inclusive.
 type valueRange struct{ lo, hi float64 }
 
-// nearIntervals returns, for each block k of w values, the interval of
-// the points x that are, for sure, within rel of the magnitude of the
+// nearBlocks are, for each block k of w values, the interval of the
+// points x that are, for sure, within rel of the magnitude of the
 // median of any window of w values starting in block k, so that the spike
 // rule's test of that side, d <= rel*|med| with d = |x-med|, holds
-// whatever the median is (nearInterval); and each block's range.
+// whatever the median is (nearInterval); and each block's range. Each is
+// found when first asked for (nearAt, rangeAt): the blocks that
+// coarseCleared clears need neither.
 //
 // Such a window W lies in blocks k and k+1, u values U, so its median
 // lies in their range. When the interval that range gives holds all of
@@ -394,55 +494,90 @@ type valueRange struct{ lo, hi float64 }
 // guessed, the mean of U less and plus its standard deviation, and proven
 // by counting, with no sort: a guess that fails (a spike in the blocks, a
 // step) leaves the range's end.
-func nearIntervals(vals []float64, w int, rel float64) (near, ranges []valueRange) {
-	nb := (len(vals) + w - 1) / w
-	ranges = make([]valueRange, nb)
-	for k := range ranges {
-		ranges[k] = rangeOf(vals[k*w : min((k+1)*w, len(vals))])
+type nearBlocks struct {
+	vals         []float64
+	w            int
+	rel          float64
+	ranges, near []valueRange // a NaN lo: not found yet
+}
+
+// newNearBlocks returns the blocks of vals, in sc's buffers (nil: their
+// own).
+func newNearBlocks(vals []float64, w int, rel float64, sc *scratch) *nearBlocks {
+	n := (len(vals) + w - 1) / w
+	if sc == nil {
+		sc = &scratch{}
 	}
-	near = make([]valueRange, nb)
+	sc.ranges = slices.Grow(sc.ranges[:0], n)[:n]
+	sc.near = slices.Grow(sc.near[:0], n)[:n]
+	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: sc.ranges, near: sc.near}
+	unknown := valueRange{math.NaN(), math.NaN()}
+	for k := range n {
+		nb.ranges[k], nb.near[k] = unknown, unknown
+	}
+	return nb
+}
+
+// rangeAt returns block k's range.
+func (nb *nearBlocks) rangeAt(k int) valueRange {
+	if r := nb.ranges[k]; r.lo == r.lo {
+		return r
+	}
+	w := nb.w
+	nb.ranges[k] = rangeOf(nb.vals[k*w : min((k+1)*w, len(nb.vals))])
+	return nb.ranges[k]
+}
+
+// nearAt returns block k's interval.
+func (nb *nearBlocks) nearAt(k int) valueRange {
+	if r := nb.near[k]; r.lo == r.lo {
+		return r
+	}
+	nb.near[k] = nb.findNear(k)
+	return nb.near[k]
+}
+
+func (nb *nearBlocks) findNear(k int) valueRange {
+	vals, w, rel := nb.vals, nb.w, nb.rel
 	below, above := uint64((w-1)/2), uint64(w-1-w/2) // the most values of U that L, H may pass
-	for k := range near {
-		u := vals[k*w : min((k+2)*w, len(vals))]
-		r := ranges[k]
-		if k+1 < nb {
-			r = valueRange{min(r.lo, ranges[k+1].lo), max(r.hi, ranges[k+1].hi)}
-		}
-		if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
-			near[k] = in
-			continue
-		}
-		// The sum and sum of squares, for the guesses: four sums each,
-		// so that the adds do not wait on each other (a guess need not be
-		// exact; the count proves it).
-		var s0, s1, s2, s3, q0, q1, q2, q3 float64
-		i := 0
-		for ; i+4 <= len(u); i += 4 {
-			v := u[i : i+4 : i+4]
-			v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
-			q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
-		}
-		for ; i < len(u); i++ {
-			s0 += u[i]
-			q0 += u[i] * u[i]
-		}
-		sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
-		n := float64(len(u))
-		mean := sum / n
-		sd := math.Sqrt(max(sq/n-mean*mean, 0))
-		l, h := mean-sd, mean+sd
-		// A NaN guess, from sums that overflowed, is not taken below.
-		nl, nh := countOutside(u, l, h)
-		if nl <= below && l == l { // else the range's end, for sure
-			r.lo = l
-		}
-		if nh <= above && h == h {
-			r.hi = h
-		}
-		near[k] = nearInterval(r, rel)
+	u := vals[k*w : min((k+2)*w, len(vals))]
+	r := nb.rangeAt(k)
+	if k+1 < len(nb.ranges) {
+		r1 := nb.rangeAt(k + 1)
+		r = valueRange{min(r.lo, r1.lo), max(r.hi, r1.hi)}
 	}
-	return near, ranges
+	if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
+		return in
+	}
+	// The sum and sum of squares, for the guesses: four sums each,
+	// so that the adds do not wait on each other (a guess need not be
+	// exact; the count proves it).
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= len(u); i += 4 {
+		v := u[i : i+4 : i+4]
+		v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
+		s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+		q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
+	}
+	for ; i < len(u); i++ {
+		s0 += u[i]
+		q0 += u[i] * u[i]
+	}
+	sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
+	n := float64(len(u))
+	mean := sum / n
+	sd := math.Sqrt(max(sq/n-mean*mean, 0))
+	l, h := mean-sd, mean+sd
+	// A NaN guess, from sums that overflowed, is not taken below.
+	nl, nh := countOutside(u, l, h)
+	if nl <= below && l == l { // else the range's end, for sure
+		r.lo = l
+	}
+	if nh <= above && h == h {
+		r.hi = h
+	}
+	return nearInterval(r, rel)
 }
 
 // rangeOf returns the least and the greatest of vals (finite, at least
@@ -626,59 +761,79 @@ func learningRateZero(s *scalarSeries, th Thresholds) *result.Anomaly {
 
 // finiteValues returns the series of tag and pts for the rules on its
 // shape: its finite values and their indices (none when all are, the
-// common case), its count of the others, its largest step and its
-// smallest and largest finite values, in one pass, in sc's buffers (nil:
-// its own), which the series holds until the next.
-func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
+// common case), its count of the others, its largest step, whether its
+// steps are in order and its smallest and largest finite values, in one
+// pass, in sc's buffers (nil: its own), which the series holds until the
+// next. With nb > 0 buckets (downsample.Buckets) the pass also finds each
+// bucket's first smallest and largest value, what downsample.Values would
+// find in a pass of its own, when every value is finite.
+func finiteValues(tag string, pts []model.Point, sc *scratch, nb int) *scalarSeries {
 	if sc == nil {
 		sc = &scratch{}
 	}
-	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1}
-	vals := slices.Grow(sc.vals[:0], len(pts))[:len(pts)]
+	s := &scalarSeries{tag: tag, pts: pts, firstNonFinite: -1, sc: sc}
+	n := len(pts)
+	vals := slices.Grow(sc.vals[:0], n)[:n]
+	mins := slices.Grow(sc.mins[:0], nb)[:nb]
+	maxs := slices.Grow(sc.maxs[:0], nb)[:nb]
+	sc.mins, sc.maxs = mins, maxs
 	maxStep := int64(math.MinInt64)
+	unsorted := false
 	// The first smallest and largest finite values (strict comparisons):
-	// a new extreme is rare past a series' start, so the branches are
-	// predicted.
+	// a new extreme is rare past a series' start (or a bucket's), so the
+	// branches are predicted.
 	imin, imax := -1, -1
 	vmin, vmax := math.Inf(1), math.Inf(-1)
 	// The common case first, in a loop of its own (few live values, none
-	// spilled): every value so far finite, each at its point's index.
+	// spilled): every value so far finite, each at its point's index, a
+	// bucket at a time (the whole series as one when nb is 0); a bucket's
+	// extremes then fold into the series' (the first bucket to hold the
+	// smallest value holds its first index).
 	i := 0
-	for ; i < len(pts); i++ {
-		p := &pts[i]
-		v := p.Value
-		if v-v != 0 { // NaN or infinite
+	for b := range max(nb, 1) {
+		lo, hi := 0, n
+		if nb > 0 {
+			lo, hi = downsample.Bounds(b, n, nb)
+		}
+		w := walkBucket(pts[lo:hi], vals[lo:hi], maxStep)
+		i, maxStep, unsorted = lo+w.n, w.maxStep, unsorted || w.unsorted
+		bmin, bmax, bvmin, bvmax := lo+w.min, lo+w.max, w.vmin, w.vmax // unset only when no value was read: not taken below
+		if bvmin < vmin {
+			imin, vmin = bmin, bvmin
+		}
+		if bvmax > vmax {
+			imax, vmax = bmax, bvmax
+		}
+		if i < hi {
 			break
 		}
-		maxStep = max(maxStep, p.Step)
-		vals[i] = v
-		if v < vmin {
-			imin, vmin = i, v
-		}
-		if v > vmax {
-			imax, vmax = i, v
+		if nb > 0 {
+			mins[b], maxs[b] = bmin, bmax
 		}
 	}
-	n := i
+	k := i
 	var idx []int
-	if i < len(pts) {
+	if i < n {
 		// From the first non-finite value on: the finite ones' indices.
-		idx = slices.Grow(sc.idx[:0], len(pts))
-		for j := range n {
+		idx = slices.Grow(sc.idx[:0], n)
+		for j := range k {
 			idx = append(idx, j)
 		}
 		s.firstNonFinite = i
-		for ; i < len(pts); i++ {
+		for ; i < n; i++ {
 			p := &pts[i]
+			if p.Step < maxStep {
+				unsorted = true
+			}
 			maxStep = max(maxStep, p.Step)
 			v := p.Value
 			if v-v != 0 {
 				s.nonFinite++
 				continue
 			}
-			vals[n] = v
+			vals[k] = v
 			idx = append(idx, i)
-			n++
+			k++
 			if v < vmin {
 				imin, vmin = i, v
 			}
@@ -687,13 +842,108 @@ func finiteValues(tag string, pts []model.Point, sc *scratch) *scalarSeries {
 			}
 		}
 	}
-	s.vals, s.idx, s.maxStep = vals[:n], idx, maxStep
+	s.vals, s.idx, s.maxStep, s.unsorted = vals[:k], idx, maxStep, unsorted
 	s.min, s.max = imin, imax
+	if s.nonFinite == 0 && nb > 0 {
+		s.mins, s.maxs = mins, maxs
+	}
 	sc.vals = vals
 	if idx != nil {
 		sc.idx = idx
 	}
 	return s
+}
+
+// bucketWalk is what walkBucket found of a bucket's points.
+type bucketWalk struct {
+	n          int   // the points before the first non-finite one (all of them if none)
+	maxStep    int64 // the largest step so far, those of the n points included
+	unsorted   bool  // a step of the n points is below one before it
+	min, max   int   // the offsets of the n points' first smallest and largest value, -1 for none
+	vmin, vmax float64
+}
+
+// walkBucket is finiteValues' common case over a bucket's points (out, as
+// long as pts, takes their values): up to the first non-finite value, the
+// values, their extremes, the largest step and whether the steps are in
+// order, maxStep being the largest before the bucket. A function of its
+// own, called once a bucket (hundreds of points), so that its few live
+// values stay in registers (in finiteValues' body they were spilled, a
+// store and a load each a point).
+//
+// The loop has one branch a point beside its own, rarely taken: a
+// non-finite value is noticed at the bucket's end (v-v, summed, is 0
+// for finite values only), and then the bucket is walked again, a point
+// at a time; the extremes' indices are found afterwards, by looking for
+// their values in out (in cache: a few hundred values).
+//
+//go:noinline
+func walkBucket(pts []model.Point, out []float64, maxStep int64) bucketWalk {
+	out = out[:len(pts)]
+	before := maxStep
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	var nonFinite float64
+	unsorted := false
+	for j := range pts {
+		p := &pts[j]
+		v := p.Value
+		nonFinite += v - v
+		out[j] = v
+		if p.Step < maxStep {
+			unsorted = true
+		}
+		maxStep = max(maxStep, p.Step)
+		if v < vmin {
+			vmin = v
+		}
+		if v > vmax {
+			vmax = v
+		}
+	}
+	if nonFinite != 0 {
+		return walkBucketSlow(pts, out, before)
+	}
+	if len(pts) == 0 {
+		return bucketWalk{maxStep: maxStep, min: -1, max: -1, vmin: vmin, vmax: vmax}
+	}
+	// The first of the smallest values, as a strict comparison keeps it
+	// (-0 and 0 are equal).
+	imin, imax := 0, 0
+	for out[imin] != vmin {
+		imin++
+	}
+	for out[imax] != vmax {
+		imax++
+	}
+	return bucketWalk{n: len(pts), maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: vmin, vmax: vmax}
+}
+
+// walkBucketSlow is walkBucket of a bucket that holds a non-finite value,
+// a point at a time up to the first one.
+func walkBucketSlow(pts []model.Point, out []float64, maxStep int64) bucketWalk {
+	imin, imax := -1, -1
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	unsorted := false
+	j := 0
+	for ; j < len(pts); j++ {
+		p := &pts[j]
+		v := p.Value
+		if v-v != 0 { // NaN or infinite
+			break
+		}
+		if p.Step < maxStep {
+			unsorted = true
+		}
+		maxStep = max(maxStep, p.Step)
+		out[j] = v
+		if v < vmin {
+			imin, vmin = j, v
+		}
+		if v > vmax {
+			imax, vmax = j, v
+		}
+	}
+	return bucketWalk{n: j, maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: vmin, vmax: vmax}
 }
 
 // medianMAD returns the median of win and the median of the absolute

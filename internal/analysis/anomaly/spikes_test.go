@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
@@ -121,7 +122,14 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 
 func seriesOf(vs []float64) *scalarSeries {
 	pts := points(vs...)
-	return finiteValues("loss", pts, nil)
+	return finiteValues("loss", pts, nil, 0)
+}
+
+// bucketedOf is seriesOf with the extremes of buckets of about size
+// values each (as a series walked for its drawn points has them), which
+// the spike rule's coarse stage reads.
+func bucketedOf(vs []float64, size int) *scalarSeries {
+	return finiteValues("loss", points(vs...), nil, downsample.Buckets(len(vs), 4*len(vs)/max(size, 1)))
 }
 
 // TestSpikesMatchReference compares the spike rule with the rule as
@@ -144,11 +152,20 @@ func TestSpikesMatchReference(t *testing.T) {
 	for name, vs := range hostileSeries(rng) {
 		s := seriesOf(vs)
 		for _, w := range []int{2, 3, 4, 5, 7, 20, 31, 32, 33, 64, 65, 100, 2000} {
+			// With buckets too, as a walk for drawn points finds them:
+			// twice as long as the window (the coarse stage's least), and
+			// longer.
+			bucketed := []*scalarSeries{bucketedOf(vs, 2*w), bucketedOf(vs, 3*w+1)}
 			for ti, th := range thresholds {
 				th.SpikeWindow = w
 				got, want := scalarSpikes(s, th), spikesReference(s, th)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s, window %d, thresholds %d: got %+v, want %+v", name, w, ti, got, want)
+				}
+				for _, b := range bucketed {
+					if got := scalarSpikes(b, th); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s, window %d, thresholds %d, %d buckets: got %+v, want %+v", name, w, ti, len(b.mins), got, want)
+					}
 				}
 				if want != nil {
 					fired++
@@ -167,7 +184,7 @@ func TestSpikesMatchReference(t *testing.T) {
 func TestWindowOrderStatistics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 32, 33, 70} {
 			if len(vals) < w {
 				continue
@@ -227,8 +244,15 @@ func FuzzSpikesMatchReference(f *testing.F) {
 			th.SpikeMinRel = 0
 		}
 		s := seriesOf(vals)
-		if got, want := scalarSpikes(s, th), spikesReference(s, th); !reflect.DeepEqual(got, want) {
+		want := spikesReference(s, th)
+		if got := scalarSpikes(s, th); !reflect.DeepEqual(got, want) {
 			t.Fatalf("window %d: got %+v, want %+v", th.SpikeWindow, got, want)
+		}
+		// With buckets twice as long as the window (the coarse stage's
+		// least) or longer, by the input's length.
+		size := 2*th.SpikeWindow + len(raw)%7
+		if got := scalarSpikes(bucketedOf(vals, size), th); !reflect.DeepEqual(got, want) {
+			t.Fatalf("window %d, buckets of %d: got %+v, want %+v", th.SpikeWindow, size, got, want)
 		}
 	})
 }
@@ -240,12 +264,13 @@ func FuzzSpikesMatchReference(f *testing.F) {
 func TestClearedPointsAreNear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 33} {
 			if len(vals) < 2*w+1 {
 				continue
 			}
-			cleared := clearedPoints(vals, w, DefaultThresholds.SpikeMinRel)
+			rel := DefaultThresholds.SpikeMinRel
+			cleared := clearedPoints(vals, w, rel, coarseCleared(bucketedOf(vs, 2*w+len(vals)%5), w, rel), nil)
 			for i := w; i+w < len(vals); i++ {
 				if cleared[i>>6]&(1<<(i&63)) == 0 {
 					continue
@@ -278,7 +303,7 @@ func TestClearedPointsOfNoise(t *testing.T) {
 		for i := range vals {
 			vals[i] = 1 + c.sd*rng.NormFloat64()
 		}
-		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel)
+		cleared := clearedPoints(vals, DefaultThresholds.SpikeWindow, DefaultThresholds.SpikeMinRel, nil, nil)
 		n := 0
 		for _, x := range cleared {
 			n += bits.OnesCount64(x)
@@ -387,7 +412,7 @@ func TestChunkBoundsClearOnlyNearPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	cleared, probed := 0, 0
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 5, 20, 33} {
 			if len(vals) < 2*w+1 {
 				continue
@@ -427,7 +452,7 @@ func TestNearCountClearsOnlyNearPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	cleared, probed := 0, 0
 	for name, vs := range hostileSeries(rng) {
-		vals := finiteValues("", points(vs...), nil).vals
+		vals := finiteValues("", points(vs...), nil, 0).vals
 		for _, w := range []int{3, 4, 20, 33} {
 			for _, rel := range []float64{DefaultThresholds.SpikeMinRel, 0.01, 0.9, 1e-6} {
 				nc := newNearCount(w, rel)
@@ -509,6 +534,26 @@ func TestRangeOfIsMinAndMax(t *testing.T) {
 		r := rangeOf(vals)
 		if r.lo != slices.Min(vals) || r.hi != slices.Max(vals) {
 			t.Fatalf("trial %d: range %v of %v", trial, r, vals)
+		}
+	}
+}
+
+// TestDivisorIsDivision checks the spike rule's division by a multiply
+// against Go's division: divisors from 2 to 2,000 and 2^31-1, dividends
+// at the ends of the range it multiplies (0, multiples of the divisor
+// and their neighbours, 2^32-1) and past it, and random ones.
+func TestDivisorIsDivision(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, d := range append([]int{2, 3, 7, 20, 64, 100, 1 << 20, 1<<31 - 1}, rng.IntN(2000)+2) {
+		v := newDivisor(d)
+		is := []int{0, 1, d - 1, d, d + 1, 2*d - 1, 1<<32 - 1, 1<<32 - 2, 1 << 32, 1<<40 + 3, 1<<62 + d}
+		for range 10_000 {
+			is = append(is, rng.IntN(1<<32))
+		}
+		for _, i := range is {
+			if got, want := v.quo(i), i/d; got != want {
+				t.Fatalf("%d / %d: %d, want %d", i, d, got, want)
+			}
 		}
 	}
 }

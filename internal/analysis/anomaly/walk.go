@@ -2,6 +2,7 @@ package anomaly
 
 import (
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // Walker walks the scalar series of one run, each once, for the rules on
@@ -26,17 +27,29 @@ func NewWalker(run *model.Run, th Thresholds) *Walker {
 	return &Walker{rules: tableOf(Rules()).scalar, run: run.Name, th: th}
 }
 
+// Reset makes wk a Walker of run's scalar series, as NewWalker with its
+// thresholds, keeping its buffers (a series' values: 8 bytes a point of
+// the longest) for the next run's; what Result returned stays as it was.
+func (wk *Walker) Reset(run *model.Run) {
+	wk.run, wk.out = run.Name, RunScalars{}
+}
+
 // Series is a scalar series as a Walker's pass found it. It lives in the
 // Walker's buffers: it is valid until the Walker's next Walk.
 type Series struct {
-	s   *model.Scalar
-	ser *scalarSeries
+	s    *model.Scalar
+	thin int // Walk's budget
+	ser  *scalarSeries
 }
 
 // Walk reads s's points once and returns what it found; Judge then runs
-// the rules on it.
-func (wk *Walker) Walk(s *model.Scalar) Series {
-	return Series{s: s, ser: finiteValues(s.Tag, s.Points, &wk.sc)}
+// the rules on it. The pass also finds what downsample.Values of the
+// series under thin, a budget of points, reads (Series.Thinned): the
+// extremes of its buckets, which cost the pass, whose time goes to
+// reading the points, next to nothing. thin <= 0 finds none.
+func (wk *Walker) Walk(s *model.Scalar, thin int) Series {
+	nb := downsample.Buckets(len(s.Points), thin)
+	return Series{s: s, thin: thin, ser: finiteValues(s.Tag, s.Points, &wk.sc, nb)}
 }
 
 // Judge runs the rules on a series Walk returned, its last Walk's. The
@@ -83,4 +96,25 @@ func (s Series) Values() (vals []float64, ok bool) {
 		return nil, false
 	}
 	return s.ser.vals, true
+}
+
+// StepsSorted reports whether the series' steps are in order (none below
+// one before it), as the pass found them.
+func (s Series) StepsSorted() bool { return !s.ser.unsorted }
+
+// Thinned returns downsample.Values of the series' values under budget
+// (the indices kept and their buckets) from the extremes the pass found,
+// when every value is finite and budget is the one Walk was given (ok);
+// with ok false the caller thins the series itself.
+func (s Series) Thinned(budget int) (keep []int, buckets []downsample.Bucket, ok bool) {
+	vals, finite := s.Values()
+	if !finite || budget != s.thin {
+		return nil, nil, false
+	}
+	if downsample.Buckets(len(vals), budget) == 0 {
+		keep, buckets = downsample.Values(vals, budget) // every index: no pass
+		return keep, buckets, true
+	}
+	keep, buckets = downsample.FromExtremes(vals, s.ser.mins, s.ser.maxs)
+	return keep, buckets, true
 }

@@ -1,6 +1,7 @@
 package anomaly
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 )
 
 // sameExtreme compares extremes bit for bit: a NaN last value equals
@@ -18,10 +20,31 @@ func sameExtreme(a, b model.Extreme) bool {
 }
 
 // checkWalk checks that one Walk of s finds what the separate passes did:
-// model.Scalar.Stats, bit for bit, and the values when all are finite.
-func checkWalk(t *testing.T, wk *Walker, s *model.Scalar) {
+// model.Scalar.Stats, bit for bit, the values when all are finite,
+// whether the steps are in order, and downsample.Points under each of
+// budgets, the first one Walk's (Thinned, when it can).
+func checkWalk(t *testing.T, wk *Walker, s *model.Scalar, budgets ...int) {
 	t.Helper()
-	ser := wk.Walk(s)
+	budgets = append(budgets, 0)
+	ser := wk.Walk(s, budgets[0])
+	sorted := slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+	if ser.StepsSorted() != sorted {
+		t.Fatalf("%d points: steps sorted %v, want %v", len(s.Points), ser.StepsSorted(), sorted)
+	}
+	for _, budget := range budgets {
+		keep, buckets, ok := ser.Thinned(budget)
+		if want := budget == budgets[0] && s.Stats().NonFinite == 0; ok != want {
+			t.Fatalf("%d points, budget %d (walked %d): thinned %v, want %v", len(s.Points), budget, budgets[0], ok, want)
+		}
+		wantKeep, wantBuckets := downsample.Points(s.Points, budget)
+		same := func(a, b downsample.Bucket) bool {
+			return a.First == b.First && a.Last == b.Last && a.HasFinite == b.HasFinite &&
+				math.Float64bits(a.Min) == math.Float64bits(b.Min) && math.Float64bits(a.Max) == math.Float64bits(b.Max)
+		}
+		if ok && (!slices.Equal(keep, wantKeep) || !slices.EqualFunc(buckets, wantBuckets, same)) {
+			t.Fatalf("%d points, budget %d: thinned %v %v, want %v %v", len(s.Points), budget, keep, buckets, wantKeep, wantBuckets)
+		}
+	}
 	got, want := ser.Stats(), s.Stats()
 	if got.Count != want.Count || got.NonFinite != want.NonFinite || got.HasFinite != want.HasFinite ||
 		!sameExtreme(got.Last, want.Last) || !sameExtreme(got.Min, want.Min) || !sameExtreme(got.Max, want.Max) {
@@ -68,24 +91,38 @@ func TestWalkedSeriesHasTheScalarsStats(t *testing.T) {
 		if len(pts) > 2 {
 			pts[1].Step, pts[2].Step = pts[2].Step, pts[1].Step
 		}
-		checkWalk(t, wk, &model.Scalar{Tag: "train/loss", Points: pts})
+		for _, budget := range []int{0, 1, 4, 5, 17, len(pts), len(pts) + 1} {
+			checkWalk(t, wk, &model.Scalar{Tag: "train/loss", Points: pts}, budget, budget+4)
+		}
 	}
 }
 
 // FuzzWalkedStats checks a walked series' statistics and values against
-// model.Scalar.Stats on values of any bits, one Walker for the series
-// and its halves in turn.
+// model.Scalar.Stats on values of any bits, and its thinned points against
+// downsample.Points under a budget of the input's first byte, one Walker
+// for the series and its halves in turn.
 func FuzzWalkedStats(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf0, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 0, 0, 0, 0, 0, 0, 0xf0, 0xff})
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0xf0, 0xbf, 0x82})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A byte past the values: the budget, and steps out of order
+		// when its high bit is set.
+		budget, backwards := 0, false
+		if len(data)%8 != 0 {
+			budget, backwards = int(data[len(data)-1]%32), data[len(data)-1] >= 128
+		}
 		vals := make([]float64, len(data)/8)
 		for i := range vals {
 			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 		}
 		wk := NewWalker(&model.Run{Name: "r"}, DefaultThresholds)
 		for _, vs := range [][]float64{vals, vals[len(vals)/2:], vals[:len(vals)/2]} {
-			checkWalk(t, wk, &model.Scalar{Tag: "x", Points: points(vs...)})
+			pts := points(vs...)
+			if backwards && len(pts) > 2 {
+				pts[len(pts)/2].Step = -1
+			}
+			checkWalk(t, wk, &model.Scalar{Tag: "x", Points: pts}, budget)
 		}
 	})
 }
@@ -139,7 +176,7 @@ func TestWalkedExtremesAreTheBuiltins(t *testing.T) {
 		{math.NaN(), 0, negZero, math.Inf(-1)},
 		{-math.MaxFloat64, math.MaxFloat64},
 	} {
-		ser := finiteValues("loss", points(vals...), nil)
+		ser := finiteValues("loss", points(vals...), nil, 0)
 		if lo, want := ser.minValue(), slices.Min(ser.vals); math.Float64bits(lo) != math.Float64bits(want) {
 			t.Errorf("%v: smallest %v, want %v", vals, lo, want)
 		}

@@ -189,8 +189,13 @@ func newChunks(b *blocks) *chunks {
 	return cs
 }
 
-// has reports whether chunk c is one of the last four, at hand.
-func (cs *chunks) has(c int) bool { return cs.last[c&3].c == c }
+// at returns chunk c when it is one of the last four, at hand; nil else.
+func (cs *chunks) at(c int) *chunk {
+	if ch := &cs.last[c&3]; ch.c == c {
+		return ch
+	}
+	return nil
+}
 
 // get returns chunk c, merging its two sorted blocks if it is not one of
 // the last four.

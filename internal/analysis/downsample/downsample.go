@@ -81,17 +81,16 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 // one: call Points for those.
 func Values(vals []float64, budget int) (keep []int, buckets []Bucket) {
 	n := len(vals)
-	if budget <= 0 || n <= budget {
+	nb := Buckets(n, budget)
+	if nb == 0 {
 		return every(n), nil
 	}
-	nb := max(budget/4, 1)
-	buckets = make([]Bucket, 0, nb)
-	keep = make([]int, 0, budget+8)
+	mins, maxs := make([]int, nb), make([]int, nb)
 	for b := range nb {
-		lo, hi := b*n/nb, (b+1)*n/nb-1
+		lo, hi := Bounds(b, n, nb)
 		// A bucket is never empty (n > budget >= nb): its first value
 		// starts both extremes, as Points' first finite one does.
-		seg := vals[lo : hi+1]
+		seg := vals[lo:hi]
 		imin, imax := 0, 0
 		vmin, vmax := seg[0], seg[0]
 		for j := 1; j < len(seg); j++ {
@@ -102,8 +101,39 @@ func Values(vals []float64, budget int) (keep []int, buckets []Bucket) {
 				imax, vmax = j, v
 			}
 		}
-		buckets = append(buckets, Bucket{First: lo, Last: hi, Min: vmin, Max: vmax, HasFinite: true})
-		keep = appendSorted(keep, lo, hi, lo+imin, lo+imax)
+		mins[b], maxs[b] = lo+imin, lo+imax
+	}
+	return FromExtremes(vals, mins, maxs)
+}
+
+// Buckets returns how many buckets Points and Values cut n points into
+// under budget, 0 when they keep every point (n <= budget, or budget <= 0).
+func Buckets(n, budget int) int {
+	if budget <= 0 || n <= budget {
+		return 0
+	}
+	return max(budget/4, 1)
+}
+
+// Bounds returns the points of bucket b of nb over n points: indices lo
+// to hi-1.
+func Bounds(b, n, nb int) (lo, hi int) {
+	return b * n / nb, (b + 1) * n / nb
+}
+
+// FromExtremes is Values from the index of each bucket's first smallest
+// and first largest value (mins[b], maxs[b] for bucket b of len(mins),
+// laid out by Bounds), found by a pass over the values that other readers
+// share: the same indices and buckets, with no second pass.
+func FromExtremes(vals []float64, mins, maxs []int) (keep []int, buckets []Bucket) {
+	n, nb := len(vals), len(mins)
+	buckets = make([]Bucket, 0, nb)
+	keep = make([]int, 0, 4*nb+8)
+	for b := range nb {
+		lo, hi := Bounds(b, n, nb)
+		imin, imax := mins[b], maxs[b]
+		buckets = append(buckets, Bucket{First: lo, Last: hi - 1, Min: vals[imin], Max: vals[imax], HasFinite: true})
+		keep = appendSorted(keep, lo, hi-1, imin, imax)
 	}
 	return keep, buckets
 }
