@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -389,16 +390,52 @@ func TestBucketCancel(t *testing.T) {
 	if code == 0 || !once.Load() {
 		t.Fatalf("exit status %d after cancelling (cancelled: %v)\n%s", code, once.Load(), stderr.String())
 	}
-	// A request sent as the context ended may reach the server just
-	// after run returns; none may follow it.
-	time.Sleep(200 * time.Millisecond)
-	before := s.requests.Load()
-	time.Sleep(300 * time.Millisecond)
-	if after := s.requests.Load(); after != before {
-		t.Errorf("%d requests went on after the build returned", after-before)
+	// No request may follow the build's return: every goroutine of the
+	// build must end (one left could send any time), and then what the
+	// server still answers are requests sent before, which must end too.
+	if left := buildGoroutinesLeft(5 * time.Second); left != "" {
+		t.Errorf("goroutines of the build still running after it returned:\n%s", left)
+	}
+	for wait, end := time.Millisecond, time.Now().Add(5*time.Second); s.inFlight.Load() > 0; wait *= 2 {
+		if time.Now().After(end) {
+			t.Fatalf("%d requests still answered 5 s after the build's goroutines ended", s.inFlight.Load())
+		}
+		time.Sleep(min(wait, time.Until(end)))
 	}
 	if !strings.Contains(stderr.String(), "cancel") {
 		t.Errorf("stderr %q does not say it was cancelled", stderr.String())
+	}
+}
+
+// buildGoroutinesLeft waits up to timeout for every goroutine running the
+// packages of a build (collect, internal, render) to end, and returns the
+// stacks of those still running then ("" when none). A goroutine's end
+// sends no event: it looks again after waits doubling from 1 ms.
+func buildGoroutinesLeft(timeout time.Duration) string {
+	end := time.Now().Add(timeout)
+	for wait := time.Millisecond; ; wait *= 2 {
+		var left []string
+		buf := make([]byte, 1<<20)
+		for {
+			n := runtime.Stack(buf, true)
+			if n < len(buf) {
+				buf = buf[:n]
+				break
+			}
+			buf = make([]byte, 2*len(buf))
+		}
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			for _, pkg := range []string{"/collect.", "/collect/", "/internal/", "/render."} {
+				if strings.Contains(g, "github.com/trainreport/trainreport"+pkg) {
+					left = append(left, g)
+					break
+				}
+			}
+		}
+		if len(left) == 0 || time.Now().After(end) {
+			return strings.Join(left, "\n\n")
+		}
+		time.Sleep(min(wait, time.Until(end)))
 	}
 }
 

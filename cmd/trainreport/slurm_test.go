@@ -330,7 +330,9 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 	// merge.sbatch hands the arguments after REPORT to merge.
 	merge := sbatch(append([]string{"--dependency=afterok:" + array, filepath.Join(scripts, "merge.sbatch"), s.parts, s.report.site}, s.report.flags()...)...)
 	var states map[string]map[string]string
-	for {
+	// A job's end sends no event the test can wait on: look again after
+	// pauses doubling from 10 ms to pollMax, until ctx ends.
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, pollMax) {
 		var err error
 		states, err = jobStates(ctx, c, array, merge)
 		if err != nil {
@@ -345,7 +347,7 @@ func submitShards(t testing.TB, ctx context.Context, c *slurmCluster, bin, logs,
 		select {
 		case <-ctx.Done():
 			t.Fatalf("the jobs did not end in %v: %v\n%s\n%s", slurmWait, states, jobLogs(dir), c.logs())
-		case <-time.After(250 * time.Millisecond):
+		case <-time.After(wait):
 		}
 	}
 	s.wall = time.Since(start)

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +30,9 @@ type slurmCluster struct {
 	dir     string   // the cluster's folder
 	env     []string // the environment of its commands: SLURM_CONF, no outer SLURM_*
 	daemons []*daemon
+
+	exit     chan struct{} // closed when the first daemon exits
+	exitOnce sync.Once
 }
 
 // daemon is a daemon of the cluster; done is closed when it has exited.
@@ -65,7 +69,7 @@ func startSlurm(t testing.TB) *slurmCluster {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := &slurmCluster{dir: dir}
+	c := &slurmCluster{dir: dir, exit: make(chan struct{})}
 	t.Cleanup(func() {
 		c.stop(t)
 		if !t.Failed() {
@@ -211,29 +215,47 @@ func (c *slurmCluster) start(t testing.TB, name string, args ...string) {
 	go func() {
 		d.err = cmd.Wait()
 		close(d.done)
+		c.exitOnce.Do(func() { close(c.exit) })
 	}()
 	c.daemons = append(c.daemons, d)
 }
 
-// waitFor polls ok every 200 ms until it holds, failing the test with
-// the daemons' logs after timeout or as soon as a daemon has exited.
+// waitFor polls ok until it holds, failing the test with the daemons'
+// logs after timeout or as soon as a daemon has exited. What it waits for
+// (a socket file, a node's state in sinfo) sends no event the test can
+// wait on, so it looks again after pauses doubling from 10 ms to at most
+// pollMax, and wakes at once when a daemon exits.
 func (c *slurmCluster) waitFor(t testing.TB, timeout time.Duration, what string, ok func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, pollMax) {
 		done, last := ok()
 		if done {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s (last: %s)\n%s", timeout, what, last, c.logs())
-		}
 		if err := c.exited(); err != nil {
 			t.Fatalf("waiting for %s: %v\n%s", what, err, c.logs())
 		}
-		time.Sleep(200 * time.Millisecond)
+		pause := time.NewTimer(wait)
+		select {
+		case <-pause.C:
+		case <-c.exit:
+			pause.Stop()
+		case <-deadline.C:
+			pause.Stop()
+			if done, last = ok(); done {
+				return
+			}
+			t.Fatalf("waited %v for %s (last: %s)\n%s", timeout, what, last, c.logs())
+		}
 	}
 }
+
+// pollMax bounds the pause between two looks at the cluster's state: each
+// look runs a Slurm command (a process and an RPC to slurmctld), so the
+// pauses grow, but a state that comes late is seen within pollMax.
+const pollMax = 400 * time.Millisecond
 
 // exited says which daemon has exited, if one has.
 func (c *slurmCluster) exited() error {
@@ -284,12 +306,17 @@ func (c *slurmCluster) stop(t testing.TB) {
 			if _, err := c.command(ctx, "scancel", strings.Fields(out)...); err != nil {
 				t.Log(err)
 			}
-			for ctx.Err() == nil {
+			// Jobs ending send no event: look again after pauses
+			// doubling up to pollMax, until the context's 30 s end.
+			for wait := 10 * time.Millisecond; ctx.Err() == nil; wait = min(2*wait, pollMax) {
 				out, err := c.command(ctx, "squeue", "--noheader", "--format=%A")
 				if err != nil || strings.TrimSpace(out) == "" {
 					break
 				}
-				time.Sleep(200 * time.Millisecond)
+				select {
+				case <-time.After(wait):
+				case <-ctx.Done():
+				}
 			}
 		}
 	}
