@@ -141,10 +141,9 @@ func (r *Report) sweepTags(n int) []sweepTag {
 // appendSweepChart appends the chart data of tag tv of a sweep: the chart
 // data of appendChartData with only the extreme runs, each drawing at
 // most points points (rank "low" or "high", index its row in the page's
-// run table; thinned as sc.Thin does when points is below sc.MaxPoints,
-// at which the analysis drew them, from what it drew (thinFrom); an
-// object of objs when it draws the same
-// points), and "sweep": the band at points steps, which way the tag
+// run table; thinned by sc.Thin, from what the analysis drew at
+// sc.MaxPoints, when points is below it; an object of objs when it draws
+// the same points), and "sweep": the band at points steps, which way the tag
 // improves (the page loads any run's points from its bundle, named by the
 // run table, under the tag). HTML-escaped as
 // appendChartData's.
@@ -165,7 +164,7 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 			sv := tv.series[e.Series]
 			draw, buckets := e.Draw, e.Buckets
 			if points != sc.MaxPoints {
-				draw, buckets = thinFrom(sv.scalar.Points, draw, buckets, points, sc.Thin)
+				draw, buckets = sc.Thin(sv.scalar.Points, points, draw, buckets)
 			}
 			if obj, ok := objs.of(sv, draw, buckets); ok {
 				b = append(b, obj...)

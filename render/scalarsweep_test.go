@@ -439,7 +439,7 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 			if _, ok := every.drawn.of(sv, sv.draw, sv.buckets); !ok {
 				t.Fatalf("budget %d: run %s's own points not shared", budget, sv.run.Name)
 			}
-			if thin, _ := r.an.Scalars.Thin(sv.scalar.Points, len(sv.draw)/2); len(thin) > 0 {
+			if thin, _ := r.an.Scalars.Thin(sv.scalar.Points, len(sv.draw)/2, sv.draw, sv.buckets); len(thin) > 0 {
 				if _, ok := every.drawn.of(sv, thin, nil); ok {
 					t.Fatalf("budget %d: run %s's thinned points shared", budget, sv.run.Name)
 				}

@@ -31,9 +31,14 @@ func (opt Options) withDefaults() Options {
 	return opt
 }
 
-// thin is downsample.Points with the buckets as the results hold them.
-func thin(pts []model.Point, budget int) ([]int, []result.Bucket) {
-	return resultBuckets(downsample.Points(pts, budget))
+// rethin is downsample.Rethin with the buckets as the results hold them:
+// result.Scalars.Thin.
+func rethin(pts []model.Point, budget int, keep []int, buckets []result.Bucket) ([]int, []result.Bucket) {
+	bks := make([]downsample.Bucket, len(buckets))
+	for i, b := range buckets {
+		bks[i] = downsample.Bucket(b)
+	}
+	return resultBuckets(downsample.Rethin(pts, keep, bks, budget))
 }
 
 // resultBuckets is keep and bks, what downsample returns, with the

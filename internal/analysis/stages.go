@@ -146,7 +146,7 @@ func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (
 		st.th = anomaly.DefaultThresholds
 	}
 	sopt := st.sopt
-	out := result.Scalars{MaxPoints: sopt.MaxPoints, MaxPagePoints: sopt.MaxPagePoints, Thin: thin}
+	out := result.Scalars{MaxPoints: sopt.MaxPoints, MaxPagePoints: sopt.MaxPagePoints, Thin: rethin}
 	at := map[string]int{} // tag -> index in out.Tags
 	for _, run := range rep.Runs {
 		for _, s := range run.Scalars {

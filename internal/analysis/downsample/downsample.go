@@ -31,45 +31,11 @@ func Points(pts []model.Point, budget int) (keep []int, buckets []Bucket) {
 	buckets = make([]Bucket, 0, nb)
 	keep = make([]int, 0, budget+8)
 	for b := range nb {
-		lo, hi := b*n/nb, (b+1)*n/nb-1
-		bk := Bucket{First: lo, Last: hi}
-		imin, imax := -1, -1
-		var vmin, vmax float64
-		inan, ipos, ineg := -1, -1, -1
-		// Over the bucket's own slice: no bounds check per point. One
-		// switch, one comparison per point for the common case.
-		seg := pts[lo : hi+1]
-		for j := range seg {
-			v := seg[j].Value
-			switch i := lo + j; {
-			case v-v != 0: // NaN or infinite: rare, so tested once for both
-				switch {
-				case v > 0:
-					if ipos < 0 {
-						ipos = i
-					}
-				case v < 0:
-					if ineg < 0 {
-						ineg = i
-					}
-				default:
-					if inan < 0 {
-						inan = i
-					}
-				}
-			case imin < 0:
-				imin, imax, vmin, vmax = i, i, v, v
-			case v < vmin:
-				imin, vmin = i, v
-			case v > vmax:
-				imax, vmax = i, v
-			}
-		}
-		if imin >= 0 {
-			bk.Min, bk.Max, bk.HasFinite = vmin, vmax, true
-		}
-		buckets = append(buckets, bk)
-		keep = appendSorted(keep, lo, hi, imin, imax, inan, ipos, ineg)
+		lo, hi := Bounds(b, n, nb)
+		e := noExtremes()
+		e.scan(pts[lo:hi], lo)
+		buckets = append(buckets, e.bucket(lo, hi-1))
+		keep = e.appendKept(keep, lo, hi-1)
 	}
 	return keep, buckets
 }
@@ -157,6 +123,73 @@ func appendSorted(keep []int, idx ...int) []int {
 		}
 	}
 	return keep
+}
+
+// extremes are where a run of points has its first smallest and largest
+// finite values (imin -1: none) and its first NaN, +Inf and -Inf (-1:
+// none): what Points keeps of a bucket besides its ends.
+type extremes struct {
+	imin, imax       int
+	vmin, vmax       float64
+	inan, ipos, ineg int
+}
+
+func noExtremes() extremes {
+	return extremes{imin: -1, imax: -1, inan: -1, ipos: -1, ineg: -1}
+}
+
+// scan takes seg, the points from index lo on, into e, in order. Its
+// state is in locals for the loop (one switch, one comparison per point
+// for the common case), stored back once.
+func (e *extremes) scan(seg []model.Point, lo int) {
+	imin, imax, vmin, vmax := e.imin, e.imax, e.vmin, e.vmax
+	for j := range seg {
+		v := seg[j].Value
+		switch i := lo + j; {
+		case v-v != 0: // NaN or infinite: rare, so tested once for both
+			e.nonFinite(i, v)
+		case imin < 0:
+			imin, imax, vmin, vmax = i, i, v, v
+		case v < vmin:
+			imin, vmin = i, v
+		case v > vmax:
+			imax, vmax = i, v
+		}
+	}
+	e.imin, e.imax, e.vmin, e.vmax = imin, imax, vmin, vmax
+}
+
+// nonFinite takes point i, of value v (NaN or infinite), into e.
+func (e *extremes) nonFinite(i int, v float64) {
+	switch {
+	case v > 0:
+		if e.ipos < 0 {
+			e.ipos = i
+		}
+	case v < 0:
+		if e.ineg < 0 {
+			e.ineg = i
+		}
+	default:
+		if e.inan < 0 {
+			e.inan = i
+		}
+	}
+}
+
+// bucket is the bucket of points first to last whose extremes e holds.
+func (e *extremes) bucket(first, last int) Bucket {
+	bk := Bucket{First: first, Last: last}
+	if e.imin >= 0 {
+		bk.Min, bk.Max, bk.HasFinite = e.vmin, e.vmax, true
+	}
+	return bk
+}
+
+// appendKept appends to keep what Points keeps of the bucket of points
+// first to last whose extremes e holds.
+func (e *extremes) appendKept(keep []int, first, last int) []int {
+	return appendSorted(keep, first, last, e.imin, e.imax, e.inan, e.ipos, e.ineg)
 }
 
 // every returns the indices 0 to n-1: a series that fits keeps them all.

@@ -25,12 +25,14 @@ type Scalars struct {
 	// is Sweep[i]), which the page draws instead of every run's line when
 	// there are too many runs or points.
 	Sweep []SweepTag
-	// Thin is the analysis's downsampling (keeping each bucket's first,
-	// last and extreme points), for the one view whose budget depends on
-	// the bytes a writer has written: the sweep page draws its extreme
-	// runs with fewer points when its charts would pass the page's size.
-	// Every other view is computed in advance.
-	Thin func(pts []model.Point, budget int) (keep []int, buckets []Bucket)
+	// Thin is the analysis's downsampling of pts at budget (keeping each
+	// bucket's first, last and extreme points), from keep and buckets,
+	// what it kept of pts at another budget (a view's Draw and Buckets),
+	// which spares reading most points again. It is for the one view
+	// whose budget depends on the bytes a writer has written: the sweep
+	// page draws its extreme runs with fewer points when its charts would
+	// pass the page's size. Every other view is computed in advance.
+	Thin func(pts []model.Point, budget int, keep []int, buckets []Bucket) ([]int, []Bucket)
 }
 
 // ScalarTag is one scalar tag across the runs that have it.
