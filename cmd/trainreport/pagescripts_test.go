@@ -23,12 +23,15 @@ type rawJS string
 // pageJS returns an expression that calls function fn of testdata/js/file
 // with args, each written as JSON (or as itself, for a rawJS). The
 // function may call awaitReady(), which awaits window.trainreport.ready()
-// for at most readyTimeout (testdata/js/ready.js). The first line names
-// the call, for the messages of eval and waitFor.
+// for at most readyTimeout (testdata/js/ready.js), and use wait, whose
+// waits on a state fail after readyTimeout too (testdata/js/wait.js): no
+// script pauses for a fixed time. The first line names the call, for the
+// messages of eval and waitFor.
 func pageJS(file, fn string, args ...any) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "/* testdata/js/%s: %s */ (() => {\n", file, fn)
 	fmt.Fprintf(&b, "const awaitReady = () => (%s)(%d);\n", script("ready.js"), readyTimeout.Milliseconds())
+	fmt.Fprintf(&b, "const wait = (%s)(%d);\n", script("wait.js"), readyTimeout.Milliseconds())
 	fmt.Fprintf(&b, "return (%s).%s(", script(file), fn)
 	for i, a := range args {
 		if i > 0 {

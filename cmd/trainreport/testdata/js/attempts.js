@@ -52,8 +52,7 @@
 	async histogramWrites() {
 		await awaitReady();
 		const fig = document.querySelector('main.page[data-page="histograms"] figure.stat-card');
-		fig.scrollIntoView();
-		for (let i = 0; i < 100 && !fig.hasAttribute("data-drawn"); i++) await new Promise(r => setTimeout(r, 50));
+		await wait.shown(fig);
 		const ch = echarts.getInstanceByDom(fig.querySelector(".stat-chart"));
 		const draw = JSON.parse(fig.querySelector("script.stat-data").textContent).draw;
 		const groups = [];

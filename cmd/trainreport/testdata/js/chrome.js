@@ -41,18 +41,19 @@
 	},
 
 	// boxes draws every chart of the shown page whose container matches
-	// sel (scrolling each into view: charts draw when seen), then returns
-	// per chart the rendered text boxes of the canvas (axis labels and
-	// names, legends, messages) in the chart's pixels, the chart's size,
-	// and the plot's bottom edge.
+	// sel (scrolling each into view: charts draw when seen) and waits for
+	// each to be drawn for the page's state at its size, then returns per
+	// chart the rendered text boxes of the canvas (axis labels and names,
+	// legends, messages) in the chart's pixels, the chart's size, and the
+	// plot's bottom edge. The pages draw without animation: the boxes of a
+	// chart drawn are where they stay.
 	async boxes(sel) {
 		await awaitReady();
 		const divs = [...document.querySelectorAll(sel)].filter(d => d.offsetParent !== null);
-		for (const d of divs) {
-			d.scrollIntoView();
-			await new Promise(r => setTimeout(r, 30));
-		}
-		await new Promise(r => setTimeout(r, 200));
+		for (const d of divs) await wait.shown(d);
+		// And all at once: the page's layout may have moved since one was
+		// drawn (a scroll bar came), which resizes charts.
+		await wait.until(() => divs.every(d => wait.drawn(d)), "every chart of " + sel + " drawn");
 		const out = [];
 		for (const d of divs) {
 			const ch = echarts.getInstanceByDom(d);

@@ -9,13 +9,18 @@
 
 	// loaded scrolls every chart of the page into view in turn, opening
 	// the closed categories, and tells whether every one is drawn (or says
-	// why it is not).
+	// why it is not): each is waited for until its chart is drawn for the
+	// page's state, or the wait's deadline, and then its figure must say
+	// so (data-ready).
 	async loaded() {
 		await awaitReady();
 		const main = document.querySelector('main.page[data-page="custom_scalars"]');
 		main.querySelectorAll("details.layout-category").forEach(d => { d.open = true; });
 		const figs = [...main.querySelectorAll("figure.chart-card")].filter(f => f.querySelector("[data-chart]"));
-		for (const f of figs) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60)); }
+		for (const f of figs) {
+			f.scrollIntoView();
+			if (!await wait.until(() => wait.drawn(f), "").catch(() => false)) return false;
+		}
 		return figs.every(f => f.getAttribute("data-ready") === "1");
 	},
 

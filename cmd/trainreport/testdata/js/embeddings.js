@@ -69,10 +69,10 @@
 		const inst = echarts.getInstanceByDom(this.main().querySelector('[data-emb-chart]'));
 		inst.dispatchAction({type: 'showTip', seriesIndex: 0, dataIndex: i});
 		// The card is drawn in a later frame: wait for it (a fixed 300 ms
-		// failed on a loaded CI machine), up to 5 s.
+		// failed on a loaded CI machine), at each frame; none at the
+		// deadline makes an empty answer, which the test reports.
 		const find = () => [...this.main().querySelectorAll('[data-emb-chart] div')].find(d => d.style.position === 'absolute' && d.textContent.includes('point'));
-		let box = find();
-		for (const end = Date.now() + 5000; !box && Date.now() < end; box = find()) await new Promise(r => setTimeout(r, 50));
+		const box = await wait.until(find, "the tooltip of item " + i).catch(() => null);
 		const thumb = box && box.querySelector('span.emb-thumb');
 		return JSON.stringify({Text: box ? box.textContent : '', Tags: box ? [...box.querySelectorAll('*')].map(e => e.tagName) : [],
 			Thumb: thumb ? getComputedStyle(thumb).backgroundImage : ''});

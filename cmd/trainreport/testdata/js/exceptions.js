@@ -38,11 +38,16 @@
 	},
 
 	// setK types k into the page's whisker factor and waits for the charts
-	// to take it.
+	// to take it: every card drawn to be drawn again for it (its charts
+	// are drawn for the k of their key); one not drawn yet will draw at
+	// the new k. The page writes the URL on a change at once.
 	async setK(k) {
-		const input = document.querySelector('main.page[data-page="exceptions"] form[data-controls] [name="k"]');
+		const main = document.querySelector('main.page[data-page="exceptions"]');
+		const input = main.querySelector('form[data-controls] [name="k"]');
 		input.value = String(k); input.dispatchEvent(new Event("change", {bubbles: true}));
-		await new Promise(r => setTimeout(r, 300));
+		const cards = [...main.querySelectorAll("article.exc-card")];
+		await wait.until(() => cards.every(c => !c.__trainreportChart || !c.__trainreportChart.drawn || wait.drawn(c)),
+			"the charts drawn at k=" + k);
 		return location.hash;
 	},
 

@@ -135,7 +135,9 @@
 		try {
 			m.querySelector('[data-graph-export="svg"]').click();
 			m.querySelector('[data-graph-export="png"]').click();
-			for (let i = 0; i < 100 && got.length < 2; i++) await new Promise(r => setTimeout(r, 50));
+			// The PNG is drawn from an image of the SVG, which loads later:
+			// the test reports what came by the deadline.
+			await wait.until(() => got.length >= 2, "both downloads").catch(() => {});
 		} finally {
 			util.download = saved;
 		}

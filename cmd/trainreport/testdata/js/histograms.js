@@ -29,17 +29,17 @@
 		return this.stats(page).drawn === n;
 	},
 
-	// scrollThrough scrolls every chart of the page into view in turn.
+	// scrollThrough scrolls every chart of the page shown into view in
+	// turn, waiting at each until it is drawn.
 	async scrollThrough(page) {
-		for (const c of document.querySelectorAll('main.page[data-page="' + page + '"] figure.stat-card')) {
-			c.scrollIntoView();
-			await new Promise(r => setTimeout(r, 50));
-		}
+		for (const c of document.querySelectorAll('main.page[data-page="' + page + '"] figure.stat-card')) await wait.shown(c);
 	},
 
-	// tip shows a tooltip of the page's first chart and returns its text:
-	// on a histogram, the pointer over the tallest bin of the newest step;
-	// on a distribution, the axis tooltip at the middle step.
+	// tip shows a tooltip of the page's first chart and returns its text,
+	// once shown: on a histogram, the pointer over the tallest bin of the
+	// newest step (the page's own tip); on a distribution, the axis tooltip
+	// at the middle step (ECharts', in the chart's element). None shown
+	// by the deadline returns the chart's text, which the test reports.
 	async tip(page) {
 		const fig = document.querySelector('main.page[data-page="' + page + '"] figure.stat-card');
 		const div = fig.querySelector(".stat-chart");
@@ -55,7 +55,11 @@
 			ch.getZr().painter.getViewportRoot().dispatchEvent(new MouseEvent("mousemove",
 				{clientX: r.left + p[0], clientY: r.top + p[1] - 2, bubbles: true}));
 		}
-		await new Promise(r => setTimeout(r, 200));
+		const shown = () => {
+			const t = div.querySelector(".stat-tip");
+			return t ? !t.hidden && t.textContent !== "" : div.textContent.trim() !== "";
+		};
+		await wait.until(shown, "the tooltip of " + page).catch(() => {});
 		const t = div.querySelector(".stat-tip");
 		return t && !t.hidden ? t.textContent : div.textContent;
 	},
@@ -84,22 +88,20 @@
 	},
 
 	// loadTimes resolves, once every chart in view on the page is drawn and
-	// the document is loaded, with the page's timings in milliseconds since
-	// navigation (TestHistogramLoadTime).
-	loadTimes(page) {
-		return new Promise(resolve => {
-			const main = document.querySelector('main.page[data-page="' + page + '"]');
-			const check = () => {
-				const cards = [...main.querySelectorAll("figure.stat-card")].filter(c => {
-					const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
-				if (cards.every(c => c.hasAttribute("data-drawn")) && document.readyState === "complete") {
-					const nav = performance.getEntriesByType("navigation")[0];
-					requestAnimationFrame(() => resolve({dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
-						drawn: +main.getAttribute("data-last-draw-ms"), inview: cards.length,
-						marks: [...performance.getEntriesByType("paint"), ...performance.getEntriesByType("mark")].map(m => m.name + " " + Math.round(m.startTime)).join(", ")}));
-				} else setTimeout(check, 10);
-			};
-			check();
-		});
+	// the document is loaded (checked at each frame), with the page's
+	// timings in milliseconds since navigation (TestHistogramLoadTime).
+	async loadTimes(page) {
+		const main = document.querySelector('main.page[data-page="' + page + '"]');
+		const inView = () => [...main.querySelectorAll("figure.stat-card")].filter(c => {
+			const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+		const cards = await wait.until(() => {
+			const cards = inView();
+			return cards.every(c => c.hasAttribute("data-drawn")) && document.readyState === "complete" && cards;
+		}, "the charts in view drawn and the document loaded");
+		await wait.frame();
+		const nav = performance.getEntriesByType("navigation")[0];
+		return {dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
+			drawn: +main.getAttribute("data-last-draw-ms"), inview: cards.length,
+			marks: [...performance.getEntriesByType("paint"), ...performance.getEntriesByType("mark")].map(m => m.name + " " + Math.round(m.startTime)).join(", ")};
 	},
 })

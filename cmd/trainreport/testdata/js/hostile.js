@@ -16,7 +16,8 @@
 
 	// histogramTip points at the tallest bin of the last step of the first
 	// histogram chart, its range computed on halves as the page computes
-	// it, and returns the tooltip and the count of steps drawn.
+	// it, and returns the tooltip, once shown ("" when none is by the
+	// deadline), and the count of steps drawn.
 	async histogramTip() {
 		const fig = document.querySelector("figure.stat-card");
 		const ch = echarts.getInstanceByDom(fig.querySelector(".stat-chart"));
@@ -27,7 +28,8 @@
 		const p = ch.convertToPixel("grid", [x / scale, last[0]]);
 		const root = ch.getZr().painter.getViewportRoot(), r = root.getBoundingClientRect();
 		root.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + p[0], clientY: r.top + p[1] - 2, bubbles: true}));
-		await new Promise(r => setTimeout(r, 200));
+		const shown = () => { const t = fig.querySelector(".stat-tip"); return !!t && !t.hidden && t.textContent !== ""; };
+		await wait.until(shown, "the histogram's tooltip").catch(() => {});
 		const t = fig.querySelector(".stat-tip");
 		return (t && !t.hidden ? t.textContent : "") + " | items " + ch.getOption().series[0].data.length;
 	},

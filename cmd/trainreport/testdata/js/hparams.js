@@ -134,9 +134,15 @@
 		return inst.getOption().parallelAxis.map(a => String(a.id).replace(/^hp-/, ''));
 	},
 
+	// settle waits for the page to have applied its state and drawn both
+	// charts for it: a change applies at the page's next frame (app.js's
+	// applySoon asks for it first, so it runs before ours), and the table's
+	// columns with it; then the charts are drawn for that state.
 	async settle() {
+		await wait.frame();
 		await awaitReady();
-		await new Promise(r => setTimeout(r, 50));
+		const divs = [...this.main().querySelectorAll('.hparams-chart, .hparams-matrix')];
+		await wait.until(() => divs.every(d => wait.drawn(d)), "the hparams charts drawn");
 	},
 
 	// geometry checks that every session's line passes through every axis,
@@ -394,8 +400,8 @@
 			const div = main.querySelector(sel);
 			const inst = echarts.getInstanceByDom(div);
 			inst.dispatchAction({type: 'showTip', seriesIndex, dataIndex});
-			await new Promise(r => setTimeout(r, 100));
-			const text = [...div.querySelectorAll('.trainreport-tooltip')].map(e => e.textContent).join(' ');
+			const text = await wait.until(() => [...div.querySelectorAll('.trainreport-tooltip')].map(e => e.textContent).join(' '),
+				sel + " tooltip").catch(() => "");
 			if (!text.includes(data.sessions[s].run)) problems.push(`${sel} tooltip of session ${s}: "${text}", want its run ${data.sessions[s].run}`);
 			inst.dispatchAction({type: 'hideTip'});
 		};

@@ -124,8 +124,14 @@
 			const thumb = drawn(img);
 			img.click();
 			const full = dialog.querySelector('img');
-			for (let i = 0; i < 100 && !(dialog.open && full.src === img.src && full.complete && full.naturalWidth > 0); i++) await new Promise(r => setTimeout(r, 20));
-			if (!dialog.open) { bad.push('full-size view of ' + img.alt + ' did not open'); continue; }
+			// Until the view shows the image loaded. One that does not by
+			// the deadline ends the walk: the test fails on it.
+			const shown = () => dialog.open && full.src === img.src && full.complete && full.naturalWidth > 0;
+			if (!await wait.until(shown, "").then(() => true, () => false)) {
+				bad.push('full-size view of ' + img.alt + (dialog.open ? ' did not show its image loaded' : ' did not open'));
+				if (dialog.open) dialog.close();
+				break;
+			}
 			views++;
 			const d = check('full-size view of', full);
 			if (d.w < thumb.w - 0.5 || d.h < thumb.h - 0.5) bad.push('full-size view of ' + img.alt + ' (' + key + '): ' + d.w + 'x' + d.h + ', smaller than its thumbnail ' + thumb.w + 'x' + thumb.h);

@@ -26,14 +26,17 @@
 	},
 
 	// follow clicks the lead's link to the section id and tells, once the
-	// page settled, whether the overview still shows and the section's
-	// heading is in the window.
+	// page took the new hash (its hashchange listener, app.js's, added
+	// before ours, has run), whether the overview still shows and the
+	// section's heading is in the window.
 	async follow(id) {
 		await awaitReady();
 		const a = document.querySelector('p.files-note a[href="#' + id + '"]');
 		if (!a) return "no link to #" + id;
+		let changed = location.hash === "#" + id; // no change to wait for
+		window.addEventListener("hashchange", () => { changed = true; }, {once: true});
 		a.click();
-		await new Promise((r) => setTimeout(r, 300));
+		await wait.until(() => changed, "the hash #" + id + " taken");
 		const h = document.getElementById(id);
 		const box = h.getBoundingClientRect();
 		if (h.getClientRects().length === 0) return "#" + id + " is hidden after the click";

@@ -7,8 +7,8 @@
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
 		const charts = [];
 		for (const fig of main.querySelectorAll("figure.stat-card")) {
-			fig.scrollIntoView();
-			for (let i = 0; i < 100 && !fig.hasAttribute("data-drawn"); i++) await new Promise(r => setTimeout(r, 20));
+			// Not drawn by the deadline is reported, as drawn: false.
+			await wait.shown(fig).catch(() => {});
 			const ch = echarts.getInstanceByDom(fig.querySelector(".stat-chart"));
 			charts.push({tag: fig.closest(".stat-tag").getAttribute("data-filter-tag"), run: fig.querySelector(".run-name").textContent,
 				drawn: fig.hasAttribute("data-drawn"), series: ch ? JSON.stringify(ch.getOption().series.map(s => s.data)) : ""});
@@ -24,17 +24,24 @@
 	// showMore clicks each tag's "Show more runs" (p.more-runs button)
 	// until it is gone, or at most clicks times, and returns how many
 	// clicks each tag took, by tag, and how many cards the page then has.
+	// A click that brings no card by the wait's deadline ends the clicks,
+	// of every tag: the test sees it in the counts.
 	async showMore(page, clicks) {
 		const main = document.querySelector('main.page[data-page="' + page + '"]');
 		const took = {};
+		let stuck = false;
 		for (const tag of main.querySelectorAll(".stat-tag[data-more]")) {
+			if (stuck) break;
 			const p = tag.querySelector("p.more-runs"), button = p && p.querySelector("button");
 			let n = 0;
 			while (button && !p.hidden && n < clicks) {
 				const before = tag.querySelectorAll("figure.stat-card").length;
 				button.click();
 				n++;
-				for (let i = 0; i < 250 && tag.querySelectorAll("figure.stat-card").length === before; i++) await new Promise(r => setTimeout(r, 20));
+				// The cards come in once their data script loaded (app.js
+				// disables the button meanwhile).
+				const more = () => tag.querySelectorAll("figure.stat-card").length !== before;
+				if (!await wait.until(more, "more cards").then(() => true, () => false)) { stuck = true; break; }
 			}
 			took[tag.getAttribute("data-filter-tag")] = n;
 		}

@@ -11,14 +11,15 @@
 		return document.querySelector('main.page[data-page="pr_curves"]').querySelectorAll('figure.pr-card').length;
 	},
 
-	// read scrolls every card into view in turn and returns, as JSON, per
-	// card its run and tag, the points its chart draws, the points with
-	// finite precision and recall at the slider's step up to its last
-	// threshold with TP + FP > 0, the drawn points past that threshold,
-	// the thresholds past it, and the step shown.
+	// read scrolls every card into view in turn, waiting at each until its
+	// charts are drawn, and returns, as JSON, per card its run and tag,
+	// the points its chart draws, the points with finite precision and
+	// recall at the slider's step up to its last threshold with TP + FP >
+	// 0, the drawn points past that threshold, the thresholds past it,
+	// and the step shown.
 	async read() {
 		const cards = [...document.querySelector('main.page[data-page="pr_curves"]').querySelectorAll('figure.pr-card')];
-		for (const c of cards) { c.scrollIntoView(); await new Promise(r => setTimeout(r, 150)); }
+		for (const c of cards) await wait.shown(c);
 		return JSON.stringify(cards.map(c => {
 			const data = JSON.parse(c.querySelector('script.stat-data').textContent);
 			const i = Number(c.querySelector('input[data-pr-slider]').value);

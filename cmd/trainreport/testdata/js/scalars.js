@@ -106,11 +106,13 @@
 	},
 
 	// toggleRun clicks the checkbox of the run called name, as a user
-	// would, and awaits the page.
+	// would, and awaits the page: it applies the change at its next frame
+	// (app.js's applySoon asks for that frame before us), then ready()
+	// waits for the charts drawn for it.
 	async toggleRun(name) {
 		const li = [...document.querySelectorAll("[data-run-selector] li")].find(li => li.querySelector(".run-label").textContent === name);
 		li.querySelector("input").click();
-		await new Promise(r => setTimeout(r, 50));
+		await wait.frame();
 		await awaitReady();
 		return true;
 	},
@@ -156,7 +158,9 @@
 		const inst = echarts.getInstanceByDom(fig.querySelector("div.chart"));
 		const i = inst.getOption().series.findIndex(s => String(s.id).startsWith("run:"));
 		inst.dispatchAction({type: "showTip", seriesIndex: i, dataIndex: 0});
-		await new Promise(r => setTimeout(r, 50));
+		// Until the chart's tooltip holds its runs; none by the deadline
+		// returns no names, which the test reports.
+		await wait.until(() => fig.querySelector(".trainreport-tooltip td.tt-run"), "the tooltip of " + tag).catch(() => {});
 		const cells = [...document.querySelectorAll(".trainreport-tooltip td.tt-run")];
 		const out = {names: cells.map(c => c.textContent), cut: cells.filter(c => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1 && getComputedStyle(c).overflow === "hidden").map(c => c.textContent)};
 		if (!keep) inst.dispatchAction({type: "hideTip"});

@@ -27,13 +27,13 @@
 		};
 	},
 
-	// settled waits for the table to have rows and every trend drawn.
+	// settled waits for the table to have rows and every trend drawn (the
+	// page marks the table aria-busy meanwhile); the checks that follow
+	// report a table that never settles.
 	async settled() {
 		await awaitReady();
 		const table = this.main().querySelector("table.sweep-runs");
-		for (let i = 0; i < 400 && (table.hasAttribute("aria-busy") || !table.tBodies[0].rows.length); i++) {
-			await new Promise((r) => setTimeout(r, 25));
-		}
+		await wait.until(() => !table.hasAttribute("aria-busy") && table.tBodies[0].rows.length > 0, "the sweep's table settled").catch(() => {});
 	},
 
 	// compare orders two cells' values as the page says it sorts: missing

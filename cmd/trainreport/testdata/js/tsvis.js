@@ -1,12 +1,13 @@
 // TS-VIS's own kinds on the Tensors and Images pages (browser_tsvis_test.go).
 ({
-	// cards scrolls every tensor card into view in turn and returns, as
-	// JSON, per card its tag, the heat map's [column, row, value] cells,
-	// and per image of its grid its size and the RGBA of its first pixel.
+	// cards scrolls every tensor card into view in turn, waiting at each
+	// until its charts are drawn, and returns, as JSON, per card its tag,
+	// the heat map's [column, row, value] cells, and per image of its grid
+	// its size and the RGBA of its first pixel.
 	async cards() {
 		await awaitReady();
 		const cards = [...document.querySelectorAll("article.tensor-card")];
-		for (const c of cards) { c.scrollIntoView(); await new Promise(r => setTimeout(r, 100)); }
+		for (const c of cards) await wait.shown(c);
 		await awaitReady();
 		return JSON.stringify(cards.map(c => {
 			const div = c.querySelector("[data-tensor-values]");

@@ -6,14 +6,15 @@
 		return !!main && !main.hidden;
 	},
 
-	// read scrolls every window into view in turn and returns, as JSON, per
-	// window: its id, type, caption title, the chart's title, the series
-	// drawn (type and data), the window's own data (from the page), the
-	// properties table's rows, the links to other pages, and the notes.
+	// read scrolls every window into view in turn, waiting at each until
+	// its chart is drawn, and returns, as JSON, per window: its id, type,
+	// caption title, the chart's title, the series drawn (type and data),
+	// the window's own data (from the page), the properties table's rows,
+	// the links to other pages, and the notes.
 	async read() {
 		const main = document.querySelector('main.page[data-page="visdom"]');
 		const cards = [...main.querySelectorAll('figure.visdom-card')];
-		for (const c of cards) { c.scrollIntoView(); await new Promise(r => setTimeout(r, 120)); }
+		for (const c of cards) await wait.shown(c);
 		return JSON.stringify(cards.map(c => {
 			const div = c.querySelector('.visdom-chart');
 			const inst = div ? echarts.getInstanceByDom(div) : null;

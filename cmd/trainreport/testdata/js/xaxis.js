@@ -30,14 +30,12 @@
 	async view(tag, xaxis) {
 		const f = this.fig(tag);
 		f.scrollIntoView();
-		const until = Date.now() + 15000;
 		await awaitReady();
 		const want = xaxis ? "ready" : null;
-		while (f.getAttribute("data-xaxis") !== want && Date.now() < until) {
-			await new Promise(r => setTimeout(r, 20));
-		}
+		// Not by the deadline returns what it draws, which the test reports.
+		await wait.until(() => f.getAttribute("data-xaxis") === want, "data-xaxis=" + want).catch(() => {});
 		await awaitReady();
-		await new Promise(r => requestAnimationFrame(() => r()));
+		await wait.frame();
 		const inst = echarts.getInstanceByDom(f.querySelector("div.chart"));
 		const steps = {};
 		const el = f.querySelector("script.chart-data"); // none on Custom Scalars
