@@ -55,16 +55,7 @@ func BenchmarkStagedRun(b *testing.B) {
 // rather than 192), the scan of every series' steps on all cores
 // included. cpu-ns/op is its CPU time, ns/op its wall time.
 func BenchmarkPlan(b *testing.B) {
-	one := benchRun(10, 100_000)
-	rep := &model.Report{}
-	for r := range 8 {
-		run := &model.Run{Name: fmt.Sprint("run", r)}
-		for _, s := range one.Scalars {
-			c := *s
-			run.Scalars = append(run.Scalars, &c)
-		}
-		rep.Runs = append(rep.Runs, run)
-	}
+	rep := copiesOf(benchRun(10, 100_000), 8)
 	b.ReportAllocs()
 	b.ResetTimer()
 	defer cputime.ReportPerOp(b, cputime.Used())
@@ -102,16 +93,7 @@ func p8mRun(steps int) *model.Run {
 // out (a band grid by index, the draw cap at MaxPoints): cpu-ns/op is
 // one run's Staged.Run, an eighth of the p8m report's.
 func BenchmarkStagedRunP8m(b *testing.B) {
-	run := p8mRun(100_000)
-	rep := &model.Report{}
-	for r := range 8 {
-		c := &model.Run{Name: fmt.Sprintf("run%02d", r)}
-		for _, s := range run.Scalars {
-			cs := *s
-			c.Scalars = append(c.Scalars, &cs)
-		}
-		rep.Runs = append(rep.Runs, c)
-	}
+	rep := copiesOf(p8mRun(100_000), 8)
 	st, err := Plan(context.Background(), rep, nil, Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -122,4 +104,20 @@ func BenchmarkStagedRunP8m(b *testing.B) {
 	for range b.N {
 		st.Run(rep.Runs[0])
 	}
+}
+
+// copiesOf returns a report of n runs named run00, run01, ..., each with
+// series of run's that share their points (a run of 1 M points held once
+// rather than n times).
+func copiesOf(run *model.Run, n int) *model.Report {
+	rep := &model.Report{}
+	for r := range n {
+		c := &model.Run{Name: fmt.Sprintf("run%02d", r)}
+		for _, s := range run.Scalars {
+			cs := *s
+			c.Scalars = append(c.Scalars, &cs)
+		}
+		rep.Runs = append(rep.Runs, c)
+	}
+	return rep
 }
