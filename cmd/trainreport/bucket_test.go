@@ -406,10 +406,12 @@ func TestBucketCancel(t *testing.T) {
 // buildGoroutinesLeft waits up to timeout for every goroutine running the
 // packages of a build (collect, internal, render) to end, and returns the
 // stacks of those still running then ("" when none). A goroutine's end
-// sends no event: it looks again after waits doubling from 1 ms.
+// sends no event, and one that has just signalled its wait group is still
+// on its way out when the build returns: between looks it yields the
+// processor to them, with no pause of its own.
 func buildGoroutinesLeft(timeout time.Duration) string {
 	end := time.Now().Add(timeout)
-	for wait := time.Millisecond; ; wait *= 2 {
+	for {
 		var left []string
 		buf := make([]byte, 1<<20)
 		for {
@@ -431,7 +433,7 @@ func buildGoroutinesLeft(timeout time.Duration) string {
 		if len(left) == 0 || time.Now().After(end) {
 			return strings.Join(left, "\n\n")
 		}
-		time.Sleep(min(wait, time.Until(end)))
+		runtime.Gosched()
 	}
 }
 
