@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // The report-wide decisions of the scalars (how many points a series
@@ -89,6 +90,19 @@ type stepSeq struct {
 	first, stride int64
 	n             int
 	steps         []int64 // nil for an arithmetic sequence
+}
+
+// progression returns the steps of the series s is the shape of as a
+// progression in the order of its points, when they are one: an
+// arithmetic stepSeq (steps nil) is found only by scanSteps, which finds
+// one in the points' own order, each step at or past the one before (so
+// Stride >= 0 and no term wraps); any other is sorted steps, not the
+// points' order, and says nothing (the zero StepProgression).
+func (s *stepSeq) progression() result.StepProgression {
+	if s == nil || s.steps != nil {
+		return result.StepProgression{}
+	}
+	return result.StepProgression{First: s.first, Stride: s.stride, Count: s.n}
 }
 
 // at is the i-th step.

@@ -165,7 +165,9 @@ func Plan(ctx context.Context, rep *model.Report, shapes *Shapes, opt Options) (
 				at[s.Tag] = i
 				out.Tags = append(out.Tags, result.ScalarTag{Tag: s.Tag})
 			}
-			v := &result.ScalarView{Run: run, Scalar: s, Total: sh.points}
+			// The steps' form the shape found, for the data file to
+			// write without a second pass over them.
+			v := &result.ScalarView{Run: run, Scalar: s, Total: sh.points, Steps: sh.steps.progression()}
 			out.Tags[i].Series = append(out.Tags[i].Series, v)
 		}
 	}
