@@ -38,6 +38,12 @@ type Scalars struct {
 	unsorted bool
 	// latest is the attempt of the line's last run, 0 when it is empty.
 	latest int
+	// arith is how many of the line's first points have steps in
+	// progression (model.StepShape's Arith), and stride their stride
+	// when they are two or more: kept as each point is added, so that
+	// the line's shape is known without a pass over its steps.
+	arith  int
+	stride int64
 }
 
 // attemptRun is a run of points of one attempt: in the line, the index of
@@ -49,16 +55,46 @@ type attemptRun struct {
 	first, last int64
 }
 
-// Append appends p when the line has points, p's step is above the last
-// and p is of the attempt of the last, and reports whether it did: the hot
-// path of a log, which Add completes.
+// Append appends p when the line has two points or more, p's step is above
+// the last and p is of the attempt of the last, and reports whether it
+// did: the hot path of a log, which Add completes.
 func (s *Scalars) Append(p model.Point, attempt int) bool {
 	n := len(s.Points)
-	if n == 0 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
-		return false
+	if n < 2 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
+		return false // the second point sets the stride: Add's
+	}
+	// p.Step is above the last, so that a difference of the stride (not
+	// negative) is the step's distance from it, with no wrap.
+	if s.arith == n && p.Step-s.Points[n-1].Step == s.stride {
+		s.arith++
 	}
 	s.Points = append(s.Points, p)
 	return true
+}
+
+// follow extends the line's progression, the whole line of n points (the
+// last at step last), by a point at step, when that is at or above last
+// by the stride, which the first two points set (scanSteps' rule in
+// internal/analysis: a stride is not negative and no step wraps). A
+// progression that stopped short of the line's end stays short: only a
+// cut (Purge) brings the end back within it, and Append then spends one
+// comparison on it a point.
+func (s *Scalars) follow(n int, last, step int64) {
+	if d := step - last; step >= last && (d == s.stride || n == 1 && d >= 0) {
+		s.stride, s.arith = d, n+1
+	}
+}
+
+// StepShape returns what the line knows of its points' steps, in their
+// order, without reading them: whether they are a progression (and its
+// stride) and whether they are sorted (model.StepShape).
+func (s *Scalars) StepShape() model.StepShape {
+	n := len(s.Points)
+	sh := model.StepShape{N: n, Sorted: !s.unsorted, Arith: n > 0 && s.arith == n}
+	if sh.Arith && n > 1 {
+		sh.Stride = s.stride
+	}
+	return sh
 }
 
 // Add appends p, read in attempt (from 1). Unless keepAll is set, a point
@@ -78,6 +114,12 @@ func (s *Scalars) Add(p model.Point, attempt int, keepAll bool) {
 	if k := len(s.lineRuns); k == 0 || s.lineRuns[k-1].attempt != attempt {
 		s.lineRuns = append(s.lineRuns, attemptRun{attempt: attempt, n: n})
 		s.latest = attempt
+	}
+	switch {
+	case n == 0:
+		s.arith = 1
+	case s.arith == n:
+		s.follow(n, s.Points[n-1].Step, p.Step)
 	}
 	s.Points = append(s.Points, p)
 }
@@ -125,6 +167,7 @@ func (s *Scalars) Purge(step int64) {
 	}
 	s.lineRuns = s.lineRuns[:k+1]
 	s.Points = s.Points[:i]
+	s.arith = min(s.arith, i) // a progression's first i steps are one
 	s.latest = s.LastAttempt()
 }
 
@@ -159,6 +202,16 @@ func (s *Scalars) filter(step int64) {
 	s.lineRuns = runs
 	s.latest = s.LastAttempt()
 	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+	// The points kept are no longer a prefix of the line: its progression
+	// is found again, as Add would have found it.
+	s.arith = 0
+	for i, p := range s.Points {
+		if i == 0 {
+			s.arith = 1
+		} else if s.arith == i {
+			s.follow(i, s.Points[i-1].Step, p.Step)
+		}
+	}
 }
 
 func (s *Scalars) countDropped(r attemptRun) {
