@@ -30,9 +30,28 @@ type seriesShape struct {
 func shapeOf(s *model.Scalar, in *stepInterner) seriesShape {
 	var sc stepScan
 	if len(s.Points) > 0 {
-		sc = scanSteps(s.Points)
+		var ok bool
+		if sc, ok = knownSteps(s); !ok {
+			sc = scanSteps(s.Points)
+		}
 	}
 	return shapeScanned(s, in, sc)
+}
+
+// knownSteps returns what scanSteps would find of the steps of s (not
+// empty) as its collector recorded it while appending them
+// (model.Scalar.Steps), without reading them, and whether it did: a
+// series read back from a part, or from a reader that records nothing,
+// is scanned.
+func knownSteps(s *model.Scalar) (stepScan, bool) {
+	k := s.Steps()
+	switch {
+	case k.N == 0:
+		return stepScan{}, false
+	case k.Arith:
+		return stepScan{arith: &stepSeq{first: s.Points[0].Step, stride: k.Stride, n: k.N}, sorted: true}, true
+	}
+	return stepScan{sorted: k.Sorted}, true
 }
 
 // shapeScanned is shapeOf of s, whose steps sc is the scan of (the zero
