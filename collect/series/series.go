@@ -38,11 +38,12 @@ type Scalars struct {
 	unsorted bool
 	// latest is the attempt of the line's last run, 0 when it is empty.
 	latest int
-	// arith is how many of the line's first points have steps in
-	// progression (model.StepShape's Arith), and stride their stride
-	// when they are two or more: kept as each point is added, so that
+	// off is the index of the line's first point whose step is off the
+	// progression of those before it (model.StepShape's Arith), 0 when
+	// none is (the first never is), and stride the progression's stride,
+	// that of the first two points: kept as each point is added, so that
 	// the line's shape is known without a pass over its steps.
-	arith  int
+	off    int
 	stride int64
 }
 
@@ -64,24 +65,29 @@ func (s *Scalars) Append(p model.Point, attempt int) bool {
 		return false // the second point sets the stride: Add's
 	}
 	// p.Step is above the last, so that a difference of the stride (not
-	// negative) is the step's distance from it, with no wrap.
-	if s.arith == n && p.Step-s.Points[n-1].Step == s.stride {
-		s.arith++
+	// negative) is the step's distance from it, with no wrap. A regular
+	// log's point costs the subtraction and one comparison.
+	if p.Step-s.Points[n-1].Step != s.stride && s.off == 0 {
+		s.off = n
 	}
 	s.Points = append(s.Points, p)
 	return true
 }
 
-// follow extends the line's progression, the whole line of n points (the
-// last at step last), by a point at step, when that is at or above last
-// by the stride, which the first two points set (scanSteps' rule in
-// internal/analysis: a stride is not negative and no step wraps). A
-// progression that stopped short of the line's end stays short: only a
-// cut (Purge) brings the end back within it, and Append then spends one
-// comparison on it a point.
+// follow notes whether a point at step, added after the line's n points
+// (the last at step last), keeps their steps a progression: when it is
+// at or above last by the stride, which the second point sets (scanSteps'
+// rule in internal/analysis: a stride is not negative and no step wraps).
+// A progression that stopped short of the line's end stays short: only a
+// cut (Purge) brings the end back within it.
 func (s *Scalars) follow(n int, last, step int64) {
-	if d := step - last; step >= last && (d == s.stride || n == 1 && d >= 0) {
-		s.stride, s.arith = d, n+1
+	d := step - last
+	switch {
+	case n == 0 || s.off != 0:
+	case n == 1 && step >= last && d >= 0:
+		s.stride = d
+	case n == 1 || step < last || d != s.stride:
+		s.off = n
 	}
 }
 
@@ -90,7 +96,7 @@ func (s *Scalars) follow(n int, last, step int64) {
 // stride) and whether they are sorted (model.StepShape).
 func (s *Scalars) StepShape() model.StepShape {
 	n := len(s.Points)
-	sh := model.StepShape{N: n, Sorted: !s.unsorted, Arith: n > 0 && s.arith == n}
+	sh := model.StepShape{N: n, Sorted: !s.unsorted, Arith: n > 0 && s.off == 0}
 	if sh.Arith && n > 1 {
 		sh.Stride = s.stride
 	}
@@ -115,10 +121,7 @@ func (s *Scalars) Add(p model.Point, attempt int, keepAll bool) {
 		s.lineRuns = append(s.lineRuns, attemptRun{attempt: attempt, n: n})
 		s.latest = attempt
 	}
-	switch {
-	case n == 0:
-		s.arith = 1
-	case s.arith == n:
+	if n > 0 {
 		s.follow(n, s.Points[n-1].Step, p.Step)
 	}
 	s.Points = append(s.Points, p)
@@ -167,7 +170,9 @@ func (s *Scalars) Purge(step int64) {
 	}
 	s.lineRuns = s.lineRuns[:k+1]
 	s.Points = s.Points[:i]
-	s.arith = min(s.arith, i) // a progression's first i steps are one
+	if s.off >= i {
+		s.off = 0 // the point off the progression is cut: the rest is one
+	}
 	s.latest = s.LastAttempt()
 }
 
@@ -204,13 +209,9 @@ func (s *Scalars) filter(step int64) {
 	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
 	// The points kept are no longer a prefix of the line: its progression
 	// is found again, as Add would have found it.
-	s.arith = 0
-	for i, p := range s.Points {
-		if i == 0 {
-			s.arith = 1
-		} else if s.arith == i {
-			s.follow(i, s.Points[i-1].Step, p.Step)
-		}
+	s.off = 0
+	for i := 1; i < len(s.Points) && s.off == 0; i++ {
+		s.follow(i, s.Points[i-1].Step, s.Points[i].Step)
 	}
 }
 
