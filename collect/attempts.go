@@ -157,8 +157,16 @@ func (rr *runReader) countAttempts(s *series.Scalars, sc *model.Scalar) {
 	if rr.counts == nil {
 		rr.counts = make([]model.Attempt, len(rr.attempts))
 	}
+	// A line in step order (always, under a restart rule: countAttempts'
+	// only case) has its attempts' bounds at their ends, without the pass
+	// over every point that stepRange makes (some 0.03 CPU-s of an 8
+	// M-point log's collection).
+	sorted := s.StepShape().Sorted
 	s.EachLine(func(attempt int, pts []model.Point) {
-		lo, hi := stepRange(pts)
+		lo, hi := pts[0].Step, pts[len(pts)-1].Step
+		if !sorted {
+			lo, hi = stepRange(pts)
+		}
 		add(attempt, lo, hi)
 		rr.counts[attempt-1].Points += len(pts)
 	})

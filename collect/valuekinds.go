@@ -145,6 +145,9 @@ func (s *scalarSeries) finish(run *model.Run, ts *tagState, info *model.TagInfo)
 	// The superseded points go to the Scalar by attempt in countAttempts.
 	sc := &model.Scalar{Tag: ts.name, Points: slices.Clip(s.Points), Float32: s.float32,
 		Dropped: s.Dropped, DisplayName: ts.display, Description: ts.desc}
+	// What the line learnt of its steps as it was built, so that the
+	// report's plan does not read them again.
+	sc.SetSteps(s.StepShape())
 	run.Scalars = append(run.Scalars, sc)
 	run.Restarts += sc.Dropped
 	info.Superseded = sc.Dropped

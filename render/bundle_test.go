@@ -17,6 +17,7 @@ import (
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
 	"github.com/trainreport/trainreport/internal/analysis/reduce/project"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // groupDoc is a scalar bundle file as a reader with a JSON parser sees it
@@ -305,10 +306,10 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		// Steps: the fuzzed integers, and a progression made of the first two.
 		for _, st := range [][]int64{steps, progression(steps[0], int64(len(raw)), n)} {
-			if _, _, ok := stepProgression(stepPoints(st)); ok != stepProgressionReference(st) {
+			if _, _, ok := stepProgression(stepPoints(st), result.StepProgression{}); ok != stepProgressionReference(st) {
 				t.Fatalf("steps %v: progression %v, the scan of every step says %v", st, ok, !ok)
 			}
-			c := bundleColumns{Count: n, Step: appendSteps(nil, stepPoints(st), nil),
+			c := bundleColumns{Count: n, Step: appendSteps(nil, stepPoints(st), result.StepProgression{}, nil),
 				WallTime: b, Value: make([]any, n)}
 			if got := c.decode(t).steps; !slices.Equal(got, st) {
 				t.Fatalf("steps %v read back as %v from %s", st, got, c.Step)
@@ -398,7 +399,7 @@ func TestStepsProgression(t *testing.T) {
 		{[]int64{math.MinInt64, 0, math.MaxInt64 - 1}, `[-9223372036854775808,0,9223372036854775806]`},
 		{nil, `[]`},
 	} {
-		if got := string(appendSteps(nil, stepPoints(c.steps), nil)); got != c.want {
+		if got := string(appendSteps(nil, stepPoints(c.steps), result.StepProgression{}, nil)); got != c.want {
 			t.Errorf("steps %v: %s, want %s", c.steps, got, c.want)
 		}
 	}
@@ -586,9 +587,9 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	whole = append(whole, ",\n"...)
 	line := len(whole)
 	whole = append(whole, `{"layout":3,"runs":{"run":{"scalars":{"a":`...)
-	whole = appendColumns(whole, series[0].scalar.Points, nil, false, -1, nil, nil)
+	whole = appendColumns(whole, series[0].scalar.Points, nil, result.StepProgression{}, false, -1, nil, nil)
 	whole = append(whole, `,"b":`...)
-	whole = appendColumns(whole, series[1].scalar.Points, nil, false, -1, nil, nil)
+	whole = appendColumns(whole, series[1].scalar.Points, nil, result.StepProgression{}, false, -1, nil, nil)
 	whole = append(whole, "}}}}\n);\n"...)
 	if !bytes.Equal(js.Bytes(), whole) {
 		t.Errorf("the chunks differ from the bundle formatted whole")

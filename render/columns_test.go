@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // valueColumnInputs are values of every kind a value column meets:
@@ -137,7 +138,7 @@ func TestStepProgressionTakesWhatTheScanTakes(t *testing.T) {
 		cases = append(cases, st)
 	}
 	for _, st := range cases {
-		_, _, got := stepProgression(stepPoints(st))
+		_, _, got := stepProgression(stepPoints(st), result.StepProgression{})
 		if want := stepProgressionReference(st); got != want {
 			t.Fatalf("steps %.80v (%d): progression %v, the scan says %v", st, len(st), got, want)
 		}

@@ -138,10 +138,11 @@ type seriesView struct {
 	run     *model.Run
 	scalar  *model.Scalar
 	stats   model.Stats
-	total   int    // its points (result.ScalarView.Total): scalar.Points may hold only the drawn ones
-	file    string // the scalar bundle holding its run (packBundles), relative to the data directory
-	data    []int  // indices of the points in the data file, nil for all
-	draw    []int  // indices of the points drawn
+	total   int                    // its points (result.ScalarView.Total): scalar.Points may hold only the drawn ones
+	file    string                 // the scalar bundle holding its run (packBundles), relative to the data directory
+	data    []int                  // indices of the points in the data file, nil for all
+	steps   result.StepProgression // its points' steps, as the analysis found them (result.ScalarView.Steps)
+	draw    []int                  // indices of the points drawn
 	buckets []result.Bucket
 	faded   []result.FadedView // superseded points, per attempt (attempts.go)
 	spark   *[len(result.SparkBudgets)]result.Values
@@ -165,7 +166,7 @@ func New(rep *model.Report, an *result.Analysis, opt Options) *Report {
 		tv := &tagView{tag: st.Tag, group: tagGroup(st.Tag)}
 		for _, v := range st.Series {
 			sv := &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, total: v.Total,
-				data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
+				data: v.Data, steps: v.Steps, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 			tv.series = append(tv.series, sv)
 			byRun[v.Run] = append(byRun[v.Run], sv)
 			r.views[v.Scalar] = sv

@@ -254,7 +254,7 @@ func viewsOfRun(run *model.Run, views []*result.ScalarView) []*seriesView {
 	series := make([]*seriesView, len(views))
 	for i, v := range views {
 		series[i] = &seriesView{run: v.Run, scalar: v.Scalar, stats: v.Stats, total: v.Total, file: bundle,
-			data: v.Data, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
+			data: v.Data, steps: v.Steps, draw: v.Draw, buckets: v.Buckets, faded: v.Faded, spark: &v.Spark}
 	}
 	return series
 }

@@ -307,6 +307,47 @@ type Scalar struct {
 	Superseded  []Superseded
 	DisplayName string
 	Description string
+
+	// steps is what the collector knew of the steps of Points as it made
+	// them (SetSteps). Unexported, so not in the model file: a part's
+	// series read back know nothing, and their readers scan.
+	steps StepShape
+}
+
+// StepShape is what is known of the steps of a series' points, in their
+// order, without reading them again: a collector learns it as it appends
+// each point (collect/series), so that the report's plan need not pass
+// over every step to find it.
+//
+// It describes the first N points it was taken of, and only those: N 0
+// says nothing. Arith says that point i's step is the first's + i*Stride
+// for every i < N, Stride >= 0 and each step at or above the one before
+// (no term wraps int64); Sorted, implied by Arith, that each step is at or
+// above the one before.
+type StepShape struct {
+	N      int
+	Stride int64
+	Arith  bool
+	Sorted bool
+}
+
+// SetSteps records what the collector knew of the steps of s.Points, all
+// of them (sh.N = len(s.Points)), as it made them. It must be exact:
+// Steps hands it to readers that then do not check.
+func (s *Scalar) SetSteps(sh StepShape) { s.steps = sh }
+
+// Steps returns what SetSteps recorded of the steps of s.Points, the zero
+// StepShape (nothing known) when nothing was or the points are no longer
+// those it described: a count other than N, or a last step that is not
+// the progression's last term (points cut or replaced since, as a build
+// does once a run's data files are written).
+func (s *Scalar) Steps() StepShape {
+	sh := s.steps
+	if n := len(s.Points); sh.N == 0 || sh.N != n ||
+		sh.Arith && s.Points[0].Step+int64(n-1)*sh.Stride != s.Points[n-1].Step {
+		return StepShape{}
+	}
+	return sh
 }
 
 // Superseded is the points of one attempt that later writes of their

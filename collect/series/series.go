@@ -38,6 +38,13 @@ type Scalars struct {
 	unsorted bool
 	// latest is the attempt of the line's last run, 0 when it is empty.
 	latest int
+	// off is the index of the line's first point whose step is off the
+	// progression of those before it (model.StepShape's Arith), 0 when
+	// none is (the first never is), and stride the progression's stride,
+	// that of the first two points: kept as each point is added, so that
+	// the line's shape is known without a pass over its steps.
+	off    int
+	stride int64
 }
 
 // attemptRun is a run of points of one attempt: in the line, the index of
@@ -49,16 +56,51 @@ type attemptRun struct {
 	first, last int64
 }
 
-// Append appends p when the line has points, p's step is above the last
-// and p is of the attempt of the last, and reports whether it did: the hot
-// path of a log, which Add completes.
+// Append appends p when the line has two points or more, p's step is above
+// the last and p is of the attempt of the last, and reports whether it
+// did: the hot path of a log, which Add completes.
 func (s *Scalars) Append(p model.Point, attempt int) bool {
 	n := len(s.Points)
-	if n == 0 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
-		return false
+	if n < 2 || p.Step <= s.Points[n-1].Step || attempt != s.latest {
+		return false // the second point sets the stride: Add's
+	}
+	// p.Step is above the last, so that a difference of the stride (not
+	// negative) is the step's distance from it, with no wrap. A regular
+	// log's point costs the subtraction and one comparison.
+	if p.Step-s.Points[n-1].Step != s.stride && s.off == 0 {
+		s.off = n
 	}
 	s.Points = append(s.Points, p)
 	return true
+}
+
+// follow notes whether a point at step, added after the line's n points
+// (the last at step last), keeps their steps a progression: when it is
+// at or above last by the stride, which the second point sets (scanSteps'
+// rule in internal/analysis: a stride is not negative and no step wraps).
+// A progression that stopped short of the line's end stays short: only a
+// cut (Purge) brings the end back within it.
+func (s *Scalars) follow(n int, last, step int64) {
+	d := step - last
+	switch {
+	case n == 0 || s.off != 0:
+	case n == 1 && step >= last && d >= 0:
+		s.stride = d
+	case n == 1 || step < last || d != s.stride:
+		s.off = n
+	}
+}
+
+// StepShape returns what the line knows of its points' steps, in their
+// order, without reading them: whether they are a progression (and its
+// stride) and whether they are sorted (model.StepShape).
+func (s *Scalars) StepShape() model.StepShape {
+	n := len(s.Points)
+	sh := model.StepShape{N: n, Sorted: !s.unsorted, Arith: n > 0 && s.off == 0}
+	if sh.Arith && n > 1 {
+		sh.Stride = s.stride
+	}
+	return sh
 }
 
 // Add appends p, read in attempt (from 1). Unless keepAll is set, a point
@@ -78,6 +120,9 @@ func (s *Scalars) Add(p model.Point, attempt int, keepAll bool) {
 	if k := len(s.lineRuns); k == 0 || s.lineRuns[k-1].attempt != attempt {
 		s.lineRuns = append(s.lineRuns, attemptRun{attempt: attempt, n: n})
 		s.latest = attempt
+	}
+	if n > 0 {
+		s.follow(n, s.Points[n-1].Step, p.Step)
 	}
 	s.Points = append(s.Points, p)
 }
@@ -125,6 +170,9 @@ func (s *Scalars) Purge(step int64) {
 	}
 	s.lineRuns = s.lineRuns[:k+1]
 	s.Points = s.Points[:i]
+	if s.off >= i {
+		s.off = 0 // the point off the progression is cut: the rest is one
+	}
 	s.latest = s.LastAttempt()
 }
 
@@ -159,6 +207,12 @@ func (s *Scalars) filter(step int64) {
 	s.lineRuns = runs
 	s.latest = s.LastAttempt()
 	s.unsorted = !slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
+	// The points kept are no longer a prefix of the line: its progression
+	// is found again, as Add would have found it.
+	s.off = 0
+	for i := 1; i < len(s.Points) && s.off == 0; i++ {
+		s.follow(i, s.Points[i-1].Step, s.Points[i].Step)
+	}
 }
 
 func (s *Scalars) countDropped(r attemptRun) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
 // The report-wide decisions of the scalars (how many points a series
@@ -29,9 +30,28 @@ type seriesShape struct {
 func shapeOf(s *model.Scalar, in *stepInterner) seriesShape {
 	var sc stepScan
 	if len(s.Points) > 0 {
-		sc = scanSteps(s.Points)
+		var ok bool
+		if sc, ok = knownSteps(s); !ok {
+			sc = scanSteps(s.Points)
+		}
 	}
 	return shapeScanned(s, in, sc)
+}
+
+// knownSteps returns what scanSteps would find of the steps of s (not
+// empty) as its collector recorded it while appending them
+// (model.Scalar.Steps), without reading them, and whether it did: a
+// series read back from a part, or from a reader that records nothing,
+// is scanned.
+func knownSteps(s *model.Scalar) (stepScan, bool) {
+	k := s.Steps()
+	switch {
+	case k.N == 0:
+		return stepScan{}, false
+	case k.Arith:
+		return stepScan{arith: &stepSeq{first: s.Points[0].Step, stride: k.Stride, n: k.N}, sorted: true}, true
+	}
+	return stepScan{sorted: k.Sorted}, true
 }
 
 // shapeScanned is shapeOf of s, whose steps sc is the scan of (the zero
@@ -89,6 +109,19 @@ type stepSeq struct {
 	first, stride int64
 	n             int
 	steps         []int64 // nil for an arithmetic sequence
+}
+
+// progression returns the steps of the series s is the shape of as a
+// progression in the order of its points, when they are one: an
+// arithmetic stepSeq (steps nil) is found only by scanSteps, which finds
+// one in the points' own order, each step at or past the one before (so
+// Stride >= 0 and no term wraps); any other is sorted steps, not the
+// points' order, and says nothing (the zero StepProgression).
+func (s *stepSeq) progression() result.StepProgression {
+	if s == nil || s.steps != nil {
+		return result.StepProgression{}
+	}
+	return result.StepProgression{First: s.first, Stride: s.stride, Count: s.n}
 }
 
 // at is the i-th step.

@@ -53,6 +53,12 @@ type ScalarView struct {
 	// Data are the indices of the points the series' data file keeps
 	// (downsampled past analysis.Options.MaxDataPoints), nil for all.
 	Data []int
+	// Steps is what the analysis found of the steps of the series'
+	// points, in their order, when they are an arithmetic progression
+	// (the zero value when they are not, or it did not look): a data
+	// file keeping every point writes them as one without reading them
+	// again.
+	Steps StepProgression
 	// Draw are the indices of the points its chart draws (at most about
 	// DrawCap), Buckets the buckets they stand for (nil when every point
 	// is drawn).
@@ -67,6 +73,17 @@ type ScalarView struct {
 	// overview draws one for every run, and its charts draw few runs).
 	// A budget no output reads (Reads) is not held: its Values are nil.
 	Spark [len(SparkBudgets)]Values
+}
+
+// StepProgression is a series' steps as an arithmetic progression: the
+// step of its i-th point (in the order of model.Scalar.Points) is First
+// + i*Stride, for its Count points, Stride >= 0 and no term past int64.
+// Count 0 says nothing. It describes the points it was found of: once
+// they change (analysis.Staged.Compact), Count no longer matches them,
+// and a reader checks it, and the ends, against the points at hand.
+type StepProgression struct {
+	First, Stride int64
+	Count         int
 }
 
 // Values are a series' values, held as float32 when every one is a
