@@ -21,12 +21,16 @@ import (
 // -runs 8 -tags 10 -steps 100000): runs of ten tags of float32 points,
 // tag t's value exp(-3x)(1+t) plus noise of 0.05, wall times a tenth of
 // a second apart.
-func p8mReport(runs, steps int) *model.Report {
+func p8mReport(runs, steps int) *model.Report { return synthReport(runs, 10, steps) }
+
+// synthReport is p8mReport's report of runs runs of tags tags of steps
+// points each.
+func synthReport(runs, tags, steps int) *model.Report {
 	rep := &model.Report{}
 	for r := range runs {
 		rng := rand.New(rand.NewPCG(uint64(r), 42))
 		run := &model.Run{Name: fmt.Sprintf("run%02d", r)}
-		for t := range 10 {
+		for t := range tags {
 			run.Scalars = append(run.Scalars, &model.Scalar{Tag: fmt.Sprintf("group%d/metric%02d", t%3, t), Float32: true, Points: make([]model.Point, steps)})
 		}
 		// In tag order, as collection leaves a run's series.
@@ -50,8 +54,13 @@ func p8mReport(runs, steps int) *model.Report {
 // build's stageRun (a series analysed and formatted after another),
 // "runs" each run analysed whole, then formatted (Staged.Run, then
 // RunData.Write), as before.
-func BenchmarkStageRunsP8m(b *testing.B) {
-	rep := p8mReport(8, 100_000)
+func BenchmarkStageRunsP8m(b *testing.B) { benchStageRuns(b, p8mReport(8, 100_000)) }
+
+// BenchmarkStageRunsS2k is BenchmarkStageRunsP8m of a report shaped
+// like /work/sweeps/s2k: 2,000 runs of 5 tags of 1,000 points.
+func BenchmarkStageRunsS2k(b *testing.B) { benchStageRuns(b, synthReport(2000, 5, 1000)) }
+
+func benchStageRuns(b *testing.B, rep *model.Report) {
 	ctx := context.Background()
 	for _, mode := range []string{"runs", "series"} {
 		b.Run(mode, func(b *testing.B) {
