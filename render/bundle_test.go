@@ -571,7 +571,7 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	series = append(series, r.tags[1].series[0])
 	var js, jw chunkCounter
 	w := &bundleWriter{js: &js, json: &jw}
-	if err := w.write(&bundleGroup{"scalars/x.js", rep.Runs[:1], [][]*seriesView{series}}); err != nil {
+	if err := w.write(&bundleGroup{file: "scalars/x.js", runs: rep.Runs[:1], series: [][]*seriesView{series}}); err != nil {
 		t.Fatal(err)
 	}
 	if js.max > bundleChunk+64<<10 || cap(w.b) > 2*bundleChunk {
@@ -587,9 +587,9 @@ func TestBundleStreamsInChunks(t *testing.T) {
 	whole = append(whole, ",\n"...)
 	line := len(whole)
 	whole = append(whole, `{"layout":3,"runs":{"run":{"scalars":{"a":`...)
-	whole = appendColumns(whole, series[0].scalar.Points, nil, result.StepProgression{}, false, -1, nil, nil)
+	whole = appendColumns(whole, column{kept: kept{pts: series[0].scalar.Points}}, false, -1, nil, nil)
 	whole = append(whole, `,"b":`...)
-	whole = appendColumns(whole, series[1].scalar.Points, nil, result.StepProgression{}, false, -1, nil, nil)
+	whole = appendColumns(whole, column{kept: kept{pts: series[1].scalar.Points}}, false, -1, nil, nil)
 	whole = append(whole, "}}}}\n);\n"...)
 	if !bytes.Equal(js.Bytes(), whole) {
 		t.Errorf("the chunks differ from the bundle formatted whole")
@@ -612,7 +612,7 @@ func TestSmallBundleIsOneWrite(t *testing.T) {
 	r := newReport(rep, Options{})
 	series := []*seriesView{r.tags[0].series[0], r.tags[1].series[0]}
 	var js chunkCounter
-	g := &bundleGroup{"scalars/x.js", rep.Runs[:1], [][]*seriesView{series}}
+	g := &bundleGroup{file: "scalars/x.js", runs: rep.Runs[:1], series: [][]*seriesView{series}}
 	w := &bundleWriter{js: &js}
 	if err := w.write(g); err != nil {
 		t.Fatal(err)
@@ -744,7 +744,7 @@ func TestBundleGroupsHoldEachRunAsAlone(t *testing.T) {
 			// The run alone, as layout 2 held it.
 			var alone bytes.Buffer
 			w.js, w.b = &alone, w.b[:0]
-			if err := w.write(&bundleGroup{"scalars/x.js", []*model.Run{run}, [][]*seriesView{g.series[i]}}); err != nil {
+			if err := w.write(&bundleGroup{file: "scalars/x.js", runs: []*model.Run{run}, series: [][]*seriesView{g.series[i]}}); err != nil {
 				t.Fatal(err)
 			}
 			if got, want := members[run.Name], runMembers(t, alone.Bytes())[run.Name]; !bytes.Equal(got, want) || len(want) == 0 {

@@ -29,7 +29,7 @@ func BenchmarkColumns(b *testing.B) {
 		b.Run(fmt.Sprintf("all/tenths=%v", tenths), func(b *testing.B) {
 			defer cputime.ReportPerOp(b, cputime.Used())
 			for b.Loop() {
-				buf = appendColumns(buf[:0], pts, nil, result.StepProgression{}, true, -1, nil, &ints)
+				buf = appendColumns(buf[:0], column{kept: kept{pts: pts}}, true, -1, nil, &ints)
 			}
 		})
 		b.Run(fmt.Sprintf("wall/tenths=%v", tenths), func(b *testing.B) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -158,4 +159,45 @@ func BenchmarkValueColumn(b *testing.B) {
 		buf = appendValueColumn(buf[:0], kept{pts: pts}, true, nil)
 	}
 	b.SetBytes(int64(len(buf)))
+}
+
+// A value column is read from the values handed beside the points (a
+// copy the analysis' walk made, in cache) when they are the values of
+// every point, and from the points otherwise: the same bytes for the
+// same values, and the values handed are those written.
+func TestColumnsReadTheValuesHanded(t *testing.T) {
+	pts := make([]model.Point, 1000)
+	vals := make([]float64, len(pts))
+	for i := range pts {
+		pts[i] = model.Point{Step: int64(i), WallTime: 1.7e9 + float64(i)/10, Value: float64(float32(math.Exp(-float64(i) / 300)))}
+		vals[i] = pts[i].Value
+	}
+	pts[10].Value, vals[10] = 1e30, 1e30 // one left to strconv
+	for _, f32 := range []bool{true, false} {
+		want := appendColumns(nil, column{kept: kept{pts: pts}}, f32, -1, nil, nil)
+		if got := appendColumns(nil, column{kept: kept{pts: pts}, vals: vals}, f32, -1, nil, nil); !bytes.Equal(got, want) {
+			t.Errorf("f32 %v: the values handed make other bytes than the points'", f32)
+		}
+		// Other values handed: they are what is written.
+		other := make([]float64, len(vals))
+		for i, v := range vals {
+			other[i] = v * 2
+		}
+		moved := slices.Clone(pts)
+		for i := range moved {
+			moved[i].Value = other[i]
+		}
+		if got, want := appendColumns(nil, column{kept: kept{pts: pts}, vals: other}, f32, -1, nil, nil), appendColumns(nil, column{kept: kept{pts: moved}}, f32, -1, nil, nil); !bytes.Equal(got, want) {
+			t.Errorf("f32 %v: the values handed are not those written", f32)
+		}
+		// Values not those of every point (a series thinned, or a short
+		// slice) are not read.
+		idx := []int{0, 5, 999}
+		if got, want := appendColumns(nil, column{kept: kept{pts, idx}, vals: other}, f32, -1, nil, nil), appendColumns(nil, column{kept: kept{pts, idx}}, f32, -1, nil, nil); !bytes.Equal(got, want) {
+			t.Errorf("f32 %v: values read for a thinned series", f32)
+		}
+		if got := appendColumns(nil, column{kept: kept{pts: pts}, vals: other[:999]}, f32, -1, nil, nil); !bytes.Equal(got, want) {
+			t.Errorf("f32 %v: values read from a slice shorter than the points", f32)
+		}
+	}
 }

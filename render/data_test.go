@@ -91,7 +91,7 @@ func BenchmarkBundle(b *testing.B) {
 	defer cputime.ReportPerOp(b, cputime.Used())
 	for b.Loop() {
 		w.js, w.b, out = &out, w.b[:0], 0
-		if err := w.write(&bundleGroup{sv.file, []*model.Run{sv.run}, [][]*seriesView{{sv}}}); err != nil {
+		if err := w.write(&bundleGroup{file: sv.file, runs: []*model.Run{sv.run}, series: [][]*seriesView{{sv}}}); err != nil {
 			b.Fatal(err)
 		}
 	}

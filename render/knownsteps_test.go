@@ -138,7 +138,7 @@ func TestBundleStepsFromThePlanOnlyWhenWhole(t *testing.T) {
 		if limit > 0 && series[0].data == nil || len(series[0].faded) != 1 {
 			t.Fatalf("limit %d: data %d, faded %d: the case tests neither a downsampled column nor superseded points", limit, len(series[0].data), len(series[0].faded))
 		}
-		g := &bundleGroup{"scalars/x.js", rep.Runs[:1], [][]*seriesView{series}}
+		g := &bundleGroup{file: "scalars/x.js", runs: rep.Runs[:1], series: [][]*seriesView{series}}
 		var with, without bytes.Buffer
 		if err := (&bundleWriter{js: &with}).write(g); err != nil {
 			t.Fatal(err)

@@ -94,6 +94,20 @@ func NewRunData(site *outdir.Site, opt Options) *RunData {
 // file of its own, written here. Runs may be written from several
 // goroutines at once, in any order.
 func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.ScalarView) error {
+	return d.WriteEach(ctx, run, views, nil)
+}
+
+// WriteEach is Write of a run whose series are analysed one at a time as
+// they are formatted (analysis.RunStage): values, when not nil, is
+// called with each series of views, in their order, right before the
+// series is formatted, and returns its values when it hands them (every
+// one, in its points' order; nil else), which are read in place of the
+// points': a copy just made, in cache, where the points are not. The
+// views' data indices and superseded points (Data, Faded), which say how
+// many points the run's files hold, must be set before it is called;
+// the rest of a view when values returns. A file that cannot be
+// written may stop the calls: the caller ends the series left.
+func (d *RunData) WriteEach(ctx context.Context, run *model.Run, views []*result.ScalarView, values func(*model.Scalar) []float64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -116,7 +130,7 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 	var err error
 	if m.points > maxBundlePoints {
 		m.alone = true
-		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}}
+		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}, values: values}
 		buf, err = d.r.writeBundle(buf, g, emit)
 	} else {
 		// As a run after the first (runs 1): the member starts with the
@@ -125,7 +139,7 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 		// formats: the member stays in the buffer it was formatted into
 		// until Place's bundle is written, which hands the buffer back
 		// (recycle), rather than being copied out of it run after run.
-		w := &bundleWriter{b: buf[:0], runs: 1, ints: ints}
+		w := &bundleWriter{b: buf[:0], runs: 1, ints: ints, values: values}
 		w.run(run, series)
 		m.member, buf, ints = w.b, nil, w.ints
 		if cap(m.member) > 2*len(m.member)+64<<10 {

@@ -73,8 +73,9 @@ func siteOnDisk(t *testing.T, dir string) map[string][]byte {
 }
 
 // stagedSite writes rep's site as a driver holding a run's points only
-// while its stage runs does: Plan, each run through Run, RunData and
-// Compact, Finish, then the rest of the site; and returns the report, to
+// while its stage runs does: Plan, each run through its analysis and
+// RunData (a series at a time, as the command, when Staged.Begin takes
+// it) and Compact, Finish, then the rest of the site; and returns the report, to
 // write its other outputs after the points were dropped.
 func stagedSite(t *testing.T, rep *model.Report, dir string, opt Options, aopt analysis.Options) *Report {
 	t.Helper()
@@ -91,8 +92,16 @@ func stagedSite(t *testing.T, rep *model.Report, dir string, opt Options, aopt a
 	opt.RunDataWritten = true
 	rd := NewRunData(site, opt)
 	for _, run := range rep.Runs {
-		st.Run(run)
-		if err := rd.Write(ctx, run, st.Views(run)); err != nil {
+		// As the command stages a run: a series at a time when the
+		// analysis can (WriteEach), else whole.
+		if rs, ok := st.Begin(run); ok {
+			err = rd.WriteEach(ctx, run, st.Views(run), rs.Through)
+			rs.End()
+		} else {
+			st.Run(run)
+			err = rd.Write(ctx, run, st.Views(run))
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		if err := rd.Place(run, st.Views(run)); err != nil {

@@ -2,6 +2,9 @@ package analysis
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -92,5 +95,129 @@ func TestCompactKeepsADrawnSeriesWhole(t *testing.T) {
 			t.Errorf("%s: its drawn indices are its own", v.Run.Name)
 		}
 		draw = &v.Draw[0]
+	}
+}
+
+// stageView is what Run derives of a scalar view, for comparing.
+type stageView struct {
+	Total   int
+	Stats   model.Stats
+	Data    []int
+	Draw    []int
+	Buckets []result.Bucket
+	Faded   []result.FadedView
+	Spark   [len(result.SparkBudgets)]result.Values
+}
+
+func stageViews(st *Staged) map[*model.Scalar]stageView {
+	out := map[*model.Scalar]stageView{}
+	for _, t := range st.Scalars().Tags {
+		for _, v := range t.Series {
+			out[v.Scalar] = stageView{v.Total, v.Stats, v.Data, v.Draw, v.Buckets, v.Faded, v.Spark}
+		}
+	}
+	return out
+}
+
+// A run staged a series at a time (Begin, Through each view's series in
+// order, End) derives what Run derives, rules' findings included and in
+// the same order; Through hands each series' values while every one is
+// finite, in its points' order, and nothing for a series with a NaN or
+// one already walked; Begin refuses a run with a series past the data
+// cap, whose data indices need its points thinned.
+func TestRunStageDerivesWhatRunDerives(t *testing.T) {
+	rep := scalarReport(4, []string{"acc", "loss", "lr", "nan"}, 3000)
+	for _, run := range rep.Runs {
+		nan := run.Scalars[3]
+		nan.Points[100].Value = math.NaN()
+		loss := run.Scalars[1]
+		loss.Superseded = []model.Superseded{{Attempt: 0, Points: slices.Clone(loss.Points[:700])}}
+		run.Scalars[2].Points = run.Scalars[2].Points[:5] // shorter than the spike rule's windows
+	}
+	rep.Runs[2].Scalars[0].Points = nil // no view
+	opt := Options{MaxPoints: 400, MaxDataPoints: 5000}
+	want, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handed := 0
+	for r, run := range rep.Runs {
+		want.Run(run)
+		rs, ok := got.Begin(run)
+		if !ok {
+			t.Fatalf("%s: Begin refused a run within the data cap", run.Name)
+		}
+		views := got.Views(run)
+		if r == 3 {
+			slices.Reverse(views) // out of the run's order: walked on the way to the first
+		}
+		for i, v := range views {
+			vals := rs.Through(v.Scalar)
+			switch finite := !slices.ContainsFunc(v.Scalar.Points, func(p model.Point) bool { return math.IsNaN(p.Value) }); {
+			case r == 3 && i > 0:
+				if vals != nil {
+					t.Errorf("%s %s: values handed for a series walked already", run.Name, v.Scalar.Tag)
+				}
+			case !finite:
+				if vals != nil {
+					t.Errorf("%s %s: values handed for a series with a NaN", run.Name, v.Scalar.Tag)
+				}
+			default:
+				if len(vals) != len(v.Scalar.Points) {
+					t.Fatalf("%s %s: %d values handed for %d points", run.Name, v.Scalar.Tag, len(vals), len(v.Scalar.Points))
+				}
+				for k, p := range v.Scalar.Points {
+					if math.Float64bits(vals[k]) != math.Float64bits(p.Value) {
+						t.Fatalf("%s %s: value %d handed as %v, the point's is %v", run.Name, v.Scalar.Tag, k, vals[k], p.Value)
+					}
+				}
+				handed++
+			}
+		}
+		rs.End()
+	}
+	if handed < 8 {
+		t.Errorf("values handed for %d series", handed)
+	}
+	// Printed, not reflect.DeepEqual: NaN is a value as any other here.
+	wv, gv := stageViews(want), stageViews(got)
+	for s, w := range wv {
+		if g := gv[s]; fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("series %s: staged a series at a time\n%#v\nwant\n%#v", s.Tag, g, w)
+		}
+	}
+	wa, err := want.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := got.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wa.Anomalies) == 0 || fmt.Sprintf("%#v", ga.Anomalies) != fmt.Sprintf("%#v", wa.Anomalies) || fmt.Sprintf("%#v", ga.Scalars.Sweep) != fmt.Sprintf("%#v", wa.Scalars.Sweep) {
+		t.Errorf("anomalies\n%+v\nwant\n%+v", ga.Anomalies, wa.Anomalies)
+	}
+
+	// Every run's last series is judged (End): its NaN found.
+	nonFinite := 0
+	for _, a := range ga.Anomalies {
+		if a.Rule == "scalar.nonfinite" && a.Tag == "nan" {
+			nonFinite++
+		}
+	}
+	if nonFinite != len(rep.Runs) {
+		t.Errorf("%d series with a NaN found, want %d", nonFinite, len(rep.Runs))
+	}
+
+	capped, err := Plan(context.Background(), rep, nil, Options{MaxPoints: 400, MaxDataPoints: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := capped.Begin(rep.Runs[0]); ok {
+		t.Error("Begin took a run whose series pass the data cap")
 	}
 }
