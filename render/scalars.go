@@ -126,11 +126,17 @@ type runObjects map[*seriesView]string
 // when o holds it: draw and buckets are sv's own.
 func (o runObjects) of(sv *seriesView, draw []int, buckets []result.Bucket) (string, bool) {
 	obj, ok := o[sv]
-	if !ok || len(draw) != len(sv.draw) || len(buckets) != len(sv.buckets) ||
-		len(draw) > 0 && &draw[0] != &sv.draw[0] || len(buckets) > 0 && &buckets[0] != &sv.buckets[0] {
+	if !ok || !sv.drawsItsOwn(draw, buckets) {
 		return "", false
 	}
 	return obj, true
+}
+
+// drawsItsOwn reports whether draw and buckets are sv's own view's (the
+// same slices), whose object runObjects holds.
+func (sv *seriesView) drawsItsOwn(draw []int, buckets []result.Bucket) bool {
+	return len(draw) == len(sv.draw) && len(buckets) == len(sv.buckets) &&
+		(len(draw) == 0 || &draw[0] == &sv.draw[0]) && (len(buckets) == 0 || &buckets[0] == &sv.buckets[0])
 }
 
 // Bytes of a page besides what its charts inline, to count against
