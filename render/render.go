@@ -96,6 +96,9 @@ type Report struct {
 	// stream is eachFile's stream while it runs: the scalar bundles are
 	// written through it as they are formatted.
 	stream func(name string, write func(io.Writer) error) error
+	// chartBuffers are the buffers the scalars page's charts are built
+	// in while it is built (chartsOnAllCores), reused from round to round.
+	chartBuffers chan []byte
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest

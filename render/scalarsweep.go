@@ -481,7 +481,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 			}
 			p.Groups = nil
 		}
-		data := chartsOnAllCores(len(tags), func(b []byte, i int) []byte {
+		data := chartsOnAllCores(r.chartBuffers, len(tags), func(b []byte, i int) []byte {
 			b = appendSweepChart(b, &r.an.Scalars, tags[i], &sts[i], points, files, rowOf, objs)
 			return r.appendBaselineChart(b, tags[i].tag)
 		})
@@ -531,7 +531,10 @@ func (r *Report) measuredSweepRound(sts []sweepTag, tags []*tagView, points int,
 	}
 	lens = make([]int, len(tags))
 	built := make([]map[*seriesView]string, len(tags))
-	buffers := make(chan []byte, runtime.GOMAXPROCS(0))
+	buffers := r.chartBuffers
+	if buffers == nil {
+		buffers = make(chan []byte, runtime.GOMAXPROCS(0))
+	}
 	parallel(len(tags), func(i int) {
 		var b []byte
 		select {
