@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -253,5 +254,42 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 	}
 	if fits == 0 || past == 0 {
 		t.Fatalf("the first round measured fits %d budgets and passes %d: the test checks one case only", fits, past)
+	}
+}
+
+// TestDrawnPointsAreStrconvs checks appendDrawnPoints' steps (appendInt)
+// against strconv's, with the value and wall time as appendValue and
+// appendWallTime write them: steps of every sign and size, the int64
+// bounds among them, and indices out of order and repeated.
+func TestDrawnPointsAreStrconvs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 2))
+	steps := []int64{0, 1, -1, 9, 10, -10, 99, 1e15, 1e16, 1e18, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	var pts []model.Point
+	for i := range 5000 {
+		s := int64(rng.Uint64()) >> rng.IntN(64)
+		if i < len(steps) {
+			s = steps[i]
+		}
+		pts = append(pts, model.Point{Step: s, Value: float64(float32(rng.NormFloat64())), WallTime: 1.7e9 + float64(i)/10})
+	}
+	idx := make([]int, 3000)
+	for i := range idx {
+		idx[i] = rng.IntN(len(pts))
+	}
+	idx[0], idx[1] = 0, 11
+	for _, f32 := range []bool{true, false} {
+		want := []byte{'['}
+		for i, k := range idx {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			p := pts[k]
+			want = append(strconv.AppendInt(append(want, '['), p.Step, 10), ',')
+			want = append(appendWallTime(append(appendValue(want, p.Value, f32), ','), p.WallTime), ']')
+		}
+		want = append(want, ']')
+		if got := appendDrawnPoints(nil, pts, idx, f32); string(got) != string(want) {
+			t.Fatalf("float32 %v: drawn points differ from strconv's:\n%.300s\n%.300s", f32, got, want)
+		}
 	}
 }

@@ -74,9 +74,9 @@ func newBandText(band *result.SweepBand, f32 bool) *bandText {
 			}
 			switch c {
 			case 0:
-				col.text = strconv.AppendInt(col.text, band.Steps[i], 10)
+				col.text = appendInt(col.text, band.Steps[i])
 			case 1:
-				col.text = strconv.AppendInt(col.text, int64(band.N[i]), 10)
+				col.text = appendInt(col.text, int64(band.N[i]))
 			default:
 				col.text = appendBandValue(col.text, band.Q[c-2][i], f32)
 			}
