@@ -70,3 +70,35 @@ func TestWritePageEqualsLayoutAroundMain(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesShareParsedTemplates checks that a report parses its templates
+// once (each page written parsed them all again), and that a page written
+// with the set another page ran first is the page a fresh set writes.
+func TestPagesShareParsedTemplates(t *testing.T) {
+	r := newReport(synthetic(map[string]map[string][]float64{"a": {"loss": {3, 2, 1}}, "b": {"loss": {4, 2, 2}}}), Options{})
+	first, err := r.templates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages [][]byte
+	for _, p := range r.pages() {
+		var b bytes.Buffer
+		if err := r.writePage(&b, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, b.Bytes())
+	}
+	if again, _ := r.templates(); again != first {
+		t.Fatal("the templates were parsed again")
+	}
+	for i, p := range r.pages() {
+		fresh := newReport(r.rep, Options{})
+		var b bytes.Buffer
+		if err := fresh.writePage(&b, fresh.pages()[i], nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), pages[i]) {
+			t.Errorf("page %s differs when its templates ran other pages first", p.name)
+		}
+	}
+}

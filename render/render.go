@@ -99,6 +99,10 @@ type Report struct {
 	// chartBuffers are the buffers the scalars page's charts are built
 	// in while it is built (chartsOnAllCores), reused from round to round.
 	chartBuffers chan []byte
+	// tmpl are the page templates, parsed once (templates).
+	parsed  sync.Once
+	tmpl    *template.Template
+	tmplErr error
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest
