@@ -158,3 +158,70 @@ func TestPagesAreWrittenInFewWrites(t *testing.T) {
 		}
 	}
 }
+
+// stringCountingWriter counts the bytes written to it as strings.
+type stringCountingWriter struct {
+	bytes.Buffer
+	strings int
+}
+
+func (w *stringCountingWriter) WriteString(s string) (int, error) {
+	w.strings += len(s)
+	return w.Buffer.WriteString(s)
+}
+
+// TestChartDataSplicedWhole checks that a scalars page's charts' data
+// reach the writer whole, as the strings they are (spliceCharts: not
+// copied through fmt first), every-run and sweep pages alike, and that
+// the page is the layout around main, which executes the template with
+// the data itself.
+func TestChartDataSplicedWhole(t *testing.T) {
+	for _, n := range []int{3, sweepPageRuns + 5} {
+		runs := map[string]map[string][]float64{}
+		for k := range n {
+			runs[fmt.Sprintf("run-%03d", k)] = map[string][]float64{"loss": {3, 2, 1, float64(k)}, "acc": {0.1, 0.5, float64(k) / 100}}
+		}
+		r := newReport(synthetic(runs), Options{})
+		tmpl, err := r.templates()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.pages()[1]
+		body, err := r.body(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := body.(*scalarsPage)
+		data := 0
+		for _, g := range sp.Groups {
+			for _, c := range g.Charts {
+				data += len(c.Data)
+			}
+		}
+		var got stringCountingWriter
+		if err := r.writePage(&got, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		if data == 0 || got.strings < data {
+			t.Errorf("%d runs: %d bytes of the charts' %d written as strings", n, got.strings, data)
+		}
+		runNames, cut, err := r.runNames()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		err = tmpl.ExecuteTemplate(&want, "layout", layout{
+			Title: r.opt.Title, PageTitle: p.title, Runs: runNames, RunsCut: cut, Nav: r.nav(p.name, false),
+			Mains: []mainSection{{Name: p.name, HTML: r.main(tmpl, p, false)}}, PageScripts: p.scripts, PageStyles: p.styles,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%d runs: the page with its charts spliced differs from the layout around main", n)
+		}
+		if (sp.Sweep != nil) != (n > sweepPageRuns) {
+			t.Errorf("%d runs: sweep page %v", n, sp.Sweep != nil)
+		}
+	}
+}
