@@ -4,6 +4,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -96,6 +97,13 @@ type Report struct {
 	// stream is eachFile's stream while it runs: the scalar bundles are
 	// written through it as they are formatted.
 	stream func(name string, write func(io.Writer) error) error
+	// chartBuffers are the buffers the scalars page's charts are built
+	// in while it is built (chartsOnAllCores), reused from round to round.
+	chartBuffers chan []byte
+	// tmpl are the page templates, parsed once (templates).
+	parsed  sync.Once
+	tmpl    *template.Template
+	tmplErr error
 }
 
 // maxPageBytes is the page budget (Options.MaxPageBytes), the largest
@@ -328,18 +336,30 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 			}
 			built <- err
 		}()
+		// A page's template writes it in small pieces, each text between
+		// two actions and each value: unbuffered, the 8 M-point log's
+		// overview was some 3,800 system calls of a few bytes. A piece
+		// larger than the buffer (a chart's data) goes straight through.
+		bw := bufio.NewWriterSize(nil, pageBuffer)
+		write := func(w io.Writer, p *page, failed error) (t *template.Template, data any, err error) {
+			bw.Reset(w)
+			if t, data, err = r.writePageBody(bw, p, failed); err == nil {
+				err = bw.Flush()
+			}
+			return t, data, err
+		}
 		for _, p := range r.pages() {
 			var pageErr error
 			var t *template.Template
 			var data any
 			err = stream(p.file(), func(w io.Writer) error {
-				t, data, pageErr = r.writePageBody(w, p, nil)
+				t, data, pageErr = write(w, p, nil)
 				return pageErr
 			})
 			if c, ok := pageErr.(contentError); ok {
 				// Written again, whole, with a note for its content.
 				err = stream(p.file(), func(w io.Writer) error {
-					t, data, pageErr = r.writePageBody(w, p, c.err)
+					t, data, pageErr = write(w, p, c.err)
 					return pageErr
 				})
 			}
@@ -421,6 +441,9 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	waited = true
 	return <-built
 }
+
+// pageBuffer is the buffer a page is written through (eachFile).
+const pageBuffer = 64 << 10
 
 // sparkValues returns the values of a series' sparkline of about budget
 // points (result.ScalarView.Spark: budget must be one of

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
@@ -145,6 +146,150 @@ func TestEveryRunPageStopsPastItsBudget(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the page differs from the sweep page sharing %s", name)
+		}
+	}
+}
+
+// TestMeasuredSweepRoundIsTheRoundBuilt checks the sweep page's first
+// round measured rather than built (measuredSweepRound: its run objects
+// all the every-run page's, counted, not copied): each chart's length is
+// that of the chart built, and the page at each budget (the round past
+// it, then a later one built; or the round within it, then built) is the
+// page of the same sweep built with no object shared, which measures no
+// round.
+func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
+	runs := map[string]map[string][]float64{}
+	for k := range 24 {
+		tags := map[string][]float64{}
+		for tg := range 6 {
+			vals := make([]float64, 2500)
+			for i := range vals {
+				vals[i] = math.Exp(-float64(i)/700) + float64((k*7+tg)%13)/50 + math.Sin(float64(i*(tg+1)))/100
+			}
+			tags[fmt.Sprintf("g%d/metric%02d", tg%3, tg)] = vals
+		}
+		runs[fmt.Sprintf("trial-%02d", k)] = tags
+	}
+	r := newReport(synthetic(runs), Options{})
+	layoutRuns, _, err := r.runNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := pageFrameBytes + len(layoutRuns)
+	all := r.rep.Runs
+	whole, err := r.everyRunPage(all, false, frame, math.MaxInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := r.drawnTags()
+	tags := r.tags[:drawn]
+	rowOf := map[*model.Run]int{}
+	for i, run := range all {
+		rowOf[run] = i
+	}
+	sts := r.sweepTags(drawn)
+	points := r.an.Scalars.MaxPoints
+	lens, _, ok := r.measuredSweepRound(sts, tags, points, true, rowOf, whole.drawn)
+	if !ok {
+		t.Fatal("a round of the every-run page's objects is not measured")
+	}
+	for i, tv := range tags {
+		b := appendSweepChart(nil, &r.an.Scalars, tv, &sts[i], points, true, rowOf, whole.drawn)
+		b = r.appendBaselineChart(b, tv.tag)
+		if lens[i] != len(b) {
+			t.Fatalf("chart of %s measured %d bytes, built %d", tv.tag, lens[i], len(b))
+		}
+	}
+	if _, _, ok := r.measuredSweepRound(sts, tags, points-1, true, rowOf, whole.drawn); ok {
+		t.Fatal("a round at other points than the objects' measured")
+	}
+	// Budgets from under the every-run page's size down: the first round
+	// fits some and not others.
+	size := whole.inlined(frame)
+	fits, past := 0, 0
+	for _, budget := range []int{size - 1, size * 9 / 10, size * 3 / 4, size * 2 / 3, size / 2, size / 3, size / 4, size / 8} {
+		r.opt.MaxPageBytes = budget
+		cut, err := r.everyRunPage(all, false, frame, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lens, more, measured := r.measuredSweepRound(sts, tags, points, true, rowOf, cut.drawn)
+		for i, tv := range tags {
+			if !measured {
+				break
+			}
+			// Built from the every-run page's objects, those it built
+			// before its budget stopped it, and from those measuring added.
+			for _, objs := range []runObjects{cut.drawn, more} {
+				b := appendSweepChart(nil, &r.an.Scalars, tv, &sts[i], points, true, rowOf, objs)
+				if b = r.appendBaselineChart(b, tv.tag); lens[i] != len(b) {
+					t.Fatalf("budget %d: chart of %s measured %d bytes, built %d", budget, tv.tag, lens[i], len(b))
+				}
+			}
+		}
+		if measured && len(more) <= len(cut.drawn) && len(cut.drawn) < len(whole.drawn) {
+			t.Fatalf("budget %d: measuring added no object to the %d the every-run page built", budget, len(cut.drawn))
+		}
+		got, err := r.scalarsPage(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Sweep == nil || !got.Sweep.ForBudget {
+			t.Fatalf("budget %d: not a sweep's page for its budget", budget)
+		}
+		want, err := r.sweepPage(all, false, frame, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("budget %d: the page differs from the sweep page that shares no object", budget)
+		}
+		switch {
+		case !measured:
+		case got.Sweep.Points == "":
+			fits++
+		default:
+			past++
+		}
+	}
+	if fits == 0 || past == 0 {
+		t.Fatalf("the first round measured fits %d budgets and passes %d: the test checks one case only", fits, past)
+	}
+}
+
+// TestDrawnPointsAreStrconvs checks appendDrawnPoints' steps (appendInt)
+// against strconv's, with the value and wall time as appendValue and
+// appendWallTime write them: steps of every sign and size, the int64
+// bounds among them, and indices out of order and repeated.
+func TestDrawnPointsAreStrconvs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 2))
+	steps := []int64{0, 1, -1, 9, 10, -10, 99, 1e15, 1e16, 1e18, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	var pts []model.Point
+	for i := range 5000 {
+		s := int64(rng.Uint64()) >> rng.IntN(64)
+		if i < len(steps) {
+			s = steps[i]
+		}
+		pts = append(pts, model.Point{Step: s, Value: float64(float32(rng.NormFloat64())), WallTime: 1.7e9 + float64(i)/10})
+	}
+	idx := make([]int, 3000)
+	for i := range idx {
+		idx[i] = rng.IntN(len(pts))
+	}
+	idx[0], idx[1] = 0, 11
+	for _, f32 := range []bool{true, false} {
+		want := []byte{'['}
+		for i, k := range idx {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			p := pts[k]
+			want = append(strconv.AppendInt(append(want, '['), p.Step, 10), ',')
+			want = append(appendWallTime(append(appendValue(want, p.Value, f32), ','), p.WallTime), ']')
+		}
+		want = append(want, ']')
+		if got := appendDrawnPoints(nil, pts, idx, f32); string(got) != string(want) {
+			t.Fatalf("float32 %v: drawn points differ from strconv's:\n%.300s\n%.300s", f32, got, want)
 		}
 	}
 }

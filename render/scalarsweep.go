@@ -2,8 +2,10 @@ package render
 
 import (
 	"html/template"
+	"maps"
 	"math"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,16 +74,35 @@ func newBandText(band *result.SweepBand, f32 bool) *bandText {
 			}
 			switch c {
 			case 0:
-				col.text = strconv.AppendInt(col.text, band.Steps[i], 10)
+				col.text = appendInt(col.text, band.Steps[i])
 			case 1:
-				col.text = strconv.AppendInt(col.text, int64(band.N[i]), 10)
+				col.text = appendInt(col.text, int64(band.N[i]))
 			default:
-				col.text = appendValue(col.text, band.Q[c-2][i], f32)
+				col.text = appendBandValue(col.text, band.Q[c-2][i], f32)
 			}
 			col.ends[i] = len(col.text)
 		}
 	}
 	return t
+}
+
+// appendBandValue appends v as appendValue(v, f32) writes it. A band's
+// quantiles mostly lie between two runs' values, so that few are float32s
+// even when every run's values are: appendValue leaves those to strconv,
+// whose search (of float32(v), at bitSize 32) was most of a band's cost,
+// some 100 ns a value (the 8 M-point log's bands: 10 tags x 2,000 steps x
+// 5 quantiles, formatted once a page). The float32 itself, when
+// appendFloat32 takes it, is written by it: the same bytes, as strconv's
+// 'f' form of a float32 of its range is appendFloat32's, and v is then
+// well within the range AppendValue writes in the 'f' form (it chooses
+// the form by v, not float32(v)).
+func appendBandValue(b []byte, v float64, f32 bool) []byte {
+	if f32 {
+		if out, ok := appendFloat32(b, float64(float32(v))); ok {
+			return out
+		}
+	}
+	return appendValue(b, v, f32)
 }
 
 // appendColumn appends column c as a JSON array: at points steps at
@@ -148,6 +169,14 @@ func (r *Report) sweepTags(n int) []sweepTag {
 // run table, under the tag). HTML-escaped as
 // appendChartData's.
 func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int, objs runObjects) []byte {
+	return appendSweepChartOf(b, sc, tv, st, points, files, rowOf, objs, nil)
+}
+
+// appendSweepChartOf is appendSweepChart; with shared not nil, the bytes
+// of the objects it takes from objs are left out of b and counted into
+// *shared instead: the chart's data is then len(b) + *shared bytes long
+// (measuredSweepRound).
+func appendSweepChartOf(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, points int, files bool, rowOf map[*model.Run]int, objs runObjects, shared *int) []byte {
 	b = append(b, `{"tag":`...)
 	b = appendJSONString(b, tv.tag)
 	b = append(b, `,"runs":[`...)
@@ -166,12 +195,15 @@ func appendSweepChart(b []byte, sc *result.Scalars, tv *tagView, st *sweepTag, p
 			if points != sc.MaxPoints {
 				draw, buckets = sc.Thin(sv.scalar.Points, points, draw, buckets)
 			}
-			if obj, ok := objs.of(sv, draw, buckets); ok {
-				b = append(b, obj...)
-			} else {
+			// The run's object, reopened (its closing brace left out).
+			if obj, ok := objs.of(sv, draw, buckets); !ok {
 				b = appendChartRun(b, sv, draw, buckets, files)
+				b = b[:len(b)-1]
+			} else if shared != nil {
+				*shared += len(obj) - 1
+			} else {
+				b = append(b, obj[:len(obj)-1]...)
 			}
-			b = b[:len(b)-1] // reopen the run's object
 			b = append(b, `,"rank":"`...)
 			b = append(b, end.rank...)
 			b = append(b, `","index":`...)
@@ -423,31 +455,124 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 		p.Groups = nil
 		r.undrawn(p, drawn)
 		tags := r.tags[:drawn]
-		data := chartsOnAllCores(len(tags), func(b []byte, i int) []byte {
+		addCharts := func(data []string) {
+			for i, tv := range tags {
+				label := result.CountOf(sts[i].runs, "run", "runs")
+				if sts[i].NonFinite > 0 {
+					label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
+				}
+				p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(data[i])}) // escaped by appendSweepChart
+			}
+		}
+		// A round whose every run object is one the every-run page built
+		// is measured before it is built: past the budget (the 8 M-point
+		// log's is, as its every-run page was), it is never built.
+		lens, more, measured := r.measuredSweepRound(sts, tags, points, files, rowOf, objs)
+		objs = more
+		if measured {
+			addCharts(make([]string, len(tags)))
+			n := p.inlined(frame)
+			for _, l := range lens {
+				n += l
+			}
+			if n > budget && drawn > 0 {
+				points, drawn = r.nextSweepRound(p, n, frame, len(table), budget, points, drawn)
+				continue
+			}
+			p.Groups = nil
+		}
+		data := chartsOnAllCores(r.chartBuffers, len(tags), func(b []byte, i int) []byte {
 			b = appendSweepChart(b, &r.an.Scalars, tags[i], &sts[i], points, files, rowOf, objs)
 			return r.appendBaselineChart(b, tags[i].tag)
 		})
-		for i, tv := range tags {
-			label := result.CountOf(sts[i].runs, "run", "runs")
-			if sts[i].NonFinite > 0 {
-				label += ", " + result.FormatCount(sts[i].NonFinite) + " ending non-finite"
-			}
-			p.add(tv, scalarChart{Tag: tv.tag, Points: label, Better: sts[i].better.String(), Data: template.JS(data[i])}) // escaped by appendSweepChart
-		}
+		addCharts(data)
 		n := p.inlined(frame)
 		if n <= budget || drawn == 0 {
 			break
 		}
-		// Scale down by what passes, with a tenth of room: the sizes of
-		// a chart's data grow about linearly with its points.
-		room := max(budget-frame-len(table), 0)
-		used := max(n-frame-len(table), 1)
-		if points > minSweepPoints {
-			points = max(minSweepPoints, int(float64(points)*float64(room)/float64(used)*0.9))
-			p.Sweep.Points, p.Sweep.Budget = result.FormatCount(points), fmtBytes(r.opt.MaxPageBytes)
-			continue
-		}
-		drawn = min(drawn-1, int(float64(drawn)*float64(room)/float64(used)*0.9))
+		points, drawn = r.nextSweepRound(p, n, frame, len(table), budget, points, drawn)
 	}
 	return p, nil
+}
+
+// nextSweepRound returns the points and drawn tags of the round after one
+// whose page inlined n bytes, past budget, frame the bytes around what it
+// inlines and table its run table's: fewer points, down to
+// minSweepPoints, then fewer charts.
+func (r *Report) nextSweepRound(p *scalarsPage, n, frame, table, budget, points, drawn int) (int, int) {
+	// Scale down by what passes, with a tenth of room: the sizes of a
+	// chart's data grow about linearly with its points.
+	room := max(budget-frame-table, 0)
+	used := max(n-frame-table, 1)
+	if points > minSweepPoints {
+		points = max(minSweepPoints, int(float64(points)*float64(room)/float64(used)*0.9))
+		p.Sweep.Points, p.Sweep.Budget = result.FormatCount(points), fmtBytes(r.opt.MaxPageBytes)
+		return points, drawn
+	}
+	return points, min(drawn-1, int(float64(drawn)*float64(room)/float64(used)*0.9))
+}
+
+// measuredSweepRound returns the lengths of the data of the charts of
+// tags at points (appendSweepChart, then the baseline's), when objs are
+// the every-run page's objects (not nil) and points the analysis' at
+// which they are drawn; ok is false otherwise, with nothing done. Such a
+// round was built whole, each shared object copied into its chart and
+// the chart into a string, only for its size to send the page to the
+// next round (the 8 M-point log's first round is past its budget, as its
+// every-run page was): here each chart is built without its shared
+// objects, which are counted. The objects the every-run page did not
+// build (it stops past its budget) are, into more, objs with them: the
+// round built after all when it fits takes them from there, formatting
+// none twice.
+func (r *Report) measuredSweepRound(sts []sweepTag, tags []*tagView, points int, files bool, rowOf map[*model.Run]int, objs runObjects) (lens []int, more runObjects, ok bool) {
+	sc := &r.an.Scalars
+	if objs == nil || points != sc.MaxPoints {
+		return nil, objs, false
+	}
+	lens = make([]int, len(tags))
+	built := make([]map[*seriesView]string, len(tags))
+	buffers := r.chartBuffers
+	if buffers == nil {
+		buffers = make(chan []byte, runtime.GOMAXPROCS(0))
+	}
+	parallel(len(tags), func(i int) {
+		var b []byte
+		select {
+		case b = <-buffers:
+		default:
+		}
+		tv := tags[i]
+		mine := runObjects{} // the objects of the chart's runs
+		for _, ends := range [][]result.SweepEnd{sts[i].Low, sts[i].High} {
+			for _, e := range ends {
+				sv := tv.series[e.Series]
+				if obj, ok := objs.of(sv, e.Draw, e.Buckets); ok {
+					mine[sv] = obj
+				} else if sv.drawsItsOwn(e.Draw, e.Buckets) {
+					if built[i] == nil {
+						built[i] = map[*seriesView]string{}
+					}
+					b = appendChartRun(b[:0], sv, e.Draw, e.Buckets, files)
+					mine[sv] = string(b)
+					built[i][sv] = mine[sv]
+				}
+			}
+		}
+		shared := 0
+		b = appendSweepChartOf(b[:0], sc, tv, &sts[i], points, files, rowOf, mine, &shared)
+		b = r.appendBaselineChart(b, tv.tag)
+		lens[i] = len(b) + shared
+		select {
+		case buffers <- b:
+		default:
+		}
+	})
+	more = objs
+	for _, m := range built {
+		if m != nil && len(more) == len(objs) {
+			more = maps.Clone(objs)
+		}
+		maps.Copy(more, m)
+	}
+	return lens, more, true
 }

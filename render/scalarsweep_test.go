@@ -91,7 +91,9 @@ func TestBandTextIsTheBandFormatted(t *testing.T) {
 					if rng.IntN(8) == 0 {
 						v = odd[rng.IntN(len(odd))]
 					}
-					if f32 {
+					if f32 && rng.IntN(2) == 0 {
+						// A quantile between two float32 values is
+						// no float32 (appendBandValue's case).
 						v = float64(float32(v))
 					}
 					band.Q[qi] = append(band.Q[qi], v)
@@ -112,6 +114,68 @@ func TestBandTextIsTheBandFormatted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBandValueIsAppendValue checks appendBandValue against appendValue
+// on values of a float32 band that are no float32 (quantiles between
+// two runs' values): between float32 neighbours, at their midpoints
+// (round half to even), about the ends of appendFloat32's range (2^-10
+// and 2^24, where float32(v) may cross it), about 1e-6 (where
+// AppendValue's form changes), past float32's range, and the zeros,
+// subnormals, NaN and the infinities; and that the float32s of the range
+// take appendFloat32 (which the test would otherwise not compare).
+func TestBandValueIsAppendValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 1))
+	vs := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat32, math.MaxFloat64,
+		math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat32, 1e-6, 1e21, 0x1p-10, 0x1p24, -0x1p24, 0.1}
+	// The float64s about a float32 f: its neighbours' midpoints and the
+	// float64s next to them.
+	around := func(f float32) {
+		up, down := math.Nextafter32(f, float32(math.Inf(1))), math.Nextafter32(f, float32(math.Inf(-1)))
+		for _, m := range []float64{(float64(f) + float64(up)) / 2, (float64(f) + float64(down)) / 2} {
+			vs = append(vs, m, math.Nextafter(m, math.Inf(1)), math.Nextafter(m, math.Inf(-1)))
+		}
+		vs = append(vs, math.Nextafter(float64(f), 0), math.Nextafter(float64(f), math.Inf(1)))
+	}
+	for _, f := range []float32{0x1p-10, 0x1p24, 0x1p-20, 1e-6, 1, 0.1, 3, 1000, math.MaxFloat32, math.SmallestNonzeroFloat32} {
+		around(f)
+		around(-f)
+	}
+	for range 200_000 {
+		f := float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(44)-14)))
+		around(f)
+		vs = append(vs, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(50)-25)))
+	}
+	fast := 0
+	for _, v := range vs {
+		if got, want := appendBandValue(nil, v, true), appendValue(nil, v, true); !bytes.Equal(got, want) {
+			t.Fatalf("appendBandValue(%v (bits %#x), true) = %s, appendValue %s", v, math.Float64bits(v), got, want)
+		}
+		if got, want := appendBandValue(nil, v, false), appendValue(nil, v, false); !bytes.Equal(got, want) {
+			t.Fatalf("appendBandValue(%v, false) = %s, appendValue %s", v, got, want)
+		}
+		if _, ok := appendFloat32(nil, float64(float32(v))); ok && float64(float32(v)) != v {
+			fast++
+		}
+	}
+	if fast < len(vs)/2 {
+		t.Fatalf("%d of %d values no float32 took appendFloat32: the test compares little", fast, len(vs))
+	}
+}
+
+// FuzzBandValue checks appendBandValue against appendValue on any
+// float64's bits, and on those of a float32 nudged by a few ulps of a
+// float64.
+func FuzzBandValue(f *testing.F) {
+	f.Add(uint64(0x3fb999999999999a), int8(0))
+	f.Add(uint64(0x3f50000000000000), int8(-1))
+	f.Fuzz(func(t *testing.T, bits uint64, nudge int8) {
+		for _, v := range []float64{math.Float64frombits(bits), float64(math.Float32frombits(uint32(bits))) * (1 + float64(nudge)*0x1p-52)} {
+			if got, want := appendBandValue(nil, v, true), appendValue(nil, v, true); !bytes.Equal(got, want) {
+				t.Fatalf("appendBandValue(%v (bits %#x), true) = %s, appendValue %s", v, math.Float64bits(v), got, want)
+			}
+		}
+	})
 }
 
 // appendInts appends xs as a JSON array of integers.

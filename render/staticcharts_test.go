@@ -117,7 +117,7 @@ func TestStaticChartsInert(t *testing.T) {
 // columns with points, null outside the series and for non-finite values.
 func TestResample(t *testing.T) {
 	sv := seriesOf([]int64{10, 11, 20, 40}, []float64{1, 3, math.NaN(), 8})
-	got := resample(sv, []int64{0, 10, 20, 30, 40, 50})
+	got := resample(drawnOf(sv), []int64{0, 10, 20, 30, 40, 50})
 	null := charts.GetNullValue()
 	want := []float64{null, 2, 4, 6, 8, null} // 20 holds only a NaN: drawn between its neighbours
 	for i := range want {

@@ -40,9 +40,14 @@ func rethin(pts []model.Point, draw []int, buckets []Bucket, budget int) (keep [
 	out = make([]Bucket, 0, nb)
 	keep = make([]int, 0, budget+8)
 	j, d := 0, 0 // the old bucket holding the next point; the first of draw not before it
+	kb := 0      // the first of draw not before the new bucket
 	for b := range nb {
 		lo, hi := Bounds(b, n, nb)
 		hi-- // inclusive, as a Bucket's Last
+		for kb < len(draw) && draw[kb] < lo {
+			kb++
+		}
+		known := keptBounds(draw[kb:], vals[kb:], hi)
 		acc := noExtremes()
 		for i := lo; i <= hi; {
 			for buckets[j].Last < i {
@@ -53,9 +58,13 @@ func rethin(pts []model.Point, draw []int, buckets []Bucket, budget int) (keep [
 				d++
 			}
 			end := min(ob.Last, hi)
-			if s, ok := oldExtremes(draw[d:], vals[d:], ob); ok && s.within(i, end, ob) {
+			s, ok := oldExtremes(draw[d:], vals[d:], ob)
+			switch {
+			case ok && s.within(i, end, ob):
 				acc.add(s)
-			} else {
+			case ok && known.rulesOut(s, i, end, ob):
+				acc.add(s.nonFiniteIn(i, end))
+			default:
 				acc.scan(pts[i:end+1], i)
 				read += end - i + 1
 			}
@@ -156,4 +165,73 @@ func (e *extremes) add(s extremes) {
 	if e.ineg < 0 {
 		e.ineg = s.ineg
 	}
+}
+
+// bounds are the smallest and largest finite values among a new bucket's
+// kept points (of the thinning Rethin starts from), each at its first
+// index among them: values of points of the bucket, so that its first
+// minimum is at most lo (and, equal to it, at or before ilo), its first
+// maximum likewise. ilo is -1 when no kept point of it is finite.
+type bounds struct {
+	lo, hi   float64
+	ilo, ihi int
+}
+
+// keptBounds returns the bounds of the kept points draw, from the first
+// at or after a new bucket's first point to its last point, last; vals
+// are their values.
+func keptBounds(draw []int, vals []float64, last int) bounds {
+	k := bounds{ilo: -1, ihi: -1}
+	for i, x := range draw {
+		if x > last {
+			break
+		}
+		switch v := vals[i]; {
+		case v-v != 0:
+		case k.ilo < 0:
+			k.lo, k.hi, k.ilo, k.ihi = v, v, x, x
+		case v < k.lo:
+			k.lo, k.ilo = v, x
+		case v > k.hi:
+			k.hi, k.ihi = v, x
+		}
+	}
+	return k
+}
+
+// rulesOut reports whether the points i to end, a part of old bucket ob
+// whose extremes s are (oldExtremes), hold neither the new bucket's first
+// minimum nor its first maximum, by k, its kept points' bounds; and
+// whether their first non-finite point of each kind is known from s (ob's
+// first lies in the part, or after it: none). Such a part need not be
+// read: its finite values lie within ob's Min and Max, and a part whose
+// every value is above a value the bucket holds (or equal to one that
+// comes before it) holds no first minimum. The bucket's true first
+// minimum, of value at most k.lo, is then in a part that is read or known
+// whole, and the parts skipped hold no point that would displace it.
+func (k bounds) rulesOut(s extremes, i, end int, ob Bucket) bool {
+	if ob.HasFinite {
+		if k.ilo < 0 || !(ob.Min > k.lo || ob.Min == k.lo && k.ilo < i) || !(ob.Max < k.hi || ob.Max == k.hi && k.ihi < i) {
+			return false
+		}
+	}
+	// ob's first non-finite point of a kind before the part leaves the
+	// part's own first unknown.
+	return (s.inan < 0 || s.inan >= i) && (s.ipos < 0 || s.ipos >= i) && (s.ineg < 0 || s.ineg >= i)
+}
+
+// nonFiniteIn returns what s, an old bucket's extremes, says of its
+// points i to end when rulesOut holds for them: their first non-finite
+// points of each kind, and no finite extreme (they hold none of the new
+// bucket's).
+func (s extremes) nonFiniteIn(i, end int) extremes {
+	in := func(k int) int {
+		if k >= i && k <= end {
+			return k
+		}
+		return -1
+	}
+	e := noExtremes()
+	e.inan, e.ipos, e.ineg = in(s.inan), in(s.ipos), in(s.ineg)
+	return e
 }

@@ -69,8 +69,9 @@ func TestRethinIsPoints(t *testing.T) {
 
 // TestRethinReadsLessThanPoints checks what Rethin reads of a noisy,
 // decaying series of 100,000 points thinned at 2,000 then at 1,036
-// points (a series of the 8 M-point log's sweep page): at most a third of
-// its points, where Points reads them all, for the same result.
+// points (a series of the 8 M-point log's sweep page): at most a fifth of
+// its points (27% before parts that the kept points' bounds rule out went
+// unread; 18% since), where Points reads them all, for the same result.
 func TestRethinReadsLessThanPoints(t *testing.T) {
 	pts := decaying(rand.New(rand.NewPCG(7, 8)), 100_000)
 	draw, buckets := Points(pts, 2000)
@@ -79,8 +80,8 @@ func TestRethinReadsLessThanPoints(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotBk, wantBk) {
 		t.Fatal("Rethin differs from Points")
 	}
-	if read < 0 || read > len(pts)/3 {
-		t.Errorf("Rethin read %d of %d points, want at most a third", read, len(pts))
+	if read < 0 || read > len(pts)/5 {
+		t.Errorf("Rethin read %d of %d points, want at most a fifth", read, len(pts))
 	}
 	t.Logf("read %d of %d points", read, len(pts))
 }
