@@ -127,8 +127,9 @@ func putFloat32s(dst []byte, vs []float64) (n, done int) {
 		if c >= 1e8 {
 			nd, last8 = 9, c-1e8
 		}
-		w := digits8(uint32(last8))
-		zeros := min(bits.LeadingZeros64(w-0x3030303030303030)/8, places)
+		lanes := digitLanes(uint32(last8))
+		w := lanes + 0x3030303030303030
+		zeros := min(bits.LeadingZeros64(lanes)/8, places)
 		if nd < 8 {
 			// Below 1 with seven places or fewer, a leading zero, "0.":
 			// written by the default case, as any other, not by a branch of
@@ -217,10 +218,21 @@ var pow10u32 = [9]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 // for all lanes at once (D. Lemire, "Converting integers to fix-digit
 // representations quickly", 2021): TestDigits8 checks it on every n.
 func digits8(n uint32) uint64 {
-	x := uint64(n/10000) | uint64(n%10000)<<32
+	return digitLanes(n) + 0x3030303030303030
+}
+
+// digitLanes is digits8 before the '0's are added: digit d of n in byte
+// d. A split of lanes x into q = x/10^k and r = x-q*10^k, r shifted up
+// by the lane's width w, is q | r<<w = x<<w - q*(10^k<<w - 1): one
+// multiplication, in integers of the whole word, each lane's r being
+// whole (x >= q*10^k lane by lane), where r's product, its subtraction
+// and the OR were three operations (two on the shift ports).
+func digitLanes(n uint32) uint64 {
+	x := uint64(n)
+	q := x * 109951163 >> 40 // n/10^4 for n < 10^8 (TestDigits8)
+	x = x<<32 - q*(1e4<<32-1)
 	hundreds := (x * 10486 >> 20) & 0x7f_0000_007f // x/100 in each of two lanes below 10^4
-	x = hundreds | (x-100*hundreds)<<16
+	x = x<<16 - hundreds*(100<<16-1)
 	tens := (x * 103 >> 10) & 0x000f_000f_000f_000f // x/10 in each of four lanes below 100
-	x = tens | (x-10*tens)<<8
-	return x + 0x3030303030303030
+	return x<<8 - tens*(10<<8-1)
 }
