@@ -557,3 +557,43 @@ func TestDivisorIsDivision(t *testing.T) {
 		}
 	}
 }
+
+// TestSortNet20IsTheTable checks the written-out network for 20 keys
+// against the table it comes from, on every input of zeros and ones
+// (which decide a network: Knuth's 0-1 principle) and on random keys.
+func TestSortNet20IsTheTable(t *testing.T) {
+	table := func(k *[32]uint64) {
+		for _, c := range batcher[20] {
+			i, j := c&31, c>>8&31
+			k[i], k[j] = min(k[i], k[j]), max(k[i], k[j])
+		}
+	}
+	check := func(in [32]uint64) {
+		a, b := in, in
+		sortNet20(&a)
+		table(&b)
+		if a != b {
+			t.Fatalf("sortNet20(%v) = %v, the table gives %v", in[:20], a[:20], b[:20])
+		}
+		for i := 1; i < 20; i++ {
+			if a[i] < a[i-1] {
+				t.Fatalf("sortNet20(%v) = %v, not sorted", in[:20], a[:20])
+			}
+		}
+	}
+	for m := range 1 << 20 {
+		var in [32]uint64
+		for i := range 20 {
+			in[i] = uint64(m >> i & 1)
+		}
+		check(in)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 1000 {
+		var in [32]uint64
+		for i := range 20 {
+			in[i] = rng.Uint64()
+		}
+		check(in)
+	}
+}

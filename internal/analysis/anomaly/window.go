@@ -84,10 +84,14 @@ func sortBlock(ix []int32, vals []float64) {
 	// past n (the keys there would be the largest, and stay): a fixed
 	// sequence of min and max, no branch on the keys (an insertion sort
 	// mispredicts about once a key).
-	for _, c := range batcher[n] {
-		i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
-		a, b := keys[i], keys[j]
-		keys[i], keys[j] = min(a, b), max(a, b)
+	if n == 20 {
+		sortNet20(&keys)
+	} else {
+		for _, c := range batcher[n] {
+			i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
+			a, b := keys[i], keys[j]
+			keys[i], keys[j] = min(a, b), max(a, b)
+		}
 	}
 	for i, k := range keys[:n] {
 		ix[i] = int32(k & mask)
