@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/downsample"
 	"github.com/trainreport/trainreport/internal/cputime"
 )
 
@@ -136,6 +137,25 @@ func p8mSeries(n int) []*scalarSeries {
 // like p8m's (1 M points an op; p8m has 8 such runs).
 func BenchmarkSpikesP8m(b *testing.B) {
 	ss := p8mSeries(100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cputime.ReportPerOp(b, cputime.Used())
+	for range b.N {
+		for _, s := range ss {
+			scalarSpikes(s, DefaultThresholds)
+		}
+	}
+}
+
+// BenchmarkSpikesP8mWalked is BenchmarkSpikesP8m over series walked as a
+// report walks them (finiteValues with the buckets of p8m's draw cap,
+// 2,000 points: 500 buckets of 200), so that the spike rule's coarse
+// stage (coarseCleared) runs as it does in the report.
+func BenchmarkSpikesP8mWalked(b *testing.B) {
+	ss := p8mSeries(100_000)
+	for i, s := range ss {
+		ss[i] = finiteValues(s.tag, s.pts, nil, downsample.Buckets(len(s.pts), 2000))
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	defer cputime.ReportPerOp(b, cputime.Used())

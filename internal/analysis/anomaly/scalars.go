@@ -56,6 +56,7 @@ type scratch struct {
 	mins, maxs   []int
 	bits         []uint64     // the spike rule's cleared points
 	ranges, near []valueRange // its blocks' (nearBlocks)
+	sums         []blockSums
 }
 
 // bitset returns a cleared bitset of n bits from sc's buffer (sc nil: a
@@ -158,6 +159,17 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	before, after := newWindow(cs), newWindow(cs)
 	byW := newDivisor(w)
 	var first, n int
+	// Whether the block of the point at hand leaves at least denseLeft
+	// points to this stage (noise as large as the level): then its
+	// windows' chunks are made at once, with no count first, since some
+	// point of the block will need them (a count clears about three
+	// points in five there, for a quarter of a chunk's cost).
+	const denseLeft = 10
+	// The block of the point at hand, blk (found by a division when the
+	// points move past it: the points come in order), and where the next
+	// begins.
+	blk, next, dense := 0, 0, false
+	nLeft := len(vals) - w
 	// The points not cleared, a word of bits at a time, in order: the
 	// windows and chunks move forward only.
 	for q := range cleared {
@@ -170,10 +182,16 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 			// (a point alone in a stretch the first stage cleared) is
 			// counted before its chunk is made (two sorts and a merge,
 			// some twenty times the count).
-			cb, ca := byW.quo(i-w), byW.quo(i+1)
+			if i >= next {
+				blk = byW.quo(i)
+				next = (blk + 1) * w
+				lo, hi := max(blk*w, w), min(next, nLeft)
+				dense = hi-lo-countSet(cleared, lo, hi) >= denseLeft
+			}
+			cb, ca := blk-1, blk+b2i(i == next-1)
 			hb, ha := cs.at(cb), cs.at(ca)
 			if hb != nil && hb.bounds.clears(x) || ha != nil && ha.bounds.clears(x) ||
-				hb == nil && nc.clears(vals[i-w:i], x) || ha == nil && nc.clears(vals[i+1:i+w+1], x) ||
+				!dense && (hb == nil && nc.clears(vals[i-w:i], x) || ha == nil && nc.clears(vals[i+1:i+w+1], x)) ||
 				cs.get(cb).bounds.clears(x) || cs.get(ca).bounds.clears(x) {
 				continue
 			}
@@ -197,7 +215,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 }
 
 // divisor divides by a constant with a multiply rather than a division
-// (some twenty cycles, twice a point the spike rule's first stage
+// (some twenty cycles, once a block of the points the spike rule's first stage
 // leaves): for d >= 2 and a dividend below 2^32, (ceil(2^64/d) * i) >>
 // 64 is i/d exactly (Lemire, Kaser and Kurz, "Faster remainder by direct
 // computation", 2019); a larger dividend is divided.
@@ -459,6 +477,18 @@ func allSet(set []uint64, lo, hi int) bool {
 	return true
 }
 
+// countSet returns how many of the bits lo <= i < hi of a bitset are
+// set.
+func countSet(set []uint64, lo, hi int) int {
+	n := 0
+	for lo < hi {
+		k := min(hi-lo, 64-lo&63)
+		n += bits.OnesCount64(set[lo>>6] & ((^uint64(0) >> (64 - k)) << (lo & 63)))
+		lo += k
+	}
+	return n
+}
+
 // setBits sets the bits lo <= i < hi of a bitset.
 func setBits(set []uint64, lo, hi int) {
 	for lo < hi {
@@ -499,7 +529,12 @@ type nearBlocks struct {
 	w            int
 	rel          float64
 	ranges, near []valueRange // a NaN lo: not found yet
+	sums         []blockSums  // a NaN sum: not found yet (or overflowed)
 }
+
+// blockSums are a block's sum and sum of squares, for nearBlocks'
+// guesses: each block's are found once for the two pairs it is in.
+type blockSums struct{ sum, sq float64 }
 
 // newNearBlocks returns the blocks of vals, in sc's buffers (nil: their
 // own).
@@ -510,12 +545,39 @@ func newNearBlocks(vals []float64, w int, rel float64, sc *scratch) *nearBlocks 
 	}
 	sc.ranges = slices.Grow(sc.ranges[:0], n)[:n]
 	sc.near = slices.Grow(sc.near[:0], n)[:n]
-	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: sc.ranges, near: sc.near}
+	sc.sums = slices.Grow(sc.sums[:0], n)[:n]
+	nb := &nearBlocks{vals: vals, w: w, rel: rel, ranges: sc.ranges, near: sc.near, sums: sc.sums}
 	unknown := valueRange{math.NaN(), math.NaN()}
 	for k := range n {
 		nb.ranges[k], nb.near[k] = unknown, unknown
+		nb.sums[k].sum = math.NaN()
 	}
 	return nb
+}
+
+// sumsAt returns block k's sums.
+func (nb *nearBlocks) sumsAt(k int) blockSums {
+	if s := nb.sums[k]; s.sum == s.sum {
+		return s
+	}
+	w := nb.w
+	u := nb.vals[k*w : min((k+1)*w, len(nb.vals))]
+	// Four sums each, so that the adds do not wait on each other (a
+	// guess need not be exact; the count proves it).
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= len(u); i += 4 {
+		v := u[i : i+4 : i+4]
+		v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
+		s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+		q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
+	}
+	for ; i < len(u); i++ {
+		s0 += u[i]
+		q0 += u[i] * u[i]
+	}
+	nb.sums[k] = blockSums{(s0 + s1) + (s2 + s3), (q0 + q1) + (q2 + q3)}
+	return nb.sums[k]
 }
 
 // rangeAt returns block k's range.
@@ -549,26 +611,25 @@ func (nb *nearBlocks) findNear(k int) valueRange {
 	if in := nearInterval(r, rel); in.lo <= r.lo && r.hi <= in.hi {
 		return in
 	}
-	// The sum and sum of squares, for the guesses: four sums each,
-	// so that the adds do not wait on each other (a guess need not be
-	// exact; the count proves it).
-	var s0, s1, s2, s3, q0, q1, q2, q3 float64
-	i := 0
-	for ; i+4 <= len(u); i += 4 {
-		v := u[i : i+4 : i+4]
-		v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-		s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
-		q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
+	// The sum and sum of squares, for the guesses, from the blocks'.
+	sums := nb.sumsAt(k)
+	sum, sq := sums.sum, sums.sq
+	if k+1 < len(nb.sums) {
+		s1 := nb.sumsAt(k + 1)
+		sum, sq = sum+s1.sum, sq+s1.sq
 	}
-	for ; i < len(u); i++ {
-		s0 += u[i]
-		q0 += u[i] * u[i]
-	}
-	sum, sq := (s0+s1)+(s2+s3), (q0+q1)+(q2+q3)
 	n := float64(len(u))
 	mean := sum / n
 	sd := math.Sqrt(max(sq/n-mean*mean, 0))
 	l, h := mean-sd, mean+sd
+	// Where the noise is as large as the level, even the guesses give an
+	// interval narrower than the noise's spread, which clears few of the
+	// pair's points, for the count's price: the spike rule's second stage
+	// (the chunks' bounds) clears them anyway. Then the count is skipped
+	// and the range's interval, as a count that failed leaves it, taken.
+	if in := nearInterval(valueRange{max(l, r.lo), min(h, r.hi)}, rel); !(in.hi-in.lo >= sd) {
+		return nearInterval(r, rel)
+	}
 	// A NaN guess, from sums that overflowed, is not taken below.
 	nl, nh := countOutside(u, l, h)
 	if nl <= below && l == l { // else the range's end, for sure

@@ -99,6 +99,15 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 		"zeros":  gen(1000, func(int) float64 { return spiky([]float64{0, math.Copysign(0, -1), 1e-300, -1e-300}[rng.IntN(4)]) }),
 		"spread": gen(2000, func(int) float64 { return math.Ldexp(rng.Float64(), rng.IntN(200)-100) * float64(1-2*rng.IntN(2)) }),
 		"short":  gen(30, func(int) float64 { return rng.NormFloat64() }),
+		// Values read from float32, whose blocks sort and merge as keys
+		// (sortBlockKeyed, chunks.mergeKeys): noise as large as the
+		// level, spikes, and zeros of both signs among ties.
+		"noise32": gen(3000, func(i int) float64 {
+			return float64(float32(spiky(math.Exp(-float64(i)/600) + 0.05*rng.NormFloat64())))
+		}),
+		"zeros32": gen(2000, func(int) float64 {
+			return float64(float32(spiky([]float64{0, math.Copysign(0, -1), 0.25, -0.25, 1e-30}[rng.IntN(5)])))
+		}),
 		"empty":  nil,
 		"single": {1},
 		// Points a few ulps either side of SpikeMinRel (0.5) of the
@@ -229,14 +238,25 @@ func TestSpikesAllocateNoMorePerPoint(t *testing.T) {
 
 // FuzzSpikesMatchReference compares the spike rule with the reference on
 // any values, windows of 3 to 66 values and a minimum relative distance of
-// 0 or the default (0 lets a MAD decide at nearly every point).
+// 0 or the default (0 lets a MAD decide at nearly every point). With bit
+// 64 of w set the values are read as float32 (4 bytes each), whose
+// blocks of up to 24 sort and merge as keys.
 func FuzzSpikesMatchReference(f *testing.F) {
 	f.Add(uint8(0), []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add(uint8(17), make([]byte, 8*100))
+	f.Add(uint8(64+17), make([]byte, 4*100))
 	f.Fuzz(func(t *testing.T, w uint8, raw []byte) {
-		vals := make([]float64, len(raw)/8)
-		for i := range vals {
-			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		var vals []float64
+		if w&64 != 0 {
+			vals = make([]float64, len(raw)/4)
+			for i := range vals {
+				vals[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])))
+			}
+		} else {
+			vals = make([]float64, len(raw)/8)
+			for i := range vals {
+				vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+			}
 		}
 		th := DefaultThresholds
 		th.SpikeWindow = 3 + int(w%64)
@@ -555,5 +575,45 @@ func TestDivisorIsDivision(t *testing.T) {
 				t.Fatalf("%d / %d: %d, want %d", i, d, got, want)
 			}
 		}
+	}
+}
+
+// TestSortNet20IsTheTable checks the written-out network for 20 keys
+// against the table it comes from, on every input of zeros and ones
+// (which decide a network: Knuth's 0-1 principle) and on random keys.
+func TestSortNet20IsTheTable(t *testing.T) {
+	table := func(k *[32]uint64) {
+		for _, c := range batcher[20] {
+			i, j := c&31, c>>8&31
+			k[i], k[j] = min(k[i], k[j]), max(k[i], k[j])
+		}
+	}
+	check := func(in [32]uint64) {
+		a, b := in, in
+		sortNet20(&a)
+		table(&b)
+		if a != b {
+			t.Fatalf("sortNet20(%v) = %v, the table gives %v", in[:20], a[:20], b[:20])
+		}
+		for i := 1; i < 20; i++ {
+			if a[i] < a[i-1] {
+				t.Fatalf("sortNet20(%v) = %v, not sorted", in[:20], a[:20])
+			}
+		}
+	}
+	for m := range 1 << 20 {
+		var in [32]uint64
+		for i := range 20 {
+			in[i] = uint64(m >> i & 1)
+		}
+		check(in)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 1000 {
+		var in [32]uint64
+		for i := range 20 {
+			in[i] = rng.Uint64()
+		}
+		check(in)
 	}
 }

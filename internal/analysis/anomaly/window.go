@@ -30,11 +30,36 @@ type blocks struct {
 	w    int
 	ring []int32 // ring[(k%4)*w:][:w]: block k's offsets, by value
 	of   [4]int  // of[k%4] == k: block k is in its slot
+	// keys[(k%4)*(w+1):][:w+1] are block k's sort keys in order (offset
+	// in the low bits) then keyEnd, when keyed[k%4]: the chunks merge
+	// them, comparing one word a value.
+	keys  []uint64
+	keyed [4]bool
 }
 
 func newBlocks(vals []float64, w int) *blocks {
-	return &blocks{vals: vals, w: w, ring: make([]int32, 4*w), of: [4]int{-1, -1, -1, -1}}
+	b := &blocks{vals: vals, w: w, ring: make([]int32, 4*w), of: [4]int{-1, -1, -1, -1}}
+	if w <= maxKeyed {
+		b.keys = make([]uint64, 4*(w+1))
+	}
+	return b
 }
+
+// blockKeys returns block k's sort keys followed by keyEnd (only keyEnd
+// past the end of the series), ok false when the block is not keyed.
+func (b *blocks) blockKeys(k int) (keys []uint64, ok bool) {
+	seg := b.block(k)
+	if seg == nil {
+		return keyEndOnly[:], true
+	}
+	if b.keys == nil || !b.keyed[k%4] {
+		return nil, false
+	}
+	return b.keys[k%4*(b.w+1):][:len(seg)+1], true
+}
+
+// keyEndOnly is blockKeys past the end of a series: read only.
+var keyEndOnly = [1]uint64{keyEnd}
 
 // block returns the offsets of block k's values in ascending order of
 // value, nil past the end of the series.
@@ -47,7 +72,11 @@ func (b *blocks) block(k int) []int32 {
 	// jump over the stretches its prefilters clear.
 	seg := b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
 	if b.of[k%4] != k {
-		sortBlock(seg, b.vals[lo:][:len(seg)])
+		var keys []uint64
+		if b.keys != nil {
+			keys = b.keys[k%4*(b.w+1):][:len(seg)+1]
+		}
+		b.keyed[k%4] = sortBlockKeyed(seg, b.vals[lo:][:len(seg)], keys)
 		b.of[k%4] = k
 	}
 	return seg
@@ -61,20 +90,35 @@ func (b *blocks) block(k int) []int32 {
 // with its offset in the low bits it leaves clear, so that the sort moves
 // one word a value and compares no value through an index. Other blocks
 // take sortByValue. Equal values may come in any order either way.
-func sortBlock(ix []int32, vals []float64) {
+func sortBlock(ix []int32, vals []float64) { sortBlockKeyed(ix, vals, nil) }
+
+// Keys of sortBlock: a block of up to maxKeyed values with keyMask's bits
+// clear sorts as keys, each holding its offset in those bits, which hold
+// too an offset in the next block plus its length (a chunk's). keyEnd
+// is above every key of a finite value, and its low bits are clear.
+const (
+	maxKeyed = 24
+	keyMask  = 63
+	keyEnd   = math.MaxUint64 &^ keyMask
+)
+
+// sortBlockKeyed is sortBlock, which also writes, when out is not nil and
+// the block sorts as keys (ok), its keys in order then keyEnd to out
+// (len(ix)+1 long).
+func sortBlockKeyed(ix []int32, vals []float64, out []uint64) (ok bool) {
 	n := len(ix)
-	mask := uint64(1)<<bits.Len(uint(n)) - 1 // holds an offset below n
+	const mask = keyMask
 	var keys [32]uint64
 	var low uint64
 	for _, v := range vals {
 		low |= math.Float64bits(v)
 	}
-	if n > 24 || low&mask != 0 {
+	if n > maxKeyed || low&mask != 0 {
 		for i := range ix {
 			ix[i] = int32(i)
 		}
 		sortByValue(ix, vals)
-		return
+		return false
 	}
 	for i, v := range vals {
 		b := math.Float64bits(v)
@@ -84,14 +128,31 @@ func sortBlock(ix []int32, vals []float64) {
 	// past n (the keys there would be the largest, and stay): a fixed
 	// sequence of min and max, no branch on the keys (an insertion sort
 	// mispredicts about once a key).
-	for _, c := range batcher[n] {
-		i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
-		a, b := keys[i], keys[j]
-		keys[i], keys[j] = min(a, b), max(a, b)
+	if n == 20 {
+		sortNet20(&keys)
+	} else {
+		for _, c := range batcher[n] {
+			i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
+			a, b := keys[i], keys[j]
+			keys[i], keys[j] = min(a, b), max(a, b)
+		}
 	}
 	for i, k := range keys[:n] {
 		ix[i] = int32(k & mask)
 	}
+	if out != nil {
+		copy(out, keys[:n])
+		out[n] = keyEnd
+	}
+	return true
+}
+
+// keyValue returns the value of a sort key (its offset bits dropped).
+func keyValue(k uint64) float64 {
+	k &^= keyMask
+	// A key with its top bit set is a value not negative (its sign bit
+	// flipped); else a negative one (every bit flipped, low bits too).
+	return math.Float64frombits((k ^ (uint64(int64(^k)>>63) | 1<<63)) &^ keyMask)
 }
 
 // batcher[n] is Batcher's odd-even merge sort network for 32 inputs, its
@@ -204,6 +265,14 @@ func (cs *chunks) get(c int) *chunk {
 	if ch.c == c {
 		return ch
 	}
+	if ka, ok := cs.b.blockKeys(c); ok {
+		if kb, ok := cs.b.blockKeys(c + 1); ok {
+			cs.mergeKeys(ch, ka, kb)
+			ch.c = c
+			ch.bounds = chunkBounds(ch.sorted[:len(ka)+len(kb)-2], cs.b.w, cs.rel, cs.madScale)
+			return ch
+		}
+	}
 	w := cs.b.w
 	lo, hi := cs.b.block(c), cs.b.block(c+1)
 	vals := cs.b.vals[c*w:] // offsets in the chunk: lo's as they are, hi's plus w
@@ -231,6 +300,26 @@ func (cs *chunks) get(c int) *chunk {
 	ch.c = c
 	ch.bounds = chunkBounds(ch.sorted[:r], w, cs.rel, cs.madScale)
 	return ch
+}
+
+// mergeKeys merges two blocks' sort keys, each followed by keyEnd, into
+// ch's sorted values and ranks: one comparison of words a value, no
+// branch on them. The second block's offsets are raised by w (its keys'
+// too, which keeps them in order, above the first's on equal values: the
+// order of the merge by value). A -0 comes before a 0 here.
+func (cs *chunks) mergeKeys(ch *chunk, ka, kb []uint64) {
+	w := uint64(cs.b.w)
+	u := len(ka) + len(kb) - 2
+	sorted, rank := ch.sorted[:u], ch.rank[:u:u]
+	i, k := 0, 0
+	for r := range sorted {
+		a, b := ka[i], kb[k]+w
+		t := b2i(a < b)
+		m := min(a, b)
+		sorted[r] = keyValue(m)
+		rank[m&keyMask] = int32(r)
+		i, k = i+t, k+1-t
+	}
 }
 
 // b2i is 1 for true, 0 for false: a flag, not a branch.
