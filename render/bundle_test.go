@@ -285,17 +285,7 @@ func FuzzWallColumn(f *testing.F) {
 		}
 		var b []byte
 		for _, ws := range [][]float64{walls, decimals} {
-			k, ms, ok := wallForm(wallPoints(ws), nil)
-			if ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
-				t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
-			}
-			// Its integers are fixedPoint's, whichever loop found them:
-			// at a scale that admits two, the same one.
-			for i, w := range ws {
-				if m, _ := fixedPoint(w, k); ok && ms[i] != m {
-					t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
-				}
-			}
+			checkWallForm(t, ws)
 			b = appendWallColumn(nil, wallPoints(ws), nil, nil)
 			got := decodeWalls(t, b, n)
 			for i, w := range ws {
@@ -316,6 +306,23 @@ func FuzzWallColumn(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkWallForm checks wallForm of ws against the passes one by one
+// (wallFormReference, wallScaleReference), and its integers against
+// fixedPoint's, whichever loop found them: at a scale that admits two,
+// the same one.
+func checkWallForm(t *testing.T, ws []float64) {
+	t.Helper()
+	k, ms, ok := wallForm(wallPoints(ws), nil)
+	if ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
+		t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
+	}
+	for i, w := range ws {
+		if m, _ := fixedPoint(w, k); ok && ms[i] != m {
+			t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
+		}
+	}
 }
 
 // wallScaleReference and wallFormReference are wallForm as it was
@@ -805,14 +812,6 @@ func TestWallFormTakesFixedPointsIntegers(t *testing.T) {
 				ws[i] = (1.7e9*pow10[k] + float64(i)) / pow10[k] // runs of points at k
 			}
 		}
-		gotK, ms, ok := wallForm(wallPoints(ws), nil)
-		if ok != wallFormReference(ws) || ok && gotK != wallScaleReference(ws) {
-			t.Fatalf("wallForm(%v) = %d, %v; the reference says %d, %v", ws, gotK, ok, wallScaleReference(ws), wallFormReference(ws))
-		}
-		for i, w := range ws {
-			if m, _ := fixedPoint(w, gotK); ok && ms[i] != m {
-				t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
-			}
-		}
+		checkWallForm(t, ws)
 	}
 }

@@ -37,17 +37,7 @@ func benchRun(tags, steps int) *model.Run {
 // rules on their shapes, reporting the CPU time per op (cpu-ns/op).
 func BenchmarkStagedRun(b *testing.B) {
 	run := benchRun(10, 100_000)
-	rep := &model.Report{Runs: []*model.Run{run}}
-	st, err := Plan(context.Background(), rep, nil, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer cputime.ReportPerOp(b, cputime.Used())
-	for range b.N {
-		st.Run(run)
-	}
+	benchStagedRun(b, &model.Report{Runs: []*model.Run{run}})
 }
 
 // BenchmarkPlan is Plan of the 8 M-point log's shape: 8 runs of 10 tags
@@ -93,7 +83,12 @@ func p8mRun(steps int) *model.Run {
 // out (a band grid by index, the draw cap at MaxPoints): cpu-ns/op is
 // one run's Staged.Run, an eighth of the p8m report's.
 func BenchmarkStagedRunP8m(b *testing.B) {
-	rep := copiesOf(p8mRun(100_000), 8)
+	benchStagedRun(b, copiesOf(p8mRun(100_000), 8))
+}
+
+// benchStagedRun plans rep, then runs Staged.Run of its first run b.N
+// times, reporting cpu-ns/op.
+func benchStagedRun(b *testing.B, rep *model.Report) {
 	st, err := Plan(context.Background(), rep, nil, Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -137,14 +137,7 @@ func p8mSeries(n int) []*scalarSeries {
 // like p8m's (1 M points an op; p8m has 8 such runs).
 func BenchmarkSpikesP8m(b *testing.B) {
 	ss := p8mSeries(100_000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer cputime.ReportPerOp(b, cputime.Used())
-	for range b.N {
-		for _, s := range ss {
-			scalarSpikes(s, DefaultThresholds)
-		}
-	}
+	benchSpikes(b, ss)
 }
 
 // BenchmarkSpikesP8mWalked is BenchmarkSpikesP8m over series walked as a
@@ -156,6 +149,12 @@ func BenchmarkSpikesP8mWalked(b *testing.B) {
 	for i, s := range ss {
 		ss[i] = finiteValues(s.tag, s.pts, nil, downsample.Buckets(len(s.pts), 2000))
 	}
+	benchSpikes(b, ss)
+}
+
+// benchSpikes runs the spike rule over ss b.N times, reporting
+// cpu-ns/op.
+func benchSpikes(b *testing.B, ss []*scalarSeries) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	defer cputime.ReportPerOp(b, cputime.Used())
