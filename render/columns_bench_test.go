@@ -35,7 +35,7 @@ func BenchmarkColumns(b *testing.B) {
 		b.Run(fmt.Sprintf("wall/tenths=%v", tenths), func(b *testing.B) {
 			defer cputime.ReportPerOp(b, cputime.Used())
 			for b.Loop() {
-				buf = appendWallColumn(buf[:0], kept{pts: pts}, nil, &ints)
+				buf = appendWallColumn(buf[:0], wallTimes{kept: kept{pts: pts}}, nil, &ints)
 			}
 		})
 	}
