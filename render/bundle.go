@@ -775,11 +775,11 @@ func wallForm(c wallTimes, ms []int64) (int, []int64, bool) {
 	return k, ms, true
 }
 
-// wallRun is wallForm's loop over the points pts at the scale p, the
+// wallRun is wallForm's loop over the wall times ws at the scale p, the
 // point before them at prev: it stores in ms the integer of each point
 // whose wall time is found at once, as wallForm's first candidate finds
 // it, and returns how many it stored, up to the first it leaves to
-// wallForm (one not found so, or at 0), and whether their deltas are in
+// wallForm (one not found so, or -0), and whether their deltas are in
 // range. A loop of its own, with no call, no branch on the indices and p
 // in a register, costs half of wallForm's step.
 //
@@ -795,21 +795,42 @@ func wallForm(c wallTimes, ms []int64) (int, []int64, bool) {
 // another number. math.Round is no instruction, and ROUNDSD
 // (math.RoundToEven) writes a register it also depends on, which
 // chained each point to the division of the one before.
+//
+// The loop is all a column's points go through, so it does as little
+// as it can a point (some 17 instructions, from 30): the quotient is
+// compared bit for bit, which also leaves -0 (read back as 0) to
+// wallForm, with no test of its own; the range check keeps every
+// integer within 2^51, so that only the first delta, from prev, can be
+// out of range (any other is below 2^52); and its constants come from
+// wallRunBounds, a variable, which the compiler keeps in registers
+// rather than load again each point, as it does constants.
 func wallRun(ws []float64, p float64, ms []int64, prev int64) (int, bool) {
 	ms = ms[:len(ws)]
-	var worst uint64 // the largest delta's, shifted as deltaInRange's
-	for j, w := range ws {
-		x := (float64(w*p) + roundMagic) - roundMagic // the product rounded first, never fused
+	b := wallRunBounds
+	j := 0
+	for ; j < len(ws); j++ {
+		w := ws[j]
+		x := (float64(w*p) + b.magic) - b.magic // the product rounded first, never fused
 		m := int64(x)
-		if uint64(m+1<<51-3) >= 1<<52-5 || m == 0 || x/p != w {
-			return j, worst < 2*maxExactInt-1 // m == 0: w may be -0, which wallForm rejects
+		if uint64(m+b.offset) >= b.span {
+			break
 		}
-		worst = max(worst, uint64(m-prev+maxExactInt-1))
+		if math.Float64bits(x/p) != math.Float64bits(w) { // two ifs: one branch each, where || made a flag
+			break
+		}
 		ms[j] = m
-		prev = m
 	}
-	return len(ws), worst < 2*maxExactInt-1
+	return j, j == 0 || deltaInRange(ms[0]-prev)
 }
+
+// wallRunBounds is wallRun's constants: offset and span make its range
+// check, |m| < 2^51-2 as uint64(m+offset) < span, and magic is
+// roundMagic. Not to be changed.
+var wallRunBounds = struct {
+	offset int64
+	span   uint64
+	magic  float64
+}{1<<51 - 3, 1<<52 - 5, roundMagic}
 
 // roundMagic is 1.5*2^52: y+roundMagic-roundMagic is y rounded to an
 // integer (half to even) for |y| < 2^51.
