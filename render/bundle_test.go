@@ -287,6 +287,11 @@ func FuzzWallColumn(f *testing.F) {
 		for _, ws := range [][]float64{walls, decimals} {
 			checkWallForm(t, ws)
 			b = appendWallColumn(nil, wallPoints(ws), nil, nil)
+			for _, src := range wallSources(ws) {
+				if other := appendWallColumn(nil, src.wallTimes, nil, nil); !bytes.Equal(other, b) {
+					t.Fatalf("wall times %v: from %s %s, from the points %s", ws, src.name, other, b)
+				}
+			}
 			got := decodeWalls(t, b, n)
 			for i, w := range ws {
 				if !sameBits(got[i], w) {
@@ -312,16 +317,55 @@ func FuzzWallColumn(f *testing.F) {
 // (wallFormReference, wallScaleReference), and its integers against
 // fixedPoint's, whichever loop found them: at a scale that admits two,
 // the same one.
+//
+// It checks each source of a column's wall times (wallSources): the
+// points, a copy of them, and points kept at indices.
 func checkWallForm(t *testing.T, ws []float64) {
 	t.Helper()
-	k, ms, ok := wallForm(wallPoints(ws), nil)
-	if ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
-		t.Fatalf("wallForm(%v) = %d, %v; the passes one by one say %d, %v", ws, k, ok, wallScaleReference(ws), wallFormReference(ws))
-	}
-	for i, w := range ws {
-		if m, _ := fixedPoint(w, k); ok && ms[i] != m {
-			t.Fatalf("wallForm(%v): integer %d is %d, fixedPoint's %d", ws, i, ms[i], m)
+	for _, src := range wallSources(ws) {
+		k, ms, ok := wallForm(src.wallTimes, nil)
+		if ok != wallFormReference(ws) || ok && k != wallScaleReference(ws) {
+			t.Fatalf("wallForm(%v) of %s = %d, %v; the passes one by one say %d, %v", ws, src.name, k, ok, wallScaleReference(ws), wallFormReference(ws))
 		}
+		for i, w := range ws {
+			if m, _ := fixedPoint(w, k); ok && ms[i] != m {
+				t.Fatalf("wallForm(%v) of %s: integer %d is %d, fixedPoint's %d", ws, src.name, i, ms[i], m)
+			}
+		}
+	}
+}
+
+// namedWalls is a source of a column's wall times, named for a test's
+// failures.
+type namedWalls struct {
+	name string
+	wallTimes
+}
+
+// wallSources returns the wall times ws as each source of a column's
+// wall-time column gives them: the points' (wallPoints), a copy handed
+// beside the points, whose own wall times are other numbers (none of
+// theirs may be read), and points kept at indices, between others.
+func wallSources(ws []float64) []namedWalls {
+	points := wallPoints(ws)
+	// Decoys, wall times of points not to be read: whole seconds, which
+	// wallRun's loop takes as they come, rather than leave to wallForm's
+	// own step, which would read the right one again.
+	const decoy = 12345
+	decoys := make([]model.Point, len(ws))
+	for i := range decoys {
+		decoys[i].WallTime = decoy
+	}
+	mixed := make([]model.Point, 2*len(ws))
+	idx := make([]int, len(ws))
+	for i, w := range ws {
+		idx[i] = 2*i + 1
+		mixed[2*i].WallTime, mixed[2*i+1].WallTime = decoy, w
+	}
+	return []namedWalls{
+		{"the points", points},
+		{"a copy", wallTimes{kept: kept{pts: decoys}, walls: ws}},
+		{"points kept at indices", wallTimes{kept: kept{mixed, idx}}},
 	}
 }
 
@@ -365,12 +409,12 @@ func wallFormReference(ws []float64) bool {
 
 // wallPoints and stepPoints are the points of the wall times or steps
 // given, the column a test writes.
-func wallPoints(ws []float64) kept {
+func wallPoints(ws []float64) wallTimes {
 	pts := make([]model.Point, len(ws))
 	for i, w := range ws {
 		pts[i].WallTime = w
 	}
-	return kept{pts: pts}
+	return wallTimes{kept: kept{pts: pts}}
 }
 
 func stepPoints(st []int64) kept {

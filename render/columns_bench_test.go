@@ -14,7 +14,8 @@ import (
 // BenchmarkColumns formats the columns of a 100,000-point series
 // (appendColumns: steps, wall times, float32 values of a loss-like
 // curve), with wall times of whole seconds (p8m's) and of tenths, and
-// the wall-time column alone.
+// the wall-time column alone, from the points and from a copy of their
+// wall times (the walk's, wallTimes.walls).
 func BenchmarkColumns(b *testing.B) {
 	for _, tenths := range []bool{false, true} {
 		pts := make([]model.Point, 100_000)
@@ -35,7 +36,17 @@ func BenchmarkColumns(b *testing.B) {
 		b.Run(fmt.Sprintf("wall/tenths=%v", tenths), func(b *testing.B) {
 			defer cputime.ReportPerOp(b, cputime.Used())
 			for b.Loop() {
-				buf = appendWallColumn(buf[:0], kept{pts: pts}, nil, &ints)
+				buf = appendWallColumn(buf[:0], wallTimes{kept: kept{pts: pts}}, nil, &ints)
+			}
+		})
+		walls := make([]float64, len(pts))
+		for i, p := range pts {
+			walls[i] = p.WallTime
+		}
+		b.Run(fmt.Sprintf("wallcopy/tenths=%v", tenths), func(b *testing.B) {
+			defer cputime.ReportPerOp(b, cputime.Used())
+			for b.Loop() {
+				buf = appendWallColumn(buf[:0], wallTimes{kept: kept{pts: pts}, walls: walls}, nil, &ints)
 			}
 		})
 	}

@@ -201,3 +201,72 @@ func TestColumnsReadTheValuesHanded(t *testing.T) {
 		}
 	}
 }
+
+// A wall-time column is read from the wall times handed beside the
+// points (a copy the analysis' walk made, in cache) when they are those
+// of every point, and from the points otherwise: the same bytes for the
+// same wall times, and the wall times handed are those written.
+func TestColumnsReadTheWallTimesHanded(t *testing.T) {
+	pts := make([]model.Point, 3*wallBlock+10) // more than a block of the points'
+	walls := make([]float64, len(pts))
+	for i := range pts {
+		pts[i] = model.Point{Step: int64(i), WallTime: 1.7e9 + float64(i)/10, Value: float64(i)}
+		walls[i] = pts[i].WallTime
+	}
+	want := appendColumns(nil, column{kept: kept{pts: pts}}, true, -1, nil, nil)
+	if got := appendColumns(nil, column{kept: kept{pts: pts}, walls: walls}, true, -1, nil, nil); !bytes.Equal(got, want) {
+		t.Errorf("the wall times handed make other bytes than the points'")
+	}
+	// Other wall times handed: they are what is written.
+	other := make([]float64, len(walls))
+	moved := slices.Clone(pts)
+	for i := range other {
+		other[i] = 1.6e9 + float64(i)*2.5
+		moved[i].WallTime = other[i]
+	}
+	if got, want := appendColumns(nil, column{kept: kept{pts: pts}, walls: other}, true, -1, nil, nil), appendColumns(nil, column{kept: kept{pts: moved}}, true, -1, nil, nil); !bytes.Equal(got, want) {
+		t.Errorf("the wall times handed are not those written")
+	}
+	// Wall times not those of every point (a series thinned, or a short
+	// slice) are not read.
+	idx := []int{0, 5, len(pts) - 1}
+	if got, want := appendColumns(nil, column{kept: kept{pts, idx}, walls: other}, true, -1, nil, nil), appendColumns(nil, column{kept: kept{pts, idx}}, true, -1, nil, nil); !bytes.Equal(got, want) {
+		t.Errorf("wall times read for a thinned series")
+	}
+	if got := appendColumns(nil, column{kept: kept{pts: pts}, walls: other[:len(other)-1]}, true, -1, nil, nil); !bytes.Equal(got, want) {
+		t.Errorf("wall times read from a slice shorter than the points")
+	}
+}
+
+// The wall-time form of a column longer than the blocks its points'
+// wall times are gathered in (wallBlock) is the reference's from every
+// source (wallSources), whatever breaks wallRun's loop on either side of
+// a block's edge: a wall time that raises the scale, a -0, a NaN, one of
+// 17 digits, a delta out of range.
+func TestWallFormAcrossBlocks(t *testing.T) {
+	n := 3*wallBlock + 7
+	breaks := map[string]float64{
+		"a tenth":      1.7e9 + 0.1,
+		"a -0":         math.Copysign(0, -1),
+		"a NaN":        math.NaN(),
+		"17 digits":    0.30000000000000004,
+		"a huge delta": 4e15,
+		"a zero":       0,
+	}
+	for name, w := range breaks {
+		for _, at := range []int{1, wallBlock - 1, wallBlock, wallBlock + 1, 2 * wallBlock, n - 1} {
+			ws := make([]float64, n)
+			for i := range ws {
+				ws[i] = 1.7e9 + float64(i)
+			}
+			ws[at] = w
+			checkWallForm(t, ws)
+			want := appendWallColumn(nil, wallPoints(ws), nil, nil)
+			for _, src := range wallSources(ws) {
+				if got := appendWallColumn(nil, src.wallTimes, nil, nil); !bytes.Equal(got, want) {
+					t.Errorf("%s at %d: the column from %s is not the points'", name, at, src.name)
+				}
+			}
+		}
+	}
+}

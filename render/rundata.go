@@ -100,14 +100,15 @@ func (d *RunData) Write(ctx context.Context, run *model.Run, views []*result.Sca
 // WriteEach is Write of a run whose series are analysed one at a time as
 // they are formatted (analysis.RunStage): values, when not nil, is
 // called with each series of views, in their order, right before the
-// series is formatted, and returns its values when it hands them (every
-// one, in its points' order; nil else), which are read in place of the
-// points': a copy just made, in cache, where the points are not. The
+// series is formatted, and returns its values and wall times when it
+// hands them (every one, in its points' order; nils else), which are
+// read in place of the points': a copy just made, in cache, where the
+// points are not. The
 // views' data indices and superseded points (Data, Faded), which say how
 // many points the run's files hold, must be set before it is called;
 // the rest of a view when values returns. A file that cannot be
 // written may stop the calls: the caller ends the series left.
-func (d *RunData) WriteEach(ctx context.Context, run *model.Run, views []*result.ScalarView, values func(*model.Scalar) []float64) error {
+func (d *RunData) WriteEach(ctx context.Context, run *model.Run, views []*result.ScalarView, values func(*model.Scalar) (vals, walls []float64)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -121,10 +121,10 @@ func stageViews(st *Staged) map[*model.Scalar]stageView {
 
 // A run staged a series at a time (Begin, Through each view's series in
 // order, End) derives what Run derives, rules' findings included and in
-// the same order; Through hands each series' values while every one is
-// finite, in its points' order, and nothing for a series with a NaN or
-// one already walked; Begin refuses a run with a series past the data
-// cap, whose data indices need its points thinned.
+// the same order; Through hands each series' values and wall times
+// while every value is finite, in its points' order, and nothing for a
+// series with a NaN or one already walked; Begin refuses a run with a
+// series past the data cap, whose data indices need its points thinned.
 func TestRunStageDerivesWhatRunDerives(t *testing.T) {
 	rep := scalarReport(4, []string{"acc", "loss", "lr", "nan"}, 3000)
 	for _, run := range rep.Runs {
@@ -156,23 +156,26 @@ func TestRunStageDerivesWhatRunDerives(t *testing.T) {
 			slices.Reverse(views) // out of the run's order: walked on the way to the first
 		}
 		for i, v := range views {
-			vals := rs.Through(v.Scalar)
+			vals, walls := rs.Through(v.Scalar)
 			switch finite := !slices.ContainsFunc(v.Scalar.Points, func(p model.Point) bool { return math.IsNaN(p.Value) }); {
 			case r == 3 && i > 0:
-				if vals != nil {
-					t.Errorf("%s %s: values handed for a series walked already", run.Name, v.Scalar.Tag)
+				if vals != nil || walls != nil {
+					t.Errorf("%s %s: values or wall times handed for a series walked already", run.Name, v.Scalar.Tag)
 				}
 			case !finite:
-				if vals != nil {
-					t.Errorf("%s %s: values handed for a series with a NaN", run.Name, v.Scalar.Tag)
+				if vals != nil || walls != nil {
+					t.Errorf("%s %s: values or wall times handed for a series with a NaN", run.Name, v.Scalar.Tag)
 				}
 			default:
-				if len(vals) != len(v.Scalar.Points) {
-					t.Fatalf("%s %s: %d values handed for %d points", run.Name, v.Scalar.Tag, len(vals), len(v.Scalar.Points))
+				if len(vals) != len(v.Scalar.Points) || len(walls) != len(v.Scalar.Points) {
+					t.Fatalf("%s %s: %d values and %d wall times handed for %d points", run.Name, v.Scalar.Tag, len(vals), len(walls), len(v.Scalar.Points))
 				}
 				for k, p := range v.Scalar.Points {
 					if math.Float64bits(vals[k]) != math.Float64bits(p.Value) {
 						t.Fatalf("%s %s: value %d handed as %v, the point's is %v", run.Name, v.Scalar.Tag, k, vals[k], p.Value)
+					}
+					if math.Float64bits(walls[k]) != math.Float64bits(p.WallTime) {
+						t.Fatalf("%s %s: wall time %d handed as %v, the point's is %v", run.Name, v.Scalar.Tag, k, walls[k], p.WallTime)
 					}
 				}
 				handed++

@@ -49,7 +49,15 @@ type Series struct {
 // reading the points, next to nothing. thin <= 0 finds none.
 func (wk *Walker) Walk(s *model.Scalar, thin int) Series {
 	nb := downsample.Buckets(len(s.Points), thin)
-	return Series{s: s, thin: thin, ser: finiteValues(s.Tag, s.Points, &wk.sc, nb)}
+	return Series{s: s, thin: thin, ser: walkPoints(s.Tag, s.Points, &wk.sc, nb, false)}
+}
+
+// WalkCopyingWalls is Walk that also copies the series' wall times
+// (Series.WallTimes), for a writer of its whole wall-time column: one
+// store a point more than Walk, which reads their cache lines anyway.
+func (wk *Walker) WalkCopyingWalls(s *model.Scalar, thin int) Series {
+	nb := downsample.Buckets(len(s.Points), thin)
+	return Series{s: s, thin: thin, ser: walkPoints(s.Tag, s.Points, &wk.sc, nb, true)}
 }
 
 // Judge runs the rules on a series Walk returned, its last Walk's. The
@@ -96,6 +104,14 @@ func (s Series) Values() (vals []float64, ok bool) {
 		return nil, false
 	}
 	return s.ser.vals, true
+}
+
+// WallTimes returns the series' wall times, in its points' order, when
+// the walk copied them (WalkCopyingWalls) and every value is finite (ok;
+// the copy stops at the first value that is not, as Values'): the
+// Walker's buffer, read only, until its next Walk.
+func (s Series) WallTimes() (walls []float64, ok bool) {
+	return s.ser.walls, s.ser.hasWalls
 }
 
 // StepsSorted reports whether the series' steps are in order (none below

@@ -22,11 +22,18 @@ func sameExtreme(a, b model.Extreme) bool {
 // checkWalk checks that one Walk of s finds what the separate passes did:
 // model.Scalar.Stats, bit for bit, the values when all are finite,
 // whether the steps are in order, and downsample.Points under each of
-// budgets, the first one Walk's (Thinned, when it can).
+// budgets, the first one Walk's (Thinned, when it can); and that
+// WalkCopyingWalls finds the same, and the wall times, bit for bit, when
+// every value is finite, none else (nor from Walk).
 func checkWalk(t *testing.T, wk *Walker, s *model.Scalar, budgets ...int) {
 	t.Helper()
 	budgets = append(budgets, 0)
-	ser := wk.Walk(s, budgets[0])
+	checkWalked(t, wk.Walk(s, budgets[0]), s, budgets, false)
+	checkWalked(t, wk.WalkCopyingWalls(s, budgets[0]), s, budgets, true)
+}
+
+func checkWalked(t *testing.T, ser Series, s *model.Scalar, budgets []int, copied bool) {
+	t.Helper()
 	sorted := slices.IsSortedFunc(s.Points, func(a, b model.Point) int { return cmp.Compare(a.Step, b.Step) })
 	if ser.StepsSorted() != sorted {
 		t.Fatalf("%d points: steps sorted %v, want %v", len(s.Points), ser.StepsSorted(), sorted)
@@ -56,6 +63,13 @@ func checkWalk(t *testing.T, wk *Walker, s *model.Scalar, budgets ...int) {
 	}
 	if ok && !slices.EqualFunc(vals, s.Points, func(v float64, p model.Point) bool { return math.Float64bits(v) == math.Float64bits(p.Value) }) {
 		t.Fatalf("%d points: values %v", len(s.Points), vals)
+	}
+	walls, wallsOK := ser.WallTimes()
+	if wallsOK != (copied && ok) {
+		t.Fatalf("%d points, %d not finite, wall times copied %v: wall times ok %v", len(s.Points), want.NonFinite, copied, wallsOK)
+	}
+	if wallsOK && !slices.EqualFunc(walls, s.Points, func(w float64, p model.Point) bool { return math.Float64bits(w) == math.Float64bits(p.WallTime) }) {
+		t.Fatalf("%d points: wall times %v", len(s.Points), walls)
 	}
 }
 
@@ -87,6 +101,9 @@ func TestWalkedSeriesHasTheScalarsStats(t *testing.T) {
 	wk := NewWalker(&model.Run{Name: "r"}, DefaultThresholds)
 	for _, vals := range cases {
 		pts := points(vals...)
+		for i := range pts {
+			pts[i].WallTime = 1.7e9 + float64(len(pts)-i)/10 // none a step or a value
+		}
 		// Steps out of order too: the statistics do not read them.
 		if len(pts) > 2 {
 			pts[1].Step, pts[2].Step = pts[2].Step, pts[1].Step
@@ -119,6 +136,9 @@ func FuzzWalkedStats(f *testing.F) {
 		wk := NewWalker(&model.Run{Name: "r"}, DefaultThresholds)
 		for _, vs := range [][]float64{vals, vals[len(vals)/2:], vals[:len(vals)/2]} {
 			pts := points(vs...)
+			for i := range pts { // wall times of any bits too: the values' backwards
+				pts[i].WallTime = vs[len(vs)-1-i]
+			}
 			if backwards && len(pts) > 2 {
 				pts[len(pts)/2].Step = -1
 			}
