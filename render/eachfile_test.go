@@ -159,9 +159,9 @@ func TestSiteFilesAreTheSameWhateverOrderTheyFinish(t *testing.T) {
 
 // TestSiteFileErrorStopsTheRestAndNamesIt checks that a file failing,
 // a page or one of the other files, ends eachFile with that error, naming
-// the file or page, and that no file is begun after it but the one the
-// other goroutine may have begun as it failed: a report of many pages
-// does not build them all first.
+// the file, and that at most two files are begun after it (by the other
+// goroutine, in the moment before the failure is recorded): a report of
+// many pages and files does not make them all first.
 func TestSiteFileErrorStopsTheRestAndNamesIt(t *testing.T) {
 	rep := collectDir(t, "keras-tf22-images", filepath.Join(corpus(t), "keras-tf22-images"))
 	all := len(filesByName(t, newReport(rep, Options{})))
@@ -198,7 +198,7 @@ func TestSiteFileErrorStopsTheRestAndNamesIt(t *testing.T) {
 			if !strings.Contains(err.Error(), c.named) {
 				t.Errorf("the error %q does not name %s", err, c.named)
 			}
-			if n := after.Load(); n > 1 {
+			if n := after.Load(); n > 2 { // the file in progress as it failed, and one begun before the failure was recorded
 				t.Errorf("%d files begun after %s failed (%d of %d in all)", n, c.file, s.begun.Load(), all)
 			}
 		})
