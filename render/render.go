@@ -309,81 +309,62 @@ func (r *Report) siteFiles() ([]file, error) {
 // (a page is then written again). emit must not keep f.data past its return: the data files'
 // buffers are reused. emit may be called from several goroutines at once,
 // for files of different names: the scalar bundles are written on all
-// cores.
+// cores, and the pages beside the other files (sitePages). The first
+// error stops the files not yet begun, and is the one returned.
 func (r *Report) eachFile(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
 	r.stream = stream
 	defer func() { r.stream = nil }()
-	assetFiles, err := assetFiles()
-	if err != nil {
-		return err
-	}
-	for _, f := range assetFiles {
-		if err := emit(f); err != nil {
-			return err
-		}
-	}
-	// The pages are built while the data files are formatted: they are
+	// The pages are built while the other files are made: they are
 	// small, but building them is a fifth of the work after reading, done
 	// otherwise while a core waits. Each is written as it is built, not
-	// held until the data files are written: for a sweep, the scalars
-	// page is a hundred MB.
+	// held until the other files are written: for a sweep, the scalars
+	// page is a hundred MB. A goroutine starts on them first, before the
+	// asset files (the 8 M-point log's 37 files, 1.7 MB, 4 ms of system
+	// calls on one core); this one joins it once its own files are
+	// written (sitePages).
+	q := r.newSitePages(stream)
 	built := make(chan error, 1)
-	go func() {
-		var err error
-		defer func() {
-			if v := recover(); v != nil {
-				err = fmt.Errorf("internal error building the pages: %s", *stackOf(v))
-			}
-			built <- err
-		}()
-		// A page's template writes it in small pieces, each text between
-		// two actions and each value: unbuffered, the 8 M-point log's
-		// overview was some 3,800 system calls of a few bytes. A piece
-		// larger than the buffer (a chart's data) goes straight through.
-		bw := bufio.NewWriterSize(nil, pageBuffer)
-		write := func(w io.Writer, p *page, failed error) (t *template.Template, data any, err error) {
-			bw.Reset(w)
-			if t, data, err = r.writePageBody(bw, p, failed); err == nil {
-				err = bw.Flush()
-			}
-			return t, data, err
-		}
-		for _, p := range r.pages() {
-			var pageErr error
-			var t *template.Template
-			var data any
-			err = stream(p.file(), func(w io.Writer) error {
-				t, data, pageErr = write(w, p, nil)
-				return pageErr
-			})
-			if c, ok := pageErr.(contentError); ok {
-				// Written again, whole, with a note for its content.
-				err = stream(p.file(), func(w io.Writer) error {
-					t, data, pageErr = write(w, p, c.err)
-					return pageErr
-				})
-			}
-			if pageErr != nil {
-				err = fmt.Errorf("page %s: %w", p.name, pageErr)
-			}
-			if err == nil && data != nil {
-				// The runs the page leaves out, from what built it.
-				err = r.writeCutScripts(t, data, stream)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go func() { built <- q.work() }()
 	// The pages' goroutine ends before eachFile returns, whatever
-	// happens: a return before the last line waits for it here.
+	// happens: a return before the last line stops it and waits for it
+	// here.
 	waited := false
 	defer func() {
 		if !waited {
+			q.stop()
 			<-built
 		}
 	}()
+	// The other files stop too at a page's error.
+	emitting := func(f file) error {
+		if err := q.failed(); err != nil {
+			return err
+		}
+		return emit(f)
+	}
+	streaming := func(name string, write func(io.Writer) error) error {
+		if err := q.failed(); err != nil {
+			return err
+		}
+		return stream(name, write)
+	}
+	if err := r.otherFiles(emitting, streaming); err != nil {
+		q.fail(err)
+		return q.first(err)
+	}
+	err := q.work()
+	waited = true
+	if gerr := <-built; err == nil {
+		err = gerr
+	}
+	return q.first(err)
+}
 
+// otherFiles makes every file of the site but its pages (sitePages): the
+// assets, summary.json, summary.md, the static charts and the pages'
+// data files with data/index.json, as eachFile hands them to emit and
+// stream.
+func (r *Report) otherFiles(emit func(file) error, stream func(name string, write func(io.Writer) error) error) error {
 	if err := stream("summary.json", r.WriteSummaryJSON); err != nil {
 		return err
 	}
@@ -438,8 +419,154 @@ func (r *Report) eachFile(emit func(file) error, stream func(name string, write 
 	if err := stream("data/index.json", r.dataIndex(extra).write); err != nil {
 		return err
 	}
-	waited = true
-	return <-built
+	// The assets last: they depend on nothing, and their system calls
+	// fill a core while the pages' last chart rounds leave it waiting.
+	assetFiles, err := assetFiles()
+	if err != nil {
+		return err
+	}
+	for _, f := range assetFiles {
+		if err := emit(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sitePages hands the site's pages, each once, to the goroutines that
+// build and write them (work): eachFile's page goroutine from the start,
+// and its own once its other files are written, so that the pages left
+// when one is busy with a long page (a sweep's scalars page, its chart
+// rounds) are built beside it rather than after it. The scalars page
+// comes first: its charts are most of the pages' work, and the other
+// pages and files fill the cores around its rounds rather than leaving
+// it last, alone.
+type sitePages struct {
+	r      *Report
+	stream func(name string, write func(io.Writer) error) error
+	pages  []*page
+	mu     sync.Mutex
+	next   int   // the next page to hand out
+	err    error // the first error of any file: no page is begun after it
+}
+
+func (r *Report) newSitePages(stream func(name string, write func(io.Writer) error) error) *sitePages {
+	pages := r.pages()
+	if i := slices.IndexFunc(pages, func(p *page) bool { return p.name == "scalars" }); i > 0 {
+		pages = slices.Concat(pages[i:i+1], pages[:i], pages[i+1:])
+	}
+	return &sitePages{r: r, stream: stream, pages: pages}
+}
+
+// take returns the next page to build, nil when none is left or a file
+// failed.
+func (q *sitePages) take() *page {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil || q.next == len(q.pages) {
+		return nil
+	}
+	q.next++
+	return q.pages[q.next-1]
+}
+
+// fail records err, when it is the first error, and stops the pages not
+// yet begun.
+func (q *sitePages) fail(err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err == nil {
+		q.err = err
+	}
+}
+
+// failed returns the first error recorded (fail), nil when none is.
+func (q *sitePages) failed() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.err
+}
+
+// stop hands out no more pages.
+func (q *sitePages) stop() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.next = len(q.pages)
+}
+
+// first returns the first error recorded (fail), or err when there is
+// none.
+func (q *sitePages) first(err error) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil {
+		return q.err
+	}
+	return err
+}
+
+// work builds and writes pages until none is left or a file failed,
+// returning its own error: a panic building a page is one, with its
+// stack.
+func (q *sitePages) work() (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("internal error building the pages: %s", *stackOf(v))
+		}
+		if err != nil {
+			q.fail(err)
+		}
+	}()
+	// A page's template writes it in small pieces, each text between
+	// two actions and each value: unbuffered, the 8 M-point log's
+	// overview was some 3,800 system calls of a few bytes. A piece
+	// larger than the buffer (a chart's data) goes straight through.
+	var bw *bufio.Writer
+	for p := q.take(); p != nil; p = q.take() {
+		if bw == nil {
+			bw = bufio.NewWriterSize(nil, pageBuffer)
+		}
+		if err := q.r.writeSitePage(bw, p, q.stream); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSitePage builds page p and writes it through stream, with bw as
+// its buffer; a page whose content cannot be built is written again,
+// whole, with a note saying so, and the scripts of the runs it leaves
+// out after it.
+func (r *Report) writeSitePage(bw *bufio.Writer, p *page, stream func(name string, write func(io.Writer) error) error) error {
+	write := func(w io.Writer, p *page, failed error) (t *template.Template, data any, err error) {
+		bw.Reset(w)
+		if t, data, err = r.writePageBody(bw, p, failed); err == nil {
+			err = bw.Flush()
+		}
+		return t, data, err
+	}
+	var pageErr error
+	var t *template.Template
+	var data any
+	err := stream(p.file(), func(w io.Writer) error {
+		t, data, pageErr = write(w, p, nil)
+		return pageErr
+	})
+	if c, ok := pageErr.(contentError); ok {
+		// Written again, whole, with a note for its content.
+		err = stream(p.file(), func(w io.Writer) error {
+			t, data, pageErr = write(w, p, c.err)
+			return pageErr
+		})
+	}
+	if pageErr != nil {
+		err = fmt.Errorf("page %s: %w", p.name, pageErr)
+	}
+	if err == nil && data != nil {
+		// The runs the page leaves out, from what built it.
+		err = r.writeCutScripts(t, data, stream)
+	}
+	return err
 }
 
 // pageBuffer is the buffer a page is written through (eachFile).

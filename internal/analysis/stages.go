@@ -540,42 +540,82 @@ func (st *Staged) Finish(ctx context.Context) (*result.Analysis, error) {
 	an := &result.Analysis{Undrawn: Undrawn(rep)}
 	sc := st.sc
 	sc.Sweep = make([]result.SweepTag, sc.Drawn)
-	err := parallelEach(ctx, sc.Drawn, func(i int) { sc.Sweep[i] = st.sweepTag(ctx, i) })
+	// The sweep tags' bands are built on all cores while this goroutine
+	// derives the rest, which reads none of them: one after the other,
+	// a core waited while the last tags' bands were built (fewer tags
+	// than twice the cores leave one core idle at the end), then the
+	// other while the rest ran on one.
+	bands := make(chan bandsDone, 1)
+	go func() {
+		var d bandsDone
+		defer func() {
+			if v := recover(); v != nil { // parallelEach's, with its worker's stack
+				s := fmt.Sprint(v)
+				d.panicked = &s
+			}
+			bands <- d
+		}()
+		d.err = parallelEach(ctx, sc.Drawn, func(i int) { sc.Sweep[i] = st.sweepTag(ctx, i) })
+	}()
+	err := st.finishRest(ctx, an)
+	d := <-bands
+	if d.panicked != nil {
+		panic(*d.panicked)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
 	if err != nil {
 		return nil, err
 	}
 	an.Scalars = sc
+	// The comparison and the gates read the anomalies: they come last.
+	an.Baseline = compare(rep, opt.Baseline, an.Scalars.DrawCap, statsOf(an))
+	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
+	return an, nil
+}
+
+// bandsDone is how Finish's sweep bands ended: the error of
+// parallelEach, or the panic it raised again.
+type bandsDone struct {
+	err      error
+	panicked *string
+}
+
+// finishRest derives into an what Finish derives besides the scalars:
+// histograms, tensors and exceptions, the anomalies, embeddings, graphs,
+// media and meshes. It reads no sweep band, so that it runs beside them.
+func (st *Staged) finishRest(ctx context.Context, an *result.Analysis) error {
+	rep, opt := st.rep, st.opt
+	var err error
 	if an.Histograms, err = histograms(ctx, rep); err != nil {
-		return nil, err
+		return err
 	}
 	// Each tensor is decoded once, for both pages and the anomaly rules
 	// on tensors.
 	var decoded *anomaly.Decoded
 	if an.Tensors, an.Exceptions, decoded, err = tensorsAndExceptions(ctx, rep); err != nil {
-		return nil, err
+		return err
 	}
 	an.Anomalies = anomaly.FindStaged(ctx, rep, st.th, decoded, func(run *model.Run) anomaly.RunScalars { return st.runs[run] })
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if an.Embeddings, err = embeddings(ctx, rep, opt); err != nil {
-		return nil, fmt.Errorf("laying out the embeddings: %w", err)
+		return fmt.Errorf("laying out the embeddings: %w", err)
 	}
 	if an.Graphs, err = graphs(ctx, rep, opt); err != nil {
-		return nil, err
+		return err
 	}
 	if an.Media, err = media(ctx, rep, opt); err != nil {
-		return nil, err
+		return err
 	}
 	if !opt.SummaryOnly {
 		if an.Meshes, err = meshes(ctx, rep, opt); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	// The comparison and the gates read the anomalies: they come last.
-	an.Baseline = compare(rep, opt.Baseline, an.Scalars.DrawCap, statsOf(an))
-	an.Gates = evalGates(rep, an, opt.Gates, opt.Baseline)
-	return an, nil
+	return nil
 }
 
 // sweepTag is the sweep summary of drawn tag i: its band from the values
