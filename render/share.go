@@ -1,0 +1,253 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/trainreport/trainreport/collect/model"
+	"github.com/trainreport/trainreport/internal/analysis/result"
+)
+
+// maxAheadPoints bounds the points of a shared run's series formatted
+// ahead of the bundle's writer and waiting for it (RunShare): their text,
+// some 13 to 25 bytes a point, is held until the writer reaches them. A
+// series of more points is never formatted ahead: the writer formats it
+// in its turn, streamed as any other, so that no series is held whole
+// for the sharing. 512 Ki points is some 7 to 13 MB a run, and lets a
+// run of series of up to 400,000 points (a long training run's) be
+// shared by two cores.
+const maxAheadPoints = 1 << 19
+
+// RunData keeps maxPooledColumns buffers of shared runs' columns
+// formatted ahead for the next (a column of a series of 100,000 points
+// is some 1.3 MB: a buffer made for each, first touched, cost page
+// faults), each of maxPooledColumn bytes at most.
+const (
+	maxPooledColumns = 4
+	maxPooledColumn  = 8 << 20
+)
+
+// errShareAborted is the error of a shared run's bundle whose helper
+// stopped (RunShare.Abort) before handing the series it took.
+var errShareAborted = errors.New("a series of the run was not formatted")
+
+// RunShare is the formatting of a run's scalar bundle by several
+// goroutines at once (RunData.Share): the bundle's writer
+// (RunData.WriteShared) formats the series in its turn, streamed into
+// the file, while helpers (Help) format the next ones into buffers of
+// their own, which the writer writes as it reaches them, in the run's
+// order: the same bytes as one goroutine writes. A long run's series are
+// then shared by every core, rather than the run being one core's work,
+// the other cores idle once the other runs are done.
+type RunShare struct {
+	run      *model.Run
+	series   []*seriesView
+	maxAhead int // maxAheadPoints; a test's smaller
+
+	mu     sync.Mutex
+	cond   sync.Cond
+	next   int // series[next:] are not taken
+	turn   int // the series the writer is at
+	ahead  int // points of the series taken ahead of turn, not written yet
+	parts  []sharePart
+	cols   chan []byte // buffers for the columns, RunData's (cols)
+	closed bool        // the writer is done: no more series are taken
+	failed bool        // a helper stopped without its series (Abort)
+
+	took []int // series formatted, per helper (Help's who), for tests
+	peak int   // the most points ahead at once, for tests
+}
+
+// sharePart is a series of a shared run: who formats it and, once
+// formatted ahead, its column.
+type sharePart struct {
+	state uint8 // partFree, partTaken, partDone
+	b     []byte
+}
+
+const (
+	partFree  = iota // not taken
+	partTaken        // being formatted by a helper, or ahead by the writer
+	partDone         // formatted ahead, in b
+)
+
+// Share returns a RunShare of run, whose views (those of Write) must be
+// as Write takes them, when its bundle is worth the sharing: a run alone
+// in its file (past maxBundlePoints points: a smaller run is a
+// millisecond's work or less), of more than one series. It returns nil
+// otherwise: the run is written by WriteEach.
+func (d *RunData) Share(run *model.Run, views []*result.ScalarView) *RunShare {
+	if len(views) < 2 {
+		return nil
+	}
+	series := viewsOfRun(run, views)
+	if bundlePoints(series) <= maxBundlePoints {
+		return nil
+	}
+	sh := &RunShare{run: run, series: series, maxAhead: maxAheadPoints, parts: make([]sharePart, len(series)), cols: d.cols}
+	sh.cond.L = &sh.mu
+	return sh
+}
+
+// points is how many points series i's column holds.
+func (sh *RunShare) points(i int) int {
+	sv := sh.series[i]
+	return keptLen(sv.data, sv.scalar.Points)
+}
+
+// Help formats series of the run ahead of its writer, each taken once,
+// until none is left or the writer is done: values is called with each
+// series right before it is formatted, as WriteEach's (from this
+// goroutine only). who numbers the helper, for Took. Help waits while
+// the series ahead of the writer hold maxAheadPoints points.
+func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
+	var ints []int64
+	for {
+		// No deferred unlock: a panic of values is with sh.mu free.
+		sh.mu.Lock()
+		i, ok := sh.takeAhead(true)
+		if ok {
+			for len(sh.took) <= who {
+				sh.took = append(sh.took, 0)
+			}
+			sh.took[who]++
+		}
+		sh.mu.Unlock()
+		if !ok {
+			return
+		}
+		sh.format(i, values, &ints)
+	}
+}
+
+// takeAhead takes the next series ahead of the writer's turn, waiting
+// (when wait) while the series ahead hold too many points; ok is false
+// when there is none to take (or, without wait, none now). sh.mu is held.
+func (sh *RunShare) takeAhead(wait bool) (i int, ok bool) {
+	for {
+		if sh.closed || sh.next == len(sh.series) {
+			return 0, false
+		}
+		// The series at the writer's turn is the writer's: it formats it
+		// streamed.
+		if i, n := sh.next, sh.points(sh.next); i > sh.turn && sh.ahead+n <= sh.maxAhead {
+			sh.next++
+			sh.ahead += n
+			sh.peak = max(sh.peak, sh.ahead)
+			sh.parts[i].state = partTaken
+			return i, true
+		}
+		if !wait {
+			return 0, false
+		}
+		sh.cond.Wait()
+	}
+}
+
+// format formats series i, taken ahead, into a buffer of its own, and
+// hands it to the writer. sh.mu is not held.
+func (sh *RunShare) format(i int, values func(*model.Scalar) []float64, ints *[]int64) {
+	var b []byte
+	select {
+	case b = <-sh.cols:
+	default:
+	}
+	sv := sh.series[i]
+	c := column{kept: kept{sv.scalar.Points, sv.data}, steps: sv.steps}
+	if values != nil {
+		c.vals = values(sv.scalar)
+	}
+	b = appendColumns(b[:0], c, sv.scalar.Float32, -1, nil, ints)
+	sh.mu.Lock()
+	sh.parts[i] = sharePart{state: partDone, b: b}
+	sh.cond.Broadcast()
+	sh.mu.Unlock()
+}
+
+// column writes series i's column, the writer's turn: a column formatted
+// ahead is written as it is; a series no one took is formatted here, by
+// the writer (formatHere true); while a helper formats it, the writer
+// formats a series ahead itself, or waits.
+func (sh *RunShare) column(i int, w *bundleWriter) (formatHere bool) {
+	// No deferred unlock: the writer's own formatting ahead may panic,
+	// with sh.mu free.
+	sh.mu.Lock()
+	sh.turn = i
+	for {
+		p := &sh.parts[i]
+		switch {
+		case sh.failed:
+			sh.mu.Unlock()
+			w.err = errShareAborted
+			return false
+		case p.state == partFree:
+			// Not taken: i is sh.next, as series are taken in order.
+			sh.next++
+			sh.cond.Broadcast() // helpers may take the one after
+			sh.mu.Unlock()
+			return true
+		case p.state == partDone:
+			b := p.b
+			p.b = nil
+			sh.ahead -= sh.points(i)
+			sh.cond.Broadcast()
+			sh.mu.Unlock()
+			// What is formatted goes first, then the column straight
+			// from its buffer, not copied.
+			w.flush()
+			w.put(b)
+			if cap(b) <= maxPooledColumn {
+				select {
+				case sh.cols <- b[:0]:
+				default:
+				}
+			}
+			return false
+		}
+		// A helper formats it: rather than wait, the writer formats the
+		// next ahead when it may.
+		if j, ok := sh.takeAhead(false); ok {
+			sh.mu.Unlock()
+			sh.format(j, w.values, &w.ints)
+			sh.mu.Lock()
+			continue
+		}
+		sh.cond.Wait()
+	}
+}
+
+// Close ends the sharing: the helpers take no more series and return
+// once done with theirs. The writer calls it when done (WriteShared);
+// call it too when a writer stops early (a panic).
+func (sh *RunShare) Close() {
+	sh.mu.Lock()
+	sh.closed = true
+	sh.cond.Broadcast()
+	sh.mu.Unlock()
+}
+
+// Abort says that a helper stopped without handing the series it took
+// (a panic): the writer stops waiting for it, and its bundle fails.
+func (sh *RunShare) Abort() {
+	sh.mu.Lock()
+	sh.closed, sh.failed = true, true
+	sh.cond.Broadcast()
+	sh.mu.Unlock()
+}
+
+// Took returns how many series each helper formatted (by Help's who),
+// the writer's not counted: what the tests read of who took part.
+func (sh *RunShare) Took() []int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return append([]int(nil), sh.took...)
+}
+
+// WriteShared is WriteEach of the run of sh (RunData.Share), its series
+// shared with sh's helpers: values, as WriteEach's, is called from this
+// goroutine with each series this one formats. It closes sh.
+func (d *RunData) WriteShared(ctx context.Context, sh *RunShare, values func(*model.Scalar) []float64) error {
+	defer sh.Close()
+	return d.writeEach(ctx, sh.run, sh.series, values, sh)
+}
