@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
@@ -61,8 +62,13 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 	// it: the drawn points of those a page draws inline only.
 	st.SetReads(render.ScalarReads(rep, st.Scalars(), st.Final, ropt))
 	rd := render.NewRunData(site, ropt)
+	help := newRunHelp()
+	var drained func()
+	if help != nil {
+		drained = help.drained
+	}
 	err = stageRuns(ctx, points.Next, func(run *model.Run) error {
-		return stageRun(ctx, st, rd, run)
+		return stageRun(ctx, st, rd, run, help)
 	}, func(run *model.Run) error {
 		// In report order: the run's rows of data/scalars.csv and its
 		// place in the packed bundles.
@@ -71,7 +77,7 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 		}
 		st.Compact(run)
 		return nil
-	})
+	}, drained)
 	if cerr := rd.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing the runs' data files: %w", cerr)
 	}
@@ -94,24 +100,166 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 // 100,000 points is 2.4 MB of points, past a core's 2 MiB L2: by the end
 // of a whole run's analysis its points were in no core's cache, and
 // each of the data columns' passes read them again from the shared one.
-func stageRun(ctx context.Context, st *analysis.Staged, rd *render.RunData, run *model.Run) error {
+//
+// A run alone in its bundle (render.RunData.Share) may be shared with
+// helpers, a series at a time (stageShared), once help says there are
+// cores to spare; with help nil it is not.
+func stageRun(ctx context.Context, st *analysis.Staged, rd *render.RunData, run *model.Run, help *runHelp) error {
 	rs, ok := st.Begin(run)
 	if !ok {
 		st.Run(run)
 		return rd.Write(ctx, run, st.Views(run))
 	}
-	err := rd.WriteEach(ctx, run, st.Views(run), rs.Through)
+	views := st.Views(run)
+	if help != nil {
+		if sh := rd.Share(run, views); sh != nil {
+			return stageShared(ctx, rs.Shared(), rd, sh, help)
+		}
+	}
+	err := rd.WriteEach(ctx, run, views, rs.Through)
 	rs.End() // the series WriteEach did not reach, if it stopped
 	return err
+}
+
+// stageShared is stageRun of a run whose series may be shared with
+// helper goroutines besides this one (help): each walks, judges and
+// formats the series it takes (render.RunShare, analysis.SharedRun),
+// this one writes them in the run's order. A run was otherwise one
+// core's work: once the other runs were done (8 runs of 1 M points, some
+// 50 ms of CPU each), the last left the other cores idle for half its
+// time, and a report of one long run used one core. A panic of a helper
+// becomes an error naming the run, with its stack, as stageRuns makes of
+// one of work.
+func stageShared(ctx context.Context, sr *analysis.SharedRun, rd *render.RunData, sh *render.RunShare, help *runHelp) error {
+	var wg sync.WaitGroup
+	panics := make(chan error, help.helpers)
+	hs := &helpedRun{start: func() {
+		for k := range help.helpers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ss := sr.Stage()
+				defer func() {
+					if v := recover(); v != nil {
+						sh.Abort()
+						panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack())
+						return
+					}
+					ss.Done()
+				}()
+				sh.Help(k, ss.Walk)
+			}()
+		}
+	}}
+	help.join(hs)
+	ss := sr.Stage()
+	var err error
+	func() {
+		// On a panic too: the helpers end before it goes on.
+		defer wg.Wait()
+		defer help.leave(hs)
+		defer sh.Close()
+		err = rd.WriteShared(ctx, sh, ss.Walk)
+	}()
+	ss.Done()
+	close(panics)
+	if perr := <-panics; perr != nil {
+		err = perr // the cause of the writer's
+	}
+	sr.End() // the series no one reached, if the writer stopped
+	return err
+}
+
+// runHelp starts the helpers of the shared runs in flight (stageShared)
+// once the stage has no run left to start (open): until then every core
+// has a run of its own (stageRuns' window holds two a core), and a
+// helper would take a core from another run, and hold its columns
+// formatted ahead, for nothing. From then on the runs left end one after
+// another and leave cores idle: their series are shared.
+type runHelp struct {
+	helpers int // a shared run's, besides its writer: GOMAXPROCS - 1
+
+	mu   sync.Mutex
+	open bool
+	runs map[*helpedRun]bool // in flight
+}
+
+// newRunHelp returns the help of a stage's runs, nil when there is no
+// core to spare (GOMAXPROCS 1).
+func newRunHelp() *runHelp {
+	n := runtime.GOMAXPROCS(0) - 1
+	if n < 1 {
+		return nil
+	}
+	return &runHelp{helpers: n, runs: map[*helpedRun]bool{}}
+}
+
+// helpedRun is a shared run in flight: start starts its helpers, once.
+type helpedRun struct {
+	mu            sync.Mutex
+	start         func()
+	started, done bool
+}
+
+// begin starts hr's helpers unless started or done.
+func (hr *helpedRun) begin() {
+	hr.mu.Lock()
+	defer hr.mu.Unlock()
+	if !hr.started && !hr.done {
+		hr.started = true
+		hr.start()
+	}
+}
+
+// join adds hr to the runs in flight, its helpers started at once when
+// the stage has no run left to start.
+func (h *runHelp) join(hr *helpedRun) {
+	h.mu.Lock()
+	open := h.open
+	if !open {
+		h.runs[hr] = true
+	}
+	h.mu.Unlock()
+	if open {
+		hr.begin()
+	}
+}
+
+// leave ends hr: its helpers are started no more (those started end
+// once its writer closed its share).
+func (h *runHelp) leave(hr *helpedRun) {
+	hr.mu.Lock()
+	hr.done = true
+	hr.mu.Unlock()
+	h.mu.Lock()
+	delete(h.runs, hr)
+	h.mu.Unlock()
+}
+
+// drained says that the stage has no run left to start: the runs in
+// flight are shared from now on.
+func (h *runHelp) drained() {
+	h.mu.Lock()
+	h.open = true
+	runs := make([]*helpedRun, 0, len(h.runs))
+	for hr := range h.runs {
+		runs = append(runs, hr)
+	}
+	clear(h.runs)
+	h.mu.Unlock()
+	for _, hr := range runs {
+		hr.begin()
+	}
 }
 
 // stageRuns hands each run next gives (nil: no more) to work, on all
 // cores, then to after, one at a time in the order next gave them; at
 // most a window of runs is between next and the end of after at once,
-// which bounds the points held. It returns the first error of next, work
+// which bounds the points held. drained, when not nil, is called once
+// next gave its last run (not on an error). It returns the first error of next, work
 // or after, or ctx's, once every work started has ended. A panic of work
 // becomes an error naming the run, with its stack.
-func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after func(*model.Run) error) error {
+func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after func(*model.Run) error, drained func()) error {
 	window := 2 * runtime.GOMAXPROCS(0)
 	type item struct {
 		run  *model.Run
@@ -137,6 +285,8 @@ func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after
 			if err != nil || run == nil {
 				if err != nil {
 					queue <- item{err: err}
+				} else if drained != nil {
+					drained()
 				}
 				return
 			}
