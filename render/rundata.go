@@ -32,6 +32,7 @@ type RunData struct {
 	buf  chan []byte  // formatting buffers, for the next runs (recycle)
 	ints chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
 	cols chan []byte  // shared runs' columns formatted ahead (RunShare), likewise
+	gate *shareGate   // shared runs' (RunShare)
 
 	mu      sync.Mutex
 	written map[*model.Run]runMember // by Write, until Place
@@ -64,7 +65,7 @@ type csvRun struct {
 // NewRunData starts writing runs' data files into site, by opt (the
 // report's options).
 func NewRunData(site *outdir.Site, opt Options) *RunData {
-	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), cols: make(chan []byte, maxPooledColumns), written: map[*model.Run]runMember{}}
+	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), cols: make(chan []byte, maxPooledColumns), gate: newShareGate(maxAheadPoints), written: map[*model.Run]runMember{}}
 	d.r.stream = site.WriteFileFunc
 	if opt.DataCSV {
 		d.csv, d.done = make(chan csvRun), make(chan error, 1)

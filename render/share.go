@@ -9,15 +9,32 @@ import (
 	"github.com/trainreport/trainreport/internal/analysis/result"
 )
 
-// maxAheadPoints bounds the points of a shared run's series formatted
-// ahead of the bundle's writer and waiting for it (RunShare): their text,
-// some 13 to 25 bytes a point, is held until the writer reaches them. A
-// series of more points is never formatted ahead: the writer formats it
-// in its turn, streamed as any other, so that no series is held whole
-// for the sharing. 512 Ki points is some 7 to 13 MB a run, and lets a
-// run of series of up to 400,000 points (a long training run's) be
-// shared by two cores.
+// maxAheadPoints bounds the points of shared runs' series formatted
+// ahead of their bundles' writers and waiting for them (RunShare), those
+// of every run at once: their text, some 13 to 25 bytes a point, is held
+// until the writer reaches them. A series of more points is never
+// formatted ahead: its writer formats it in its turn, streamed as any
+// other, so that no series is held whole for the sharing. 512 Ki points
+// is some 7 to 13 MB, and lets a run of series of up to 400,000 points
+// (a long training run's) be shared by two cores.
 const maxAheadPoints = 1 << 19
+
+// shareGate is what the shared runs of a RunData share: the lock of
+// their state and the points formatted ahead of their writers.
+type shareGate struct {
+	mu    sync.Mutex
+	cond  sync.Cond
+	ahead int // points of the series taken ahead of their writers' turns, not written yet
+	max   int // maxAheadPoints; a test's smaller
+	peak  int // the most points ahead at once, for tests
+}
+
+// newShareGate returns a gate of at most max points ahead.
+func newShareGate(max int) *shareGate {
+	g := &shareGate{max: max}
+	g.cond.L = &g.mu
+	return g
+}
 
 // RunData keeps maxPooledColumns buffers of shared runs' columns
 // formatted ahead for the next (a column of a series of 100,000 points
@@ -27,6 +44,12 @@ const (
 	maxPooledColumns = 4
 	maxPooledColumn  = 8 << 20
 )
+
+// columnBytes is about the most bytes a point takes in a column: its
+// step, wall time and value, each as short as exact (float32 values
+// take 10 or fewer, the steps and wall times of a regular series
+// none).
+const columnBytes = 24
 
 // errShareAborted is the error of a shared run's bundle whose helper
 // stopped (RunShare.Abort) before handing the series it took.
@@ -41,22 +64,19 @@ var errShareAborted = errors.New("a series of the run was not formatted")
 // then shared by every core, rather than the run being one core's work,
 // the other cores idle once the other runs are done.
 type RunShare struct {
-	run      *model.Run
-	series   []*seriesView
-	maxAhead int // maxAheadPoints; a test's smaller
+	run    *model.Run
+	series []*seriesView
+	g      *shareGate // RunData's: its lock guards what follows
 
-	mu     sync.Mutex
-	cond   sync.Cond
 	next   int // series[next:] are not taken
 	turn   int // the series the writer is at
-	ahead  int // points of the series taken ahead of turn, not written yet
+	held   int // the run's points in g.ahead
 	parts  []sharePart
 	cols   chan []byte // buffers for the columns, RunData's (cols)
 	closed bool        // the writer is done: no more series are taken
 	failed bool        // a helper stopped without its series (Abort)
 
 	took []int // series formatted, per helper (Help's who), for tests
-	peak int   // the most points ahead at once, for tests
 }
 
 // sharePart is a series of a shared run: who formats it and, once
@@ -85,9 +105,7 @@ func (d *RunData) Share(run *model.Run, views []*result.ScalarView) *RunShare {
 	if bundlePoints(series) <= maxBundlePoints {
 		return nil
 	}
-	sh := &RunShare{run: run, series: series, maxAhead: maxAheadPoints, parts: make([]sharePart, len(series)), cols: d.cols}
-	sh.cond.L = &sh.mu
-	return sh
+	return &RunShare{run: run, series: series, g: d.gate, parts: make([]sharePart, len(series)), cols: d.cols}
 }
 
 // points is how many points series i's column holds.
@@ -100,12 +118,13 @@ func (sh *RunShare) points(i int) int {
 // until none is left or the writer is done: values is called with each
 // series right before it is formatted, as WriteEach's (from this
 // goroutine only). who numbers the helper, for Took. Help waits while
-// the series ahead of the writer hold maxAheadPoints points.
+// the series ahead of the writers, every shared run's, hold
+// maxAheadPoints points.
 func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
 	var ints []int64
 	for {
-		// No deferred unlock: a panic of values is with sh.mu free.
-		sh.mu.Lock()
+		// No deferred unlock: a panic of values is with sh.g.mu free.
+		sh.g.mu.Lock()
 		i, ok := sh.takeAhead(true)
 		if ok {
 			for len(sh.took) <= who {
@@ -113,7 +132,7 @@ func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
 			}
 			sh.took[who]++
 		}
-		sh.mu.Unlock()
+		sh.g.mu.Unlock()
 		if !ok {
 			return
 		}
@@ -122,8 +141,9 @@ func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
 }
 
 // takeAhead takes the next series ahead of the writer's turn, waiting
-// (when wait) while the series ahead hold too many points; ok is false
-// when there is none to take (or, without wait, none now). sh.mu is held.
+// (when wait) while the series ahead, every run's, hold too many points; ok is false
+// when there is none to take (or, without wait, none now). sh.g.mu is
+// held.
 func (sh *RunShare) takeAhead(wait bool) (i int, ok bool) {
 	for {
 		if sh.closed || sh.next == len(sh.series) {
@@ -131,27 +151,34 @@ func (sh *RunShare) takeAhead(wait bool) (i int, ok bool) {
 		}
 		// The series at the writer's turn is the writer's: it formats it
 		// streamed.
-		if i, n := sh.next, sh.points(sh.next); i > sh.turn && sh.ahead+n <= sh.maxAhead {
+		if i, n := sh.next, sh.points(sh.next); i > sh.turn && sh.g.ahead+n <= sh.g.max {
 			sh.next++
-			sh.ahead += n
-			sh.peak = max(sh.peak, sh.ahead)
+			sh.g.ahead += n
+			sh.held += n
+			sh.g.peak = max(sh.g.peak, sh.g.ahead)
 			sh.parts[i].state = partTaken
 			return i, true
 		}
 		if !wait {
 			return 0, false
 		}
-		sh.cond.Wait()
+		sh.g.cond.Wait()
 	}
 }
 
 // format formats series i, taken ahead, into a buffer of its own, and
-// hands it to the writer. sh.mu is not held.
+// hands it to the writer. sh.g.mu is not held.
 func (sh *RunShare) format(i int, values func(*model.Scalar) []float64, ints *[]int64) {
 	var b []byte
 	select {
 	case b = <-sh.cols:
 	default:
+	}
+	// Room for the column at once, rather than grown by doubling, the
+	// arrays it outgrew garbage the collector would count: pages of it
+	// not written to are not taken from the system.
+	if need := sh.points(i)*columnBytes + 256; cap(b) < need {
+		b = make([]byte, 0, need)
 	}
 	sv := sh.series[i]
 	c := column{kept: kept{sv.scalar.Points, sv.data}, steps: sv.steps}
@@ -159,10 +186,10 @@ func (sh *RunShare) format(i int, values func(*model.Scalar) []float64, ints *[]
 		c.vals = values(sv.scalar)
 	}
 	b = appendColumns(b[:0], c, sv.scalar.Float32, -1, nil, ints)
-	sh.mu.Lock()
+	sh.g.mu.Lock()
 	sh.parts[i] = sharePart{state: partDone, b: b}
-	sh.cond.Broadcast()
-	sh.mu.Unlock()
+	sh.g.cond.Broadcast()
+	sh.g.mu.Unlock()
 }
 
 // column writes series i's column, the writer's turn: a column formatted
@@ -171,28 +198,29 @@ func (sh *RunShare) format(i int, values func(*model.Scalar) []float64, ints *[]
 // formats a series ahead itself, or waits.
 func (sh *RunShare) column(i int, w *bundleWriter) (formatHere bool) {
 	// No deferred unlock: the writer's own formatting ahead may panic,
-	// with sh.mu free.
-	sh.mu.Lock()
+	// with sh.g.mu free.
+	sh.g.mu.Lock()
 	sh.turn = i
 	for {
 		p := &sh.parts[i]
 		switch {
 		case sh.failed:
-			sh.mu.Unlock()
+			sh.g.mu.Unlock()
 			w.err = errShareAborted
 			return false
 		case p.state == partFree:
 			// Not taken: i is sh.next, as series are taken in order.
 			sh.next++
-			sh.cond.Broadcast() // helpers may take the one after
-			sh.mu.Unlock()
+			sh.g.cond.Broadcast() // helpers may take the one after
+			sh.g.mu.Unlock()
 			return true
 		case p.state == partDone:
 			b := p.b
 			p.b = nil
-			sh.ahead -= sh.points(i)
-			sh.cond.Broadcast()
-			sh.mu.Unlock()
+			sh.g.ahead -= sh.points(i)
+			sh.held -= sh.points(i)
+			sh.g.cond.Broadcast()
+			sh.g.mu.Unlock()
 			// What is formatted goes first, then the column straight
 			// from its buffer, not copied.
 			w.flush()
@@ -208,12 +236,12 @@ func (sh *RunShare) column(i int, w *bundleWriter) (formatHere bool) {
 		// A helper formats it: rather than wait, the writer formats the
 		// next ahead when it may.
 		if j, ok := sh.takeAhead(false); ok {
-			sh.mu.Unlock()
+			sh.g.mu.Unlock()
 			sh.format(j, w.values, &w.ints)
-			sh.mu.Lock()
+			sh.g.mu.Lock()
 			continue
 		}
-		sh.cond.Wait()
+		sh.g.cond.Wait()
 	}
 }
 
@@ -221,26 +249,30 @@ func (sh *RunShare) column(i int, w *bundleWriter) (formatHere bool) {
 // once done with theirs. The writer calls it when done (WriteShared);
 // call it too when a writer stops early (a panic).
 func (sh *RunShare) Close() {
-	sh.mu.Lock()
+	sh.g.mu.Lock()
 	sh.closed = true
-	sh.cond.Broadcast()
-	sh.mu.Unlock()
+	// The columns a writer that stopped early did not write: the
+	// other runs' may take their place.
+	sh.g.ahead -= sh.held
+	sh.held = 0
+	sh.g.cond.Broadcast()
+	sh.g.mu.Unlock()
 }
 
 // Abort says that a helper stopped without handing the series it took
 // (a panic): the writer stops waiting for it, and its bundle fails.
 func (sh *RunShare) Abort() {
-	sh.mu.Lock()
-	sh.closed, sh.failed = true, true
-	sh.cond.Broadcast()
-	sh.mu.Unlock()
+	sh.g.mu.Lock()
+	sh.failed = true
+	sh.g.mu.Unlock()
+	sh.Close()
 }
 
 // Took returns how many series each helper formatted (by Help's who),
 // the writer's not counted: what the tests read of who took part.
 func (sh *RunShare) Took() []int {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
+	sh.g.mu.Lock()
+	defer sh.g.mu.Unlock()
 	return append([]int(nil), sh.took...)
 }
 

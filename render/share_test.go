@@ -67,6 +67,9 @@ func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook f
 		t.Fatal(err)
 	}
 	rd := NewRunData(site, opt)
+	if maxAhead > 0 {
+		rd.gate.max = maxAhead
+	}
 	var shares []*RunShare
 	var errs []error
 	for _, run := range rep.Runs {
@@ -81,9 +84,6 @@ func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook f
 			rs.End()
 		} else {
 			shares = append(shares, sh)
-			if maxAhead > 0 {
-				sh.maxAhead = maxAhead
-			}
 			var writerHook, helperHook func(*model.Scalar)
 			if hook != nil {
 				writerHook, helperHook = hook(sh)
@@ -169,10 +169,13 @@ func TestSharedRunWritesWhatOneWriterWrites(t *testing.T) {
 		if limit == 0 {
 			limit = maxAheadPoints
 		}
-		if sh.peak > limit {
-			t.Errorf("%+v: %d points waited ahead at once, past %d", c, sh.peak, limit)
+		if sh.g.peak > limit {
+			t.Errorf("%+v: %d points waited ahead at once, past %d", c, sh.g.peak, limit)
 		}
-		if c.maxAhead == n-1 && sh.peak != 0 {
+		if sh.g.ahead != 0 {
+			t.Errorf("%+v: %d points still count as ahead once written", c, sh.g.ahead)
+		}
+		if c.maxAhead == n-1 && sh.g.peak != 0 {
 			t.Errorf("%+v: series of %d points formatted ahead", c, n)
 		}
 	}
@@ -204,11 +207,12 @@ func TestSharedRunIsFormattedByItsHelpers(t *testing.T) {
 }
 
 // A helper that stops without the series it took (a panic) makes the
-// run's bundle fail rather than its writer wait forever for the series;
+// run's bundle fail rather than its writer wait forever for the series,
+// and what the run held ahead no longer counts against the other runs';
 // the next run is written as ever.
 func TestSharedRunFailsWhenAHelperStops(t *testing.T) {
 	helped := make(chan struct{})
-	_, _, errs := runDataFiles(t, longRunReport(5, 6000), 1, 0, func(*RunShare) (func(*model.Scalar), func(*model.Scalar)) {
+	_, shares, errs := runDataFiles(t, longRunReport(5, 6000), 1, 0, func(*RunShare) (func(*model.Scalar), func(*model.Scalar)) {
 		first := true
 		return func(*model.Scalar) {
 				if first {
@@ -225,5 +229,8 @@ func TestSharedRunFailsWhenAHelperStops(t *testing.T) {
 	}
 	if errs[1] != nil {
 		t.Errorf("the next run: %v", errs[1])
+	}
+	if g := shares[0].g; g.ahead != 0 {
+		t.Errorf("%d points still count as ahead of the failed run's writer", g.ahead)
 	}
 }
