@@ -63,12 +63,8 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 	st.SetReads(render.ScalarReads(rep, st.Scalars(), st.Final, ropt))
 	rd := render.NewRunData(site, ropt)
 	help := newRunHelp()
-	var drained func()
-	if help != nil {
-		drained = help.drained
-	}
 	err = stageRuns(ctx, points.Next, func(run *model.Run) error {
-		return stageRun(ctx, st, rd, run, help)
+		return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
 	}, func(run *model.Run) error {
 		// In report order: the run's rows of data/scalars.csv and its
 		// place in the packed bundles.
@@ -77,7 +73,7 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 		}
 		st.Compact(run)
 		return nil
-	}, drained)
+	})
 	if cerr := rd.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing the runs' data files: %w", cerr)
 	}
@@ -102,8 +98,8 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 // each of the data columns' passes read them again from the shared one.
 //
 // A run alone in its bundle (render.RunData.Share) may be shared with
-// helpers, a series at a time (stageShared), once help says there are
-// cores to spare; with help nil it is not.
+// helpers, a series at a time (stageShared), when help says a core is
+// to spare; with help nil it is not.
 func stageRun(ctx context.Context, st *analysis.Staged, rd *render.RunData, run *model.Run, help *runHelp) error {
 	rs, ok := st.Begin(run)
 	if !ok {
@@ -171,27 +167,30 @@ func stageShared(ctx context.Context, sr *analysis.SharedRun, rd *render.RunData
 }
 
 // runHelp starts the helpers of the shared runs in flight (stageShared)
-// once the stage has no run left to start (open): until then every core
-// has a run of its own (stageRuns' window holds two a core), and a
-// helper would take a core from another run, and hold its columns
-// formatted ahead, for nothing. From then on the runs left end one after
-// another and leave cores idle: their series are shared.
+// while fewer runs are at work than there are cores: until then every
+// core has a run of its own (stageRuns' window holds two a core), and a
+// helper would take a core from another run, and hold columns formatted
+// ahead, for nothing. Then, at the end of the stage (the last runs, one
+// after another) or while a run slower than those after it holds the
+// window (stageRuns places runs in order), a core would be idle: the
+// runs' series are shared.
 type runHelp struct {
 	helpers int // a shared run's, besides its writer: GOMAXPROCS - 1
+	cores   int // GOMAXPROCS
 
-	mu   sync.Mutex
-	open bool
-	runs map[*helpedRun]bool // in flight
+	mu      sync.Mutex
+	working int                 // runs at work (work)
+	runs    map[*helpedRun]bool // shared runs at work, not helped yet
 }
 
 // newRunHelp returns the help of a stage's runs, nil when there is no
 // core to spare (GOMAXPROCS 1).
 func newRunHelp() *runHelp {
-	n := runtime.GOMAXPROCS(0) - 1
-	if n < 1 {
+	n := runtime.GOMAXPROCS(0)
+	if n < 2 {
 		return nil
 	}
-	return &runHelp{helpers: n, runs: map[*helpedRun]bool{}}
+	return &runHelp{helpers: n - 1, cores: n, runs: map[*helpedRun]bool{}}
 }
 
 // helpedRun is a shared run in flight: start starts its helpers, once.
@@ -211,16 +210,45 @@ func (hr *helpedRun) begin() {
 	}
 }
 
-// join adds hr to the runs in flight, its helpers started at once when
-// the stage has no run left to start.
+// work runs f, the work of a run, counted among the runs at work: the
+// runs' helpers start when they are fewer than the cores. h may be nil.
+func (h *runHelp) work(f func() error) error {
+	if h == nil {
+		return f()
+	}
+	h.add(1)
+	defer h.add(-1)
+	return f()
+}
+
+// add counts d more runs at work, and starts the helpers of the shared
+// runs at work when fewer runs are than cores.
+func (h *runHelp) add(d int) {
+	h.mu.Lock()
+	h.working += d
+	var start []*helpedRun
+	if h.working < h.cores {
+		for hr := range h.runs {
+			start = append(start, hr)
+		}
+		clear(h.runs)
+	}
+	h.mu.Unlock()
+	for _, hr := range start {
+		hr.begin()
+	}
+}
+
+// join adds hr, a shared run at work (within work), its helpers started
+// at once when fewer runs are at work than cores, else once they are.
 func (h *runHelp) join(hr *helpedRun) {
 	h.mu.Lock()
-	open := h.open
-	if !open {
+	idle := h.working < h.cores
+	if !idle {
 		h.runs[hr] = true
 	}
 	h.mu.Unlock()
-	if open {
+	if idle {
 		hr.begin()
 	}
 }
@@ -236,30 +264,13 @@ func (h *runHelp) leave(hr *helpedRun) {
 	h.mu.Unlock()
 }
 
-// drained says that the stage has no run left to start: the runs in
-// flight are shared from now on.
-func (h *runHelp) drained() {
-	h.mu.Lock()
-	h.open = true
-	runs := make([]*helpedRun, 0, len(h.runs))
-	for hr := range h.runs {
-		runs = append(runs, hr)
-	}
-	clear(h.runs)
-	h.mu.Unlock()
-	for _, hr := range runs {
-		hr.begin()
-	}
-}
-
 // stageRuns hands each run next gives (nil: no more) to work, on all
 // cores, then to after, one at a time in the order next gave them; at
 // most a window of runs is between next and the end of after at once,
-// which bounds the points held. drained, when not nil, is called once
-// next gave its last run (not on an error). It returns the first error of next, work
+// which bounds the points held. It returns the first error of next, work
 // or after, or ctx's, once every work started has ended. A panic of work
 // becomes an error naming the run, with its stack.
-func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after func(*model.Run) error, drained func()) error {
+func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after func(*model.Run) error) error {
 	window := 2 * runtime.GOMAXPROCS(0)
 	type item struct {
 		run  *model.Run
@@ -285,8 +296,6 @@ func stageRuns(ctx context.Context, next func() (*model.Run, error), work, after
 			if err != nil || run == nil {
 				if err != nil {
 					queue <- item{err: err}
-				} else if drained != nil {
-					drained()
 				}
 				return
 			}

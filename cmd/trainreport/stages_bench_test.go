@@ -52,7 +52,8 @@ func synthReport(runs, tags, steps int) *model.Report {
 // (stageRuns): cpu-ns/op is the stage's CPU time, its analysis and data
 // files, with Plan and the site's creation left out. "shared" is the
 // build's stageRun (a series analysed and formatted after another, the
-// runs left once none is to start shared by every core: stageShared),
+// runs at work shared by every core once fewer than the cores:
+// stageShared),
 // "series" the same unshared, "runs" each run analysed whole, then
 // formatted (Staged.Run, then RunData.Write), as before.
 func BenchmarkStageRunsP8m(b *testing.B) { benchStageRuns(b, p8mReport(8, 100_000)) }
@@ -78,11 +79,8 @@ func benchStageRuns(b *testing.B, rep *model.Report) {
 				rd := render.NewRunData(site, render.Options{})
 				held := &heldRuns{runs: rep.Runs}
 				var help *runHelp
-				var drained func()
 				if mode == "shared" {
-					if help = newRunHelp(); help != nil {
-						drained = help.drained
-					}
+					help = newRunHelp()
 				}
 				start := cputime.Used()
 				err = stageRuns(ctx, held.Next, func(run *model.Run) error {
@@ -90,8 +88,8 @@ func benchStageRuns(b *testing.B, rep *model.Report) {
 						st.Run(run)
 						return rd.Write(ctx, run, st.Views(run))
 					}
-					return stageRun(ctx, st, rd, run, help)
-				}, func(run *model.Run) error { return rd.Place(run, st.Views(run)) }, drained)
+					return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
+				}, func(run *model.Run) error { return rd.Place(run, st.Views(run)) })
 				if err == nil {
 					err = rd.Close()
 				}

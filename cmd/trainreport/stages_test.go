@@ -34,20 +34,16 @@ func stagedFiles(t *testing.T, rep *model.Report, help *runHelp) (map[string][]b
 		t.Fatal(err)
 	}
 	rd := render.NewRunData(site, ropt)
-	var drained func()
-	if help != nil {
-		drained = help.drained
-	}
 	held := &heldRuns{runs: rep.Runs}
 	err = stageRuns(ctx, held.Next, func(run *model.Run) error {
-		return stageRun(ctx, st, rd, run, help)
+		return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
 	}, func(run *model.Run) error {
 		if err := rd.Place(run, st.Views(run)); err != nil {
 			return err
 		}
 		st.Compact(run)
 		return nil
-	}, drained)
+	})
 	if err == nil {
 		err = rd.Close()
 	}
@@ -94,20 +90,20 @@ func sharedRunsReport() *model.Report {
 
 // Runs shared by helpers (stageShared) give the data files and findings
 // of runs staged unshared, byte for byte, in the runs' order: whether
-// their helpers start with them (every run shared from its start) or
-// once no run is left to start (a build's), with several helpers.
+// their helpers start with them (more cores than runs) or once fewer
+// runs are at work than cores (the last), with several helpers.
 func TestSharedRunsStageAsUnshared(t *testing.T) {
 	want, wantFound := stagedFiles(t, sharedRunsReport(), nil)
 	if len(want) < 20 || len(wantFound) < 100 {
 		t.Fatalf("%d files, findings %s", len(want), wantFound)
 	}
 	for _, help := range []*runHelp{
-		{helpers: 1, runs: map[*helpedRun]bool{}},
-		{helpers: 1, open: true, runs: map[*helpedRun]bool{}},
-		{helpers: 3, open: true, runs: map[*helpedRun]bool{}},
+		{helpers: 1, cores: 2, runs: map[*helpedRun]bool{}},
+		{helpers: 1, cores: 100, runs: map[*helpedRun]bool{}},
+		{helpers: 3, cores: 100, runs: map[*helpedRun]bool{}},
 	} {
 		got, found := stagedFiles(t, sharedRunsReport(), help)
-		name := fmt.Sprintf("%d helpers, open %v", help.helpers, help.open)
+		name := fmt.Sprintf("%d helpers, %d cores", help.helpers, help.cores)
 		for f, w := range want {
 			if g, ok := got[f]; !ok || !bytes.Equal(g, w) {
 				t.Errorf("%s: %s differs (%d bytes, want %d)", name, f, len(g), len(w))
@@ -122,28 +118,32 @@ func TestSharedRunsStageAsUnshared(t *testing.T) {
 	}
 }
 
-// The helpers of the runs in flight start once the stage has no run
-// left to start (drained), not before: then every core has a run of its
-// own. A run that ended is not helped.
-func TestRunHelpStartsOnceDrained(t *testing.T) {
-	h := &runHelp{helpers: 1, runs: map[*helpedRun]bool{}}
+// The helpers of the shared runs at work start once fewer runs are at
+// work than cores, not before: until then every core has a run of its
+// own. A run that ended is not helped; a run that starts while a core is
+// idle is helped at once.
+func TestRunHelpStartsWhenACoreIsIdle(t *testing.T) {
+	h := &runHelp{helpers: 1, cores: 2, runs: map[*helpedRun]bool{}}
 	started := 0
-	a, b, c := &helpedRun{start: func() { started++ }}, &helpedRun{start: func() { started++ }}, &helpedRun{start: func() { started++ }}
+	run := func() *helpedRun { return &helpedRun{start: func() { started++ }} }
+	a, b, c := run(), run(), run()
+	h.add(3)
 	h.join(a)
 	h.join(b)
+	h.add(-1)
 	if started != 0 {
-		t.Fatalf("%d runs helped while runs were left to start", started)
+		t.Fatalf("%d runs helped while every core had a run", started)
 	}
 	h.leave(b)
-	h.drained()
+	h.add(-1)
 	if started != 1 || !a.started || b.started {
-		t.Errorf("once drained: %d runs helped (in flight %v, ended %v), want the one in flight", started, a.started, b.started)
+		t.Errorf("one run at work: %d runs helped (at work %v, ended %v), want the one at work", started, a.started, b.started)
 	}
 	h.join(c)
 	if !c.started || started != 2 {
-		t.Error("a run that joins once drained is not helped at once")
+		t.Error("a run that starts while a core is idle is not helped at once")
 	}
-	h.drained()
+	h.add(-1)
 	if started != 2 {
 		t.Errorf("helpers started twice: %d", started)
 	}
