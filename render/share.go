@@ -115,14 +115,18 @@ func (sh *RunShare) points(i int) int {
 }
 
 // Help formats series of the run ahead of its writer, each taken once,
-// until none is left or the writer is done: values is called with each
-// series right before it is formatted, as WriteEach's (from this
-// goroutine only). who numbers the helper, for Took. Help waits while
-// the series ahead of the writers, every shared run's, hold
+// until none is left or the writer is done, or keep (nil: always true),
+// asked before each, says to stop: stopped says it did. values is called
+// with each series right before it is formatted, as WriteEach's (from
+// this goroutine only). who numbers the helper, for Took. Help waits
+// while the series ahead of the writers, every shared run's, hold
 // maxAheadPoints points.
-func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
+func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64, keep func() bool) (stopped bool) {
 	var ints []int64
 	for {
+		if keep != nil && !keep() {
+			return true
+		}
 		// No deferred unlock: a panic of values is with sh.g.mu free.
 		sh.g.mu.Lock()
 		i, ok := sh.takeAhead(true)
@@ -134,7 +138,7 @@ func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64) {
 		}
 		sh.g.mu.Unlock()
 		if !ok {
-			return
+			return false
 		}
 		sh.format(i, values, &ints)
 	}

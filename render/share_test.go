@@ -49,10 +49,11 @@ func longRunReport(tags, n int) *model.Report {
 // runDataFiles writes the data files of rep's runs, with every data
 // file option, a run at a time as the command stages it: each run alone
 // in its bundle shared with helpers goroutines (helpers 0: not shared,
-// WriteEach) with at most maxAhead points ahead (0: the default); hook,
+// WriteEach) with at most maxAhead points ahead (0: the default), keep
+// their Help's; hook,
 // when not nil, is called with each share before the run is written. It
 // returns the files and each shared run's share.
-func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook func(*RunShare) (writer, helper func(*model.Scalar))) (map[string][]byte, []*RunShare, []error) {
+func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook func(*RunShare) (writer, helper func(*model.Scalar)), keep func() bool) (map[string][]byte, []*RunShare, []error) {
 	t.Helper()
 	ctx := context.Background()
 	aopt := analysis.Options{MaxPoints: 500}
@@ -107,7 +108,7 @@ func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook f
 							helperHook(s)
 						}
 						return ss.Walk(s)
-					})
+					}, keep)
 				}()
 			}
 			ss := sr.Stage()
@@ -147,12 +148,12 @@ func runDataFiles(t *testing.T, rep *model.Report, helpers, maxAhead int, hook f
 // shared.
 func TestSharedRunWritesWhatOneWriterWrites(t *testing.T) {
 	const n = 6000
-	want, _, _ := runDataFiles(t, longRunReport(7, n), 0, 0, nil)
+	want, _, _ := runDataFiles(t, longRunReport(7, n), 0, 0, nil, nil)
 	if len(want) < 10 {
 		t.Fatalf("%d files written", len(want))
 	}
 	for _, c := range []struct{ helpers, maxAhead int }{{1, 0}, {3, 0}, {1, n}, {2, 3 * n}, {3, n - 1}} {
-		got, shares, _ := runDataFiles(t, longRunReport(7, n), c.helpers, c.maxAhead, nil)
+		got, shares, _ := runDataFiles(t, longRunReport(7, n), c.helpers, c.maxAhead, nil, nil)
 		if len(shares) != 1 {
 			t.Fatalf("%+v: %d runs shared, want the long one only", c, len(shares))
 		}
@@ -197,7 +198,7 @@ func TestSharedRunIsFormattedByItsHelpers(t *testing.T) {
 			}, func(*model.Scalar) {
 				once.Do(func() { close(helped) })
 			}
-	})
+	}, nil)
 	if errs[0] != nil {
 		t.Fatal(errs[0])
 	}
@@ -223,7 +224,7 @@ func TestSharedRunFailsWhenAHelperStops(t *testing.T) {
 				close(helped)
 				panic("a helper's bug")
 			}
-	})
+	}, nil)
 	if errs[0] == nil {
 		t.Error("the run was written without the series its helper took")
 	}
@@ -232,5 +233,23 @@ func TestSharedRunFailsWhenAHelperStops(t *testing.T) {
 	}
 	if g := shares[0].g; g.ahead != 0 {
 		t.Errorf("%d points still count as ahead of the failed run's writer", g.ahead)
+	}
+}
+
+// A helper stops, having taken no series, once keep says so; the writer
+// formats them all, the same bytes.
+func TestSharedRunHelperStopsWhenTold(t *testing.T) {
+	want, _, _ := runDataFiles(t, longRunReport(5, 6000), 0, 0, nil, nil)
+	got, shares, errs := runDataFiles(t, longRunReport(5, 6000), 2, 0, nil, func() bool { return false })
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	if took := shares[0].Took(); len(took) != 0 {
+		t.Errorf("helpers told to stop formatted %v series", took)
+	}
+	for name, w := range want {
+		if !bytes.Equal(got[name], w) {
+			t.Errorf("%s differs", name)
+		}
 	}
 }

@@ -128,59 +128,65 @@ func stageRun(ctx context.Context, st *analysis.Staged, rd *render.RunData, run 
 // one of work.
 func stageShared(ctx context.Context, sr *analysis.SharedRun, rd *render.RunData, sh *render.RunShare, help *runHelp) error {
 	var wg sync.WaitGroup
-	panics := make(chan error, help.helpers)
-	hs := &helpedRun{start: func() {
-		for k := range help.helpers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ss := sr.Stage()
-				defer func() {
-					if v := recover(); v != nil {
-						sh.Abort()
-						panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack())
-						return
+	panics := make(chan error, 1)
+	hr := &helpedRun{}
+	hr.start = func(k int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stopped bool // by help.idle
+			ss := sr.Stage()
+			defer func() {
+				if v := recover(); v != nil {
+					sh.Abort()
+					select {
+					case panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack()):
+					default:
 					}
-					ss.Done()
-				}()
-				sh.Help(k, ss.Walk)
+					return
+				}
+				ss.Done()
+				help.ended(hr, stopped)
 			}()
-		}
-	}}
-	help.join(hs)
+			stopped = sh.Help(k, ss.Walk, help.idle)
+		}()
+	}
+	help.join(hr)
 	ss := sr.Stage()
 	var err error
 	func() {
 		// On a panic too: the helpers end before it goes on.
 		defer wg.Wait()
-		defer help.leave(hs)
+		defer help.leave(hr)
 		defer sh.Close()
 		err = rd.WriteShared(ctx, sh, ss.Walk)
 	}()
 	ss.Done()
-	close(panics)
-	if perr := <-panics; perr != nil {
+	select {
+	case perr := <-panics:
 		err = perr // the cause of the writer's
+	default:
 	}
 	sr.End() // the series no one reached, if the writer stopped
 	return err
 }
 
-// runHelp starts the helpers of the shared runs in flight (stageShared)
-// while fewer runs are at work than there are cores: until then every
-// core has a run of its own (stageRuns' window holds two a core), and a
-// helper would take a core from another run, and hold columns formatted
-// ahead, for nothing. Then, at the end of the stage (the last runs, one
-// after another) or while a run slower than those after it holds the
-// window (stageRuns places runs in order), a core would be idle: the
-// runs' series are shared.
+// runHelp has the shared runs at work (stageShared) helped while fewer
+// runs are at work than cores, and not while every core has one: a
+// helper then would take a core from another run, and hold columns
+// formatted ahead, for nothing. A core is idle at the end of the stage
+// (the last runs end one after another), while a run slower than those
+// after it holds stageRuns' window (it places runs in order), at the
+// start while the next runs are read (a merge's), and all along for a
+// report of one run. Helpers started when a core was idle end once none
+// is (idle), and start again when one is.
 type runHelp struct {
 	helpers int // a shared run's, besides its writer: GOMAXPROCS - 1
 	cores   int // GOMAXPROCS
 
 	mu      sync.Mutex
 	working int                 // runs at work (work)
-	runs    map[*helpedRun]bool // shared runs at work, not helped yet
+	waiting map[*helpedRun]bool // shared runs at work, not helped now
 }
 
 // newRunHelp returns the help of a stage's runs, nil when there is no
@@ -190,28 +196,18 @@ func newRunHelp() *runHelp {
 	if n < 2 {
 		return nil
 	}
-	return &runHelp{helpers: n - 1, cores: n, runs: map[*helpedRun]bool{}}
+	return &runHelp{helpers: n - 1, cores: n, waiting: map[*helpedRun]bool{}}
 }
 
-// helpedRun is a shared run in flight: start starts its helpers, once.
+// helpedRun is a shared run at work. Its fields are runHelp.mu's.
 type helpedRun struct {
-	mu            sync.Mutex
-	start         func()
-	started, done bool
+	start   func(k int) // starts helper k
+	running int         // helpers started, not ended
+	done    bool        // its writer is done: no helper starts
 }
 
-// begin starts hr's helpers unless started or done.
-func (hr *helpedRun) begin() {
-	hr.mu.Lock()
-	defer hr.mu.Unlock()
-	if !hr.started && !hr.done {
-		hr.started = true
-		hr.start()
-	}
-}
-
-// work runs f, the work of a run, counted among the runs at work: the
-// runs' helpers start when they are fewer than the cores. h may be nil.
+// work runs f, the work of a run, counted among the runs at work. h may
+// be nil.
 func (h *runHelp) work(f func() error) error {
 	if h == nil {
 		return f()
@@ -221,47 +217,73 @@ func (h *runHelp) work(f func() error) error {
 	return f()
 }
 
-// add counts d more runs at work, and starts the helpers of the shared
-// runs at work when fewer runs are than cores.
+// add counts d more runs at work, and helps the shared runs waiting
+// when fewer are than cores.
 func (h *runHelp) add(d int) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.working += d
-	var start []*helpedRun
 	if h.working < h.cores {
-		for hr := range h.runs {
-			start = append(start, hr)
+		for hr := range h.waiting {
+			h.begin(hr)
 		}
-		clear(h.runs)
-	}
-	h.mu.Unlock()
-	for _, hr := range start {
-		hr.begin()
 	}
 }
 
-// join adds hr, a shared run at work (within work), its helpers started
-// at once when fewer runs are at work than cores, else once they are.
+// begin starts hr's helpers, unless running or done. h.mu is held.
+func (h *runHelp) begin(hr *helpedRun) {
+	delete(h.waiting, hr)
+	if hr.running > 0 || hr.done {
+		return
+	}
+	hr.running = h.helpers
+	for k := range h.helpers {
+		hr.start(k)
+	}
+}
+
+// idle reports whether fewer runs are at work than cores: a helper goes
+// on while they are.
+func (h *runHelp) idle() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.working < h.cores
+}
+
+// join adds hr, a shared run at work (within work): helped at once when
+// fewer runs are at work than cores, else once they are.
 func (h *runHelp) join(hr *helpedRun) {
 	h.mu.Lock()
-	idle := h.working < h.cores
-	if !idle {
-		h.runs[hr] = true
-	}
-	h.mu.Unlock()
-	if idle {
-		hr.begin()
+	defer h.mu.Unlock()
+	h.waiting[hr] = true
+	if h.working < h.cores {
+		h.begin(hr)
 	}
 }
 
-// leave ends hr: its helpers are started no more (those started end
+// ended says that one of hr's helpers returned, stopped by idle or with
+// no series left to take: once they all did, hr waits to be helped
+// again when stopped, unless its writer is done.
+func (h *runHelp) ended(hr *helpedRun, stopped bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hr.running--; hr.running > 0 || hr.done || !stopped {
+		return
+	}
+	h.waiting[hr] = true
+	if h.working < h.cores {
+		// A core went idle since the helper stopped: add will not say.
+		h.begin(hr)
+	}
+}
+
+// leave ends hr: no helper of it starts any more (those running end
 // once its writer closed its share).
 func (h *runHelp) leave(hr *helpedRun) {
-	hr.mu.Lock()
-	hr.done = true
-	hr.mu.Unlock()
 	h.mu.Lock()
-	delete(h.runs, hr)
-	h.mu.Unlock()
+	defer h.mu.Unlock()
+	hr.done = true
+	delete(h.waiting, hr)
 }
 
 // stageRuns hands each run next gives (nil: no more) to work, on all

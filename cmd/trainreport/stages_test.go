@@ -98,9 +98,9 @@ func TestSharedRunsStageAsUnshared(t *testing.T) {
 		t.Fatalf("%d files, findings %s", len(want), wantFound)
 	}
 	for _, help := range []*runHelp{
-		{helpers: 1, cores: 2, runs: map[*helpedRun]bool{}},
-		{helpers: 1, cores: 100, runs: map[*helpedRun]bool{}},
-		{helpers: 3, cores: 100, runs: map[*helpedRun]bool{}},
+		{helpers: 1, cores: 2, waiting: map[*helpedRun]bool{}},
+		{helpers: 1, cores: 100, waiting: map[*helpedRun]bool{}},
+		{helpers: 3, cores: 100, waiting: map[*helpedRun]bool{}},
 	} {
 		got, found := stagedFiles(t, sharedRunsReport(), help)
 		name := fmt.Sprintf("%d helpers, %d cores", help.helpers, help.cores)
@@ -121,30 +121,47 @@ func TestSharedRunsStageAsUnshared(t *testing.T) {
 // The helpers of the shared runs at work start once fewer runs are at
 // work than cores, not before: until then every core has a run of its
 // own. A run that ended is not helped; a run that starts while a core is
-// idle is helped at once.
-func TestRunHelpStartsWhenACoreIsIdle(t *testing.T) {
-	h := &runHelp{helpers: 1, cores: 2, runs: map[*helpedRun]bool{}}
-	started := 0
-	run := func() *helpedRun { return &helpedRun{start: func() { started++ }} }
+// idle is helped at once; helpers that stopped as every core had a run
+// again start again once one has none, not those that stopped with no
+// series left.
+func TestRunHelpHelpsWhileACoreIsIdle(t *testing.T) {
+	h := &runHelp{helpers: 1, cores: 2, waiting: map[*helpedRun]bool{}}
+	started := map[*helpedRun]int{}
+	run := func() *helpedRun {
+		hr := &helpedRun{}
+		hr.start = func(int) { started[hr]++ }
+		return hr
+	}
 	a, b, c := run(), run(), run()
 	h.add(3)
 	h.join(a)
 	h.join(b)
 	h.add(-1)
-	if started != 0 {
-		t.Fatalf("%d runs helped while every core had a run", started)
+	if len(started) != 0 || h.idle() {
+		t.Fatalf("runs helped while every core had a run: %v", started)
 	}
 	h.leave(b)
 	h.add(-1)
-	if started != 1 || !a.started || b.started {
-		t.Errorf("one run at work: %d runs helped (at work %v, ended %v), want the one at work", started, a.started, b.started)
+	if started[a] != 1 || started[b] != 0 || !h.idle() {
+		t.Errorf("one run at work: helped %d times, the ended one %d, want once and none", started[a], started[b])
 	}
 	h.join(c)
-	if !c.started || started != 2 {
+	if started[c] != 1 {
 		t.Error("a run that starts while a core is idle is not helped at once")
 	}
+	h.add(1) // every core has a run again: a's helper stops
+	h.ended(a, true)
+	h.ended(c, false) // c's took the last series
+	if started[a] != 1 {
+		t.Error("helpers started again while every core had a run")
+	}
 	h.add(-1)
-	if started != 2 {
-		t.Errorf("helpers started twice: %d", started)
+	if started[a] != 2 || started[c] != 1 {
+		t.Errorf("a core idle again: the stopped run helped %d times, the one with no series left %d; want 2 and 1", started[a], started[c])
+	}
+	h.add(1)
+	h.add(-1)
+	if started[a] != 2 {
+		t.Errorf("a run helped again while its helper runs: %d", started[a])
 	}
 }
