@@ -25,14 +25,14 @@ import (
 // its files of data layout 1, with Options.DataCSV its rows of
 // data/scalars.csv.
 type RunData struct {
-	site *outdir.Site
-	r    *Report // the writers' options and streams, no model
-	csv  chan csvRun
-	done chan error   // the CSV file's writing, when it ended
-	buf  chan []byte  // formatting buffers, for the next runs (recycle)
-	ints chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
-	cols chan []byte  // shared runs' columns formatted ahead (RunShare), likewise
-	gate *shareGate   // shared runs' (RunShare)
+	site   *outdir.Site
+	r      *Report // the writers' options and streams, no model
+	csv    chan csvRun
+	done   chan error   // the CSV file's writing, when it ended
+	buf    chan []byte  // formatting buffers, for the next runs (recycle)
+	ints   chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
+	chunks chan []byte  // shared runs' columns formatted ahead (RunShare), likewise
+	gate   *shareGate   // shared runs' (RunShare)
 
 	mu      sync.Mutex
 	written map[*model.Run]runMember // by Write, until Place
@@ -65,7 +65,7 @@ type csvRun struct {
 // NewRunData starts writing runs' data files into site, by opt (the
 // report's options).
 func NewRunData(site *outdir.Site, opt Options) *RunData {
-	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), cols: make(chan []byte, maxPooledColumns), gate: newShareGate(maxAheadPoints), written: map[*model.Run]runMember{}}
+	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), chunks: make(chan []byte, maxPooledChunks), gate: newShareGate(maxAheadPoints), written: map[*model.Run]runMember{}}
 	d.r.stream = site.WriteFileFunc
 	if opt.DataCSV {
 		d.csv, d.done = make(chan csvRun), make(chan error, 1)

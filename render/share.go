@@ -36,20 +36,17 @@ func newShareGate(max int) *shareGate {
 	return g
 }
 
-// RunData keeps maxPooledColumns buffers of shared runs' columns
-// formatted ahead for the next (a column of a series of 100,000 points
-// is some 1.3 MB: a buffer made for each, first touched, cost page
-// faults), each of maxPooledColumn bytes at most.
+// A column formatted ahead is held in chunks of about bundleChunk bytes
+// (shareChunk of room, for what an encoder appends past bundleChunk
+// before it hands the buffer on), which go from column to column and run
+// to run: a column in one array of its size (1.3 MB for a series of
+// 100,000 points) was an allocation, cleared, and garbage, at every
+// series. RunData keeps maxPooledChunks of them, as many as the columns
+// ahead hold at most at 13 bytes a point.
 const (
-	maxPooledColumns = 4
-	maxPooledColumn  = 8 << 20
+	shareChunk      = bundleChunk + 64<<10
+	maxPooledChunks = maxAheadPoints * 13 / bundleChunk
 )
-
-// columnBytes is about the most bytes a point takes in a column: its
-// step, wall time and value, each as short as exact (float32 values
-// take 10 or fewer, the steps and wall times of a regular series
-// none).
-const columnBytes = 24
 
 // errShareAborted is the error of a shared run's bundle whose helper
 // stopped (RunShare.Abort) before handing the series it took.
@@ -72,7 +69,7 @@ type RunShare struct {
 	turn   int // the series the writer is at
 	held   int // the run's points in g.ahead
 	parts  []sharePart
-	cols   chan []byte // buffers for the columns, RunData's (cols)
+	chunks chan []byte // buffers for the columns, RunData's (chunks)
 	closed bool        // the writer is done: no more series are taken
 	failed bool        // a helper stopped without its series (Abort)
 
@@ -80,10 +77,10 @@ type RunShare struct {
 }
 
 // sharePart is a series of a shared run: who formats it and, once
-// formatted ahead, its column.
+// formatted ahead, its column, in chunks.
 type sharePart struct {
-	state uint8 // partFree, partTaken, partDone
-	b     []byte
+	state  uint8 // partFree, partTaken, partDone
+	chunks [][]byte
 }
 
 const (
@@ -105,7 +102,7 @@ func (d *RunData) Share(run *model.Run, views []*result.ScalarView) *RunShare {
 	if bundlePoints(series) <= maxBundlePoints {
 		return nil
 	}
-	return &RunShare{run: run, series: series, g: d.gate, parts: make([]sharePart, len(series)), cols: d.cols}
+	return &RunShare{run: run, series: series, g: d.gate, parts: make([]sharePart, len(series)), chunks: d.chunks}
 }
 
 // points is how many points series i's column holds.
@@ -170,30 +167,38 @@ func (sh *RunShare) takeAhead(wait bool) (i int, ok bool) {
 	}
 }
 
-// format formats series i, taken ahead, into a buffer of its own, and
-// hands it to the writer. sh.g.mu is not held.
+// format formats series i, taken ahead, into chunks of its own, and
+// hands them to the writer. sh.g.mu is not held.
 func (sh *RunShare) format(i int, values func(*model.Scalar) []float64, ints *[]int64) {
-	var b []byte
-	select {
-	case b = <-sh.cols:
-	default:
-	}
-	// Room for the column at once, rather than grown by doubling, the
-	// arrays it outgrew garbage the collector would count: pages of it
-	// not written to are not taken from the system.
-	if need := sh.points(i)*columnBytes + 256; cap(b) < need {
-		b = make([]byte, 0, need)
+	var chunks [][]byte
+	spill := func(b []byte) []byte {
+		if len(b) < bundleChunk {
+			return b
+		}
+		chunks = append(chunks, b)
+		return sh.chunk()
 	}
 	sv := sh.series[i]
 	c := column{kept: kept{sv.scalar.Points, sv.data}, steps: sv.steps}
 	if values != nil {
 		c.vals = values(sv.scalar)
 	}
-	b = appendColumns(b[:0], c, sv.scalar.Float32, -1, nil, ints)
+	b := appendColumns(sh.chunk(), c, sv.scalar.Float32, -1, spill, ints)
+	chunks = append(chunks, b)
 	sh.g.mu.Lock()
-	sh.parts[i] = sharePart{state: partDone, b: b}
+	sh.parts[i] = sharePart{state: partDone, chunks: chunks}
 	sh.g.cond.Broadcast()
 	sh.g.mu.Unlock()
+}
+
+// chunk returns an empty chunk, of the pool's when it has one.
+func (sh *RunShare) chunk() []byte {
+	select {
+	case b := <-sh.chunks:
+		return b
+	default:
+		return make([]byte, 0, shareChunk)
+	}
 }
 
 // column writes series i's column, the writer's turn: a column formatted
@@ -219,20 +224,22 @@ func (sh *RunShare) column(i int, w *bundleWriter) (formatHere bool) {
 			sh.g.mu.Unlock()
 			return true
 		case p.state == partDone:
-			b := p.b
-			p.b = nil
+			chunks := p.chunks
+			p.chunks = nil
 			sh.g.ahead -= sh.points(i)
 			sh.held -= sh.points(i)
 			sh.g.cond.Broadcast()
 			sh.g.mu.Unlock()
 			// What is formatted goes first, then the column straight
-			// from its buffer, not copied.
+			// from its chunks, not copied.
 			w.flush()
-			w.put(b)
-			if cap(b) <= maxPooledColumn {
-				select {
-				case sh.cols <- b[:0]:
-				default:
+			for _, b := range chunks {
+				w.put(b)
+				if cap(b) <= 2*shareChunk {
+					select {
+					case sh.chunks <- b[:0]:
+					default:
+					}
 				}
 			}
 			return false

@@ -62,6 +62,11 @@ func BenchmarkStageRunsP8m(b *testing.B) { benchStageRuns(b, p8mReport(8, 100_00
 // like /work/sweeps/s2k: 2,000 runs of 5 tags of 1,000 points.
 func BenchmarkStageRunsS2k(b *testing.B) { benchStageRuns(b, synthReport(2000, 5, 1000)) }
 
+// BenchmarkStageRunsOneRun is BenchmarkStageRunsP8m of a report of one
+// run of p8m's (10 tags of 100,000 points): the shape of a report of one
+// long training run, a run that only sharing puts on more than one core.
+func BenchmarkStageRunsOneRun(b *testing.B) { benchStageRuns(b, p8mReport(1, 100_000)) }
+
 func benchStageRuns(b *testing.B, rep *model.Report) {
 	ctx := context.Background()
 	for _, mode := range []string{"runs", "series", "shared"} {
