@@ -14,10 +14,12 @@ import (
 // of every run at once: their text, some 13 to 25 bytes a point, is held
 // until the writer reaches them. A series of more points is never
 // formatted ahead: its writer formats it in its turn, streamed as any
-// other, so that no series is held whole for the sharing. 512 Ki points
-// is some 7 to 13 MB, and lets a run of series of up to 400,000 points
-// (a long training run's) be shared by two cores.
-const maxAheadPoints = 1 << 19
+// other, so that no series is held whole for the sharing. 256 Ki points
+// is some 3.5 to 7 MB: two series of the data files' default cap
+// (100,000 points, analysis.DefaultMaxDataPoints), which a writer and a
+// helper take in turns; more, as a bound, only cost memory and its
+// clearing (the chunks that hold them).
+const maxAheadPoints = 1 << 18
 
 // shareGate is what the shared runs of a RunData share: the lock of
 // their state and the points formatted ahead of their writers.
@@ -69,9 +71,10 @@ type RunShare struct {
 	turn   int // the series the writer is at
 	held   int // the run's points in g.ahead
 	parts  []sharePart
-	chunks chan []byte // buffers for the columns, RunData's (chunks)
-	closed bool        // the writer is done: no more series are taken
-	failed bool        // a helper stopped without its series (Abort)
+	chunks chan []byte  // buffers for the columns, RunData's (chunks)
+	ints   chan []int64 // RunData's (ints), for Help
+	closed bool         // the writer is done: no more series are taken
+	failed bool         // a helper stopped without its series (Abort)
 
 	took []int // series formatted, per helper (Help's who), for tests
 }
@@ -102,7 +105,7 @@ func (d *RunData) Share(run *model.Run, views []*result.ScalarView) *RunShare {
 	if bundlePoints(series) <= maxBundlePoints {
 		return nil
 	}
-	return &RunShare{run: run, series: series, g: d.gate, parts: make([]sharePart, len(series)), chunks: d.chunks}
+	return &RunShare{run: run, series: series, g: d.gate, parts: make([]sharePart, len(series)), chunks: d.chunks, ints: d.ints}
 }
 
 // points is how many points series i's column holds.
@@ -119,7 +122,19 @@ func (sh *RunShare) points(i int) int {
 // while the series ahead of the writers, every shared run's, hold
 // maxAheadPoints points.
 func (sh *RunShare) Help(who int, values func(*model.Scalar) []float64, keep func() bool) (stopped bool) {
+	// The wall-time column's integers, RunData's: 8 bytes a point of a
+	// series, not made again each time a helper starts.
 	var ints []int64
+	select {
+	case ints = <-sh.ints:
+	default:
+	}
+	defer func() {
+		select {
+		case sh.ints <- ints:
+		default:
+		}
+	}()
 	for {
 		if keep != nil && !keep() {
 			return true
