@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/trainreport/trainreport/collect/model"
 	"github.com/trainreport/trainreport/internal/analysis"
@@ -99,11 +100,18 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 //
 // A run alone in its bundle (render.RunData.Share) may be shared with
 // helpers, a series at a time (stageShared), when help says a core is
-// to spare; with help nil it is not.
+// to spare, and so may the walks of a run Begin refused (walkShared);
+// with help nil they are not.
 func stageRun(ctx context.Context, st *analysis.Staged, rd *render.RunData, run *model.Run, help *runHelp) error {
 	rs, ok := st.Begin(run)
 	if !ok {
-		st.Run(run)
+		if help != nil && len(run.Scalars) > 1 {
+			if err := walkShared(st.Shared(run), help); err != nil {
+				return err
+			}
+		} else {
+			st.Run(run)
+		}
 		return rd.Write(ctx, run, st.Views(run))
 	}
 	views := st.Views(run)
@@ -169,6 +177,70 @@ func stageShared(ctx context.Context, sr *analysis.SharedRun, rd *render.RunData
 	}
 	sr.End() // the series no one reached, if the writer stopped
 	return err
+}
+
+// walkShared is Staged.Run of sr's run, a run Begin refused (a series
+// past the data cap, whose data indices its walk thins), its series
+// walked by helpers besides this goroutine while a core is idle (help):
+// its data files are written whole after (RunData.Write), so that only
+// the analysis is shared. Such a run is a long training run's (series of
+// more than 100,000 points by default), which was one core's work. A
+// panic of a helper becomes an error naming the run, as stageShared's.
+func walkShared(sr *analysis.SharedRun, help *runHelp) error {
+	series := sr.Run().Scalars
+	var next atomic.Int64
+	// walk walks the series no one took, one after another, until none
+	// is left or keep (nil: always) says to stop; stopped says it did.
+	walk := func(ss *analysis.SeriesStage, keep func() bool) (stopped bool) {
+		for {
+			if keep != nil && !keep() {
+				return true
+			}
+			i := int(next.Add(1) - 1)
+			if i >= len(series) {
+				return false
+			}
+			ss.Walk(series[i])
+		}
+	}
+	var wg sync.WaitGroup
+	panics := make(chan error, 1)
+	hr := &helpedRun{}
+	hr.start = func(int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stopped bool
+			ss := sr.Stage()
+			defer func() {
+				if v := recover(); v != nil {
+					select {
+					case panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack()):
+					default:
+					}
+					return
+				}
+				ss.Done()
+				help.ended(hr, stopped)
+			}()
+			stopped = walk(ss, help.idle)
+		}()
+	}
+	help.join(hr)
+	func() {
+		defer wg.Wait()
+		defer help.leave(hr)
+		ss := sr.Stage()
+		walk(ss, nil)
+		ss.Done()
+	}()
+	select {
+	case err := <-panics:
+		return err
+	default:
+	}
+	sr.End()
+	return nil
 }
 
 // runHelp has the shared runs at work (stageShared) helped while fewer

@@ -19,10 +19,10 @@ import (
 // stagedFiles stages the runs of rep as a build does (stageRuns,
 // stageRun, Place, Compact, Finish) with help (nil: no run shared), with
 // every data file option, and returns the data files and the findings.
-func stagedFiles(t *testing.T, rep *model.Report, help *runHelp) (map[string][]byte, string) {
+func stagedFiles(t *testing.T, rep *model.Report, aopt analysis.Options, help *runHelp) (map[string][]byte, string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := analysis.Plan(ctx, rep, nil, analysis.Options{MaxPoints: 300})
+	st, err := analysis.Plan(ctx, rep, nil, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,29 +91,33 @@ func sharedRunsReport() *model.Report {
 // Runs shared by helpers (stageShared) give the data files and findings
 // of runs staged unshared, byte for byte, in the runs' order: whether
 // their helpers start with them (more cores than runs) or once fewer
-// runs are at work than cores (the last), with several helpers.
+// runs are at work than cores (the last), with several helpers; and so
+// do runs with a series past the data cap, whose walks only are shared
+// (walkShared).
 func TestSharedRunsStageAsUnshared(t *testing.T) {
-	want, wantFound := stagedFiles(t, sharedRunsReport(), nil)
-	if len(want) < 20 || len(wantFound) < 100 {
-		t.Fatalf("%d files, findings %s", len(want), wantFound)
-	}
-	for _, help := range []*runHelp{
-		{helpers: 1, cores: 2, waiting: map[*helpedRun]bool{}},
-		{helpers: 1, cores: 100, waiting: map[*helpedRun]bool{}},
-		{helpers: 3, cores: 100, waiting: map[*helpedRun]bool{}},
-	} {
-		got, found := stagedFiles(t, sharedRunsReport(), help)
-		name := fmt.Sprintf("%d helpers, %d cores", help.helpers, help.cores)
-		for f, w := range want {
-			if g, ok := got[f]; !ok || !bytes.Equal(g, w) {
-				t.Errorf("%s: %s differs (%d bytes, want %d)", name, f, len(g), len(w))
+	for _, aopt := range []analysis.Options{{MaxPoints: 300}, {MaxPoints: 300, MaxDataPoints: 4000}} {
+		want, wantFound := stagedFiles(t, sharedRunsReport(), aopt, nil)
+		if len(want) < 20 || len(wantFound) < 100 {
+			t.Fatalf("%d files, findings %s", len(want), wantFound)
+		}
+		for _, help := range []*runHelp{
+			{helpers: 1, cores: 2, waiting: map[*helpedRun]bool{}},
+			{helpers: 1, cores: 100, waiting: map[*helpedRun]bool{}},
+			{helpers: 3, cores: 100, waiting: map[*helpedRun]bool{}},
+		} {
+			got, found := stagedFiles(t, sharedRunsReport(), aopt, help)
+			name := fmt.Sprintf("data cap %d, %d helpers, %d cores", aopt.MaxDataPoints, help.helpers, help.cores)
+			for f, w := range want {
+				if g, ok := got[f]; !ok || !bytes.Equal(g, w) {
+					t.Errorf("%s: %s differs (%d bytes, want %d)", name, f, len(g), len(w))
+				}
 			}
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s: %d files, want %d", name, len(got), len(want))
-		}
-		if found != wantFound {
-			t.Errorf("%s: findings\n%s\nwant\n%s", name, found, wantFound)
+			if len(got) != len(want) {
+				t.Errorf("%s: %d files, want %d", name, len(got), len(want))
+			}
+			if found != wantFound {
+				t.Errorf("%s: findings\n%s\nwant\n%s", name, found, wantFound)
+			}
 		}
 	}
 }

@@ -392,9 +392,10 @@ func (rs *RunStage) End() {
 // run and joined in the run's order by End, as one Walker over the run
 // finds it. Begin, then RunStage.Shared, starts it.
 type SharedRun struct {
-	st  *Staged
-	run *model.Run
-	at  map[*model.Scalar]int // a series' index in run.Scalars
+	st    *Staged
+	run   *model.Run
+	at    map[*model.Scalar]int // a series' index in run.Scalars
+	begun bool                  // by Begin, which set the views' Data and Faded
 
 	mu     sync.Mutex
 	walked []bool               // per series of run.Scalars
@@ -406,11 +407,24 @@ type SharedRun struct {
 // with it the series it is given, each once, then calls Done; then End,
 // once every stage is done. rs is not to be used after.
 func (rs *RunStage) Shared() *SharedRun {
-	st, run := rs.st, rs.run
 	// Begin set the views' data indices and superseded points; its Walker
 	// goes back to the pool, for a stage.
-	st.walkers.Put(rs.wk)
+	rs.st.walkers.Put(rs.wk)
 	rs.wk = nil
+	sr := rs.st.shared(rs.run)
+	sr.begun = true
+	return sr
+}
+
+// Shared starts Run of run by several goroutines as RunStage.Shared
+// does, for a run Begin refused (a series past Options.MaxDataPoints):
+// each series' data indices and superseded points are derived as it is
+// walked, as Run derives them, so that the run's data files are written
+// (render.RunData.Write) once End returned.
+func (st *Staged) Shared(run *model.Run) *SharedRun { return st.shared(run) }
+
+// shared returns a SharedRun of run, nothing walked.
+func (st *Staged) shared(run *model.Run) *SharedRun {
 	n := len(run.Scalars)
 	sr := &SharedRun{st: st, run: run, at: make(map[*model.Scalar]int, n), walked: make([]bool, n), found: make([]anomaly.RunScalars, n)}
 	for i, s := range run.Scalars {
@@ -474,7 +488,7 @@ func (ss *SeriesStage) walk(i int, s *model.Scalar) {
 	ss.wk.Reset(ss.sr.run)
 	ser := ss.wk.Walk(s, st.sc.DrawCap)
 	if sl := st.slots[s]; sl != nil {
-		st.views(sl, s, ser, true)
+		st.views(sl, s, ser, ss.sr.begun)
 	}
 	ss.walked, ss.at, ss.unjudged = ser, i, true
 }

@@ -331,3 +331,65 @@ func TestSharedRunDerivesWhatRunDerives(t *testing.T) {
 		t.Errorf("anomalies\n%+v\nwant\n%+v", ga.Anomalies, wa.Anomalies)
 	}
 }
+
+// A run Begin refuses (a series past the data cap) shared by several
+// goroutines (Staged.Shared) derives what Run derives: each series' data
+// indices thinned as it is walked, its superseded points, the findings
+// in the run's order.
+func TestSharedRunPastTheDataCapDerivesWhatRunDerives(t *testing.T) {
+	rep := scalarReport(2, []string{"acc", "loss", "nan", "short"}, 3000)
+	for _, run := range rep.Runs {
+		run.Scalars[2].Points[100].Value = math.NaN()
+		loss := run.Scalars[1]
+		loss.Superseded = []model.Superseded{{Attempt: 0, Points: slices.Clone(loss.Points[:1500])}}
+		run.Scalars[3].Points = run.Scalars[3].Points[:800] // within the cap
+	}
+	opt := Options{MaxPoints: 400, MaxDataPoints: 1000}
+	want, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range rep.Runs {
+		want.Run(run)
+		if _, ok := got.Begin(run); ok {
+			t.Fatalf("%s: Begin took a run past the data cap", run.Name)
+		}
+		sr := got.Shared(run)
+		done := make(chan struct{})
+		for k := range 2 {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				ss := sr.Stage()
+				defer ss.Done()
+				for i := range run.Scalars {
+					ss.Walk(run.Scalars[(i+2*k)%len(run.Scalars)])
+				}
+			}()
+		}
+		<-done
+		<-done
+		sr.End()
+	}
+	wv, gv := stageViews(want), stageViews(got)
+	thinned := 0
+	for s, w := range wv {
+		if g := gv[s]; fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("series %s: shared\n%#v\nwant\n%#v", s.Tag, g, w)
+		}
+		if w.Data != nil {
+			thinned++
+		}
+	}
+	if thinned == 0 {
+		t.Error("no series thinned in its data files")
+	}
+	for _, run := range rep.Runs {
+		if w, g := want.runs[run], got.runs[run]; len(w.Findings) == 0 || fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("%s: rules found, shared\n%+v\nwant\n%+v", run.Name, g, w)
+		}
+	}
+}
