@@ -90,6 +90,7 @@ type bundleGroup struct {
 	runs   []*model.Run
 	series [][]*seriesView
 	values func(*model.Scalar) (vals, walls []float64) // the writer's (bundleWriter.values)
+	share  *RunShare                                   // the writer's (bundleWriter.share)
 }
 
 // bundleChunk is how many bytes of a bundle are formatted before they
@@ -118,6 +119,11 @@ type bundleWriter struct {
 	// times when the values are all finite (nils else), read in place of
 	// its points' (appendColumns' vals and walls).
 	values func(*model.Scalar) (vals, walls []float64)
+
+	// share, when not nil, is the run's sharing with helpers that
+	// format its series ahead (RunShare): a series' column is then
+	// taken from it when a helper formatted it.
+	share *RunShare
 }
 
 // flush writes what is formatted and empties the buffer.
@@ -201,6 +207,9 @@ func (w *bundleWriter) run(run *model.Run, series []*seriesView) {
 		}
 		w.b = appendJSONString(w.b, sv.scalar.Tag)
 		w.b = append(w.b, ':')
+		if w.share != nil && !w.share.column(i, w) {
+			continue
+		}
 		c := column{kept: kept{sv.scalar.Points, sv.data}, steps: sv.steps}
 		if w.values != nil {
 			c.vals, c.walls = w.values(sv.scalar)
@@ -252,7 +261,7 @@ func (w *bundleWriter) end() error {
 // write writes the scalar bundle g (begin, run for each of its runs,
 // end), returning the first error of writing.
 func (w *bundleWriter) write(g *bundleGroup) error {
-	w.values = g.values
+	w.values, w.share = g.values, g.share
 	w.begin(g.file)
 	for i, run := range g.runs {
 		w.run(run, g.series[i])

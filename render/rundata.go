@@ -25,12 +25,14 @@ import (
 // its files of data layout 1, with Options.DataCSV its rows of
 // data/scalars.csv.
 type RunData struct {
-	site *outdir.Site
-	r    *Report // the writers' options and streams, no model
-	csv  chan csvRun
-	done chan error   // the CSV file's writing, when it ended
-	buf  chan []byte  // formatting buffers, for the next runs (recycle)
-	ints chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
+	site   *outdir.Site
+	r      *Report // the writers' options and streams, no model
+	csv    chan csvRun
+	done   chan error   // the CSV file's writing, when it ended
+	buf    chan []byte  // formatting buffers, for the next runs (recycle)
+	ints   chan []int64 // wall-time columns' integers (bundleWriter.ints), likewise
+	chunks chan []byte  // shared runs' columns formatted ahead (RunShare), likewise
+	gate   *shareGate   // shared runs' (RunShare)
 
 	mu      sync.Mutex
 	written map[*model.Run]runMember // by Write, until Place
@@ -63,7 +65,7 @@ type csvRun struct {
 // NewRunData starts writing runs' data files into site, by opt (the
 // report's options).
 func NewRunData(site *outdir.Site, opt Options) *RunData {
-	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), written: map[*model.Run]runMember{}}
+	d := &RunData{site: site, r: &Report{opt: opt}, buf: make(chan []byte, 8), ints: make(chan []int64, 8), chunks: make(chan []byte, maxPooledChunks), gate: newShareGate(maxAheadPoints), written: map[*model.Run]runMember{}}
 	d.r.stream = site.WriteFileFunc
 	if opt.DataCSV {
 		d.csv, d.done = make(chan csvRun), make(chan error, 1)
@@ -115,6 +117,16 @@ func (d *RunData) WriteEach(ctx context.Context, run *model.Run, views []*result
 	if len(views) == 0 {
 		return nil
 	}
+	return d.writeEach(ctx, run, viewsOfRun(run, views), values, nil)
+}
+
+// writeEach is WriteEach of the series of run as the writers take them,
+// shared with helpers when share is not nil (WriteShared: a run alone in
+// its file).
+func (d *RunData) writeEach(ctx context.Context, run *model.Run, series []*seriesView, values func(*model.Scalar) (vals, walls []float64), share *RunShare) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var buf []byte
 	select {
 	case buf = <-d.buf:
@@ -125,13 +137,12 @@ func (d *RunData) WriteEach(ctx context.Context, run *model.Run, views []*result
 	case ints = <-d.ints:
 	default:
 	}
-	series := viewsOfRun(run, views)
 	m := runMember{points: bundlePoints(series)}
 	emit := func(f file) error { return d.site.WriteFile(f.name, f.data) }
 	var err error
 	if m.points > maxBundlePoints {
 		m.alone = true
-		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}, values: values}
+		g := &bundleGroup{file: bundleFile(run.Name), runs: []*model.Run{run}, series: [][]*seriesView{series}, values: values, share: share}
 		buf, err = d.r.writeBundle(buf, g, emit)
 	} else {
 		// As a run after the first (runs 1): the member starts with the

@@ -50,19 +50,26 @@ func synthReport(runs, tags, steps int) *model.Report {
 // BenchmarkStageRunsP8m is the runs' stage of a report shaped like p8m
 // (p8mReport: 8 runs of 1 M points), on all cores as a build runs it
 // (stageRuns): cpu-ns/op is the stage's CPU time, its analysis and data
-// files, with Plan and the site's creation left out. "series" is the
-// build's stageRun (a series analysed and formatted after another),
-// "runs" each run analysed whole, then formatted (Staged.Run, then
-// RunData.Write), as before.
+// files, with Plan and the site's creation left out. "shared" is the
+// build's stageRun (a series analysed and formatted after another, the
+// runs at work shared by every core once fewer than the cores:
+// stageShared),
+// "series" the same unshared, "runs" each run analysed whole, then
+// formatted (Staged.Run, then RunData.Write), as before.
 func BenchmarkStageRunsP8m(b *testing.B) { benchStageRuns(b, p8mReport(8, 100_000)) }
 
 // BenchmarkStageRunsS2k is BenchmarkStageRunsP8m of a report shaped
 // like /work/sweeps/s2k: 2,000 runs of 5 tags of 1,000 points.
 func BenchmarkStageRunsS2k(b *testing.B) { benchStageRuns(b, synthReport(2000, 5, 1000)) }
 
+// BenchmarkStageRunsOneRun is BenchmarkStageRunsP8m of a report of one
+// run of p8m's (10 tags of 100,000 points): the shape of a report of one
+// long training run, a run that only sharing puts on more than one core.
+func BenchmarkStageRunsOneRun(b *testing.B) { benchStageRuns(b, p8mReport(1, 100_000)) }
+
 func benchStageRuns(b *testing.B, rep *model.Report) {
 	ctx := context.Background()
-	for _, mode := range []string{"runs", "series"} {
+	for _, mode := range []string{"runs", "series", "shared"} {
 		b.Run(mode, func(b *testing.B) {
 			var used int64
 			for i := range b.N {
@@ -76,13 +83,17 @@ func benchStageRuns(b *testing.B, rep *model.Report) {
 				}
 				rd := render.NewRunData(site, render.Options{})
 				held := &heldRuns{runs: rep.Runs}
+				var help *runHelp
+				if mode == "shared" {
+					help = newRunHelp()
+				}
 				start := cputime.Used()
 				err = stageRuns(ctx, held.Next, func(run *model.Run) error {
 					if mode == "runs" {
 						st.Run(run)
 						return rd.Write(ctx, run, st.Views(run))
 					}
-					return stageRun(ctx, st, rd, run)
+					return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
 				}, func(run *model.Run) error { return rd.Place(run, st.Views(run)) })
 				if err == nil {
 					err = rd.Close()

@@ -394,6 +394,179 @@ func (rs *RunStage) End() {
 	st.mu.Unlock()
 }
 
+// SharedRun is Run of one run by several goroutines at once, a series
+// each at a time, so that the series of a long run are shared by every
+// core: a run is otherwise one core's work, and the last run of a stage
+// left the other cores idle (a run of 1 M points is some 50 ms). Each
+// goroutine walks the series it takes with a SeriesStage of its own;
+// what the rules find of each series is kept by the series' place in the
+// run and joined in the run's order by End, as one Walker over the run
+// finds it. Begin, then RunStage.Shared, starts it.
+type SharedRun struct {
+	st    *Staged
+	run   *model.Run
+	at    map[*model.Scalar]int // a series' index in run.Scalars
+	begun bool                  // by Begin, which set the views' Data and Faded
+
+	mu     sync.Mutex
+	walked []bool               // per series of run.Scalars
+	found  []anomaly.RunScalars // what Judge found of each
+}
+
+// Shared makes rs, which Begin returned and nothing walked yet, Run of
+// its run by several goroutines: each takes a SeriesStage (Stage), walks
+// with it the series it is given, each once, then calls Done; then End,
+// once every stage is done. rs is not to be used after.
+func (rs *RunStage) Shared() *SharedRun {
+	// Begin set the views' data indices and superseded points; its Walker
+	// goes back to the pool, for a stage.
+	rs.st.walkers.Put(rs.wk)
+	rs.wk = nil
+	sr := rs.st.shared(rs.run)
+	sr.begun = true
+	return sr
+}
+
+// Shared starts Run of run by several goroutines as RunStage.Shared
+// does, for a run Begin refused (a series past Options.MaxDataPoints):
+// each series' data indices and superseded points are derived as it is
+// walked, as Run derives them, so that the run's data files are written
+// (render.RunData.Write) once End returned.
+func (st *Staged) Shared(run *model.Run) *SharedRun { return st.shared(run) }
+
+// shared returns a SharedRun of run, nothing walked.
+func (st *Staged) shared(run *model.Run) *SharedRun {
+	n := len(run.Scalars)
+	sr := &SharedRun{st: st, run: run, at: make(map[*model.Scalar]int, n), walked: make([]bool, n), found: make([]anomaly.RunScalars, n)}
+	for i, s := range run.Scalars {
+		sr.at[s] = i
+	}
+	return sr
+}
+
+// Run is the run of sr.
+func (sr *SharedRun) Run() *model.Run { return sr.run }
+
+// SeriesStage walks series of a SharedRun's run for one goroutine. Not
+// safe for concurrent use.
+type SeriesStage struct {
+	sr       *SharedRun
+	wk       *anomaly.Walker
+	walked   anomaly.Series
+	at       int  // walked's index in run.Scalars
+	unjudged bool // walked is not judged yet
+}
+
+// Stage returns a SeriesStage of the run, with a Walker of the pool.
+func (sr *SharedRun) Stage() *SeriesStage {
+	wk, _ := sr.st.walkers.Get().(*anomaly.Walker)
+	if wk == nil {
+		wk = anomaly.NewWalker(sr.run, sr.st.th)
+	}
+	return &SeriesStage{sr: sr, wk: wk}
+}
+
+// Walk derives what needs the points of s, a series of the run no stage
+// walked yet, as Through does, and returns its values when every one is
+// finite (nil else): the Walker's buffer, read only, valid until the
+// stage's next call. s is judged by the stage's next Walk, or Done: after
+// its data column is formatted, as Through's. It returns nil, and walks
+// nothing, when s is not a series of the run left to walk.
+func (ss *SeriesStage) Walk(s *model.Scalar) (vals, walls []float64) {
+	sr := ss.sr
+	i, ok := sr.at[s]
+	if !ok {
+		return nil, nil
+	}
+	sr.mu.Lock()
+	taken := sr.walked[i]
+	sr.walked[i] = true
+	sr.mu.Unlock()
+	if taken {
+		return nil, nil
+	}
+	ss.walk(i, s, true)
+	if vals, _ = ss.walked.Values(); vals != nil {
+		walls, _ = ss.walked.WallTimes()
+	}
+	return vals, walls
+}
+
+// walk judges the series walked before, then walks series i of the run;
+// with copyWalls the walk also copies its wall times (Walk's, for the
+// writer), as RunStage.walk.
+func (ss *SeriesStage) walk(i int, s *model.Scalar, copyWalls bool) {
+	ss.judge()
+	st := ss.sr.st
+	// Each series' findings on their own (a Walker's Result is of the
+	// series judged since its Reset), for End to join in the run's order.
+	ss.wk.Reset(ss.sr.run)
+	var ser anomaly.Series
+	if copyWalls {
+		ser = ss.wk.WalkCopyingWalls(s, st.sc.DrawCap)
+	} else {
+		ser = ss.wk.Walk(s, st.sc.DrawCap)
+	}
+	if sl := st.slots[s]; sl != nil {
+		st.views(sl, s, ser, ss.sr.begun)
+	}
+	ss.walked, ss.at, ss.unjudged = ser, i, true
+}
+
+// judge runs the rules on the series walked last, once, and keeps what
+// they found at the series' place.
+func (ss *SeriesStage) judge() {
+	if !ss.unjudged {
+		return
+	}
+	ss.wk.Judge(ss.walked)
+	ss.unjudged = false
+	res := ss.wk.Result()
+	ss.sr.mu.Lock()
+	ss.sr.found[ss.at] = res
+	ss.sr.mu.Unlock()
+}
+
+// Done judges the series walked last and gives the stage's Walker back.
+// Call it once, last.
+func (ss *SeriesStage) Done() {
+	ss.judge()
+	ss.sr.st.walkers.Put(ss.wk)
+	ss.wk = nil
+}
+
+// End derives what needs the points of the run's series no stage walked,
+// then keeps what the rules found on the run's series, joined in the
+// run's order, for Finish. Call it once, after every stage's Done.
+func (sr *SharedRun) End() {
+	var ss *SeriesStage
+	for i, s := range sr.run.Scalars {
+		if !sr.walked[i] {
+			if ss == nil {
+				ss = sr.Stage()
+			}
+			sr.walked[i] = true
+			ss.walk(i, s, false)
+		}
+	}
+	if ss != nil {
+		ss.Done()
+	}
+	// As one Walker judging the run's series in order finds them: the
+	// findings in that order, the last step the largest of the series'.
+	var res anomaly.RunScalars
+	for _, f := range sr.found {
+		res.Findings = append(res.Findings, f.Findings...)
+		if f.HasLast && (!res.HasLast || f.LastStep > res.LastStep) {
+			res.LastStep, res.HasLast = f.LastStep, true
+		}
+	}
+	st := sr.st
+	st.mu.Lock()
+	st.runs[sr.run] = res
+	st.mu.Unlock()
+}
+
 // views derives the view of series s, of slot sl, from its points and
 // what the Walker's pass found of them (ser); its data indices and
 // superseded points too, unless Begin set them (begun).

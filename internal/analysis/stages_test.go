@@ -224,3 +224,178 @@ func TestRunStageDerivesWhatRunDerives(t *testing.T) {
 		t.Error("Begin took a run whose series pass the data cap")
 	}
 }
+
+// A run shared by several goroutines (Begin, Shared, a SeriesStage each
+// walking the series it takes, in any order, End) derives what Run
+// derives: the views, the rules' findings joined in the run's order and
+// the run's last step, the largest of its series' (which the rules on a
+// run that stopped early read), for a run of one series too; each series
+// is walked once, its values handed to the stage that took it while they
+// are all finite; End walks the series no stage took.
+func TestSharedRunDerivesWhatRunDerives(t *testing.T) {
+	rep := scalarReport(4, []string{"acc", "loss", "lr", "nan", "wd"}, 3000)
+	for r, run := range rep.Runs {
+		run.Scalars[3].Points[100].Value = math.NaN()
+		loss := run.Scalars[1]
+		loss.Superseded = []model.Superseded{{Attempt: 0, Points: slices.Clone(loss.Points[:700])}}
+		run.Scalars[2].Points = run.Scalars[2].Points[:5] // shorter than the spike rule's windows
+		// The last step of the run is not its last series': the one
+		// series of a run that went furthest.
+		for i := range run.Scalars[r%len(run.Scalars)].Points {
+			run.Scalars[r%len(run.Scalars)].Points[i].Step += 5000
+		}
+	}
+	rep.Runs[2].Scalars[0].Points = nil // no view
+	rep.Runs = append(rep.Runs, scalarReport(1, []string{"only"}, 2000).Runs[0])
+	rep.Runs[4].Name = "alone"
+	opt := Options{MaxPoints: 400, MaxDataPoints: 5000}
+	want, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walks := 0
+	for _, run := range rep.Runs {
+		want.Run(run)
+		rs, ok := got.Begin(run)
+		if !ok {
+			t.Fatalf("%s: Begin refused a run within the data cap", run.Name)
+		}
+		sr := rs.Shared()
+		// Two stages at once, one from each end of the run; "lr" is left
+		// to End.
+		order := slices.Clone(run.Scalars)
+		walked := make([]map[*model.Scalar]bool, 2)
+		done := make(chan struct{})
+		for k := range 2 {
+			walked[k] = map[*model.Scalar]bool{}
+			if k == 1 {
+				slices.Reverse(order)
+			}
+			go func(order []*model.Scalar) {
+				defer func() { done <- struct{}{} }()
+				ss := sr.Stage()
+				defer ss.Done()
+				for _, s := range order {
+					if s.Tag == "lr" {
+						continue
+					}
+					vals, walls := ss.Walk(s)
+					if vals == nil {
+						continue
+					}
+					walked[k][s] = true
+					if len(vals) != len(s.Points) || (len(vals) > 0 && math.Float64bits(vals[len(vals)-1]) != math.Float64bits(s.Points[len(s.Points)-1].Value)) {
+						t.Errorf("%s %s: %d values handed for %d points", run.Name, s.Tag, len(vals), len(s.Points))
+					}
+					if len(walls) != len(s.Points) || (len(walls) > 0 && math.Float64bits(walls[len(walls)-1]) != math.Float64bits(s.Points[len(s.Points)-1].WallTime)) {
+						t.Errorf("%s %s: %d wall times handed for %d points", run.Name, s.Tag, len(walls), len(s.Points))
+					}
+				}
+			}(slices.Clone(order))
+		}
+		<-done
+		<-done
+		sr.End()
+		for _, s := range run.Scalars {
+			both := walked[0][s] && walked[1][s]
+			if both {
+				t.Errorf("%s %s: walked by both stages", run.Name, s.Tag)
+			}
+			if walked[0][s] || walked[1][s] {
+				walks++
+			}
+		}
+	}
+	if walks < 10 {
+		t.Errorf("values handed for %d series", walks)
+	}
+	wv, gv := stageViews(want), stageViews(got)
+	for s, w := range wv {
+		if g := gv[s]; fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("series %s: staged shared\n%#v\nwant\n%#v", s.Tag, g, w)
+		}
+	}
+	for _, run := range rep.Runs {
+		w, g := want.runs[run], got.runs[run]
+		if len(w.Findings) == 0 || fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("%s: rules found, shared\n%+v\nwant\n%+v", run.Name, g, w)
+		}
+	}
+	wa, err := want.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := got.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%#v", ga.Anomalies) != fmt.Sprintf("%#v", wa.Anomalies) || fmt.Sprintf("%#v", ga.Scalars.Sweep) != fmt.Sprintf("%#v", wa.Scalars.Sweep) {
+		t.Errorf("anomalies\n%+v\nwant\n%+v", ga.Anomalies, wa.Anomalies)
+	}
+}
+
+// A run Begin refuses (a series past the data cap) shared by several
+// goroutines (Staged.Shared) derives what Run derives: each series' data
+// indices thinned as it is walked, its superseded points, the findings
+// in the run's order.
+func TestSharedRunPastTheDataCapDerivesWhatRunDerives(t *testing.T) {
+	rep := scalarReport(2, []string{"acc", "loss", "nan", "short"}, 3000)
+	for _, run := range rep.Runs {
+		run.Scalars[2].Points[100].Value = math.NaN()
+		loss := run.Scalars[1]
+		loss.Superseded = []model.Superseded{{Attempt: 0, Points: slices.Clone(loss.Points[:1500])}}
+		run.Scalars[3].Points = run.Scalars[3].Points[:800] // within the cap
+	}
+	opt := Options{MaxPoints: 400, MaxDataPoints: 1000}
+	want, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range rep.Runs {
+		want.Run(run)
+		if _, ok := got.Begin(run); ok {
+			t.Fatalf("%s: Begin took a run past the data cap", run.Name)
+		}
+		sr := got.Shared(run)
+		done := make(chan struct{})
+		for k := range 2 {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				ss := sr.Stage()
+				defer ss.Done()
+				for i := range run.Scalars {
+					ss.Walk(run.Scalars[(i+2*k)%len(run.Scalars)])
+				}
+			}()
+		}
+		<-done
+		<-done
+		sr.End()
+	}
+	wv, gv := stageViews(want), stageViews(got)
+	thinned := 0
+	for s, w := range wv {
+		if g := gv[s]; fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("series %s: shared\n%#v\nwant\n%#v", s.Tag, g, w)
+		}
+		if w.Data != nil {
+			thinned++
+		}
+	}
+	if thinned == 0 {
+		t.Error("no series thinned in its data files")
+	}
+	for _, run := range rep.Runs {
+		if w, g := want.runs[run], got.runs[run]; len(w.Findings) == 0 || fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			t.Errorf("%s: rules found, shared\n%+v\nwant\n%+v", run.Name, g, w)
+		}
+	}
+}
