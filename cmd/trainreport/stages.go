@@ -138,27 +138,9 @@ func stageShared(ctx context.Context, sr *analysis.SharedRun, rd *render.RunData
 	var wg sync.WaitGroup
 	panics := make(chan error, 1)
 	hr := &helpedRun{}
-	hr.start = func(k int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var stopped bool // by help.idle
-			ss := sr.Stage()
-			defer func() {
-				if v := recover(); v != nil {
-					sh.Abort()
-					select {
-					case panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack()):
-					default:
-					}
-					return
-				}
-				ss.Done()
-				help.ended(hr, stopped)
-			}()
-			stopped = sh.Help(k, ss.Walk, help.idle)
-		}()
-	}
+	hr.start = helpers(sr, help, hr, &wg, panics, sh.Abort, func(ss *analysis.SeriesStage, k int) bool {
+		return sh.Help(k, ss.Walk, help.idle)
+	})
 	help.join(hr)
 	ss := sr.Stage()
 	var err error
@@ -206,26 +188,9 @@ func walkShared(sr *analysis.SharedRun, help *runHelp) error {
 	var wg sync.WaitGroup
 	panics := make(chan error, 1)
 	hr := &helpedRun{}
-	hr.start = func(int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var stopped bool
-			ss := sr.Stage()
-			defer func() {
-				if v := recover(); v != nil {
-					select {
-					case panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack()):
-					default:
-					}
-					return
-				}
-				ss.Done()
-				help.ended(hr, stopped)
-			}()
-			stopped = walk(ss, help.idle)
-		}()
-	}
+	hr.start = helpers(sr, help, hr, &wg, panics, nil, func(ss *analysis.SeriesStage, _ int) bool {
+		return walk(ss, help.idle)
+	})
 	help.join(hr)
 	func() {
 		defer wg.Wait()
@@ -241,6 +206,38 @@ func walkShared(sr *analysis.SharedRun, help *runHelp) error {
 	}
 	sr.End()
 	return nil
+}
+
+// helpers returns the start of hr's helpers (helpedRun.start) for sr's
+// run: helper k runs body(ss, k), ss a stage of sr of its own, on a
+// goroutine wg counts, and reports to help whether help.idle stopped it
+// (body's result). A panic of body becomes an error naming the run, with
+// its stack, sent to panics (the first; it holds one), after abort (nil:
+// none), which must free the run's writer of what the helper owed it.
+func helpers(sr *analysis.SharedRun, help *runHelp, hr *helpedRun, wg *sync.WaitGroup, panics chan error, abort func(), body func(ss *analysis.SeriesStage, k int) (stopped bool)) func(int) {
+	return func(k int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stopped bool
+			ss := sr.Stage()
+			defer func() {
+				if v := recover(); v != nil {
+					if abort != nil {
+						abort()
+					}
+					select {
+					case panics <- fmt.Errorf("internal error in the analysis of run %q: %v\n\n%s", sr.Run().Name, v, debug.Stack()):
+					default:
+					}
+					return
+				}
+				ss.Done()
+				help.ended(hr, stopped)
+			}()
+			stopped = body(ss, k)
+		}()
+	}
 }
 
 // runHelp has the shared runs at work (stageShared) helped while fewer

@@ -467,10 +467,11 @@ func (sr *SharedRun) Stage() *SeriesStage {
 }
 
 // Walk derives what needs the points of s, a series of the run no stage
-// walked yet, as Through does, and returns its values when every one is
-// finite (nil else): the Walker's buffer, read only, valid until the
+// walked yet, as Through does, and returns its values, and its wall times
+// when Begin started the run (RunStage.Shared), when every value is
+// finite (nils else): the Walker's buffers, read only, valid until the
 // stage's next call. s is judged by the stage's next Walk, or Done: after
-// its data column is formatted, as Through's. It returns nil, and walks
+// its data column is formatted, as Through's. It returns nils, and walks
 // nothing, when s is not a series of the run left to walk.
 func (ss *SeriesStage) Walk(s *model.Scalar) (vals, walls []float64) {
 	sr := ss.sr
@@ -485,8 +486,11 @@ func (ss *SeriesStage) Walk(s *model.Scalar) (vals, walls []float64) {
 	if taken {
 		return nil, nil
 	}
-	ss.walk(i, s, true)
-	if vals, _ = ss.walked.Values(); vals != nil {
+	// Only a run Begin started is written a series at a time, from the
+	// walk's copies: one it refused is written whole from its points,
+	// and a copy of its wall times would double the walk's buffer.
+	ss.walk(i, s, sr.begun)
+	if vals, _ = ss.walked.Values(); vals != nil && sr.begun {
 		walls, _ = ss.walked.WallTimes()
 	}
 	return vals, walls

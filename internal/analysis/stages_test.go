@@ -372,7 +372,11 @@ func TestSharedRunPastTheDataCapDerivesWhatRunDerives(t *testing.T) {
 				ss := sr.Stage()
 				defer ss.Done()
 				for i := range run.Scalars {
-					ss.Walk(run.Scalars[(i+2*k)%len(run.Scalars)])
+					// Written whole from its points after: no wall times
+					// copied for a writer.
+					if _, walls := ss.Walk(run.Scalars[(i+2*k)%len(run.Scalars)]); walls != nil {
+						t.Errorf("%s: wall times handed for a run Begin refused", run.Name)
+					}
 				}
 			}()
 		}
