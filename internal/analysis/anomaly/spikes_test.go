@@ -108,6 +108,23 @@ func hostileSeries(rng *rand.Rand) map[string][]float64 {
 		"zeros32": gen(2000, func(int) float64 {
 			return float64(float32(spiky([]float64{0, math.Copysign(0, -1), 0.25, -0.25, 1e-30}[rng.IntN(5)])))
 		}),
+		// Stretches of float32 values among float64 ones, so that a chunk
+		// merges a keyed block with one that is not: the keyed block's
+		// offsets then come from its keys (blocks.block).
+		"mixed32": func() []float64 {
+			vs := make([]float64, 0, 3000)
+			for len(vs) < 3000 {
+				narrow := rng.IntN(2) == 0
+				for range 10 + rng.IntN(40) {
+					v := spiky(0.1 + 0.05*rng.NormFloat64())
+					if narrow {
+						v = float64(float32(v))
+					}
+					vs = append(vs, v)
+				}
+			}
+			return vs
+		}(),
 		"empty":  nil,
 		"single": {1},
 		// Points a few ulps either side of SpikeMinRel (0.5) of the
