@@ -368,9 +368,11 @@ func chunkBounds(sorted []float64, w int, rel, madScale float64) sideBounds {
 	k := (w + 1) / 2
 	least := math.Float64bits(math.Inf(1))
 	for j := 0; j+k <= u; j++ {
-		// A difference of ascending values is not negative (nor -0): its
-		// bits order as it does, and an integer min needs no branch.
-		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j]))
+		// A difference of ascending values is not negative, but it is -0
+		// for a -0 after a 0 (equal: a merge by value may put them either
+		// way): with its sign bit cleared its bits order as it does, and
+		// an integer min needs no branch.
+		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j])&^(1<<63))
 	}
 	span := math.Float64frombits(least)
 	if !(span > nearTiny && span < nearHuge && madScale >= 0) {

@@ -204,6 +204,28 @@ func TestSpikesMatchReference(t *testing.T) {
 	}
 }
 
+// TestSpikesBesideZerosOfBothSigns checks the spike rule where a chunk
+// merged by value puts a 0 before a -0 (values not read from float32, so
+// not merged as keys): the difference of those two is -0, which must
+// count as a span of 0 (no bound on the MAD), not be passed over. Here a
+// point of -1 lies between two windows whose MAD is 0 ([0 0 5] and
+// [0 9.1 -0]): a spike by both, which a span of 1 from the chunk
+// [-1 0 -0 2.1 3.1 9.1] would have cleared.
+func TestSpikesBesideZerosOfBothSigns(t *testing.T) {
+	z := math.Copysign(0, -1)
+	vals := []float64{10, 11, 12, 0, 0, 5, -1, 0, 9.1, z, 2.1, 3.1, 30, 31, 32, 33, 34, 35}
+	th := DefaultThresholds
+	th.SpikeWindow = 3
+	s := seriesOf(vals)
+	got, want := scalarSpikes(s, th), spikesReference(s, th)
+	if want == nil || want.Step != 6 {
+		t.Fatalf("the reference finds %+v, want a spike at step 6", want)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
 // TestWindowOrderStatistics slides a window over hostile series, forward
 // by one and by jumps, and checks every order statistic, the median and
 // the MAD against sorts of the window's values.
