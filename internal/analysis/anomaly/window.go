@@ -270,23 +270,36 @@ type chunks struct {
 	// The spike rule's SpikeMinRel and SpikeMADs*1.4826, for each chunk's
 	// bounds.
 	rel, madScale float64
+	// The values of each half's windows in order, for partBounds.
+	part [2][]float64
 }
 
 type chunk struct {
 	c      int
 	sorted []float64 // the chunk's values, ascending
 	rank   []int32   // rank[i-c*w]: the position of vals[i] in sorted
-	// bounds clear the points near every window in the chunk
-	// (chunkBounds), found as the chunk is merged.
-	bounds sideBounds
+	off    []int32   // off[r]: the offset in the chunk of sorted[r] (rank's inverse)
+	// bounds[0] clear the points near every window that starts in the
+	// first half of block c (offsets below w/2), bounds[1] those near
+	// every window that starts in its second half (chunkBounds, on the
+	// values each half's windows lie in), found as the chunk is merged.
+	bounds [2]sideBounds
+}
+
+// side returns the bounds of the windows starting at offset o of the
+// chunk (0 <= o < w), for h = w/2.
+func (ch *chunk) side(o, h int) *sideBounds {
+	return &ch.bounds[b2i(o >= h)]
 }
 
 func newChunks(b *blocks) *chunks {
-	cs := &chunks{b: b}
+	// At least keyMask+1 values a half: mergeKeys indexes them by a
+	// mask.
+	cs := &chunks{b: b, part: [2][]float64{make([]float64, max(2*b.w, keyMask+1)), make([]float64, max(2*b.w, keyMask+1))}}
 	for i := range cs.last {
 		// At least keyMask+1 ranks: mergeKeys indexes them by a key's
 		// low bits.
-		cs.last[i] = chunk{c: -1, sorted: make([]float64, 2*b.w), rank: make([]int32, max(2*b.w, keyMask+1))}
+		cs.last[i] = chunk{c: -1, sorted: make([]float64, 2*b.w), rank: make([]int32, max(2*b.w, keyMask+1)), off: make([]int32, 2*b.w)}
 	}
 	return cs
 }
@@ -308,9 +321,9 @@ func (cs *chunks) get(c int) *chunk {
 	}
 	if ka, na, ok := cs.b.blockKeys(c); ok {
 		if kb, nb, ok := cs.b.blockKeys(c + 1); ok {
-			cs.mergeKeys(ch, ka, kb, na+nb)
+			n0, n1 := cs.mergeKeys(ch, ka, kb, na+nb)
 			ch.c = c
-			ch.bounds = chunkBounds(ch.sorted[:na+nb], cs.b.w, cs.rel, cs.madScale)
+			cs.setBounds(ch, n0, n1)
 			return ch
 		}
 	}
@@ -320,6 +333,7 @@ func (cs *chunks) get(c int) *chunk {
 	put := func(r int, x int32) {
 		ch.sorted[r] = vals[x]
 		ch.rank[x] = int32(r)
+		ch.off[r] = x
 	}
 	// The merge takes from one side or the other without a branch on the
 	// values (which side is a coin toss on noise), then copies the rest.
@@ -339,8 +353,51 @@ func (cs *chunks) get(c int) *chunk {
 		r++
 	}
 	ch.c = c
-	ch.bounds = chunkBounds(ch.sorted[:r], w, cs.rel, cs.madScale)
+	cs.partBounds(ch, r)
 	return ch
+}
+
+// halves returns where the values of the windows of each half of a chunk
+// of u values lie: offsets [0, end0) and [h, u) (partBounds).
+func (cs *chunks) halves(u int) (end0, h int) {
+	h = cs.b.w / 2
+	return min(h-1+cs.b.w, u), h
+}
+
+// partBounds sets the bounds of chunk ch, of u values, for the windows
+// starting in each half of its first block: those starting at offsets
+// [0, h) (h = w/2) lie in its values of offsets [0, h-1+w), those at [h,
+// w) in [h, u). A half's values are fewer than the chunk's, and hold
+// fewer of those not in its windows: the median's interval is narrower,
+// and the shortest span of ceil(w/2) values wider (for noise of the
+// default window, some 30 values of 40), so a half's bounds clear more
+// points than the whole chunk's would. Each half's values, in order, are
+// copied from the chunk's in one pass, a value kept by a flag (its
+// offset in the half's), not a branch; mergeKeys copies them as it
+// merges.
+func (cs *chunks) partBounds(ch *chunk, u int) {
+	end0, h := cs.halves(u)
+	p0, p1 := cs.part[0][:u], cs.part[1][:u]
+	n0, n1 := 0, 0
+	for r, v := range ch.sorted[:u] {
+		o := int(ch.off[r])
+		p0[n0], p1[n1] = v, v
+		n0 += b2i(o < end0)
+		n1 += b2i(o >= h)
+	}
+	cs.setBounds(ch, n0, n1)
+}
+
+// setBounds sets ch's bounds from its halves' values, the first n0 and
+// n1 of cs.part.
+func (cs *chunks) setBounds(ch *chunk, n0, n1 int) {
+	for p, n := range [2]int{n0, n1} {
+		if n < cs.b.w { // no window starts there (a short last block)
+			ch.bounds[p] = sideBounds{near: valueRange{1, 0}, t: -1}
+			continue
+		}
+		ch.bounds[p] = chunkBounds(cs.part[p][:n], cs.b.w, cs.rel, cs.madScale)
+	}
 }
 
 // mergeKeys merges two blocks' sort keys, each followed by keyEnd, u
@@ -350,18 +407,29 @@ func (cs *chunks) get(c int) *chunk {
 // first's on equal values: the order of the merge by value). A -0 comes
 // before a 0 here. The keys' indices are masked and the ranks an array
 // (keyed blocks are at most maxKeyed long): no bounds check a value.
-func (cs *chunks) mergeKeys(ch *chunk, ka, kb *keyBlock, u int) {
+//
+// It copies each half's values too (partBounds), and returns how many
+// each has.
+func (cs *chunks) mergeKeys(ch *chunk, ka, kb *keyBlock, u int) (n0, n1 int) {
 	w := uint64(cs.b.w)
 	sorted, rank := ch.sorted[:u], (*[keyMask + 1]int32)(ch.rank)
+	p0, p1 := (*[keyMask + 1]float64)(cs.part[0]), (*[keyMask + 1]float64)(cs.part[1])
+	e0, h := cs.halves(u)
+	end0, half := uint64(e0), uint64(h)
 	i, k := 0, 0
 	for r := range sorted {
 		a, b := ka[i&31], kb[k&31]+w
 		t := b2i(a < b)
 		m := min(a, b)
-		sorted[r] = keyValue(m)
-		rank[m&keyMask] = int32(r)
+		v, o := keyValue(m), m&keyMask
+		sorted[r] = v
+		rank[o] = int32(r)
+		p0[n0&keyMask], p1[n1&keyMask] = v, v
+		n0 += b2i(o < end0)
+		n1 += b2i(o >= half)
 		i, k = i+t, k+1-t
 	}
+	return n0, n1
 }
 
 // b2i is 1 for true, 0 for false: a flag, not a branch.
