@@ -135,9 +135,10 @@ func scalarNonFinite(s *scalarSeries, _ Thresholds) *result.Anomaly {
 //   - The points left, mostly where noise is as large as the level, are
 //     tested against their windows' chunks, the sorted values of the two
 //     blocks a window lies in (window.go), whose bounds (chunkBounds) hold
-//     for every window in the chunk: the median between two of the chunk's
-//     order statistics, and the MAD at least half its shortest span of
-//     ceil(w/2) values. A point within SpikeMADs scaled MADs of every
+//     for every window starting in one half of the chunk's first block
+//     (partBounds, chunk.side): the median between two order statistics
+//     of the values those windows lie in, and the MAD at least half their
+//     shortest span of ceil(w/2) values. A point within SpikeMADs scaled MADs of every
 //     median in the bounds is cleared. A point alone in a cleared stretch,
 //     whose chunk is not at hand, is first counted in its window
 //     (nearCount), which costs far less than the chunk. On a p8m-like
@@ -163,6 +164,7 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 	cs.rel, cs.madScale = th.SpikeMinRel, th.SpikeMADs*1.4826
 	before, after := newWindow(cs), newWindow(cs)
 	byW := newDivisor(w)
+	half := w / 2 // the chunks' halves (chunk.side)
 	var first, n int
 	// Whether the block of the point at hand leaves at least denseLeft
 	// points to this stage (noise as large as the level): then its
@@ -193,11 +195,17 @@ func scalarSpikes(s *scalarSeries, th Thresholds) *result.Anomaly {
 				lo, hi := max(blk*w, w), min(next, nLeft)
 				dense = hi-lo-countSet(cleared, lo, hi) >= denseLeft
 			}
+			// The windows' offsets in their chunks pick the bounds of
+			// the chunk's half they start in (chunk.side). With neither
+			// chunk at hand the later one is made first: its bounds
+			// serve the next block's windows before too, which then
+			// rarely need their own chunk.
 			cb, ca := blk-1, blk+b2i(i == next-1)
+			ob, oa := i-blk*w, i+1-ca*w
 			hb, ha := cs.at(cb), cs.at(ca)
-			if hb != nil && hb.bounds.clears(x) || ha != nil && ha.bounds.clears(x) ||
+			if hb != nil && hb.side(ob, half).clears(x) || ha != nil && ha.side(oa, half).clears(x) ||
 				!dense && (hb == nil && nc.clears(vals[i-w:i], x) || ha == nil && nc.clears(vals[i+1:i+w+1], x)) ||
-				cs.get(cb).bounds.clears(x) || cs.get(ca).bounds.clears(x) {
+				cs.get(ca).side(oa, half).clears(x) || cs.get(cb).side(ob, half).clears(x) {
 				continue
 			}
 			before.moveTo(i - w)
@@ -368,9 +376,11 @@ func chunkBounds(sorted []float64, w int, rel, madScale float64) sideBounds {
 	k := (w + 1) / 2
 	least := math.Float64bits(math.Inf(1))
 	for j := 0; j+k <= u; j++ {
-		// A difference of ascending values is not negative (nor -0): its
-		// bits order as it does, and an integer min needs no branch.
-		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j]))
+		// A difference of ascending values is not negative, but it is -0
+		// for a -0 after a 0 (equal: a merge by value may put them either
+		// way): with its sign bit cleared its bits order as it does, and
+		// an integer min needs no branch.
+		least = min(least, math.Float64bits(sorted[j+k-1]-sorted[j])&^(1<<63))
 	}
 	span := math.Float64frombits(least)
 	if !(span > nearTiny && span < nearHuge && madScale >= 0) {

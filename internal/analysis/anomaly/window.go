@@ -30,54 +30,81 @@ type blocks struct {
 	w    int
 	ring []int32 // ring[(k%4)*w:][:w]: block k's offsets, by value
 	of   [4]int  // of[k%4] == k: block k is in its slot
-	// keys[(k%4)*(w+1):][:w+1] are block k's sort keys in order (offset
-	// in the low bits) then keyEnd, when keyed[k%4]: the chunks merge
-	// them, comparing one word a value.
-	keys  []uint64
-	keyed [4]bool
+	// keys[k%4][:n+1] are block k's n sort keys in order (offset in the
+	// low bits) then keyEnd, when keyed[k%4]: the chunks merge them,
+	// comparing one word a value. A keyed block's offsets are written to
+	// its ring slot only when a merge by offsets asks (offsets): the
+	// keys hold them, and a merge of keys does not read them.
+	keys    *[4]keyBlock
+	keyed   [4]bool
+	offsets [4]bool // ring slot k%4 holds block k's offsets
 }
+
+// keyBlock is a keyed block's sort keys then keyEnd: an array, so that
+// an index masked by 31 needs no bounds check.
+type keyBlock [32]uint64
 
 func newBlocks(vals []float64, w int) *blocks {
 	b := &blocks{vals: vals, w: w, ring: make([]int32, 4*w), of: [4]int{-1, -1, -1, -1}}
 	if w <= maxKeyed {
-		b.keys = make([]uint64, 4*(w+1))
+		b.keys = new([4]keyBlock)
 	}
 	return b
 }
 
 // blockKeys returns block k's sort keys followed by keyEnd (only keyEnd
-// past the end of the series), ok false when the block is not keyed.
-func (b *blocks) blockKeys(k int) (keys []uint64, ok bool) {
-	seg := b.block(k)
-	if seg == nil {
-		return keyEndOnly[:], true
+// past the end of the series) and how many values it has, ok false when
+// the block is not keyed.
+func (b *blocks) blockKeys(k int) (keys *keyBlock, n int, ok bool) {
+	n = b.sort(k)
+	if n == 0 {
+		return &keyEndOnly, 0, true
 	}
 	if b.keys == nil || !b.keyed[k%4] {
-		return nil, false
+		return nil, 0, false
 	}
-	return b.keys[k%4*(b.w+1):][:len(seg)+1], true
+	return &b.keys[k%4], n, true
 }
 
 // keyEndOnly is blockKeys past the end of a series: read only.
-var keyEndOnly = [1]uint64{keyEnd}
+var keyEndOnly = keyBlock{keyEnd}
+
+// sort sorts block k if it is not in its slot, and returns its length (0
+// past the end of the series).
+func (b *blocks) sort(k int) int {
+	lo := k * b.w
+	if lo >= len(b.vals) {
+		return 0
+	}
+	// Only the blocks asked for are sorted: the spike rule's windows
+	// jump over the stretches its prefilters clear.
+	n := min(b.w, len(b.vals)-lo)
+	if b.of[k%4] != k {
+		seg := b.ring[k%4*b.w:][:n]
+		var keys *keyBlock
+		if b.keys != nil {
+			keys = &b.keys[k%4]
+		}
+		b.keyed[k%4] = sortBlockKeyed(seg, b.vals[lo:][:n], keys)
+		b.offsets[k%4] = keys == nil || !b.keyed[k%4] // else sorted as keys in keys only
+		b.of[k%4] = k
+	}
+	return n
+}
 
 // block returns the offsets of block k's values in ascending order of
 // value, nil past the end of the series.
 func (b *blocks) block(k int) []int32 {
-	lo := k * b.w
-	if lo >= len(b.vals) {
+	n := b.sort(k)
+	if n == 0 {
 		return nil
 	}
-	// Only the blocks asked for are sorted: the spike rule's windows
-	// jump over the stretches its prefilters clear.
-	seg := b.ring[k%4*b.w:][:min(b.w, len(b.vals)-lo)]
-	if b.of[k%4] != k {
-		var keys []uint64
-		if b.keys != nil {
-			keys = b.keys[k%4*(b.w+1):][:len(seg)+1]
+	seg := b.ring[k%4*b.w:][:n]
+	if !b.offsets[k%4] { // keyed: the offsets are the keys' low bits
+		for i, key := range b.keys[k%4][:n] {
+			seg[i] = int32(key & keyMask)
 		}
-		b.keyed[k%4] = sortBlockKeyed(seg, b.vals[lo:][:len(seg)], keys)
-		b.of[k%4] = k
+		b.offsets[k%4] = true
 	}
 	return seg
 }
@@ -102,34 +129,39 @@ const (
 	keyEnd   = math.MaxUint64 &^ keyMask
 )
 
-// sortBlockKeyed is sortBlock, which also writes, when out is not nil and
-// the block sorts as keys (ok), its keys in order then keyEnd to out
-// (len(ix)+1 long).
-func sortBlockKeyed(ix []int32, vals []float64, out []uint64) (ok bool) {
+// sortBlockKeyed is sortBlock, but when out is not nil and the block
+// sorts as keys (ok) it sorts in out, leaving its keys in order then
+// keyEnd there, and does not write ix (the keys' low bits are the
+// offsets: blocks.block reads them when asked).
+func sortBlockKeyed(ix []int32, vals []float64, out *keyBlock) (ok bool) {
 	n := len(ix)
 	const mask = keyMask
-	var keys [32]uint64
-	var low uint64
-	for _, v := range vals {
-		low |= math.Float64bits(v)
-	}
-	if n > maxKeyed || low&mask != 0 {
-		for i := range ix {
-			ix[i] = int32(i)
-		}
-		sortByValue(ix, vals)
+	if n > maxKeyed {
+		sortOffsets(ix, vals)
 		return false
 	}
-	for i, v := range vals {
+	keys := out
+	if keys == nil {
+		keys = new(keyBlock) // on the stack: it does not escape
+	}
+	// The keys are made as the values' low bits are gathered (one pass):
+	// a block with a low bit set is not keyed, and its keys not read.
+	var low uint64
+	for i, v := range vals[:n] {
 		b := math.Float64bits(v)
-		keys[i] = (b^(uint64(int64(b)>>63)|1<<63))&^mask | uint64(i)
+		low |= b
+		keys[i&31] = (b^(uint64(int64(b)>>63)|1<<63))&^mask | uint64(i)
+	}
+	if low&mask != 0 {
+		sortOffsets(ix, vals)
+		return false
 	}
 	// Batcher's network for 32 keys, less the comparators that reach
 	// past n (the keys there would be the largest, and stay): a fixed
 	// sequence of min and max, no branch on the keys (an insertion sort
 	// mispredicts about once a key).
 	if n == 20 {
-		sortNet20(&keys)
+		sortNet20((*[32]uint64)(keys))
 	} else {
 		for _, c := range batcher[n] {
 			i, j := c&31, c>>8&31 // in a word, read once: no copy of a pair
@@ -137,14 +169,21 @@ func sortBlockKeyed(ix []int32, vals []float64, out []uint64) (ok bool) {
 			keys[i], keys[j] = min(a, b), max(a, b)
 		}
 	}
-	for i, k := range keys[:n] {
-		ix[i] = int32(k & mask)
-	}
-	if out != nil {
-		copy(out, keys[:n])
-		out[n] = keyEnd
+	keys[n&31] = keyEnd
+	if out == nil {
+		for i, k := range keys[:n] {
+			ix[i] = int32(k & mask)
+		}
 	}
 	return true
+}
+
+// sortOffsets is sortBlock by value, not as keys.
+func sortOffsets(ix []int32, vals []float64) {
+	for i := range ix {
+		ix[i] = int32(i)
+	}
+	sortByValue(ix, vals)
 }
 
 // keyValue returns the value of a sort key (its offset bits dropped).
@@ -231,21 +270,36 @@ type chunks struct {
 	// The spike rule's SpikeMinRel and SpikeMADs*1.4826, for each chunk's
 	// bounds.
 	rel, madScale float64
+	// The values of each half's windows in order, for partBounds.
+	part [2][]float64
 }
 
 type chunk struct {
 	c      int
 	sorted []float64 // the chunk's values, ascending
 	rank   []int32   // rank[i-c*w]: the position of vals[i] in sorted
-	// bounds clear the points near every window in the chunk
-	// (chunkBounds), found as the chunk is merged.
-	bounds sideBounds
+	off    []int32   // off[r]: the offset in the chunk of sorted[r] (rank's inverse)
+	// bounds[0] clear the points near every window that starts in the
+	// first half of block c (offsets below w/2), bounds[1] those near
+	// every window that starts in its second half (chunkBounds, on the
+	// values each half's windows lie in), found as the chunk is merged.
+	bounds [2]sideBounds
+}
+
+// side returns the bounds of the windows starting at offset o of the
+// chunk (0 <= o < w), for h = w/2.
+func (ch *chunk) side(o, h int) *sideBounds {
+	return &ch.bounds[b2i(o >= h)]
 }
 
 func newChunks(b *blocks) *chunks {
-	cs := &chunks{b: b}
+	// At least keyMask+1 values a half: mergeKeys indexes them by a
+	// mask.
+	cs := &chunks{b: b, part: [2][]float64{make([]float64, max(2*b.w, keyMask+1)), make([]float64, max(2*b.w, keyMask+1))}}
 	for i := range cs.last {
-		cs.last[i] = chunk{c: -1, sorted: make([]float64, 2*b.w), rank: make([]int32, 2*b.w)}
+		// At least keyMask+1 ranks: mergeKeys indexes them by a key's
+		// low bits.
+		cs.last[i] = chunk{c: -1, sorted: make([]float64, 2*b.w), rank: make([]int32, max(2*b.w, keyMask+1)), off: make([]int32, 2*b.w)}
 	}
 	return cs
 }
@@ -265,11 +319,11 @@ func (cs *chunks) get(c int) *chunk {
 	if ch.c == c {
 		return ch
 	}
-	if ka, ok := cs.b.blockKeys(c); ok {
-		if kb, ok := cs.b.blockKeys(c + 1); ok {
-			cs.mergeKeys(ch, ka, kb)
+	if ka, na, ok := cs.b.blockKeys(c); ok {
+		if kb, nb, ok := cs.b.blockKeys(c + 1); ok {
+			n0, n1 := cs.mergeKeys(ch, ka, kb, na+nb)
 			ch.c = c
-			ch.bounds = chunkBounds(ch.sorted[:len(ka)+len(kb)-2], cs.b.w, cs.rel, cs.madScale)
+			cs.setBounds(ch, n0, n1)
 			return ch
 		}
 	}
@@ -279,6 +333,7 @@ func (cs *chunks) get(c int) *chunk {
 	put := func(r int, x int32) {
 		ch.sorted[r] = vals[x]
 		ch.rank[x] = int32(r)
+		ch.off[r] = x
 	}
 	// The merge takes from one side or the other without a branch on the
 	// values (which side is a coin toss on noise), then copies the rest.
@@ -298,28 +353,83 @@ func (cs *chunks) get(c int) *chunk {
 		r++
 	}
 	ch.c = c
-	ch.bounds = chunkBounds(ch.sorted[:r], w, cs.rel, cs.madScale)
+	cs.partBounds(ch, r)
 	return ch
 }
 
-// mergeKeys merges two blocks' sort keys, each followed by keyEnd, into
-// ch's sorted values and ranks: one comparison of words a value, no
-// branch on them. The second block's offsets are raised by w (its keys'
-// too, which keeps them in order, above the first's on equal values: the
-// order of the merge by value). A -0 comes before a 0 here.
-func (cs *chunks) mergeKeys(ch *chunk, ka, kb []uint64) {
+// halves returns where the values of the windows of each half of a chunk
+// of u values lie: offsets [0, end0) and [h, u) (partBounds).
+func (cs *chunks) halves(u int) (end0, h int) {
+	h = cs.b.w / 2
+	return min(h-1+cs.b.w, u), h
+}
+
+// partBounds sets the bounds of chunk ch, of u values, for the windows
+// starting in each half of its first block: those starting at offsets
+// [0, h) (h = w/2) lie in its values of offsets [0, h-1+w), those at [h,
+// w) in [h, u). A half's values are fewer than the chunk's, and hold
+// fewer of those not in its windows: the median's interval is narrower,
+// and the shortest span of ceil(w/2) values wider (for noise of the
+// default window, some 30 values of 40), so a half's bounds clear more
+// points than the whole chunk's would. Each half's values, in order, are
+// copied from the chunk's in one pass, a value kept by a flag (its
+// offset in the half's), not a branch; mergeKeys copies them as it
+// merges.
+func (cs *chunks) partBounds(ch *chunk, u int) {
+	end0, h := cs.halves(u)
+	p0, p1 := cs.part[0][:u], cs.part[1][:u]
+	n0, n1 := 0, 0
+	for r, v := range ch.sorted[:u] {
+		o := int(ch.off[r])
+		p0[n0], p1[n1] = v, v
+		n0 += b2i(o < end0)
+		n1 += b2i(o >= h)
+	}
+	cs.setBounds(ch, n0, n1)
+}
+
+// setBounds sets ch's bounds from its halves' values, the first n0 and
+// n1 of cs.part.
+func (cs *chunks) setBounds(ch *chunk, n0, n1 int) {
+	for p, n := range [2]int{n0, n1} {
+		if n < cs.b.w { // no window starts there (a short last block)
+			ch.bounds[p] = sideBounds{near: valueRange{1, 0}, t: -1}
+			continue
+		}
+		ch.bounds[p] = chunkBounds(cs.part[p][:n], cs.b.w, cs.rel, cs.madScale)
+	}
+}
+
+// mergeKeys merges two blocks' sort keys, each followed by keyEnd, u
+// values in all, into ch's sorted values and ranks: one comparison of
+// words a value, no branch on them. The second block's offsets are
+// raised by w (its keys' too, which keeps them in order, above the
+// first's on equal values: the order of the merge by value). A -0 comes
+// before a 0 here. The keys' indices are masked and the ranks an array
+// (keyed blocks are at most maxKeyed long): no bounds check a value.
+//
+// It copies each half's values too (partBounds), and returns how many
+// each has.
+func (cs *chunks) mergeKeys(ch *chunk, ka, kb *keyBlock, u int) (n0, n1 int) {
 	w := uint64(cs.b.w)
-	u := len(ka) + len(kb) - 2
-	sorted, rank := ch.sorted[:u], ch.rank[:u:u]
+	sorted, rank := ch.sorted[:u], (*[keyMask + 1]int32)(ch.rank)
+	p0, p1 := (*[keyMask + 1]float64)(cs.part[0]), (*[keyMask + 1]float64)(cs.part[1])
+	e0, h := cs.halves(u)
+	end0, half := uint64(e0), uint64(h)
 	i, k := 0, 0
 	for r := range sorted {
-		a, b := ka[i], kb[k]+w
+		a, b := ka[i&31], kb[k&31]+w
 		t := b2i(a < b)
 		m := min(a, b)
-		sorted[r] = keyValue(m)
-		rank[m&keyMask] = int32(r)
+		v, o := keyValue(m), m&keyMask
+		sorted[r] = v
+		rank[o] = int32(r)
+		p0[n0&keyMask], p1[n1&keyMask] = v, v
+		n0 += b2i(o < end0)
+		n1 += b2i(o >= half)
 		i, k = i+t, k+1-t
 	}
+	return n0, n1
 }
 
 // b2i is 1 for true, 0 for false: a flag, not a branch.
