@@ -182,6 +182,18 @@ func TestSharedRunWritesWhatOneWriterWrites(t *testing.T) {
 	}
 }
 
+// waitOnce returns a writer's hook that waits for helped before its
+// first series, and not after.
+func waitOnce(helped chan struct{}) func(*model.Scalar) {
+	first := true
+	return func(*model.Scalar) {
+		if first {
+			first = false
+			<-helped
+		}
+	}
+}
+
 // The series of a shared run are formatted by its helpers too, not the
 // writer alone: the writer's first series waits until a helper started
 // another.
@@ -189,15 +201,9 @@ func TestSharedRunIsFormattedByItsHelpers(t *testing.T) {
 	helped := make(chan struct{})
 	var once sync.Once
 	_, shares, errs := runDataFiles(t, longRunReport(5, 6000), 1, 0, func(*RunShare) (func(*model.Scalar), func(*model.Scalar)) {
-		first := true
-		return func(*model.Scalar) {
-				if first {
-					first = false
-					<-helped
-				}
-			}, func(*model.Scalar) {
-				once.Do(func() { close(helped) })
-			}
+		return waitOnce(helped), func(*model.Scalar) {
+			once.Do(func() { close(helped) })
+		}
 	}, nil)
 	if errs[0] != nil {
 		t.Fatal(errs[0])
@@ -214,16 +220,10 @@ func TestSharedRunIsFormattedByItsHelpers(t *testing.T) {
 func TestSharedRunFailsWhenAHelperStops(t *testing.T) {
 	helped := make(chan struct{})
 	_, shares, errs := runDataFiles(t, longRunReport(5, 6000), 1, 0, func(*RunShare) (func(*model.Scalar), func(*model.Scalar)) {
-		first := true
-		return func(*model.Scalar) {
-				if first {
-					first = false
-					<-helped
-				}
-			}, func(*model.Scalar) {
-				close(helped)
-				panic("a helper's bug")
-			}
+		return waitOnce(helped), func(*model.Scalar) {
+			close(helped)
+			panic("a helper's bug")
+		}
 	}, nil)
 	if errs[0] == nil {
 		t.Error("the run was written without the series its helper took")

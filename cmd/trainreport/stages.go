@@ -63,18 +63,7 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 	// it: the drawn points of those a page draws inline only.
 	st.SetReads(render.ScalarReads(rep, st.Scalars(), st.Final, ropt))
 	rd := render.NewRunData(site, ropt)
-	help := newRunHelp()
-	err = stageRuns(ctx, points.Next, func(run *model.Run) error {
-		return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
-	}, func(run *model.Run) error {
-		// In report order: the run's rows of data/scalars.csv and its
-		// place in the packed bundles.
-		if err := rd.Place(run, st.Views(run)); err != nil {
-			return err
-		}
-		st.Compact(run)
-		return nil
-	})
+	err = stageAll(ctx, st, rd, points.Next, newRunHelp())
 	if cerr := rd.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing the runs' data files: %w", cerr)
 	}
@@ -87,6 +76,22 @@ func stagedAnalysis(ctx context.Context, rep *model.Report, points runPoints, ao
 	stop := progress.watch()
 	defer stop()
 	return st.Finish(ctx)
+}
+
+// stageAll stages each run next gives (stageRun) on all cores, helped
+// by help (nil: not at all), then, in report order, writes what of it is
+// written so (RunData.Place: its rows of data/scalars.csv and its place
+// in the packed bundles) and drops the points no output reads.
+func stageAll(ctx context.Context, st *analysis.Staged, rd *render.RunData, next func() (*model.Run, error), help *runHelp) error {
+	return stageRuns(ctx, next, func(run *model.Run) error {
+		return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
+	}, func(run *model.Run) error {
+		if err := rd.Place(run, st.Views(run)); err != nil {
+			return err
+		}
+		st.Compact(run)
+		return nil
+	})
 }
 
 // stageRun is the stage of run: its analysis (st.Run) and its data

@@ -35,15 +35,7 @@ func stagedFiles(t *testing.T, rep *model.Report, aopt analysis.Options, help *r
 	}
 	rd := render.NewRunData(site, ropt)
 	held := &heldRuns{runs: rep.Runs}
-	err = stageRuns(ctx, held.Next, func(run *model.Run) error {
-		return help.work(func() error { return stageRun(ctx, st, rd, run, help) })
-	}, func(run *model.Run) error {
-		if err := rd.Place(run, st.Views(run)); err != nil {
-			return err
-		}
-		st.Compact(run)
-		return nil
-	})
+	err = stageAll(ctx, st, rd, held.Next, help)
 	if err == nil {
 		err = rd.Close()
 	}

@@ -355,17 +355,23 @@ func (rs *RunStage) Through(s *model.Scalar) (vals, walls []float64) {
 // which stay in the Walker's buffer until the next Walk.
 func (rs *RunStage) walk(s *model.Scalar, copyWalls bool) anomaly.Series {
 	rs.judge()
-	st := rs.st
+	ser := rs.st.walkSeries(rs.wk, s, copyWalls, rs.begun)
+	rs.walked, rs.unjudged = ser, true
+	return ser
+}
+
+// walkSeries walks s with wk (copying its wall times too with
+// copyWalls) and derives its views from the walk, begun as Begin's.
+func (st *Staged) walkSeries(wk *anomaly.Walker, s *model.Scalar, copyWalls, begun bool) anomaly.Series {
 	var ser anomaly.Series
 	if copyWalls {
-		ser = rs.wk.WalkCopyingWalls(s, st.sc.DrawCap)
+		ser = wk.WalkCopyingWalls(s, st.sc.DrawCap)
 	} else {
-		ser = rs.wk.Walk(s, st.sc.DrawCap)
+		ser = wk.Walk(s, st.sc.DrawCap)
 	}
 	if sl := st.slots[s]; sl != nil {
-		st.views(sl, s, ser, rs.begun)
+		st.views(sl, s, ser, begun)
 	}
-	rs.walked, rs.unjudged = ser, true
 	return ser
 }
 
@@ -501,19 +507,10 @@ func (ss *SeriesStage) Walk(s *model.Scalar) (vals, walls []float64) {
 // writer), as RunStage.walk.
 func (ss *SeriesStage) walk(i int, s *model.Scalar, copyWalls bool) {
 	ss.judge()
-	st := ss.sr.st
 	// Each series' findings on their own (a Walker's Result is of the
 	// series judged since its Reset), for End to join in the run's order.
 	ss.wk.Reset(ss.sr.run)
-	var ser anomaly.Series
-	if copyWalls {
-		ser = ss.wk.WalkCopyingWalls(s, st.sc.DrawCap)
-	} else {
-		ser = ss.wk.Walk(s, st.sc.DrawCap)
-	}
-	if sl := st.slots[s]; sl != nil {
-		st.views(sl, s, ser, ss.sr.begun)
-	}
+	ser := ss.sr.st.walkSeries(ss.wk, s, copyWalls, ss.sr.begun)
 	ss.walked, ss.at, ss.unjudged = ser, i, true
 }
 

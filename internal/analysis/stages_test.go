@@ -29,6 +29,21 @@ func stage(t *testing.T, rep *model.Report, opt Options, reads func(*result.Scal
 	return st
 }
 
+// twoPlans returns two analyses of rep planned alike: one to stage as
+// Run does (want), one the way under test (got).
+func twoPlans(t *testing.T, rep *model.Report, opt Options) (want, got *Staged) {
+	t.Helper()
+	want, err := Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = Plan(context.Background(), rep, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, got
+}
+
 // A series no output draws inline keeps its last point and no drawn
 // points once compacted, whatever its length; its statistics, final
 // value and the sparklines read stay; a sweep's extremes keep every
@@ -136,14 +151,7 @@ func TestRunStageDerivesWhatRunDerives(t *testing.T) {
 	}
 	rep.Runs[2].Scalars[0].Points = nil // no view
 	opt := Options{MaxPoints: 400, MaxDataPoints: 5000}
-	want, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := twoPlans(t, rep, opt)
 	handed := 0
 	for r, run := range rep.Runs {
 		want.Run(run)
@@ -249,14 +257,7 @@ func TestSharedRunDerivesWhatRunDerives(t *testing.T) {
 	rep.Runs = append(rep.Runs, scalarReport(1, []string{"only"}, 2000).Runs[0])
 	rep.Runs[4].Name = "alone"
 	opt := Options{MaxPoints: 400, MaxDataPoints: 5000}
-	want, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := twoPlans(t, rep, opt)
 	walks := 0
 	for _, run := range rep.Runs {
 		want.Run(run)
@@ -351,14 +352,7 @@ func TestSharedRunPastTheDataCapDerivesWhatRunDerives(t *testing.T) {
 		run.Scalars[3].Points = run.Scalars[3].Points[:800] // within the cap
 	}
 	opt := Options{MaxPoints: 400, MaxDataPoints: 1000}
-	want, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Plan(context.Background(), rep, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := twoPlans(t, rep, opt)
 	for _, run := range rep.Runs {
 		want.Run(run)
 		if _, ok := got.Begin(run); ok {
