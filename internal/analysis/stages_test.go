@@ -44,6 +44,20 @@ func twoPlans(t *testing.T, rep *model.Report, opt Options) (want, got *Staged) 
 	return want, got
 }
 
+// finishBoth returns Finish of want and of got.
+func finishBoth(t *testing.T, want, got *Staged) (wa, ga *result.Analysis) {
+	t.Helper()
+	wa, err := want.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err = got.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wa, ga
+}
+
 // A series no output draws inline keeps its last point and no drawn
 // points once compacted, whatever its length; its statistics, final
 // value and the sparklines read stay; a sweep's extremes keep every
@@ -201,14 +215,7 @@ func TestRunStageDerivesWhatRunDerives(t *testing.T) {
 			t.Errorf("series %s: staged a series at a time\n%#v\nwant\n%#v", s.Tag, g, w)
 		}
 	}
-	wa, err := want.Finish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ga, err := got.Finish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	wa, ga := finishBoth(t, want, got)
 	if len(wa.Anomalies) == 0 || fmt.Sprintf("%#v", ga.Anomalies) != fmt.Sprintf("%#v", wa.Anomalies) || fmt.Sprintf("%#v", ga.Scalars.Sweep) != fmt.Sprintf("%#v", wa.Scalars.Sweep) {
 		t.Errorf("anomalies\n%+v\nwant\n%+v", ga.Anomalies, wa.Anomalies)
 	}
@@ -326,14 +333,7 @@ func TestSharedRunDerivesWhatRunDerives(t *testing.T) {
 			t.Errorf("%s: rules found, shared\n%+v\nwant\n%+v", run.Name, g, w)
 		}
 	}
-	wa, err := want.Finish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ga, err := got.Finish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	wa, ga := finishBoth(t, want, got)
 	if fmt.Sprintf("%#v", ga.Anomalies) != fmt.Sprintf("%#v", wa.Anomalies) || fmt.Sprintf("%#v", ga.Scalars.Sweep) != fmt.Sprintf("%#v", wa.Scalars.Sweep) {
 		t.Errorf("anomalies\n%+v\nwant\n%+v", ga.Anomalies, wa.Anomalies)
 	}
