@@ -97,9 +97,6 @@ type Report struct {
 	// stream is eachFile's stream while it runs: the scalar bundles are
 	// written through it as they are formatted.
 	stream func(name string, write func(io.Writer) error) error
-	// chartBuffers are the buffers the scalars page's charts are built
-	// in while it is built (chartsOnAllCores), reused from round to round.
-	chartBuffers chan []byte
 	// tmpl are the page templates, parsed once (templates).
 	parsed  sync.Once
 	tmpl    *template.Template

@@ -90,8 +90,7 @@ type scalarChart struct {
 // pass Options.MaxPageBytes; otherwise the page is a sweep's (sweepPage).
 func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 	// Its rounds' charts are built in the same buffers, grown once.
-	r.chartBuffers = make(chan []byte, runtime.GOMAXPROCS(0))
-	defer func() { r.chartBuffers = nil }()
+	buffers := make(chan []byte, runtime.GOMAXPROCS(0))
 	var runs []*model.Run
 	for _, run := range r.rep.Runs {
 		if len(runScalars(run)) > 0 {
@@ -109,13 +108,13 @@ func (r *Report) scalarsPage(single bool) (*scalarsPage, error) {
 		if budget < 0 {
 			budget = math.MaxInt
 		}
-		p, err := r.everyRunPage(runs, single, frame, budget)
+		p, err := r.everyRunPage(runs, single, frame, budget, buffers)
 		if err != nil || !p.over && p.inlined(frame) <= budget {
 			return p, err
 		}
 		drawn = p.drawn
 	}
-	return r.sweepPage(runs, single, frame, drawn)
+	return r.sweepPage(runs, single, frame, drawn, buffers)
 }
 
 // runObjects are the objects of the runs of a page's charts
@@ -177,8 +176,9 @@ func (p *scalarsPage) inlined(frame int) int {
 // page is then a sweep's, which draws the extremes only, and whose
 // objects it shares are then those of the charts built (a run object a
 // sweep page lacks it builds, the same bytes). A sweep of 11 to 100 runs
-// past the budget no longer formats every run's points first.
-func (r *Report) everyRunPage(runs []*model.Run, single bool, frame, budget int) (*scalarsPage, error) {
+// past the budget no longer formats every run's points first. Its charts
+// are built in buffers (nil: its own), as chartsOnAllCores'.
+func (r *Report) everyRunPage(runs []*model.Run, single bool, frame, budget int, buffers chan []byte) (*scalarsPage, error) {
 	p := &scalarsPage{Runs: len(r.rep.Runs)}
 	if sc := &r.an.Scalars; sc.DrawCap < sc.MaxPoints {
 		p.PerSeries, p.PageBudget = result.FormatCount(sc.DrawCap), result.FormatCount(sc.MaxPagePoints)
@@ -201,7 +201,7 @@ func (r *Report) everyRunPage(runs []*model.Run, single bool, frame, budget int)
 	// room is what the charts may inline, less what those built do.
 	var room atomic.Int64
 	room.Store(int64(min(budget-p.inlined(frame), math.MaxInt64)))
-	data := chartsOnAllCores(r.chartBuffers, len(tags), func(b []byte, i int) []byte {
+	data := chartsOnAllCores(buffers, len(tags), func(b []byte, i int) []byte {
 		if room.Load() < 0 {
 			return b[:0] // over budget: not built (ends[i] nil)
 		}

@@ -118,14 +118,14 @@ func TestEveryRunPageStopsPastItsBudget(t *testing.T) {
 	for _, tv := range r.tags[:r.drawnTags()] {
 		series += len(tv.series)
 	}
-	whole, err := r.everyRunPage(all, false, frame, math.MaxInt)
+	whole, err := r.everyRunPage(all, false, frame, math.MaxInt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if whole.over || whole.inlined(frame) <= budget || len(whole.drawn) != series {
 		t.Fatalf("the whole every-run page: over %v, %d bytes, %d objects of %d series: the test proves little", whole.over, whole.inlined(frame), len(whole.drawn), series)
 	}
-	cut, err := r.everyRunPage(all, false, frame, budget)
+	cut, err := r.everyRunPage(all, false, frame, budget, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestEveryRunPageStopsPastItsBudget(t *testing.T) {
 		t.Fatal("not a sweep's page for its budget")
 	}
 	for name, objs := range map[string]runObjects{"every object": whole.drawn, "those built": cut.drawn, "none": nil} {
-		want, err := r.sweepPage(all, false, frame, objs)
+		want, err := r.sweepPage(all, false, frame, objs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 	}
 	frame := pageFrameBytes + len(layoutRuns)
 	all := r.rep.Runs
-	whole, err := r.everyRunPage(all, false, frame, math.MaxInt)
+	whole, err := r.everyRunPage(all, false, frame, math.MaxInt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 	}
 	sts := r.sweepTags(drawn)
 	points := r.an.Scalars.MaxPoints
-	lens, _, ok := r.measuredSweepRound(sts, tags, points, true, rowOf, whole.drawn)
+	lens, _, ok := r.measuredSweepRound(sts, tags, points, true, rowOf, whole.drawn, nil)
 	if !ok {
 		t.Fatal("a round of the every-run page's objects is not measured")
 	}
@@ -200,7 +200,7 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 			t.Fatalf("chart of %s measured %d bytes, built %d", tv.tag, lens[i], len(b))
 		}
 	}
-	if _, _, ok := r.measuredSweepRound(sts, tags, points-1, true, rowOf, whole.drawn); ok {
+	if _, _, ok := r.measuredSweepRound(sts, tags, points-1, true, rowOf, whole.drawn, nil); ok {
 		t.Fatal("a round at other points than the objects' measured")
 	}
 	// Budgets from under the every-run page's size down: the first round
@@ -209,11 +209,11 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 	fits, past := 0, 0
 	for _, budget := range []int{size - 1, size * 9 / 10, size * 3 / 4, size * 2 / 3, size / 2, size / 3, size / 4, size / 8} {
 		r.opt.MaxPageBytes = budget
-		cut, err := r.everyRunPage(all, false, frame, budget)
+		cut, err := r.everyRunPage(all, false, frame, budget, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lens, more, measured := r.measuredSweepRound(sts, tags, points, true, rowOf, cut.drawn)
+		lens, more, measured := r.measuredSweepRound(sts, tags, points, true, rowOf, cut.drawn, nil)
 		for i, tv := range tags {
 			if !measured {
 				break
@@ -237,7 +237,7 @@ func TestMeasuredSweepRoundIsTheRoundBuilt(t *testing.T) {
 		if got.Sweep == nil || !got.Sweep.ForBudget {
 			t.Fatalf("budget %d: not a sweep's page for its budget", budget)
 		}
-		want, err := r.sweepPage(all, false, frame, nil)
+		want, err := r.sweepPage(all, false, frame, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -416,8 +416,10 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // itself when it would take more than half of it; the charts draw fewer
 // steps and points, down to minSweepPoints, then the page fewer charts.
 // objs are the run objects of the every-run page it replaces (nil for
-// none), which its charts share where they draw the same points.
-func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runObjects) (*scalarsPage, error) {
+// none), which its charts share where they draw the same points. Its
+// rounds' charts are built in buffers (nil: its own), as
+// chartsOnAllCores'.
+func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runObjects, buffers chan []byte) (*scalarsPage, error) {
 	budget := r.opt.MaxPageBytes
 	if budget < 0 {
 		budget = math.MaxInt
@@ -467,7 +469,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 		// A round whose every run object is one the every-run page built
 		// is measured before it is built: past the budget (the 8 M-point
 		// log's is, as its every-run page was), it is never built.
-		lens, more, measured := r.measuredSweepRound(sts, tags, points, files, rowOf, objs)
+		lens, more, measured := r.measuredSweepRound(sts, tags, points, files, rowOf, objs, buffers)
 		objs = more
 		if measured {
 			addCharts(make([]string, len(tags)))
@@ -481,7 +483,7 @@ func (r *Report) sweepPage(runs []*model.Run, single bool, frame int, objs runOb
 			}
 			p.Groups = nil
 		}
-		data := chartsOnAllCores(r.chartBuffers, len(tags), func(b []byte, i int) []byte {
+		data := chartsOnAllCores(buffers, len(tags), func(b []byte, i int) []byte {
 			b = appendSweepChart(b, &r.an.Scalars, tags[i], &sts[i], points, files, rowOf, objs)
 			return r.appendBaselineChart(b, tags[i].tag)
 		})
@@ -523,15 +525,14 @@ func (r *Report) nextSweepRound(p *scalarsPage, n, frame, table, budget, points,
 // objects, which are counted. The objects the every-run page did not
 // build (it stops past its budget) are, into more, objs with them: the
 // round built after all when it fits takes them from there, formatting
-// none twice.
-func (r *Report) measuredSweepRound(sts []sweepTag, tags []*tagView, points int, files bool, rowOf map[*model.Run]int, objs runObjects) (lens []int, more runObjects, ok bool) {
+// none twice. Its charts are built in buffers (nil: its own).
+func (r *Report) measuredSweepRound(sts []sweepTag, tags []*tagView, points int, files bool, rowOf map[*model.Run]int, objs runObjects, buffers chan []byte) (lens []int, more runObjects, ok bool) {
 	sc := &r.an.Scalars
 	if objs == nil || points != sc.MaxPoints {
 		return nil, objs, false
 	}
 	lens = make([]int, len(tags))
 	built := make([]map[*seriesView]string, len(tags))
-	buffers := r.chartBuffers
 	if buffers == nil {
 		buffers = make(chan []byte, runtime.GOMAXPROCS(0))
 	}

@@ -494,7 +494,7 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 	for _, budget := range []int{-1, 300 << 10} {
 		r := newReport(scalarSweep(8, 3000), Options{MaxPageBytes: budget})
 		runs := r.rep.Runs
-		every, err := r.everyRunPage(runs, false, pageFrameBytes, math.MaxInt)
+		every, err := r.everyRunPage(runs, false, pageFrameBytes, math.MaxInt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -513,11 +513,11 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 		if shared != 2*len(runs) {
 			t.Errorf("budget %d: %d run objects, want %d", budget, shared, 2*len(runs))
 		}
-		got, err := r.sweepPage(runs, false, pageFrameBytes, every.drawn)
+		got, err := r.sweepPage(runs, false, pageFrameBytes, every.drawn, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := r.sweepPage(runs, false, pageFrameBytes, nil)
+		want, err := r.sweepPage(runs, false, pageFrameBytes, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -537,7 +537,7 @@ func TestSweepPageSharesRunObjects(t *testing.T) {
 func TestSweepPageSaysWhyItListsNoRun(t *testing.T) {
 	r := newReport(scalarSweep(300, 3), Options{MaxPageBytes: 2000})
 	for _, single := range []bool{false, true} {
-		p, err := r.sweepPage(r.rep.Runs, single, 0, nil)
+		p, err := r.sweepPage(r.rep.Runs, single, 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
