@@ -45,6 +45,8 @@ func appendFloat32(b []byte, v float64) ([]byte, bool) {
 	if cap(b)-n < float32Room {
 		room = slices.Grow(b, float32Room)
 	}
+	// One value: putFloat32sGo, as putFloat32s would (its kernel takes
+	// eight at a time), with no dispatch.
 	k, done := putFloat32sGo(room[n:n+float32Room], []float64{v})
 	if done == 0 {
 		return b, false // b as it was

@@ -23,12 +23,25 @@ func skipWithoutKernel(t testing.TB) {
 	}
 }
 
-// comparePaths formats vs into dst (its length the room) by putFloat32s
-// and by putFloat32sGo, and then by the kernel alone and putFloat32sGo
-// on the values it took, and returns an error for any difference in
-// bytes, values or length, and how many values the kernel took. got and
-// want are scratch, at least as long as dst.
+// guardBytes follow the room comparePaths hands the paths: no path may
+// write them.
+const guardBytes = 64
+
+// comparePaths formats vs into room bytes by putFloat32s and by
+// putFloat32sGo, and then by the kernel alone and putFloat32sGo on the
+// values it took, and returns an error for any difference in bytes,
+// values or length, or a write past the room, and how many values the
+// kernel took. got and want are scratch, at least room+guardBytes long.
 func comparePaths(vs []float64, room int, got, want []byte) (took int, err error) {
+	guard := got[room : room+guardBytes]
+	for i := range guard {
+		guard[i] = 0xa5
+	}
+	defer func() {
+		if err == nil && bytes.Count(guard, []byte{0xa5}) != guardBytes {
+			err = fmt.Errorf("%d values, room %d: a path wrote past the room: %q", len(vs), room, guard)
+		}
+	}()
 	got, want = got[:room], want[:room]
 	n, done := putFloat32s(got, vs)
 	wn, wdone := putFloat32sGo(want, vs)
@@ -63,9 +76,9 @@ func TestPutFloat32sKernelMatchesGo(t *testing.T) {
 	var failed atomic.Pointer[error]
 	binade := func(exp uint32) {
 		vs := make([]float64, 0, valueBlock)
-		got, want := make([]byte, valueBlock*float32Room), make([]byte, valueBlock*float32Room)
+		got, want := make([]byte, valueBlock*float32Room+guardBytes), make([]byte, valueBlock*float32Room+guardBytes)
 		flush := func() {
-			k, err := comparePaths(vs, len(got), got, want)
+			k, err := comparePaths(vs, valueBlock*float32Room, got, want)
 			if err != nil {
 				failed.CompareAndSwap(nil, &err)
 			}
@@ -165,7 +178,8 @@ func edgeValues() []float64 {
 func TestPutFloat32sLeftValueAtEachLane(t *testing.T) {
 	skipWithoutKernel(t)
 	good := edgeValues()
-	got, want := make([]byte, 64*float32Room), make([]byte, 64*float32Room)
+	room := 64 * float32Room
+	got, want := make([]byte, room+guardBytes), make([]byte, room+guardBytes)
 	for _, bad := range leftValues(t) {
 		for _, n := range []int{8, 13, 16, 24} {
 			for p := range n {
@@ -174,7 +188,7 @@ func TestPutFloat32sLeftValueAtEachLane(t *testing.T) {
 					vs[i] = good[(i*7+p)%len(good)]
 				}
 				vs[p] = bad
-				took, err := comparePaths(vs, len(got), got, want)
+				took, err := comparePaths(vs, room, got, want)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -192,15 +206,16 @@ func TestPutFloat32sLeftValueAtEachLane(t *testing.T) {
 func TestPutFloat32sEdgesInEveryLane(t *testing.T) {
 	skipWithoutKernel(t)
 	good := edgeValues()
-	got, want := make([]byte, len(good)*float32Room), make([]byte, len(good)*float32Room)
+	room := len(good) * float32Room
+	got, want := make([]byte, room+guardBytes), make([]byte, room+guardBytes)
 	for r := range 8 {
 		vs := append(append([]float64(nil), good[r:]...), good[:r]...)
-		if took, err := comparePaths(vs, len(got), got, want); err != nil || took != len(vs)/8*8 {
+		if took, err := comparePaths(vs, room, got, want); err != nil || took != len(vs)/8*8 {
 			t.Fatalf("rotation %d: the kernel took %d of %d values (%v)", r, took, len(vs), err)
 		}
 	}
 	for n := range 71 {
-		if _, err := comparePaths(good[:n], len(got), got, want); err != nil {
+		if _, err := comparePaths(good[:n], room, got, want); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,14 +223,25 @@ func TestPutFloat32sEdgesInEveryLane(t *testing.T) {
 
 // TestPutFloat32sRoomAtEachPoint hands the paths a dst of every length
 // up to the room of 40 values: both must stop at the same value, with
-// the same bytes, whichever of the kernel's groups the room ends in.
+// the same bytes, whichever of the kernel's groups (one or two a turn)
+// the room ends in, and write nothing past it. The values are the edge
+// values, and the longest texts of all, fourteen bytes with the comma
+// (-0.0009765626), where a group's room is tightest.
 func TestPutFloat32sRoomAtEachPoint(t *testing.T) {
 	skipWithoutKernel(t)
-	vs := edgeValues()[:40]
-	got, want := make([]byte, 41*float32Room), make([]byte, 41*float32Room)
-	for room := range len(got) + 1 {
-		if _, err := comparePaths(vs, room, got, want); err != nil {
-			t.Fatal(err)
+	longest := make([]float64, 40)
+	for i := range longest {
+		longest[i] = -float64(math.Float32frombits(117<<23 | uint32(1+i*997)))
+	}
+	if b, _ := appendFloat32(nil, longest[0]); len(b) != 13 {
+		t.Fatalf("%v is written %q, not in 13 bytes", longest[0], b)
+	}
+	got, want := make([]byte, 41*float32Room+guardBytes), make([]byte, 41*float32Room+guardBytes)
+	for _, vs := range [][]float64{edgeValues()[:40], longest} {
+		for room := range 41*float32Room + 1 {
+			if _, err := comparePaths(vs, room, got, want); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
@@ -247,7 +273,7 @@ func FuzzPutFloat32s(f *testing.F) {
 				vs = append(vs, math.Float64frombits(binary.LittleEndian.Uint64(data)))
 			}
 		}
-		got, want := make([]byte, room), make([]byte, room)
+		got, want := make([]byte, int(room)+guardBytes), make([]byte, int(room)+guardBytes)
 		if _, err := comparePaths(vs, int(room), got, want); err != nil {
 			t.Fatal(err)
 		}
