@@ -155,7 +155,8 @@ func FuzzAppendFloat32(f *testing.F) {
 }
 
 // BenchmarkAppendFloat32 formats 100,000 float32 values of a loss-like
-// curve (BenchmarkBundle's), by appendFloat32 and by strconv.
+// curve (BenchmarkBundle's), by appendFloat32, by putFloat32s in blocks
+// and by strconv.
 func BenchmarkAppendFloat32(b *testing.B) {
 	vals := make([]float64, 100_000)
 	for i := range vals {
@@ -170,6 +171,23 @@ func BenchmarkAppendFloat32(b *testing.B) {
 			}
 		}
 	})
+	// blocks: as the value columns hand them to putFloat32s (its AVX-512
+	// kernel where there is one), valueBlock at a time; blocksGo: the
+	// same by putFloat32sGo, the kernel's reference.
+	for _, path := range []struct {
+		name string
+		put  func(dst []byte, vs []float64) (n, done int)
+	}{{"blocks", putFloat32s}, {"blocksGo", putFloat32sGo}} {
+		b.Run(path.name, func(b *testing.B) {
+			dst := make([]byte, valueBlock*float32Room)
+			defer cputime.ReportPerOp(b, cputime.Used())
+			for b.Loop() {
+				for i := 0; i < len(vals); i += valueBlock {
+					path.put(dst, vals[i:min(i+valueBlock, len(vals))])
+				}
+			}
+		})
+	}
 	b.Run("strconv", func(b *testing.B) {
 		defer cputime.ReportPerOp(b, cputime.Used())
 		for b.Loop() {
