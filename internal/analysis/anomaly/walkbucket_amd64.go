@@ -80,8 +80,9 @@ func walkBucketAVX512(pts []model.Point, out, walls []float64, maxStep int64) bu
 	if len(out) < 8 {
 		return bucketEnds(out, maxStep, unsorted, vmin, vmax)
 	}
-	// bucketEnds' search, 8 values a turn (a bucket's extremes lie
-	// anywhere in it: a scalar search took as long as the walk).
+	// bucketEnds' search, 8 values a turn: a bucket's extremes lie
+	// anywhere in it, and the scalar search took a third as long as the
+	// vector walk in a p8m report's profile.
 	imin, imax := extremesAVX512(out, vmin, vmax)
 	return bucketWalk{n: len(out), maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: out[imin], vmax: out[imax]}
 }

