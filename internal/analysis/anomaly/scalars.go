@@ -961,7 +961,7 @@ type bucketWalk struct {
 	vmin, vmax float64
 }
 
-// walkBucket is finiteValues' common case over a bucket's points (out, as
+// walkBucketGo is finiteValues' common case over a bucket's points (out, as
 // long as pts, takes their values): up to the first non-finite value, the
 // values, their extremes, the largest step and whether the steps are in
 // order, maxStep being the largest before the bucket. A function of its
@@ -975,8 +975,11 @@ type bucketWalk struct {
 // at a time; the extremes' indices are found afterwards, by looking for
 // their values in out (in cache: a few hundred values).
 //
+// It is the reference and the fallback of walkBucket, which takes 8
+// points a turn where the CPU has AVX-512 (walkbucket_amd64.s).
+//
 //go:noinline
-func walkBucket(pts []model.Point, out []float64, maxStep int64) bucketWalk {
+func walkBucketGo(pts []model.Point, out []float64, maxStep int64) bucketWalk {
 	out = out[:len(pts)]
 	before := maxStep
 	vmin, vmax := math.Inf(1), math.Inf(-1)
@@ -1011,7 +1014,10 @@ func bucketEnds(out []float64, maxStep int64, unsorted bool, vmin, vmax float64)
 		return bucketWalk{maxStep: maxStep, min: -1, max: -1, vmin: vmin, vmax: vmax}
 	}
 	// The first of the smallest values, as a strict comparison keeps it
-	// (-0 and 0 are equal).
+	// (-0 and 0 are equal), and its value, whose sign a zero takes from
+	// that first one: the Go loops' extreme is that value already, the
+	// vector walk's may be the other zero (its lanes met in another
+	// order).
 	imin, imax := 0, 0
 	for out[imin] != vmin {
 		imin++
@@ -1019,16 +1025,17 @@ func bucketEnds(out []float64, maxStep int64, unsorted bool, vmin, vmax float64)
 	for out[imax] != vmax {
 		imax++
 	}
-	return bucketWalk{n: len(out), maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: vmin, vmax: vmax}
+	return bucketWalk{n: len(out), maxStep: maxStep, unsorted: unsorted, min: imin, max: imax, vmin: out[imin], vmax: out[imax]}
 }
 
-// walkBucketWalls is walkBucket that also copies the points' wall times
+// walkBucketWallsGo is walkBucketGo that also copies the points' wall times
 // to walls (as long as pts) up to the first non-finite value. A loop of
-// its own, not a branch a point in walkBucket's: the Go compiler does
-// not take a loop-invariant branch out of a loop.
+// its own, not a branch a point in walkBucketGo's: the Go compiler does
+// not take a loop-invariant branch out of a loop. It is the reference and
+// the fallback of walkBucketWalls.
 //
 //go:noinline
-func walkBucketWalls(pts []model.Point, out, walls []float64, maxStep int64) bucketWalk {
+func walkBucketWallsGo(pts []model.Point, out, walls []float64, maxStep int64) bucketWalk {
 	out, walls = out[:len(pts)], walls[:len(pts)]
 	before := maxStep
 	vmin, vmax := math.Inf(1), math.Inf(-1)
