@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"runtime"
@@ -38,50 +39,22 @@ func checkFloat32(u uint32, got, want []byte) (fast bool, _, _ []byte, err error
 // float32 of those binades (about 640 M values), the binades on all
 // cores.
 func TestAppendFloat32(t *testing.T) {
-	step := uint32(251)
-	if os.Getenv("TRAINREPORT_FTOA32_ALL") == "1" {
-		step = 1
-	}
 	var fast, tried atomic.Int64
-	var failed atomic.Pointer[error]
-	binade := func(exp uint32) {
+	eachSampledBinade(t, func(exp uint32, sample iter.Seq[uint32]) error {
 		got, want := make([]byte, 0, 64), make([]byte, 0, 64)
-		for _, sign := range []uint32{0, 1 << 31} {
-			for mant := uint32(0); mant < 1<<23 && failed.Load() == nil; {
-				tried.Add(1)
-				ok, g, w, err := checkFloat32(sign|exp<<23|mant, got, want)
-				got, want = g, w
-				if err != nil {
-					failed.CompareAndSwap(nil, &err)
-				}
-				if ok {
-					fast.Add(1)
-				}
-				if mant < 2000 || mant >= 1<<23-2000 {
-					mant++
-				} else {
-					mant += step
-				}
+		for u := range sample {
+			tried.Add(1)
+			ok, g, w, err := checkFloat32(u, got, want)
+			got, want = g, w
+			if err != nil {
+				return err
+			}
+			if ok {
+				fast.Add(1)
 			}
 		}
-	}
-	var wg sync.WaitGroup
-	exps := make(chan uint32)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for exp := range exps {
-				binade(exp)
-			}
-		})
-	}
-	for exp := uint32(115); exp <= 152; exp++ {
-		exps <- exp
-	}
-	close(exps)
-	wg.Wait()
-	if err := failed.Load(); err != nil {
-		t.Fatal(*err)
-	}
+		return nil
+	})
 	// 34 of the 38 binades are in the fast path's range: it must take
 	// nearly all of their values (ties are rare).
 	if want := tried.Load() * 34 / 38 * 99 / 100; fast.Load() < want {
@@ -92,6 +65,56 @@ func TestAppendFloat32(t *testing.T) {
 		if _, ok := appendFloat32(nil, v); ok {
 			t.Errorf("appendFloat32(%v) took a value that is no float32 of its range", v)
 		}
+	}
+}
+
+// eachSampledBinade calls check, on all cores, for each binade of
+// float32s with exponent bits 115 to 152 (TestAppendFloat32's, around the
+// fast path's range) with the bits of its sample, both signs: the first
+// and last 2,000 mantissas and every 251st between, or every one with
+// TRAINREPORT_FTOA32_ALL=1. The first error check returns stops the
+// samples and fails t.
+func eachSampledBinade(t *testing.T, check func(exp uint32, sample iter.Seq[uint32]) error) {
+	t.Helper()
+	step := uint32(251)
+	if os.Getenv("TRAINREPORT_FTOA32_ALL") == "1" {
+		step = 1
+	}
+	var failed atomic.Pointer[error]
+	sample := func(exp uint32) iter.Seq[uint32] {
+		return func(yield func(uint32) bool) {
+			for _, sign := range []uint32{0, 1 << 31} {
+				for mant := uint32(0); mant < 1<<23 && failed.Load() == nil; {
+					if !yield(sign | exp<<23 | mant) {
+						return
+					}
+					if mant < 2000 || mant >= 1<<23-2000 {
+						mant++
+					} else {
+						mant += step
+					}
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	exps := make(chan uint32)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for exp := range exps {
+				if err := check(exp, sample(exp)); err != nil {
+					failed.CompareAndSwap(nil, &err)
+				}
+			}
+		})
+	}
+	for exp := uint32(115); exp <= 152; exp++ {
+		exps <- exp
+	}
+	close(exps)
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		t.Fatal(*err)
 	}
 }
 

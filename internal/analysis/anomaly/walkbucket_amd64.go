@@ -42,7 +42,7 @@ func vectorWalk() (func(pts []model.Point, out, walls []float64, maxStep int64) 
 
 // walkBucketAVX512 is walkBucketGo, and with walls not nil (as long as
 // pts) walkBucketWallsGo, with the same results and the same slices
-// written: walk8AVX512 takes the points 8 at a time, the Go loop the
+// written: walk8AVX512 takes the points 8 at a time, the Go loops the
 // rest (up to 7), then, as the Go loops, walkBucketSlow redoes a bucket
 // that holds a non-finite value, and the extremes' first offsets are
 // found as bucketEnds finds them (extremesAVX512). The kernel's extremes
@@ -54,29 +54,19 @@ func walkBucketAVX512(pts []model.Point, out, walls []float64, maxStep int64) bu
 	before := maxStep
 	m := len(pts) &^ 7
 	vmin, vmax, maxStep, unsorted, nonFinite := walk8AVX512(pts[:m], out[:m], walls[:min(m, len(walls))], maxStep)
-	var tail float64 // v-v summed: 0 for finite values only
-	for j := m; j < len(pts); j++ {
-		p := &pts[j]
-		v := p.Value
-		tail += v - v
-		out[j] = v
-		if walls != nil {
-			walls[j] = p.WallTime
-		}
-		if p.Step < maxStep {
-			unsorted = true
-		}
-		maxStep = max(maxStep, p.Step)
-		if v < vmin {
-			vmin = v
-		}
-		if v > vmax {
-			vmax = v
-		}
+	// The last 0-7 points by the Go loops, from the kernel's largest
+	// step; a non-finite value among them is one they stop before.
+	var t bucketWalk
+	if walls != nil {
+		t = walkBucketWallsGo(pts[m:], out[m:], walls[m:], maxStep)
+	} else {
+		t = walkBucketGo(pts[m:], out[m:], maxStep)
 	}
-	if nonFinite || tail != 0 {
+	if nonFinite || t.n < len(pts)-m {
 		return walkBucketSlow(pts, out, before)
 	}
+	maxStep, unsorted = t.maxStep, unsorted || t.unsorted
+	vmin, vmax = min(vmin, t.vmin), max(vmax, t.vmax) // either zero where they tie: the first offset's value is taken below
 	if len(out) < 8 {
 		return bucketEnds(out, maxStep, unsorted, vmin, vmax)
 	}
