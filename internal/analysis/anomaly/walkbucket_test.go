@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/trainreport/trainreport/collect/model"
 )
@@ -21,6 +22,19 @@ func vectorWalkOrSkip(t testing.TB) func(pts []model.Point, out, walls []float64
 		t.Skip("no vector walk to compare with the Go loops: " + why)
 	}
 	return walk
+}
+
+// TestPointLayoutIsTheKernels checks model.Point's layout against the
+// one walk8AVX512's permutations take apart (walkIdx): a point is 24
+// bytes, its wall time, step and value at offsets 0, 8 and 16. Another
+// order would make the kernel read steps as values; this says why at
+// once, on any CPU.
+func TestPointLayoutIsTheKernels(t *testing.T) {
+	var p model.Point
+	got := [4]uintptr{unsafe.Sizeof(p), unsafe.Offsetof(p.WallTime), unsafe.Offsetof(p.Step), unsafe.Offsetof(p.Value)}
+	if want := [4]uintptr{24, 0, 8, 16}; got != want {
+		t.Fatalf("model.Point: size and offsets of WallTime, Step, Value = %v, the vector walk's permutations take %v", got, want)
+	}
 }
 
 // sameBucketWalk reports whether two walks found the same, floats bit for
